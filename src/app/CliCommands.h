@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace wl::cli {
+
+// Exit codes shared by every subcommand.
+enum ExitCode { Ok = 0, Failure = 1, UsageError = 2, BadInput = 3 };
+
+struct Command
+{
+    QString name;
+    QString summary;
+    // Receives the arguments after the subcommand name (argv[0] is "waterline-cli <name>").
+    std::function<int(const QStringList &arguments)> run;
+};
+
+// Every subcommand; later components append theirs here.
+QList<Command> commands();
+
+int printError(const QString &text);   // "waterline-cli: <text>" on stderr, returns Failure
+void printOut(const QString &text);    // text on stdout, newline added
+
+} // namespace wl::cli

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "ToolCall.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+namespace wl {
+
+enum class Role { System, User, Assistant, Tool };
+
+QString roleName(Role role);
+// Accepts the API spellings ("system", "user", "assistant", "tool"); false for anything else.
+bool roleFromName(QStringView name, Role *role);
+
+// One message of a conversation (spec section 1). The content is kept as the
+// text the model saw or wrote; store-side metadata rides along.
+struct Message
+{
+    Role role = Role::User;
+    QString content;
+    QList<ToolCall> toolCalls;  // assistant only
+    QString toolCallId;         // non-empty: this message is the result of that call
+    bool isError = false;       // tool results only
+
+    // Store-side metadata.
+    qint64 id = 0;              // row id, 0 while not stored
+    QString sessionId;
+    QDateTime createdAt;
+    qint64 origin = 0;          // the request that produced it, 0 for none
+
+    // Cached UTF-8 byte count used by the token estimate; -1 means "not computed".
+    qint64 cachedBytes = -1;
+
+    bool isToolResult() const { return !toolCallId.isEmpty(); }
+    bool hasToolCalls() const { return !toolCalls.isEmpty(); }
+
+    // UTF-8 bytes of content, call ids, names, arguments and tool_call_id (spec section 2).
+    qint64 byteCount() const { return cachedBytes >= 0 ? cachedBytes : computeBytes(); }
+    qint64 computeBytes() const;
+    void cacheBytes() { cachedBytes = computeBytes(); }
+
+    // Content equality, ignoring store metadata and the byte cache.
+    bool sameContent(const Message &other) const;
+
+    static Message system(const QString &text);
+    static Message user(const QString &text);
+    static Message assistant(const QString &text, const QList<ToolCall> &calls = {});
+    static Message toolResult(const QString &callId, const QString &text, bool isError = false);
+};
+
+} // namespace wl
