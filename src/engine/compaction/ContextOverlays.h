@@ -1,0 +1,30 @@
+#pragma once
+
+#include "Checkpoint.h"
+#include "OffloadStore.h"
+
+#include <QHash>
+#include <QList>
+
+namespace wl {
+
+// An offload overlay: in views, history message `messageId` shows `placeholder`.
+struct OffloadOverlay
+{
+    qint64 id = 0;           // store row id
+    qint64 messageId = 0;
+    OffloadEntry entry;
+    QString placeholder;
+    QString recordId;        // the CompactionRecord that made it, empty for gate 1
+
+    friend bool operator==(const OffloadOverlay &, const OffloadOverlay &) = default;
+};
+
+// Everything compaction added on top of a session's history. The history itself is never changed.
+struct ContextOverlays
+{
+    QList<Checkpoint> checkpoints;          // oldest first; the view uses the newest
+    QHash<qint64, OffloadOverlay> offloads; // by message id
+};
+
+} // namespace wl

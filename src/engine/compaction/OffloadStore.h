@@ -1,0 +1,60 @@
+#pragma once
+
+#include "model/Message.h"
+
+#include <QString>
+
+namespace wl {
+
+// One tool result moved out of the context into a file (spec section 6).
+struct OffloadEntry
+{
+    QString callId;
+    QString toolName;
+    QString relativePath;  // ".waterline/tool_results/<session>/<file id>.txt", relative to the workspace
+    qint64 bytes = 0;      // UTF-8 bytes of the original content
+    int lines = 0;
+    int gate = 0;          // 1: at tool time, 2: at compaction
+    qint64 messageId = 0;  // the history message whose content it holds
+
+    friend bool operator==(const OffloadEntry &, const OffloadEntry &) = default;
+};
+
+// Writes offloaded results under <workspace>/.waterline/tool_results/<session>/,
+// directories 0700, files 0600, atomically; never overwrites a file already
+// written for a call id; never lets a model-supplied id reach the file system raw.
+class OffloadStore
+{
+public:
+    OffloadStore(const QString &workspaceDir, const QString &sessionId);
+
+    struct Result
+    {
+        bool ok = false;       // false: nothing changed, keep the original content (fail open)
+        bool reused = false;   // the file already existed for this call id
+        QString placeholder;   // the text the model reads instead of the content
+        OffloadEntry entry;
+        QString error;         // why it failed, for the compaction record
+    };
+
+    // `message` must be a tool result (non-empty toolCallId) that is not a placeholder already.
+    Result offload(const Message &message, const QString &toolName, int gate, int previewLines) const;
+
+    // The raw id when it matches [A-Za-z0-9_-]{1,128}, else "h." + a hash of it.
+    static QString fileIdFor(const QString &callId);
+    QString relativePathFor(const QString &callId) const;
+    QString absolutePathFor(const QString &callId) const;
+    QString sessionDir() const;
+
+    static bool isPlaceholder(const QString &content);  // starts with "[offloaded: "
+    static QString placeholderText(const OffloadEntry &entry, const QString &content, int previewLines);
+
+    // Gate 1 (tool time): size above threshold and the tool not one of read_file, write_file, edit_file.
+    static bool gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold);
+
+private:
+    QString m_workspace;
+    QString m_sessionId;
+};
+
+} // namespace wl
