@@ -1,0 +1,322 @@
+#include "TimelineChart.h"
+
+#include "TierStyle.h"
+#include "TimelineDecimation.h"
+#include "TimelineModel.h"
+
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QSaveFile>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace wl {
+
+namespace {
+constexpr std::array<Tier, 4> kTiers{Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency};
+constexpr int kRefreshDelayMs = 16; // one frame: coalesces bursts of model changes
+
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+} // namespace
+
+TimelineChart::TimelineChart(QWidget *parent)
+    : QChartView(parent)
+{
+    setObjectName(QStringLiteral("TimelineChart"));
+    setRenderHint(QPainter::Antialiasing);
+    auto *chart = new QChart;
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    setChart(chart);
+
+    m_axisX = new QValueAxis(chart);
+    m_axisX->setTitleText(tr("LLM request"));
+    m_axisX->setLabelFormat(QStringLiteral("%d"));
+    m_axisY = new QValueAxis(chart);
+    m_axisY->setTitleText(tr("Context used (%)"));
+    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(m_axisX, Qt::AlignBottom);
+    chart->addAxis(m_axisY, Qt::AlignLeft);
+
+    auto addLine = [&](const QString &name) {
+        auto *series = new QLineSeries(chart);
+        series->setName(name);
+        chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+        connect(series, &QXYSeries::clicked, this, &TimelineChart::onPointClicked);
+        connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
+        return series;
+    };
+    m_history = addLine(tr("Full history"));
+    m_sent = addLine(tr("Sent to model"));
+    m_reported = addLine(tr("Provider-reported"));
+    m_whatIf = addLine(tr("What-if"));
+    for (size_t i = 0; i < kTiers.size(); ++i) {
+        m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
+        auto addMarkers = [&](bool whatIf) {
+            auto *series = new QScatterSeries(chart);
+            series->setName(whatIf ? tr("What-if %1").arg(tierDisplayName(kTiers[i])) : tierDisplayName(kTiers[i]));
+            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+            series->setMarkerSize(whatIf ? 9 : 10);
+            chart->addSeries(series);
+            series->attachAxis(m_axisX);
+            series->attachAxis(m_axisY);
+            connect(series, &QXYSeries::clicked, this, &TimelineChart::onPointClicked);
+            connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
+            return series;
+        };
+        m_markers[i] = addMarkers(false);
+        m_whatIfMarkers[i] = addMarkers(true);
+    }
+    m_selection = addLine(tr("Selected request"));
+    applyStyle();
+
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(kRefreshDelayMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &TimelineChart::refresh);
+}
+
+TimelineChart::~TimelineChart() = default;
+
+void TimelineChart::setModel(TimelineModel *model)
+{
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = model;
+    if (m_model) {
+        connect(m_model, &QAbstractItemModel::modelReset, this, &TimelineChart::scheduleRefresh);
+        connect(m_model, &QAbstractItemModel::dataChanged, this, &TimelineChart::scheduleRefresh);
+        connect(m_model, &QAbstractItemModel::rowsInserted, this, &TimelineChart::scheduleRefresh);
+        connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TimelineChart::scheduleRefresh);
+        connect(m_model, &TimelineModel::thresholdsChanged, this, &TimelineChart::scheduleRefresh);
+    }
+    scheduleRefresh();
+}
+
+QLineSeries *TimelineChart::thresholdSeries(Tier tier) const
+{
+    const auto it = std::find(kTiers.begin(), kTiers.end(), tier);
+    return it == kTiers.end() ? nullptr : m_thresholds[size_t(it - kTiers.begin())];
+}
+
+QScatterSeries *TimelineChart::markerSeries(Tier tier, bool whatIf) const
+{
+    const auto it = std::find(kTiers.begin(), kTiers.end(), tier);
+    if (it == kTiers.end())
+        return nullptr;
+    const size_t i = size_t(it - kTiers.begin());
+    return whatIf ? m_whatIfMarkers[i] : m_markers[i];
+}
+
+void TimelineChart::scheduleRefresh()
+{
+    if (!m_refreshTimer.isActive())
+        m_refreshTimer.start();
+}
+
+void TimelineChart::refreshNow()
+{
+    m_refreshTimer.stop();
+    refresh();
+}
+
+void TimelineChart::refresh()
+{
+    ++m_refreshCount;
+    const int rows = m_model ? m_model->rowCount() : 0;
+    const QList<TimelineRow> &recorded = m_model ? m_model->recorded() : QList<TimelineRow>();
+    const QList<WhatIfRow> &whatIf = m_model ? m_model->whatIf() : QList<WhatIfRow>();
+
+    QList<QPointF> history, sent, reported, whatIfLine;
+    history.reserve(rows);
+    sent.reserve(rows);
+    std::array<QList<QPointF>, 4> markers, whatIfMarkers;
+    double peak = 100.0;
+    for (int i = 0; i < rows; ++i) {
+        const TimelineRow &r = recorded.at(i);
+        const double x = i;
+        history.append({x, r.historyRatio * 100.0});
+        sent.append({x, r.sentRatio * 100.0});
+        if (!std::isnan(r.reportedRatio))
+            reported.append({x, r.reportedRatio * 100.0});
+        peak = std::max({peak, r.historyRatio * 100.0, r.sentRatio * 100.0});
+        if (r.tier != Tier::None)
+            markers[size_t(int(r.tier) - 1)].append({x, r.sentRatio * 100.0});
+        if (i < whatIf.size()) {
+            const WhatIfRow &w = whatIf.at(i);
+            whatIfLine.append({x, w.ratioAfter * 100.0});
+            peak = std::max(peak, w.ratioAfter * 100.0);
+            if (w.tier != Tier::None)
+                whatIfMarkers[size_t(int(w.tier) - 1)].append({x, w.ratioAfter * 100.0});
+        }
+    }
+
+    // About two points per pixel column of the plot area.
+    const int columns = std::max(16, int(chart()->plotArea().width()));
+    m_history->replace(decimateMinMax(history, columns));
+    m_sent->replace(decimateMinMax(sent, columns));
+    m_reported->replace(decimateMinMax(reported, columns));
+    m_whatIf->replace(decimateMinMax(whatIfLine, columns));
+    for (size_t t = 0; t < kTiers.size(); ++t) {
+        m_markers[t]->replace(markers[t]);
+        m_whatIfMarkers[t]->replace(whatIfMarkers[t]);
+    }
+
+    const double maxX = std::max(1, rows - 1);
+    const TimelineThresholds th = m_model ? m_model->thresholds() : TimelineThresholds();
+    const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
+    for (size_t t = 0; t < kTiers.size(); ++t)
+        m_thresholds[t]->replace({QPointF(0, levels[t] * 100.0), QPointF(maxX, levels[t] * 100.0)});
+
+    m_axisX->setRange(0, maxX);
+    m_axisY->setRange(0, std::ceil(std::min(peak * 1.05, 1000.0) / 10.0) * 10.0);
+    setSelectedRequest(m_selected < rows ? m_selected : -1);
+}
+
+void TimelineChart::setSelectedRequest(int row)
+{
+    m_selected = row;
+    if (row < 0) {
+        m_selection->clear();
+        return;
+    }
+    m_selection->replace({QPointF(row, 0), QPointF(row, m_axisY->max())});
+}
+
+int TimelineChart::rowForX(double x) const
+{
+    const int rows = m_model ? m_model->rowCount() : 0;
+    if (rows == 0)
+        return -1;
+    return std::clamp(int(std::lround(x)), 0, rows - 1);
+}
+
+void TimelineChart::onPointClicked(const QPointF &point)
+{
+    const int row = rowForX(point.x());
+    if (row < 0)
+        return;
+    setSelectedRequest(row);
+    Q_EMIT requestSelected(row);
+}
+
+void TimelineChart::onPointHovered(const QPointF &point, bool state)
+{
+    if (!state) {
+        QToolTip::hideText();
+        return;
+    }
+    const int row = rowForX(point.x());
+    if (row < 0 || !m_model)
+        return;
+    const TimelineRow &r = m_model->recorded().at(row);
+    QString text = tr("Request %1: history %2%, sent %3%")
+                       .arg(r.requestIndex)
+                       .arg(r.historyRatio * 100.0, 0, 'f', 1)
+                       .arg(r.sentRatio * 100.0, 0, 'f', 1);
+    if (!r.recordSummary.isEmpty())
+        text += u'\n' + r.recordSummary;
+    QToolTip::showText(QCursor::pos(), text, this);
+}
+
+void TimelineChart::applyStyle()
+{
+    const bool dark = isDark(palette());
+    chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    // setTheme() resets series colours: set ours afterwards.
+    chart()->setBackgroundBrush(palette().color(QPalette::Base));
+    const QColor text = palette().color(QPalette::Text);
+    for (QValueAxis *axis : {m_axisX, m_axisY}) {
+        axis->setLabelsColor(text);
+        axis->setTitleBrush(text);
+    }
+    chart()->legend()->setLabelColor(text);
+
+    auto pen = [](const QColor &c, qreal w, Qt::PenStyle style = Qt::SolidLine) {
+        QPen p(c, w, style);
+        p.setCosmetic(true);
+        return p;
+    };
+    m_history->setPen(pen(dark ? QColor(0xa0, 0xae, 0xc0) : QColor(0x4a, 0x55, 0x68), 1.5, Qt::DotLine));
+    m_sent->setPen(pen(dark ? QColor(0x63, 0xb3, 0xed) : QColor(0x2b, 0x6c, 0xb0), 2.0));
+    m_reported->setPen(pen(QColor(0x38, 0xa1, 0x69), 1.5));
+    m_whatIf->setPen(pen(QColor(0xd5, 0x3f, 0x8c), 2.0));
+    m_selection->setPen(pen(text, 1.0));
+    for (size_t t = 0; t < kTiers.size(); ++t) {
+        const QColor c = tierColor(kTiers[t]);
+        m_thresholds[t]->setPen(pen(c, 1.2, Qt::DashLine));
+        m_markers[t]->setColor(c);
+        m_markers[t]->setBorderColor(c.darker(130));
+        m_whatIfMarkers[t]->setBrush(Qt::NoBrush);
+        m_whatIfMarkers[t]->setPen(pen(c, 2.0));
+    }
+    // Markers and the selection line explain themselves; keep the legend to the lines.
+    for (QAbstractSeries *series : chart()->series()) {
+        const bool inLegend = series == m_history || series == m_sent || series == m_reported || series == m_whatIf
+            || std::find(m_thresholds.begin(), m_thresholds.end(), series) != m_thresholds.end();
+        for (QLegendMarker *marker : chart()->legend()->markers(series))
+            marker->setVisible(inLegend);
+    }
+}
+
+void TimelineChart::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    scheduleRefresh(); // the decimation depends on the plot width
+}
+
+void TimelineChart::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyStyle();
+}
+
+bool TimelineChart::exportPng(const QString &path, QString *error)
+{
+    const QPixmap pixmap = grab();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool TimelineChart::exportSvg(const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QSvgGenerator generator;
+    generator.setOutputDevice(&file);
+    generator.setSize(size());
+    generator.setViewBox(rect());
+    generator.setTitle(tr("Waterline timeline"));
+    {
+        QPainter painter(&generator);
+        render(&painter);
+    }
+    if (!file.commit()) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace wl

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "compaction/Tier.h"
+
+#include <QChartView>
+#include <QTimer>
+
+#include <array>
+
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+class QXYSeries;
+
+namespace wl {
+
+class TimelineModel;
+
+// Utilisation per request against the tier thresholds. Observes a TimelineModel
+// and refreshes through a coalescing timer with replace(), decimated to about
+// two points per pixel column.
+class TimelineChart : public QChartView
+{
+    Q_OBJECT
+public:
+    explicit TimelineChart(QWidget *parent = nullptr);
+    ~TimelineChart() override;
+
+    void setModel(TimelineModel *model);
+    TimelineModel *model() const { return m_model; }
+
+    void setSelectedRequest(int row);   // draws the selection line; -1 clears
+    int selectedRequest() const { return m_selected; }
+
+    // For tests and export: the series as last drawn.
+    QLineSeries *historySeries() const { return m_history; }
+    QLineSeries *sentSeries() const { return m_sent; }
+    QLineSeries *reportedSeries() const { return m_reported; }
+    QLineSeries *whatIfSeries() const { return m_whatIf; }
+    QLineSeries *thresholdSeries(Tier tier) const;
+    QScatterSeries *markerSeries(Tier tier, bool whatIf) const;
+    int refreshCount() const { return m_refreshCount; }
+
+    // Applies pending model changes now instead of waiting for the timer.
+    void refreshNow();
+
+    bool exportPng(const QString &path, QString *error = nullptr);
+    bool exportSvg(const QString &path, QString *error = nullptr);
+
+Q_SIGNALS:
+    void requestSelected(int row);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void scheduleRefresh();
+    void refresh();
+    void applyStyle();
+    void onPointClicked(const QPointF &point);
+    void onPointHovered(const QPointF &point, bool state);
+    int rowForX(double x) const;
+
+    TimelineModel *m_model = nullptr;
+    QTimer m_refreshTimer;
+    QLineSeries *m_history = nullptr;
+    QLineSeries *m_sent = nullptr;
+    QLineSeries *m_reported = nullptr;
+    QLineSeries *m_whatIf = nullptr;
+    QLineSeries *m_selection = nullptr;
+    std::array<QLineSeries *, 4> m_thresholds{};        // Warn..Emergency
+    std::array<QScatterSeries *, 4> m_markers{};        // recorded, Warn..Emergency
+    std::array<QScatterSeries *, 4> m_whatIfMarkers{};  // what-if, Warn..Emergency
+    QValueAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
+    int m_selected = -1;
+    int m_refreshCount = 0;
+};
+
+} // namespace wl

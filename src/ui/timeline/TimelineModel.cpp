@@ -1,0 +1,125 @@
+#include "TimelineModel.h"
+
+#include <QLocale>
+
+namespace wl {
+
+TimelineModel::TimelineModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+int TimelineModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int TimelineModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+static QString percent(double ratio)
+{
+    if (std::isnan(ratio))
+        return QString();
+    return QLocale().toString(ratio * 100.0, 'f', 1) + u'%';
+}
+
+QVariant TimelineModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const TimelineRow &row = m_rows.at(index.row());
+    const WhatIfRow *whatIf = index.row() < m_whatIf.size() ? &m_whatIf.at(index.row()) : nullptr;
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case RequestColumn: return row.requestIndex;
+        case HistoryColumn: return percent(row.historyRatio);
+        case SentColumn: return percent(row.sentRatio);
+        case ReportedColumn: return percent(row.reportedRatio);
+        case TierColumn: return row.tier == Tier::None ? QString() : tierDisplayName(row.tier);
+        case WhatIfColumn: return whatIf ? percent(whatIf->ratioAfter) : QString();
+        case WhatIfTierColumn: return whatIf && whatIf->tier != Tier::None ? tierDisplayName(whatIf->tier) : QString();
+        }
+        break;
+    case RatioRole:
+        switch (index.column()) {
+        case HistoryColumn: return row.historyRatio;
+        case SentColumn: return row.sentRatio;
+        case ReportedColumn: return std::isnan(row.reportedRatio) ? QVariant() : QVariant(row.reportedRatio);
+        case WhatIfColumn: return whatIf ? QVariant(whatIf->ratioAfter) : QVariant();
+        }
+        break;
+    case TierRole:
+        if (index.column() == WhatIfTierColumn)
+            return whatIf ? QVariant(int(whatIf->tier)) : QVariant();
+        return int(row.tier);
+    case RecordIdRole:
+        return row.recordId;
+    case SummaryRole:
+    case Qt::ToolTipRole:
+        return row.recordSummary.isEmpty() ? QVariant() : QVariant(row.recordSummary);
+    case Qt::TextAlignmentRole:
+        return index.column() == TierColumn || index.column() == WhatIfTierColumn
+            ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case RequestColumn: return tr("Request");
+    case HistoryColumn: return tr("Full history");
+    case SentColumn: return tr("Sent");
+    case ReportedColumn: return tr("Reported");
+    case TierColumn: return tr("Tier");
+    case WhatIfColumn: return tr("What-if");
+    case WhatIfTierColumn: return tr("What-if tier");
+    }
+    return {};
+}
+
+void TimelineModel::setRecorded(const QList<TimelineRow> &rows)
+{
+    beginResetModel();
+    m_rows = rows;
+    endResetModel();
+}
+
+void TimelineModel::setWhatIf(const QList<WhatIfRow> &rows)
+{
+    m_whatIf = rows;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, WhatIfColumn), index(int(m_rows.size()) - 1, WhatIfTierColumn));
+}
+
+void TimelineModel::setThresholds(const TimelineThresholds &thresholds)
+{
+    if (m_thresholds == thresholds)
+        return;
+    m_thresholds = thresholds;
+    Q_EMIT thresholdsChanged();
+}
+
+QString TimelineModel::toCsv() const
+{
+    auto num = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'f', 6); };
+    QString out = QStringLiteral("request,history_ratio,sent_ratio,reported_ratio,tier,record_id,whatif_ratio,whatif_tier\n");
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        const TimelineRow &r = m_rows.at(i);
+        const bool hasWhatIf = i < m_whatIf.size();
+        out += QString::number(r.requestIndex) + u',' + num(r.historyRatio) + u',' + num(r.sentRatio) + u','
+            + num(r.reportedRatio) + u',' + tierName(r.tier) + u',' + r.recordId + u','
+            + (hasWhatIf ? num(m_whatIf.at(i).ratioAfter) : QString()) + u','
+            + (hasWhatIf ? tierName(m_whatIf.at(i).tier) : QString()) + u'\n';
+    }
+    return out;
+}
+
+} // namespace wl

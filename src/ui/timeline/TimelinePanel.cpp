@@ -1,0 +1,78 @@
+#include "TimelinePanel.h"
+
+#include "TimelineChart.h"
+#include "TimelineModel.h"
+
+#include <QFileDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace wl {
+
+TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_chart(new TimelineChart(this))
+{
+    setObjectName(QStringLiteral("TimelinePanel"));
+    m_chart->setModel(model);
+
+    auto *exportButton = new QToolButton(this);
+    exportButton->setObjectName(QStringLiteral("TimelineExportButton"));
+    exportButton->setText(tr("Export"));
+    exportButton->setToolTip(tr("Save the chart as PNG or SVG, or its data as CSV"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto *menu = new QMenu(exportButton);
+    connect(menu->addAction(tr("Chart as PNG...")), &QAction::triggered, this, [this] { exportTo(QStringLiteral("png")); });
+    connect(menu->addAction(tr("Chart as SVG...")), &QAction::triggered, this, [this] { exportTo(QStringLiteral("svg")); });
+    connect(menu->addAction(tr("Data as CSV...")), &QAction::triggered, this, [this] { exportTo(QStringLiteral("csv")); });
+    exportButton->setMenu(menu);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    bar->addStretch();
+    bar->addWidget(exportButton);
+    layout->addLayout(bar);
+    layout->addWidget(m_chart, 1);
+}
+
+bool TimelinePanel::exportCsv(const QString &path, QString *error) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text) || file.write(m_model->toCsv().toUtf8()) < 0 || !file.commit()) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void TimelinePanel::exportTo(const QString &format)
+{
+    QSettings settings;
+    const QString dirKey = QStringLiteral("Timeline/exportDir");
+    const QString dir = settings.value(dirKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+    const QString filter = format == u"png" ? tr("PNG image (*.png)") : format == u"svg" ? tr("SVG image (*.svg)") : tr("CSV file (*.csv)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), dir + QStringLiteral("/timeline.") + format, filter);
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(u'.' + format, Qt::CaseInsensitive))
+        path += u'.' + format;
+    settings.setValue(dirKey, QFileInfo(path).absolutePath());
+    QString error;
+    const bool ok = format == u"png" ? m_chart->exportPng(path, &error)
+        : format == u"svg"           ? m_chart->exportSvg(path, &error)
+                                     : exportCsv(path, &error);
+    if (!ok)
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+} // namespace wl
