@@ -1,0 +1,98 @@
+#include "AnchorsPanel.h"
+
+#include "AnchorHistoryModel.h"
+#include "WordDiff.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace wl {
+
+AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_table(new QTableView(this))
+    , m_diffTitle(new QLabel(this))
+    , m_diff(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("AnchorsPanel"));
+    m_table->setObjectName(QStringLiteral("AnchorsTable"));
+    m_table->setModel(model);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setWordWrap(false);
+    m_table->horizontalHeader()->setDefaultSectionSize(220);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_diff->setObjectName(QStringLiteral("AnchorDiff"));
+    m_diff->setOpenLinks(false);
+    m_diffTitle->setWordWrap(true);
+
+    auto *legend = new QLabel(tr("Cells: <span style=\"background:#c6f6d5\">&nbsp;new&nbsp;</span> "
+                                 "<span style=\"background:#bee3f8\">&nbsp;updated&nbsp;</span> "
+                                 "<span style=\"background:#e2e8f0\">&nbsp;kept: the new value was unknown&nbsp;</span> "
+                                 "plain: unchanged"), this);
+    legend->setTextFormat(Qt::RichText);
+
+    auto *bottom = new QWidget(this);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_diffTitle);
+    bottomLayout->addWidget(m_diff, 1);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("AnchorsSplitter"));
+    splitter->addWidget(m_table);
+    splitter->addWidget(bottom);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(legend);
+    layout->addWidget(splitter, 1);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this, &AnchorsPanel::onCurrentChanged);
+    connect(model, &QAbstractItemModel::modelReset, this, &AnchorsPanel::onCurrentChanged);
+    onCurrentChanged();
+}
+
+QString AnchorsPanel::diffHtml() const
+{
+    return m_diff->toHtml();
+}
+
+void AnchorsPanel::showRecord(const QString &recordId)
+{
+    const int column = m_model->columnForRecord(recordId);
+    if (column < 0)
+        return;
+    const int row = m_table->currentIndex().isValid() ? m_table->currentIndex().row() : 0;
+    m_table->setCurrentIndex(m_model->index(row, column));
+    m_table->scrollTo(m_model->index(row, column));
+}
+
+void AnchorsPanel::onCurrentChanged()
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid()) {
+        m_diffTitle->setText(m_model->columnCount() == 0
+            ? tr("No compaction has produced anchors in this session yet.")
+            : tr("Select a cell to compare it with the previous compaction."));
+        m_diff->clear();
+        return;
+    }
+    const QString before = current.data(AnchorHistoryModel::PreviousValueRole).toString();
+    const auto &snapshot = m_model->snapshots().at(current.column());
+    const QString after = snapshot.anchors.value(kAllAnchorKinds[size_t(current.row())]);
+    m_diffTitle->setText(tr("<b>%1</b>: compaction #%2 against %3")
+                             .arg(m_model->headerData(current.row(), Qt::Vertical).toString())
+                             .arg(current.column() + 1)
+                             .arg(current.column() > 0 ? tr("#%1").arg(current.column()) : tr("nothing (first compaction)")));
+    m_diff->setHtml(diffToHtml(wordDiff(before, after)));
+    Q_EMIT recordSelected(snapshot.recordId);
+}
+
+} // namespace wl
