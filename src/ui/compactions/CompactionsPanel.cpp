@@ -1,0 +1,117 @@
+#include "CompactionsPanel.h"
+
+#include "CompactionLogModel.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QToolButton>
+
+namespace wl {
+
+CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_filter(new CompactionTierFilter(this))
+    , m_table(new QTableView(this))
+{
+    setObjectName(QStringLiteral("CompactionsPanel"));
+    m_filter->setSourceModel(model);
+    m_table->setObjectName(QStringLiteral("CompactionsTable"));
+    m_table->setModel(m_filter);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(CompactionLogModel::TimeColumn, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Show:"), this));
+    for (Tier tier : {Tier::None, Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency}) {
+        auto *box = new QCheckBox(tierDisplayName(tier), this);
+        box->setObjectName(QStringLiteral("TierFilter_") + tierName(tier));
+        box->setChecked(true);
+        connect(box, &QCheckBox::toggled, this, [this, tier](bool on) { m_filter->setTierVisible(tier, on); });
+        bar->addWidget(box);
+    }
+    bar->addStretch();
+    auto *exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setToolTip(tr("Save the records shown as JSONL (the audit format) or CSV"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto *menu = new QMenu(exportButton);
+    connect(menu->addAction(tr("As JSONL...")), &QAction::triggered, this, [this] { exportTo(false); });
+    connect(menu->addAction(tr("As CSV...")), &QAction::triggered, this, [this] { exportTo(true); });
+    exportButton->setMenu(menu);
+    bar->addWidget(exportButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_table, 1);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        if (!current.isValid())
+            return;
+        const QModelIndex source = m_filter->mapToSource(current);
+        const CompactionRecord &r = m_model->records().at(source.row());
+        Q_EMIT recordSelected(r.id, r.requestIndex);
+    });
+}
+
+void CompactionsPanel::showRecord(const QString &recordId)
+{
+    const int row = m_model->rowForRecord(recordId);
+    if (row < 0)
+        return;
+    const QModelIndex index = m_filter->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid())
+        return; // filtered out: leave the selection alone
+    QSignalBlocker blocker(m_table->selectionModel());
+    m_table->selectRow(index.row());
+    m_table->scrollTo(index);
+}
+
+bool CompactionsPanel::exportVisible(const QString &path, bool csv, QString *error) const
+{
+    QList<int> rows;
+    for (int i = 0; i < m_filter->rowCount(); ++i)
+        rows.append(m_filter->mapToSource(m_filter->index(i, 0)).row());
+    std::sort(rows.begin(), rows.end()); // time order, whatever the view's sort
+    const QByteArray data = csv ? m_model->toCsv(rows) : m_model->toJsonl(rows);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void CompactionsPanel::exportTo(bool csv)
+{
+    QSettings settings;
+    const QString dirKey = QStringLiteral("Compactions/exportDir");
+    const QString dir = settings.value(dirKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+    const QString suffix = csv ? QStringLiteral("csv") : QStringLiteral("jsonl");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export compaction records"),
+        dir + QStringLiteral("/compactions.") + suffix, csv ? tr("CSV file (*.csv)") : tr("JSON Lines (*.jsonl)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(dirKey, QFileInfo(path).absolutePath());
+    QString error;
+    if (!exportVisible(path, csv, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+} // namespace wl
