@@ -1,0 +1,260 @@
+#include "ThresholdsPanel.h"
+
+#include "TierStyle.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace wl {
+
+namespace {
+constexpr std::array<Tier, 4> kTiers{Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency};
+
+double &thresholdRef(CompactionPolicy &p, int which)
+{
+    switch (which) {
+    case 0: return p.warn;
+    case 1: return p.soft;
+    case 2: return p.full;
+    default: return p.emergency;
+    }
+}
+} // namespace
+
+ThresholdsPanel::ThresholdsPanel(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("ThresholdsPanel"));
+
+    auto *tiersBox = new QGroupBox(tr("Tier thresholds (% of the context window)"), this);
+    auto *tiersGrid = new QGridLayout(tiersBox);
+    for (int i = 0; i < 4; ++i) {
+        const Tier tier = kTiers[size_t(i)];
+        auto *label = new QLabel(tierDisplayName(tier), tiersBox);
+        label->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(tierColor(tier).name()));
+        auto *slider = new QSlider(Qt::Horizontal, tiersBox);
+        slider->setObjectName(QStringLiteral("ThresholdSlider_") + tierName(tier));
+        slider->setRange(1, 1000);
+        slider->setPageStep(50);
+        auto *spin = new QDoubleSpinBox(tiersBox);
+        spin->setObjectName(QStringLiteral("ThresholdSpin_") + tierName(tier));
+        spin->setRange(0.1, 100.0);
+        spin->setDecimals(1);
+        spin->setSingleStep(1.0);
+        spin->setSuffix(QStringLiteral(" %"));
+        label->setBuddy(spin);
+        tiersGrid->addWidget(label, i, 0);
+        tiersGrid->addWidget(slider, i, 1);
+        tiersGrid->addWidget(spin, i, 2);
+        m_sliders[size_t(i)] = slider;
+        m_spins[size_t(i)] = spin;
+        connect(slider, &QSlider::valueChanged, this, [this, i](int v) {
+            if (!m_syncing)
+                setThreshold(i, v / 1000.0);
+        });
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, i](double v) {
+            if (!m_syncing)
+                setThreshold(i, v / 100.0);
+        });
+    }
+
+    auto *otherBox = new QGroupBox(tr("Window, tail and offloading"), this);
+    auto *form = new QFormLayout(otherBox);
+    auto spinBox = [&](const QString &name, int min, int max, int step, const QString &suffix) {
+        auto *box = new QSpinBox(otherBox);
+        box->setObjectName(name);
+        box->setRange(min, max);
+        box->setSingleStep(step);
+        box->setSuffix(suffix);
+        box->setGroupSeparatorShown(true);
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            if (m_syncing)
+                return;
+            m_policy.contextWindow = m_window->value();
+            m_policy.tailMessages = m_tail->value();
+            m_policy.offloadAtToolTime = m_gate1->value();
+            m_policy.offloadAtCompaction = m_gate2->value();
+            m_policy.reservedOutput = m_reserved->value();
+            emitEdited();
+        });
+        return box;
+    };
+    m_window = spinBox(QStringLiteral("ContextWindowSpin"), 0, 10'000'000, 1000, tr(" tokens"));
+    m_window->setSpecialValueText(tr("never compact"));
+    m_tail = spinBox(QStringLiteral("TailSpin"), 1, 500, 1, tr(" messages"));
+    m_gate1 = spinBox(QStringLiteral("Gate1Spin"), 0, 100'000'000, 1000, tr(" bytes"));
+    m_gate2 = spinBox(QStringLiteral("Gate2Spin"), 0, 100'000'000, 500, tr(" bytes"));
+    m_reserved = spinBox(QStringLiteral("ReservedSpin"), 0, 1'000'000, 256, tr(" tokens"));
+    m_countSchemas = new QCheckBox(tr("Count tool schemas in the ratio"), otherBox);
+    m_countSchemas->setObjectName(QStringLiteral("CountSchemasCheck"));
+    connect(m_countSchemas, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_syncing)
+            return;
+        m_policy.countToolSchemas = on;
+        emitEdited();
+    });
+    form->addRow(tr("Context &window:"), m_window);
+    form->addRow(tr("&Tail kept verbatim:"), m_tail);
+    form->addRow(tr("Offload at tool time (gate &1):"), m_gate1);
+    form->addRow(tr("Offload at compaction (gate &2):"), m_gate2);
+    form->addRow(tr("&Reserved for output:"), m_reserved);
+    form->addRow(QString(), m_countSchemas);
+
+    auto *totalsBox = new QGroupBox(tr("Recorded against what-if"), this);
+    auto *totalsGrid = new QGridLayout(totalsBox);
+    totalsGrid->addWidget(new QLabel(tr("<b>Recorded</b>"), totalsBox), 0, 1, Qt::AlignRight);
+    totalsGrid->addWidget(new QLabel(tr("<b>What-if</b>"), totalsBox), 0, 2, Qt::AlignRight);
+    const QStringList rowNames{tr("Summary calls"), tr("Peak utilisation"), tr("Emergencies"), tr("Tokens sent in all")};
+    for (int r = 0; r < 4; ++r) {
+        totalsGrid->addWidget(new QLabel(rowNames.at(r), totalsBox), r + 1, 0);
+        for (int c = 0; c < 2; ++c) {
+            auto *value = new QLabel(QStringLiteral("–"), totalsBox);
+            value->setObjectName(QStringLiteral("Totals_%1_%2").arg(r).arg(c));
+            value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            totalsGrid->addWidget(value, r + 1, c + 1);
+            m_totals[size_t(r)][size_t(c)] = value;
+        }
+    }
+    m_timing = new QLabel(totalsBox);
+    m_timing->setEnabled(false);
+    totalsGrid->addWidget(m_timing, 5, 0, 1, 3);
+
+    m_apply = new QPushButton(tr("&Apply to session"), this);
+    m_apply->setObjectName(QStringLiteral("ApplyPolicyButton"));
+    m_apply->setToolTip(tr("Make this the session's live compaction policy"));
+    m_reset = new QPushButton(tr("Re&set"), this);
+    m_reset->setObjectName(QStringLiteral("ResetPolicyButton"));
+    m_reset->setToolTip(tr("Restore the default policy"));
+    connect(m_apply, &QPushButton::clicked, this, [this] {
+        m_sessionPolicy = m_policy;
+        m_apply->setEnabled(false);
+        Q_EMIT applyRequested(m_policy);
+    });
+    connect(m_reset, &QPushButton::clicked, this, [this] {
+        CompactionPolicy defaults;
+        defaults.contextWindow = m_policy.contextWindow; // the window belongs to the model, not the policy
+        m_policy = defaults;
+        syncControls();
+        emitEdited();
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(m_reset);
+    buttons->addWidget(m_apply);
+
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
+    layout->addWidget(tiersBox);
+    layout->addWidget(otherBox);
+    layout->addWidget(totalsBox);
+    layout->addLayout(buttons);
+    layout->addStretch();
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    syncControls();
+}
+
+QSlider *ThresholdsPanel::thresholdSlider(Tier tier) const
+{
+    const int i = int(tier) - 1;
+    return i >= 0 && i < 4 ? m_sliders[size_t(i)] : nullptr;
+}
+
+QDoubleSpinBox *ThresholdsPanel::thresholdSpin(Tier tier) const
+{
+    const int i = int(tier) - 1;
+    return i >= 0 && i < 4 ? m_spins[size_t(i)] : nullptr;
+}
+
+QString ThresholdsPanel::totalsText(int row, bool whatIf) const
+{
+    return m_totals[size_t(row)][whatIf ? 1 : 0]->text();
+}
+
+void ThresholdsPanel::setPolicy(const CompactionPolicy &policy)
+{
+    m_policy = policy;
+    syncControls();
+}
+
+void ThresholdsPanel::setSessionPolicy(const CompactionPolicy &policy)
+{
+    m_sessionPolicy = policy;
+    m_apply->setEnabled(!(m_policy == m_sessionPolicy));
+}
+
+void ThresholdsPanel::setThreshold(int which, double value)
+{
+    value = std::clamp(value, 0.001, 1.0);
+    thresholdRef(m_policy, which) = value;
+    // Keep 0 < warn <= soft <= full <= emergency <= 1 by pushing neighbours along.
+    for (int i = which + 1; i < 4; ++i)
+        thresholdRef(m_policy, i) = std::max(thresholdRef(m_policy, i), value);
+    for (int i = which - 1; i >= 0; --i)
+        thresholdRef(m_policy, i) = std::min(thresholdRef(m_policy, i), value);
+    syncControls();
+    emitEdited();
+}
+
+void ThresholdsPanel::syncControls()
+{
+    m_syncing = true;
+    for (int i = 0; i < 4; ++i) {
+        const double v = thresholdRef(m_policy, i);
+        m_sliders[size_t(i)]->setValue(int(std::lround(v * 1000.0)));
+        m_spins[size_t(i)]->setValue(v * 100.0);
+    }
+    m_window->setValue(int(std::min<qint64>(m_policy.contextWindow, m_window->maximum())));
+    m_tail->setValue(m_policy.tailMessages);
+    m_gate1->setValue(int(std::min<qint64>(m_policy.offloadAtToolTime, m_gate1->maximum())));
+    m_gate2->setValue(int(std::min<qint64>(m_policy.offloadAtCompaction, m_gate2->maximum())));
+    m_reserved->setValue(int(std::min<qint64>(m_policy.reservedOutput, m_reserved->maximum())));
+    m_countSchemas->setChecked(m_policy.countToolSchemas);
+    m_syncing = false;
+    m_apply->setEnabled(!(m_policy == m_sessionPolicy));
+}
+
+void ThresholdsPanel::emitEdited()
+{
+    m_apply->setEnabled(!(m_policy == m_sessionPolicy));
+    Q_EMIT policyEdited(m_policy);
+}
+
+static void showTotals(const std::array<std::array<QLabel *, 2>, 4> &labels, int column, const SimulationTotals &t)
+{
+    const QLocale locale;
+    labels[0][size_t(column)]->setText(locale.toString(t.summaryCalls));
+    labels[1][size_t(column)]->setText(locale.toString(t.peakRatio * 100.0, 'f', 1) + u'%');
+    labels[2][size_t(column)]->setText(locale.toString(t.emergencies));
+    labels[3][size_t(column)]->setText(locale.toString(t.tokensSent));
+}
+
+void ThresholdsPanel::setRecordedTotals(const SimulationTotals &totals)
+{
+    showTotals(m_totals, 0, totals);
+}
+
+void ThresholdsPanel::setWhatIfTotals(const SimulationTotals &totals, qint64 elapsedMs)
+{
+    showTotals(m_totals, 1, totals);
+    m_timing->setText(tr("Replayed %n request(s) in %1 ms", nullptr, totals.requests).arg(elapsedMs));
+}
+
+} // namespace wl
