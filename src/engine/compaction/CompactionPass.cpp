@@ -1,0 +1,294 @@
+#include "CompactionPass.h"
+
+#include "LoggingCategories.h"
+#include "model/Message.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+// How many offloaded files a checkpoint lists at most (the newest ones).
+constexpr int kMaxCheckpointReferences = 40;
+
+int countLines(QStringView text)
+{
+    if (text.isEmpty())
+        return 0;
+    return int(text.count(u'\n') + (text.endsWith(u'\n') ? 0 : 1));
+}
+} // namespace
+
+Offloader::Offloader(const QString &workspaceDir, const QString &sessionId, bool simulate)
+    : m_store(workspaceDir, sessionId)
+    , m_simulate(simulate)
+{
+}
+
+Offloader Offloader::disk(const QString &workspaceDir, const QString &sessionId)
+{
+    return Offloader(workspaceDir, sessionId, false);
+}
+
+Offloader Offloader::simulated(const QString &sessionId)
+{
+    return Offloader(QString(), sessionId, true);
+}
+
+OffloadStore::Result Offloader::offload(const Message &message, const QString &toolName, int gate, int previewLines) const
+{
+    if (!m_simulate)
+        return m_store.offload(message, toolName, gate, previewLines);
+    OffloadStore::Result r;
+    if (message.toolCallId.isEmpty() || OffloadStore::isPlaceholder(message.content)) {
+        r.error = QCoreApplication::translate("wl::CompactionPass", "not offloaded: not an offloadable tool result");
+        return r;
+    }
+    r.entry.callId = message.toolCallId;
+    r.entry.toolName = toolName;
+    r.entry.relativePath = m_store.relativePathFor(message.toolCallId);
+    r.entry.bytes = message.byteCount() - TokenEstimate::utf8Bytes(message.toolCallId);
+    r.entry.lines = countLines(message.content);
+    r.entry.gate = gate;
+    r.entry.messageId = message.id;
+    r.placeholder = OffloadStore::placeholderText(r.entry, message.content, previewLines);
+    r.ok = true;
+    return r;
+}
+
+CompactionPass::CompactionPass(const QString &systemPrompt, const QList<Message> &history, qsizetype historyEnd,
+                               const CompactionPolicy &policy, qint64 toolSchemaBytes, const Offloader &offloader,
+                               ContextOverlays &overlays, ContextView &view)
+    : m_systemPrompt(systemPrompt)
+    , m_history(history)
+    , m_historyEnd(historyEnd < 0 ? history.size() : historyEnd)
+    , m_policy(policy)
+    , m_schemaBytes(toolSchemaBytes)
+    , m_offloader(offloader)
+    , m_overlays(overlays)
+    , m_view(view)
+{
+}
+
+TokenEstimate CompactionPass::estimate() const
+{
+    return TokenEstimate(m_view.bytes(), m_schemaBytes, m_policy);
+}
+
+Tier CompactionPass::decide(bool force, TierReason *reason) const
+{
+    const TokenEstimate e = estimate();
+    const double ratio = e.ratio();
+    Tier tier = m_policy.tierFor(ratio);
+    if (force && int(tier) < int(Tier::Full))
+        tier = Tier::Full;
+    if (reason) {
+        reason->ratio = ratio;
+        reason->estimateTokens = e.viewTokens();
+        reason->toolSchemaTokens = e.toolSchemaTokens();
+        reason->reservedOutput = e.reservedOutput();
+        reason->contextWindow = m_policy.contextWindow;
+        reason->warn = m_policy.warn;
+        reason->soft = m_policy.soft;
+        reason->full = m_policy.full;
+        reason->emergency = m_policy.emergency;
+        reason->forced = force;
+    }
+    return tier;
+}
+
+qint64 CompactionPass::contentBytes(const ViewItem &item) const
+{
+    return item.bytes - TokenEstimate::utf8Bytes(m_history[item.sourceIndex].toolCallId);
+}
+
+bool CompactionPass::offloadable(const ViewItem &item) const
+{
+    return item.kind == ViewItem::Kind::Original && item.isResult
+        && !OffloadStore::isPlaceholder(m_history[item.sourceIndex].content);
+}
+
+QString CompactionPass::toolNameFor(int index) const
+{
+    const QList<ViewItem> &items = m_view.items();
+    const QString &callId = m_history[items[index].sourceIndex].toolCallId;
+    int j = index - 1;
+    while (j > 0 && items[j].isResult)
+        --j;
+    if (j < 0 || !items[j].hasCalls)
+        return {};
+    for (const ToolCall &call : m_history[items[j].sourceIndex].toolCalls) {
+        if (call.id == callId)
+            return call.name;
+    }
+    return {};
+}
+
+bool CompactionPass::offloadItem(int index, const QString &recordId, int previewLines)
+{
+    const ViewItem item = m_view.items()[index];
+    const Message &message = m_history[item.sourceIndex];
+    const OffloadStore::Result r = m_offloader.offload(message, toolNameFor(index), 2, previewLines);
+    if (!r.ok) {
+        offloadErrors.append(r.error);
+        return false;
+    }
+    OffloadOverlay overlay;
+    overlay.messageId = message.id;
+    overlay.entry = r.entry;
+    overlay.entry.messageId = message.id;
+    overlay.placeholder = r.placeholder;
+    overlay.recordId = recordId;
+    m_overlays.offloads.insert(message.id, overlay);
+    m_view.substitutePlaceholder(index, r.placeholder, message.toolCallId);
+    newOffloads.append(overlay);
+    offloaded.append(overlay.entry);
+    return true;
+}
+
+int CompactionPass::warnOffload(const QString &recordId)
+{
+    const ContextView::Split s = split();
+    const qint64 threshold = m_policy.offloadAtCompaction;
+    int from = s.bodyStart;
+    if (m_view.warnScanThreshold == threshold)
+        from = std::max(from, m_view.warnScanEnd);
+    int firstFailure = -1;
+    int done = 0;
+    for (int i = from; i < s.tailStart; ++i) {
+        const ViewItem &item = m_view.items()[i];
+        if (!offloadable(item) || contentBytes(item) <= threshold)
+            continue;
+        if (offloadItem(i, recordId, m_policy.previewLinesCompaction))
+            ++done;
+        else if (firstFailure < 0)
+            firstFailure = i;
+    }
+    // A failed offload is tried again next time (fail open, retry later).
+    m_view.warnScanThreshold = threshold;
+    m_view.warnScanEnd = firstFailure >= 0 ? firstFailure : std::max(from, s.tailStart);
+    return done;
+}
+
+std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier tier, const QString &recordId, bool materialize)
+{
+    const ContextView::Split s = split();
+    if (s.headEmpty())
+        return std::nullopt;
+    const QList<ViewItem> &items = m_view.items();
+    SummaryJob job;
+    job.from = s.headStart;
+    job.to = s.tailStart;
+    if (tier == Tier::Soft) {
+        int cut = s.headStart + (s.tailStart - s.headStart + 1) / 2;
+        while (cut < s.tailStart && items[cut].isResult)
+            ++cut;
+        job.to = cut;
+    }
+    m_rangeOffloads.clear();
+    const qsizetype before = offloaded.size();
+    for (int i = job.from; i < job.to; ++i) {
+        if (offloadable(items[i]) && contentBytes(items[i]) > m_policy.offloadAtCompaction)
+            offloadItem(i, recordId, m_policy.previewLinesCompaction);
+    }
+    m_rangeOffloads = offloaded.mid(before);
+
+    const ViewItem &next = m_view.items()[job.to]; // the tail is never empty, and never starts with a result
+    Q_ASSERT(!next.isResult && next.sourceIndex > 0);
+    job.coversUpTo = m_history[next.sourceIndex - 1].id;
+    if (m_view.hasCheckpoint() && !m_overlays.checkpoints.isEmpty()) {
+        job.previous = m_overlays.checkpoints.constLast();
+        job.coversFrom = job.previous->coversFromMessageId;
+    } else {
+        job.coversFrom = m_view.items()[job.from].sourceMessageId;
+    }
+    if (materialize) {
+        job.messages.reserve(job.count());
+        for (int i = job.from; i < job.to; ++i)
+            job.messages.append(m_view.messageAt(i, m_history, m_overlays));
+    }
+    return job;
+}
+
+QList<OffloadEntry> CompactionPass::hiddenOffloads(qint64 coversUpTo) const
+{
+    // Files of results the checkpoint now hides: listing them keeps their paths in reach of read_file.
+    QList<OffloadEntry> entries;
+    for (const OffloadOverlay &o : std::as_const(m_overlays.offloads)) {
+        if (o.messageId <= coversUpTo)
+            entries.append(o.entry);
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const OffloadEntry &a, const OffloadEntry &b) { return a.messageId < b.messageId; });
+    if (entries.size() > kMaxCheckpointReferences)
+        entries = entries.mid(entries.size() - kMaxCheckpointReferences);
+    return entries;
+}
+
+const Checkpoint &CompactionPass::applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier,
+                                               const QString &recordId)
+{
+    anchorMerge = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, summary.anchors);
+    Checkpoint cp;
+    cp.text = checkpointMessageText(anchorMerge.anchors, summary.summary, hiddenOffloads(job.coversUpTo));
+    cp.anchors = anchorMerge.anchors;
+    cp.summary = summary.summary;
+    return addCheckpoint(job, cp, tier, recordId);
+}
+
+const Checkpoint &CompactionPass::applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier,
+                                                      const QString &recordId)
+{
+    Checkpoint cp;
+    cp.text = text;
+    if (job.previous)
+        cp.anchors = job.previous->anchors;
+    return addCheckpoint(job, cp, tier, recordId);
+}
+
+const Checkpoint &CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId)
+{
+    cp.coversUpToMessageId = job.coversUpTo;
+    cp.coversFromMessageId = job.coversFrom;
+    cp.recordId = recordId;
+    cp.tier = tier;
+    cp.createdAt = QDateTime::currentDateTime();
+    m_overlays.checkpoints.append(cp);
+    newCheckpoints.append(cp);
+    m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);
+    return m_overlays.checkpoints.constLast();
+}
+
+bool CompactionPass::emergencyOffload(const QString &recordId)
+{
+    QList<int> candidates;
+    const QList<ViewItem> &items = m_view.items();
+    for (int i = 1; i < items.size(); ++i) {
+        if (offloadable(items[i]))
+            candidates.append(i);
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](int a, int b) { return items[a].bytes > items[b].bytes; });
+    for (int index : std::as_const(candidates)) {
+        if (estimate().ratio() < m_policy.full)
+            break;
+        offloadItem(index, recordId, m_policy.previewLinesCompaction);
+    }
+    return estimate().ratio() < m_policy.full;
+}
+
+bool CompactionPass::onlyTailLeft() const
+{
+    const ContextView::Split s = split();
+    if (!s.headEmpty())
+        return false;
+    const QList<ViewItem> &items = m_view.items();
+    return std::none_of(items.cbegin() + 1, items.cend(), [&](const ViewItem &i) { return offloadable(i); });
+}
+
+} // namespace wl

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "Anchors.h"
+#include "Checkpoint.h"
+#include "CompactionPolicy.h"
+#include "CompactionRecord.h"
+#include "ContextOverlays.h"
+#include "ContextView.h"
+#include "OffloadStore.h"
+#include "TokenEstimate.h"
+
+#include <QStringList>
+
+#include <optional>
+
+namespace wl {
+
+// Where gate-2 offloads go: files through an OffloadStore, or (what-if replay) only
+// placeholders built in memory with the path the file would have had.
+class Offloader
+{
+public:
+    static Offloader disk(const QString &workspaceDir, const QString &sessionId);
+    static Offloader simulated(const QString &sessionId);
+
+    OffloadStore::Result offload(const Message &message, const QString &toolName, int gate, int previewLines) const;
+    bool isSimulated() const { return m_simulate; }
+
+private:
+    Offloader(const QString &workspaceDir, const QString &sessionId, bool simulate);
+    OffloadStore m_store;
+    bool m_simulate = false;
+};
+
+// The synchronous steps of one preflight over a view (spec section 4), shared by
+// Preflight (which adds the asynchronous summariser) and the Simulator. It adds
+// overlays and keeps `view` equal to ContextView::build(history, overlays); it never
+// touches the history.
+class CompactionPass
+{
+public:
+    CompactionPass(const QString &systemPrompt, const QList<Message> &history, qsizetype historyEnd,
+                   const CompactionPolicy &policy, qint64 toolSchemaBytes, const Offloader &offloader,
+                   ContextOverlays &overlays, ContextView &view);
+
+    TokenEstimate estimate() const;
+    // The tier for the current view; `force` raises it to at least Full.
+    Tier decide(bool force, TierReason *reason) const;
+
+    // Warn: gate-2 offload of large results in the head. Only scans items not scanned
+    // before (the view keeps a cursor), so a Warn with nothing to do costs O(new items).
+    int warnOffload(const QString &recordId);
+
+    struct SummaryJob
+    {
+        int from = 0;           // item range replaced by the checkpoint
+        int to = 0;
+        qint64 coversFrom = 0;
+        qint64 coversUpTo = 0;  // history id K
+        QList<Message> messages;               // what the summariser reads (placeholders included)
+        std::optional<Checkpoint> previous;    // the checkpoint at the front of the head, if any
+        int count() const { return to - from; }
+    };
+    // Soft: the oldest half of the head (cut moved forward to a group boundary); Full and
+    // Emergency: the whole head. Offloads (gate 2) the part first. nullopt: nothing to summarise.
+    std::optional<SummaryJob> prepareSummary(Tier tier, const QString &recordId, bool materialize = true);
+    // Adds the checkpoint overlay (anchors merged with the previous ones) and rebuilds the view.
+    const Checkpoint &applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);
+    // Adds a checkpoint of a given text (the simulator's size model).
+    const Checkpoint &applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier, const QString &recordId);
+    // Emergency, after the checkpoint: offload the largest results left in the body, whatever
+    // their size, until the ratio is below `full`. True when it got below.
+    bool emergencyOffload(const QString &recordId);
+    // True when the body is only a checkpoint and a tail with no result left to offload.
+    bool onlyTailLeft() const;
+
+    const ContextView &view() const { return m_view; }
+    ContextView::Split split() const { return m_view.split(m_policy.tailMessages); }
+
+    QList<OffloadEntry> offloaded;       // every offload of this pass, in order
+    QList<OffloadOverlay> newOffloads;
+    QList<Checkpoint> newCheckpoints;
+    QStringList offloadErrors;
+    AnchorMerge anchorMerge;
+
+private:
+    const Checkpoint &addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);
+    bool offloadItem(int index, const QString &recordId, int previewLines);
+    qint64 contentBytes(const ViewItem &item) const;
+    bool offloadable(const ViewItem &item) const;
+    QString toolNameFor(int index) const;
+    QList<OffloadEntry> hiddenOffloads(qint64 coversUpTo) const;
+
+    const QString &m_systemPrompt;
+    const QList<Message> &m_history;
+    qsizetype m_historyEnd;
+    const CompactionPolicy &m_policy;
+    qint64 m_schemaBytes;
+    const Offloader &m_offloader;
+    ContextOverlays &m_overlays;
+    ContextView &m_view;
+    QList<OffloadEntry> m_rangeOffloads; // offloads of the summarised part (its "Offloaded References")
+};
+
+} // namespace wl

@@ -1,0 +1,160 @@
+#include "CompactionPolicy.h"
+
+#include <QCoreApplication>
+#include <QJsonValue>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("CompactionPolicy", text);
+}
+
+bool inUnitInterval(double v)
+{
+    return std::isfinite(v) && v > 0 && v <= 1;
+}
+
+} // namespace
+
+QString CompactionPolicy::validate() const
+{
+    const struct { const char *name; double value; } thresholds[] = {
+        {"warn", warn}, {"soft", soft}, {"full", full}, {"emergency", emergency}};
+    for (const auto &t : thresholds) {
+        if (!inUnitInterval(t.value))
+            return tr("%1 threshold %2 is outside (0, 1]").arg(QLatin1StringView(t.name)).arg(t.value);
+    }
+    for (size_t i = 1; i < std::size(thresholds); ++i) {
+        if (thresholds[i].value < thresholds[i - 1].value)
+            return tr("%1 threshold %2 is below the %3 threshold %4")
+                .arg(QLatin1StringView(thresholds[i].name)).arg(thresholds[i].value)
+                .arg(QLatin1StringView(thresholds[i - 1].name)).arg(thresholds[i - 1].value);
+    }
+    if (tailMessages < 1)
+        return tr("tailMessages %1 must be at least 1").arg(tailMessages);
+    if (offloadAtToolTime < 0)
+        return tr("offloadAtToolTime %1 must not be negative").arg(offloadAtToolTime);
+    if (offloadAtCompaction < 0)
+        return tr("offloadAtCompaction %1 must not be negative").arg(offloadAtCompaction);
+    if (previewLinesToolTime < 0)
+        return tr("previewLinesToolTime %1 must not be negative").arg(previewLinesToolTime);
+    if (previewLinesCompaction < 0)
+        return tr("previewLinesCompaction %1 must not be negative").arg(previewLinesCompaction);
+    if (summaryTimeoutMs <= 0)
+        return tr("summaryTimeoutMs %1 must be positive").arg(summaryTimeoutMs);
+    if (reservedOutput < 0)
+        return tr("reservedOutput %1 must not be negative").arg(reservedOutput);
+    return {};
+}
+
+Tier CompactionPolicy::tierFor(double ratio) const
+{
+    if (contextWindow <= 0)
+        return Tier::None;
+    if (ratio >= emergency)
+        return Tier::Emergency;
+    if (ratio >= full)
+        return Tier::Full;
+    if (ratio >= soft)
+        return Tier::Soft;
+    if (ratio >= warn)
+        return Tier::Warn;
+    return Tier::None;
+}
+
+double CompactionPolicy::threshold(Tier tier) const
+{
+    switch (tier) {
+    case Tier::None: return 0;
+    case Tier::Warn: return warn;
+    case Tier::Soft: return soft;
+    case Tier::Full: return full;
+    case Tier::Emergency: return emergency;
+    }
+    return 0;
+}
+
+QJsonObject CompactionPolicy::toJson() const
+{
+    return QJsonObject{
+        {u"context_window"_s, double(contextWindow)},
+        {u"warn"_s, warn},
+        {u"soft"_s, soft},
+        {u"full"_s, full},
+        {u"emergency"_s, emergency},
+        {u"tail_messages"_s, tailMessages},
+        {u"offload_at_tool_time"_s, double(offloadAtToolTime)},
+        {u"offload_at_compaction"_s, double(offloadAtCompaction)},
+        {u"preview_lines_tool_time"_s, previewLinesToolTime},
+        {u"preview_lines_compaction"_s, previewLinesCompaction},
+        {u"summary_timeout_ms"_s, summaryTimeoutMs},
+        {u"reserved_output"_s, double(reservedOutput)},
+        {u"count_tool_schemas"_s, countToolSchemas},
+    };
+}
+
+bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *policy, QString *error)
+{
+    CompactionPolicy p;
+    QString problem;
+    auto number = [&](QLatin1StringView key, auto *target) {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined() || !problem.isEmpty())
+            return;
+        if (!v.isDouble()) {
+            problem = tr("%1 must be a number").arg(key);
+            return;
+        }
+        using T = std::remove_pointer_t<decltype(target)>;
+        if constexpr (std::is_floating_point_v<T>) {
+            *target = v.toDouble();
+        } else {
+            const double d = v.toDouble();
+            if (!std::isfinite(d) || d != std::floor(d) || d > double(std::numeric_limits<T>::max())
+                || d < double(std::numeric_limits<T>::min())) {
+                problem = tr("%1 must be a whole number").arg(key);
+                return;
+            }
+            *target = T(d);
+        }
+    };
+    number("context_window"_L1, &p.contextWindow);
+    number("warn"_L1, &p.warn);
+    number("soft"_L1, &p.soft);
+    number("full"_L1, &p.full);
+    number("emergency"_L1, &p.emergency);
+    number("tail_messages"_L1, &p.tailMessages);
+    number("offload_at_tool_time"_L1, &p.offloadAtToolTime);
+    number("offload_at_compaction"_L1, &p.offloadAtCompaction);
+    number("preview_lines_tool_time"_L1, &p.previewLinesToolTime);
+    number("preview_lines_compaction"_L1, &p.previewLinesCompaction);
+    number("summary_timeout_ms"_L1, &p.summaryTimeoutMs);
+    number("reserved_output"_L1, &p.reservedOutput);
+    const QJsonValue schemas = object.value("count_tool_schemas"_L1);
+    if (problem.isEmpty() && !schemas.isUndefined()) {
+        if (schemas.isBool())
+            p.countToolSchemas = schemas.toBool();
+        else
+            problem = tr("count_tool_schemas must be true or false");
+    }
+    if (problem.isEmpty())
+        problem = p.validate();
+    if (!problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return false;
+    }
+    *policy = p;
+    return true;
+}
+
+} // namespace wl

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "Tier.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace wl {
+
+// Every live-tunable compaction setting (spec section 3), with the spec's defaults.
+struct CompactionPolicy
+{
+    qint64 contextWindow = 128000;   // <= 0 means "never compact"
+    double warn = 0.60;
+    double soft = 0.70;
+    double full = 0.80;
+    double emergency = 0.95;
+    int tailMessages = 6;
+    qint64 offloadAtToolTime = 10000;    // gate 1, bytes
+    qint64 offloadAtCompaction = 4000;   // gate 2, bytes
+    int previewLinesToolTime = 20;
+    int previewLinesCompaction = 10;
+    int summaryTimeoutMs = 60000;
+    qint64 reservedOutput = 0;           // tokens
+    bool countToolSchemas = true;
+
+    // Empty when valid, else a translated message naming the first bad field.
+    QString validate() const;
+    bool isValid() const { return validate().isEmpty(); }
+
+    // From the most urgent tier down; a ratio equal to a threshold falls in the higher tier.
+    Tier tierFor(double ratio) const;
+    double threshold(Tier tier) const; // 0 for None
+
+    QJsonObject toJson() const;
+    // Missing keys keep their defaults; a key of the wrong type or an invalid result is an error naming the field.
+    static bool fromJson(const QJsonObject &object, CompactionPolicy *policy, QString *error = nullptr);
+
+    friend bool operator==(const CompactionPolicy &, const CompactionPolicy &) = default;
+};
+
+} // namespace wl

@@ -1,0 +1,164 @@
+#include "ContextView.h"
+
+#include "ContextOverlays.h"
+#include "TokenEstimate.h"
+#include "model/Message.h"
+
+#include <algorithm>
+
+namespace wl {
+
+ContextView ContextView::build(const QString &systemPrompt, const QList<Message> &history,
+                               const ContextOverlays &overlays, qsizetype historyEnd)
+{
+    ContextView v;
+    v.m_systemPrompt = systemPrompt;
+    if (historyEnd < 0 || historyEnd > history.size())
+        historyEnd = history.size();
+
+    ViewItem system;
+    system.kind = ViewItem::Kind::System;
+    system.bytes = TokenEstimate::utf8Bytes(systemPrompt);
+    v.m_bytes += v.m_pairs.pushMessage(v.m_items, system, nullptr);
+
+    qsizetype start = 0;
+    if (!overlays.checkpoints.isEmpty()) {
+        const Checkpoint &cp = overlays.checkpoints.constLast();
+        v.m_hasCheckpoint = true;
+        v.m_coversUpTo = cp.coversUpToMessageId;
+        v.m_checkpointText = cp.text;
+        ViewItem item;
+        item.kind = ViewItem::Kind::Checkpoint;
+        item.coversFrom = cp.coversFromMessageId;
+        item.coversTo = cp.coversUpToMessageId;
+        item.bytes = TokenEstimate::utf8Bytes(cp.text);
+        v.m_bytes += v.m_pairs.pushMessage(v.m_items, item, nullptr);
+        const auto first = std::partition_point(history.cbegin(), history.cbegin() + historyEnd,
+                                                [&](const Message &m) { return m.id <= cp.coversUpToMessageId; });
+        start = first - history.cbegin();
+    }
+    v.m_items.reserve(v.m_items.size() + (historyEnd - start) + 8);
+    v.m_historyEnd = start;
+    for (qsizetype i = start; i < historyEnd; ++i)
+        v.pushHistory(history, i, overlays);
+    return v;
+}
+
+QList<Message> ContextView::view(const QString &systemPrompt, const QList<Message> &history,
+                                 const ContextOverlays &overlays)
+{
+    return build(systemPrompt, history, overlays).messages(history, overlays);
+}
+
+void ContextView::append(const QList<Message> &history, const ContextOverlays &overlays)
+{
+    Q_ASSERT(m_historyEnd < history.size());
+    pushHistory(history, m_historyEnd, overlays);
+}
+
+void ContextView::appendUpTo(const QList<Message> &history, const ContextOverlays &overlays, qsizetype end)
+{
+    end = std::min(end, history.size());
+    while (m_historyEnd < end)
+        pushHistory(history, m_historyEnd, overlays);
+}
+
+void ContextView::pushHistory(const QList<Message> &history, qsizetype index, const ContextOverlays &overlays)
+{
+    m_historyEnd = index + 1;
+    const Message &m = history[index];
+    if (m_hasCheckpoint && m.id <= m_coversUpTo)
+        return; // covered by the checkpoint (ids out of order); never shown twice
+    ViewItem item;
+    item.sourceIndex = qint32(index);
+    item.sourceMessageId = m.id;
+    item.coversFrom = item.coversTo = m.id;
+    if (!m.isToolResult()) {
+        item.hasCalls = m.hasToolCalls();
+        item.bytes = m.byteCount();
+        m_bytes += m_pairs.pushMessage(m_items, item, &m);
+        return;
+    }
+    item.isResult = true;
+    const auto offload = overlays.offloads.constFind(m.id);
+    if (offload != overlays.offloads.cend() && m.id != 0) {
+        item.kind = ViewItem::Kind::Placeholder;
+        item.bytes = TokenEstimate::utf8Bytes(offload->placeholder) + TokenEstimate::utf8Bytes(m.toolCallId);
+    } else {
+        item.bytes = m.byteCount();
+    }
+    m_bytes += m_pairs.pushResult(m_items, item, m.toolCallId);
+}
+
+void ContextView::substitutePlaceholder(int index, const QString &placeholder, const QString &callId)
+{
+    ViewItem &item = m_items[index];
+    Q_ASSERT(item.kind == ViewItem::Kind::Original && item.isResult);
+    const qint64 bytes = TokenEstimate::utf8Bytes(placeholder) + TokenEstimate::utf8Bytes(callId);
+    m_bytes += bytes - item.bytes;
+    item.bytes = bytes;
+    item.kind = ViewItem::Kind::Placeholder;
+}
+
+Message ContextView::messageAt(int index, const QList<Message> &history, const ContextOverlays &overlays) const
+{
+    const ViewItem &item = m_items[index];
+    switch (item.kind) {
+    case ViewItem::Kind::System: {
+        Message m = Message::system(m_systemPrompt);
+        m.cachedBytes = item.bytes;
+        return m;
+    }
+    case ViewItem::Kind::Checkpoint: {
+        Message m = Message::user(m_checkpointText);
+        m.cachedBytes = item.bytes;
+        return m;
+    }
+    case ViewItem::Kind::Original:
+        return history[item.sourceIndex];
+    case ViewItem::Kind::Placeholder: {
+        Message m = history[item.sourceIndex];
+        m.content = overlays.offloads.value(m.id).placeholder;
+        m.cachedBytes = item.bytes;
+        return m;
+    }
+    case ViewItem::Kind::Stub: {
+        const Message &caller = history[item.sourceIndex];
+        Message m = Message::toolResult(caller.toolCalls[item.callIndex].id, PairRepair::stubText());
+        m.sessionId = caller.sessionId;
+        m.cachedBytes = item.bytes;
+        return m;
+    }
+    }
+    return {};
+}
+
+QList<Message> ContextView::messages(const QList<Message> &history, const ContextOverlays &overlays) const
+{
+    QList<Message> out;
+    out.reserve(m_items.size());
+    for (int i = 0; i < m_items.size(); ++i)
+        out.append(messageAt(i, history, overlays));
+    return out;
+}
+
+int ContextView::stubCount() const
+{
+    return int(std::count_if(m_items.cbegin(), m_items.cend(),
+                             [](const ViewItem &i) { return i.kind == ViewItem::Kind::Stub; }));
+}
+
+ContextView::Split ContextView::split(int tailMessages) const
+{
+    Split s;
+    const int n = int(m_items.size());
+    s.bodyStart = 1;
+    s.headStart = (n > 1 && m_items[1].kind == ViewItem::Kind::Checkpoint) ? 2 : 1;
+    int tail = std::max(s.bodyStart, n - std::max(1, tailMessages));
+    while (tail > s.bodyStart && m_items[tail].isResult)
+        --tail;
+    s.tailStart = tail;
+    return s;
+}
+
+} // namespace wl

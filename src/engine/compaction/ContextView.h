@@ -1,0 +1,88 @@
+#pragma once
+
+#include "PairRepair.h"
+#include "ViewItem.h"
+
+#include <QList>
+#include <QString>
+
+namespace wl {
+
+struct ContextOverlays;
+struct Message;
+
+// The view sent to the model (spec section 9), as a pure function of the system prompt,
+// the history and the overlays: the system prompt, the newest checkpoint as a user
+// message, the history messages after the id it covers with offload placeholders
+// substituted, then pair repair. The history is never modified.
+//
+// A ContextView holds the view as items that point into the history (no message
+// copies) plus the running byte sum, and can be extended message by message, so the
+// agent loop and the simulator pay O(new messages) per turn. `messages()` materialises
+// the list to send.
+class ContextView
+{
+public:
+    ContextView() = default;
+
+    // The view over history[0, historyEnd) (historyEnd < 0: the whole history).
+    // `history` must be ordered by ascending id when a checkpoint is present.
+    static ContextView build(const QString &systemPrompt, const QList<Message> &history,
+                             const ContextOverlays &overlays, qsizetype historyEnd = -1);
+    // Convenience: build + messages.
+    static QList<Message> view(const QString &systemPrompt, const QList<Message> &history,
+                               const ContextOverlays &overlays);
+
+    // history[historyEnd()] was appended (to the same history); extends the view.
+    void append(const QList<Message> &history, const ContextOverlays &overlays);
+    // Extends the view up to history[0, end).
+    void appendUpTo(const QList<Message> &history, const ContextOverlays &overlays, qsizetype end);
+
+    // Item `index` (an Original tool result) is now shown as `placeholder`; keeps the sum right.
+    void substitutePlaceholder(int index, const QString &placeholder, const QString &callId);
+
+    QList<Message> messages(const QList<Message> &history, const ContextOverlays &overlays) const;
+    Message messageAt(int index, const QList<Message> &history, const ContextOverlays &overlays) const;
+
+    const QList<ViewItem> &items() const { return m_items; }
+    int size() const { return int(m_items.size()); }
+    qint64 bytes() const { return m_bytes; }
+    qint64 tokens() const { return m_bytes / 4; }
+    qsizetype historyEnd() const { return m_historyEnd; }
+    qint64 checkpointCoversUpTo() const { return m_coversUpTo; }
+    bool hasCheckpoint() const { return m_hasCheckpoint; }
+    const QString &systemPrompt() const { return m_systemPrompt; }
+    int stubCount() const;
+    const PairRepair::Report &repairReport() const { return m_pairs.report(); }
+
+    // Head and tail of the body (spec section 4), as item indexes. The body starts at 1
+    // (after the system prompt); `headStart` skips a checkpoint at the front of the body
+    // (it is never re-summarised); the tail never starts with a result.
+    struct Split
+    {
+        int bodyStart = 1;
+        int headStart = 1;
+        int tailStart = 1;
+        bool headEmpty() const { return tailStart <= headStart; }
+    };
+    Split split(int tailMessages) const;
+
+    // Part of the Warn fast path: items [1, warnScanEnd) hold no result of more than
+    // warnScanThreshold content bytes that could still be offloaded.
+    int warnScanEnd = 1;
+    qint64 warnScanThreshold = -1;
+
+private:
+    void pushHistory(const QList<Message> &history, qsizetype index, const ContextOverlays &overlays);
+
+    QList<ViewItem> m_items;
+    PairRepair m_pairs;
+    QString m_systemPrompt;
+    QString m_checkpointText;
+    qint64 m_bytes = 0;
+    qint64 m_coversUpTo = 0;
+    qsizetype m_historyEnd = 0;
+    bool m_hasCheckpoint = false;
+};
+
+} // namespace wl

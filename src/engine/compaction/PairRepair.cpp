@@ -1,0 +1,120 @@
+#include "PairRepair.h"
+
+#include "TokenEstimate.h"
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+QString PairRepair::stubText()
+{
+    return u"[tool result unavailable: the context was compacted]"_s;
+}
+
+qint64 PairRepair::stubBytes(const QString &callId)
+{
+    static const qint64 textBytes = TokenEstimate::utf8Bytes(stubText());
+    return textBytes + TokenEstimate::utf8Bytes(callId);
+}
+
+void PairRepair::reset()
+{
+    m_openCalls.clear();
+    m_answered.clear();
+    m_openSlots = -1;
+    m_report = {};
+}
+
+qint64 PairRepair::pushMessage(QList<ViewItem> &items, const ViewItem &item, const Message *message)
+{
+    m_openCalls.clear();
+    m_answered.clear();
+    m_openSlots = -1;
+    items.append(item);
+    qint64 delta = item.bytes;
+    if (message && message->hasToolCalls()) {
+        m_openCalls = message->toolCalls;
+        m_answered.assign(size_t(m_openCalls.size()), false);
+        m_openSlots = items.size();
+        for (qsizetype i = 0; i < m_openCalls.size(); ++i) {
+            ViewItem stub;
+            stub.kind = ViewItem::Kind::Stub;
+            stub.isResult = true;
+            stub.sourceIndex = item.sourceIndex;
+            stub.callIndex = qint32(i);
+            stub.sourceMessageId = item.sourceMessageId;
+            stub.coversFrom = stub.coversTo = item.sourceMessageId;
+            stub.bytes = stubBytes(m_openCalls[i].id);
+            items.append(stub);
+            delta += stub.bytes;
+        }
+    }
+    return delta;
+}
+
+qint64 PairRepair::pushResult(QList<ViewItem> &items, const ViewItem &item, const QString &callId)
+{
+    bool duplicate = false;
+    for (qsizetype i = 0; i < m_openCalls.size(); ++i) {
+        if (m_openCalls[i].id != callId)
+            continue;
+        if (m_answered[size_t(i)]) {
+            duplicate = true;
+            continue;
+        }
+        m_answered[size_t(i)] = true;
+        ViewItem &slot = items[m_openSlots + i];
+        const qint64 delta = item.bytes - slot.bytes;
+        slot = item;
+        return delta;
+    }
+    if (duplicate)
+        ++m_report.duplicatesDropped;
+    else
+        ++m_report.resultsDropped;
+    m_report.droppedCallIds.append(callId);
+    return 0;
+}
+
+QList<Message> PairRepair::repair(const QList<Message> &messages, Report *report)
+{
+    PairRepair pairs;
+    QList<ViewItem> items;
+    items.reserve(messages.size());
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const Message &m = messages[i];
+        ViewItem item;
+        item.sourceIndex = qint32(i);
+        item.sourceMessageId = m.id;
+        item.coversFrom = item.coversTo = m.id;
+        if (m.isToolResult()) {
+            item.isResult = true;
+            pairs.pushResult(items, item, m.toolCallId);
+        } else {
+            item.hasCalls = m.hasToolCalls();
+            pairs.pushMessage(items, item, &m);
+        }
+    }
+    Report r = pairs.report();
+    QList<Message> out;
+    out.reserve(items.size());
+    for (const ViewItem &item : std::as_const(items)) {
+        const Message &source = messages[item.sourceIndex];
+        if (item.kind == ViewItem::Kind::Stub) {
+            const QString &callId = source.toolCalls[item.callIndex].id;
+            Message stub = Message::toolResult(callId, stubText());
+            stub.sessionId = source.sessionId;
+            stub.cacheBytes();
+            out.append(stub);
+            ++r.stubsInserted;
+            r.stubbedCallIds.append(callId);
+        } else {
+            out.append(source);
+        }
+    }
+    if (report)
+        *report = r;
+    return out;
+}
+
+} // namespace wl

@@ -1,0 +1,215 @@
+#include "Preflight.h"
+
+#include "AuditLog.h"
+#include "CompactionPass.h"
+#include "LoggingCategories.h"
+#include "Summarizer.h"
+#include "SummaryChain.h"
+
+#include <QCoreApplication>
+#include <QUuid>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+struct Preflight::Job
+{
+    CompactionPass::SummaryJob summary;
+};
+
+namespace {
+
+QDateTime nowWithOffset()
+{
+    const QDateTime now = QDateTime::currentDateTime();
+    return now.toOffsetFromUtc(now.offsetFromUtc());
+}
+
+void appendError(QString &error, const QString &text)
+{
+    if (!error.isEmpty())
+        error += u"; "_s;
+    error += text;
+}
+
+} // namespace
+
+Preflight::Preflight(PreflightInput input, QObject *parent)
+    : QObject(parent)
+    , m_in(std::move(input))
+{
+}
+
+Preflight::~Preflight() = default;
+
+void Preflight::setSummarizers(Summarizer *configured, Summarizer *mainModel)
+{
+    m_configured = configured;
+    m_mainModel = mainModel;
+}
+
+PreflightResult Preflight::runWithoutLlm(PreflightInput input)
+{
+    Preflight preflight(std::move(input));
+    preflight.start();
+    Q_ASSERT(preflight.isFinished()); // no summariser: nothing to wait for
+    return preflight.takeResult();
+}
+
+void Preflight::start()
+{
+    Q_ASSERT(!m_started);
+    m_started = true;
+    m_clock.start();
+    begin();
+}
+
+void Preflight::begin()
+{
+    CompactionRecord &record = m_result.record;
+    record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    record.sessionId = m_in.sessionId;
+    record.requestIndex = m_in.requestIndex;
+    record.timestamp = nowWithOffset();
+
+    m_result.overlays = m_in.overlays;
+    if (m_in.view)
+        m_result.view = std::move(*m_in.view);
+    else
+        m_result.view = ContextView::build(m_in.systemPrompt, m_in.history, m_in.overlays);
+    m_in.view.reset();
+    m_result.view.appendUpTo(m_in.history, m_result.overlays, m_in.history.size());
+
+    const qint64 schemaBytes = m_in.toolSchemaBytes >= 0 ? m_in.toolSchemaBytes : TokenEstimate::toolSchemaBytes(m_in.tools);
+    m_offloader = std::make_unique<Offloader>(m_in.simulateOffloads ? Offloader::simulated(m_in.sessionId)
+                                                                     : Offloader::disk(m_in.workspaceDir, m_in.sessionId));
+    m_pass = std::make_unique<CompactionPass>(m_in.systemPrompt, m_in.history, m_result.view.historyEnd(), m_in.policy,
+                                              schemaBytes, *m_offloader, m_result.overlays, m_result.view);
+
+    Tier tier = m_pass->decide(m_in.force, &record.reason);
+    if (const QString problem = m_in.policy.validate(); !problem.isEmpty()) {
+        appendError(record.error, tr("invalid policy, nothing compacted: %1").arg(problem));
+        tier = Tier::None;
+    }
+    record.tier = tier;
+    m_result.ratioBefore = record.reason.ratio;
+    record.tokensBefore = m_result.view.tokens();
+    record.msgsBefore = m_result.view.size();
+    if (tier != Tier::None) {
+        const ContextView::Split s = m_pass->split();
+        record.preservedTail = m_result.view.size() - s.tailStart;
+    }
+
+    switch (tier) {
+    case Tier::None:
+        complete();
+        return;
+    case Tier::Warn:
+        m_pass->warnOffload(record.id);
+        complete();
+        return;
+    case Tier::Soft:
+    case Tier::Full: {
+        auto job = m_pass->prepareSummary(tier, record.id);
+        if (!job) {
+            complete();
+            return;
+        }
+        m_job = std::make_unique<Job>(Job{std::move(*job)});
+        m_chain = new SummaryChain(m_configured, m_mainModel, m_in.policy.summaryTimeoutMs, this);
+        connect(m_chain, &SummaryChain::finished, this, &Preflight::onSummary);
+        m_chain->start(m_job->summary.messages, m_job->summary.previous);
+        return;
+    }
+    case Tier::Emergency: {
+        if (auto job = m_pass->prepareSummary(tier, record.id)) {
+            const ParsedSummary parsed = SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr);
+            m_pass->applySummary(*job, parsed, tier, record.id);
+            record.summarized = job->count();
+            record.summaryText = parsed.summary;
+            record.summarizerStep = SummarizerStep::Extractive;
+        }
+        const bool below = m_pass->emergencyOffload(record.id);
+        appendError(record.error, tr("emergency: the context was at %1% of the window; compacted without an LLM call")
+                                      .arg(record.reason.ratio * 100, 0, 'f', 1));
+        if (!below)
+            appendError(record.error, tr("still at or above the full threshold: only the tail is left"));
+        complete();
+        return;
+    }
+    }
+}
+
+void Preflight::onSummary()
+{
+    const SummaryOutcome &outcome = m_chain->outcome();
+    CompactionRecord &record = m_result.record;
+    for (const QString &e : outcome.errors)
+        appendError(record.error, tr("summary failed: %1").arg(e));
+    m_pass->applySummary(m_job->summary, outcome.parsed, record.tier, record.id);
+    record.summarized = m_job->summary.count();
+    record.summaryText = outcome.parsed.summary;
+    record.summarizerStep = outcome.step;
+    record.summarizerModel = outcome.model;
+    complete();
+}
+
+void Preflight::cancel()
+{
+    if (m_finished || !m_started)
+        return;
+    if (m_chain)
+        m_chain->cancel();
+    m_result.cancelled = true;
+    appendError(m_result.record.error, tr("cancelled before the summary arrived"));
+    complete();
+}
+
+void Preflight::complete()
+{
+    if (m_finished)
+        return;
+    CompactionRecord &record = m_result.record;
+    const ContextView &view = m_result.view;
+    m_result.newCheckpoints = m_pass->newCheckpoints;
+    m_result.newOffloads = m_pass->newOffloads;
+    record.offloaded = m_pass->offloaded;
+    for (const QString &e : std::as_const(m_pass->offloadErrors))
+        appendError(record.error, e);
+    record.tokensAfter = view.tokens();
+    record.msgsAfter = view.size();
+    record.compressionRatio = record.tokensBefore > 0 ? double(record.tokensAfter) / double(record.tokensBefore) : 1.0;
+    if (!m_pass->newCheckpoints.isEmpty()) {
+        record.anchors = m_pass->anchorMerge.anchors;
+        record.anchorChanges = m_pass->anchorMerge.changes;
+    } else {
+        if (!m_result.overlays.checkpoints.isEmpty())
+            record.anchors = m_result.overlays.checkpoints.constLast().anchors;
+        record.anchorChanges.fill(AnchorChange::Unchanged);
+    }
+    record.changed = !m_result.newCheckpoints.isEmpty() || !m_result.newOffloads.isEmpty();
+    m_result.ratioAfter = m_pass->estimate().ratio();
+    record.durationMs = m_clock.elapsed();
+
+    const ContextOverlays &o = m_result.overlays;
+    m_result.stateKey = tierName(record.tier) + u'|' + QString::number(o.checkpoints.size()) + u'|'
+        + QString::number(o.checkpoints.isEmpty() ? 0 : o.checkpoints.constLast().coversUpToMessageId) + u'|'
+        + QString::number(o.offloads.size());
+    m_result.shouldRecord = m_in.userRequested || m_in.force
+        || (record.tier != Tier::None && (record.changed || m_result.stateKey != m_in.lastStateKey));
+    if (m_result.shouldRecord && !m_in.auditPath.isEmpty()) {
+        QString error;
+        if (!AuditLog::append(m_in.auditPath, record, &error)) {
+            m_result.auditError = error;
+            qCWarning(lcCompaction) << "audit append failed:" << error;
+        }
+    }
+    if (record.tier != Tier::None)
+        qCDebug(lcCompaction) << "preflight" << tierName(record.tier) << "tokens" << record.tokensBefore << "->"
+                              << record.tokensAfter << "changed" << record.changed;
+    m_finished = true;
+    Q_EMIT finished();
+}
+
+} // namespace wl

@@ -1,0 +1,110 @@
+#pragma once
+
+#include "CompactionPolicy.h"
+#include "CompactionRecord.h"
+#include "ContextOverlays.h"
+#include "ContextView.h"
+#include "model/Message.h"
+#include "model/ToolSpec.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+#include <optional>
+
+namespace wl {
+
+class CompactionPass;
+class Offloader;
+class Summarizer;
+class SummaryChain;
+
+struct PreflightInput
+{
+    QString sessionId;
+    QString systemPrompt;
+    QList<Message> history;        // ids ascending; implicitly shared, never modified
+    ContextOverlays overlays;
+    CompactionPolicy policy;
+    QList<ToolSpec> tools;
+    qint64 toolSchemaBytes = -1;   // precomputed schema bytes; -1: computed from `tools`
+    int requestIndex = 0;
+    QString workspaceDir;          // offloads go to <workspace>/.waterline/tool_results/<session>/
+    bool simulateOffloads = false; // placeholders only, no files (what-if replay)
+    QString auditPath;             // when set, records that should be recorded are appended here
+    bool force = false;            // "/compact force": as if the ratio were at Full
+    bool userRequested = false;    // "/compact": a record even at None
+    QString lastStateKey;          // the stateKey of the caller's last recorded result
+    // The view of (systemPrompt, history, overlays), kept up to date by the caller with
+    // ContextView::append(); moving it in saves the O(n) rebuild. Built when absent.
+    std::optional<ContextView> view;
+};
+
+struct PreflightResult
+{
+    CompactionRecord record;
+    ContextOverlays overlays;            // the input overlays plus the new ones
+    QList<Checkpoint> newCheckpoints;    // to store
+    QList<OffloadOverlay> newOffloads;   // to store
+    ContextView view;                    // the final view; keep it for the next turn
+    double ratioBefore = 0;
+    double ratioAfter = 0;
+    // Store and show the record: the tier acted, or it is a no-change state not recorded
+    // before (spec 11.7: once per distinct state), or the user asked.
+    bool shouldRecord = false;
+    QString stateKey;
+    bool cancelled = false;
+    QString auditError;
+
+    QList<Message> messages(const QList<Message> &history) const { return view.messages(history, overlays); }
+};
+
+// The gate before every LLM request (spec sections 4, 5, 8, 9): computes the view and
+// its tier, and acts on it through new overlays. Never blocks: a summary is requested
+// from the fallback chain and the preflight finishes when it arrives, fails or times out.
+// finished() is emitted exactly once, possibly before start() returns.
+class Preflight : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Preflight(PreflightInput input, QObject *parent = nullptr);
+    ~Preflight() override;
+
+    // The configured summariser and the session's main model; either may be null (not owned).
+    void setSummarizers(Summarizer *configured, Summarizer *mainModel);
+    void start();
+    // Stops waiting for a summary; finishes at once with what was done so far.
+    void cancel();
+
+    bool isFinished() const { return m_finished; }
+    const PreflightResult &result() const { return m_result; }
+    PreflightResult takeResult() { return std::move(m_result); }
+
+    // The same preflight with no LLM at all (summaries by the extractive step), synchronously.
+    static PreflightResult runWithoutLlm(PreflightInput input);
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    void begin();
+    void onSummary();
+    void complete();
+
+    PreflightInput m_in;
+    PreflightResult m_result;
+    std::unique_ptr<Offloader> m_offloader;
+    std::unique_ptr<CompactionPass> m_pass;
+    struct Job;
+    std::unique_ptr<Job> m_job;
+    SummaryChain *m_chain = nullptr;
+    QPointer<Summarizer> m_configured;
+    QPointer<Summarizer> m_mainModel;
+    QElapsedTimer m_clock;
+    bool m_started = false;
+    bool m_finished = false;
+};
+
+} // namespace wl

@@ -1,0 +1,196 @@
+#include "Simulator.h"
+
+#include "CompactionPass.h"
+#include "ContextView.h"
+#include "Paths.h"
+#include "SummaryChain.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+
+#include <algorithm>
+#include <numeric>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+// The history with ids ascending and positive, as views need; copied once only when it is not.
+QList<Message> withUsableIds(const QList<Message> &history)
+{
+    bool ok = true;
+    qint64 last = 0;
+    for (const Message &m : history) {
+        if (m.id <= last) {
+            ok = false;
+            break;
+        }
+        last = m.id;
+    }
+    if (ok)
+        return history;
+    QList<Message> copy = history;
+    for (qsizetype i = 0; i < copy.size(); ++i)
+        copy[i].id = i + 1;
+    return copy;
+}
+
+QString fixedSizeText(qint64 tokens)
+{
+    const QString marker = u"[Context Compaction]\n"_s;
+    const qsizetype filler = std::max<qsizetype>(0, qsizetype(tokens) * 4 - marker.size());
+    return marker + QString(filler, u'x');
+}
+
+} // namespace
+
+SimulationResult Simulator::simulate(const QString &systemPrompt, const QList<Message> &history,
+                                     const QList<qsizetype> &requests, const CompactionPolicy &policy,
+                                     SummaryModel summaryModel)
+{
+    Input in;
+    in.systemPrompt = systemPrompt;
+    in.history = history;
+    in.requests = requests;
+    in.policy = policy;
+    in.summaryModel = summaryModel;
+    return simulate(in);
+}
+
+SimulationResult Simulator::simulate(const Input &input)
+{
+    SimulationResult result;
+    result.m_systemPrompt = input.systemPrompt;
+    result.m_history = withUsableIds(input.history);
+    const QList<Message> &history = result.m_history;
+    const CompactionPolicy &policy = input.policy;
+    const QString sessionId = Paths::isSafePathComponent(input.sessionId) ? input.sessionId : u"simulation"_s;
+    const Offloader offloader = Offloader::simulated(sessionId);
+    const qint64 schemaBytes = input.toolSchemaBytes >= 0 ? input.toolSchemaBytes : TokenEstimate::toolSchemaBytes(input.tools);
+
+    qint64 fixedTokens = input.summaryModel.tokens;
+    if (fixedTokens <= 0) {
+        const auto &recorded = input.recordedSummaryTokens;
+        fixedTokens = recorded.isEmpty() ? 600
+                                         : std::accumulate(recorded.cbegin(), recorded.cend(), qint64(0)) / recorded.size();
+    }
+
+    ContextOverlays overlays;
+    ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
+    const bool validPolicy = policy.isValid();
+    result.rows.reserve(input.requests.size());
+    result.m_marks.reserve(input.requests.size());
+
+    for (qsizetype r = 0; r < input.requests.size(); ++r) {
+        const qsizetype end = std::clamp<qsizetype>(input.requests[r], view.historyEnd(), history.size());
+        view.appendUpTo(history, overlays, end);
+        CompactionPass pass(input.systemPrompt, history, end, policy, schemaBytes, offloader, overlays, view);
+        SimulationRow row;
+        row.index = int(r);
+        TierReason reason;
+        const Tier tier = validPolicy ? pass.decide(false, &reason) : Tier::None;
+        row.tier = tier;
+        row.ratioBefore = reason.ratio;
+        row.tokensBefore = view.tokens();
+        row.msgsBefore = view.size();
+        const QString recordId = u"simulated-"_s + QString::number(r);
+
+        if (tier == Tier::Warn) {
+            pass.warnOffload(recordId);
+        } else if (tier == Tier::Soft || tier == Tier::Full) {
+            const bool extractive = input.summaryModel.kind == SummaryModel::Kind::Extractive;
+            if (auto job = pass.prepareSummary(tier, recordId, extractive)) {
+                qint64 readBytes = 0;
+                for (int i = job->from; i < job->to; ++i)
+                    readBytes += view.items()[i].bytes;
+                if (extractive)
+                    pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr),
+                                      tier, recordId);
+                else
+                    pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
+                row.summarized = job->count();
+                ++result.totals.summaryCalls;
+                result.totals.tokensSent += TokenEstimate::tokensForBytes(readBytes);
+            }
+        } else if (tier == Tier::Emergency) {
+            ++result.totals.emergencies;
+            if (auto job = pass.prepareSummary(tier, recordId)) {
+                pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr),
+                                  tier, recordId);
+                row.summarized = job->count();
+            }
+            if (!pass.emergencyOffload(recordId))
+                row.error = QCoreApplication::translate("wl::Simulator", "still at or above the full threshold: only the tail is left");
+        }
+        if (!pass.offloadErrors.isEmpty())
+            row.error = pass.offloadErrors.join(u"; "_s);
+
+        const TokenEstimate after = pass.estimate();
+        row.ratioAfter = after.ratio();
+        row.tokensAfter = view.tokens();
+        row.msgsAfter = view.size();
+        row.offloaded = int(pass.offloaded.size());
+        result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens();
+        result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
+        result.m_checkpoints.append(pass.newCheckpoints);
+        result.m_offloads.append(pass.newOffloads);
+        result.m_marks.append({end, result.m_checkpoints.size(), result.m_offloads.size()});
+        result.rows.append(row);
+    }
+    result.totals.requests = int(result.rows.size());
+    return result;
+}
+
+ContextOverlays SimulationResult::overlaysAt(int row) const
+{
+    ContextOverlays o;
+    if (row < 0 || row >= m_marks.size())
+        return o;
+    const Mark &mark = m_marks[row];
+    o.checkpoints = m_checkpoints.mid(0, mark.checkpoints);
+    for (qsizetype i = 0; i < mark.offloads; ++i)
+        o.offloads.insert(m_offloads[i].messageId, m_offloads[i]);
+    return o;
+}
+
+QList<Message> SimulationResult::viewAt(int row) const
+{
+    if (row < 0 || row >= m_marks.size())
+        return {};
+    const ContextOverlays o = overlaysAt(row);
+    return ContextView::build(m_systemPrompt, m_history, o, m_marks[row].historyEnd).messages(m_history, o);
+}
+
+QJsonObject SimulationResult::toJson() const
+{
+    QJsonArray requests;
+    for (const SimulationRow &r : rows) {
+        requests.append(QJsonObject{
+            {u"index"_s, r.index},
+            {u"ratio_before"_s, r.ratioBefore},
+            {u"ratio_after"_s, r.ratioAfter},
+            {u"tier"_s, tierName(r.tier)},
+            {u"tokens_before"_s, double(r.tokensBefore)},
+            {u"tokens_after"_s, double(r.tokensAfter)},
+            {u"msgs_before"_s, r.msgsBefore},
+            {u"msgs_after"_s, r.msgsAfter},
+            {u"offloaded"_s, r.offloaded},
+            {u"summarized"_s, r.summarized},
+            {u"error"_s, r.error},
+        });
+    }
+    return QJsonObject{
+        {u"requests"_s, requests},
+        {u"totals"_s, QJsonObject{
+             {u"requests"_s, totals.requests},
+             {u"summary_calls"_s, totals.summaryCalls},
+             {u"peak_ratio"_s, totals.peakRatio},
+             {u"emergencies"_s, totals.emergencies},
+             {u"tokens_sent"_s, double(totals.tokensSent)},
+         }},
+    };
+}
+
+} // namespace wl

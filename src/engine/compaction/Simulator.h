@@ -1,0 +1,97 @@
+#pragma once
+
+#include "CompactionPolicy.h"
+#include "ContextOverlays.h"
+#include "Tier.h"
+#include "model/Message.h"
+#include "model/ToolSpec.h"
+
+#include <QJsonObject>
+#include <QList>
+
+namespace wl {
+
+// How the simulator makes new summaries: the extractive summariser, or a fixed size.
+struct SummaryModel
+{
+    enum class Kind { Extractive, FixedSize };
+    Kind kind = Kind::Extractive;
+    qint64 tokens = 0; // FixedSize: <= 0 means the mean of the recorded summaries, else 600
+
+    static SummaryModel extractive() { return {}; }
+    static SummaryModel fixedSize(qint64 tokens = 0) { return {Kind::FixedSize, tokens}; }
+};
+
+struct SimulationRow
+{
+    int index = 0;
+    double ratioBefore = 0;
+    double ratioAfter = 0;
+    Tier tier = Tier::None;
+    qint64 tokensBefore = 0;   // view tokens, as CompactionRecord counts them
+    qint64 tokensAfter = 0;
+    int msgsBefore = 0;
+    int msgsAfter = 0;
+    int offloaded = 0;
+    int summarized = 0;
+    QString error;
+};
+
+struct SimulationTotals
+{
+    int requests = 0;
+    int summaryCalls = 0;      // Soft and Full summaries: the LLM calls the policy would have cost
+    qint64 tokensSent = 0;     // every request's view + tool schemas, plus what the summaries read
+    double peakRatio = 0;      // the highest ratio actually sent (after compaction)
+    int emergencies = 0;
+};
+
+class SimulationResult
+{
+public:
+    QList<SimulationRow> rows;
+    SimulationTotals totals;
+
+    // {"requests":[{"index",...}],"totals":{...}} with the field names of `waterline-cli simulate`.
+    QJsonObject toJson() const;
+
+    // What request `row` would have sent, and the overlays it would have had (for --dump-views).
+    QList<Message> viewAt(int row) const;
+    ContextOverlays overlaysAt(int row) const;
+
+private:
+    friend class Simulator;
+    QString m_systemPrompt;
+    QList<Message> m_history;
+    QList<Checkpoint> m_checkpoints;   // in the order they were made
+    QList<OffloadOverlay> m_offloads;  // in the order they were made
+    struct Mark { qsizetype historyEnd; qsizetype checkpoints; qsizetype offloads; };
+    QList<Mark> m_marks;               // per row
+};
+
+// What-if replay (spec section 10): re-runs preflight over a recorded session under
+// another policy, with no LLM call and no disk write. Incremental: the view grows
+// message by message and is only rebuilt when a checkpoint is added.
+class Simulator
+{
+public:
+    struct Input
+    {
+        QString systemPrompt;
+        QList<Message> history;
+        QList<qsizetype> requests;   // per recorded request: how many history messages it saw
+        CompactionPolicy policy;
+        QList<ToolSpec> tools;
+        qint64 toolSchemaBytes = -1; // -1: computed from `tools`
+        SummaryModel summaryModel;
+        QList<qint64> recordedSummaryTokens; // for the FixedSize default
+        QString sessionId;                   // names the would-be offload paths
+    };
+
+    static SimulationResult simulate(const Input &input);
+    static SimulationResult simulate(const QString &systemPrompt, const QList<Message> &history,
+                                     const QList<qsizetype> &requests, const CompactionPolicy &policy,
+                                     SummaryModel summaryModel = {});
+};
+
+} // namespace wl

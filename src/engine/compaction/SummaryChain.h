@@ -1,0 +1,85 @@
+#pragma once
+
+#include "Anchors.h"
+#include "Checkpoint.h"
+#include "CompactionRecord.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+
+#include <optional>
+
+namespace wl {
+
+class Summarizer;
+struct Message;
+
+// What the fallback chain produced: always a summary (the extractive step cannot fail).
+struct SummaryOutcome
+{
+    ParsedSummary parsed;
+    SummarizerStep step = SummarizerStep::None;
+    QString model;        // the LLM's name when one answered
+    QStringList errors;   // one per failed step: "<step> (<model>): <reason>"
+};
+
+// The fallback chain of spec section 5: (1) the configured summariser, (2) the
+// session's main model if it is a different one, (3) the extractive summariser.
+// An error, a timeout, an empty or an unparseable answer moves on to the next step.
+// Never blocks: LLM answers arrive through signals; the timeout is a QTimer.
+class SummaryChain : public QObject
+{
+    Q_OBJECT
+public:
+    // Either summariser may be null; neither is owned.
+    SummaryChain(Summarizer *configured, Summarizer *mainModel, int timeoutMs, QObject *parent = nullptr);
+    ~SummaryChain() override;
+
+    // `previous`: the checkpoint being extended, if any. finished() may be emitted before start() returns.
+    void start(const QList<Message> &messages, const std::optional<Checkpoint> &previous);
+    // Stops waiting; no finished() after this.
+    void cancel();
+
+    bool isFinished() const { return m_done; }
+    const SummaryOutcome &outcome() const { return m_outcome; }
+
+    // Step 3 on its own (synchronous, deterministic): the extractive summary of `messages`,
+    // with the previous summary kept in front of the new one (bounded).
+    static ParsedSummary extractive(const QList<Message> &messages, const Checkpoint *previous);
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    struct Step
+    {
+        QPointer<Summarizer> summarizer;
+        SummarizerStep kind = SummarizerStep::None;
+    };
+
+    void runStep();
+    void onAnswer(quint64 requestId, const QString &text);
+    void onFailure(quint64 requestId, const QString &error);
+    void onTimeout();
+    void stepFailed(const QString &reason);
+    void finish();
+    QString stepLabel() const;
+
+    QList<Step> m_steps;
+    int m_stepIndex = 0;
+    quint64 m_requestId = 0;
+    int m_timeoutMs = 60000;
+    QTimer m_timer;
+    QList<Message> m_messages;
+    std::optional<Checkpoint> m_previous;
+    QString m_systemPrompt;
+    QString m_userPrompt;
+    SummaryOutcome m_outcome;
+    bool m_started = false;
+    bool m_done = false;
+};
+
+} // namespace wl

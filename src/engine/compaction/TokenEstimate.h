@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QList>
+#include <QStringView>
+
+namespace wl {
+
+struct CompactionPolicy;
+struct Message;
+struct ToolSpec;
+
+// The token estimate of spec section 2: UTF-8 bytes, divided by four once at the end.
+//
+// A TokenEstimate is the handful of numbers a tier decision needs. The view's byte
+// sum comes from ContextView, which keeps it incrementally as messages are
+// appended, so a turn costs O(changed messages) rather than a rescan.
+class TokenEstimate
+{
+public:
+    TokenEstimate() = default;
+    TokenEstimate(qint64 viewBytes, qint64 toolSchemaBytes, const CompactionPolicy &policy);
+
+    qint64 viewTokens() const { return tokensForBytes(m_viewBytes); }
+    qint64 toolSchemaTokens() const { return m_countSchemas ? tokensForBytes(m_schemaBytes) : 0; }
+    qint64 reservedOutput() const { return m_reserved; }
+    qint64 contextWindow() const { return m_window; }
+    qint64 totalTokens() const { return viewTokens() + toolSchemaTokens() + m_reserved; }
+    // (view + schemas (if counted) + reserved) / window; 0 when the window is not positive.
+    double ratio() const;
+
+    static qint64 tokensForBytes(qint64 bytes) { return bytes / 4; }
+    static qint64 utf8Bytes(QStringView text);
+    static qint64 messageBytes(const QList<Message> &messages);  // uses each message's cached bytes
+    static qint64 estimateTokens(const QList<Message> &messages) { return tokensForBytes(messageBytes(messages)); }
+    static qint64 toolSchemaBytes(const QList<ToolSpec> &tools);
+    static double ratioFor(qint64 totalTokens, qint64 contextWindow);
+
+private:
+    qint64 m_viewBytes = 0;
+    qint64 m_schemaBytes = 0;
+    qint64 m_reserved = 0;
+    qint64 m_window = 0;
+    bool m_countSchemas = true;
+};
+
+} // namespace wl

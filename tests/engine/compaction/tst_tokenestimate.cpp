@@ -1,0 +1,129 @@
+#include "CompactionFixtures.h"
+
+#include "compaction/CompactionPolicy.h"
+#include "compaction/ContextView.h"
+#include "compaction/TokenEstimate.h"
+#include "model/ToolSpec.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+class TestTokenEstimate : public QObject
+{
+    Q_OBJECT
+private slots:
+    void divideOnceAtTheEnd();
+    void utf8Bytes_data();
+    void utf8Bytes();
+    void usesCachedBytes();
+    void toolSchemas();
+    void ratio_data();
+    void ratio();
+    void incrementalEqualsRebuild();
+};
+
+void TestTokenEstimate::divideOnceAtTheEnd()
+{
+    // Three 3-byte messages: 9 bytes -> 2 tokens (dividing per message would give 0).
+    const QList<Message> list{Message::user(u"abc"_s), Message::user(u"def"_s), Message::user(u"ghi"_s)};
+    QCOMPARE(TokenEstimate::messageBytes(list), 9);
+    QCOMPARE(TokenEstimate::estimateTokens(list), 2);
+}
+
+void TestTokenEstimate::utf8Bytes_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::newRow("ascii") << u"hello"_s;
+    QTest::newRow("cjk") << u"上下文压缩"_s;
+    QTest::newRow("emoji") << u"🚀🚀"_s;
+    QTest::newRow("mixed") << u"a é 上 🚀"_s;
+    QTest::newRow("empty") << QString();
+}
+
+void TestTokenEstimate::utf8Bytes()
+{
+    QFETCH(QString, text);
+    QCOMPARE(TokenEstimate::utf8Bytes(text), text.toUtf8().size());
+}
+
+void TestTokenEstimate::usesCachedBytes()
+{
+    Message m = Message::user(u"abcd"_s);
+    m.cachedBytes = 400;
+    QCOMPARE(TokenEstimate::estimateTokens({m}), 100);
+}
+
+void TestTokenEstimate::toolSchemas()
+{
+    ToolSpec spec{u"bash"_s, u"Run a command"_s, QJsonObject{{u"type"_s, u"object"_s}}};
+    const qint64 expected = 4 + 13 + QJsonDocument(spec.inputSchema).toJson(QJsonDocument::Compact).size();
+    QCOMPARE(TokenEstimate::toolSchemaBytes({spec, spec}), 2 * expected);
+}
+
+void TestTokenEstimate::ratio_data()
+{
+    QTest::addColumn<qint64>("viewBytes");
+    QTest::addColumn<qint64>("schemaBytes");
+    QTest::addColumn<qint64>("reserved");
+    QTest::addColumn<bool>("countSchemas");
+    QTest::addColumn<qint64>("window");
+    QTest::addColumn<double>("ratio");
+    QTest::newRow("view only") << qint64(4000) << qint64(0) << qint64(0) << true << qint64(1000) << 1.0;
+    QTest::newRow("with schemas") << qint64(2000) << qint64(2000) << qint64(0) << true << qint64(1000) << 1.0;
+    QTest::newRow("schemas ignored") << qint64(2000) << qint64(2000) << qint64(0) << false << qint64(1000) << 0.5;
+    QTest::newRow("reserved output") << qint64(2000) << qint64(0) << qint64(250) << true << qint64(1000) << 0.75;
+    QTest::newRow("window zero") << qint64(2000) << qint64(0) << qint64(0) << true << qint64(0) << 0.0;
+}
+
+void TestTokenEstimate::ratio()
+{
+    QFETCH(qint64, viewBytes);
+    QFETCH(qint64, schemaBytes);
+    QFETCH(qint64, reserved);
+    QFETCH(bool, countSchemas);
+    QFETCH(qint64, window);
+    QFETCH(double, ratio);
+    CompactionPolicy p;
+    p.contextWindow = window;
+    p.reservedOutput = reserved;
+    p.countToolSchemas = countSchemas;
+    const TokenEstimate e(viewBytes, schemaBytes, p);
+    QCOMPARE(e.ratio(), ratio);
+    QCOMPARE(e.totalTokens(), viewBytes / 4 + (countSchemas ? schemaBytes / 4 : 0) + reserved);
+}
+
+void TestTokenEstimate::incrementalEqualsRebuild()
+{
+    // The running sum kept by ContextView::append equals a fresh build after every message,
+    // including calls waiting for their results (stubs) and orphans.
+    HistoryBuilder h;
+    h.user(u"start 上下文"_s)
+        .calls({{u"c1"_s, u"bash"_s, u"{}"_s, true}, {u"c2"_s, u"grep"_s, u"{}"_s, true}})
+        .result(u"c2"_s, big(300))
+        .result(u"c1"_s, big(50))
+        .result(u"c1"_s, u"duplicate"_s)
+        .user(u"next"_s)
+        .result(u"zz"_s, u"orphan"_s)
+        .call(u"c3"_s, u"read_file"_s)
+        .assistant(u"no result for c3"_s);
+    const QList<Message> history = h;
+    ContextOverlays overlays;
+    ContextView running = ContextView::build(u"sys"_s, history, overlays, 0);
+    for (qsizetype n = 1; n <= history.size(); ++n) {
+        running.append(history, overlays);
+        const ContextView fresh = ContextView::build(u"sys"_s, history, overlays, n);
+        QCOMPARE(running.items(), fresh.items());
+        QCOMPARE(running.bytes(), fresh.bytes());
+        qint64 recomputed = 0;
+        for (const Message &m : fresh.messages(history, overlays))
+            recomputed += m.computeBytes(); // not the cached numbers the view set
+        QCOMPARE(running.bytes(), recomputed);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestTokenEstimate)
+#include "tst_tokenestimate.moc"
