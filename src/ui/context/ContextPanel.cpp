@@ -1,0 +1,148 @@
+#include "ContextPanel.h"
+
+#include "ContextModels.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace wl {
+
+namespace {
+QTableView *makeTable(QAbstractItemModel *model, const QString &name, QWidget *parent)
+{
+    auto *table = new QTableView(parent);
+    table->setObjectName(name);
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+QWidget *titled(const QString &title, QWidget *child, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *label = new QLabel(title, box);
+    label->setStyleSheet(QStringLiteral("font-weight: bold;"));
+    layout->addWidget(label);
+    layout->addWidget(child, 1);
+    return box;
+}
+} // namespace
+
+ContextPanel::ContextPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_viewModel(new ContextViewModel(this))
+    , m_historyModel(new ContextHistoryModel(this))
+    , m_summary(new QLabel(this))
+    , m_detail(new QPlainTextEdit(this))
+{
+    setObjectName(QStringLiteral("ContextPanel"));
+    m_viewTable = makeTable(m_viewModel, QStringLiteral("ContextViewTable"), this);
+    m_historyTable = makeTable(m_historyModel, QStringLiteral("ContextHistoryTable"), this);
+    m_detail->setObjectName(QStringLiteral("ContextDetail"));
+    m_detail->setReadOnly(true);
+    m_detail->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_summary->setWordWrap(true);
+
+    auto *tables = new QSplitter(Qt::Horizontal, this);
+    tables->setObjectName(QStringLiteral("ContextTablesSplitter"));
+    tables->addWidget(titled(tr("Sent to the model"), m_viewTable, tables));
+    tables->addWidget(titled(tr("Full history at that moment"), m_historyTable, tables));
+    auto *vertical = new QSplitter(Qt::Vertical, this);
+    vertical->setObjectName(QStringLiteral("ContextSplitter"));
+    vertical->addWidget(tables);
+    vertical->addWidget(m_detail);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
+    layout->addWidget(vertical, 1);
+
+    connect(m_viewTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ContextPanel::onViewItemSelected);
+    connect(m_historyTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ContextPanel::onHistoryItemSelected);
+    clear();
+}
+
+void ContextPanel::clear()
+{
+    m_viewModel->setSnapshot({});
+    m_historyModel->setSnapshot({});
+    m_summary->setText(tr("Select a request on the timeline to see exactly what the model was sent."));
+    m_detail->clear();
+}
+
+void ContextPanel::showSnapshot(const ContextSnapshot &snapshot)
+{
+    m_viewModel->setSnapshot(snapshot);
+    m_historyModel->setSnapshot(snapshot);
+    qint64 historyBytes = 0;
+    for (qsizetype i = 0; i < snapshot.historyEnd && i < snapshot.history.size(); ++i)
+        historyBytes += snapshot.history.at(i).byteCount();
+    const QLocale locale;
+    m_summary->setText(tr("Request %1: %2 messages, about %3 tokens sent; the full history held %4 messages, about %5 tokens.")
+                           .arg(snapshot.requestIndex)
+                           .arg(m_viewModel->rowCount())
+                           .arg(locale.toString(m_viewModel->totalTokens()))
+                           .arg(m_historyModel->rowCount())
+                           .arg(locale.toString(historyBytes / 4)));
+    m_detail->clear();
+    m_viewTable->resizeColumnsToContents();
+    m_historyTable->resizeColumnsToContents();
+}
+
+QString ContextPanel::detailText() const
+{
+    return m_detail->toPlainText();
+}
+
+QString ContextPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+void ContextPanel::onViewItemSelected()
+{
+    const QModelIndex current = m_viewTable->currentIndex();
+    if (!current.isValid())
+        return;
+    m_detail->setPlainText(current.data(ContextViewModel::FullTextRole).toString());
+    if (m_linking)
+        return;
+    const qint64 from = current.data(ContextViewModel::CoversFromRole).toLongLong();
+    const qint64 to = current.data(ContextViewModel::CoversToRole).toLongLong();
+    const int first = m_historyModel->rowForMessageId(from);
+    const int last = m_historyModel->rowForMessageId(to);
+    QItemSelectionModel *selection = m_historyTable->selectionModel();
+    m_linking = true;
+    if (first < 0 || last < 0) {
+        selection->clearSelection();
+    } else {
+        const QItemSelection range(m_historyModel->index(first, 0), m_historyModel->index(last, ContextHistoryModel::ColumnCount - 1));
+        selection->select(range, QItemSelectionModel::ClearAndSelect);
+        m_historyTable->scrollTo(m_historyModel->index(first, 0));
+    }
+    m_linking = false;
+}
+
+void ContextPanel::onHistoryItemSelected()
+{
+    const QModelIndex current = m_historyTable->currentIndex();
+    if (!current.isValid() || m_linking)
+        return;
+    m_detail->setPlainText(current.data(ContextHistoryModel::FullTextRole).toString());
+}
+
+} // namespace wl

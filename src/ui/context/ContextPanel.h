@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QTableView;
+
+namespace wl {
+
+class ContextHistoryModel;
+class ContextViewModel;
+struct ContextSnapshot;
+
+// The Context dock: what the model saw for the selected request, beside the full
+// history at that moment; selecting a sent item selects the history it stands for.
+class ContextPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ContextPanel(QWidget *parent = nullptr);
+
+    void showSnapshot(const ContextSnapshot &snapshot);
+    void clear();
+
+    QTableView *viewTable() const { return m_viewTable; }
+    QTableView *historyTable() const { return m_historyTable; }
+    ContextViewModel *viewModel() const { return m_viewModel; }
+    ContextHistoryModel *historyModel() const { return m_historyModel; }
+    QString detailText() const;
+    QString summaryText() const;
+
+private:
+    void onViewItemSelected();
+    void onHistoryItemSelected();
+
+    ContextViewModel *m_viewModel;
+    ContextHistoryModel *m_historyModel;
+    QTableView *m_viewTable;
+    QTableView *m_historyTable;
+    QLabel *m_summary;
+    QPlainTextEdit *m_detail;
+    bool m_linking = false;
+};
+
+} // namespace wl

@@ -1,0 +1,184 @@
+#include "LoadedSession.h"
+
+#include "anchors/AnchorHistoryModel.h"
+#include "context/ContextModels.h"
+#include "timeline/TimelineModel.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QLocale>
+
+#include <algorithm>
+
+namespace wl {
+
+namespace {
+qsizetype rowOfId(const QList<Message> &history, qint64 id)
+{
+    const auto it = std::lower_bound(history.cbegin(), history.cend(), id,
+                                     [](const Message &m, qint64 value) { return m.id < value; });
+    return it - history.cbegin();
+}
+
+QString recordSummary(const CompactionRecord &r)
+{
+    const QLocale locale;
+    QString text = QCoreApplication::translate("LoadedSession", "%1 compaction: %2 → %3 tokens, %4 → %5 messages, %6 summarised, %7 offloaded, %8 ms")
+                       .arg(tierDisplayName(r.tier), locale.toString(r.tokensBefore), locale.toString(r.tokensAfter))
+                       .arg(r.msgsBefore).arg(r.msgsAfter).arg(r.summarized).arg(r.offloaded.size()).arg(r.durationMs);
+    int changed = 0;
+    for (AnchorChange c : r.anchorChanges)
+        changed += (c == AnchorChange::New || c == AnchorChange::Updated) ? 1 : 0;
+    if (r.summarizerStep != SummarizerStep::None)
+        text += u'\n' + QCoreApplication::translate("LoadedSession", "Anchors changed: %1 of 5; summary by %2").arg(changed).arg(summarizerStepName(r.summarizerStep));
+    if (!r.error.isEmpty())
+        text += u'\n' + QCoreApplication::translate("LoadedSession", "Error: %1").arg(r.error);
+    return text;
+}
+} // namespace
+
+qsizetype LoadedSession::historyEndOf(int index) const
+{
+    if (index < 0 || index >= requests.size())
+        return 0;
+    const RequestRecord &r = requests.at(index);
+    qint64 newest = 0;
+    for (qint64 id : r.viewMessageIds)
+        newest = std::max(newest, id);
+    if (newest == 0)
+        return 0;
+    return std::min(history.size(), rowOfId(history, newest) + 1);
+}
+
+const CompactionRecord *LoadedSession::recordFor(int index) const
+{
+    for (const CompactionRecord &r : records)
+        if (r.requestIndex == index)
+            return &r;
+    return nullptr;
+}
+
+ContextOverlays LoadedSession::overlaysAt(int index) const
+{
+    QHash<QString, int> requestOfRecord;
+    for (const CompactionRecord &r : records)
+        requestOfRecord.insert(r.id, r.requestIndex);
+    auto inForce = [&](const QString &recordId) {
+        return recordId.isEmpty() || requestOfRecord.value(recordId, index + 1) <= index;
+    };
+    ContextOverlays out;
+    for (const Checkpoint &cp : overlays.checkpoints)
+        if (inForce(cp.recordId))
+            out.checkpoints.append(cp);
+    const qsizetype end = historyEndOf(index);
+    const qint64 newestId = end > 0 ? history.at(end - 1).id : 0;
+    for (auto it = overlays.offloads.cbegin(); it != overlays.offloads.cend(); ++it)
+        if (it.key() <= newestId && inForce(it.value().recordId))
+            out.offloads.insert(it.key(), it.value());
+    return out;
+}
+
+QList<TimelineRow> LoadedSession::timelineRows() const
+{
+    QList<TimelineRow> rows;
+    rows.reserve(requests.size());
+    const double window = policy.contextWindow > 0 ? double(policy.contextWindow) : 0.0;
+    // Running byte sum of the history, advanced as requests move forward.
+    qint64 historyBytes = 0;
+    qsizetype counted = 0;
+    for (const RequestRecord &r : requests) {
+        TimelineRow row;
+        row.requestIndex = r.index;
+        const qsizetype end = historyEndOf(r.index);
+        for (; counted < end; ++counted)
+            historyBytes += history.at(counted).byteCount();
+        const qint64 schema = policy.countToolSchemas ? r.toolSchemaTokens : 0;
+        if (window > 0) {
+            row.historyRatio = double(historyBytes / 4 + schema + policy.reservedOutput) / window;
+            row.sentRatio = double(r.estimateTokens + schema + policy.reservedOutput) / window;
+            if (r.inputTokens)
+                row.reportedRatio = double(*r.inputTokens) / window;
+        }
+        row.tier = r.tier;
+        if (const CompactionRecord *record = recordFor(r.index)) {
+            row.tier = record->tier;
+            row.recordId = record->id;
+            row.recordSummary = recordSummary(*record);
+        }
+        rows.append(row);
+    }
+    return rows;
+}
+
+QList<AnchorSnapshot> LoadedSession::anchorSnapshots() const
+{
+    QHash<QString, const CompactionRecord *> byId;
+    for (const CompactionRecord &r : records)
+        byId.insert(r.id, &r);
+    QList<AnchorSnapshot> out;
+    for (const AnchorHistoryEntry &e : anchorHistory) {
+        AnchorSnapshot s;
+        s.recordId = e.recordId;
+        s.requestIndex = e.requestIndex;
+        s.anchors = e.anchors;
+        s.changes = e.changes;
+        if (const CompactionRecord *r = byId.value(e.recordId)) {
+            s.tier = r->tier;
+            s.timestamp = r->timestamp;
+        }
+        out.append(s);
+    }
+    return out;
+}
+
+ContextSnapshot LoadedSession::contextSnapshot(int index) const
+{
+    ContextSnapshot s;
+    if (index < 0 || index >= requests.size())
+        return s;
+    s.requestIndex = index;
+    s.systemPrompt = systemPrompt;
+    s.history = history;
+    s.historyEnd = historyEndOf(index);
+    s.overlays = overlaysAt(index);
+    return s;
+}
+
+Simulator::Input LoadedSession::simulatorInput() const
+{
+    Simulator::Input input;
+    input.systemPrompt = systemPrompt;
+    input.history = history;
+    input.policy = policy;
+    input.tools = tools;
+    input.sessionId = info.id;
+    input.requests.reserve(requests.size());
+    for (const RequestRecord &r : requests)
+        input.requests.append(historyEndOf(r.index));
+    for (const CompactionRecord &r : records)
+        if (r.summarizerStep != SummarizerStep::None && !r.summaryText.isEmpty())
+            input.recordedSummaryTokens.append(r.summaryText.toUtf8().size() / 4);
+    return input;
+}
+
+SimulationTotals LoadedSession::recordedTotals() const
+{
+    SimulationTotals t;
+    t.requests = int(requests.size());
+    const double window = policy.contextWindow > 0 ? double(policy.contextWindow) : 0.0;
+    for (const RequestRecord &r : requests) {
+        const qint64 schema = policy.countToolSchemas ? r.toolSchemaTokens : 0;
+        t.tokensSent += r.estimateTokens + r.toolSchemaTokens;
+        if (window > 0)
+            t.peakRatio = std::max(t.peakRatio, double(r.estimateTokens + schema + policy.reservedOutput) / window);
+    }
+    for (const CompactionRecord &r : records) {
+        if ((r.tier == Tier::Soft || r.tier == Tier::Full) && r.summarizerStep != SummarizerStep::None)
+            ++t.summaryCalls;
+        if (r.tier == Tier::Emergency)
+            ++t.emergencies;
+    }
+    return t;
+}
+
+} // namespace wl

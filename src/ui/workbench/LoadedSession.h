@@ -1,0 +1,52 @@
+#pragma once
+
+#include "compaction/CompactionPolicy.h"
+#include "compaction/CompactionRecord.h"
+#include "compaction/ContextOverlays.h"
+#include "compaction/Simulator.h"
+#include "model/Message.h"
+#include "model/ToolSpec.h"
+#include "store/AnchorHistoryEntry.h"
+#include "store/RequestRecord.h"
+#include "store/SessionInfo.h"
+
+#include <QList>
+
+namespace wl {
+
+struct ContextSnapshot;
+struct AnchorSnapshot;
+struct TimelineRow;
+
+// Everything the docks show of one session, loaded at once (off the GUI thread).
+struct LoadedSession
+{
+    SessionInfo info;
+    QString systemPrompt;
+    QList<ToolSpec> tools;
+    CompactionPolicy policy;
+    QList<Message> history;               // ascending ids
+    QList<RequestRecord> requests;        // by index
+    QList<CompactionRecord> records;      // in time order
+    ContextOverlays overlays;             // every overlay ever added (checkpoints oldest first)
+    QList<AnchorHistoryEntry> anchorHistory;
+
+    bool isEmpty() const { return info.id.isEmpty(); }
+
+    // How many history messages request `index` saw (its view's newest history message and all before it).
+    qsizetype historyEndOf(int index) const;
+    // The overlays in force when request `index` was sent.
+    ContextOverlays overlaysAt(int index) const;
+    // The record of the compaction that ran before request `index`, if any.
+    const CompactionRecord *recordFor(int index) const;
+
+    QList<TimelineRow> timelineRows() const;
+    QList<AnchorSnapshot> anchorSnapshots() const;
+    ContextSnapshot contextSnapshot(int index) const;
+    // The recorded session as the what-if simulator's input (with the stored policy).
+    Simulator::Input simulatorInput() const;
+    // Totals of what actually happened, in the simulator's terms.
+    SimulationTotals recordedTotals() const;
+};
+
+} // namespace wl

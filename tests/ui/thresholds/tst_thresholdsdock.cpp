@@ -1,0 +1,186 @@
+#include "WhatIfBinding.h"
+#include "thresholds/ThresholdsPanel.h"
+#include "thresholds/WhatIfRunner.h"
+#include "timeline/TimelineModel.h"
+
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace wl;
+using namespace Qt::StringLiterals;
+
+namespace {
+// A session that grows steadily: every request adds a user turn, a call and a 3 KB result.
+Simulator::Input growingSession(int requests)
+{
+    Simulator::Input input;
+    input.systemPrompt = u"You are a careful agent."_s;
+    input.sessionId = u"s1"_s;
+    qint64 id = 1;
+    for (int i = 0; i < requests; ++i) {
+        Message user = Message::user(u"Step %1: look at file_%1.txt"_s.arg(i));
+        user.id = id++;
+        const QString callId = u"call_%1"_s.arg(i);
+        Message call = Message::assistant(u"Reading it."_s, {{callId, u"read_file"_s, uR"({"path":"file.txt"})"_s, true}});
+        call.id = id++;
+        Message result = Message::toolResult(callId, QString(3000, QChar(u'a' + i % 26)));
+        result.id = id++;
+        for (Message *m : {&user, &call, &result}) {
+            m->cacheBytes();
+            input.history.append(*m);
+        }
+        input.requests.append(input.history.size());
+    }
+    input.policy.contextWindow = 12000;
+    return input;
+}
+} // namespace
+
+class TestThresholdsDock : public QObject
+{
+    Q_OBJECT
+private slots:
+    void orderIsKept_data();
+    void orderIsKept();
+    void spinAndSliderAgree();
+    void fieldsEmitPolicy();
+    void applyAndReset();
+    void sliderDrivesWhatIf();
+    void runnerCoalesces();
+};
+
+void TestThresholdsDock::orderIsKept_data()
+{
+    QTest::addColumn<int>("tier");
+    QTest::addColumn<int>("perMille");
+    QTest::addColumn<QList<double>>("expected");
+    QTest::newRow("warn-up-pushes-all") << int(Tier::Warn) << 900 << QList<double>{0.9, 0.9, 0.9, 0.95};
+    QTest::newRow("emergency-down-pushes-all") << int(Tier::Emergency) << 500 << QList<double>{0.5, 0.5, 0.5, 0.5};
+    QTest::newRow("soft-between") << int(Tier::Soft) << 650 << QList<double>{0.6, 0.65, 0.8, 0.95};
+    QTest::newRow("full-down-past-soft") << int(Tier::Full) << 620 << QList<double>{0.6, 0.62, 0.62, 0.95};
+}
+
+void TestThresholdsDock::orderIsKept()
+{
+    QFETCH(int, tier);
+    QFETCH(int, perMille);
+    QFETCH(QList<double>, expected);
+    ThresholdsPanel panel;
+    QSignalSpy spy(&panel, &ThresholdsPanel::policyEdited);
+    panel.thresholdSlider(Tier(tier))->setValue(perMille);
+    const CompactionPolicy p = panel.policy();
+    QCOMPARE((QList<double>{p.warn, p.soft, p.full, p.emergency}), expected);
+    QVERIFY2(p.isValid(), qPrintable(p.validate()));
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(spy.at(0).at(0).value<CompactionPolicy>(), p);
+}
+
+void TestThresholdsDock::spinAndSliderAgree()
+{
+    ThresholdsPanel panel;
+    panel.thresholdSpin(Tier::Full)->setValue(85.0);
+    QCOMPARE(panel.thresholdSlider(Tier::Full)->value(), 850);
+    QCOMPARE(panel.policy().full, 0.85);
+    panel.thresholdSlider(Tier::Soft)->setValue(725);
+    QCOMPARE(panel.thresholdSpin(Tier::Soft)->value(), 72.5);
+}
+
+void TestThresholdsDock::fieldsEmitPolicy()
+{
+    ThresholdsPanel panel;
+    QSignalSpy spy(&panel, &ThresholdsPanel::policyEdited);
+    panel.findChild<QSpinBox *>(u"TailSpin"_s)->setValue(9);
+    panel.findChild<QSpinBox *>(u"Gate2Spin"_s)->setValue(2500);
+    panel.findChild<QSpinBox *>(u"ContextWindowSpin"_s)->setValue(32000);
+    QCOMPARE(spy.size(), 3);
+    QCOMPARE(panel.policy().tailMessages, 9);
+    QCOMPARE(panel.policy().offloadAtCompaction, 2500);
+    QCOMPARE(panel.policy().contextWindow, 32000);
+    // Showing a policy does not count as an edit.
+    panel.setPolicy(CompactionPolicy());
+    QCOMPARE(spy.size(), 3);
+    QCOMPARE(panel.findChild<QSpinBox *>(u"TailSpin"_s)->value(), 6);
+}
+
+void TestThresholdsDock::applyAndReset()
+{
+    ThresholdsPanel panel;
+    CompactionPolicy session;
+    session.contextWindow = 50000;
+    panel.setPolicy(session);
+    panel.setSessionPolicy(session);
+    QVERIFY(!panel.applyButton()->isEnabled());
+    panel.thresholdSlider(Tier::Warn)->setValue(500);
+    QVERIFY(panel.applyButton()->isEnabled());
+    QSignalSpy apply(&panel, &ThresholdsPanel::applyRequested);
+    panel.applyButton()->click();
+    QCOMPARE(apply.size(), 1);
+    QCOMPARE(apply.at(0).at(0).value<CompactionPolicy>().warn, 0.5);
+    QVERIFY(!panel.applyButton()->isEnabled());
+    panel.resetButton()->click();
+    QCOMPARE(panel.policy().warn, 0.6);
+    QCOMPARE(panel.policy().contextWindow, 50000); // the window stays the model's
+    QVERIFY(panel.applyButton()->isEnabled());
+}
+
+void TestThresholdsDock::sliderDrivesWhatIf()
+{
+    const Simulator::Input input = growingSession(60);
+    ThresholdsPanel panel;
+    WhatIfRunner runner;
+    TimelineModel timeline;
+    QList<TimelineRow> recorded(60);
+    timeline.setRecorded(recorded);
+    runner.setSession(input);
+    panel.setPolicy(input.policy);
+    bindWhatIf(&panel, &runner, &timeline);
+
+    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    panel.thresholdSlider(Tier::Full)->setValue(700);
+    QVERIFY(results.wait(5000));
+    QCOMPARE(timeline.thresholds().full, 0.7);
+
+    Simulator::Input direct = input;
+    direct.policy = panel.policy();
+    const SimulationResult expected = Simulator::simulate(direct);
+    QCOMPARE(timeline.whatIf().size(), expected.rows.size());
+    for (qsizetype i = 0; i < expected.rows.size(); ++i) {
+        QCOMPARE(timeline.whatIf().at(i).ratioAfter, expected.rows.at(i).ratioAfter);
+        QCOMPARE(timeline.whatIf().at(i).tier, expected.rows.at(i).tier);
+    }
+    QVERIFY(expected.totals.summaryCalls > 0);
+    QCOMPARE(panel.totalsText(0, true), QLocale().toString(expected.totals.summaryCalls));
+    QCOMPARE(panel.totalsText(3, true), QLocale().toString(expected.totals.tokensSent));
+
+    // A lower full threshold changes the outcome: the what-if follows the slider.
+    panel.thresholdSlider(Tier::Full)->setValue(900);
+    QVERIFY(results.wait(5000));
+    direct.policy = panel.policy();
+    const SimulationResult moved = Simulator::simulate(direct);
+    QCOMPARE(panel.totalsText(0, true), QLocale().toString(moved.totals.summaryCalls));
+    QVERIFY(moved.totals.tokensSent != expected.totals.tokensSent);
+}
+
+void TestThresholdsDock::runnerCoalesces()
+{
+    WhatIfRunner runner;
+    runner.setSession(growingSession(400));
+    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    CompactionPolicy policy;
+    policy.contextWindow = 12000;
+    for (int i = 0; i < 30; ++i) {
+        policy.full = 0.70 + i * 0.005;
+        runner.request(policy);
+    }
+    QTRY_VERIFY(!runner.isBusy() && results.size() >= 1);
+    // The first request runs at once; the 29 that arrived meanwhile collapse into the newest.
+    QVERIFY2(runner.runsStarted() <= 2, qPrintable(QString::number(runner.runsStarted())));
+    QCOMPARE(results.last().at(0).value<CompactionPolicy>().full, policy.full);
+}
+
+QTEST_MAIN(TestThresholdsDock)
+#include "tst_thresholdsdock.moc"
