@@ -17,7 +17,7 @@ QString ScriptedSummarizer::answer(const QString &intent, const QString &decisio
 {
     return u"## Anchors\n### User Intent\n"_s + intent
         + u"\n### Execution Progress\n- scripted progress\n### Key Decisions\n"_s + decisions
-        + u"\n### Tried Solutions\n- N/A\n### Next Steps\n- continue\n## Summary\n"_s + summary + u'\n';
+        + u"\n### Tried Solutions\n- scripted attempt that failed\n### Next Steps\n- continue\n## Summary\n"_s + summary + u'\n';
 }
 
 void ScriptedSummarizer::summarize(quint64 requestId, const QString &systemPrompt, const QString &userPrompt)

@@ -44,6 +44,14 @@ ContextView ContextView::build(const QString &systemPrompt, const QList<Message>
     return v;
 }
 
+ContextOverlays ContextView::withoutCompaction(const ContextOverlays &overlays, const QString &recordId)
+{
+    ContextOverlays out = overlays;
+    out.checkpoints.removeIf([&](const Checkpoint &c) { return c.recordId == recordId; });
+    out.offloads.removeIf([&](const QHash<qint64, OffloadOverlay>::iterator &it) { return it->recordId == recordId; });
+    return out;
+}
+
 QList<Message> ContextView::view(const QString &systemPrompt, const QList<Message> &history,
                                  const ContextOverlays &overlays)
 {

@@ -29,6 +29,8 @@ public:
     // `history` must be ordered by ascending id when a checkpoint is present.
     static ContextView build(const QString &systemPrompt, const QList<Message> &history,
                              const ContextOverlays &overlays, qsizetype historyEnd = -1);
+    // "Undo compaction": the overlays without the checkpoints and offloads that record `recordId` made.
+    static ContextOverlays withoutCompaction(const ContextOverlays &overlays, const QString &recordId);
     // Convenience: build + messages.
     static QList<Message> view(const QString &systemPrompt, const QList<Message> &history,
                                const ContextOverlays &overlays);

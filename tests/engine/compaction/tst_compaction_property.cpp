@@ -1,0 +1,226 @@
+// Seeded property test: random sessions under random valid policies; after every
+// preflight the view must be well formed and the history untouched.
+// WATERLINE_PROPERTY_SEED=<n> changes the base seed; WATERLINE_PROPERTY_CASES=<n> the case count.
+#include "CompactionFixtures.h"
+
+#include "compaction/CompactionPolicy.h"
+#include "compaction/ContextView.h"
+#include "compaction/Preflight.h"
+
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kSystem = u"You are a careful coding agent. Use the tools."_s;
+
+struct Case
+{
+    quint64 seed = 0;
+    QList<Message> history;
+    QList<qsizetype> requests; // preflight after this many messages
+    CompactionPolicy policy;
+    bool disk = false;
+};
+
+QString text(QRandomGenerator &rng, qsizetype bytes)
+{
+    // Mostly ASCII lines, sometimes CJK (3 bytes a character).
+    if (rng.bounded(6) == 0) {
+        static const QString cjk = u"上下文压缩保持任务的骨架不丢失"_s;
+        QString s;
+        s.reserve(bytes / 3 + 1);
+        while (s.size() * 3 < bytes)
+            s += cjk[rng.bounded(int(cjk.size()))];
+        return s;
+    }
+    // Random words from a fixed pool: cheap even for 200 KB results.
+    static const QString words[] = {u"build"_s, u"error:"_s, u"src/main.cpp"_s, u"ok"_s, u"test"_s, u"failed"_s,
+                                    u"warning"_s, u"function"_s, u"return"_s, u"42"_s, u"make"_s, u"TODO"_s};
+    QString s;
+    s.reserve(bytes + 16);
+    while (s.size() < bytes) {
+        s += words[rng.bounded(12)];
+        s += rng.bounded(10) == 0 ? u'\n' : u' ';
+    }
+    s.truncate(bytes);
+    return s;
+}
+
+qsizetype resultSize(QRandomGenerator &rng)
+{
+    const int r = int(rng.bounded(100));
+    if (r < 70)
+        return 10 + rng.bounded(2000);
+    if (r < 96)
+        return 2000 + rng.bounded(18000);
+    return 20000 + rng.bounded(180000);
+}
+
+Case makeCase(quint64 seed)
+{
+    QRandomGenerator rng(seed);
+    Case c;
+    c.seed = seed;
+    const int kind = int(rng.bounded(100));
+    const int target = kind < 85 ? 1 + int(rng.bounded(60)) : kind < 98 ? 60 + int(rng.bounded(340)) : 400 + int(rng.bounded(1601));
+    HistoryBuilder h;
+    static const QString tools[] = {u"bash"_s, u"read_file"_s, u"grep"_s, u"write_file"_s, u"edit_file"_s};
+    int callNo = 0;
+    while (h.messages().size() < target) {
+        h.user(text(rng, 5 + rng.bounded(400)));
+        const int rounds = int(rng.bounded(4));
+        for (int round = 0; round < rounds && h.messages().size() < target; ++round) {
+            QList<ToolCall> calls;
+            const int n = 1 + int(rng.bounded(3));
+            for (int i = 0; i < n; ++i)
+                calls.append({u"call_%1"_s.arg(++callNo), tools[rng.bounded(5)], u"{\"path\":\"src/f%1.cpp\"}"_s.arg(callNo), true});
+            h.calls(calls, rng.bounded(2) ? text(rng, rng.bounded(200)) : QString());
+            QList<ToolCall> order = calls;
+            if (rng.bounded(10) == 0)
+                std::reverse(order.begin(), order.end());
+            for (const ToolCall &call : order) {
+                if (rng.bounded(40) == 0)
+                    continue; // a lost result
+                h.result(call.id, text(rng, resultSize(rng)), rng.bounded(8) == 0);
+                if (rng.bounded(60) == 0)
+                    h.result(call.id, u"duplicate"_s);
+            }
+            if (rng.bounded(80) == 0)
+                h.result(u"orphan_%1"_s.arg(callNo), u"stray"_s);
+        }
+        h.assistant(text(rng, 5 + rng.bounded(600)));
+    }
+    c.history = h;
+    const qsizetype size = c.history.size();
+    const int points = 1 + int(rng.bounded(std::min<qsizetype>(8, size)));
+    for (int i = 0; i < points; ++i)
+        c.requests.append(1 + rng.bounded(size));
+    c.requests.append(size);
+    std::sort(c.requests.begin(), c.requests.end());
+    c.requests.erase(std::unique(c.requests.begin(), c.requests.end()), c.requests.end());
+
+    CompactionPolicy &p = c.policy;
+    p.contextWindow = rng.bounded(20) == 0 ? 0 : 200 + rng.bounded(60000);
+    double t[4];
+    for (double &v : t)
+        v = 0.05 + rng.generateDouble() * 0.95;
+    std::sort(std::begin(t), std::end(t));
+    p.warn = t[0];
+    p.soft = t[1];
+    p.full = t[2];
+    p.emergency = t[3];
+    p.tailMessages = 1 + int(rng.bounded(10));
+    p.offloadAtCompaction = 100 + rng.bounded(20000);
+    p.previewLinesCompaction = int(rng.bounded(15));
+    p.reservedOutput = p.contextWindow > 0 ? rng.bounded(int(p.contextWindow / 10) + 1) : 0;
+    p.countToolSchemas = rng.bounded(2);
+    c.disk = target < 40 && rng.bounded(100) == 0; // real files (fsync each) are slow: a few small cases
+    return c;
+}
+
+QList<Message> deepCopy(const QList<Message> &list)
+{
+    QList<Message> out;
+    out.reserve(list.size());
+    for (const Message &m : list) {
+        Message c = m;
+        c.content = QString(m.content.constData(), m.content.size());
+        out.append(c);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestCompactionProperty : public QObject
+{
+    Q_OBJECT
+private slots:
+    void randomSessions();
+};
+
+void TestCompactionProperty::randomSessions()
+{
+    bool ok = false;
+    const quint64 base = qEnvironmentVariable("WATERLINE_PROPERTY_SEED").toULongLong(&ok);
+    const quint64 baseSeed = ok ? base : 20250611;
+    const int envCases = qEnvironmentVariableIntValue("WATERLINE_PROPERTY_CASES");
+    const int cases = envCases > 0 ? envCases : 2000;
+    QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    int emergencies = 0, checkpoints = 0, offloads = 0;
+
+    for (int i = 0; i < cases; ++i) {
+        const quint64 seed = baseSeed + quint64(i) * 0x9E3779B97F4A7C15ull;
+        const Case c = makeCase(seed);
+        const QByteArray where = QByteArray("seed ") + QByteArray::number(seed) + " (base " + QByteArray::number(baseSeed)
+            + ", case " + QByteArray::number(i) + ")";
+        QVERIFY2(c.policy.isValid(), where.constData());
+        const QList<Message> snapshot = deepCopy(c.history);
+        ContextOverlays overlays;
+        ContextView running = ContextView::build(kSystem, c.history, overlays, 0);
+        QString lastKey;
+        for (qsizetype end : c.requests) {
+            const QList<Message> seen = c.history.mid(0, end);
+            running.appendUpTo(seen, overlays, end);
+            PreflightInput in;
+            in.sessionId = u"prop"_s;
+            in.systemPrompt = kSystem;
+            in.history = seen;
+            in.overlays = overlays;
+            in.policy = c.policy;
+            in.toolSchemaBytes = 1200;
+            in.workspaceDir = workspace.path();
+            in.simulateOffloads = !c.disk;
+            in.lastStateKey = lastKey;
+            in.force = (seed >> 7) % 23 == 0;
+            in.view = std::move(running);
+            const PreflightResult r = Preflight::runWithoutLlm(in);
+            const QByteArray at = QByteArray(where + " at ") + QByteArray::number(end) + " tier " + tierName(r.record.tier).toLatin1();
+
+            const QList<Message> view = r.messages(seen);
+            QVERIFY2(!view.isEmpty() && view[0].role == Role::System && view[0].content == kSystem, at.constData());
+            const QString problem = pairingProblem(view);
+            QVERIFY2(problem.isEmpty(), QByteArray(at + ": " + problem.toUtf8()).constData());
+            QVERIFY2(identical(c.history, snapshot), at.constData());
+            // The kept view is exactly the pure function of history and overlays.
+            const ContextView fresh = ContextView::build(kSystem, seen, r.overlays);
+            QVERIFY2(r.view.items() == fresh.items(), at.constData());
+            qint64 bytes = 0;
+            for (const Message &m : view)
+                bytes += m.computeBytes();
+            QVERIFY2(bytes == r.view.bytes(), at.constData());
+            if (r.record.tier == Tier::Emergency) {
+                ++emergencies;
+                const ContextView::Split s = r.view.split(c.policy.tailMessages);
+                bool offloadableLeft = false;
+                for (int k = 1; k < r.view.size(); ++k) {
+                    const ViewItem &item = r.view.items()[k];
+                    offloadableLeft |= item.kind == ViewItem::Kind::Original && item.isResult;
+                }
+                QVERIFY2(r.ratioAfter < c.policy.full || (s.headEmpty() && !offloadableLeft),
+                         QByteArray(at + " ratio after " + QByteArray::number(r.ratioAfter)).constData());
+            }
+            checkpoints += int(r.newCheckpoints.size());
+            offloads += int(r.newOffloads.size());
+            overlays = r.overlays;
+            running = r.view;
+            if (r.shouldRecord)
+                lastKey = r.stateKey;
+        }
+    }
+    // The generator must exercise the interesting paths, or the properties say little.
+    QVERIFY2(emergencies > 20, qPrintable(QString::number(emergencies)));
+    QVERIFY2(checkpoints > 100, qPrintable(QString::number(checkpoints)));
+    QVERIFY2(offloads > 100, qPrintable(QString::number(offloads)));
+    qInfo("%d cases: %d emergencies, %d checkpoints, %d offloads", cases, emergencies, checkpoints, offloads);
+}
+
+QTEST_GUILESS_MAIN(TestCompactionProperty)
+#include "tst_compaction_property.moc"

@@ -1,0 +1,638 @@
+// The reference scenarios of spec/reference-tests.md for the pipeline (1-11, 22, 25),
+// plus the record and "once per distinct state" rules.
+#include "CompactionFixtures.h"
+#include "PreflightRunner.h"
+#include "ScriptedSummarizer.h"
+
+#include "compaction/AuditLog.h"
+#include "compaction/ContextView.h"
+#include "compaction/OffloadStore.h"
+#include "compaction/TokenEstimate.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUuid>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString kSystem = u"You are a coding agent."_s;
+
+QString fileText(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+QString joinedBody(const QList<Message> &view)
+{
+    QString s;
+    for (qsizetype i = 1; i < view.size(); ++i)
+        s += view[i].content;
+    return s;
+}
+
+// Scenario 5's session: 4 messages of 2,000 bytes + 2 short.
+QList<Message> fullSession(HistoryBuilder &h, QChar fill = QLatin1Char('a'))
+{
+    h.user(big(2000, fill)).assistant(big(2000, fill)).user(big(2000, fill)).assistant(big(2000, fill))
+        .user(u"short one"_s).assistant(u"short two"_s);
+    return h;
+}
+
+// Scenario 6's session, with the head's half-way cut inside a tool-call group.
+QList<Message> softSession()
+{
+    HistoryBuilder h;
+    h.user(u"FIRST build the parser"_s + big(600))
+        .call(u"c1"_s, u"bash"_s, u"{\"command\":\"make\"}"_s)
+        .result(u"c1"_s, u"RESULT-ONE "_s + big(900))
+        .calls({{u"c2"_s, u"bash"_s, u"{}"_s, true}, {u"c3"_s, u"grep"_s, u"{}"_s, true}})
+        .result(u"c2"_s, u"RESULT-TWO "_s + big(900))
+        .result(u"c3"_s, u"RESULT-THREE "_s + big(900))
+        .user(u"SECOND-HALF please also add tests"_s + big(600))
+        .assistant(u"KEPT-ASSISTANT working on it"_s + big(600))
+        .user(u"TAIL-USER status?"_s)
+        .assistant(u"TAIL-ASSISTANT nearly done"_s);
+    return h;
+}
+
+CompactionPolicy policyAtRatio(const QList<Message> &history, double ratio, int tail)
+{
+    CompactionPolicy p;
+    p.tailMessages = tail;
+    const qint64 tokens = ContextView::build(kSystem, history, {}).tokens();
+    p.contextWindow = qint64(double(tokens) / ratio);
+    return p;
+}
+} // namespace
+
+class TestPreflight : public QObject
+{
+    Q_OBJECT
+private slots:
+    void scenario1_none();
+    void scenario2_windowNotPositive_data();
+    void scenario2_windowNotPositive();
+    void scenario3_warnOffloadOnly();
+    void scenario4_warnTwice();
+    void scenario5_fullWithAnchors();
+    void scenario6_soft();
+    void scenario7_emergency();
+    void scenario8_incremental();
+    void scenario9_fallbackAtFull_data();
+    void scenario9_fallbackAtFull();
+    void scenario10_failureAtSoftStillShrinks();
+    void scenario11_timeout();
+    void scenario22_emergencyKeepsBudget();
+    void scenario25_nonDestructive();
+    void headEmptyRecordsNoChange();
+    void warnRecordedOncePerState();
+    void forceAndUserRequested();
+    void recordFields();
+    void callerViewIsUsed();
+};
+
+void TestPreflight::scenario1_none()
+{
+    ScriptedSummarizer s;
+    CompactionPolicy p;
+    p.contextWindow = 100000;
+    const QList<Message> history = HistoryBuilder().user(u"hello"_s);
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p), &s);
+    QCOMPARE(r.record.tier, Tier::None);
+    QCOMPARE(s.callCount(), 0);
+    QVERIFY(!r.record.changed);
+    QVERIFY(!r.shouldRecord);
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(view.size(), 2);
+    QCOMPARE(view[0].content, kSystem);
+    QVERIFY(identical(view[1], history[0]));
+}
+
+void TestPreflight::scenario2_windowNotPositive_data()
+{
+    QTest::addColumn<qint64>("window");
+    QTest::newRow("zero") << qint64(0);
+    QTest::newRow("negative") << qint64(-1);
+}
+
+void TestPreflight::scenario2_windowNotPositive()
+{
+    QFETCH(qint64, window);
+    CompactionPolicy p;
+    p.contextWindow = window;
+    const QList<Message> history = HistoryBuilder().user(big(10000));
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p));
+    QCOMPARE(r.record.tier, Tier::None);
+    QVERIFY(identical(r.messages(history)[1], history[0]));
+    QCOMPARE(r.record.tokensAfter, r.record.tokensBefore);
+}
+
+void TestPreflight::scenario3_warnOffloadOnly()
+{
+    QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    ScriptedSummarizer s;
+    CompactionPolicy p;
+    p.contextWindow = 2000;
+    HistoryBuilder h;
+    Message importedResult = Message::user(big(5000));
+    importedResult.toolCallId = u"call_big"_s; // "a user message of 5,000 bytes as a tool result"
+    h.user(u"look at the log"_s).call(u"call_big"_s, u"bash"_s).add(importedResult);
+    for (int i = 0; i < 7; ++i)
+        h.add(i % 2 ? Message::assistant(u"ok %1"_s.arg(i)) : Message::user(u"more %1"_s.arg(i)));
+    const QList<Message> history = h;
+    const QList<Message> before = history;
+
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p, workspace.path()), &s);
+    QCOMPARE(r.record.tier, Tier::Warn);
+    QCOMPARE(s.callCount(), 0);
+    QVERIFY(r.record.changed);
+    QCOMPARE(r.newOffloads.size(), 1);
+    QCOMPARE(r.record.offloaded.size(), 1);
+    const QList<Message> view = r.messages(history);
+    QVERIFY(view[3].content.startsWith(u"[offloaded:"_s));
+    QCOMPARE(view[3].toolCallId, u"call_big"_s);
+    const QString file = QDir(workspace.path()).filePath(r.newOffloads[0].entry.relativePath);
+    QCOMPARE(fileText(file), big(5000));
+    QVERIFY(identical(history, before));
+    QVERIFY(r.record.tokensAfter < r.record.tokensBefore);
+    QVERIFY(r.ratioAfter < r.ratioBefore);
+}
+
+void TestPreflight::scenario4_warnTwice()
+{
+    QTemporaryDir workspace;
+    CompactionPolicy p;
+    p.contextWindow = 2000;
+    HistoryBuilder h;
+    h.user(u"look"_s).call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(5000));
+    for (int i = 0; i < 7; ++i)
+        h.user(u"short %1"_s.arg(i));
+    const QList<Message> history = h;
+
+    const PreflightResult first = runPreflight(preflightInput(kSystem, history, p, workspace.path()));
+    QCOMPARE(first.record.tier, Tier::Warn);
+    QCOMPARE(first.newOffloads.size(), 1);
+    const QString path = QDir(workspace.path()).filePath(first.newOffloads[0].entry.relativePath);
+    // Mark the file: a second write would replace it.
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("MARK");
+    }
+    // The same, unchanged input again.
+    const PreflightResult second = runPreflight(preflightInput(kSystem, history, p, workspace.path()));
+    QCOMPARE(second.record.tier, Tier::Warn);
+    QCOMPARE(second.newOffloads.size(), 1);
+    QCOMPARE(second.newOffloads[0].entry.relativePath, first.newOffloads[0].entry.relativePath);
+    QVERIFY(fileText(path).endsWith(u"MARK"_s));
+    QCOMPARE(QDir(QFileInfo(path).path()).entryList(QDir::Files).size(), 1);
+
+    // With the overlays of the first run the view is small again: nothing to do.
+    PreflightInput in = preflightInput(kSystem, history, p, workspace.path());
+    in.overlays = first.overlays;
+    const PreflightResult third = runPreflight(in);
+    QCOMPARE(third.record.tier, Tier::None);
+    QCOMPARE(third.ratioBefore, first.ratioAfter);
+    QVERIFY(!third.record.changed);
+    QVERIFY(third.newOffloads.isEmpty());
+}
+
+void TestPreflight::scenario5_fullWithAnchors()
+{
+    ScriptedSummarizer s;
+    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use a recursive descent parser"_s, u"SUMMARY-ONE"_s));
+    CompactionPolicy p;
+    p.contextWindow = 2500;
+    p.tailMessages = 2;
+    HistoryBuilder h;
+    const QList<Message> history = fullSession(h);
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p), &s);
+    QCOMPARE(r.record.tier, Tier::Full);
+    QCOMPARE(s.callCount(), 1);
+    QVERIFY(r.record.changed);
+    for (AnchorKind kind : kAllAnchorKinds)
+        QVERIFY2(!isUnknownAnchorValue(r.record.anchors.value(kind)), qPrintable(anchorKey(kind)));
+    QVERIFY(r.record.anchors.value(AnchorKind::UserIntent).contains(u"Build a parser"_s));
+    QVERIFY(r.record.tokensAfter < r.record.tokensBefore);
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(view[0].role, Role::System);
+    QVERIFY(view[1].content.startsWith(u"[Context Compaction]"_s));
+    QVERIFY(view[1].content.contains(u"SUMMARY-ONE"_s));
+    QCOMPARE(view.size(), 4);
+    QVERIFY(identical(view[2], history[4]));
+    QVERIFY(identical(view[3], history[5]));
+    QCOMPARE(r.record.summarized, 4);
+    QCOMPARE(r.record.preservedTail, 2);
+    QCOMPARE(r.record.summarizerStep, SummarizerStep::Configured);
+    QCOMPARE(r.record.summarizerModel, s.modelName());
+    QCOMPARE(r.newCheckpoints.size(), 1);
+    QCOMPARE(r.newCheckpoints[0].coversUpToMessageId, 4);
+    QCOMPARE(r.newCheckpoints[0].recordId, r.record.id);
+    // The prompt: a context compaction engine, the first-compaction shape, the rendered conversation.
+    QVERIFY(s.prompts()[0].system.contains(u"context compaction engine"_s));
+    const QString &user = s.prompts()[0].user;
+    QVERIFY(!user.contains(u"<previous-compaction>"_s));
+    for (const QString &header : {u"## Anchors"_s, u"### User Intent"_s, u"### Execution Progress"_s, u"### Key Decisions"_s,
+                                  u"### Tried Solutions"_s, u"### Next Steps"_s, u"## Summary"_s})
+        QVERIFY2(user.contains(header), qPrintable(header));
+    QVERIFY(user.contains(u"[user]: "_s + big(2000)));
+    QVERIFY(user.contains(u"[assistant]: "_s + big(2000)));
+    QVERIFY(!user.contains(u"short one"_s)); // the tail is not summarised
+}
+
+void TestPreflight::scenario6_soft()
+{
+    ScriptedSummarizer s;
+    s.addAnswer(ScriptedSummarizer::answer(u"Build the parser"_s, u"N/A"_s, u"SOFT-SUMMARY"_s));
+    const QList<Message> history = softSession();
+    const CompactionPolicy p = policyAtRatio(history, 0.75, 2);
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p), &s);
+    QCOMPARE(r.record.tier, Tier::Soft);
+    QCOMPARE(s.callCount(), 1);
+    // The head is items 1..8; half-way (item 5) is inside the c2/c3 group, so the cut moves to item 7.
+    const QString &prompt = s.prompts()[0].user;
+    QVERIFY(prompt.contains(u"FIRST build the parser"_s));
+    QVERIFY(prompt.contains(u"[tool_result c3]: RESULT-THREE"_s));
+    QVERIFY(prompt.contains(u"[tool_call bash(c1)]: {\"command\":\"make\"}"_s));
+    QVERIFY(!prompt.contains(u"SECOND-HALF"_s));
+    QVERIFY(!prompt.contains(u"TAIL-USER"_s));
+    QCOMPARE(r.record.summarized, 6);
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(view.size(), 6);
+    QVERIFY(view[1].content.startsWith(u"[Context Compaction]"_s));
+    // The newer half of the head and the tail: verbatim and in order.
+    for (int i = 0; i < 4; ++i)
+        QVERIFY2(identical(view[2 + i], history[6 + i]), qPrintable(QString::number(i)));
+    QCOMPARE(r.newCheckpoints[0].coversUpToMessageId, history[5].id);
+}
+
+void TestPreflight::scenario7_emergency()
+{
+    ScriptedSummarizer s;
+    CompactionPolicy p;
+    p.contextWindow = 1000;
+    p.tailMessages = 1;
+    const QList<Message> history = HistoryBuilder().user(big(4000)).assistant(big(4000)).user(u"tail"_s);
+    const QList<Message> before = history;
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p), &s);
+    QCOMPARE(r.record.tier, Tier::Emergency);
+    QCOMPARE(s.callCount(), 0);
+    QVERIFY(!r.record.error.isEmpty());
+    QCOMPARE(r.record.summarizerStep, SummarizerStep::Extractive);
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(view[0].role, Role::System);
+    QVERIFY(view[1].content.startsWith(u"[Context Compaction]"_s));
+    QVERIFY(identical(view.last(), history.last()));
+    QVERIFY2(r.ratioAfter < p.full || view.size() == 3, qPrintable(QString::number(r.ratioAfter)));
+    QVERIFY(r.ratioAfter < p.full); // here the checkpoint is small enough
+    QVERIFY(identical(history, before));
+}
+
+void TestPreflight::scenario8_incremental()
+{
+    ScriptedSummarizer s;
+    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use recursive descent"_s, u"FIRST-SUMMARY-TEXT"_s));
+    s.addAnswer(ScriptedSummarizer::answer(u"- N/A"_s, u"none"_s, u"SECOND-SUMMARY-TEXT"_s));
+    CompactionPolicy p;
+    p.contextWindow = 2500;
+    p.tailMessages = 2;
+    HistoryBuilder h;
+    fullSession(h);
+    const PreflightResult first = runPreflight(preflightInput(kSystem, h, p), &s);
+    QCOMPARE(first.record.tier, Tier::Full);
+
+    fullSession(h, QLatin1Char('b')); // the session goes on and fills up again
+    PreflightInput in = preflightInput(kSystem, h, p);
+    in.overlays = first.overlays;
+    const PreflightResult second = runPreflight(in, &s);
+    QCOMPARE(second.record.tier, Tier::Full);
+    QCOMPARE(s.callCount(), 2);
+    const QString &prompt = s.prompts()[1].user;
+    QVERIFY(prompt.contains(u"<previous-compaction>"_s));
+    QVERIFY(prompt.contains(u"</previous-compaction>"_s));
+    QVERIFY(prompt.contains(u"FIRST-SUMMARY-TEXT"_s));
+    QVERIFY(prompt.contains(u"Use recursive descent"_s));
+    QVERIFY(!prompt.contains(u"[Context Compaction]"_s)); // the old checkpoint is not rendered as a message
+    QVERIFY(!prompt.contains(big(2000))); // the first part is not summarised twice
+    // Unknown new anchors keep the known old ones.
+    QVERIFY(second.record.anchors.value(AnchorKind::UserIntent).contains(u"Build a parser"_s));
+    QCOMPARE(second.record.anchorChanges[size_t(AnchorKind::UserIntent)], AnchorChange::Kept);
+    QVERIFY(second.record.anchors.value(AnchorKind::KeyDecision).contains(u"recursive descent"_s));
+    const QList<Message> view = second.messages(h);
+    QCOMPARE(view.size(), 4);
+    QVERIFY(view[1].content.contains(u"SECOND-SUMMARY-TEXT"_s));
+    QCOMPARE(second.overlays.checkpoints.size(), 2);
+    QCOMPARE(second.newCheckpoints[0].coversFromMessageId, 1);
+}
+
+void TestPreflight::scenario9_fallbackAtFull_data()
+{
+    QTest::addColumn<QString>("configured"); // fail | empty | garbage
+    QTest::addColumn<bool>("withMain");
+    QTest::addColumn<int>("step");
+    QTest::newRow("error, main model answers") << u"fail"_s << true << int(SummarizerStep::MainModel);
+    QTest::newRow("error, no main model") << u"fail"_s << false << int(SummarizerStep::Extractive);
+    QTest::newRow("empty answer") << u"empty"_s << true << int(SummarizerStep::MainModel);
+    QTest::newRow("unparseable answer") << u"garbage"_s << false << int(SummarizerStep::Extractive);
+}
+
+void TestPreflight::scenario9_fallbackAtFull()
+{
+    QFETCH(QString, configured);
+    QFETCH(bool, withMain);
+    QFETCH(int, step);
+    ScriptedSummarizer conf(u"small-model"_s);
+    ScriptedSummarizer main(u"main-model"_s);
+    if (configured == u"fail")
+        conf.addFailure(u"HTTP 500"_s);
+    else if (configured == u"empty")
+        conf.addAnswer(u"   \n"_s);
+    else
+        conf.addAnswer(u"Sure! Here is a summary of what happened."_s);
+    main.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"N/A"_s, u"MAIN-MODEL-SUMMARY"_s));
+    CompactionPolicy p;
+    p.contextWindow = 2500;
+    p.tailMessages = 2;
+    HistoryBuilder h;
+    const QList<Message> history = fullSession(h);
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p), &conf, withMain ? &main : nullptr);
+    QCOMPARE(r.record.tier, Tier::Full);
+    QVERIFY2(r.record.error.contains(u"summary failed"_s), qPrintable(r.record.error));
+    QCOMPARE(int(r.record.summarizerStep), step);
+    QCOMPARE(main.callCount(), withMain ? 1 : 0);
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(view[0].role, Role::System);
+    QVERIFY(view.size() < history.size() + 1);
+    QVERIFY(r.record.tokensAfter < r.record.tokensBefore);
+    QVERIFY(view[1].content.startsWith(u"[Context Compaction]"_s));
+}
+
+void TestPreflight::scenario10_failureAtSoftStillShrinks()
+{
+    ScriptedSummarizer s;
+    s.addFailure(u"connection refused"_s);
+    const QList<Message> history = softSession();
+    const CompactionPolicy p = policyAtRatio(history, 0.75, 2);
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p), &s);
+    QCOMPARE(r.record.tier, Tier::Soft);
+    QVERIFY(r.record.error.contains(u"summary failed"_s));
+    QVERIFY(r.record.error.contains(u"connection refused"_s));
+    QCOMPARE(r.record.summarizerStep, SummarizerStep::Extractive);
+    QVERIFY(r.record.changed);
+    QVERIFY(r.record.tokensAfter < r.record.tokensBefore);
+    QVERIFY(r.messages(history).size() < history.size() + 1);
+}
+
+void TestPreflight::scenario11_timeout()
+{
+    ScriptedSummarizer s;
+    s.addHang();
+    CompactionPolicy p;
+    p.contextWindow = 2500;
+    p.tailMessages = 2;
+    p.summaryTimeoutMs = 200;
+    HistoryBuilder h;
+    const QList<Message> history = fullSession(h);
+
+    Preflight preflight(preflightInput(kSystem, history, p));
+    preflight.setSummarizers(&s, nullptr);
+    int ticks = 0;
+    QTimer ticker; // the rest of the application, which must keep running
+    ticker.setInterval(20);
+    connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+    ticker.start();
+    QSignalSpy spy(&preflight, &Preflight::finished);
+    preflight.start();
+    QVERIFY(!preflight.isFinished()); // it waits without blocking
+    QVERIFY(spy.wait(5000));
+    QVERIFY2(ticks >= 3, qPrintable(QString::number(ticks)));
+    const PreflightResult &r = preflight.result();
+    QVERIFY(r.record.error.contains(u"summary failed"_s));
+    QVERIFY(r.record.error.contains(u"timeout"_s));
+    QCOMPARE(r.record.summarizerStep, SummarizerStep::Extractive);
+    QVERIFY(r.record.tokensAfter < r.record.tokensBefore);
+    QCOMPARE(s.cancelled().size(), 1);
+    QCOMPARE(s.cancelled().first(), s.prompts().first().requestId);
+}
+
+void TestPreflight::scenario22_emergencyKeepsBudget()
+{
+    // The reference trimmed to a token budget; here Emergency does the trimming.
+    HistoryBuilder h;
+    h.user(u"Start."_s);
+    for (int i = 0; i < 6; ++i)
+        h.assistant(big(2000)).user(u"Go on."_s);
+    h.call(u"c9"_s, u"bash"_s).result(u"c9"_s, big(3000)).user(u"Next?"_s).assistant(u"Done."_s);
+    const QList<Message> history = h;
+
+    CompactionPolicy p;
+    p.contextWindow = 100;
+    p.tailMessages = 2;
+    PreflightResult r = runPreflight(preflightInput(kSystem, history, p));
+    QCOMPARE(r.record.tier, Tier::Emergency);
+    QList<Message> view = r.messages(history);
+    QCOMPARE(pairingProblem(view), QString());
+    QVERIFY2(joinedBody(view).toUtf8().size() < 800, qPrintable(QString::number(joinedBody(view).toUtf8().size())));
+    QVERIFY(identical(view.last(), history.last()));
+
+    // A budget of 1 token: system, checkpoint and the tail group survive, paired.
+    p.contextWindow = 1;
+    p.tailMessages = 3;
+    r = runPreflight(preflightInput(kSystem, history, p));
+    view = r.messages(history);
+    QCOMPARE(pairingProblem(view), QString());
+    QCOMPARE(view[0].content, kSystem);
+    QVERIFY(view[1].content.startsWith(u"[Context Compaction]"_s));
+    QCOMPARE(view.size(), 2 + 4); // the tail moved back to the c9 group: call, result, user, assistant
+    QCOMPARE(view[2].toolCalls.first().id, u"c9"_s);
+    QVERIFY(view[3].content.startsWith(u"[offloaded:"_s)); // offloaded whatever its size
+    QVERIFY(!r.record.error.isEmpty());
+}
+
+void TestPreflight::scenario25_nonDestructive()
+{
+    QTemporaryDir workspace;
+    ScriptedSummarizer s;
+    CompactionPolicy p;
+    p.contextWindow = 3000;
+    p.tailMessages = 2;
+    HistoryBuilder h;
+    ContextOverlays overlays;
+    int undoChecks = 0;
+    for (int round = 0; round < 6; ++round) {
+        h.user(u"round %1 "_s.arg(round) + big(500)).call(u"c%1"_s.arg(round), u"bash"_s)
+            .result(u"c%1"_s.arg(round), big(4500, QLatin1Char('x'))).assistant(u"ok "_s + big(800));
+        const QList<Message> history = h;
+        PreflightInput in = preflightInput(kSystem, history, p, workspace.path());
+        in.overlays = overlays;
+        const QList<Message> before = ContextView::view(kSystem, history, overlays);
+        const PreflightResult r = runPreflight(in, &s);
+        overlays = r.overlays;
+        // Undo of this compaction brings back the view it started from.
+        if (!r.newCheckpoints.isEmpty() || !r.newOffloads.isEmpty()) {
+            const ContextOverlays undone = ContextView::withoutCompaction(r.overlays, r.record.id);
+            QVERIFY(identical(ContextView::view(kSystem, history, undone), before));
+            ++undoChecks;
+        }
+    }
+    // The stored history is exactly what was appended, whatever happened on top of it.
+    HistoryBuilder again;
+    for (int round = 0; round < 6; ++round) {
+        again.user(u"round %1 "_s.arg(round) + big(500)).call(u"c%1"_s.arg(round), u"bash"_s)
+            .result(u"c%1"_s.arg(round), big(4500, QLatin1Char('x'))).assistant(u"ok "_s + big(800));
+    }
+    QVERIFY(identical(h.messages(), again.messages()));
+    QVERIFY(overlays.checkpoints.size() >= 2);
+    QVERIFY(undoChecks >= 2);
+}
+
+void TestPreflight::headEmptyRecordsNoChange()
+{
+    // One huge tool-call group: the tail moves back to its call, so the head is empty.
+    ScriptedSummarizer s;
+    CompactionPolicy p;
+    p.contextWindow = 1000;
+    p.tailMessages = 1;
+    const QList<Message> history = HistoryBuilder().call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(3400));
+    PreflightInput in = preflightInput(kSystem, history, p);
+    in.force = true;
+    p.contextWindow = 1100;
+    in.policy = p; // ratio ~0.78: Soft, forced to Full
+    const PreflightResult r = runPreflight(in, &s);
+    QCOMPARE(r.record.tier, Tier::Full);
+    QVERIFY(!r.record.changed);
+    QCOMPARE(s.callCount(), 0);
+    QCOMPARE(r.record.tokensAfter, r.record.tokensBefore);
+    QVERIFY(r.shouldRecord); // the user asked
+}
+
+void TestPreflight::warnRecordedOncePerState()
+{
+    QTemporaryDir data;
+    const QString audit = data.filePath(u"audit.jsonl"_s);
+    CompactionPolicy p;
+    HistoryBuilder h;
+    h.user(big(300));
+    p.contextWindow = 120; // about 81 tokens: Warn
+    QString lastKey;
+    int recorded = 0;
+    for (int turn = 0; turn < 4; ++turn) {
+        h.assistant(u"x"_s); // nothing that could be offloaded
+        PreflightInput in = preflightInput(kSystem, h, p);
+        in.auditPath = audit;
+        in.lastStateKey = lastKey;
+        const PreflightResult r = runPreflight(in);
+        QCOMPARE(r.record.tier, Tier::Warn);
+        QVERIFY(!r.record.changed);
+        if (r.shouldRecord) {
+            ++recorded;
+            lastKey = r.stateKey;
+        }
+    }
+    QCOMPARE(recorded, 1);
+    const AuditLog::ReadResult read = AuditLog::read(audit);
+    QCOMPARE(read.records.size(), 1);
+    QCOMPARE(read.records[0].tier, Tier::Warn);
+    QVERIFY(!read.records[0].changed);
+}
+
+void TestPreflight::forceAndUserRequested()
+{
+    ScriptedSummarizer s;
+    CompactionPolicy p; // 128k window: a tiny session is far below Warn
+    HistoryBuilder h;
+    h.user(u"one"_s).assistant(u"two"_s).user(u"three"_s).assistant(u"four"_s);
+    p.tailMessages = 2;
+
+    PreflightInput asked = preflightInput(kSystem, h, p);
+    asked.userRequested = true;
+    const PreflightResult atNone = runPreflight(asked, &s);
+    QCOMPARE(atNone.record.tier, Tier::None);
+    QVERIFY(atNone.shouldRecord);
+    QCOMPARE(s.callCount(), 0);
+
+    PreflightInput forced = preflightInput(kSystem, h, p);
+    forced.force = true;
+    const PreflightResult r = runPreflight(forced, &s);
+    QCOMPARE(r.record.tier, Tier::Full);
+    QVERIFY(r.record.reason.forced);
+    QCOMPARE(s.callCount(), 1);
+    QVERIFY(r.record.changed);
+    QCOMPARE(r.messages(h).size(), 4);
+}
+
+void TestPreflight::recordFields()
+{
+    QTemporaryDir data;
+    const QString audit = data.filePath(u"records/s1.jsonl"_s);
+    ScriptedSummarizer s;
+    CompactionPolicy p;
+    p.contextWindow = 2500;
+    p.tailMessages = 2;
+    p.reservedOutput = 10;
+    HistoryBuilder h;
+    fullSession(h);
+    PreflightInput in = preflightInput(kSystem, h, p);
+    in.auditPath = audit;
+    in.requestIndex = 7;
+    in.tools = {ToolSpec{u"bash"_s, u"Run a command"_s, QJsonObject{{u"type"_s, u"object"_s}}}};
+    const PreflightResult r = runPreflight(in, &s);
+    const CompactionRecord &rec = r.record;
+    QVERIFY(!QUuid::fromString(rec.id).isNull());
+    QCOMPARE(rec.sessionId, u"s1"_s);
+    QCOMPARE(rec.requestIndex, 7);
+    QVERIFY(rec.timestamp.isValid());
+    QVERIFY(rec.timestamp.timeSpec() != Qt::LocalTime); // carries its offset
+    QVERIFY(QRegularExpression(u"(Z|[+-]\\d\\d:\\d\\d)$"_s).match(rec.timestamp.toString(Qt::ISODate)).hasMatch());
+    const qint64 schemaTokens = TokenEstimate::toolSchemaBytes(in.tools) / 4;
+    QCOMPARE(rec.reason.toolSchemaTokens, schemaTokens);
+    QCOMPARE(rec.reason.reservedOutput, 10);
+    QCOMPARE(rec.reason.contextWindow, 2500);
+    QCOMPARE(rec.reason.estimateTokens, rec.tokensBefore);
+    QCOMPARE(rec.reason.ratio, double(rec.tokensBefore + schemaTokens + 10) / 2500.0);
+    QCOMPARE(rec.reason.full, 0.80);
+    QCOMPARE(rec.msgsBefore, 7);
+    QCOMPARE(rec.msgsAfter, 4);
+    QCOMPARE(rec.compressionRatio, double(rec.tokensAfter) / double(rec.tokensBefore));
+    QVERIFY(rec.durationMs >= 0);
+    QVERIFY(rec.error.isEmpty());
+    QVERIFY(rec.summaryText.contains(u"Default scripted summary"_s));
+    QVERIFY(r.shouldRecord);
+    const AuditLog::ReadResult read = AuditLog::read(audit);
+    QCOMPARE(read.records.size(), 1);
+    QCOMPARE(read.records[0].id, rec.id);
+    QCOMPARE(read.records[0].tier, Tier::Full);
+    QCOMPARE(read.records[0].tokensAfter, rec.tokensAfter);
+}
+
+void TestPreflight::callerViewIsUsed()
+{
+    // A view kept by the caller gives the same result as one built from scratch.
+    CompactionPolicy p;
+    p.contextWindow = 2000;
+    HistoryBuilder h;
+    h.user(u"look"_s).call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(5000));
+    for (int i = 0; i < 7; ++i)
+        h.user(u"short %1"_s.arg(i));
+    ContextView running = ContextView::build(kSystem, h, {}, 0);
+    running.appendUpTo(h, {}, h.messages().size());
+    PreflightInput in = preflightInput(kSystem, h, p);
+    in.view = std::move(running);
+    const PreflightResult withView = runPreflight(in);
+    const PreflightResult without = runPreflight(preflightInput(kSystem, h, p));
+    QCOMPARE(withView.record.tier, without.record.tier);
+    QCOMPARE(withView.view.items(), without.view.items());
+    QCOMPARE(withView.view.items(), ContextView::build(kSystem, h, withView.overlays).items());
+}
+
+QTEST_GUILESS_MAIN(TestPreflight)
+#include "tst_preflight.moc"
