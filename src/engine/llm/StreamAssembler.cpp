@@ -231,8 +231,8 @@ void OpenAiStreamAssembler::handleToolCallDelta(const QJsonObject &toolCall)
             if (m_calls[i].id == id)
                 call = i;
         }
-    } else if (providerIndex < 0 && !m_calls.isEmpty() && id.isEmpty()) {
-        call = int(m_calls.size()) - 1;
+    } else if (providerIndex < 0 && !m_calls.isEmpty() && id.isEmpty() && name.isEmpty()) {
+        call = int(m_calls.size()) - 1; // a bare continuation
     }
     // A different id at a known index is a new call (servers that send every call as index 0).
     if (call >= 0 && !id.isEmpty() && m_calls[call].id != id)
