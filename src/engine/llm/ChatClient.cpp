@@ -100,6 +100,7 @@ void ChatClient::cancel()
     m_retryTimer->stop();
     dropReply();
     m_busy = false;
+    ++m_generation;
     logLine(u"call cancelled by the caller (attempt %1)"_s.arg(m_attempt));
     emit cancelled();
 }
@@ -120,9 +121,10 @@ void ChatClient::startAttempt()
     callbacks.toolCallArguments = [this](int i, const QString &d) { emit toolCallArgumentsDelta(i, d); };
     m_assembler->setCallbacks(std::move(callbacks));
     m_parser->reset();
-    m_parser->setHandler([this](const SseEvent &event) {
-        // A slot may have cancelled the call while this chunk was being parsed.
-        if (m_busy && m_reply && !m_assembler->hasError())
+    const quint64 generation = ++m_generation;
+    m_parser->setHandler([this, generation](const SseEvent &event) {
+        // A slot may have cancelled (or cancelled and re-sent) while this chunk was being parsed.
+        if (m_busy && generation == m_generation && !m_assembler->hasError())
             m_assembler->handleEvent(event);
     });
 

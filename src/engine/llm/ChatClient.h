@@ -111,6 +111,7 @@ private:
     QByteArray m_errorBody;   // non-2xx or non-stream body, capped
     RetryPolicy m_policy;
     int m_transferTimeoutMs = 120000;
+    quint64 m_generation = 0; // bumped per attempt and on cancel: stale parser callbacks are ignored
     int m_attempt = 0;
     int m_status = 0;
     bool m_busy = false;
