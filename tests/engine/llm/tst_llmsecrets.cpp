@@ -163,7 +163,7 @@ private Q_SLOTS:
         QVERIFY2(!logs.contains(kOpenAiSecret), "the OpenAI key reached a log line");
         QVERIFY2(!logs.contains(kAnthropicSecret), "the Anthropic key reached a log line");
 
-        QCOMPARE(server.requestCount(), 2 * 4 + 2);
+        QCOMPARE(server.requestCount(), 2 * (3 + 1)); // per protocol: 503, retry, 401, model list
         for (const test::RecordedRequest &r : server.requests()) {
             const QString dump = r.dump();
             QVERIFY(!dump.contains(kOpenAiSecret));
