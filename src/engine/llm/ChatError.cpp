@@ -1,0 +1,221 @@
+#include "ChatError.h"
+
+#include "Redaction.h"
+#include "RetryPolicy.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+QString ChatError::displayText() const
+{
+    if (providerMessage.isEmpty() || message.contains(providerMessage))
+        return message;
+    return QCoreApplication::translate("wl::ChatError", "%1 (%2)").arg(message, providerMessage);
+}
+
+QString ChatError::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Network: return u"network"_s;
+    case Kind::Timeout: return u"timeout"_s;
+    case Kind::Auth: return u"auth"_s;
+    case Kind::NotFound: return u"not-found"_s;
+    case Kind::RateLimited: return u"rate-limited"_s;
+    case Kind::Overloaded: return u"overloaded"_s;
+    case Kind::BadRequest: return u"bad-request"_s;
+    case Kind::Server: return u"server"_s;
+    case Kind::Protocol: return u"protocol"_s;
+    case Kind::Cancelled: return u"cancelled"_s;
+    }
+    return u"unknown"_s;
+}
+
+
+
+namespace {
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("wl::ChatError", text);
+}
+
+struct ProviderError
+{
+    QString message;
+    QString code;   // error.code when a string, else error.type
+    QString type;
+};
+
+ProviderError parseProviderError(const QByteArray &body)
+{
+    ProviderError out;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        // Not JSON (a proxy's HTML page, plain text): keep a readable excerpt.
+        const QString text = QString::fromUtf8(body.left(400)).simplified();
+        const bool printable = std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.isPrint(); });
+        if (printable && !text.startsWith(u'<'))
+            out.message = text;
+        return out;
+    }
+    const QJsonObject root = doc.object();
+    const QJsonValue error = root.value(u"error");
+    if (error.isObject()) {
+        const QJsonObject e = error.toObject();
+        out.message = e.value(u"message").toString();
+        out.type = e.value(u"type").toString();
+        out.code = e.value(u"code").isString() ? e.value(u"code").toString() : out.type;
+    } else if (error.isString()) {
+        out.message = error.toString();
+    }
+    if (out.message.isEmpty())
+        out.message = root.value(u"message").toString(root.value(u"detail").toString());
+    if (out.type.isEmpty())
+        out.type = root.value(u"type").toString() == u"error" ? QString() : root.value(u"type").toString();
+    return out;
+}
+
+bool isQuotaError(const ProviderError &e)
+{
+    return e.code == u"insufficient_quota" || e.type == u"insufficient_quota"
+        || e.message.contains(u"spend limit", Qt::CaseInsensitive)
+        || e.message.contains(u"credit balance", Qt::CaseInsensitive);
+}
+} // namespace
+
+ChatError ChatError::fromHttp(const HttpReply &reply, const QString &model, bool keyPresent)
+{
+    const ProviderError pe = parseProviderError(reply.body);
+    ChatError e;
+    e.httpStatus = reply.status;
+    e.providerMessage = Redaction::redact(pe.message);
+    e.providerCode = pe.code.isEmpty() ? pe.type : pe.code;
+    e.retryAfterMs = RetryPolicy::parseRetryAfter(reply.retryAfter, reply.retryAfterMs);
+    e.retryable = RetryPolicy::isRetryableStatus(reply.status);
+
+    const int s = reply.status;
+    if (s == 401) {
+        e.kind = Kind::Auth;
+        e.message = keyPresent ? tr("The API key was rejected (HTTP 401). Check the key set for this provider.")
+                               : tr("The provider needs an API key, and none is set (HTTP 401).");
+    } else if (s == 403) {
+        e.kind = Kind::Auth;
+        e.message = tr("The API key is not allowed to use this model or endpoint (HTTP 403).");
+    } else if (s == 404) {
+        e.kind = Kind::NotFound;
+        e.message = tr("Model not found: %1. Check the model name and the base URL (HTTP 404).").arg(model);
+    } else if (s == 408) {
+        e.kind = Kind::Timeout;
+        e.message = tr("The provider timed out waiting for the request (HTTP 408).");
+    } else if (s == 429) {
+        e.kind = Kind::RateLimited;
+        if (isQuotaError(pe)) {
+            e.retryable = false;
+            e.message = tr("The account's quota or credit is used up; waiting will not help (HTTP 429).");
+        } else {
+            e.message = tr("The provider's rate limit was reached (HTTP 429).");
+        }
+    } else if (s == 529 || pe.type == u"overloaded_error") {
+        e.kind = Kind::Overloaded;
+        e.message = tr("The provider is overloaded right now (HTTP %1).").arg(s);
+    } else if (s == 413) {
+        e.kind = Kind::BadRequest;
+        e.message = tr("The request is too large for the provider (HTTP 413).");
+    } else if (s >= 400 && s < 500) {
+        e.kind = Kind::BadRequest;
+        if (pe.code == u"context_length_exceeded" || pe.message.contains(u"context length", Qt::CaseInsensitive)
+            || pe.message.contains(u"prompt is too long", Qt::CaseInsensitive))
+            e.message = tr("The conversation is longer than the model's context window (HTTP %1).").arg(s);
+        else
+            e.message = tr("The provider rejected the request (HTTP %1).").arg(s);
+    } else if (s >= 500) {
+        e.kind = Kind::Server;
+        e.message = tr("The provider had an internal error (HTTP %1).").arg(s);
+    } else {
+        e.kind = Kind::Protocol;
+        e.message = tr("The provider answered with an unexpected HTTP status %1.").arg(s);
+    }
+
+    const QByteArray shouldRetry = reply.shouldRetry.trimmed().toLower();
+    if (shouldRetry == "true" && e.kind != Kind::Auth)
+        e.retryable = true;
+    else if (shouldRetry == "false")
+        e.retryable = false;
+    return e;
+}
+
+ChatError ChatError::fromStreamError(const QString &type, const QString &providerMessage)
+{
+    ChatError e;
+    e.httpStatus = 200;
+    e.providerCode = type;
+    e.providerMessage = Redaction::redact(providerMessage);
+    if (type == u"overloaded_error") {
+        e.kind = Kind::Overloaded;
+        e.retryable = true;
+        e.message = tr("The provider is overloaded right now.");
+    } else if (type == u"rate_limit_error" || type == u"rate_limit_exceeded") {
+        e.kind = Kind::RateLimited;
+        e.retryable = true;
+        e.message = tr("The provider's rate limit was reached.");
+    } else if (type == u"insufficient_quota") {
+        e.kind = Kind::RateLimited;
+        e.message = tr("The account's quota or credit is used up; waiting will not help.");
+    } else if (type == u"authentication_error" || type == u"permission_error") {
+        e.kind = Kind::Auth;
+        e.message = tr("The API key was rejected.");
+    } else if (type == u"invalid_request_error") {
+        e.kind = Kind::BadRequest;
+        e.message = tr("The provider rejected the request.");
+    } else {
+        e.kind = Kind::Server;
+        e.retryable = true;
+        e.message = tr("The provider reported an error in the middle of its reply.");
+    }
+    return e;
+}
+
+ChatError ChatError::network(const QString &detail)
+{
+    ChatError e;
+    e.kind = Kind::Network;
+    e.retryable = true;
+    e.message = tr("Could not reach the provider, or the connection broke.");
+    e.providerMessage = Redaction::redact(detail);
+    return e;
+}
+
+ChatError ChatError::timeout(int timeoutMs)
+{
+    ChatError e;
+    e.kind = Kind::Timeout;
+    e.retryable = true;
+    e.message = tr("The provider sent nothing for %1 s; the request timed out.").arg(double(timeoutMs) / 1000.0);
+    return e;
+}
+
+ChatError ChatError::protocol(const QString &detail)
+{
+    ChatError e;
+    e.kind = Kind::Protocol;
+    e.message = tr("The provider's reply could not be understood.");
+    e.providerMessage = Redaction::redact(detail);
+    return e;
+}
+
+ChatError ChatError::cancelled()
+{
+    ChatError e;
+    e.kind = Kind::Cancelled;
+    e.message = tr("The request was cancelled.");
+    return e;
+}
+
+} // namespace wl

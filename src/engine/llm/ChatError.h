@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace wl {
+
+// A failed LLM call, typed so the agent loop and the UI can react: retry,
+// ask for a key, or show the provider's own words.
+struct ChatError
+{
+    enum class Kind {
+        Network,      // connection refused or dropped, DNS, TLS
+        Timeout,      // the transfer timeout fired (no bytes for too long)
+        Auth,         // 401/403: key missing, wrong or without permission
+        NotFound,     // 404: usually an unknown model or a wrong base URL
+        RateLimited,  // 429 (and quota exhaustion, which does not retry)
+        Overloaded,   // 529 or the provider's overloaded_error
+        BadRequest,   // 400, 413, 422: the request itself is wrong (e.g. context too long)
+        Server,       // other 5xx
+        Protocol,     // the reply is not what the protocol promises (malformed stream, early end)
+        Cancelled,    // cancel() was called
+    };
+
+    Kind kind = Kind::Network;
+    int httpStatus = 0;          // 0 when no HTTP status was received
+    QString message;             // one sentence for the user, translated
+    QString providerMessage;     // the provider's own error text, verbatim (secrets redacted)
+    QString providerCode;        // the provider's error type/code, e.g. "insufficient_quota"
+    bool retryable = false;      // whether RetryPolicy would try again
+    int retryAfterMs = -1;       // from Retry-After / retry-after-ms, -1 when absent
+
+    // message, plus the provider's text when it adds something.
+    QString displayText() const;
+
+    static QString kindName(Kind kind);
+
+    // Builders. `model` names the model in "model not found" messages.
+    // fromHttp reads the provider's error JSON (OpenAI {"error":{message,type,code}},
+    // Anthropic {"type":"error","error":{type,message}}, Ollama {"error":"..."},
+    // vLLM {"message":...}) and the retry headers.
+    struct HttpReply
+    {
+        int status = 0;
+        QByteArray body;
+        QByteArray retryAfter;     // Retry-After
+        QByteArray retryAfterMs;   // retry-after-ms (OpenAI, Azure)
+        QByteArray shouldRetry;    // x-should-retry (Anthropic): "true"/"false"
+    };
+    static ChatError fromHttp(const HttpReply &reply, const QString &model, bool keyPresent);
+    // An error object sent inside a 200 stream (Anthropic `error` event,
+    // OpenAI-compatible servers' {"error": ...} chunk).
+    static ChatError fromStreamError(const QString &type, const QString &providerMessage);
+    static ChatError network(const QString &detail);
+    static ChatError timeout(int timeoutMs);
+    static ChatError protocol(const QString &detail);
+    static ChatError cancelled();
+};
+
+} // namespace wl

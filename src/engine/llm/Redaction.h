@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace wl::Redaction {
+
+// The one helper every log line and request dump in the LLM layer goes
+// through. It masks the values of Authorization, x-api-key and
+// api-key headers (in "Name: value" and JSON "name": "value" forms), Bearer
+// tokens, strings shaped like provider keys (sk-..., sk-ant-...), and any
+// secret registered below, wherever it appears.
+QString redact(QStringView text);
+QByteArray redact(QByteArrayView text);
+
+// True for headers whose value is a credential.
+bool isSecretHeader(QByteArrayView name);
+
+// Header list with credential values replaced by "[redacted]".
+QList<QPair<QByteArray, QByteArray>> redactHeaders(const QList<QPair<QByteArray, QByteArray>> &headers);
+
+// Remembers a secret (an API key just loaded) so redact() masks it even in
+// text no pattern would catch. Keys shorter than 8 characters are not
+// registered (they would mask ordinary words). Thread-safe.
+void registerSecret(const QString &secret);
+
+inline constexpr QLatin1StringView kMask{"[redacted]"};
+
+} // namespace wl::Redaction
