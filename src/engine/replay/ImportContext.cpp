@@ -89,8 +89,13 @@ int ImportContext::addMessage(Message &&message)
         if (call.id.isEmpty()) {
             m_session->issues.append({ImportIssue::Kind::CallWithoutResult, index, call.id,
                                       tr("call to '%1' has no id and cannot be answered").arg(call.name)});
-        } else if (m_openCalls.contains(call.id) || m_answeredCalls.contains(call.id)) {
-            note(index, tr("call id '%1' is used twice").arg(call.id), call.id);
+        } else if (m_openCalls.contains(call.id)) {
+            note(index, tr("call id '%1' is used again before its result").arg(call.id), call.id);
+            m_openCalls.insert(call.id, index);
+        } else if (m_answeredCalls.remove(call.id)) {
+            // Ids only need to be unique among open calls; a reused id pairs with its next result.
+            note(index, tr("call id '%1' is reused after it was answered").arg(call.id), call.id);
+            m_openCalls.insert(call.id, index);
         } else {
             m_openCalls.insert(call.id, index);
         }

@@ -200,8 +200,11 @@ QString OpenAiChatImporter::displayName() const
 
 int OpenAiChatImporter::canRead(const TranscriptSample &sample) const
 {
-    if (!sample.firstRecord.isEmpty())
-        return sample.firstRecord.value("role"_L1).isString() ? 80 : 0;
+    if (!sample.firstRecord.isEmpty()) {
+        if (sample.firstRecord.value("role"_L1).isString())
+            return 80;
+        return sample.firstRecord.value("messages"_L1).isArray() ? 75 : 0;
+    }
     const QByteArray &head = sample.head;
     if (sample.firstChar == '[') {
         if (head.contains("\"role\""))

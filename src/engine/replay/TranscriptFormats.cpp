@@ -11,7 +11,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMutex>
-#include <QStringDecoder>
 
 #include <vector>
 
@@ -67,14 +66,20 @@ TranscriptFormats::Detection TranscriptFormats::detect(const QString &path)
         detection.error = tr("%1: binary file, not a transcript").arg(path);
         return detection;
     }
+    if (!TranscriptSample::isUtf8(head, head.size() < TranscriptSample::sampleBytes)) {
+        detection.error = tr("%1: not UTF-8 text (binary file?), not a transcript").arg(path);
+        return detection;
+    }
     const TranscriptSample sample = TranscriptSample::fromBytes(head, QFileInfo(path).fileName());
-    Registry &r = registry();
-    QMutexLocker lock(&r.mutex);
-    for (const auto &importer : r.importers) {
-        const int confidence = importer->canRead(sample);
-        if (confidence > detection.confidence) {
-            detection.confidence = confidence;
-            detection.format = importer->id();
+    {
+        Registry &r = registry();
+        QMutexLocker lock(&r.mutex);
+        for (const auto &importer : r.importers) {
+            const int confidence = importer->canRead(sample);
+            if (confidence > detection.confidence) {
+                detection.confidence = confidence;
+                detection.format = importer->id();
+            }
         }
     }
     if (detection.format.isEmpty())

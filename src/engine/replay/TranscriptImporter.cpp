@@ -62,6 +62,13 @@ TranscriptSample TranscriptSample::fromBytes(const QByteArray &head, const QStri
     return sample;
 }
 
+bool TranscriptSample::isUtf8(QByteArrayView head, bool complete)
+{
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QString decoded = decoder.decode(complete ? head : withoutCutSequence(head));
+    return !decoder.hasError();
+}
+
 ImportResult TranscriptImporter::importFile(const QString &path, const ImportOptions &options) const
 {
     QFile file(path);
@@ -97,14 +104,9 @@ ImportResult TranscriptImporter::import(QIODevice *device, const QString &source
         result.error = tr("%1: binary file (NUL byte at offset %2), not a transcript").arg(sourceName).arg(nul);
         return result;
     }
-    {
-        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-        const QByteArrayView checked = head.size() < checkBytes ? QByteArrayView(head) : withoutCutSequence(head);
-        const QString decoded = decoder.decode(checked);
-        if (decoder.hasError()) {
-            result.error = tr("%1: not UTF-8 text (binary file?), not a transcript").arg(sourceName);
-            return result;
-        }
+    if (!TranscriptSample::isUtf8(head, head.size() < checkBytes)) {
+        result.error = tr("%1: not UTF-8 text (binary file?), not a transcript").arg(sourceName);
+        return result;
     }
     if (head.startsWith("\xEF\xBB\xBF"))
         device->skip(3);

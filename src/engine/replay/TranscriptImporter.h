@@ -23,6 +23,8 @@ struct TranscriptSample
 
     static constexpr qint64 sampleBytes = 256 * 1024;
     static TranscriptSample fromBytes(const QByteArray &head, const QString &fileName = {});
+    // True when `head` is valid UTF-8; unless `complete`, a sequence cut at the end is allowed.
+    static bool isUtf8(QByteArrayView head, bool complete);
 };
 
 // One importer per source format. Importers are stateless: import() may be called from
