@@ -187,28 +187,67 @@ bool ImportContext::keepGoing(qint64 position)
 
 bool ImportContext::readLines(const std::function<bool(const QByteArray &, qint64)> &record)
 {
-    qint64 lineNumber = 0;
+    // Own buffering: QIODevice::readLine(maxSize) allocates maxSize per call, and
+    // readLine() without a limit would hold an endless line whole.
+    constexpr qint64 readBytes = 1 << 20;
     const qint64 limit = m_options.maxRecordBytes;
-    while (!m_device->atEnd()) {
-        ++lineNumber;
-        QByteArray line = m_device->readLine(limit + 2);
-        if (line.isEmpty() && m_device->atEnd())
-            break;
-        if (line.size() > limit && !line.endsWith('\n')) {
-            return failAt(lineNumber, {}, tr("line is longer than %1 MB; this is not a transcript line")
-                                              .arg(limit / (1024 * 1024)));
+    QByteArray chunk(readBytes, Qt::Uninitialized);
+    QByteArray line;
+    qint64 lineNumber = 1;
+    qint64 consumed = m_device->pos();
+    bool tooLong = false;
+    auto deliver = [&]() -> bool {
+        if (tooLong)
+            return failAt(lineNumber, {}, tr("line is longer than %1 MB; this is not a transcript line").arg(limit / (1024 * 1024)));
+        if (!keepGoing(consumed))
+            return false;
+        bool blank = true;
+        for (char c : std::as_const(line)) {
+            if (c != ' ' && c != '\t' && c != '\r') {
+                blank = false;
+                break;
+            }
         }
-        if (!keepGoing(m_device->pos()))
+        if (!blank && !record(line, lineNumber))
             return false;
-        // Blank lines carry nothing; trailing "\r\n" is whitespace to the JSON parser.
-        const QByteArray trimmed = line.trimmed();
-        if (trimmed.isEmpty())
-            continue;
-        if (!record(line, lineNumber))
-            return false;
+        if (line.capacity() > 4 * readBytes)
+            line = QByteArray();
+        else
+            line.clear();
+        ++lineNumber;
+        return true;
+    };
+    for (;;) {
+        const qint64 n = m_device->read(chunk.data(), readBytes);
+        if (n < 0)
+            return fail(tr("%1: read error: %2").arg(m_source, m_device->errorString()));
+        if (n == 0)
+            break;
+        const char *data = chunk.constData();
+        qint64 from = 0;
+        while (from < n) {
+            const char *newline = static_cast<const char *>(memchr(data + from, '\n', size_t(n - from)));
+            const qint64 to = newline ? newline - data : n;
+            if (!tooLong) {
+                line.append(data + from, to - from);
+                tooLong = line.size() > limit;
+                if (tooLong)
+                    line = QByteArray();
+            }
+            consumed += to - from;
+            from = to;
+            if (newline) {
+                ++consumed;
+                ++from;
+                if (!deliver())
+                    return false;
+            }
+        }
     }
+    if ((!line.isEmpty() || tooLong) && !deliver())
+        return false;
     if (m_options.progress)
-        m_options.progress(m_device->pos(), m_total);
+        m_options.progress(consumed, m_total);
     return m_error.isEmpty();
 }
 

@@ -123,6 +123,8 @@ private slots:
     void openHandsV1BrokenPairFlagged();
     void chatLogResponse();
     void sinkReceivesMessages();
+    void sourceCompactions_data();
+    void sourceCompactions();
     void malformedLines_data();
     void malformedLines();
     void unusableInput_data();
@@ -483,6 +485,67 @@ void TestTranscriptImport::sinkReceivesMessages()
     QCOMPARE(sink.results, 186);
     QCOMPARE(r.session.messageCount, 343);
     QCOMPARE(r.session.requests.size(), 152);
+}
+
+void TestTranscriptImport::sourceCompactions_data()
+{
+    // Shapes from FORMATS.md (Codex `compacted`, OpenHands condensation); the corpus files
+    // themselves hold none of these.
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("messageIndex");
+    QTest::addColumn<qint64>("tokensBefore");
+    QTest::addColumn<QString>("summary");
+    QTest::addColumn<QString>("kind");
+
+    QTest::newRow("codex compacted") << u"codex"_s << QByteArray(
+        R"({"type":"session_meta","payload":{"base_instructions":{"text":"sys"}}})" "\n"
+        R"({"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}})" "\n"
+        R"({"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"c1"}})" "\n"
+        R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":90000,"cached_input_tokens":100,"output_tokens":5}}}})" "\n"
+        R"({"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok"}})" "\n"
+        R"({"type":"compacted","payload":{"message":"Summary of the work so far."}})" "\n"
+        R"({"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done"}]}})" "\n")
+        << 4 << qint64(90000) << u"Summary of the work so far."_s << u"compacted"_s;
+    QTest::newRow("openhands v1 condensation") << u"openhands"_s << QByteArray(
+        R"({"kind":"MessageEvent","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"task"}]}})" "\n"
+        R"({"kind":"ConversationStateUpdateEvent","key":"stats","value":{"usage_to_metrics":{"default":{"model_name":"m","accumulated_token_usage":{"prompt_tokens":500,"completion_tokens":20,"per_turn_token":480}}}}})" "\n"
+        R"({"kind":"Condensation","forgotten_event_ids":["a"],"summary":"Forgot a.","summary_offset":1})" "\n"
+        R"({"kind":"MessageEvent","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"more"}]}})" "\n")
+        << 1 << qint64(480) << u"Forgot a."_s << u"condensation"_s;
+    QTest::newRow("openhands v0 condensation") << u"openhands"_s << QByteArray(
+        R"([{"id":0,"source":"user","action":"message","args":{"content":"task"}},)"
+        R"({"id":1,"source":"agent","action":"condensation","args":{"forgotten_event_ids":[0],"summary":"Earlier: task."}},)"
+        R"({"id":2,"source":"user","action":"message","args":{"content":"next"}}])")
+        << 1 << qint64(-1) << u"Earlier: task."_s << u"condensation"_s;
+    QTest::newRow("claude boundary") << u"claude-code"_s << QByteArray(
+        R"({"type":"user","sessionId":"s","message":{"role":"user","content":"first"}})" "\n"
+        R"({"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual","preTokens":1234}})" "\n"
+        R"({"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued."}})" "\n"
+        R"({"type":"user","message":{"role":"user","content":"second"}})" "\n")
+        << 1 << qint64(1234) << u"This session is being continued."_s << u"compact_boundary"_s;
+}
+
+void TestTranscriptImport::sourceCompactions()
+{
+    QFETCH(QString, format);
+    QFETCH(QByteArray, text);
+    QFETCH(int, messageIndex);
+    QFETCH(qint64, tokensBefore);
+    QFETCH(QString, summary);
+    QFETCH(QString, kind);
+    QBuffer buffer(&text);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    const ImportResult r = TranscriptFormats::importer(format)->import(&buffer, u"c"_s);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.session.skippedLines, 0);
+    QCOMPARE(r.session.compactions.size(), 1);
+    const ExternalCompaction &c = r.session.compactions.first();
+    QCOMPARE(c.messageIndex, messageIndex);
+    QCOMPARE(c.tokensBefore, tokensBefore);
+    QCOMPARE(c.summary, summary);
+    QCOMPARE(c.kind, kind);
+    QVERIFY(c.messageIndex < r.session.messages.size()); // messages continue after it
 }
 
 void TestTranscriptImport::malformedLines_data()
