@@ -1,0 +1,343 @@
+#include "ClaudeCodeImporter.h"
+
+#include "ImportContext.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TranscriptImport", text);
+}
+
+// Record types that carry no conversation (UI progress, undo snapshots, queue state).
+bool isNoiseType(const QString &type)
+{
+    static const QLatin1StringView noise[] = {"progress"_L1, "file-history-snapshot"_L1, "queue-operation"_L1,
+                                              "attachment"_L1, "custom-title"_L1, "tag"_L1, "last-prompt"_L1};
+    for (QLatin1StringView n : noise) {
+        if (type == n)
+            return true;
+    }
+    return false;
+}
+
+// User text that Claude Code injected rather than the user typed.
+bool isInjectedPrompt(const QJsonObject &record, const QString &text)
+{
+    return record.value("isMeta"_L1).toBool() || text.startsWith("<command-"_L1) || text.startsWith("<local-command"_L1)
+        || text.startsWith("<system-reminder>"_L1) || text.startsWith("<task-notification>"_L1);
+}
+
+// Claude Code writes one record per content block; records of one API response share
+// message.id, and tool results of that response may arrive between them. The pending
+// assistant message collects the blocks; results wait behind it so the order stays
+// assistant -> results.
+class ClaudeReader
+{
+public:
+    explicit ClaudeReader(ImportContext &context) : m_context(context) {}
+
+    bool record(const QByteArray &line, qint64 lineNumber)
+    {
+        QJsonObject record;
+        if (!m_context.parseObjectLine(line, lineNumber, &record))
+            return true;
+        const QJsonValue typeValue = record.value("type"_L1);
+        if (!typeValue.isString()) {
+            m_context.skipRecord(lineNumber, u"type"_s, tr("missing or not a string (%1)").arg(ImportJson::typeName(typeValue)));
+            return true;
+        }
+        const QString type = typeValue.toString();
+        if (type == "user"_L1 || type == "assistant"_L1) {
+            if (!onSidechainFilter(record, type))
+                return true;
+            const QJsonValue message = record.value("message"_L1);
+            if (!message.isObject()) {
+                m_context.skipRecord(lineNumber, u"message"_s, tr("expected an object, got %1").arg(ImportJson::typeName(message)));
+                return true;
+            }
+            m_context.countRecord(type);
+            return type == "user"_L1 ? user(record, message.toObject(), lineNumber)
+                                     : assistant(record, message.toObject(), lineNumber);
+        }
+        if (type == "system"_L1) {
+            const QString subtype = record.value("subtype"_L1).toString();
+            m_context.countRecord(type);
+            if (subtype == "compact_boundary"_L1)
+                return compactBoundary(record);
+            m_context.ignoreRecord(u"system/"_s + subtype);
+            return true;
+        }
+        if (type == "summary"_L1) {
+            m_context.countRecord(type);
+            if (m_summaryTitle.isEmpty())
+                m_summaryTitle = record.value("summary"_L1).toString();
+            return true;
+        }
+        if (isNoiseType(type)) {
+            m_context.countRecord(type);
+            m_context.ignoreRecord(type);
+            return true;
+        }
+        m_context.skipRecord(lineNumber, u"type"_s, tr("unknown record kind '%1'").arg(type));
+        return true;
+    }
+
+    bool finish()
+    {
+        if (!flush())
+            return false;
+        if (!m_summaryTitle.isEmpty())
+            m_context.session().title = m_summaryTitle;
+        return true;
+    }
+
+private:
+    // The first conversation record decides whether this is a main or a sub-agent file;
+    // records of the other kind (sub-agent turns mirrored into a main file) are left out.
+    bool onSidechainFilter(const QJsonObject &record, const QString &)
+    {
+        const bool sidechain = record.value("isSidechain"_L1).toBool(false);
+        if (!m_sidechain)
+            m_sidechain = sidechain;
+        if (sidechain != *m_sidechain) {
+            m_context.ignoreRecord(u"sidechain"_s);
+            return false;
+        }
+        return true;
+    }
+
+    bool push(Message &&message)
+    {
+        return m_context.addMessage(std::move(message)) >= 0;
+    }
+
+    bool flush()
+    {
+        if (m_pending) {
+            const int index = m_context.addMessage(std::move(*m_pending));
+            m_pending.reset();
+            if (index < 0)
+                return false;
+            if (m_pendingModel != "<synthetic>"_L1) { // Claude Code's own error notices, not API calls
+                ImportedRequest request = m_pendingRequest;
+                request.messageIndex = index;
+                m_context.addRequest(request);
+            }
+        }
+        for (Message &result : m_waitingResults) {
+            if (!push(std::move(result)))
+                return false;
+        }
+        m_waitingResults.clear();
+        return true;
+    }
+
+    bool assistant(const QJsonObject &record, const QJsonObject &message, qint64 lineNumber)
+    {
+        const QString responseId = message.value("id"_L1).toString();
+        const QJsonValue content = message.value("content"_L1);
+        if (!content.isArray() && !content.isString()) {
+            m_context.skipRecord(lineNumber, u"message.content"_s, tr("expected an array or a string, got %1").arg(ImportJson::typeName(content)));
+            return true;
+        }
+        if (!m_pending || responseId.isEmpty() || responseId != m_pendingRequest.responseId) {
+            if (!flush())
+                return false;
+            m_pending = Message::assistant(QString());
+            m_pendingRequest = ImportedRequest();
+            m_pendingRequest.responseId = responseId;
+            m_pendingRequest.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+            m_pendingModel = message.value("model"_L1).toString();
+            m_pendingRequest.model = m_pendingModel;
+            if (m_context.session().model.isEmpty() && m_pendingModel != "<synthetic>"_L1)
+                m_context.session().model = m_pendingModel;
+        }
+        // Usage repeats on every record of the response; the last one is the most complete.
+        const QJsonObject usage = message.value("usage"_L1).toObject();
+        if (!usage.isEmpty()) {
+            TokenUsage &u = m_pendingRequest.usage;
+            u.input = ImportJson::integer(usage.value("input_tokens"_L1));
+            u.output = ImportJson::integer(usage.value("output_tokens"_L1));
+            u.cacheRead = ImportJson::integer(usage.value("cache_read_input_tokens"_L1));
+            u.cacheWrite = ImportJson::integer(usage.value("cache_creation_input_tokens"_L1));
+            u.context = qMax<qint64>(0, u.input) + qMax<qint64>(0, u.cacheRead) + qMax<qint64>(0, u.cacheWrite);
+        }
+        if (content.isString()) {
+            appendText(content.toString());
+            return true;
+        }
+        const QJsonArray blocks = content.toArray();
+        for (qsizetype i = 0; i < blocks.size(); ++i) {
+            const QJsonObject block = blocks.at(i).toObject();
+            const QString type = block.value("type"_L1).toString();
+            if (type == "text"_L1) {
+                appendText(block.value("text"_L1).toString());
+            } else if (type == "tool_use"_L1) {
+                const QJsonValue idValue = block.value("id"_L1);
+                const QJsonValue nameValue = block.value("name"_L1);
+                if (!idValue.isString() || !nameValue.isString()) {
+                    m_context.skipRecord(lineNumber, u"message.content[%1].%2"_s.arg(i).arg(idValue.isString() ? u"name"_s : u"id"_s),
+                                         tr("missing or not a string"));
+                    continue;
+                }
+                ToolCall call;
+                call.id = idValue.toString();
+                call.name = nameValue.toString();
+                call.arguments = ImportJson::compact(block.value("input"_L1));
+                call.argumentsValid = block.value("input"_L1).isObject();
+                m_pending->toolCalls.append(call);
+            } else {
+                // thinking / redacted_thinking are not replayed as text; server tools neither.
+                m_context.ignoreRecord(u"block/"_s + (type.isEmpty() ? u"?"_s : type));
+            }
+        }
+        return true;
+    }
+
+    void appendText(const QString &text)
+    {
+        if (text.isEmpty())
+            return;
+        if (!m_pending->content.isEmpty())
+            m_pending->content += u'\n';
+        m_pending->content += text;
+    }
+
+    bool user(const QJsonObject &record, const QJsonObject &message, qint64 lineNumber)
+    {
+        const QJsonValue content = message.value("content"_L1);
+        if (record.value("isCompactSummary"_L1).toBool()) {
+            const QString summary = ImportJson::contentText(content);
+            if (!flush())
+                return false;
+            if (m_context.session().compactions.isEmpty() || !m_context.session().compactions.last().summary.isEmpty()) {
+                ExternalCompaction compaction;
+                compaction.messageIndex = m_context.messageCount();
+                compaction.kind = u"summary"_s;
+                compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+                m_context.addCompaction(compaction);
+            }
+            m_context.session().compactions.last().summary = summary;
+            if (m_context.options().keepCompactionSummaries)
+                return push(Message::user(summary));
+            return true;
+        }
+        if (content.isString()) {
+            const QString text = content.toString();
+            if (!isInjectedPrompt(record, text))
+                m_context.offerTitle(text);
+            return flush() && push(Message::user(text));
+        }
+        if (!content.isArray()) {
+            m_context.skipRecord(lineNumber, u"message.content"_s, tr("expected an array or a string, got %1").arg(ImportJson::typeName(content)));
+            return true;
+        }
+        const QJsonArray blocks = content.toArray();
+        QString text;
+        for (qsizetype i = 0; i < blocks.size(); ++i) {
+            const QJsonObject block = blocks.at(i).toObject();
+            const QString type = block.value("type"_L1).toString();
+            if (type == "tool_result"_L1) {
+                const QJsonValue id = block.value("tool_use_id"_L1);
+                if (!id.isString() || id.toString().isEmpty()) {
+                    m_context.skipRecord(lineNumber, u"message.content[%1].tool_use_id"_s.arg(i), tr("missing or not a string"));
+                    continue;
+                }
+                Message result = Message::toolResult(id.toString(), ImportJson::contentText(block.value("content"_L1)),
+                                                     block.value("is_error"_L1).toBool(false));
+                if (m_pending)
+                    m_waitingResults.append(std::move(result));
+                else if (!push(std::move(result)))
+                    return false;
+            } else if (type == "text"_L1 || type == "image"_L1) {
+                const QString part = type == "text"_L1 ? block.value("text"_L1).toString() : u"[image]"_s;
+                if (!text.isEmpty())
+                    text += u'\n';
+                text += part;
+            } else {
+                m_context.ignoreRecord(u"block/"_s + (type.isEmpty() ? u"?"_s : type));
+            }
+        }
+        if (!text.isEmpty()) {
+            if (!isInjectedPrompt(record, text))
+                m_context.offerTitle(text);
+            return flush() && push(Message::user(text));
+        }
+        return true;
+    }
+
+    bool compactBoundary(const QJsonObject &record)
+    {
+        if (!flush())
+            return false;
+        const QJsonObject meta = record.value("compactMetadata"_L1).toObject();
+        ExternalCompaction compaction;
+        compaction.messageIndex = m_context.messageCount();
+        compaction.tokensBefore = ImportJson::integer(meta.value("preTokens"_L1));
+        compaction.trigger = meta.value("trigger"_L1).toString();
+        compaction.kind = u"compact_boundary"_s;
+        compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        m_context.addCompaction(compaction);
+        return true;
+    }
+
+    ImportContext &m_context;
+    std::optional<bool> m_sidechain;
+    std::optional<Message> m_pending;
+    ImportedRequest m_pendingRequest;
+    QString m_pendingModel;
+    QList<Message> m_waitingResults;
+    QString m_summaryTitle;
+};
+
+} // namespace
+
+QString ClaudeCodeImporter::id() const
+{
+    return u"claude-code"_s;
+}
+
+QString ClaudeCodeImporter::displayName() const
+{
+    return QCoreApplication::translate("TranscriptImport", "Claude Code session");
+}
+
+int ClaudeCodeImporter::canRead(const TranscriptSample &sample) const
+{
+    const QJsonObject &r = sample.firstRecord;
+    if (r.isEmpty()) {
+        // A first line too long to parse: look for the envelope fields.
+        if (sample.firstChar == '{' && sample.head.contains("\"sessionId\"") && sample.head.contains("\"parentUuid\""))
+            return 60;
+        return 0;
+    }
+    const QString type = r.value("type"_L1).toString();
+    const bool known = type == "user"_L1 || type == "assistant"_L1 || type == "system"_L1 || type == "summary"_L1
+        || isNoiseType(type);
+    if (!known)
+        return 0;
+    if (r.contains("sessionId"_L1) || r.contains("parentUuid"_L1) || r.contains("leafUuid"_L1)
+        || type == "file-history-snapshot"_L1)
+        return 95;
+    return r.value("message"_L1).isObject() ? 60 : 30;
+}
+
+bool ClaudeCodeImporter::read(ImportContext &context) const
+{
+    ClaudeReader reader(context);
+    if (!context.readLines([&](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); }))
+        return false;
+    return reader.finish();
+}
+
+} // namespace wl

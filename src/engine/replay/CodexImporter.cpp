@@ -1,0 +1,301 @@
+#include "CodexImporter.h"
+
+#include "ImportContext.h"
+#include "model/MessageCodec.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TranscriptImport", text);
+}
+
+// Rollout lines hold Responses API items, one item per line. An assistant turn is the run
+// of items one model response produced (text, function calls); it ends at a tool output,
+// a user message, the next response's reasoning item, or the response's token_count event.
+class CodexReader
+{
+public:
+    explicit CodexReader(ImportContext &context) : m_context(context) {}
+
+    bool record(const QByteArray &line, qint64 lineNumber)
+    {
+        QJsonObject record;
+        if (!m_context.parseObjectLine(line, lineNumber, &record))
+            return true;
+        const QJsonValue typeValue = record.value("type"_L1);
+        if (!typeValue.isString()) {
+            m_context.skipRecord(lineNumber, u"type"_s, tr("missing or not a string (%1)").arg(ImportJson::typeName(typeValue)));
+            return true;
+        }
+        const QString type = typeValue.toString();
+        const QJsonValue payloadValue = record.value("payload"_L1);
+        if (!payloadValue.isObject()) {
+            m_context.skipRecord(lineNumber, u"payload"_s, tr("expected an object, got %1").arg(ImportJson::typeName(payloadValue)));
+            return true;
+        }
+        const QJsonObject payload = payloadValue.toObject();
+        m_timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        if (type == "response_item"_L1) {
+            m_context.countRecord(type);
+            return responseItem(payload, lineNumber);
+        }
+        if (type == "event_msg"_L1) {
+            m_context.countRecord(type);
+            return event(payload);
+        }
+        if (type == "session_meta"_L1) {
+            m_context.countRecord(type);
+            const QString instructions = payload.value("base_instructions"_L1).toObject().value("text"_L1).toString();
+            if (!instructions.isEmpty() && m_context.messageCount() == 0 && !m_pending)
+                return m_context.addMessage(Message::system(instructions)) >= 0;
+            return true;
+        }
+        if (type == "turn_context"_L1) {
+            m_context.countRecord(type);
+            if (payload.value("model"_L1).isString()) {
+                m_model = payload.value("model"_L1).toString();
+                if (m_context.session().model.isEmpty())
+                    m_context.session().model = m_model;
+            }
+            return true;
+        }
+        if (type == "compacted"_L1) {
+            m_context.countRecord(type);
+            if (!flush())
+                return false;
+            ExternalCompaction compaction;
+            compaction.messageIndex = m_context.messageCount();
+            compaction.tokensBefore = m_lastContextTokens;
+            compaction.summary = payload.value("message"_L1).toString();
+            compaction.kind = u"compacted"_s;
+            compaction.timestamp = m_timestamp;
+            m_context.addCompaction(compaction);
+            return true;
+        }
+        m_context.skipRecord(lineNumber, u"type"_s, tr("unknown record kind '%1'").arg(type));
+        return true;
+    }
+
+    bool finish()
+    {
+        if (!flush())
+            return false;
+        if (m_context.session().title.isEmpty())
+            m_context.offerTitle(m_fallbackTitle);
+        return true;
+    }
+
+private:
+    Message &pending()
+    {
+        if (!m_pending) {
+            m_pending = Message::assistant(QString());
+            m_pendingTimestamp = m_timestamp;
+        }
+        m_userSinceModel = false;
+        return *m_pending;
+    }
+
+    bool flush()
+    {
+        if (!m_pending)
+            return true;
+        const int index = m_context.addMessage(std::move(*m_pending));
+        m_pending.reset();
+        if (index < 0)
+            return false;
+        ImportedRequest request;
+        request.messageIndex = index;
+        request.model = m_model;
+        request.timestamp = m_pendingTimestamp;
+        m_context.addRequest(request);
+        return true;
+    }
+
+    bool responseItem(const QJsonObject &item, qint64 lineNumber)
+    {
+        const QString type = item.value("type"_L1).toString();
+        if (type == "message"_L1) {
+            const QString role = item.value("role"_L1).toString();
+            const QJsonValue content = item.value("content"_L1);
+            if (!content.isArray() && !content.isString()) {
+                m_context.skipRecord(lineNumber, u"payload.content"_s, tr("expected an array, got %1").arg(ImportJson::typeName(content)));
+                return true;
+            }
+            const QString text = ImportJson::contentText(content);
+            if (role == "assistant"_L1) {
+                Message &m = pending();
+                if (!m.content.isEmpty())
+                    m.content += u'\n';
+                m.content += text;
+                return true;
+            }
+            if (role == "user"_L1 || role == "developer"_L1 || role == "system"_L1) {
+                if (!flush())
+                    return false;
+                if (role == "user"_L1) {
+                    m_userSinceModel = true;
+                    if (m_fallbackTitle.isEmpty() && !text.startsWith(u'<') && !text.startsWith(u'#'))
+                        m_fallbackTitle = text;
+                }
+                return m_context.addMessage(role == "user"_L1 ? Message::user(text) : Message::system(text)) >= 0;
+            }
+            m_context.skipRecord(lineNumber, u"payload.role"_s, tr("unknown role '%1'").arg(role));
+            return true;
+        }
+        if (type == "function_call"_L1 || type == "custom_tool_call"_L1 || type == "local_shell_call"_L1) {
+            const QJsonValue callId = item.value("call_id"_L1);
+            if (!callId.isString()) {
+                m_context.skipRecord(lineNumber, u"payload.call_id"_s, tr("missing or not a string"));
+                return true;
+            }
+            ToolCall call;
+            call.id = callId.toString();
+            if (type == "function_call"_L1) {
+                call.name = item.value("name"_L1).toString();
+                call.arguments = ImportJson::compact(item.value("arguments"_L1));
+                call.argumentsValid = MessageCodec::argumentsAreValid(call.arguments);
+            } else if (type == "custom_tool_call"_L1) {
+                // Free-form tools (apply_patch) take raw text, kept as sent.
+                call.name = item.value("name"_L1).toString();
+                call.arguments = item.value("input"_L1).toString();
+                call.argumentsValid = false;
+            } else {
+                call.name = u"local_shell"_s;
+                call.arguments = ImportJson::compact(item.value("action"_L1));
+                call.argumentsValid = item.value("action"_L1).isObject();
+            }
+            pending().toolCalls.append(call);
+            return true;
+        }
+        if (type == "function_call_output"_L1 || type == "custom_tool_call_output"_L1 || type == "local_shell_call_output"_L1) {
+            const QJsonValue callId = item.value("call_id"_L1);
+            if (!callId.isString()) {
+                m_context.skipRecord(lineNumber, u"payload.call_id"_s, tr("missing or not a string"));
+                return true;
+            }
+            if (!flush())
+                return false;
+            const QJsonValue output = item.value("output"_L1);
+            QString text;
+            if (output.isString())
+                text = output.toString();
+            else if (output.isArray())
+                text = ImportJson::contentText(output);
+            else if (output.isObject() && output.toObject().value("content"_L1).isString())
+                text = output.toObject().value("content"_L1).toString();
+            else
+                text = ImportJson::compact(output);
+            return m_context.addMessage(Message::toolResult(callId.toString(), text)) >= 0;
+        }
+        if (type == "reasoning"_L1) {
+            // Opaque (encrypted); it opens a new model response.
+            if (!flush())
+                return false;
+            m_userSinceModel = false;
+            m_context.ignoreRecord(u"reasoning"_s);
+            return true;
+        }
+        if (type == "web_search_call"_L1 || type == "compaction"_L1 || type == "compaction_summary"_L1
+            || type == "ghost_snapshot"_L1 || type == "image_generation_call"_L1) {
+            m_context.ignoreRecord(type);
+            return true;
+        }
+        m_context.skipRecord(lineNumber, u"payload.type"_s, tr("unknown response item '%1'").arg(type));
+        return true;
+    }
+
+    bool event(const QJsonObject &payload)
+    {
+        const QString type = payload.value("type"_L1).toString();
+        if (type == "token_count"_L1) {
+            const QJsonObject last = payload.value("info"_L1).toObject().value("last_token_usage"_L1).toObject();
+            if (last.isEmpty())
+                return true;
+            if (!flush())
+                return false;
+            auto &requests = m_context.session().requests;
+            if (requests.isEmpty() || requests.last().usage.isKnown())
+                return true; // repeated event for the same response
+            TokenUsage &u = requests.last().usage;
+            u.input = ImportJson::integer(last.value("input_tokens"_L1));
+            u.output = ImportJson::integer(last.value("output_tokens"_L1));
+            u.cacheRead = ImportJson::integer(last.value("cached_input_tokens"_L1));
+            u.context = u.input;
+            m_lastContextTokens = u.input;
+            return true;
+        }
+        if (type == "user_message"_L1) {
+            const QString text = payload.value("message"_L1).toString();
+            m_context.offerTitle(text);
+            if (m_userSinceModel)
+                return true; // the response_item user message already holds it
+            // Trimmed rollouts keep user turns only as events.
+            if (!flush())
+                return false;
+            m_userSinceModel = true;
+            return m_context.addMessage(Message::user(text)) >= 0;
+        }
+        m_context.ignoreRecord(u"event_msg/"_s + type);
+        return true;
+    }
+
+    ImportContext &m_context;
+    std::optional<Message> m_pending;
+    QDateTime m_pendingTimestamp;
+    QDateTime m_timestamp;
+    QString m_model;
+    QString m_fallbackTitle;
+    qint64 m_lastContextTokens = -1;
+    bool m_userSinceModel = false;
+};
+
+} // namespace
+
+QString CodexImporter::id() const
+{
+    return u"codex"_s;
+}
+
+QString CodexImporter::displayName() const
+{
+    return QCoreApplication::translate("TranscriptImport", "OpenAI Codex CLI rollout");
+}
+
+int CodexImporter::canRead(const TranscriptSample &sample) const
+{
+    const QJsonObject &r = sample.firstRecord;
+    if (r.isEmpty()) {
+        if (sample.firstChar == '{' && sample.head.contains("\"type\":\"session_meta\"") && sample.head.contains("\"payload\""))
+            return 70;
+        return 0;
+    }
+    const QString type = r.value("type"_L1).toString();
+    if (!r.value("payload"_L1).isObject())
+        return 0;
+    if (type == "session_meta"_L1)
+        return 95;
+    if (type == "response_item"_L1 || type == "event_msg"_L1 || type == "turn_context"_L1 || type == "compacted"_L1)
+        return 85;
+    return 0;
+}
+
+bool CodexImporter::read(ImportContext &context) const
+{
+    CodexReader reader(context);
+    if (!context.readLines([&](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); }))
+        return false;
+    return reader.finish();
+}
+
+} // namespace wl

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "TranscriptImporter.h"
+
+namespace wl {
+
+// OpenAI Codex CLI rollout JSONL ({timestamp, type, payload} lines). session_meta's
+// base_instructions become the system message; response_item messages, function_call /
+// custom_tool_call (apply_patch text kept raw, argumentsValid false) and their outputs become
+// messages; one assistant message per model response, closed by the response's token_count
+// event (its last_token_usage is the request's usage). `reasoning` (encrypted) and
+// `web_search_call` are counted in ignoredRecords; event_msg duplicates are not replayed,
+// except user_message when the rollout has no user response_item (trimmed Desktop files).
+// `compacted` lines become ExternalCompactions.
+class CodexImporter : public TranscriptImporter
+{
+public:
+    QString id() const override;
+    QString displayName() const override;
+    int canRead(const TranscriptSample &sample) const override;
+
+protected:
+    bool read(ImportContext &context) const override;
+};
+
+} // namespace wl

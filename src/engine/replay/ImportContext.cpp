@@ -1,0 +1,409 @@
+#include "ImportContext.h"
+
+#include "TranscriptImporter.h"
+
+#include "LoggingCategories.h"
+#include "model/MessageCodec.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTimeZone>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+constexpr int maxProblems = 200;
+constexpr qint64 progressStep = 1 << 20;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TranscriptImport", text);
+}
+} // namespace
+
+ImportContext::ImportContext(QIODevice *device, const QString &sourceName, const ImportOptions &options,
+                             ImportedSession *session)
+    : m_device(device)
+    , m_source(sourceName)
+    , m_options(options)
+    , m_session(session)
+{
+    if (!device->isSequential())
+        m_total = device->size();
+}
+
+bool ImportContext::fail(const QString &error)
+{
+    if (m_error.isEmpty())
+        m_error = error;
+    return false;
+}
+
+bool ImportContext::failAt(qint64 line, const QString &field, const QString &what)
+{
+    if (field.isEmpty())
+        return fail(tr("%1: %2").arg(location(line), what));
+    return fail(tr("%1: field '%2': %3").arg(location(line), field, what));
+}
+
+bool ImportContext::failAtOffset(qint64 offset, qint64 line, const QString &what)
+{
+    return fail(tr("%1:%2 (byte %3): %4").arg(m_source).arg(line).arg(offset).arg(what));
+}
+
+QString ImportContext::location(qint64 line) const
+{
+    return line > 0 ? m_source + u':' + QString::number(line) : m_source;
+}
+
+void ImportContext::skipRecord(qint64 line, const QString &field, const QString &what)
+{
+    ++m_session->skippedLines;
+    if (m_session->problems.size() < maxProblems) {
+        m_session->problems.append(field.isEmpty() ? tr("%1: %2").arg(location(line), what)
+                                                   : tr("%1: field '%2': %3").arg(location(line), field, what));
+    } else if (m_session->problems.size() == maxProblems) {
+        m_session->problems.append(tr("... further problems not listed"));
+    }
+    qCDebug(lcReplay) << "skipped" << location(line) << field << what;
+}
+
+void ImportContext::note(int messageIndex, const QString &text, const QString &callId)
+{
+    m_session->issues.append({ImportIssue::Kind::Note, messageIndex, callId, text});
+}
+
+int ImportContext::addMessage(Message &&message)
+{
+    const int index = m_session->messageCount;
+    for (const ToolCall &call : std::as_const(message.toolCalls)) {
+        ++m_session->toolCallCount;
+        if (call.id.isEmpty()) {
+            m_session->issues.append({ImportIssue::Kind::CallWithoutResult, index, call.id,
+                                      tr("call to '%1' has no id and cannot be answered").arg(call.name)});
+        } else if (m_openCalls.contains(call.id)) {
+            note(index, tr("call id '%1' is used again before its result").arg(call.id), call.id);
+            m_openCalls.insert(call.id, index);
+        } else if (m_answeredCalls.remove(call.id)) {
+            // Ids only need to be unique among open calls; a reused id pairs with its next result.
+            note(index, tr("call id '%1' is reused after it was answered").arg(call.id), call.id);
+            m_openCalls.insert(call.id, index);
+        } else {
+            m_openCalls.insert(call.id, index);
+        }
+    }
+    if (message.isToolResult()) {
+        ++m_session->toolResultCount;
+        if (m_openCalls.remove(message.toolCallId)) {
+            m_answeredCalls.insert(message.toolCallId);
+        } else if (m_answeredCalls.contains(message.toolCallId)) {
+            m_session->issues.append({ImportIssue::Kind::DuplicateResult, index, message.toolCallId,
+                                      tr("second result for call '%1'").arg(message.toolCallId)});
+        } else {
+            m_session->issues.append({ImportIssue::Kind::ResultForUnknownCall, index, message.toolCallId,
+                                      tr("result for unknown call '%1'").arg(message.toolCallId)});
+        }
+    }
+    message.cacheBytes();
+    if (m_options.sink) {
+        QString error;
+        if (!m_options.sink->addMessage(std::move(message), &error)) {
+            fail(tr("%1: message %2 could not be stored: %3").arg(m_source).arg(index).arg(error));
+            return -1;
+        }
+    } else {
+        m_session->messages.append(std::move(message));
+    }
+    ++m_session->messageCount;
+    return index;
+}
+
+void ImportContext::offerTitle(const QString &text)
+{
+    if (!m_session->title.isEmpty())
+        return;
+    for (QStringView line : QStringView(text).split(u'\n')) {
+        line = line.trimmed();
+        if (line.isEmpty())
+            continue;
+        m_session->title = line.size() > 80 ? line.first(79).toString() + QChar(0x2026) : line.toString();
+        return;
+    }
+}
+
+TranscriptSample ImportContext::peekSample() const
+{
+    return TranscriptSample::fromBytes(m_device->peek(TranscriptSample::sampleBytes), m_source);
+}
+
+void ImportContext::finish()
+{
+    for (auto it = m_openCalls.cbegin(); it != m_openCalls.cend(); ++it) {
+        m_session->issues.append({ImportIssue::Kind::CallWithoutResult, it.value(), it.key(),
+                                  tr("call '%1' has no result").arg(it.key())});
+    }
+    m_openCalls.clear();
+    // Models named once for the whole file (a header after the messages) apply to every call.
+    if (m_session->model.isEmpty()) {
+        for (const ImportedRequest &r : std::as_const(m_session->requests)) {
+            if (!r.model.isEmpty()) {
+                m_session->model = r.model;
+                break;
+            }
+        }
+    }
+    for (ImportedRequest &r : m_session->requests) {
+        if (r.model.isEmpty())
+            r.model = m_session->model;
+    }
+    if (m_session->title.isEmpty())
+        m_session->title = QFileInfo(m_source).completeBaseName();
+    std::stable_sort(m_session->issues.begin(), m_session->issues.end(),
+                     [](const ImportIssue &a, const ImportIssue &b) {
+                         return a.messageIndex != b.messageIndex ? a.messageIndex < b.messageIndex : a.callId < b.callId;
+                     });
+}
+
+bool ImportContext::keepGoing(qint64 position)
+{
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+        m_cancelled = true;
+        return fail(tr("%1: import cancelled").arg(m_source));
+    }
+    if (m_options.progress && (position - m_lastProgress >= progressStep || position == m_total)) {
+        m_lastProgress = position;
+        m_options.progress(position, m_total);
+    }
+    return true;
+}
+
+bool ImportContext::readLines(const std::function<bool(const QByteArray &, qint64)> &record)
+{
+    // Own buffering: QIODevice::readLine(maxSize) allocates maxSize per call, and
+    // readLine() without a limit would hold an endless line whole.
+    constexpr qint64 readBytes = 1 << 20;
+    const qint64 limit = m_options.maxRecordBytes;
+    QByteArray chunk(readBytes, Qt::Uninitialized);
+    QByteArray line;
+    qint64 lineNumber = 1;
+    qint64 consumed = m_device->pos();
+    bool tooLong = false;
+    auto deliver = [&]() -> bool {
+        if (tooLong)
+            return failAt(lineNumber, {}, tr("line is longer than %1 MB; this is not a transcript line").arg(limit / (1024 * 1024)));
+        if (!keepGoing(consumed))
+            return false;
+        bool blank = true;
+        for (char c : std::as_const(line)) {
+            if (c != ' ' && c != '\t' && c != '\r') {
+                blank = false;
+                break;
+            }
+        }
+        if (!blank && !record(line, lineNumber))
+            return false;
+        if (line.capacity() > 4 * readBytes)
+            line = QByteArray();
+        else
+            line.clear();
+        ++lineNumber;
+        return true;
+    };
+    for (;;) {
+        const qint64 n = m_device->read(chunk.data(), readBytes);
+        if (n < 0)
+            return fail(tr("%1: read error: %2").arg(m_source, m_device->errorString()));
+        if (n == 0)
+            break;
+        const char *data = chunk.constData();
+        qint64 from = 0;
+        while (from < n) {
+            const char *newline = static_cast<const char *>(memchr(data + from, '\n', size_t(n - from)));
+            const qint64 to = newline ? newline - data : n;
+            if (!tooLong) {
+                line.append(data + from, to - from);
+                tooLong = line.size() > limit;
+                if (tooLong)
+                    line = QByteArray();
+            }
+            consumed += to - from;
+            from = to;
+            if (newline) {
+                ++consumed;
+                ++from;
+                if (!deliver())
+                    return false;
+            }
+        }
+    }
+    if ((!line.isEmpty() || tooLong) && !deliver())
+        return false;
+    if (m_options.progress)
+        m_options.progress(consumed, m_total);
+    return m_error.isEmpty();
+}
+
+bool ImportContext::parseObjectLine(const QByteArray &line, qint64 lineNumber, QJsonObject *object)
+{
+    if (line.contains('\0')) {
+        skipRecord(lineNumber, {}, tr("binary data (NUL byte)"));
+        return false;
+    }
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
+    if (error.error != QJsonParseError::NoError) {
+        skipRecord(lineNumber, {}, tr("invalid JSON at column %1: %2").arg(error.offset + 1).arg(error.errorString()));
+        return false;
+    }
+    if (!doc.isObject()) {
+        skipRecord(lineNumber, {}, tr("expected a JSON object"));
+        return false;
+    }
+    *object = doc.object();
+    return true;
+}
+
+bool ImportContext::scanJson(JsonStreamScanner::Handler &handler, int *topLevelValues,
+                             const std::function<bool()> &tolerable)
+{
+    JsonStreamScanner scanner(m_device, m_options.maxRecordBytes);
+    scanner.setChunkCallback([this](qint64 position) { return keepGoing(position); });
+    const bool ok = scanner.run(handler);
+    if (topLevelValues)
+        *topLevelValues = scanner.topLevelValues();
+    if (!m_error.isEmpty())
+        return false;
+    if (!ok && !scanner.stopped()) {
+        if (!tolerable || !tolerable())
+            return failAtOffset(scanner.errorOffset(), scanner.errorLine(), scanner.errorString());
+        skipRecord(scanner.errorLine(), {}, tr("%1 (byte %2)").arg(scanner.errorString()).arg(scanner.errorOffset()));
+    }
+    if (m_options.progress)
+        m_options.progress(m_device->pos(), m_total);
+    return true;
+}
+
+void ImportContext::skipElement(const JsonStreamScanner::Element &element, const QString &field, const QString &what)
+{
+    const QString where = tr("%1 (byte %2)").arg(location(element.line)).arg(element.offset);
+    ++m_session->skippedLines;
+    if (m_session->problems.size() < maxProblems) {
+        m_session->problems.append(field.isEmpty() ? tr("%1: %2").arg(where, what)
+                                                   : tr("%1: field '%2': %3").arg(where, field, what));
+    }
+}
+
+bool ImportContext::parseElement(const JsonStreamScanner::Element &element, QJsonObject *object)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(element.bytes, &error);
+    if (error.error != QJsonParseError::NoError) {
+        skipElement(element, element.member, tr("invalid JSON: %1").arg(error.errorString()));
+        return false;
+    }
+    if (!doc.isObject()) {
+        skipElement(element, element.member, tr("expected an object"));
+        return false;
+    }
+    *object = doc.object();
+    return true;
+}
+
+namespace ImportJson {
+
+QString string(const QJsonObject &object, QLatin1StringView key)
+{
+    return object.value(key).toString();
+}
+
+QDateTime timestamp(const QJsonValue &value)
+{
+    if (value.isDouble()) {
+        const double seconds = value.toDouble();
+        return QDateTime::fromMSecsSinceEpoch(qint64(seconds * 1000.0), QTimeZone::UTC);
+    }
+    const QString text = value.toString();
+    if (text.isEmpty())
+        return {};
+    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!t.isValid()) {
+        // Python's isoformat() writes microseconds; Qt wants at most milliseconds.
+        static const QRegularExpression micro(u"(\\.\\d{3})\\d+"_s);
+        QString trimmed = text;
+        trimmed.replace(micro, u"\\1"_s);
+        t = QDateTime::fromString(trimmed, Qt::ISODateWithMs);
+    }
+    return t;
+}
+
+qint64 integer(const QJsonValue &value)
+{
+    return value.isDouble() ? qint64(value.toDouble()) : -1;
+}
+
+QString contentText(const QJsonValue &value)
+{
+    if (value.isString())
+        return value.toString();
+    if (!value.isArray())
+        return {};
+    QString out;
+    for (const QJsonValue &part : value.toArray()) {
+        QString text;
+        if (part.isString()) {
+            text = part.toString();
+        } else {
+            const QJsonObject o = part.toObject();
+            const QString type = o.value("type"_L1).toString();
+            if (o.value("text"_L1).isString())
+                text = o.value("text"_L1).toString();
+            else if (type.contains("image"_L1))
+                text = u"[image]"_s;
+        }
+        if (text.isEmpty())
+            continue;
+        if (!out.isEmpty())
+            out += u'\n';
+        out += text;
+    }
+    return out;
+}
+
+QString compact(const QJsonValue &value)
+{
+    if (value.isString())
+        return value.toString();
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    if (value.isUndefined() || value.isNull())
+        return {};
+    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+}
+
+QString typeName(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null: return u"null"_s;
+    case QJsonValue::Bool: return u"boolean"_s;
+    case QJsonValue::Double: return u"number"_s;
+    case QJsonValue::String: return u"string"_s;
+    case QJsonValue::Array: return u"array"_s;
+    case QJsonValue::Object: return u"object"_s;
+    case QJsonValue::Undefined: break;
+    }
+    return u"missing"_s;
+}
+
+} // namespace ImportJson
+} // namespace wl

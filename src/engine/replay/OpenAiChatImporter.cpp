@@ -1,0 +1,249 @@
+#include "OpenAiChatImporter.h"
+
+#include "ImportContext.h"
+#include "model/MessageCodec.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TranscriptImport", text);
+}
+
+// Converts one Chat Completions message; "developer" is the newer name of "system".
+std::optional<Message> chatMessage(QJsonObject object, QString *error)
+{
+    if (object.value("role"_L1).toString() == "developer"_L1)
+        object.insert("role"_L1, u"system"_s);
+    return MessageCodec::fromJson(object, error);
+}
+
+// Splits a codec error "field 'x': what" into its parts for the problem list.
+void splitFieldError(const QString &error, QString *field, QString *what)
+{
+    static const QLatin1StringView prefix("field '");
+    if (error.startsWith(prefix)) {
+        const qsizetype end = error.indexOf(u'\'', prefix.size());
+        if (end > 0) {
+            *field = error.mid(prefix.size(), end - prefix.size());
+            *what = error.mid(end + 1).remove(0, error.mid(end + 1).startsWith(u':') ? 1 : 0).trimmed();
+            return;
+        }
+    }
+    field->clear();
+    *what = error;
+}
+
+class ChatAccumulator
+{
+public:
+    explicit ChatAccumulator(ImportContext &context) : m_context(context) {}
+
+    bool add(Message &&message, const QDateTime &timestamp = {})
+    {
+        const bool assistant = message.role == Role::Assistant;
+        if (message.role == Role::User)
+            m_context.offerTitle(message.content);
+        const int index = m_context.addMessage(std::move(message));
+        if (index < 0)
+            return false;
+        if (assistant) {
+            ImportedRequest request;
+            request.messageIndex = index;
+            request.model = m_context.session().model;
+            request.timestamp = timestamp;
+            m_context.addRequest(request);
+        }
+        return true;
+    }
+
+    ImportContext &m_context;
+};
+
+class ChatDocumentHandler : public JsonStreamScanner::Handler
+{
+public:
+    explicit ChatDocumentHandler(ImportContext &context) : m_context(context), m_chat(context) {}
+
+    bool beginTop(int topIndex, char type) override
+    {
+        if (topIndex > 0) // one document; anything after it is ignored but counted
+            m_context.skipRecord(0, {}, tr("extra JSON value after the document"));
+        m_rootIsArray = type == '[';
+        return topIndex == 0;
+    }
+
+    JsonStreamScanner::MemberMode member(int, const QString &key) override
+    {
+        if (key == "messages"_L1)
+            return JsonStreamScanner::MemberMode::Elements;
+        if (key == "tools"_L1 || key == "response"_L1 || key == "model"_L1 || key == "timestamp"_L1)
+            return JsonStreamScanner::MemberMode::Value;
+        return JsonStreamScanner::MemberMode::Skip;
+    }
+
+    bool element(JsonStreamScanner::Element &element) override
+    {
+        if (!m_context.keepGoing(element.offset))
+            return false;
+        if (m_rootIsArray || element.member == "messages"_L1) {
+            if (element.index < 0) {
+                m_context.skipElement(element, element.member, tr("expected an array of messages"));
+                return true;
+            }
+            QJsonObject object;
+            if (!m_context.parseElement(element, &object))
+                return true;
+            QString error;
+            auto message = chatMessage(object, &error);
+            if (!message) {
+                QString field, what;
+                splitFieldError(error, &field, &what);
+                m_context.skipElement(element, u"messages[%1].%2"_s.arg(element.index).arg(field), what);
+                return true;
+            }
+            m_context.countRecord(roleName(message->role));
+            return m_chat.add(std::move(*message));
+        }
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson("[" + element.bytes + "]", &parseError);
+        const QJsonValue value = doc.array().at(0);
+        if (element.member == "tools"_L1) {
+            if (!value.isArray()) {
+                m_context.skipElement(element, element.member, tr("expected an array, got %1").arg(ImportJson::typeName(value)));
+                return true;
+            }
+            const QJsonArray tools = value.toArray();
+            for (qsizetype i = 0; i < tools.size(); ++i) {
+                QString error;
+                if (auto spec = MessageCodec::toolSpecFromJson(tools.at(i).toObject(), &error))
+                    m_context.session().tools.append(*spec);
+                else
+                    m_context.skipElement(element, u"tools[%1]"_s.arg(i), error);
+            }
+        } else if (element.member == "response"_L1) {
+            m_response = value.toObject();
+        } else if (element.member == "model"_L1) {
+            m_context.session().model = value.toString();
+        } else if (element.member == "timestamp"_L1) {
+            m_timestamp = ImportJson::timestamp(value);
+        }
+        return true;
+    }
+
+    // A request/response log ends with the response: the assistant turn it produced.
+    bool finishResponse()
+    {
+        if (m_response.isEmpty())
+            return true;
+        const QJsonObject message = m_response.value("choices"_L1).toArray().at(0).toObject().value("message"_L1).toObject();
+        QString error;
+        auto converted = chatMessage(message, &error);
+        if (!converted) {
+            m_context.skipRecord(0, u"response.choices[0].message"_s, error);
+            return true;
+        }
+        const QString model = m_response.value("model"_L1).toString();
+        if (m_context.session().model.isEmpty())
+            m_context.session().model = model;
+        const int index = m_context.addMessage(std::move(*converted));
+        if (index < 0)
+            return false;
+        m_context.countRecord(u"response"_s);
+        const QJsonObject usage = m_response.value("usage"_L1).toObject();
+        ImportedRequest request;
+        request.messageIndex = index;
+        request.model = model;
+        request.responseId = m_response.value("id"_L1).toString();
+        request.timestamp = m_timestamp.isValid() ? m_timestamp : ImportJson::timestamp(m_response.value("created"_L1));
+        request.usage.input = ImportJson::integer(usage.value("prompt_tokens"_L1));
+        request.usage.output = ImportJson::integer(usage.value("completion_tokens"_L1));
+        request.usage.context = request.usage.input;
+        qint64 cached = ImportJson::integer(usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1));
+        if (cached < 0)
+            cached = ImportJson::integer(usage.value("cache_read_input_tokens"_L1));
+        request.usage.cacheRead = cached;
+        request.usage.cacheWrite = ImportJson::integer(usage.value("cache_creation_input_tokens"_L1));
+        m_context.addRequest(request);
+        return true;
+    }
+
+private:
+    ImportContext &m_context;
+    ChatAccumulator m_chat;
+    bool m_rootIsArray = false;
+    QJsonObject m_response;
+    QDateTime m_timestamp;
+};
+
+} // namespace
+
+QString OpenAiChatImporter::id() const
+{
+    return u"openai"_s;
+}
+
+QString OpenAiChatImporter::displayName() const
+{
+    return QCoreApplication::translate("TranscriptImport", "OpenAI Chat messages");
+}
+
+int OpenAiChatImporter::canRead(const TranscriptSample &sample) const
+{
+    if (!sample.firstRecord.isEmpty()) {
+        if (sample.firstRecord.value("role"_L1).isString())
+            return 80;
+        return sample.firstRecord.value("messages"_L1).isArray() ? 75 : 0;
+    }
+    const QByteArray &head = sample.head;
+    if (sample.firstChar == '[') {
+        if (head.contains("\"role\""))
+            return head.contains("\"observation\"") ? 20 : 70;
+        return 0;
+    }
+    if (sample.firstChar == '{' && head.contains("\"messages\"") && head.contains("\"role\""))
+        return head.contains("\"trajectory\"") || head.contains("\"instance_id\"") ? 20 : 70;
+    return 0;
+}
+
+bool OpenAiChatImporter::read(ImportContext &context) const
+{
+    const TranscriptSample sample = context.peekSample();
+    if (!sample.firstRecord.isEmpty() && sample.firstRecord.value("role"_L1).isString()) {
+        // JSON Lines, one message per line.
+        ChatAccumulator chat(context);
+        return context.readLines([&](const QByteArray &line, qint64 lineNumber) {
+            QJsonObject object;
+            if (!context.parseObjectLine(line, lineNumber, &object))
+                return true;
+            QString error;
+            auto message = chatMessage(object, &error);
+            if (!message) {
+                QString field, what;
+                splitFieldError(error, &field, &what);
+                context.skipRecord(lineNumber, field, what);
+                return true;
+            }
+            context.countRecord(roleName(message->role));
+            return chat.add(std::move(*message));
+        });
+    }
+    if (sample.firstChar != '[' && sample.firstChar != '{')
+        return context.failAt(1, {}, tr("expected a JSON array or object of chat messages"));
+    ChatDocumentHandler handler(context);
+    if (!context.scanJson(handler))
+        return false;
+    return handler.finishResponse();
+}
+
+} // namespace wl

@@ -1,0 +1,136 @@
+#include "TranscriptImporter.h"
+
+#include "ImportContext.h"
+#include "LoggingCategories.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStringDecoder>
+
+namespace wl {
+
+namespace {
+constexpr qint64 checkBytes = 64 * 1024;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TranscriptImport", text);
+}
+
+// A head cut at an arbitrary byte may end inside a UTF-8 sequence; drop that tail.
+QByteArrayView withoutCutSequence(QByteArrayView head)
+{
+    qsizetype end = head.size();
+    int continuation = 0;
+    while (end > 0 && continuation < 3 && (static_cast<unsigned char>(head[end - 1]) & 0xC0) == 0x80) {
+        --end;
+        ++continuation;
+    }
+    if (end > 0 && static_cast<unsigned char>(head[end - 1]) >= 0xC0)
+        --end;
+    else
+        end = head.size();
+    return head.first(end);
+}
+} // namespace
+
+TranscriptSample TranscriptSample::fromBytes(const QByteArray &head, const QString &fileName)
+{
+    TranscriptSample sample;
+    sample.fileName = fileName;
+    sample.head = head;
+    qsizetype start = head.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+    while (start < head.size() && QChar::isSpace(uchar(head.at(start))))
+        ++start;
+    if (start < head.size())
+        sample.firstChar = head.at(start);
+    if (sample.firstChar == '{') {
+        const qsizetype newline = head.indexOf('\n', start);
+        if (newline > 0) {
+            const QJsonDocument doc = QJsonDocument::fromJson(head.mid(start, newline - start));
+            if (doc.isObject())
+                sample.firstRecord = doc.object();
+        } else if (head.size() < sampleBytes) {
+            // The whole file is one line.
+            const QJsonDocument doc = QJsonDocument::fromJson(head.mid(start));
+            if (doc.isObject())
+                sample.firstRecord = doc.object();
+        }
+    }
+    return sample;
+}
+
+bool TranscriptSample::isUtf8(QByteArrayView head, bool complete)
+{
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QString decoded = decoder.decode(complete ? head : withoutCutSequence(head));
+    return !decoder.hasError();
+}
+
+ImportResult TranscriptImporter::importFile(const QString &path, const ImportOptions &options) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        ImportResult result;
+        result.error = tr("%1: cannot open: %2").arg(path, file.errorString());
+        return result;
+    }
+    if (QFileInfo(path).isDir()) {
+        ImportResult result;
+        result.error = tr("%1: is a folder, not a transcript file").arg(path);
+        return result;
+    }
+    return import(&file, path, options);
+}
+
+ImportResult TranscriptImporter::import(QIODevice *device, const QString &sourceName, const ImportOptions &options) const
+{
+    ImportResult result;
+    result.session.sourceFormat = id();
+    result.session.sourcePath = sourceName;
+
+    if (!device || !device->isReadable()) {
+        result.error = tr("%1: not readable").arg(sourceName);
+        return result;
+    }
+    const QByteArray head = device->peek(checkBytes);
+    if (head.trimmed().isEmpty() && (device->atEnd() || (!device->isSequential() && device->size() - device->pos() <= head.size()))) {
+        result.error = tr("%1: the file is empty").arg(sourceName);
+        return result;
+    }
+    if (const qsizetype nul = head.indexOf('\0'); nul >= 0) {
+        result.error = tr("%1: binary file (NUL byte at offset %2), not a transcript").arg(sourceName).arg(nul);
+        return result;
+    }
+    if (!TranscriptSample::isUtf8(head, head.size() < checkBytes)) {
+        result.error = tr("%1: not UTF-8 text (binary file?), not a transcript").arg(sourceName);
+        return result;
+    }
+    if (head.startsWith("\xEF\xBB\xBF"))
+        device->skip(3);
+
+    ImportContext context(device, sourceName, options, &result.session);
+    const bool ok = read(context);
+    if (ok && context.error().isEmpty() && result.session.messageCount == 0) {
+        const QString first = result.session.problems.value(0);
+        result.error = first.isEmpty() ? tr("%1: no conversation found for format '%2'").arg(sourceName, id())
+                                       : tr("%1: no conversation found; %2 record(s) skipped, the first: %3")
+                                             .arg(sourceName).arg(result.session.skippedLines).arg(first);
+        return result;
+    }
+    if (ok && context.error().isEmpty()) {
+        context.finish();
+        result.ok = true;
+        qCInfo(lcReplay) << "imported" << sourceName << "as" << id() << result.session.messageCount << "messages,"
+                         << result.session.requests.size() << "requests," << result.session.skippedLines << "skipped";
+    } else {
+        result.cancelled = context.wasCancelled();
+        result.error = context.error().isEmpty() ? tr("%1: import stopped").arg(sourceName) : context.error();
+        qCInfo(lcReplay) << "import failed:" << result.error;
+    }
+    return result;
+}
+
+} // namespace wl

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "ImportedSession.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+class QIODevice;
+
+namespace wl {
+
+class ImportContext;
+
+// What format sniffing looks at: the start of the file, and its first line parsed when
+// that line is a complete JSON object.
+struct TranscriptSample
+{
+    QString fileName;        // for extension hints (.traj, .jsonl); may be empty
+    QByteArray head;         // the first bytes (TranscriptFormats reads up to sampleBytes)
+    char firstChar = 0;      // first non-whitespace byte, 0 when none
+    QJsonObject firstRecord; // first line as an object, when it is complete and parses
+
+    static constexpr qint64 sampleBytes = 256 * 1024;
+    static TranscriptSample fromBytes(const QByteArray &head, const QString &fileName = {});
+    // True when `head` is valid UTF-8; unless `complete`, a sequence cut at the end is allowed.
+    static bool isUtf8(QByteArrayView head, bool complete);
+};
+
+// One importer per source format. Importers are stateless: import() may be called from
+// any thread (one call per thread at a time is not required).
+class TranscriptImporter
+{
+public:
+    virtual ~TranscriptImporter() = default;
+
+    // Stable id used by --format and stored as ImportedSession::sourceFormat.
+    virtual QString id() const = 0;
+    // Translated, user-visible name ("Claude Code session").
+    virtual QString displayName() const = 0;
+    // 0 = not this format, 100 = certainly this format.
+    virtual int canRead(const TranscriptSample &sample) const = 0;
+
+    // Reads the device from its current position. `sourceName` names it in messages and
+    // becomes ImportedSession::sourcePath. Rejects empty and binary input before parsing.
+    ImportResult import(QIODevice *device, const QString &sourceName, const ImportOptions &options = {}) const;
+    ImportResult importFile(const QString &path, const ImportOptions &options = {}) const;
+
+protected:
+    // Fills the context; returns false after ImportContext::fail() or on cancel.
+    virtual bool read(ImportContext &context) const = 0;
+};
+
+} // namespace wl
