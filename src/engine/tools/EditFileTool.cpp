@@ -62,6 +62,9 @@ QRegularExpression tolerantPattern(const QString &oldText)
         parts << part;
     }
     QString pattern = parts.join(u"\\r?\\n"_s);
+    // A match that ends a line takes the line's trailing whitespace with it.
+    if (!lines.last().isEmpty())
+        pattern += u"(?:[ \\t]+(?=\\r?\\n|\\z))?"_s;
     // Leading indentation in old_text means it starts at a line start.
     if (!lines.isEmpty() && (lines.first().startsWith(u' ') || lines.first().startsWith(u'\t')))
         pattern.prepend(u"(?:^|(?<=\\n))"_s);
@@ -181,7 +184,7 @@ ToolRun *EditFileTool::run(const QJsonObject &arguments, const ToolContext &cont
             QJsonObject metadata{{u"path"_s, relative}, {u"matches"_s, edit.matches}};
             if (!edit.ok)
                 return ToolResult::error(edit.error, metadata);
-            const QString problem = TextFiles::save(absolute, relative, edit.text.toUtf8());
+            const QString problem = TextFiles::save(absolute, relative, loaded.encode(edit.text));
             if (!problem.isEmpty())
                 return ToolResult::error(problem, metadata);
             const bool tolerant = edit.match == Match::WhitespaceTolerant;

@@ -15,7 +15,15 @@ struct Text
 {
     Q_DECLARE_TR_FUNCTIONS(wl::TextFiles)
 };
+constexpr QByteArrayView utf8Bom("\xEF\xBB\xBF");
 } // namespace
+
+QByteArray Loaded::encode(const QString &newText) const
+{
+    QByteArray bytes = byteOrderMark ? utf8Bom.toByteArray() : QByteArray();
+    bytes.append(newText.toUtf8());
+    return bytes;
+}
 
 Loaded load(const QString &absolutePath, const QString &displayPath)
 {
@@ -47,7 +55,8 @@ Loaded load(const QString &absolutePath, const QString &displayPath)
         loaded.error = Text::tr("'%1' is a binary or non-UTF-8 file; only UTF-8 text files can be edited").arg(displayPath);
         return loaded;
     }
-    loaded.text = QString::fromUtf8(bytes);
+    loaded.byteOrderMark = bytes.startsWith(utf8Bom);
+    loaded.text = QString::fromUtf8(loaded.byteOrderMark ? bytes.sliced(utf8Bom.size()) : bytes);
     loaded.ok = true;
     return loaded;
 }

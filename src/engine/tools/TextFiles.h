@@ -11,8 +11,12 @@ struct Loaded
 {
     bool ok = false;
     bool exists = false;
-    QString text;
+    QString text;          // without the byte order mark
+    bool byteOrderMark = false;
     QString error;
+
+    // The bytes to save for `newText`, keeping the byte order mark the file had.
+    QByteArray encode(const QString &newText) const;
 };
 
 // A missing file loads as empty text with exists == false (and ok). Binary or
