@@ -81,8 +81,14 @@ QString parse(const QString &text, QJsonObject *arguments)
         return {};
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError)
+    if (error.error != QJsonParseError::NoError) {
+        // QJsonDocument takes only arrays and objects; a lone string or number is still valid JSON.
+        QJsonParseError wrapped;
+        QJsonDocument::fromJson("[" + text.toUtf8() + "]", &wrapped);
+        if (wrapped.error == QJsonParseError::NoError)
+            return Text::tr("the arguments must be a JSON object");
         return Text::tr("the arguments are not valid JSON (%1 at offset %2)").arg(error.errorString()).arg(error.offset);
+    }
     if (!document.isObject())
         return Text::tr("the arguments must be a JSON object");
     *arguments = document.object();
