@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+namespace wl {
+
+// How much a tool can change: reads run at once; writes and commands ask by default.
+enum class ApprovalKind { Read, Write, Execute };
+
+// Per kind, a session setting.
+enum class ApprovalMode { Ask, Allow };
+
+// The user's answer to one approval request.
+enum class ApprovalDecision { AllowOnce, AllowForSession, Deny };
+
+QString approvalKindName(ApprovalKind kind);   // "read", "write", "execute"
+QString approvalModeName(ApprovalMode mode);   // "ask", "allow"
+QString approvalDecisionName(ApprovalDecision decision); // "allow_once", "allow_session", "deny"
+
+// Which kinds of tool call need the user's approval. JSON: {"read":"allow","write":"ask","execute":"ask"}.
+class ApprovalPolicy
+{
+public:
+    ApprovalPolicy();  // read: allow, write: ask, execute: ask
+
+    ApprovalMode mode(ApprovalKind kind) const;
+    void setMode(ApprovalKind kind, ApprovalMode mode);
+
+    // Everything allowed (waterline-cli --auto-approve).
+    static ApprovalPolicy allowAll();
+
+    QJsonObject toJson() const;
+    // Keys absent from `json` keep their defaults; unknown values are an error (and the default stays).
+    static ApprovalPolicy fromJson(const QJsonObject &json, QString *error = nullptr);
+
+    friend bool operator==(const ApprovalPolicy &, const ApprovalPolicy &) = default;
+
+private:
+    ApprovalMode m_read = ApprovalMode::Allow;
+    ApprovalMode m_write = ApprovalMode::Ask;
+    ApprovalMode m_execute = ApprovalMode::Ask;
+};
+
+} // namespace wl

@@ -1,0 +1,90 @@
+#include "tools/GlobTool.h"
+
+#include "tools/GlobPattern.h"
+#include "tools/ToolArguments.h"
+#include "tools/ToolRun.h"
+#include "tools/Workspace.h"
+#include "tools/WorkspaceWalk.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+ToolSpec GlobTool::spec() const
+{
+    using namespace ToolArguments;
+    return ToolSpec{
+        u"glob"_s,
+        tr("Find files by path pattern. `*` and `?` match within one folder, `**` across folders (`**/*.cpp` finds "
+           "every .cpp file), `{a,b}` and `[abc]` as in bash. Paths are listed relative to the workspace root; .git "
+           "and .waterline are skipped."),
+        objectSchema(QJsonObject{{u"pattern"_s, stringProperty(tr("The pattern, relative to path"))},
+                                 {u"path"_s, stringProperty(tr("Folder to search in (default: the workspace root)"))}},
+                     {u"pattern"_s})};
+}
+
+ToolRun *GlobTool::run(const QJsonObject &arguments, const ToolContext &context, QObject *parent)
+{
+    const QString pattern = ToolArguments::string(arguments, u"pattern"_s);
+    const QString path = ToolArguments::string(arguments, u"path"_s, u"."_s);
+    if (pattern.isEmpty())
+        return fail(tr("invalid arguments for glob: 'pattern' is empty"), parent);
+    if (pattern.startsWith(u'/'))
+        return fail(tr("the pattern '%1' must be relative; pass the folder as path instead").arg(pattern), parent);
+    const Workspace::Resolved resolved = context.workspace->resolve(path, Workspace::Access::Read);
+    if (!resolved.ok)
+        return fail(resolved.error, parent);
+    if (!QFileInfo(resolved.absolutePath).isDir())
+        return fail(tr("'%1' is not a folder").arg(path), parent);
+
+    const QString root = context.workspace->root();
+    const QString base = resolved.absolutePath;
+    const QString baseRelative = resolved.relativePath;
+    return ToolRun::inThread(
+        name(),
+        [root, base, baseRelative, pattern, path](const std::atomic_bool &cancelled) {
+            const QRegularExpression regex = GlobPattern::toRegularExpression(pattern);
+            QStringList matches;
+            qint64 total = 0;
+            WorkspaceWalk::Options options;
+            options.cancelled = &cancelled;
+            const WorkspaceWalk::Outcome outcome = WorkspaceWalk::walk(
+                root, base,
+                [&](const QFileInfo &, const QString &relative) {
+                    if (regex.matchView(relative).hasMatch()) {
+                        ++total;
+                        if (matches.size() < maxResults)
+                            matches << (baseRelative == u"." ? relative : baseRelative + u'/' + relative);
+                    }
+                    return true;
+                },
+                options);
+            std::sort(matches.begin(), matches.end());
+            QJsonObject metadata{{u"matches"_s, total}, {u"visitedEntries"_s, outcome.visitedEntries}};
+            QString content;
+            if (total == 0) {
+                content = tr("no files match '%1' in '%2'").arg(pattern, path);
+                if (!pattern.contains(u'/') && !pattern.contains(u"**"_s))
+                    content += u' ' + tr("(a pattern without '/' only looks directly in that folder; use '**/%1' to "
+                                         "include subfolders)")
+                                          .arg(pattern);
+            } else {
+                content = matches.join(u'\n');
+                if (total > matches.size())
+                    content += u'\n' + tr("[showing %1 of %2 matches; narrow the pattern or the path]")
+                                           .arg(matches.size())
+                                           .arg(total);
+            }
+            if (outcome.hitEntryLimit)
+                content += u'\n' + tr("[the search stopped after %1 entries; narrow the path]").arg(outcome.visitedEntries - 1);
+            metadata.insert(u"entryLimitHit"_s, outcome.hitEntryLimit);
+            return ToolResult::success(content, metadata);
+        },
+        parent);
+}
+
+} // namespace wl

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "tools/Tool.h"
+#include "tools/ToolResult.h"
+
+namespace wl {
+
+// read_file(path, offset, limit): one page of a text file by byte offset (spec section 6).
+// Pages never split a UTF-8 sequence; a partial page ends with a line naming the next
+// offset and the total size. Binary files are reported, not dumped. Reads of offloaded
+// results (.waterline/tool_results/...) are counted by the Workspace.
+class ReadFileTool : public Tool
+{
+    Q_DECLARE_TR_FUNCTIONS(wl::ReadFileTool)
+public:
+    static constexpr qint64 defaultLimit = 8192;
+    static constexpr qint64 maxLimit = 65536;
+    static constexpr qint64 binarySniffBytes = 8192;
+
+    ToolSpec spec() const override;
+    ApprovalKind approvalKind() const override { return ApprovalKind::Read; }
+
+    // The page as the model sees it; `displayPath` names the file in messages.
+    static ToolResult readPage(const QString &absolutePath, const QString &displayPath, qint64 offset, qint64 limit);
+
+protected:
+    ToolRun *run(const QJsonObject &arguments, const ToolContext &context, QObject *parent) override;
+};
+
+} // namespace wl

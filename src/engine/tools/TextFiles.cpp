@@ -1,0 +1,84 @@
+#include "tools/TextFiles.h"
+
+#include "tools/Utf8Text.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace wl::TextFiles {
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(wl::TextFiles)
+};
+constexpr QByteArrayView utf8Bom("\xEF\xBB\xBF");
+} // namespace
+
+QByteArray Loaded::encode(const QString &newText) const
+{
+    QByteArray bytes = byteOrderMark ? utf8Bom.toByteArray() : QByteArray();
+    bytes.append(newText.toUtf8());
+    return bytes;
+}
+
+Loaded load(const QString &absolutePath, const QString &displayPath)
+{
+    Loaded loaded;
+    const QFileInfo info(absolutePath);
+    if (!info.exists()) {
+        loaded.ok = true;
+        return loaded;
+    }
+    loaded.exists = true;
+    if (info.isDir()) {
+        loaded.error = Text::tr("'%1' is a folder, not a file").arg(displayPath);
+        return loaded;
+    }
+    if (info.size() > maxEditableBytes) {
+        loaded.error = Text::tr("'%1' is too large to edit (%2 bytes; the limit is %3)")
+                           .arg(displayPath)
+                           .arg(info.size())
+                           .arg(maxEditableBytes);
+        return loaded;
+    }
+    QFile file(absolutePath);
+    if (!file.open(QIODevice::ReadOnly)) {
+        loaded.error = Text::tr("cannot read '%1': %2").arg(displayPath, file.errorString());
+        return loaded;
+    }
+    const QByteArray bytes = file.readAll();
+    if (Utf8Text::looksBinary(bytes, false)) {
+        loaded.error = Text::tr("'%1' is a binary or non-UTF-8 file; only UTF-8 text files can be edited").arg(displayPath);
+        return loaded;
+    }
+    loaded.byteOrderMark = bytes.startsWith(utf8Bom);
+    loaded.text = QString::fromUtf8(loaded.byteOrderMark ? bytes.sliced(utf8Bom.size()) : bytes);
+    loaded.ok = true;
+    return loaded;
+}
+
+QString save(const QString &absolutePath, const QString &displayPath, const QByteArray &bytes)
+{
+    const QFileInfo info(absolutePath);
+    if (info.isDir())
+        return Text::tr("'%1' is a folder, not a file").arg(displayPath);
+    if (!QDir().mkpath(info.absolutePath()))
+        return Text::tr("cannot create the folder for '%1'").arg(displayPath);
+    QSaveFile file(absolutePath);
+    if (!file.open(QIODevice::WriteOnly))
+        return Text::tr("cannot write '%1': %2").arg(displayPath, file.errorString());
+    if (file.write(bytes) != bytes.size()) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return Text::tr("cannot write '%1': %2").arg(displayPath, reason);
+    }
+    if (!file.commit())
+        return Text::tr("cannot write '%1': %2").arg(displayPath, file.errorString());
+    return {};
+}
+
+} // namespace wl::TextFiles

@@ -1,0 +1,161 @@
+#include "tools/Workspace.h"
+
+#include "LoggingCategories.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+constexpr int maxSymlinkHops = 40;  // as the kernel's ELOOP limit
+const QString privateFolder = u".waterline"_s;
+
+// The target text of a symbolic link, as stored (not resolved).
+QString readLink(const QString &path)
+{
+    const QByteArray encoded = QFile::encodeName(path);
+    QByteArray buffer(4096, Qt::Uninitialized);
+    const ssize_t length = ::readlink(encoded.constData(), buffer.data(), size_t(buffer.size()));
+    if (length < 0)
+        return {};
+    buffer.truncate(length);
+    return QFile::decodeName(buffer);
+}
+
+QString parentOf(const QString &absolute)
+{
+    const qsizetype slash = absolute.lastIndexOf(u'/');
+    return slash <= 0 ? u"/"_s : absolute.left(slash);
+}
+
+QString join(const QString &directory, const QString &name)
+{
+    if (directory == u"/")
+        return u'/' + name;
+    return directory + u'/' + name;
+}
+
+} // namespace
+
+Workspace::Workspace(const QString &rootPath, QObject *parent)
+    : QObject(parent)
+{
+    const QFileInfo info(rootPath);
+    if (info.isDir())
+        m_root = info.canonicalFilePath();
+    if (m_root.isEmpty())
+        qCWarning(lcTools) << "workspace root is not a folder:" << rootPath;
+}
+
+bool Workspace::contains(const QString &absolutePath) const
+{
+    if (m_root.isEmpty())
+        return false;
+    if (m_root == u"/")
+        return absolutePath.startsWith(u'/');
+    return absolutePath == m_root || absolutePath.startsWith(m_root + u'/');
+}
+
+QString Workspace::relativePath(const QString &absolutePath) const
+{
+    if (absolutePath == m_root)
+        return u"."_s;
+    return m_root == u"/" ? absolutePath.mid(1) : absolutePath.mid(m_root.size() + 1);
+}
+
+bool Workspace::isOffloadPath(const QString &relativePath)
+{
+    return relativePath.startsWith(u".waterline/tool_results/"_s);
+}
+
+Workspace::Resolved Workspace::resolve(const QString &path, Access access) const
+{
+    Resolved result;
+    if (m_root.isEmpty()) {
+        result.error = tr("the workspace folder does not exist");
+        return result;
+    }
+    if (path.trimmed().isEmpty()) {
+        result.error = tr("the path is empty");
+        return result;
+    }
+    if (path.contains(QChar(0))) {
+        result.error = tr("the path contains a NUL character");
+        return result;
+    }
+
+    // Walk the path one component at a time, as the kernel would, so `..` after a
+    // symbolic link goes to the link target's parent and links inside links resolve.
+    QStringList pending = path.split(u'/', Qt::SkipEmptyParts);
+    QString current = QDir::isAbsolutePath(path) ? u"/"_s : m_root;
+    bool viaSymlink = false;
+    int hops = 0;
+    while (!pending.isEmpty()) {
+        const QString component = pending.takeFirst();
+        if (component == u".")
+            continue;
+        if (component == u"..") {
+            current = parentOf(current);
+            continue;
+        }
+        const QString next = join(current, component);
+        // Every component is checked, even after a missing one: "missing/../link" must still see the link.
+        const QFileInfo info(next);
+        if (info.isSymLink()) {
+            if (++hops > maxSymlinkHops) {
+                result.error = tr("path '%1' has too many levels of symbolic links").arg(path);
+                return result;
+            }
+            viaSymlink = true;
+            const QString target = readLink(next);
+            if (target.isEmpty()) {
+                result.error = tr("cannot read the symbolic link '%1'").arg(next);
+                return result;
+            }
+            pending = target.split(u'/', Qt::SkipEmptyParts) + pending;
+            if (target.startsWith(u'/'))
+                current = u"/"_s;
+            continue;
+        }
+        current = next;
+    }
+
+    if (!contains(current)) {
+        if (viaSymlink)
+            result.error = tr("path '%1' resolves to %2 through a symbolic link, which is outside the workspace %3")
+                               .arg(path, current, m_root);
+        else
+            result.error = tr("path '%1' is outside the workspace %2").arg(path, m_root);
+        return result;
+    }
+    result.absolutePath = current;
+    result.relativePath = relativePath(current);
+    if (access == Access::Write
+        && (result.relativePath == privateFolder || result.relativePath.startsWith(privateFolder + u'/'))) {
+        result.error = tr("path '%1' is inside Waterline's own folder %2, which tools may read but not change")
+                           .arg(path, privateFolder);
+        result.absolutePath.clear();
+        return result;
+    }
+    result.ok = true;
+    return result;
+}
+
+void Workspace::noteRead(const QString &relativePath)
+{
+    if (!isOffloadPath(relativePath))
+        return;
+    const int count = ++m_offloadReads[relativePath];
+    qCDebug(lcTools) << "offloaded result read back:" << relativePath << count;
+    Q_EMIT offloadReadBack(relativePath, count);
+}
+
+} // namespace wl

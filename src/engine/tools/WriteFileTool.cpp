@@ -1,0 +1,70 @@
+#include "tools/WriteFileTool.h"
+
+#include "tools/TextFiles.h"
+#include "tools/ToolArguments.h"
+#include "tools/ToolRun.h"
+#include "tools/UnifiedDiff.h"
+#include "tools/Workspace.h"
+
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+ToolSpec WriteFileTool::spec() const
+{
+    using namespace ToolArguments;
+    return ToolSpec{u"write_file"_s,
+                    tr("Write a whole file in the workspace, replacing it if it exists. Missing folders are created. "
+                       "Prefer edit_file for changing part of an existing file."),
+                    objectSchema(QJsonObject{{u"path"_s, stringProperty(tr("File path, relative to the workspace root"))},
+                                             {u"content"_s, stringProperty(tr("The complete new content of the file"))}},
+                                 {u"path"_s, u"content"_s})};
+}
+
+ToolRun *WriteFileTool::run(const QJsonObject &arguments, const ToolContext &context, QObject *parent)
+{
+    const QString path = ToolArguments::string(arguments, u"path"_s);
+    const Workspace::Resolved resolved = context.workspace->resolve(path, Workspace::Access::Write);
+    if (!resolved.ok)
+        return fail(resolved.error, parent);
+    const QString absolute = resolved.absolutePath;
+    const QString relative = resolved.relativePath;
+    const QByteArray bytes = ToolArguments::string(arguments, u"content"_s).toUtf8();
+    return ToolRun::inThread(
+        name(),
+        [absolute, relative, bytes](const std::atomic_bool &) {
+            const bool existed = QFileInfo::exists(absolute);
+            const QString problem = TextFiles::save(absolute, relative, bytes);
+            if (!problem.isEmpty())
+                return ToolResult::error(problem);
+            const QJsonObject metadata{{u"path"_s, relative}, {u"bytes"_s, qint64(bytes.size())}, {u"created"_s, !existed}};
+            const QString message = existed ? tr("wrote %1 bytes to '%2' (replaced the previous content)")
+                                            : tr("wrote %1 bytes to the new file '%2'");
+            return ToolResult::success(message.arg(bytes.size()).arg(relative), metadata);
+        },
+        parent);
+}
+
+void WriteFileTool::describe(const QJsonObject &arguments, const ToolContext &context, ApprovalRequest &request) const
+{
+    const QString path = ToolArguments::string(arguments, u"path"_s);
+    const QString content = ToolArguments::string(arguments, u"content"_s);
+    const Workspace::Resolved resolved = context.workspace->resolve(path, Workspace::Access::Write);
+    request.summary = tr("write_file %1").arg(path);
+    if (!resolved.ok) {
+        request.problem = resolved.error;
+        return;
+    }
+    request.path = resolved.relativePath;
+    const TextFiles::Loaded old = TextFiles::load(resolved.absolutePath, resolved.relativePath);
+    if (!old.ok && old.exists) {
+        // Still writable (e.g. a binary file being replaced): show the new text against nothing.
+        request.problem = old.error;
+    }
+    const QString oldLabel = old.exists ? u"a/"_s + request.path : u"/dev/null"_s;
+    request.diff = UnifiedDiff::diff(old.ok ? old.text : QString(), content, oldLabel, u"b/"_s + request.path);
+}
+
+} // namespace wl
