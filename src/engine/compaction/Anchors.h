@@ -21,6 +21,7 @@ QString anchorHeader(AnchorKind kind);  // "User Intent", "Execution Progress", 
 // Updated (both real, text differs), Unchanged (same text), Kept (new was unknown, old kept).
 enum class AnchorChange { New, Updated, Unchanged, Kept };
 QString anchorChangeName(AnchorChange change);  // "new", "updated", "unchanged", "kept"
+bool anchorChangeFromName(QStringView name, AnchorChange *change); // inverse of anchorChangeName
 
 struct Anchors
 {
@@ -50,12 +51,14 @@ struct ParsedSummary
 };
 
 // Empty, N/A, NA, n/a, none, unknown, "-" after trimming, a leading list marker and surrounding punctuation.
+// A multi-line value is unknown when every one of its lines is.
 bool isUnknownAnchorValue(const QString &value);
 
 ParsedSummary parseAnchorsAndSummary(const QString &text);
 AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming);
 
-// "## Anchors\n### User Intent\n<value>\n..." (five sections, fixed order).
+// "## Anchors\n### User Intent\n<value>\n..." (five sections, fixed order). A value line that
+// starts with "##" is written with a leading backslash so it cannot be read back as a heading.
 QString formatAnchors(const Anchors &anchors);
 
 } // namespace wl

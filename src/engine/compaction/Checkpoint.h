@@ -4,9 +4,12 @@
 #include "Tier.h"
 
 #include <QDateTime>
+#include <QList>
 #include <QString>
 
 namespace wl {
+
+struct OffloadEntry;
 
 // A checkpoint overlay (spec section 9): the view replaces every history
 // message with id <= coversUpToMessageId by one user message holding `text`.
@@ -24,5 +27,18 @@ struct Checkpoint
 
     friend bool operator==(const Checkpoint &, const Checkpoint &) = default;
 };
+
+// The text of a checkpoint message: the marker line "[Context Compaction]", "## Anchors" with the
+// five "### " sections, "## Summary" and the summary, and, when `offloaded` is not empty,
+// "## Offloaded References" with one "- <path> (<lines> lines, <bytes> bytes)" line per file.
+QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded);
+
+// True when `text` starts with the marker "[Context Compaction]" (leading whitespace allowed).
+bool isCheckpointText(const QString &text);
+
+// Anchors and summary back out of a checkpoint message. A trailing "## Offloaded References" block
+// written by checkpointMessageText() is not part of the summary; it goes to `offloadedReferences`
+// (the block's lines, without its heading) when that is given.
+ParsedSummary parseCheckpointText(const QString &text, QString *offloadedReferences = nullptr);
 
 } // namespace wl

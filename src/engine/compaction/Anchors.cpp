@@ -1,0 +1,255 @@
+#include "Anchors.h"
+
+#include <QStringList>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+const QString &notAvailable()
+{
+    static const QString na = u"N/A"_s;
+    return na;
+}
+
+// Drops whitespace and punctuation (including markdown emphasis and list markers) at both ends.
+QStringView stripSurroundingPunctuation(QStringView text)
+{
+    qsizetype begin = 0;
+    qsizetype end = text.size();
+    auto strippable = [](QChar c) { return c.isSpace() || c.isPunct() || c.isSymbol(); };
+    while (begin < end && strippable(text[begin]))
+        ++begin;
+    while (end > begin && strippable(text[end - 1]))
+        --end;
+    return text.sliced(begin, end - begin);
+}
+
+bool isUnknownLine(QStringView line)
+{
+    QStringView text = line.trimmed();
+    if (text.startsWith(u'-') || text.startsWith(u'*') || text.startsWith(u'\u2022'))
+        text = text.sliced(1).trimmed();
+    if (text.isEmpty() || text == u"-")
+        return true;
+    text = stripSurroundingPunctuation(text);
+    static constexpr QStringView unknownWords[] = {u"N/A", u"NA", u"none", u"unknown"};
+    if (text.isEmpty())
+        return true;
+    for (QStringView word : unknownWords) {
+        if (text.compare(word, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
+// "### Key Decisions" -> KeyDecision; singular and plural accepted, case-insensitive.
+bool anchorKindForHeader(QStringView header, AnchorKind *kind)
+{
+    const QStringView name = stripSurroundingPunctuation(header);
+    static constexpr struct
+    {
+        QStringView name;
+        AnchorKind kind;
+    } table[] = {
+        {u"user intent", AnchorKind::UserIntent},
+        {u"user intents", AnchorKind::UserIntent},
+        {u"execution progress", AnchorKind::ExecutionProgress},
+        {u"key decision", AnchorKind::KeyDecision},
+        {u"key decisions", AnchorKind::KeyDecision},
+        {u"tried solution", AnchorKind::TriedSolution},
+        {u"tried solutions", AnchorKind::TriedSolution},
+        {u"next step", AnchorKind::NextStep},
+        {u"next steps", AnchorKind::NextStep},
+    };
+    for (const auto &entry : table) {
+        if (name.compare(entry.name, Qt::CaseInsensitive) == 0) {
+            *kind = entry.kind;
+            return true;
+        }
+    }
+    return false;
+}
+
+// A markdown heading of exactly `level` hashes followed by a space; returns its text.
+bool headingOfLevel(QStringView trimmedLine, int level, QStringView *text)
+{
+    if (trimmedLine.size() <= level)
+        return false;
+    for (int i = 0; i < level; ++i) {
+        if (trimmedLine[i] != u'#')
+            return false;
+    }
+    if (!trimmedLine[level].isSpace())
+        return false;
+    *text = trimmedLine.sliced(level).trimmed();
+    return true;
+}
+
+} // namespace
+
+QString anchorKey(AnchorKind kind)
+{
+    switch (kind) {
+    case AnchorKind::UserIntent: return u"user_intent"_s;
+    case AnchorKind::ExecutionProgress: return u"execution_progress"_s;
+    case AnchorKind::KeyDecision: return u"key_decision"_s;
+    case AnchorKind::TriedSolution: return u"tried_solution"_s;
+    case AnchorKind::NextStep: return u"next_step"_s;
+    }
+    return {};
+}
+
+QString anchorHeader(AnchorKind kind)
+{
+    switch (kind) {
+    case AnchorKind::UserIntent: return u"User Intent"_s;
+    case AnchorKind::ExecutionProgress: return u"Execution Progress"_s;
+    case AnchorKind::KeyDecision: return u"Key Decisions"_s;
+    case AnchorKind::TriedSolution: return u"Tried Solutions"_s;
+    case AnchorKind::NextStep: return u"Next Steps"_s;
+    }
+    return {};
+}
+
+QString anchorChangeName(AnchorChange change)
+{
+    switch (change) {
+    case AnchorChange::New: return u"new"_s;
+    case AnchorChange::Updated: return u"updated"_s;
+    case AnchorChange::Unchanged: return u"unchanged"_s;
+    case AnchorChange::Kept: return u"kept"_s;
+    }
+    return {};
+}
+
+bool anchorChangeFromName(QStringView name, AnchorChange *change)
+{
+    for (AnchorChange candidate : {AnchorChange::New, AnchorChange::Updated, AnchorChange::Unchanged, AnchorChange::Kept}) {
+        if (name == anchorChangeName(candidate)) {
+            if (change)
+                *change = candidate;
+            return true;
+        }
+    }
+    return false;
+}
+
+QJsonObject Anchors::toJson() const
+{
+    QJsonObject object;
+    for (AnchorKind kind : kAllAnchorKinds)
+        object.insert(anchorKey(kind), value(kind));
+    return object;
+}
+
+Anchors Anchors::fromJson(const QJsonObject &object)
+{
+    Anchors anchors;
+    for (AnchorKind kind : kAllAnchorKinds) {
+        const QJsonValue v = object.value(anchorKey(kind));
+        anchors.setValue(kind, v.isString() ? v.toString() : notAvailable());
+    }
+    return anchors;
+}
+
+bool isUnknownAnchorValue(const QString &value)
+{
+    // A value is unknown when no line of it says anything ("- N/A\n- none" included).
+    for (QStringView line : QStringView(value).tokenize(u'\n')) {
+        if (!isUnknownLine(line))
+            return false;
+    }
+    return true;
+}
+
+ParsedSummary parseAnchorsAndSummary(const QString &text)
+{
+    ParsedSummary result;
+    std::array<QStringList, kAnchorCount> bodies;
+    enum class State { Preamble, Anchor, IgnoredSection, Summary } state = State::Preamble;
+    AnchorKind current = AnchorKind::UserIntent;
+    qsizetype summaryStart = -1;
+
+    qsizetype pos = 0;
+    const qsizetype size = text.size();
+    while (pos <= size) {
+        qsizetype end = text.indexOf(u'\n', pos);
+        if (end < 0)
+            end = size;
+        const QStringView line = QStringView(text).sliced(pos, end - pos);
+        const qsizetype next = end + 1;
+        const QStringView trimmed = line.trimmed();
+        QStringView heading;
+        if (headingOfLevel(trimmed, 3, &heading)) {
+            AnchorKind kind;
+            if (anchorKindForHeader(heading, &kind)) {
+                current = kind;
+                state = State::Anchor;
+                result.structured = true;
+            } else {
+                state = State::IgnoredSection;
+            }
+        } else if (headingOfLevel(trimmed, 2, &heading)) {
+            if (heading.compare(u"Summary", Qt::CaseInsensitive) == 0) {
+                result.structured = true;
+                summaryStart = next;
+                break;
+            }
+            // "## Anchors" opens the anchor block; any other "## " section before the summary is ignored.
+            state = State::IgnoredSection;
+        } else if (state == State::Anchor) {
+            bodies[size_t(current)].append(line.toString());
+        }
+        pos = next;
+    }
+
+    for (AnchorKind kind : kAllAnchorKinds) {
+        const QString body = bodies[size_t(kind)].join(u'\n').trimmed();
+        result.anchors.setValue(kind, body.isEmpty() ? notAvailable() : body);
+    }
+    if (summaryStart >= 0 && summaryStart < size)
+        result.summary = QStringView(text).sliced(summaryStart).trimmed().toString();
+    return result;
+}
+
+AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming)
+{
+    AnchorMerge merge;
+    for (AnchorKind kind : kAllAnchorKinds) {
+        const size_t i = size_t(kind);
+        const QString &before = old.value(kind);
+        const QString &after = incoming.value(kind);
+        if (isUnknownAnchorValue(after)) {
+            merge.anchors.setValue(kind, before);
+            merge.changes[i] = AnchorChange::Kept;
+        } else if (isUnknownAnchorValue(before)) {
+            merge.anchors.setValue(kind, after);
+            merge.changes[i] = AnchorChange::New;
+        } else {
+            merge.anchors.setValue(kind, after);
+            merge.changes[i] = before.trimmed() == after.trimmed() ? AnchorChange::Unchanged : AnchorChange::Updated;
+        }
+    }
+    return merge;
+}
+
+QString formatAnchors(const Anchors &anchors)
+{
+    QString out = u"## Anchors\n"_s;
+    for (AnchorKind kind : kAllAnchorKinds) {
+        out += u"### "_s + anchorHeader(kind) + u'\n';
+        // A value line that looks like a heading would end the section when read back: escape it.
+        for (QStringView line : QStringView(anchors.value(kind)).tokenize(u'\n')) {
+            if (line.trimmed().startsWith(u"##"))
+                out += u'\\';
+            out += line;
+            out += u'\n';
+        }
+    }
+    return out;
+}
+
+} // namespace wl

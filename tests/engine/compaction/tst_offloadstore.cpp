@@ -1,0 +1,451 @@
+#include "compaction/OffloadStore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace wl;
+using namespace Qt::StringLiterals;
+
+namespace {
+int modeOf(const QString &path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return -1;
+    return int(st.st_mode & 07777);
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QByteArray("<unreadable>");
+    return file.readAll();
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+}
+
+QString numberedLines(int count)
+{
+    QString text;
+    for (int i = 1; i <= count; ++i)
+        text += u"line %1\n"_s.arg(i);
+    return text;
+}
+
+Message result(const QString &callId, const QString &content, qint64 id = 0)
+{
+    Message m = Message::toolResult(callId, content);
+    m.id = id;
+    return m;
+}
+} // namespace
+
+class TestOffloadStore : public QObject
+{
+    Q_OBJECT
+private slots:
+    void fileIds_data();
+    void fileIds();
+
+    void writesFile();               // scenario 16
+    void lineCounts_data();
+    void lineCounts();
+    void placeholderFormat_data();
+    void placeholderFormat();
+
+    void gate1_data();               // scenario 17
+    void gate1();
+    void refused_data();
+    void refused();
+
+    void existingFileReused();       // scenario 18
+    void hostileCallIds_data();      // scenario 19
+    void hostileCallIds();
+    void differentIdsNeverShareAFile();
+    void unsafeSessionRefused_data();
+    void unsafeSessionRefused();
+
+    void failuresKeepContent_data(); // scenario 20
+    void failuresKeepContent();
+    void readOnlyWorkspace();
+    void symlinkOutsideWorkspaceRefused();
+    void missingWorkspace();
+};
+
+void TestOffloadStore::fileIds_data()
+{
+    QTest::addColumn<QString>("callId");
+    QTest::addColumn<QString>("fileId");
+    QTest::newRow("openai") << u"call_AbC123"_s << u"call_AbC123"_s;
+    QTest::newRow("anthropic") << u"toolu_01A-b_c"_s << u"toolu_01A-b_c"_s;
+    QTest::newRow("128-chars") << QString(128, u'x') << QString(128, u'x');
+    // Expected digests computed independently (Python hashlib.sha256 over the UTF-8 bytes).
+    QTest::newRow("traversal") << u"../../etc/passwd"_s << u"h.3754d6cb3a38e1185e5b382d5f3ef3f118af75bf4bf0254d1fdb8437f51423e0"_s;
+    QTest::newRow("slash") << u"a/b"_s << u"h.c14cddc033f64b9dea80ea675cf280a015e672516090a5626781153dc68fea11"_s;
+    QTest::newRow("dotdot") << u".."_s << u"h.5ec1f7e700f37c3d0b2981d04855fc34b94aaa15457b05ca571817442d228f81"_s;
+    QTest::newRow("non-ascii") << u"调用-1"_s << u"h.258bdc92f0abe232be804073fe7872b4a2fdac05b506c96f3a3f2c80722a7552"_s;
+}
+
+void TestOffloadStore::fileIds()
+{
+    QFETCH(QString, callId);
+    QFETCH(QString, fileId);
+    QCOMPARE(OffloadStore::fileIdFor(callId), fileId);
+}
+
+void TestOffloadStore::writesFile()
+{
+    QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    const QString content = numberedLines(1000);
+    const QByteArray utf8 = content.toUtf8();
+    OffloadStore store(workspace.path(), u"s1"_s);
+    const auto r = store.offload(result(u"call_1"_s, content, 42), u"bash"_s, 1, 20);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY(!r.reused);
+    QVERIFY(r.error.isEmpty());
+
+    const QString relative = u".waterline/tool_results/s1/call_1.txt"_s;
+    const QString path = workspace.filePath(relative);
+    QCOMPARE(store.relativePathFor(u"call_1"_s), relative);
+    QCOMPARE(store.absolutePathFor(u"call_1"_s), path);
+    QCOMPARE(readAll(path), utf8);
+    QCOMPARE(modeOf(path), 0600);
+    QCOMPARE(modeOf(workspace.filePath(u".waterline"_s)), 0700);
+    QCOMPARE(modeOf(workspace.filePath(u".waterline/tool_results"_s)), 0700);
+    QCOMPARE(modeOf(workspace.filePath(u".waterline/tool_results/s1"_s)), 0700);
+    QCOMPARE(QFileInfo(store.sessionDir()).canonicalFilePath(), QFileInfo(workspace.filePath(u".waterline/tool_results/s1"_s)).canonicalFilePath());
+    // No temporary file left behind by the atomic write.
+    QCOMPARE(QDir(store.sessionDir()).entryList(QDir::Files | QDir::Hidden), QStringList{u"call_1.txt"_s});
+
+    QCOMPARE(r.entry.callId, u"call_1"_s);
+    QCOMPARE(r.entry.toolName, u"bash"_s);
+    QCOMPARE(r.entry.relativePath, relative);
+    QCOMPARE(r.entry.bytes, qint64(utf8.size()));
+    QCOMPARE(r.entry.lines, 1000);
+    QCOMPARE(r.entry.gate, 1);
+    QCOMPARE(r.entry.messageId, qint64(42));
+
+    QVERIFY(OffloadStore::isPlaceholder(r.placeholder));
+    QVERIFY(r.placeholder.startsWith(u"[offloaded: %1 | 1000 lines, %2 bytes]\n"_s.arg(relative).arg(utf8.size())));
+    QVERIFY(r.placeholder.contains(u"Preview (first 20 lines):\nline 1\nline 2\n"_s));
+    QVERIFY(r.placeholder.contains(u"\nline 20\n"_s));
+    QVERIFY(!r.placeholder.contains(u"line 21"_s));
+}
+
+void TestOffloadStore::lineCounts_data()
+{
+    QTest::addColumn<QString>("content");
+    QTest::addColumn<int>("lines");
+    QTest::newRow("empty") << QString() << 0;
+    QTest::newRow("one-no-newline") << u"a"_s << 1;
+    QTest::newRow("one-with-newline") << u"a\n"_s << 1;
+    QTest::newRow("two") << u"a\nb"_s << 2;
+    QTest::newRow("two-trailing") << u"a\nb\n"_s << 2;
+    QTest::newRow("blank-line") << u"\n"_s << 1;
+    QTest::newRow("inner-blank") << u"a\n\nb"_s << 3;
+    QTest::newRow("crlf") << u"a\r\nb\r\n"_s << 2;
+    QTest::newRow("cjk") << u"上\n下\n文"_s << 3;
+}
+
+void TestOffloadStore::lineCounts()
+{
+    QFETCH(QString, content);
+    QFETCH(int, lines);
+    QTemporaryDir workspace;
+    const auto r = OffloadStore(workspace.path(), u"s"_s).offload(result(u"c"_s, content), u"bash"_s, 2, 10);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.entry.lines, lines);
+    QCOMPARE(r.entry.bytes, qint64(content.toUtf8().size()));
+}
+
+void TestOffloadStore::placeholderFormat_data()
+{
+    QTest::addColumn<QString>("content");
+    QTest::addColumn<int>("lines");
+    QTest::addColumn<int>("previewLines");
+    QTest::addColumn<QString>("expectedPreview"); // the text between the header lines and the footer
+
+    QTest::newRow("cut-at-preview") << u"one\ntwo\nthree\n"_s << 3 << 2 << u"one\ntwo\n"_s;
+    QTest::newRow("fewer-lines-than-preview") << u"one\ntwo"_s << 2 << 10 << u"one\ntwo\n"_s;
+    QTest::newRow("crlf-stripped") << u"one\r\ntwo\r\n"_s << 2 << 5 << u"one\ntwo\n"_s;
+    QTest::newRow("no-preview") << u"one\ntwo"_s << 2 << 0 << QString();
+    QTest::newRow("blank-lines-kept") << u"a\n\nb"_s << 3 << 3 << u"a\n\nb\n"_s;
+    QTest::newRow("long-line-cut") << QString(1'000'000, u'x') << 1 << 20 << QString(500, u'x') + u"\u2026\n"_s;
+    QTest::newRow("exactly-500") << QString(500, u'y') << 1 << 20 << QString(500, u'y') + u'\n';
+    // 499 ASCII characters then an emoji: the cut must not leave half a surrogate pair.
+    QTest::newRow("surrogate-at-cut") << QString(499, u'z') + u"🚀🚀"_s << 1 << 1 << QString(499, u'z') + u"\u2026\n"_s;
+    QTest::newRow("cjk-line") << QString(600, QChar(0x6587)) << 1 << 1 << QString(500, QChar(0x6587)) + u"\u2026\n"_s;
+}
+
+void TestOffloadStore::placeholderFormat()
+{
+    QFETCH(QString, content);
+    QFETCH(int, lines);
+    QFETCH(int, previewLines);
+    QFETCH(QString, expectedPreview);
+    OffloadEntry entry;
+    entry.relativePath = u".waterline/tool_results/sess/call_9.txt"_s;
+    entry.lines = lines;
+    entry.bytes = content.toUtf8().size();
+    const int shown = std::min(lines, previewLines);
+    const QString expected = u"[offloaded: .waterline/tool_results/sess/call_9.txt | "_s + QString::number(lines)
+                             + u" lines, "_s + QString::number(entry.bytes) + u" bytes]\nPreview (first "_s
+                             + QString::number(shown) + u" lines):\n"_s + expectedPreview
+                             + u"... full output saved; read it with read_file(path, offset, limit)"_s;
+    QCOMPARE(OffloadStore::placeholderText(entry, content, previewLines), expected);
+
+    // The store produces the same text, both when it writes the file and when it reuses it.
+    QTemporaryDir workspace;
+    OffloadStore store(workspace.path(), u"sess"_s);
+    const auto first = store.offload(result(u"call_9"_s, content), u"bash"_s, 2, previewLines);
+    QVERIFY2(first.ok, qPrintable(first.error));
+    QCOMPARE(first.placeholder, expected);
+    const auto again = store.offload(result(u"call_9"_s, content), u"bash"_s, 2, previewLines);
+    QVERIFY(again.reused);
+    QCOMPARE(again.placeholder, expected);
+}
+
+void TestOffloadStore::gate1_data()
+{
+    QTest::addColumn<QString>("tool");
+    QTest::addColumn<qint64>("bytes");
+    QTest::addColumn<bool>("applies");
+    QTest::newRow("below") << u"bash"_s << qint64(9'999) << false;
+    QTest::newRow("at-threshold") << u"bash"_s << qint64(10'000) << false;
+    QTest::newRow("above") << u"bash"_s << qint64(10'001) << true;
+    QTest::newRow("read_file-exempt") << u"read_file"_s << qint64(1'000'000) << false;
+    QTest::newRow("write_file-exempt") << u"write_file"_s << qint64(1'000'000) << false;
+    QTest::newRow("edit_file-exempt") << u"edit_file"_s << qint64(1'000'000) << false;
+    QTest::newRow("similar-name-not-exempt") << u"read_files"_s << qint64(1'000'000) << true;
+    QTest::newRow("empty-tool-name") << QString() << qint64(10'001) << true;
+}
+
+void TestOffloadStore::gate1()
+{
+    QFETCH(QString, tool);
+    QFETCH(qint64, bytes);
+    QFETCH(bool, applies);
+    QCOMPARE(OffloadStore::gate1Applies(tool, bytes, 10'000), applies);
+}
+
+void TestOffloadStore::refused_data()
+{
+    QTest::addColumn<Message>("message");
+    QTest::addColumn<QString>("errorContains");
+    QTest::newRow("no-call-id") << Message::user(numberedLines(2000)) << u"no tool call id"_s;
+    QTest::newRow("empty-call-id") << result(QString(), numberedLines(2000)) << u"no tool call id"_s;
+    QTest::newRow("already-placeholder")
+        << result(u"call_2"_s, u"[offloaded: .waterline/tool_results/s/call_2.txt | 3 lines, 9 bytes]\nPreview (first 0 lines):\n"_s)
+        << u"already a placeholder"_s;
+}
+
+void TestOffloadStore::refused()
+{
+    QFETCH(Message, message);
+    QFETCH(QString, errorContains);
+    QTemporaryDir workspace;
+    const auto r = OffloadStore(workspace.path(), u"s"_s).offload(message, u"bash"_s, 2, 10);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(errorContains), qPrintable(r.error));
+    QVERIFY(r.placeholder.isEmpty());
+    QVERIFY(!QFileInfo::exists(workspace.filePath(u".waterline"_s)));
+}
+
+void TestOffloadStore::existingFileReused()
+{
+    QTemporaryDir workspace;
+    OffloadStore store(workspace.path(), u"s1"_s);
+    const auto first = store.offload(result(u"call_5"_s, numberedLines(100)), u"bash"_s, 1, 20);
+    QVERIFY2(first.ok, qPrintable(first.error));
+    const QString path = store.absolutePathFor(u"call_5"_s);
+
+    const QByteArray edited = "edited on disk\nsecond\nthird\n";
+    QVERIFY(writeFile(path, edited));
+    const auto second = store.offload(result(u"call_5"_s, numberedLines(300)), u"grep"_s, 2, 20);
+    QVERIFY2(second.ok, qPrintable(second.error));
+    QVERIFY(second.reused);
+    QCOMPARE(readAll(path), edited); // the change survives
+    QCOMPARE(second.entry.bytes, qint64(edited.size()));
+    QCOMPARE(second.entry.lines, 3);
+    QCOMPARE(second.entry.gate, 2);
+    QCOMPARE(second.entry.toolName, u"grep"_s);
+    QVERIFY(second.placeholder.contains(u"| 3 lines, %1 bytes]"_s.arg(edited.size())));
+    QVERIFY(second.placeholder.contains(u"Preview (first 3 lines):\nedited on disk\nsecond\nthird\n"_s));
+}
+
+void TestOffloadStore::hostileCallIds_data()
+{
+    QTest::addColumn<QString>("callId");
+    QTest::newRow("traversal") << u"../../etc/passwd"_s;
+    QTest::newRow("slash") << u"a/b"_s;
+    QTest::newRow("dotdot") << u".."_s;
+    QTest::newRow("dot") << u"."_s;
+    QTest::newRow("300-chars") << QString(300, u'q');
+    QTest::newRow("non-ascii") << u"调用-ü-1"_s;
+    QTest::newRow("absolute") << u"/etc/passwd"_s;
+    QTest::newRow("backslash") << u"..\\..\\x"_s;
+    QTest::newRow("nul") << u"a\0b"_s;
+    QTest::newRow("newline") << u"a\nb"_s;
+    QTest::newRow("looks-hashed") << u"h.abc"_s;
+}
+
+void TestOffloadStore::hostileCallIds()
+{
+    QFETCH(QString, callId);
+    QTemporaryDir workspace;
+    OffloadStore store(workspace.path(), u"s1"_s);
+    const auto r = store.offload(result(callId, numberedLines(50)), u"bash"_s, 1, 5);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    const QString path = store.absolutePathFor(callId);
+    const QFileInfo info(path);
+    QVERIFY(info.isFile());
+    QCOMPARE(info.canonicalPath(), QFileInfo(store.sessionDir()).canonicalFilePath());
+    QVERIFY(info.fileName().startsWith(u"h."_s));
+    QCOMPARE(info.fileName().size(), 2 + 64 + 4);
+    QCOMPARE(r.entry.callId, callId); // the record keeps the real id
+    // Nothing else was created anywhere in the workspace.
+    QStringList all;
+    for (const QFileInfo &entry : QDir(workspace.path()).entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden))
+        all << entry.fileName();
+    QCOMPARE(all, QStringList{u".waterline"_s});
+    QCOMPARE(QDir(store.sessionDir()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+}
+
+void TestOffloadStore::differentIdsNeverShareAFile()
+{
+    const QStringList ids{u"../../etc/passwd"_s, u"a/b"_s, u"a_b"_s, u"a-b"_s, u".."_s, u"."_s, QString(300, u'q'),
+                          QString(128, u'q'), QString(129, u'q'), u"调用"_s, u"调用-1"_s, u"h.abc"_s, u"habc"_s, u"A"_s, u"a"_s};
+    QTemporaryDir workspace;
+    OffloadStore store(workspace.path(), u"s1"_s);
+    QSet<QString> paths;
+    for (const QString &id : ids) {
+        const auto r = store.offload(result(id, u"content of "_s + id), u"bash"_s, 1, 5);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(!r.reused);
+        paths.insert(QFileInfo(store.absolutePathFor(id)).canonicalFilePath());
+    }
+    QCOMPARE(paths.size(), ids.size());
+    for (const QString &id : ids)
+        QCOMPARE(QString::fromUtf8(readAll(store.absolutePathFor(id))), u"content of "_s + id);
+}
+
+void TestOffloadStore::unsafeSessionRefused_data()
+{
+    QTest::addColumn<QString>("session");
+    QTest::newRow("empty") << QString();
+    QTest::newRow("traversal") << u"../other"_s;
+    QTest::newRow("dotdot") << u".."_s;
+    QTest::newRow("slash") << u"a/b"_s;
+}
+
+void TestOffloadStore::unsafeSessionRefused()
+{
+    QFETCH(QString, session);
+    QTemporaryDir workspace;
+    OffloadStore store(workspace.path(), session);
+    const auto r = store.offload(result(u"call_1"_s, numberedLines(50)), u"bash"_s, 1, 5);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(u"session id"_s), qPrintable(r.error));
+    QVERIFY(store.absolutePathFor(u"call_1"_s).isEmpty());
+    QVERIFY(QDir(workspace.path()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+}
+
+void TestOffloadStore::failuresKeepContent_data()
+{
+    // Each row puts something in the way that even root cannot write through.
+    QTest::addColumn<QString>("blockingFile");   // relative path made a regular file
+    QTest::addColumn<QString>("blockingDir");    // relative path made a folder
+    QTest::addColumn<QString>("errorContains");
+    QTest::newRow("file-instead-of-.waterline") << u".waterline"_s << QString() << u".waterline"_s;
+    QTest::newRow("file-instead-of-tool_results") << u".waterline/tool_results"_s << QString() << u"tool_results"_s;
+    QTest::newRow("file-instead-of-session") << u".waterline/tool_results/s1"_s << QString() << u"tool_results/s1"_s;
+    QTest::newRow("folder-instead-of-result") << QString() << u".waterline/tool_results/s1/call_1.txt"_s << u"call_1.txt"_s;
+}
+
+void TestOffloadStore::failuresKeepContent()
+{
+    QFETCH(QString, blockingFile);
+    QFETCH(QString, blockingDir);
+    QFETCH(QString, errorContains);
+    QTemporaryDir workspace;
+    QDir root(workspace.path());
+    if (!blockingFile.isEmpty()) {
+        QVERIFY(root.mkpath(QFileInfo(blockingFile).path()));
+        QVERIFY(writeFile(root.filePath(blockingFile), "in the way"));
+    }
+    if (!blockingDir.isEmpty())
+        QVERIFY(root.mkpath(blockingDir));
+
+    const Message message = result(u"call_1"_s, numberedLines(500));
+    const Message copy = message;
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"offload failed: .*"_s + QRegularExpression::escape(errorContains)));
+    const auto r = OffloadStore(workspace.path(), u"s1"_s).offload(message, u"bash"_s, 2, 10);
+    QVERIFY(!r.ok);
+    QVERIFY(r.placeholder.isEmpty());
+    QVERIFY2(r.error.contains(errorContains), qPrintable(r.error));
+    QVERIFY(message.sameContent(copy));
+    if (!blockingFile.isEmpty())
+        QCOMPARE(readAll(root.filePath(blockingFile)), QByteArray("in the way"));
+}
+
+void TestOffloadStore::readOnlyWorkspace()
+{
+    QTemporaryDir workspace;
+    QVERIFY(QFile::setPermissions(workspace.path(), QFile::ReadOwner | QFile::ExeOwner)); // 0500
+    QCOMPARE(modeOf(workspace.path()), 0500);
+    const bool writable = ::access(QFile::encodeName(workspace.path()).constData(), W_OK) == 0; // true for root
+    if (!writable)
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"offload failed: .*cannot create the folder"_s));
+    const auto r = OffloadStore(workspace.path(), u"s1"_s).offload(result(u"call_1"_s, numberedLines(500)), u"bash"_s, 2, 10);
+    QFile::setPermissions(workspace.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    if (writable) {
+        // Permission bits do not stop root: then the write must have fully succeeded.
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(modeOf(workspace.filePath(r.entry.relativePath)), 0600);
+    } else {
+        QVERIFY(!r.ok);
+        QVERIFY(r.placeholder.isEmpty());
+        QVERIFY2(r.error.contains(workspace.path()), qPrintable(r.error));
+    }
+}
+
+void TestOffloadStore::symlinkOutsideWorkspaceRefused()
+{
+    QTemporaryDir workspace;
+    QTemporaryDir elsewhere;
+    QVERIFY(QFile::link(elsewhere.path(), workspace.filePath(u".waterline"_s)));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"offload failed: .*outside the workspace"_s));
+    const auto r = OffloadStore(workspace.path(), u"s1"_s).offload(result(u"call_1"_s, numberedLines(500)), u"bash"_s, 2, 10);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(u"outside the workspace"_s), qPrintable(r.error));
+    // Nothing at all was created through the link.
+    QVERIFY(QDir(elsewhere.path()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+}
+
+void TestOffloadStore::missingWorkspace()
+{
+    QTemporaryDir parent;
+    const QString missing = parent.filePath(u"gone"_s);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"offload failed: .*does not exist"_s));
+    const auto r = OffloadStore(missing, u"s1"_s).offload(result(u"call_1"_s, numberedLines(500)), u"bash"_s, 2, 10);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(missing), qPrintable(r.error));
+    QVERIFY(!QFileInfo::exists(missing)); // the workspace is never created by the store
+}
+
+QTEST_GUILESS_MAIN(TestOffloadStore)
+#include "tst_offloadstore.moc"
