@@ -152,7 +152,8 @@ const QStringList &schemaV1()
 const QStringList &schemaV2()
 {
     static const QStringList statements{
-        u"CREATE INDEX messages_by_tool_call ON messages (session_id, tool_call_id) WHERE tool_call_id IS NOT NULL"_s,
+        u"CREATE INDEX messages_by_tool_call ON messages (session_id, tool_call_id, seq) "
+        "WHERE tool_call_id IS NOT NULL"_s,
     };
     return statements;
 }

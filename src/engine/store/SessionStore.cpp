@@ -446,11 +446,15 @@ bool SessionStore::open(const QString &path, QString *error)
     const int version = Migrations::schemaVersion(*c, &why);
     if (version < 0)
         return fail(tr("%1 cannot be read: %2").arg(path, why));
-    SqlQuery probe(*c, u"SELECT (SELECT count(*) FROM sqlite_master), (SELECT application_id FROM pragma_application_id)"_s);
-    if (!probe.exec() || !probe.next())
-        return fail(tr("%1 cannot be read: %2").arg(path, probe.error()));
-    const qint64 objects = probe.int64(0);
-    const qint64 applicationId = probe.int64(1);
+    qint64 objects = 0;
+    qint64 applicationId = 0;
+    {
+        SqlQuery probe(*c, u"SELECT (SELECT count(*) FROM sqlite_master), (SELECT application_id FROM pragma_application_id)"_s);
+        if (!probe.exec() || !probe.next())
+            return fail(tr("%1 cannot be read: %2").arg(path, probe.error()));
+        objects = probe.int64(0);
+        applicationId = probe.int64(1);
+    }
     if (version > Migrations::latestVersion())
         return fail(tr("this database was written by a newer Waterline (schema %1); this version reads up to %2")
                         .arg(version)
@@ -458,11 +462,13 @@ bool SessionStore::open(const QString &path, QString *error)
     if ((version == 0 && objects > 0) || (version > 0 && applicationId != Migrations::kApplicationId))
         return fail(tr("%1 is not a Waterline session database").arg(path));
 
-    SqlQuery journal(*c, u"PRAGMA journal_mode = WAL"_s);
-    if (!journal.exec() || !journal.next())
-        return fail(tr("%1 cannot be opened for writing: %2").arg(path, journal.error()));
-    if (journal.text(0).compare(u"wal", Qt::CaseInsensitive) != 0)
-        return fail(tr("%1 cannot use write-ahead logging (journal mode %2)").arg(path, journal.text(0)));
+    {
+        SqlQuery journal(*c, u"PRAGMA journal_mode = WAL"_s);
+        if (!journal.exec() || !journal.next())
+            return fail(tr("%1 cannot be opened for writing: %2").arg(path, journal.error()));
+        if (journal.text(0).compare(u"wal", Qt::CaseInsensitive) != 0)
+            return fail(tr("%1 cannot use write-ahead logging (journal mode %2)").arg(path, journal.text(0)));
+    }
 
     if (!Migrations::migrate(*c, Migrations::latestVersion(), &why))
         return fail(tr("%1 cannot be upgraded: %2").arg(path, why));

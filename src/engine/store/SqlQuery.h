@@ -25,7 +25,8 @@ public:
     bool isPrepared() const { return m_query != nullptr; }
 
     SqlQuery &bind(const QVariant &value);
-    SqlQuery &bind(const QString &value) { return bind(QVariant(value)); }
+    // A null QString is bound as '' (QtSql would bind NULL); bind a null QVariant for NULL.
+    SqlQuery &bind(const QString &value) { return bind(QVariant(value.isNull() ? QStringLiteral("") : value)); }
     SqlQuery &bind(qint64 value) { return bind(QVariant(value)); }
     SqlQuery &bind(int value) { return bind(QVariant(value)); }
     SqlQuery &bind(bool value) { return bind(QVariant(value ? 1 : 0)); }
