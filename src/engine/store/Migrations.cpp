@@ -20,6 +20,11 @@ namespace {
 // Times are INTEGER milliseconds since the Unix epoch (UTC). JSON columns hold compact JSON text.
 // Every child table names its session with ON DELETE CASCADE and has an index that starts with
 // session_id, so deleting a session never scans another session's rows.
+// Speed of a step (one transaction) is mostly the pages it dirties, so: no AUTOINCREMENT (it
+// rewrites sqlite_sequence on every insert; ids can only be reused after the session holding the
+// highest ids was deleted, and every reference to a message id lives inside its own session), and
+// no counters in sessions: a session's message count and last activity come from the
+// (session_id, seq) index in O(log n), because seq is dense from 0.
 const QStringList &schemaV1()
 {
     static const QStringList statements{
@@ -29,19 +34,15 @@ const QStringList &schemaV1()
             workspace TEXT NOT NULL DEFAULT '',
             created_at INTEGER NOT NULL,
             updated_at INTEGER NOT NULL,
-            last_activity_at INTEGER NOT NULL,
             policy TEXT NOT NULL DEFAULT '{}',
             provider_name TEXT NOT NULL DEFAULT '',
             provider_profile TEXT NOT NULL DEFAULT '{}',
             summarizer_profile TEXT NOT NULL DEFAULT '{}',
-            approval_policy TEXT NOT NULL DEFAULT '',
-            message_count INTEGER NOT NULL DEFAULT 0,
-            request_count INTEGER NOT NULL DEFAULT 0
+            approval_policy TEXT NOT NULL DEFAULT ''
         ))"_s,
-        u"CREATE INDEX sessions_by_activity ON sessions (last_activity_at DESC)"_s,
 
         uR"(CREATE TABLE messages (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            id INTEGER PRIMARY KEY,
             session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
             seq INTEGER NOT NULL,
             role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
@@ -56,7 +57,7 @@ const QStringList &schemaV1()
         ))"_s,
 
         uR"(CREATE TABLE requests (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            id INTEGER PRIMARY KEY,
             session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
             idx INTEGER NOT NULL,
             view_checkpoint_id INTEGER,
@@ -76,7 +77,7 @@ const QStringList &schemaV1()
         ))"_s,
 
         uR"(CREATE TABLE checkpoints (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            id INTEGER PRIMARY KEY,
             session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
             covers_from_message_id INTEGER NOT NULL,
             covers_up_to_message_id INTEGER NOT NULL,
@@ -94,7 +95,7 @@ const QStringList &schemaV1()
         u"CREATE INDEX checkpoints_by_session ON checkpoints (session_id, id)"_s,
 
         uR"(CREATE TABLE offloads (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            id INTEGER PRIMARY KEY,
             session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
             message_id INTEGER NOT NULL UNIQUE REFERENCES messages (id) ON DELETE CASCADE,
             call_id TEXT NOT NULL,
@@ -110,7 +111,7 @@ const QStringList &schemaV1()
         u"CREATE INDEX offloads_by_session ON offloads (session_id, id)"_s,
 
         uR"(CREATE TABLE compaction_records (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            id INTEGER PRIMARY KEY,
             session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
             record_id TEXT NOT NULL,
             request_index INTEGER NOT NULL,

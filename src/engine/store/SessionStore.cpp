@@ -130,9 +130,14 @@ QList<ToolCall> toolCallsFromText(const QString &text)
 
 // --- row readers (column lists next to the readers that depend on their order) -------------
 
-const QString kSessionColumns = u"id, title, workspace, created_at, updated_at, last_activity_at, policy, "
-                                 "provider_name, provider_profile, summarizer_profile, approval_policy, "
-                                 "message_count, request_count"_s;
+// Counts and last activity are derived through the (session_id, seq) and (session_id, idx)
+// indexes: two seeks per session, no counter to keep in step with the rows.
+const QString kSessionColumns =
+    u"s.id, s.title, s.workspace, s.created_at, s.updated_at, "
+    "coalesce((SELECT m.created_at FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), s.created_at) "
+    "AS last_activity_at, s.policy, s.provider_name, s.provider_profile, s.summarizer_profile, s.approval_policy, "
+    "(SELECT coalesce(max(m.seq) + 1, 0) FROM messages m WHERE m.session_id = s.id), "
+    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id)"_s;
 
 SessionInfo readSession(const SqlQuery &q)
 {
@@ -345,17 +350,6 @@ bool insertRecord(SqlConnection &c, const QString &sessionId, CompactionRecord r
     return true;
 }
 
-bool bumpSession(SqlConnection &c, const QString &sessionId, qint64 messages, qint64 requests, qint64 nowMs,
-                 QString *error)
-{
-    SqlQuery q(c, u"UPDATE sessions SET message_count = message_count + ?, request_count = request_count + ?, "
-                  "last_activity_at = ?, updated_at = ? WHERE id = ?"_s);
-    q.bind(messages).bind(requests).bind(nowMs).bind(nowMs).bind(sessionId);
-    if (!q.exec())
-        return setError(error, tr("cannot update session %1: %2").arg(sessionId, q.error()));
-    return true;
-}
-
 // Removes a folder without following a symbolic link out of it.
 bool removeTree(const QString &path, QString *error)
 {
@@ -510,12 +504,10 @@ std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields
     const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime created = fields.createdAt.isValid() ? fields.createdAt : now;
-    SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, last_activity_at, policy, "
-                   "provider_name, provider_profile, summarizer_profile, approval_policy) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, policy, provider_name, "
+                   "provider_profile, summarizer_profile, approval_policy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(id).bind(fields.title).bind(fields.workspace).bind(toMs(created));
     q.bind(toMs(fields.updatedAt.isValid() ? fields.updatedAt : created));
-    q.bind(toMs(fields.lastActivityAt.isValid() ? fields.lastActivityAt : created));
     q.bind(jsonText(fields.policy)).bind(fields.providerName);
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.providerProfile)));
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
@@ -532,7 +524,7 @@ QList<SessionInfo> SessionStore::listSessions(QString *error)
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions ORDER BY last_activity_at DESC, created_at DESC"_s);
+    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s ORDER BY last_activity_at DESC, s.created_at DESC"_s);
     if (!q.exec()) {
         setError(error, tr("cannot list sessions: %1").arg(q.error()));
         return out;
@@ -547,7 +539,7 @@ std::optional<SessionInfo> SessionStore::session(const QString &id, QString *err
     SqlConnection *c = connection(error);
     if (!c)
         return std::nullopt;
-    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions WHERE id = ?"_s);
+    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s WHERE s.id = ?"_s);
     q.bind(id);
     if (!q.exec()) {
         setError(error, tr("cannot read session %1: %2").arg(id, q.error()));
@@ -678,8 +670,9 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
 
     qint64 nextSeq = 0;
     {
-        SqlQuery q(*c, u"SELECT message_count FROM sessions WHERE id = ?"_s);
-        q.bind(sessionId);
+        SqlQuery q(*c, u"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE session_id = ?) "
+                       "FROM sessions WHERE id = ?"_s);
+        q.bind(sessionId).bind(sessionId);
         if (!q.exec())
             return fail(tr("cannot append to session %1: %2").arg(sessionId, q.error()));
         if (!q.next())
@@ -751,8 +744,6 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
     if (step.record && !insertRecord(*c, sessionId, *step.record, &why))
         return fail(why);
 
-    if (!bumpSession(*c, sessionId, step.messages.size(), step.request ? 1 : 0, now, &why))
-        return fail(why);
     if (!transaction.commit(&why))
         return fail(tr("cannot append to session %1: %2").arg(sessionId, why));
     return ids;
@@ -784,8 +775,9 @@ qint64 SessionStore::messageCount(const QString &sessionId, QString *error)
     SqlConnection *c = connection(error);
     if (!c)
         return 0;
-    SqlQuery q(*c, u"SELECT message_count FROM sessions WHERE id = ?"_s);
-    q.bind(sessionId);
+    SqlQuery q(*c, u"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE session_id = ?) "
+                   "FROM sessions WHERE id = ?"_s);
+    q.bind(sessionId).bind(sessionId);
     if (!q.exec() || !q.next()) {
         setError(error, q.error().isEmpty() ? tr("there is no session %1").arg(sessionId) : q.error());
         return 0;
@@ -1049,10 +1041,6 @@ std::optional<QString> SessionStore::importSession(const QString &path, QString 
         if (!insertRecord(*c, id, record, &why))
             return fail(why);
     }
-    SqlQuery counts(*c, u"UPDATE sessions SET message_count = ?, request_count = ? WHERE id = ?"_s);
-    counts.bind(qint64(doc->messages.size())).bind(qint64(doc->requests.size())).bind(id);
-    if (!counts.exec())
-        return fail(counts.error());
     if (!transaction.commit(&why))
         return fail(why);
     qCInfo(lcStore) << "imported" << path << "as session" << id;

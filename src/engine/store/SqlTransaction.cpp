@@ -1,6 +1,7 @@
 #include "SqlTransaction.h"
 
 #include "SqlConnection.h"
+#include "SqlQuery.h"
 
 using namespace Qt::StringLiterals;
 
@@ -9,13 +10,15 @@ namespace wl {
 SqlTransaction::SqlTransaction(SqlConnection &connection)
     : m_connection(connection)
 {
-    m_active = m_connection.execute(u"BEGIN IMMEDIATE"_s, &m_error);
+    SqlQuery begin(m_connection, u"BEGIN IMMEDIATE"_s);
+    m_active = begin.exec();
+    m_error = begin.error();
 }
 
 SqlTransaction::~SqlTransaction()
 {
     if (m_active)
-        m_connection.execute(u"ROLLBACK"_s, nullptr);
+        SqlQuery(m_connection, u"ROLLBACK"_s).exec();
 }
 
 bool SqlTransaction::commit(QString *error)
@@ -25,7 +28,10 @@ bool SqlTransaction::commit(QString *error)
             *error = m_error;
         return false;
     }
-    if (!m_connection.execute(u"COMMIT"_s, &m_error)) {
+    // Transaction control goes through the statement cache too: a step is a few dozen microseconds.
+    SqlQuery commitStatement(m_connection, u"COMMIT"_s);
+    if (!commitStatement.exec()) {
+        m_error = commitStatement.error();
         if (error)
             *error = m_error;
         return false; // still active: the destructor rolls back

@@ -57,8 +57,8 @@ void makeDatabaseAt(const QString &path, int version)
     QVERIFY2(Migrations::migrate(connection, version, &error), qPrintable(error));
     QCOMPARE(Migrations::schemaVersion(connection, &error), version);
     if (version >= 1) {
-        QVERIFY(connection.execute(u"INSERT INTO sessions (id, title, created_at, updated_at, last_activity_at, "
-                                   "message_count) VALUES ('s-old', 'from v%1', 1, 1, 1, 2)"_s.arg(version),
+        QVERIFY(connection.execute(u"INSERT INTO sessions (id, title, created_at, updated_at) "
+                                   "VALUES ('s-old', 'from v%1', 1, 1)"_s.arg(version),
                                    &error));
         QVERIFY(connection.execute(u"INSERT INTO messages (session_id, seq, role, content, tool_call_id, bytes, "
                                    "created_at) VALUES ('s-old', 0, 'user', 'hello', NULL, 5, 1), "
