@@ -1,0 +1,164 @@
+// Session store speed: appending a long session step by step, and opening it for the UI.
+// Targets (issue 4): > 20,000 appended messages/s in per-turn transactions; opening a
+// 100,000-message session and fetching its first page in < 50 ms.
+#include "store/SessionStore.h"
+
+#include <QCoreApplication>
+#include <QTemporaryDir>
+
+#include <benchmark/benchmark.h>
+
+using namespace wl;
+
+namespace {
+
+constexpr int kMessages = 100'000;
+constexpr int kPerTurn = 4; // user, assistant with a tool call, tool result, assistant
+
+// One realistic turn: a prompt, a call, a 1-4 KB result, an answer; with its request.
+StepAppend turn(int t, const QList<qint64> &view)
+{
+    StepAppend step;
+    RequestRecord request;
+    request.viewMessageIds = view;
+    request.estimateTokens = 1000 + t;
+    request.toolSchemaTokens = 900;
+    request.inputTokens = 1100 + t;
+    request.outputTokens = 120;
+    request.model = QStringLiteral("qwen2.5-coder");
+    step.request = request;
+    const QString callId = QStringLiteral("call_%1").arg(t);
+    Message assistant = Message::assistant(QStringLiteral("I will look at src/module_%1.cpp first.").arg(t),
+                                           {{callId, QStringLiteral("read_file"),
+                                             QStringLiteral(R"({"path":"src/module_%1.cpp"})").arg(t), true}});
+    assistant.origin = SessionStore::kThisStep;
+    Message answer = Message::assistant(QStringLiteral("The bug in module %1 is an off-by-one; fixed.").arg(t));
+    answer.origin = SessionStore::kThisStep;
+    step.messages << Message::user(QStringLiteral("Please fix issue #%1 in the parser module.").arg(t)) << assistant
+                  << Message::toolResult(callId, QString(1024 + (t % 4) * 1024, QLatin1Char('r'))) << answer;
+    return step;
+}
+
+// Appends `turns` turns; the view of each request is the last 40 message ids.
+void appendTurns(SessionStore &store, const QString &session, int turns)
+{
+    QList<qint64> recent;
+    for (int t = 0; t < turns; ++t) {
+        const auto ids = store.appendStep(session, turn(t, recent));
+        if (!ids)
+            std::abort();
+        recent += ids->messageIds;
+        if (recent.size() > 40)
+            recent.remove(0, recent.size() - 40);
+    }
+}
+
+void BM_AppendPerTurn(benchmark::State &state)
+{
+    for (auto _ : state) {
+        state.PauseTiming();
+        QTemporaryDir dir;
+        SessionStore store;
+        if (!store.open(dir.filePath(QStringLiteral("bench.db"))))
+            std::abort();
+        const QString session = store.createSession({})->id;
+        state.ResumeTiming();
+        appendTurns(store, session, kMessages / kPerTurn);
+        state.PauseTiming();
+        if (store.messageCount(session) != kMessages)
+            std::abort();
+        store.close();
+        state.ResumeTiming();
+    }
+    state.SetItemsProcessed(state.iterations() * kMessages);
+    state.counters["transactions"] = kMessages / kPerTurn;
+}
+BENCHMARK(BM_AppendPerTurn)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// A 100,000-message session on disk, built once for the reading benchmarks.
+struct BigSession
+{
+    QTemporaryDir dir;
+    QString path;
+    QString session;
+
+    BigSession()
+    {
+        path = dir.filePath(QStringLiteral("big.db"));
+        SessionStore store;
+        if (!store.open(path))
+            std::abort();
+        for (int i = 0; i < 20; ++i) // other sessions around it
+            store.createSession({});
+        session = store.createSession({})->id;
+        appendTurns(store, session, kMessages / kPerTurn);
+    }
+};
+
+BigSession &bigSession()
+{
+    static BigSession big;
+    return big;
+}
+
+void BM_OpenSessionFirstPage(benchmark::State &state)
+{
+    BigSession &big = bigSession();
+    for (auto _ : state) {
+        SessionStore store;
+        if (!store.open(big.path))
+            std::abort();
+        const QList<SessionInfo> sessions = store.listSessions();
+        const qint64 count = store.messageCount(big.session);
+        const QList<Message> page = store.messages(big.session, 0, 100);
+        ContextOverlays overlays = store.overlays(big.session);
+        if (count != kMessages || page.size() != 100 || sessions.size() != 21)
+            std::abort();
+        benchmark::DoNotOptimize(overlays);
+    }
+}
+BENCHMARK(BM_OpenSessionFirstPage)->Unit(benchmark::kMillisecond);
+
+void BM_PageDeepInSession(benchmark::State &state)
+{
+    BigSession &big = bigSession();
+    SessionStore store;
+    if (!store.open(big.path))
+        std::abort();
+    qint64 offset = 0;
+    for (auto _ : state) {
+        const QList<Message> page = store.messages(big.session, offset, 100);
+        if (page.size() != 100)
+            std::abort();
+        offset = (offset + 33'331) % (kMessages - 100);
+    }
+}
+BENCHMARK(BM_PageDeepInSession)->Unit(benchmark::kMicrosecond);
+
+void BM_LoadHistory(benchmark::State &state)
+{
+    BigSession &big = bigSession();
+    SessionStore store;
+    if (!store.open(big.path))
+        std::abort();
+    for (auto _ : state) {
+        const QList<Message> history = store.history(big.session);
+        if (history.size() != kMessages)
+            std::abort();
+    }
+    state.SetItemsProcessed(state.iterations() * kMessages);
+}
+BENCHMARK(BM_LoadHistory)->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,48 @@
+#include "IdRanges.h"
+
+namespace wl::IdRanges {
+
+QJsonArray encode(const QList<qint64> &ids)
+{
+    QJsonArray out;
+    qsizetype i = 0;
+    while (i < ids.size()) {
+        qsizetype j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+            ++j;
+        if (j - i >= 2)
+            out.append(QJsonArray{ids[i], ids[j]});
+        else
+            for (qsizetype k = i; k <= j; ++k)
+                out.append(ids[k]);
+        i = j + 1;
+    }
+    return out;
+}
+
+bool decode(const QJsonArray &array, QList<qint64> *ids)
+{
+    ids->clear();
+    // A run is bounded so a hostile file cannot make us allocate without end.
+    constexpr qint64 kMaxRun = 10'000'000;
+    for (const QJsonValue &value : array) {
+        if (value.isDouble()) {
+            ids->append(value.toInteger());
+        } else if (value.isArray()) {
+            const QJsonArray pair = value.toArray();
+            if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
+                return false;
+            const qint64 first = pair[0].toInteger();
+            const qint64 last = pair[1].toInteger();
+            if (last < first || last - first > kMaxRun)
+                return false;
+            for (qint64 id = first; id <= last; ++id)
+                ids->append(id);
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace wl::IdRanges

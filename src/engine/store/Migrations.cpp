@@ -1,0 +1,236 @@
+#include "Migrations.h"
+
+#include "LoggingCategories.h"
+#include "SqlConnection.h"
+#include "SqlQuery.h"
+#include "SqlTransaction.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <algorithm>
+#include <iterator>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+// Times are INTEGER milliseconds since the Unix epoch (UTC). JSON columns hold compact JSON text.
+// Every child table names its session with ON DELETE CASCADE and has an index that starts with
+// session_id, so deleting a session never scans another session's rows.
+// Speed of a step (one transaction) is mostly the pages it dirties, so: no AUTOINCREMENT (it
+// rewrites sqlite_sequence on every insert; ids can only be reused after the session holding the
+// highest ids was deleted, and every reference to a message id lives inside its own session), and
+// no counters in sessions: a session's message count and last activity come from the
+// (session_id, seq) index in O(log n), because seq is dense from 0.
+const QStringList &schemaV1()
+{
+    static const QStringList statements{
+        uR"(CREATE TABLE sessions (
+            id TEXT PRIMARY KEY NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            workspace TEXT NOT NULL DEFAULT '',
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            policy TEXT NOT NULL DEFAULT '{}',
+            provider_name TEXT NOT NULL DEFAULT '',
+            provider_profile TEXT NOT NULL DEFAULT '{}',
+            summarizer_profile TEXT NOT NULL DEFAULT '{}',
+            approval_policy TEXT NOT NULL DEFAULT ''
+        ))"_s,
+
+        uR"(CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+            content TEXT NOT NULL,
+            tool_calls TEXT,
+            tool_call_id TEXT,
+            is_error INTEGER NOT NULL DEFAULT 0,
+            bytes INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            request_id INTEGER,
+            UNIQUE (session_id, seq)
+        ))"_s,
+
+        uR"(CREATE TABLE requests (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            view_checkpoint_id INTEGER,
+            view_message_ids TEXT NOT NULL DEFAULT '[]',
+            estimate_tokens INTEGER NOT NULL DEFAULT 0,
+            tool_schema_tokens INTEGER NOT NULL DEFAULT 0,
+            input_tokens INTEGER,
+            output_tokens INTEGER,
+            cache_read_tokens INTEGER,
+            cache_write_tokens INTEGER,
+            tier INTEGER NOT NULL DEFAULT 0,
+            model TEXT NOT NULL DEFAULT '',
+            started_at INTEGER,
+            finished_at INTEGER,
+            error TEXT NOT NULL DEFAULT '',
+            UNIQUE (session_id, idx)
+        ))"_s,
+
+        uR"(CREATE TABLE checkpoints (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            covers_from_message_id INTEGER NOT NULL,
+            covers_up_to_message_id INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            summary TEXT NOT NULL DEFAULT '',
+            anchor_user_intent TEXT NOT NULL,
+            anchor_execution_progress TEXT NOT NULL,
+            anchor_key_decision TEXT NOT NULL,
+            anchor_tried_solution TEXT NOT NULL,
+            anchor_next_step TEXT NOT NULL,
+            record_id TEXT NOT NULL DEFAULT '',
+            tier INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL
+        ))"_s,
+        u"CREATE INDEX checkpoints_by_session ON checkpoints (session_id, id)"_s,
+
+        uR"(CREATE TABLE offloads (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL UNIQUE REFERENCES messages (id) ON DELETE CASCADE,
+            call_id TEXT NOT NULL,
+            tool_name TEXT NOT NULL,
+            relative_path TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            lines INTEGER NOT NULL,
+            gate INTEGER NOT NULL,
+            placeholder TEXT NOT NULL,
+            record_id TEXT NOT NULL DEFAULT '',
+            created_at INTEGER NOT NULL
+        ))"_s,
+        u"CREATE INDEX offloads_by_session ON offloads (session_id, id)"_s,
+
+        uR"(CREATE TABLE compaction_records (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            record_id TEXT NOT NULL,
+            request_index INTEGER NOT NULL,
+            timestamp INTEGER NOT NULL,
+            tier INTEGER NOT NULL,
+            changed INTEGER NOT NULL,
+            tokens_before INTEGER NOT NULL,
+            tokens_after INTEGER NOT NULL,
+            msgs_before INTEGER NOT NULL,
+            msgs_after INTEGER NOT NULL,
+            summarized INTEGER NOT NULL,
+            offloaded INTEGER NOT NULL,
+            duration_ms INTEGER NOT NULL,
+            error TEXT NOT NULL DEFAULT '',
+            json TEXT NOT NULL,
+            UNIQUE (session_id, record_id)
+        ))"_s,
+        u"CREATE INDEX records_by_session ON compaction_records (session_id, request_index)"_s,
+
+        uR"(CREATE TABLE anchor_history (
+            record_row INTEGER NOT NULL REFERENCES compaction_records (id) ON DELETE CASCADE,
+            session_id TEXT NOT NULL,
+            request_index INTEGER NOT NULL,
+            kind INTEGER NOT NULL CHECK (kind BETWEEN 0 AND 4),
+            value TEXT NOT NULL,
+            change INTEGER NOT NULL,
+            PRIMARY KEY (record_row, kind)
+        ))"_s,
+        u"CREATE INDEX anchor_history_by_session ON anchor_history (session_id, request_index)"_s,
+
+        // A constant of this build, not a value from outside: PRAGMAs take no bound parameters.
+        u"PRAGMA application_id = %1"_s.arg(Migrations::kApplicationId),
+    };
+    return statements;
+}
+
+// v2: finding a tool result by its call id (the offload browser and read-back of a call's
+// output) without scanning the session. Partial: most messages are not tool results.
+const QStringList &schemaV2()
+{
+    static const QStringList statements{
+        u"CREATE INDEX messages_by_tool_call ON messages (session_id, tool_call_id, seq) "
+        "WHERE tool_call_id IS NOT NULL"_s,
+    };
+    return statements;
+}
+
+struct Step
+{
+    int version;
+    const QStringList &(*statements)();
+};
+
+constexpr Step kSteps[] = {
+    {1, &schemaV1},
+    {2, &schemaV2},
+};
+
+} // namespace
+
+int Migrations::latestVersion()
+{
+    return kSteps[std::size(kSteps) - 1].version;
+}
+
+int Migrations::schemaVersion(SqlConnection &connection, QString *error)
+{
+    SqlQuery query(connection, u"PRAGMA user_version"_s);
+    if (!query.exec() || !query.next()) {
+        if (error)
+            *error = query.error().isEmpty() ? QCoreApplication::translate("Migrations", "cannot read the schema version")
+                                             : query.error();
+        return -1;
+    }
+    return int(query.int64(0));
+}
+
+bool Migrations::migrate(SqlConnection &connection, int target, QString *error)
+{
+    target = std::min(target, latestVersion());
+    for (const Step &step : kSteps) {
+        if (step.version > target)
+            break;
+        SqlTransaction transaction(connection);
+        if (!transaction.isActive()) {
+            if (error)
+                *error = transaction.error();
+            return false;
+        }
+        // Read inside the write lock: another process may have migrated meanwhile.
+        const int current = schemaVersion(connection, error);
+        if (current < 0)
+            return false;
+        if (current >= step.version)
+            continue;
+        if (current != step.version - 1) {
+            if (error)
+                *error = QCoreApplication::translate("Migrations", "schema version %1 cannot be upgraded to %2")
+                             .arg(current)
+                             .arg(step.version);
+            return false;
+        }
+        for (const QString &sql : step.statements()) {
+            QString why;
+            if (!connection.execute(sql, &why)) {
+                if (error)
+                    *error = QCoreApplication::translate("Migrations", "migration to schema %1 failed: %2")
+                                 .arg(step.version)
+                                 .arg(why);
+                return false;
+            }
+        }
+        if (!connection.execute(u"PRAGMA user_version = %1"_s.arg(step.version), error))
+            return false;
+        if (!transaction.commit(error))
+            return false;
+        qCInfo(lcStore) << "database schema migrated to version" << step.version;
+    }
+    return true;
+}
+
+} // namespace wl

@@ -1,0 +1,511 @@
+#include "SessionExport.h"
+
+#include "IdRanges.h"
+#include "LoggingCategories.h"
+#include "SecretFilter.h"
+#include "model/MessageCodec.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("SessionExport", text);
+}
+
+QJsonValue timeValue(const QDateTime &time)
+{
+    if (!time.isValid())
+        return QJsonValue::Null;
+    return time.toUTC().toString(Qt::ISODateWithMs);
+}
+
+QJsonValue optionalValue(const std::optional<qint64> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+template<typename Map>
+QJsonValue mappedOrNull(const Map &map, qint64 id)
+{
+    const auto it = map.constFind(id);
+    return it == map.cend() ? QJsonValue(QJsonValue::Null) : QJsonValue(*it);
+}
+
+QByteArray jsonLine(const QJsonObject &object)
+{
+    QByteArray line = QJsonDocument(object).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    return line;
+}
+
+QJsonObject sessionJson(const SessionInfo &s)
+{
+    return QJsonObject{
+        {u"id"_s, s.id},
+        {u"title"_s, s.title},
+        {u"workspace"_s, s.workspace},
+        {u"created_at"_s, timeValue(s.createdAt)},
+        {u"updated_at"_s, timeValue(s.updatedAt)},
+        {u"last_activity_at"_s, timeValue(s.lastActivityAt)},
+        {u"policy"_s, s.policy},
+        {u"provider_name"_s, s.providerName},
+        {u"provider_profile"_s, SecretFilter::withoutSecrets(s.providerProfile)},
+        {u"summarizer_profile"_s, SecretFilter::withoutSecrets(s.summarizerProfile)},
+        {u"approval_policy"_s, s.approvalPolicy},
+    };
+}
+
+// --- reading -------------------------------------------------------------------------------
+
+// Collects the first problem of a line; the reader stops at the first damaged line.
+struct LineReader
+{
+    int lineNumber = 0;
+    QString problem;
+
+    bool fail(const QString &what)
+    {
+        if (problem.isEmpty())
+            problem = tr("line %1: %2").arg(lineNumber).arg(what);
+        return false;
+    }
+
+    bool string(const QJsonObject &o, QStringView key, QString *out, bool required = true)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isString()) {
+            *out = v.toString();
+            return true;
+        }
+        if (!required && (v.isUndefined() || v.isNull())) {
+            out->clear();
+            return true;
+        }
+        return fail(tr("\"%1\" must be a string").arg(key));
+    }
+
+    bool integer(const QJsonObject &o, QStringView key, qint64 *out)
+    {
+        const QJsonValue v = o.value(key);
+        if (!v.isDouble())
+            return fail(tr("\"%1\" must be a number").arg(key));
+        *out = v.toInteger();
+        return true;
+    }
+
+    bool optionalInteger(const QJsonObject &o, QStringView key, std::optional<qint64> *out)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isNull() || v.isUndefined()) {
+            out->reset();
+            return true;
+        }
+        if (!v.isDouble())
+            return fail(tr("\"%1\" must be a number or null").arg(key));
+        *out = v.toInteger();
+        return true;
+    }
+
+    bool time(const QJsonObject &o, QStringView key, QDateTime *out)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isNull() || v.isUndefined()) {
+            *out = QDateTime();
+            return true;
+        }
+        const QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
+        if (!v.isString() || !t.isValid())
+            return fail(tr("\"%1\" must be an ISO 8601 time").arg(key));
+        *out = t.toUTC();
+        return true;
+    }
+
+    bool object(const QJsonObject &o, QStringView key, QJsonObject *out)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined() || v.isNull()) {
+            *out = {};
+            return true;
+        }
+        if (!v.isObject())
+            return fail(tr("\"%1\" must be an object").arg(key));
+        *out = v.toObject();
+        return true;
+    }
+
+    bool tier(const QJsonObject &o, QStringView key, Tier *out)
+    {
+        if (!tierFromName(o.value(key).toString(), out))
+            return fail(tr("\"%1\" is not a tier name").arg(key));
+        return true;
+    }
+};
+
+} // namespace
+
+QString SessionExport::formatName()
+{
+    return u"waterline-session"_s;
+}
+
+bool SessionExport::write(const SessionDocument &doc, const QString &path, QString *error)
+{
+    // Document ids -> positions in the file.
+    QHash<qint64, qint64> seqOf;
+    seqOf.reserve(doc.messages.size());
+    for (qsizetype i = 0; i < doc.messages.size(); ++i)
+        seqOf.insert(doc.messages[i].id, i);
+    QHash<qint64, qint64> indexOf;
+    for (const RequestRecord &r : doc.requests)
+        indexOf.insert(r.id, r.index);
+    QHash<qint64, qint64> ordinalOf;
+    for (qsizetype i = 0; i < doc.checkpoints.size(); ++i)
+        ordinalOf.insert(doc.checkpoints[i].id, i);
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    auto put = [&file](const QJsonObject &object) { file.write(jsonLine(object)); };
+
+    put(QJsonObject{
+        {u"type"_s, u"header"_s},
+        {u"format"_s, formatName()},
+        {u"version"_s, kFormatVersion},
+        {u"exported_at"_s, timeValue(QDateTime::currentDateTimeUtc())},
+        {u"generator"_s, u"Waterline " WATERLINE_VERSION ""_s},
+        {u"session"_s, sessionJson(doc.session)},
+    });
+
+    for (qsizetype i = 0; i < doc.messages.size(); ++i) {
+        const Message &m = doc.messages[i];
+        QJsonObject o = MessageCodec::toJson(m);
+        o.insert(u"type", u"message"_s);
+        o.insert(u"seq", i);
+        o.insert(u"is_error", m.isError);
+        o.insert(u"bytes", m.byteCount());
+        o.insert(u"created_at", timeValue(m.createdAt));
+        o.insert(u"origin", m.origin ? mappedOrNull(indexOf, m.origin) : QJsonValue(QJsonValue::Null));
+        put(o);
+    }
+
+    for (qsizetype i = 0; i < doc.checkpoints.size(); ++i) {
+        const Checkpoint &c = doc.checkpoints[i];
+        put(QJsonObject{
+            {u"type"_s, u"checkpoint"_s},
+            {u"ordinal"_s, i},
+            {u"covers_from"_s, mappedOrNull(seqOf, c.coversFromMessageId)},
+            {u"covers_up_to"_s, mappedOrNull(seqOf, c.coversUpToMessageId)},
+            {u"text"_s, c.text},
+            {u"summary"_s, c.summary},
+            {u"anchors"_s, c.anchors.toJson()},
+            {u"record_id"_s, c.recordId},
+            {u"tier"_s, tierName(c.tier)},
+            {u"created_at"_s, timeValue(c.createdAt)},
+        });
+    }
+
+    for (const OffloadOverlay &off : doc.offloads) {
+        put(QJsonObject{
+            {u"type"_s, u"offload"_s},
+            {u"message"_s, mappedOrNull(seqOf, off.messageId)},
+            {u"call_id"_s, off.entry.callId},
+            {u"tool_name"_s, off.entry.toolName},
+            {u"path"_s, off.entry.relativePath},
+            {u"bytes"_s, off.entry.bytes},
+            {u"lines"_s, off.entry.lines},
+            {u"gate"_s, off.entry.gate},
+            {u"placeholder"_s, off.placeholder},
+            {u"record_id"_s, off.recordId},
+        });
+    }
+
+    for (const RequestRecord &r : doc.requests) {
+        QList<qint64> seqs;
+        seqs.reserve(r.viewMessageIds.size());
+        for (qint64 id : r.viewMessageIds) {
+            const auto it = seqOf.constFind(id);
+            if (it != seqOf.cend())
+                seqs.append(*it);
+        }
+        QJsonObject o{
+            {u"type"_s, u"request"_s},
+            {u"index"_s, r.index},
+            {u"view"_s, QJsonObject{{u"checkpoint"_s, r.viewCheckpointId ? mappedOrNull(ordinalOf, r.viewCheckpointId)
+                                                                          : QJsonValue(QJsonValue::Null)},
+                                    {u"messages"_s, IdRanges::encode(seqs)}}},
+            {u"estimate_tokens"_s, r.estimateTokens},
+            {u"tool_schema_tokens"_s, r.toolSchemaTokens},
+            {u"usage"_s, QJsonObject{{u"input"_s, optionalValue(r.inputTokens)},
+                                     {u"output"_s, optionalValue(r.outputTokens)},
+                                     {u"cache_read"_s, optionalValue(r.cacheReadTokens)},
+                                     {u"cache_write"_s, optionalValue(r.cacheWriteTokens)}}},
+            {u"tier"_s, tierName(r.tier)},
+            {u"model"_s, r.model},
+            {u"started_at"_s, timeValue(r.startedAt)},
+            {u"finished_at"_s, timeValue(r.finishedAt)},
+        };
+        if (!r.error.isEmpty())
+            o.insert(u"error", r.error);
+        put(o);
+    }
+
+    for (const CompactionRecord &record : doc.records) {
+        CompactionRecord copy = record;
+        for (OffloadEntry &entry : copy.offloaded)
+            entry.messageId = seqOf.value(entry.messageId, -1);
+        put(QJsonObject{{u"type"_s, u"record"_s}, {u"record"_s, copy.toJson()}});
+    }
+
+    put(QJsonObject{
+        {u"type"_s, u"end"_s},
+        {u"counts"_s, QJsonObject{{u"messages"_s, doc.messages.size()},
+                                  {u"checkpoints"_s, doc.checkpoints.size()},
+                                  {u"offloads"_s, doc.offloads.size()},
+                                  {u"requests"_s, doc.requests.size()},
+                                  {u"records"_s, doc.records.size()}}},
+    });
+
+    if (!file.commit()) {
+        if (error)
+            *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+std::optional<SessionDocument> SessionExport::read(const QString &path, QString *error)
+{
+    auto failed = [&](const QString &what) -> std::optional<SessionDocument> {
+        if (error)
+            *error = tr("%1 is not a readable Waterline session export: %2").arg(path, what);
+        return std::nullopt;
+    };
+
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return failed(file.errorString());
+
+    SessionDocument doc;
+    LineReader in;
+    bool sawHeader = false;
+    bool sawEnd = false;
+    // File references, resolved once everything is read.
+    QList<std::optional<qint64>> messageOrigin;          // request index per message
+    QList<std::optional<qint64>> viewCheckpointOrdinal;  // per request
+    QList<QJsonArray> viewSeqs;                          // per request
+    QHash<qint64, qint64> requestIdByIndex;
+    QJsonObject endCounts;
+
+    while (!file.atEnd()) {
+        const QByteArray raw = file.readLine();
+        ++in.lineNumber;
+        if (raw.trimmed().isEmpty())
+            continue;
+        if (sawEnd)
+            return failed(tr("line %1: data after the end line").arg(in.lineNumber));
+        QJsonParseError parseError;
+        const QJsonDocument json = QJsonDocument::fromJson(raw, &parseError);
+        if (parseError.error != QJsonParseError::NoError)
+            return failed(tr("line %1: %2").arg(in.lineNumber).arg(parseError.errorString()));
+        if (!json.isObject())
+            return failed(tr("line %1: not a JSON object").arg(in.lineNumber));
+        const QJsonObject o = json.object();
+        const QString type = o.value(u"type").toString();
+
+        if (!sawHeader) {
+            if (type != u"header" || o.value(u"format").toString() != formatName())
+                return failed(tr("line 1 is not a \"%1\" header").arg(formatName()));
+            const int version = o.value(u"version").toInt(-1);
+            if (version > kFormatVersion)
+                return failed(tr("written by a newer Waterline (export format %1); this version reads up to %2")
+                                  .arg(version)
+                                  .arg(kFormatVersion));
+            if (version < 1)
+                return failed(tr("the header has no valid version"));
+            QJsonObject s;
+            if (!in.object(o, u"session", &s))
+                return failed(in.problem);
+            SessionInfo &info = doc.session;
+            if (!in.string(s, u"id", &info.id, false) || !in.string(s, u"title", &info.title, false)
+                || !in.string(s, u"workspace", &info.workspace, false)
+                || !in.time(s, u"created_at", &info.createdAt) || !in.time(s, u"updated_at", &info.updatedAt)
+                || !in.time(s, u"last_activity_at", &info.lastActivityAt) || !in.object(s, u"policy", &info.policy)
+                || !in.string(s, u"provider_name", &info.providerName, false)
+                || !in.object(s, u"provider_profile", &info.providerProfile)
+                || !in.object(s, u"summarizer_profile", &info.summarizerProfile)
+                || !in.string(s, u"approval_policy", &info.approvalPolicy, false))
+                return failed(in.problem);
+            info.providerProfile = SecretFilter::withoutSecrets(info.providerProfile);
+            info.summarizerProfile = SecretFilter::withoutSecrets(info.summarizerProfile);
+            sawHeader = true;
+            continue;
+        }
+
+        if (type == u"message") {
+            qint64 seq = 0;
+            if (!in.integer(o, u"seq", &seq))
+                return failed(in.problem);
+            if (seq != doc.messages.size())
+                return failed(tr("line %1: message seq %2 where %3 was expected").arg(in.lineNumber).arg(seq).arg(doc.messages.size()));
+            QString why;
+            std::optional<Message> m = MessageCodec::fromJson(o, &why);
+            if (!m)
+                return failed(tr("line %1: %2").arg(in.lineNumber).arg(why));
+            m->id = seq + 1;
+            m->isError = o.value(u"is_error").toBool();
+            if (!in.time(o, u"created_at", &m->createdAt))
+                return failed(in.problem);
+            m->cacheBytes(); // recomputed: the file's "bytes" is informative, never trusted
+            std::optional<qint64> origin;
+            if (!in.optionalInteger(o, u"origin", &origin))
+                return failed(in.problem);
+            messageOrigin.append(origin);
+            doc.messages.append(*m);
+        } else if (type == u"checkpoint") {
+            qint64 ordinal = 0;
+            if (!in.integer(o, u"ordinal", &ordinal))
+                return failed(in.problem);
+            if (ordinal != doc.checkpoints.size())
+                return failed(tr("line %1: checkpoint ordinal %2 where %3 was expected").arg(in.lineNumber).arg(ordinal).arg(doc.checkpoints.size()));
+            Checkpoint c;
+            c.id = ordinal + 1;
+            std::optional<qint64> from, upTo;
+            QJsonObject anchors;
+            if (!in.optionalInteger(o, u"covers_from", &from) || !in.optionalInteger(o, u"covers_up_to", &upTo)
+                || !in.string(o, u"text", &c.text) || !in.string(o, u"summary", &c.summary, false)
+                || !in.object(o, u"anchors", &anchors) || !in.string(o, u"record_id", &c.recordId, false)
+                || !in.tier(o, u"tier", &c.tier) || !in.time(o, u"created_at", &c.createdAt))
+                return failed(in.problem);
+            if (!upTo || *upTo < 0 || *upTo >= doc.messages.size() || (from && (*from < 0 || *from > *upTo)))
+                return failed(tr("line %1: the checkpoint covers messages that are not in the file").arg(in.lineNumber));
+            c.coversUpToMessageId = *upTo + 1;
+            c.coversFromMessageId = from ? *from + 1 : 0;
+            c.anchors = Anchors::fromJson(anchors);
+            doc.checkpoints.append(c);
+        } else if (type == u"offload") {
+            OffloadOverlay off;
+            qint64 seq = 0, bytes = 0, lines = 0, gate = 0;
+            if (!in.integer(o, u"message", &seq) || !in.string(o, u"call_id", &off.entry.callId)
+                || !in.string(o, u"tool_name", &off.entry.toolName, false)
+                || !in.string(o, u"path", &off.entry.relativePath) || !in.integer(o, u"bytes", &bytes)
+                || !in.integer(o, u"lines", &lines) || !in.integer(o, u"gate", &gate)
+                || !in.string(o, u"placeholder", &off.placeholder) || !in.string(o, u"record_id", &off.recordId, false))
+                return failed(in.problem);
+            if (seq < 0 || seq >= doc.messages.size())
+                return failed(tr("line %1: the offload names message %2, which is not in the file").arg(in.lineNumber).arg(seq));
+            off.messageId = seq + 1;
+            off.entry.messageId = seq + 1;
+            off.entry.bytes = bytes;
+            off.entry.lines = int(lines);
+            off.entry.gate = int(gate);
+            doc.offloads.append(off);
+        } else if (type == u"request") {
+            RequestRecord r;
+            qint64 index = 0;
+            QJsonObject view, usage;
+            if (!in.integer(o, u"index", &index) || !in.object(o, u"view", &view) || !in.object(o, u"usage", &usage)
+                || !in.integer(o, u"estimate_tokens", &r.estimateTokens)
+                || !in.integer(o, u"tool_schema_tokens", &r.toolSchemaTokens)
+                || !in.optionalInteger(usage, u"input", &r.inputTokens)
+                || !in.optionalInteger(usage, u"output", &r.outputTokens)
+                || !in.optionalInteger(usage, u"cache_read", &r.cacheReadTokens)
+                || !in.optionalInteger(usage, u"cache_write", &r.cacheWriteTokens)
+                || !in.tier(o, u"tier", &r.tier) || !in.string(o, u"model", &r.model, false)
+                || !in.time(o, u"started_at", &r.startedAt) || !in.time(o, u"finished_at", &r.finishedAt)
+                || !in.string(o, u"error", &r.error, false))
+                return failed(in.problem);
+            if (index < 0 || requestIdByIndex.contains(index))
+                return failed(tr("line %1: request index %2 is negative or repeated").arg(in.lineNumber).arg(index));
+            std::optional<qint64> checkpoint;
+            if (!in.optionalInteger(view, u"checkpoint", &checkpoint))
+                return failed(in.problem);
+            if (!view.value(u"messages").isArray())
+                return failed(tr("line %1: the view has no message list").arg(in.lineNumber));
+            r.index = int(index);
+            r.id = doc.requests.size() + 1;
+            requestIdByIndex.insert(index, r.id);
+            viewCheckpointOrdinal.append(checkpoint);
+            viewSeqs.append(view.value(u"messages").toArray());
+            doc.requests.append(r);
+        } else if (type == u"record") {
+            CompactionRecord record;
+            QString why;
+            if (!CompactionRecord::fromJson(o.value(u"record").toObject(), &record, &why))
+                return failed(tr("line %1: %2").arg(in.lineNumber).arg(why));
+            for (OffloadEntry &entry : record.offloaded) {
+                if (entry.messageId >= 0 && entry.messageId < doc.messages.size())
+                    entry.messageId += 1;
+                else
+                    entry.messageId = 0;
+            }
+            doc.records.append(record);
+        } else if (type == u"end") {
+            endCounts = o.value(u"counts").toObject();
+            sawEnd = true;
+        } else if (type == u"header") {
+            return failed(tr("line %1: a second header").arg(in.lineNumber));
+        } else {
+            return failed(tr("line %1: unknown line type \"%2\"").arg(in.lineNumber).arg(type));
+        }
+    }
+
+    if (!sawHeader)
+        return failed(tr("the file is empty"));
+    if (!sawEnd)
+        return failed(tr("the file ends early (no end line): it was cut off"));
+    const std::pair<QStringView, qsizetype> counts[] = {
+        {u"messages", doc.messages.size()}, {u"checkpoints", doc.checkpoints.size()},
+        {u"offloads", doc.offloads.size()}, {u"requests", doc.requests.size()}, {u"records", doc.records.size()}};
+    for (const auto &[name, have] : counts) {
+        const qint64 expected = endCounts.value(name).toInteger(-1);
+        if (expected != have)
+            return failed(tr("the end line announces %1 %2 but the file holds %3").arg(expected).arg(name).arg(have));
+    }
+
+    // Resolve the cross references now that every line is known.
+    for (qsizetype i = 0; i < doc.messages.size(); ++i) {
+        const std::optional<qint64> &origin = messageOrigin[i];
+        if (!origin)
+            continue;
+        const auto it = requestIdByIndex.constFind(*origin);
+        if (it == requestIdByIndex.cend())
+            return failed(tr("message %1 names request %2, which is not in the file").arg(i).arg(*origin));
+        doc.messages[i].origin = *it;
+    }
+    for (qsizetype i = 0; i < doc.requests.size(); ++i) {
+        RequestRecord &r = doc.requests[i];
+        const std::optional<qint64> &ordinal = viewCheckpointOrdinal[i];
+        if (ordinal) {
+            if (*ordinal < 0 || *ordinal >= doc.checkpoints.size())
+                return failed(tr("request %1 names checkpoint %2, which is not in the file").arg(r.index).arg(*ordinal));
+            r.viewCheckpointId = *ordinal + 1;
+        }
+        QList<qint64> seqs;
+        if (!IdRanges::decode(viewSeqs[i], &seqs))
+            return failed(tr("request %1 has a damaged view list").arg(r.index));
+        r.viewMessageIds.reserve(seqs.size());
+        for (qint64 seq : seqs) {
+            if (seq < 0 || seq >= doc.messages.size())
+                return failed(tr("request %1 names message %2, which is not in the file").arg(r.index).arg(seq));
+            r.viewMessageIds.append(seq + 1);
+        }
+    }
+    qCDebug(lcStore) << "read session export" << path << doc.messages.size() << "messages";
+    return doc;
+}
+
+} // namespace wl

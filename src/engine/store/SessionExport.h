@@ -1,0 +1,56 @@
+#pragma once
+
+#include "RequestRecord.h"
+#include "SessionInfo.h"
+#include "compaction/Checkpoint.h"
+#include "compaction/CompactionRecord.h"
+#include "compaction/ContextOverlays.h"
+#include "model/Message.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace wl {
+
+// A whole session in memory. Ids only need to be consistent inside the document: messages are
+// referred to by Message::id (origin, views, checkpoints, offloads), requests by RequestRecord::id,
+// checkpoints by Checkpoint::id. SessionStore fills one from its rows; SessionExport::read fills one
+// with ids 1..n by position.
+struct SessionDocument
+{
+    SessionInfo session;
+    QList<Message> messages;          // history order
+    QList<RequestRecord> requests;    // by index
+    QList<Checkpoint> checkpoints;    // oldest first
+    QList<OffloadOverlay> offloads;
+    QList<CompactionRecord> records;
+};
+
+// The portable "waterline-session" JSONL format, one JSON object per line, each with "type":
+//   header      {"format": "waterline-session", "version", "exported_at", "generator", "session": {...}}
+//   message*    {"seq", "role", "content", "tool_calls", "tool_call_id", "is_error", "bytes", "created_at", "origin"}
+//   checkpoint* {"ordinal", "covers_from", "covers_up_to", "text", "summary", "anchors", "record_id", "tier", "created_at"}
+//   offload*    {"message", "call_id", "tool_name", "path", "bytes", "lines", "gate", "placeholder", "record_id"}
+//   request*    {"index", "view": {"checkpoint", "messages"}, "estimate_tokens", "tool_schema_tokens",
+//                "usage": {"input", "output", "cache_read", "cache_write"}, "tier", "model", "started_at", "finished_at", "error"}
+//   record*     {"record": <CompactionRecord JSON>}
+//   end         {"counts": {"messages", "checkpoints", "offloads", "requests", "records"}}
+// Inside the file a message is named by its "seq" (0-based position), a request by its "index", a
+// checkpoint by its "ordinal", so a file does not depend on the database it came from. The end
+// line makes a cut-off file detectable. API keys are never written (profiles pass SecretFilter).
+class SessionExport
+{
+public:
+    static QString formatName();                 // "waterline-session"
+    static constexpr int kFormatVersion = 1;
+
+    // Writes atomically (QSaveFile): the old file stays if anything fails.
+    static bool write(const SessionDocument &document, const QString &path, QString *error = nullptr);
+
+    // Reads and checks the whole file; any damaged or missing line is an error naming the line.
+    static std::optional<SessionDocument> read(const QString &path, QString *error = nullptr);
+};
+
+} // namespace wl

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+namespace wl {
+
+// One row of the sessions table. Profiles are stored without secrets: the store drops
+// key-like fields ("api_key", "apiKey", "secret", "password", "token", "authorization")
+// before writing, whatever the caller passes.
+struct SessionInfo
+{
+    QString id;                     // UUID without braces, assigned by createSession
+    QString title;
+    QString workspace;              // absolute folder the agent works in
+    QDateTime createdAt;
+    QDateTime updatedAt;            // last change of the session's own fields (rename, policy, profiles)
+    QDateTime lastActivityAt;       // time of its newest message, else createdAt (read only)
+    QJsonObject policy;             // CompactionPolicy::toJson()
+    QString providerName;           // profile name the session runs on
+    QJsonObject providerProfile;    // the profile's JSON, no secrets
+    QJsonObject summarizerProfile;  // the summariser's profile JSON, no secrets
+    QString approvalPolicy;         // e.g. "ask", "auto-edit", "auto"
+    qint64 messageCount = 0;        // read only, from an index: cheap to list
+    qint64 requestCount = 0;        // read only: highest request index + 1
+};
+
+} // namespace wl

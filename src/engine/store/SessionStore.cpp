@@ -1,0 +1,1050 @@
+#include "SessionStore.h"
+
+#include "IdRanges.h"
+#include "LoggingCategories.h"
+#include "Migrations.h"
+#include "Paths.h"
+#include "SecretFilter.h"
+#include "SessionExport.h"
+#include "SqlConnection.h"
+#include "SqlQuery.h"
+#include "SqlTransaction.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QThread>
+#include <QUuid>
+
+#include <atomic>
+#include <unordered_map>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("SessionStore", text);
+}
+
+bool setError(QString *error, const QString &text)
+{
+    if (error)
+        *error = text;
+    return false;
+}
+
+// Each open() gets a new serial, so a connection left in another thread by an earlier open()
+// (or an earlier store) is never picked up again.
+std::atomic<quint64> g_nextSerial{1};
+
+// The connections this thread opened, by store serial. Destroyed when the thread ends, in that
+// thread, which is what Qt requires of a QSqlDatabase.
+struct ThreadConnections
+{
+    std::unordered_map<quint64, std::unique_ptr<SqlConnection>> byStore;
+};
+thread_local ThreadConnections t_connections;
+
+// --- value conversions ---------------------------------------------------------------------
+
+qint64 toMs(const QDateTime &time)
+{
+    return time.toMSecsSinceEpoch();
+}
+
+QVariant toMsOrNull(const QDateTime &time)
+{
+    return time.isValid() ? QVariant(time.toMSecsSinceEpoch()) : QVariant(QMetaType::fromType<qint64>());
+}
+
+QDateTime fromMs(const QVariant &value)
+{
+    if (value.isNull())
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(value.toLongLong(), QTimeZone::UTC);
+}
+
+QVariant optionalToVariant(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
+}
+
+std::optional<qint64> optionalFromVariant(const QVariant &value)
+{
+    if (value.isNull())
+        return std::nullopt;
+    return value.toLongLong();
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QString jsonText(const QJsonArray &array)
+{
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject jsonObject(const QString &text)
+{
+    return QJsonDocument::fromJson(text.toUtf8()).object();
+}
+
+QVariant toolCallsText(const QList<ToolCall> &calls)
+{
+    if (calls.isEmpty())
+        return QVariant(QMetaType::fromType<QString>());
+    QJsonArray array;
+    for (const ToolCall &call : calls) {
+        QJsonObject o{{u"id"_s, call.id}, {u"name"_s, call.name}, {u"arguments"_s, call.arguments}};
+        if (!call.argumentsValid)
+            o.insert(u"valid", false);
+        array.append(o);
+    }
+    return jsonText(array);
+}
+
+QList<ToolCall> toolCallsFromText(const QString &text)
+{
+    QList<ToolCall> calls;
+    if (text.isEmpty())
+        return calls;
+    const QJsonArray array = QJsonDocument::fromJson(text.toUtf8()).array();
+    calls.reserve(array.size());
+    for (const QJsonValue &v : array) {
+        const QJsonObject o = v.toObject();
+        calls.append(ToolCall{o.value(u"id").toString(), o.value(u"name").toString(),
+                              o.value(u"arguments").toString(), o.value(u"valid").toBool(true)});
+    }
+    return calls;
+}
+
+// --- row readers (column lists next to the readers that depend on their order) -------------
+
+// Counts and last activity are derived through the (session_id, seq) and (session_id, idx)
+// indexes: two seeks per session, no counter to keep in step with the rows.
+const QString kSessionColumns =
+    u"s.id, s.title, s.workspace, s.created_at, s.updated_at, "
+    "coalesce((SELECT m.created_at FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), s.created_at) "
+    "AS last_activity_at, s.policy, s.provider_name, s.provider_profile, s.summarizer_profile, s.approval_policy, "
+    "(SELECT coalesce(max(m.seq) + 1, 0) FROM messages m WHERE m.session_id = s.id), "
+    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id)"_s;
+
+SessionInfo readSession(const SqlQuery &q)
+{
+    SessionInfo s;
+    s.id = q.text(0);
+    s.title = q.text(1);
+    s.workspace = q.text(2);
+    s.createdAt = fromMs(q.value(3));
+    s.updatedAt = fromMs(q.value(4));
+    s.lastActivityAt = fromMs(q.value(5));
+    s.policy = jsonObject(q.text(6));
+    s.providerName = q.text(7);
+    s.providerProfile = jsonObject(q.text(8));
+    s.summarizerProfile = jsonObject(q.text(9));
+    s.approvalPolicy = q.text(10);
+    s.messageCount = q.int64(11);
+    s.requestCount = q.int64(12);
+    return s;
+}
+
+const QString kMessageColumns =
+    u"id, session_id, role, content, tool_calls, tool_call_id, is_error, bytes, created_at, request_id"_s;
+
+Message readMessage(const SqlQuery &q)
+{
+    Message m;
+    m.id = q.int64(0);
+    m.sessionId = q.text(1);
+    roleFromName(q.text(2), &m.role);
+    m.content = q.text(3);
+    m.toolCalls = toolCallsFromText(q.text(4));
+    m.toolCallId = q.text(5);
+    m.isError = q.int64(6) != 0;
+    m.cachedBytes = q.int64(7);
+    m.createdAt = fromMs(q.value(8));
+    m.origin = q.int64(9);
+    return m;
+}
+
+const QString kRequestColumns =
+    u"id, session_id, idx, view_checkpoint_id, view_message_ids, estimate_tokens, tool_schema_tokens, "
+    "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, model, started_at, finished_at, error"_s;
+
+RequestRecord readRequest(const SqlQuery &q)
+{
+    RequestRecord r;
+    r.id = q.int64(0);
+    r.sessionId = q.text(1);
+    r.index = int(q.int64(2));
+    r.viewCheckpointId = q.int64(3);
+    IdRanges::decode(QJsonDocument::fromJson(q.text(4).toUtf8()).array(), &r.viewMessageIds);
+    r.estimateTokens = q.int64(5);
+    r.toolSchemaTokens = q.int64(6);
+    r.inputTokens = optionalFromVariant(q.value(7));
+    r.outputTokens = optionalFromVariant(q.value(8));
+    r.cacheReadTokens = optionalFromVariant(q.value(9));
+    r.cacheWriteTokens = optionalFromVariant(q.value(10));
+    r.tier = Tier(q.int64(11));
+    r.model = q.text(12);
+    r.startedAt = fromMs(q.value(13));
+    r.finishedAt = fromMs(q.value(14));
+    r.error = q.text(15);
+    return r;
+}
+
+const QString kCheckpointColumns =
+    u"id, covers_from_message_id, covers_up_to_message_id, text, summary, anchor_user_intent, "
+    "anchor_execution_progress, anchor_key_decision, anchor_tried_solution, anchor_next_step, record_id, tier, created_at"_s;
+
+Checkpoint readCheckpoint(const SqlQuery &q)
+{
+    Checkpoint c;
+    c.id = q.int64(0);
+    c.coversFromMessageId = q.int64(1);
+    c.coversUpToMessageId = q.int64(2);
+    c.text = q.text(3);
+    c.summary = q.text(4);
+    for (int k = 0; k < kAnchorCount; ++k)
+        c.anchors.values[size_t(k)] = q.text(5 + k);
+    c.recordId = q.text(10);
+    c.tier = Tier(q.int64(11));
+    c.createdAt = fromMs(q.value(12));
+    return c;
+}
+
+const QString kOffloadColumns =
+    u"id, message_id, call_id, tool_name, relative_path, bytes, lines, gate, placeholder, record_id"_s;
+
+OffloadOverlay readOffload(const SqlQuery &q)
+{
+    OffloadOverlay o;
+    o.id = q.int64(0);
+    o.messageId = q.int64(1);
+    o.entry.messageId = o.messageId;
+    o.entry.callId = q.text(2);
+    o.entry.toolName = q.text(3);
+    o.entry.relativePath = q.text(4);
+    o.entry.bytes = q.int64(5);
+    o.entry.lines = int(q.int64(6));
+    o.entry.gate = int(q.int64(7));
+    o.placeholder = q.text(8);
+    o.recordId = q.text(9);
+    return o;
+}
+
+// --- row writers shared by appendStep and importSession ------------------------------------
+
+std::optional<qint64> insertMessage(SqlConnection &c, const QString &sessionId, qint64 seq, const Message &m,
+                                    qint64 origin, qint64 nowMs, QString *error)
+{
+    SqlQuery q(c, u"INSERT INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, is_error, "
+                  "bytes, created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(seq).bind(roleName(m.role)).bind(m.content).bind(toolCallsText(m.toolCalls));
+    q.bind(m.toolCallId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(m.toolCallId));
+    q.bind(m.isError).bind(m.cachedBytes >= 0 ? m.cachedBytes : m.computeBytes());
+    q.bind(m.createdAt.isValid() ? toMs(m.createdAt) : nowMs);
+    if (origin > 0)
+        q.bind(origin);
+    else
+        q.bindNull();
+    if (!q.exec()) {
+        setError(error, tr("cannot store a message: %1").arg(q.error()));
+        return std::nullopt;
+    }
+    return q.lastInsertId();
+}
+
+std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, const RequestRecord &r, int index,
+                                    qint64 viewCheckpointId, const QList<qint64> &viewIds, QString *error)
+{
+    SqlQuery q(c, u"INSERT INTO requests (session_id, idx, view_checkpoint_id, view_message_ids, estimate_tokens, "
+                  "tool_schema_tokens, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, "
+                  "model, started_at, finished_at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(index);
+    if (viewCheckpointId > 0)
+        q.bind(viewCheckpointId);
+    else
+        q.bindNull();
+    q.bind(jsonText(IdRanges::encode(viewIds))).bind(r.estimateTokens).bind(r.toolSchemaTokens);
+    q.bind(optionalToVariant(r.inputTokens)).bind(optionalToVariant(r.outputTokens));
+    q.bind(optionalToVariant(r.cacheReadTokens)).bind(optionalToVariant(r.cacheWriteTokens));
+    q.bind(int(r.tier)).bind(r.model).bind(toMsOrNull(r.startedAt)).bind(toMsOrNull(r.finishedAt)).bind(r.error);
+    if (!q.exec()) {
+        setError(error, tr("cannot store request %1: %2").arg(index).arg(q.error()));
+        return std::nullopt;
+    }
+    return q.lastInsertId();
+}
+
+std::optional<qint64> insertCheckpoint(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,
+                                       qint64 fromId, qint64 upToId, qint64 nowMs, QString *error)
+{
+    SqlQuery q(c, u"INSERT INTO checkpoints (session_id, covers_from_message_id, covers_up_to_message_id, text, "
+                  "summary, anchor_user_intent, anchor_execution_progress, anchor_key_decision, "
+                  "anchor_tried_solution, anchor_next_step, record_id, tier, created_at) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(fromId).bind(upToId).bind(cp.text).bind(cp.summary);
+    for (const QString &value : cp.anchors.values)
+        q.bind(value);
+    q.bind(cp.recordId).bind(int(cp.tier)).bind(cp.createdAt.isValid() ? toMs(cp.createdAt) : nowMs);
+    if (!q.exec()) {
+        setError(error, tr("cannot store a checkpoint: %1").arg(q.error()));
+        return std::nullopt;
+    }
+    return q.lastInsertId();
+}
+
+std::optional<qint64> insertOffload(SqlConnection &c, const QString &sessionId, const OffloadOverlay &o,
+                                    qint64 messageId, qint64 nowMs, QString *error)
+{
+    // The message must belong to this session: the INSERT ... SELECT finds no row otherwise.
+    SqlQuery q(c, u"INSERT INTO offloads (session_id, message_id, call_id, tool_name, relative_path, bytes, lines, "
+                  "gate, placeholder, record_id, created_at) "
+                  "SELECT ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE id = ? AND session_id = ?"_s);
+    q.bind(sessionId).bind(o.entry.callId).bind(o.entry.toolName).bind(o.entry.relativePath).bind(o.entry.bytes);
+    q.bind(o.entry.lines).bind(o.entry.gate).bind(o.placeholder).bind(o.recordId).bind(nowMs);
+    q.bind(messageId).bind(sessionId);
+    if (!q.exec()) {
+        setError(error, tr("cannot store the offload of message %1: %2").arg(messageId).arg(q.error()));
+        return std::nullopt;
+    }
+    if (q.rowsAffected() != 1) {
+        setError(error, tr("cannot store the offload of message %1: no such message in this session").arg(messageId));
+        return std::nullopt;
+    }
+    return q.lastInsertId();
+}
+
+bool insertRecord(SqlConnection &c, const QString &sessionId, CompactionRecord record, QString *error)
+{
+    record.sessionId = sessionId;
+    SqlQuery q(c, u"INSERT INTO compaction_records (session_id, record_id, request_index, timestamp, tier, changed, "
+                  "tokens_before, tokens_after, msgs_before, msgs_after, summarized, offloaded, duration_ms, error, json) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(record.id).bind(record.requestIndex).bind(toMs(record.timestamp)).bind(int(record.tier));
+    q.bind(record.changed).bind(record.tokensBefore).bind(record.tokensAfter).bind(record.msgsBefore);
+    q.bind(record.msgsAfter).bind(record.summarized).bind(int(record.offloaded.size())).bind(record.durationMs);
+    q.bind(record.error).bind(jsonText(record.toJson()));
+    if (!q.exec())
+        return setError(error, tr("cannot store compaction record %1: %2").arg(record.id, q.error()));
+    const qint64 row = q.lastInsertId();
+    for (int k = 0; k < kAnchorCount; ++k) {
+        SqlQuery h(c, u"INSERT INTO anchor_history (record_row, session_id, request_index, kind, value, change) "
+                      "VALUES (?, ?, ?, ?, ?, ?)"_s);
+        h.bind(row).bind(sessionId).bind(record.requestIndex).bind(k).bind(record.anchors.values[size_t(k)]);
+        h.bind(int(record.anchorChanges[size_t(k)]));
+        if (!h.exec())
+            return setError(error, tr("cannot store the anchor history of record %1: %2").arg(record.id, h.error()));
+    }
+    return true;
+}
+
+// Removes a folder without following a symbolic link out of it.
+bool removeTree(const QString &path, QString *error)
+{
+    const QFileInfo info(path);
+    if (info.isSymLink()) {
+        if (!QFile::remove(path))
+            return setError(error, tr("cannot remove the link %1").arg(path));
+        return true;
+    }
+    if (!info.exists())
+        return true;
+    if (!QDir(path).removeRecursively())
+        return setError(error, tr("cannot remove the folder %1").arg(path));
+    return true;
+}
+
+} // namespace
+
+struct SessionStore::Private
+{
+    QString path;
+    quint64 serial = 0; // 0 while closed
+};
+
+SessionStore::SessionStore()
+    : d(std::make_unique<Private>())
+{
+}
+
+SessionStore::~SessionStore()
+{
+    close();
+}
+
+SqlConnection *SessionStore::connection(QString *error)
+{
+    if (!d->serial) {
+        setError(error, tr("no session database is open"));
+        return nullptr;
+    }
+    auto &map = t_connections.byStore;
+    if (auto it = map.find(d->serial); it != map.end())
+        return it->second.get();
+    const QString name = u"waterline-store-%1-thread-%2"_s.arg(d->serial).arg(
+        quintptr(QThread::currentThreadId()), 0, 16);
+    auto connection = std::make_unique<SqlConnection>(name, d->path);
+    QString why;
+    if (!connection->open(&why)) {
+        setError(error, tr("cannot open %1: %2").arg(d->path, why));
+        return nullptr;
+    }
+    qCDebug(lcStore) << "opened connection" << name;
+    return map.emplace(d->serial, std::move(connection)).first->second.get();
+}
+
+void SessionStore::releaseThreadConnection()
+{
+    if (d->serial)
+        t_connections.byStore.erase(d->serial);
+}
+
+bool SessionStore::open(const QString &path, QString *error)
+{
+    close();
+    if (path.isEmpty())
+        return setError(error, tr("no database path given"));
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile())
+        return setError(error, tr("%1 is not a file").arg(path));
+    if (!QDir().mkpath(info.absolutePath()))
+        return setError(error, tr("cannot create the folder %1").arg(info.absolutePath()));
+
+    d->path = path;
+    d->serial = g_nextSerial.fetch_add(1);
+    auto fail = [&](const QString &text) {
+        close();
+        return setError(error, text);
+    };
+
+    SqlConnection *c = connection(error);
+    if (!c) {
+        d->serial = 0;
+        return false;
+    }
+
+    // Everything up to the journal mode only reads, so a file we refuse is left as it was.
+    QString why;
+    const int version = Migrations::schemaVersion(*c, &why);
+    if (version < 0)
+        return fail(tr("%1 cannot be read: %2").arg(path, why));
+    qint64 objects = 0;
+    qint64 applicationId = 0;
+    {
+        SqlQuery probe(*c, u"SELECT (SELECT count(*) FROM sqlite_master), (SELECT application_id FROM pragma_application_id)"_s);
+        if (!probe.exec() || !probe.next())
+            return fail(tr("%1 cannot be read: %2").arg(path, probe.error()));
+        objects = probe.int64(0);
+        applicationId = probe.int64(1);
+    }
+    if (version > Migrations::latestVersion())
+        return fail(tr("this database was written by a newer Waterline (schema %1); this version reads up to %2")
+                        .arg(version)
+                        .arg(Migrations::latestVersion()));
+    if ((version == 0 && objects > 0) || (version > 0 && applicationId != Migrations::kApplicationId))
+        return fail(tr("%1 is not a Waterline session database").arg(path));
+
+    {
+        SqlQuery journal(*c, u"PRAGMA journal_mode = WAL"_s);
+        if (!journal.exec() || !journal.next())
+            return fail(tr("%1 cannot be opened for writing: %2").arg(path, journal.error()));
+        if (journal.text(0).compare(u"wal", Qt::CaseInsensitive) != 0)
+            return fail(tr("%1 cannot use write-ahead logging (journal mode %2)").arg(path, journal.text(0)));
+    }
+
+    if (!Migrations::migrate(*c, Migrations::latestVersion(), &why))
+        return fail(tr("%1 cannot be upgraded: %2").arg(path, why));
+    qCInfo(lcStore) << "session database open:" << path << "schema" << Migrations::latestVersion();
+    return true;
+}
+
+void SessionStore::close()
+{
+    if (d->serial)
+        t_connections.byStore.erase(d->serial);
+    d->serial = 0;
+    d->path.clear();
+}
+
+bool SessionStore::isOpen() const
+{
+    return d->serial != 0;
+}
+
+QString SessionStore::path() const
+{
+    return d->path;
+}
+
+int SessionStore::schemaVersion(QString *error)
+{
+    SqlConnection *c = connection(error);
+    return c ? Migrations::schemaVersion(*c, error) : -1;
+}
+
+// --- sessions ------------------------------------------------------------------------------
+
+std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime created = fields.createdAt.isValid() ? fields.createdAt : now;
+    SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, policy, provider_name, "
+                   "provider_profile, summarizer_profile, approval_policy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    q.bind(id).bind(fields.title).bind(fields.workspace).bind(toMs(created));
+    q.bind(toMs(fields.updatedAt.isValid() ? fields.updatedAt : created));
+    q.bind(jsonText(fields.policy)).bind(fields.providerName);
+    q.bind(jsonText(SecretFilter::withoutSecrets(fields.providerProfile)));
+    q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
+    if (!q.exec()) {
+        setError(error, tr("cannot create a session: %1").arg(q.error()));
+        return std::nullopt;
+    }
+    return session(id, error);
+}
+
+QList<SessionInfo> SessionStore::listSessions(QString *error)
+{
+    QList<SessionInfo> out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s ORDER BY last_activity_at DESC, s.created_at DESC"_s);
+    if (!q.exec()) {
+        setError(error, tr("cannot list sessions: %1").arg(q.error()));
+        return out;
+    }
+    while (q.next())
+        out.append(readSession(q));
+    return out;
+}
+
+std::optional<SessionInfo> SessionStore::session(const QString &id, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s WHERE s.id = ?"_s);
+    q.bind(id);
+    if (!q.exec()) {
+        setError(error, tr("cannot read session %1: %2").arg(id, q.error()));
+        return std::nullopt;
+    }
+    if (!q.next()) {
+        setError(error, tr("there is no session %1").arg(id));
+        return std::nullopt;
+    }
+    return readSession(q);
+}
+
+namespace {
+bool updateSession(SqlConnection *c, const QString &sql, const QVariant &value, const QString &id, QString *error)
+{
+    if (!c)
+        return false;
+    SqlQuery q(*c, sql);
+    q.bind(value).bind(QDateTime::currentMSecsSinceEpoch()).bind(id);
+    if (!q.exec())
+        return setError(error, tr("cannot update session %1: %2").arg(id, q.error()));
+    if (q.rowsAffected() != 1)
+        return setError(error, tr("there is no session %1").arg(id));
+    return true;
+}
+} // namespace
+
+bool SessionStore::renameSession(const QString &id, const QString &title, QString *error)
+{
+    return updateSession(connection(error), u"UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?"_s, title, id,
+                         error);
+}
+
+bool SessionStore::setSessionPolicy(const QString &id, const QJsonObject &policy, QString *error)
+{
+    return updateSession(connection(error), u"UPDATE sessions SET policy = ?, updated_at = ? WHERE id = ?"_s,
+                         jsonText(policy), id, error);
+}
+
+bool SessionStore::setProviderProfile(const QString &id, const QString &name, const QJsonObject &profile,
+                                      QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return false;
+    SqlTransaction transaction(*c);
+    if (!updateSession(c, u"UPDATE sessions SET provider_name = ?, updated_at = ? WHERE id = ?"_s, name, id, error)
+        || !updateSession(c, u"UPDATE sessions SET provider_profile = ?, updated_at = ? WHERE id = ?"_s,
+                          jsonText(SecretFilter::withoutSecrets(profile)), id, error))
+        return false;
+    return transaction.commit(error);
+}
+
+bool SessionStore::setSummarizerProfile(const QString &id, const QJsonObject &profile, QString *error)
+{
+    return updateSession(connection(error), u"UPDATE sessions SET summarizer_profile = ?, updated_at = ? WHERE id = ?"_s,
+                         jsonText(SecretFilter::withoutSecrets(profile)), id, error);
+}
+
+bool SessionStore::setApprovalPolicy(const QString &id, const QString &policy, QString *error)
+{
+    return updateSession(connection(error), u"UPDATE sessions SET approval_policy = ?, updated_at = ? WHERE id = ?"_s,
+                         policy, id, error);
+}
+
+bool SessionStore::deleteSession(const QString &id, QString *error)
+{
+    if (!Paths::isSafePathComponent(id))
+        return setError(error, tr("refusing to delete \"%1\": not a session id").arg(id));
+    SqlConnection *c = connection(error);
+    if (!c)
+        return false;
+    QString workspace;
+    {
+        SqlTransaction transaction(*c);
+        if (!transaction.isActive())
+            return setError(error, tr("cannot delete session %1: %2").arg(id, transaction.error()));
+        SqlQuery find(*c, u"SELECT workspace FROM sessions WHERE id = ?"_s);
+        find.bind(id);
+        if (!find.exec())
+            return setError(error, tr("cannot delete session %1: %2").arg(id, find.error()));
+        if (!find.next())
+            return setError(error, tr("there is no session %1").arg(id));
+        workspace = find.text(0);
+        SqlQuery remove(*c, u"DELETE FROM sessions WHERE id = ?"_s);
+        remove.bind(id);
+        if (!remove.exec())
+            return setError(error, tr("cannot delete session %1: %2").arg(id, remove.error()));
+        QString why;
+        if (!transaction.commit(&why))
+            return setError(error, tr("cannot delete session %1: %2").arg(id, why));
+    }
+    // The rows are gone; the files follow. A failure here is reported, the rest still removed.
+    bool ok = true;
+    QStringList problems;
+    if (!workspace.isEmpty()) {
+        QString why;
+        if (!removeTree(Paths::offloadDir(workspace, id), &why)) {
+            ok = false;
+            problems << why;
+        }
+    }
+    const QString audit = Paths::auditFile(id);
+    if (QFileInfo::exists(audit) && !QFile::remove(audit)) {
+        ok = false;
+        problems << tr("cannot remove %1").arg(audit);
+    }
+    if (!ok)
+        setError(error, problems.join(u"; "));
+    qCInfo(lcStore) << "deleted session" << id;
+    return ok;
+}
+
+// --- steps and history ---------------------------------------------------------------------
+
+std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const StepAppend &step, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    auto fail = [&](const QString &text) -> std::optional<StepIds> {
+        setError(error, text);
+        return std::nullopt;
+    };
+    SqlTransaction transaction(*c);
+    if (!transaction.isActive())
+        return fail(tr("cannot append to session %1: %2").arg(sessionId, transaction.error()));
+
+    qint64 nextSeq = 0;
+    {
+        SqlQuery q(*c, u"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE session_id = ?) "
+                       "FROM sessions WHERE id = ?"_s);
+        q.bind(sessionId).bind(sessionId);
+        if (!q.exec())
+            return fail(tr("cannot append to session %1: %2").arg(sessionId, q.error()));
+        if (!q.next())
+            return fail(tr("there is no session %1").arg(sessionId));
+        nextSeq = q.int64(0);
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    StepIds ids;
+    QString why;
+
+    for (const Checkpoint &cp : step.checkpoints) {
+        const auto id = insertCheckpoint(*c, sessionId, cp, cp.coversFromMessageId, cp.coversUpToMessageId, now, &why);
+        if (!id)
+            return fail(why);
+        ids.checkpointIds.append(*id);
+    }
+
+    if (step.request) {
+        const RequestRecord &r = *step.request;
+        int index = r.index;
+        if (index < 0) {
+            SqlQuery q(*c, u"SELECT coalesce(max(idx) + 1, 0) FROM requests WHERE session_id = ?"_s);
+            q.bind(sessionId);
+            if (!q.exec() || !q.next())
+                return fail(tr("cannot append to session %1: %2").arg(sessionId, q.error()));
+            index = int(q.int64(0));
+        }
+        qint64 viewCheckpoint = r.viewCheckpointId;
+        if (viewCheckpoint == kThisStep) {
+            if (ids.checkpointIds.isEmpty())
+                return fail(tr("the request names this step's checkpoint, but the step has none"));
+            viewCheckpoint = ids.checkpointIds.last();
+        }
+        const auto id = insertRequest(*c, sessionId, r, index, viewCheckpoint, r.viewMessageIds, &why);
+        if (!id)
+            return fail(why);
+        ids.requestId = *id;
+        ids.requestIndex = index;
+    }
+
+    ids.messageIds.reserve(step.messages.size());
+    for (const Message &m : step.messages) {
+        qint64 origin = m.origin;
+        if (origin == kThisStep) {
+            if (!ids.requestId)
+                return fail(tr("a message names this step's request, but the step has none"));
+            origin = ids.requestId;
+        }
+        const auto id = insertMessage(*c, sessionId, nextSeq++, m, origin, now, &why);
+        if (!id)
+            return fail(why);
+        ids.messageIds.append(*id);
+    }
+
+    for (const OffloadOverlay &off : step.offloads) {
+        qint64 messageId = off.messageId;
+        if (messageId <= kThisStep) {
+            const qint64 i = kThisStep - messageId;
+            if (i >= ids.messageIds.size())
+                return fail(tr("an offload names message %1 of this step, which has %2").arg(i).arg(ids.messageIds.size()));
+            messageId = ids.messageIds[i];
+        }
+        const auto id = insertOffload(*c, sessionId, off, messageId, now, &why);
+        if (!id)
+            return fail(why);
+        ids.offloadIds.append(*id);
+    }
+
+    if (step.record && !insertRecord(*c, sessionId, *step.record, &why))
+        return fail(why);
+
+    if (!transaction.commit(&why))
+        return fail(tr("cannot append to session %1: %2").arg(sessionId, why));
+    return ids;
+}
+
+QList<Message> SessionStore::messages(const QString &sessionId, qint64 offset, int limit, QString *error)
+{
+    QList<Message> out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    // seq is dense from 0, so a page is a range seek on (session_id, seq), not an OFFSET scan.
+    SqlQuery q(*c, u"SELECT "_s + kMessageColumns
+                       + u" FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?"_s);
+    q.bind(sessionId).bind(std::max<qint64>(offset, 0)).bind(limit);
+    if (!q.exec()) {
+        setError(error, tr("cannot read the messages of session %1: %2").arg(sessionId, q.error()));
+        return out;
+    }
+    if (limit > 0)
+        out.reserve(limit);
+    while (q.next())
+        out.append(readMessage(q));
+    return out;
+}
+
+qint64 SessionStore::messageCount(const QString &sessionId, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return 0;
+    SqlQuery q(*c, u"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE session_id = ?) "
+                   "FROM sessions WHERE id = ?"_s);
+    q.bind(sessionId).bind(sessionId);
+    if (!q.exec() || !q.next()) {
+        setError(error, q.error().isEmpty() ? tr("there is no session %1").arg(sessionId) : q.error());
+        return 0;
+    }
+    return q.int64(0);
+}
+
+QList<Message> SessionStore::history(const QString &sessionId, QString *error)
+{
+    return messages(sessionId, 0, -1, error);
+}
+
+std::optional<Message> SessionStore::message(qint64 id, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    SqlQuery q(*c, u"SELECT "_s + kMessageColumns + u" FROM messages WHERE id = ?"_s);
+    q.bind(id);
+    if (!q.exec() || !q.next()) {
+        setError(error, q.error().isEmpty() ? tr("there is no message %1").arg(id) : q.error());
+        return std::nullopt;
+    }
+    return readMessage(q);
+}
+
+std::optional<Message> SessionStore::toolResult(const QString &sessionId, const QString &callId, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    // Served by the messages_by_tool_call index (schema 2).
+    SqlQuery q(*c, u"SELECT "_s + kMessageColumns
+                       + u" FROM messages WHERE session_id = ? AND tool_call_id = ? ORDER BY seq LIMIT 1"_s);
+    q.bind(sessionId).bind(callId);
+    if (!q.exec() || !q.next()) {
+        setError(error, q.error().isEmpty() ? tr("no result for tool call %1").arg(callId) : q.error());
+        return std::nullopt;
+    }
+    return readMessage(q);
+}
+
+// --- overlays, requests, records -----------------------------------------------------------
+
+ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
+{
+    ContextOverlays out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    {
+        SqlQuery q(*c, u"SELECT "_s + kCheckpointColumns + u" FROM checkpoints WHERE session_id = ? ORDER BY id"_s);
+        q.bind(sessionId);
+        if (!q.exec()) {
+            setError(error, tr("cannot read the checkpoints of session %1: %2").arg(sessionId, q.error()));
+            return out;
+        }
+        while (q.next())
+            out.checkpoints.append(readCheckpoint(q));
+    }
+    SqlQuery q(*c, u"SELECT "_s + kOffloadColumns + u" FROM offloads WHERE session_id = ? ORDER BY id"_s);
+    q.bind(sessionId);
+    if (!q.exec()) {
+        setError(error, tr("cannot read the offloads of session %1: %2").arg(sessionId, q.error()));
+        return out;
+    }
+    while (q.next()) {
+        const OffloadOverlay o = readOffload(q);
+        out.offloads.insert(o.messageId, o);
+    }
+    return out;
+}
+
+bool SessionStore::removeCheckpoint(qint64 checkpointId, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return false;
+    SqlQuery q(*c, u"DELETE FROM checkpoints WHERE id = ?"_s);
+    q.bind(checkpointId);
+    if (!q.exec())
+        return setError(error, tr("cannot remove checkpoint %1: %2").arg(checkpointId).arg(q.error()));
+    if (q.rowsAffected() != 1)
+        return setError(error, tr("there is no checkpoint %1").arg(checkpointId));
+    return true;
+}
+
+QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *error)
+{
+    QList<RequestRecord> out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    SqlQuery q(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s);
+    q.bind(sessionId);
+    if (!q.exec()) {
+        setError(error, tr("cannot read the requests of session %1: %2").arg(sessionId, q.error()));
+        return out;
+    }
+    while (q.next())
+        out.append(readRequest(q));
+    return out;
+}
+
+QList<CompactionRecord> SessionStore::records(const QString &sessionId, QString *error)
+{
+    QList<CompactionRecord> out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    SqlQuery q(*c, u"SELECT record_id, json FROM compaction_records WHERE session_id = ? ORDER BY request_index, id"_s);
+    q.bind(sessionId);
+    if (!q.exec()) {
+        setError(error, tr("cannot read the compaction records of session %1: %2").arg(sessionId, q.error()));
+        return out;
+    }
+    QStringList problems;
+    while (q.next()) {
+        CompactionRecord record;
+        QString why;
+        if (CompactionRecord::fromJson(jsonObject(q.text(1)), &record, &why))
+            out.append(record);
+        else
+            problems << tr("record %1: %2").arg(q.text(0), why);
+    }
+    if (!problems.isEmpty())
+        setError(error, problems.join(u"; "));
+    return out;
+}
+
+QList<AnchorHistoryEntry> SessionStore::anchorHistory(const QString &sessionId, QString *error)
+{
+    QList<AnchorHistoryEntry> out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    SqlQuery q(*c, u"SELECT h.record_row, r.record_id, h.request_index, h.kind, h.value, h.change "
+                   "FROM anchor_history h JOIN compaction_records r ON r.id = h.record_row "
+                   "WHERE h.session_id = ? ORDER BY h.request_index, h.record_row, h.kind"_s);
+    q.bind(sessionId);
+    if (!q.exec()) {
+        setError(error, tr("cannot read the anchor history of session %1: %2").arg(sessionId, q.error()));
+        return out;
+    }
+    qint64 currentRow = -1;
+    while (q.next()) {
+        if (q.int64(0) != currentRow) {
+            currentRow = q.int64(0);
+            AnchorHistoryEntry entry;
+            entry.recordId = q.text(1);
+            entry.requestIndex = int(q.int64(2));
+            out.append(entry);
+        }
+        const qint64 kind = q.int64(3);
+        if (kind < 0 || kind >= kAnchorCount)
+            continue;
+        out.last().anchors.values[size_t(kind)] = q.text(4);
+        out.last().changes[size_t(kind)] = AnchorChange(q.int64(5));
+    }
+    return out;
+}
+
+// --- export / import -----------------------------------------------------------------------
+
+bool SessionStore::exportSession(const QString &sessionId, const QString &path, QString *error)
+{
+    SessionDocument doc;
+    QString why;
+    const auto info = session(sessionId, &why);
+    if (!info)
+        return setError(error, why);
+    doc.session = *info;
+    // One read transaction: the parts of the file agree with each other even while a step is appended.
+    SqlConnection *c = connection(error);
+    if (!c || !c->execute(u"BEGIN"_s, &why))
+        return setError(error, tr("cannot export session %1: %2").arg(sessionId, why));
+    why.clear();
+    doc.messages = history(sessionId, &why);
+    if (why.isEmpty())
+        doc.requests = requests(sessionId, &why);
+    ContextOverlays overlays;
+    if (why.isEmpty())
+        overlays = this->overlays(sessionId, &why);
+    if (why.isEmpty())
+        doc.records = records(sessionId, &why);
+    c->execute(u"COMMIT"_s, nullptr);
+    if (!why.isEmpty())
+        return setError(error, tr("cannot export session %1: %2").arg(sessionId, why));
+    doc.checkpoints = overlays.checkpoints;
+    doc.offloads = overlays.offloads.values();
+    std::sort(doc.offloads.begin(), doc.offloads.end(),
+              [](const OffloadOverlay &a, const OffloadOverlay &b) { return a.id < b.id; });
+    return SessionExport::write(doc, path, error);
+}
+
+std::optional<QString> SessionStore::importSession(const QString &path, QString *error)
+{
+    const std::optional<SessionDocument> doc = SessionExport::read(path, error);
+    if (!doc)
+        return std::nullopt;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    auto fail = [&](const QString &why) -> std::optional<QString> {
+        setError(error, tr("cannot import %1: %2").arg(path, why));
+        return std::nullopt;
+    };
+
+    SqlTransaction transaction(*c);
+    if (!transaction.isActive())
+        return fail(transaction.error());
+    QString why;
+    const auto created = createSession(doc->session, &why);
+    if (!created)
+        return fail(why);
+    const QString id = created->id;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+
+    QHash<qint64, qint64> messageIds; // document id -> row id
+    messageIds.reserve(doc->messages.size());
+    for (qsizetype i = 0; i < doc->messages.size(); ++i) {
+        const auto row = insertMessage(*c, id, i, doc->messages[i], 0, now, &why);
+        if (!row)
+            return fail(why);
+        messageIds.insert(doc->messages[i].id, *row);
+    }
+    QHash<qint64, qint64> checkpointIds;
+    for (const Checkpoint &cp : doc->checkpoints) {
+        const auto row = insertCheckpoint(*c, id, cp, messageIds.value(cp.coversFromMessageId),
+                                          messageIds.value(cp.coversUpToMessageId), now, &why);
+        if (!row)
+            return fail(why);
+        checkpointIds.insert(cp.id, *row);
+    }
+    QHash<qint64, qint64> requestIds;
+    for (const RequestRecord &r : doc->requests) {
+        QList<qint64> view;
+        view.reserve(r.viewMessageIds.size());
+        for (qint64 m : r.viewMessageIds)
+            view.append(messageIds.value(m));
+        const auto row = insertRequest(*c, id, r, r.index, checkpointIds.value(r.viewCheckpointId), view, &why);
+        if (!row)
+            return fail(why);
+        requestIds.insert(r.id, *row);
+    }
+    for (const Message &m : doc->messages) {
+        if (!m.origin)
+            continue;
+        SqlQuery q(*c, u"UPDATE messages SET request_id = ? WHERE id = ?"_s);
+        q.bind(requestIds.value(m.origin)).bind(messageIds.value(m.id));
+        if (!q.exec())
+            return fail(q.error());
+    }
+    for (const OffloadOverlay &off : doc->offloads) {
+        if (!insertOffload(*c, id, off, messageIds.value(off.messageId), now, &why))
+            return fail(why);
+    }
+    for (CompactionRecord record : doc->records) {
+        for (OffloadEntry &entry : record.offloaded)
+            entry.messageId = messageIds.value(entry.messageId);
+        if (!insertRecord(*c, id, record, &why))
+            return fail(why);
+    }
+    if (!transaction.commit(&why))
+        return fail(why);
+    qCInfo(lcStore) << "imported" << path << "as session" << id;
+    return id;
+}
+
+} // namespace wl

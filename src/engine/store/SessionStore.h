@@ -1,0 +1,103 @@
+#pragma once
+
+#include "AnchorHistoryEntry.h"
+#include "RequestRecord.h"
+#include "SessionInfo.h"
+#include "StepAppend.h"
+#include "compaction/CompactionRecord.h"
+#include "compaction/ContextOverlays.h"
+#include "model/Message.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace wl {
+
+class SqlConnection;
+
+// The session database (SQLite through QtSql): every message ever added, in order, the
+// requests, the compaction overlays and records. History is append-only: nothing here edits
+// or deletes a message except deleting its whole session.
+//
+// Threads: one SessionStore may be used from any number of threads; each thread gets its own
+// named connection ("waterline-store-<n>-thread-<id>"), opened on first use and closed when
+// the thread ends (or by releaseThreadConnection()). Worker threads must be done with the store
+// before it is destroyed.
+//
+// GUI thread: the calls the UI makes while painting are cheap and bounded (listSessions,
+// messageCount, messages() pages, overlays, requests/records of one session). The long ones —
+// exportSession, importSession, deleteSession of a big session, history() of a long session —
+// are meant for a worker thread (QtConcurrent or a QThread), where they work the same.
+//
+// Every call reports failure through its `error` out-parameter (translated, with SQLite's own
+// words where SQLite failed) and returns false / nothing / an empty list.
+class SessionStore
+{
+public:
+    // Marks a reference to a row created by the same appendStep (see StepAppend).
+    static constexpr qint64 kThisStep = -1;
+
+    SessionStore();
+    ~SessionStore();
+    SessionStore(const SessionStore &) = delete;
+    SessionStore &operator=(const SessionStore &) = delete;
+
+    // Opens (creating if missing) and migrates the database. Refuses, leaving the file
+    // untouched: a file from a newer Waterline, a file that is not a Waterline database, a
+    // corrupt file (with SQLite's words). Closes any database opened before.
+    bool open(const QString &path, QString *error = nullptr);
+    void close();
+    bool isOpen() const;
+    QString path() const;
+    int schemaVersion(QString *error = nullptr);
+
+    // Closes this thread's connection now (a worker thread that keeps running but is done).
+    void releaseThreadConnection();
+
+    // Sessions ------------------------------------------------------------------------------
+    std::optional<SessionInfo> createSession(const SessionInfo &fields, QString *error = nullptr);
+    QList<SessionInfo> listSessions(QString *error = nullptr);     // most recent activity first
+    std::optional<SessionInfo> session(const QString &id, QString *error = nullptr);
+    bool renameSession(const QString &id, const QString &title, QString *error = nullptr);
+    bool setSessionPolicy(const QString &id, const QJsonObject &policy, QString *error = nullptr);
+    bool setProviderProfile(const QString &id, const QString &name, const QJsonObject &profile,
+                            QString *error = nullptr);
+    bool setSummarizerProfile(const QString &id, const QJsonObject &profile, QString *error = nullptr);
+    bool setApprovalPolicy(const QString &id, const QString &policy, QString *error = nullptr);
+    // Removes the rows (ON DELETE CASCADE), then <workspace>/.waterline/tool_results/<id> and
+    // Paths::auditFile(id). Ids that are not a safe path component are refused.
+    bool deleteSession(const QString &id, QString *error = nullptr);
+
+    // Steps and history ---------------------------------------------------------------------
+    std::optional<StepIds> appendStep(const QString &sessionId, const StepAppend &step, QString *error = nullptr);
+    // Messages with seq in [offset, offset + limit), in order: a page for a view of any length.
+    QList<Message> messages(const QString &sessionId, qint64 offset, int limit, QString *error = nullptr);
+    qint64 messageCount(const QString &sessionId, QString *error = nullptr);
+    QList<Message> history(const QString &sessionId, QString *error = nullptr);
+    std::optional<Message> message(qint64 id, QString *error = nullptr);
+    // The tool result that answers `callId` in the session (the first, if a call id repeats).
+    std::optional<Message> toolResult(const QString &sessionId, const QString &callId, QString *error = nullptr);
+
+    // Overlays, requests, records -----------------------------------------------------------
+    ContextOverlays overlays(const QString &sessionId, QString *error = nullptr);
+    // Undo of a compaction: the previous view comes back. Offloads stay (they are per message).
+    bool removeCheckpoint(qint64 checkpointId, QString *error = nullptr);
+    QList<RequestRecord> requests(const QString &sessionId, QString *error = nullptr);
+    QList<CompactionRecord> records(const QString &sessionId, QString *error = nullptr);
+    QList<AnchorHistoryEntry> anchorHistory(const QString &sessionId, QString *error = nullptr);
+
+    // Export / import (JSONL, see SessionExport) ---------------------------------------------
+    bool exportSession(const QString &sessionId, const QString &path, QString *error = nullptr);
+    // Reads an export into a new session; returns its id.
+    std::optional<QString> importSession(const QString &path, QString *error = nullptr);
+
+private:
+    SqlConnection *connection(QString *error);
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace wl

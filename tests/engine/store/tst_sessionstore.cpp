@@ -1,0 +1,729 @@
+#include "StoreTestData.h"
+#include "Paths.h"
+#include "store/SessionStore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(wl::Message)
+
+class TestSessionStore : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void createAndListSessions();
+    void sessionFieldsRoundTrip();
+    void secretsNeverStored();
+    void messageRoundTrip_data();
+    void messageRoundTrip();
+    void requestRoundTrip();
+    void overlaysRoundTrip();
+    void recordsAndAnchorHistory();
+    void stepIsAtomic();
+    void pagingAndCounts();
+    void toolResultByCallId();
+    void removeCheckpointRestoresPreviousOverlay();
+    void deleteSessionRemovesRowsAndFiles();
+    void deleteSessionRefusesUnsafeIds_data();
+    void deleteSessionRefusesUnsafeIds();
+    void deleteSessionDoesNotFollowSymlink();
+    void workerThreadAppendsAndReads();
+    void unopenedStoreReportsError();
+
+private:
+    QString newSession(const QString &workspace = {});
+    qint64 rowCount(const QString &table, const QString &sessionId);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<SessionStore> m_store;
+};
+
+void TestSessionStore::initTestCase()
+{
+    // Paths::auditFile lives under the data dir: keep it inside a throw-away folder when run by hand.
+    static QTemporaryDir home;
+    if (qEnvironmentVariableIsEmpty("XDG_DATA_HOME"))
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+}
+
+void TestSessionStore::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_store = std::make_unique<SessionStore>();
+    QString error;
+    QVERIFY2(m_store->open(m_dir->filePath(u"sessions.db"_s), &error), qPrintable(error));
+}
+
+void TestSessionStore::cleanup()
+{
+    m_store.reset();
+    m_dir.reset();
+}
+
+QString TestSessionStore::newSession(const QString &workspace)
+{
+    SessionInfo fields;
+    fields.title = u"test"_s;
+    fields.workspace = workspace;
+    QString error;
+    const auto s = m_store->createSession(fields, &error);
+    if (!s)
+        qWarning() << error;
+    return s ? s->id : QString();
+}
+
+qint64 TestSessionStore::rowCount(const QString &table, const QString &sessionId)
+{
+    // An independent connection: the check does not go through the code under test.
+    qint64 n = -1;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"check"_s);
+        db.setDatabaseName(m_store->path());
+        if (db.open()) {
+            QSqlQuery q(db);
+            q.prepare(u"SELECT count(*) FROM "_s + table + u" WHERE session_id = ?"_s);
+            q.addBindValue(sessionId);
+            if (q.exec() && q.next())
+                n = q.value(0).toLongLong();
+        }
+    }
+    QSqlDatabase::removeDatabase(u"check"_s);
+    return n;
+}
+
+void TestSessionStore::createAndListSessions()
+{
+    const QString a = newSession();
+    QTest::qWait(5);
+    const QString b = newSession();
+    QVERIFY(!a.isEmpty() && !b.isEmpty());
+    QVERIFY(a != b);
+    QVERIFY(Paths::isSafePathComponent(a));
+
+    StepAppend step;
+    step.messages << Message::user(u"hello"_s) << Message::assistant(u"hi"_s);
+    QTest::qWait(5);
+    QVERIFY(m_store->appendStep(a, step));
+
+    QString error;
+    const QList<SessionInfo> list = m_store->listSessions(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(list.size(), 2);
+    // Most recent activity first: a had the latest append.
+    QCOMPARE(list[0].id, a);
+    QCOMPARE(list[0].messageCount, 2);
+    QCOMPARE(list[1].id, b);
+    QCOMPARE(list[1].messageCount, 0);
+    QVERIFY(list[0].lastActivityAt > list[0].createdAt);
+
+    QVERIFY(m_store->renameSession(b, u"Renamed — 改名"_s, &error));
+    QCOMPARE(m_store->session(b)->title, u"Renamed — 改名"_s);
+    QVERIFY(!m_store->renameSession(u"no-such-session"_s, u"x"_s, &error));
+    QVERIFY(error.contains(u"no-such-session"));
+}
+
+void TestSessionStore::sessionFieldsRoundTrip()
+{
+    SessionInfo fields;
+    fields.title = u"Fix the parser 🚀"_s;
+    fields.workspace = u"/home/user/projects/parser"_s;
+    fields.createdAt = fixedTime(0);
+    fields.policy = QJsonObject{{u"warn"_s, 0.55}, {u"tailMessages"_s, 8}};
+    fields.providerName = u"ollama-local"_s;
+    fields.providerProfile = QJsonObject{{u"protocol"_s, u"openai-chat"_s}, {u"model"_s, u"qwen"_s}};
+    fields.summarizerProfile = QJsonObject{{u"model"_s, u"small"_s}};
+    fields.approvalPolicy = u"ask"_s;
+    QString error;
+    const auto created = m_store->createSession(fields, &error);
+    QVERIFY2(created, qPrintable(error));
+    const auto s = m_store->session(created->id);
+    QVERIFY(s);
+    QCOMPARE(s->title, fields.title);
+    QCOMPARE(s->workspace, fields.workspace);
+    QCOMPARE(s->createdAt, fields.createdAt);
+    QCOMPARE(s->policy, fields.policy);
+    QCOMPARE(s->providerName, fields.providerName);
+    QCOMPARE(s->providerProfile, fields.providerProfile);
+    QCOMPARE(s->summarizerProfile, fields.summarizerProfile);
+    QCOMPARE(s->approvalPolicy, fields.approvalPolicy);
+
+    const QJsonObject policy{{u"warn"_s, 0.5}, {u"soft"_s, 0.65}};
+    QVERIFY(m_store->setSessionPolicy(s->id, policy, &error));
+    QVERIFY(m_store->setProviderProfile(s->id, u"other"_s, QJsonObject{{u"model"_s, u"m2"_s}}, &error));
+    QVERIFY(m_store->setSummarizerProfile(s->id, QJsonObject{{u"model"_s, u"m3"_s}}, &error));
+    QVERIFY(m_store->setApprovalPolicy(s->id, u"auto"_s, &error));
+    const auto after = m_store->session(s->id);
+    QCOMPARE(after->policy, policy);
+    QCOMPARE(after->providerName, u"other"_s);
+    QCOMPARE(after->providerProfile.value(u"model").toString(), u"m2"_s);
+    QCOMPARE(after->summarizerProfile.value(u"model").toString(), u"m3"_s);
+    QCOMPARE(after->approvalPolicy, u"auto"_s);
+    QVERIFY(after->updatedAt >= s->updatedAt);
+}
+
+void TestSessionStore::secretsNeverStored()
+{
+    const QString secret = u"sk-THIS-IS-A-SECRET-1234567890"_s;
+    SessionInfo fields;
+    fields.providerProfile = QJsonObject{
+        {u"model"_s, u"gpt"_s},
+        {u"api_key"_s, secret},
+        {u"key_ref"_s, u"env:OPENAI_API_KEY"_s},
+        {u"headers"_s, QJsonObject{{u"Authorization"_s, QString(u"Bearer "_s + secret)}, {u"X-Trace"_s, u"1"_s}}},
+    };
+    fields.summarizerProfile = QJsonObject{{u"apiKey"_s, secret}, {u"model"_s, u"s"_s}};
+    const auto s = m_store->createSession(fields);
+    QVERIFY(s);
+    QVERIFY(m_store->setProviderProfile(
+        s->id, u"p"_s,
+        QJsonObject{{u"x-api-key"_s, secret}, {u"model"_s, u"m"_s}, {u"key_ref"_s, u"env:OPENAI_API_KEY"_s}}));
+    const auto stored = m_store->session(s->id);
+    QCOMPARE(stored->providerProfile, (QJsonObject{{u"model"_s, u"m"_s}, {u"key_ref"_s, u"env:OPENAI_API_KEY"_s}}));
+    QCOMPARE(stored->summarizerProfile, (QJsonObject{{u"model"_s, u"s"_s}}));
+
+    // Nowhere in the files either: not in the database, its WAL, nor an export.
+    const QString exported = m_dir->filePath(u"export.jsonl"_s);
+    QVERIFY(m_store->exportSession(s->id, exported));
+    QFile exportFile(exported);
+    QVERIFY(exportFile.open(QIODevice::ReadOnly));
+    QVERIFY(exportFile.readAll().contains("env:OPENAI_API_KEY")); // the key reference is kept
+    const QStringList files = QDir(m_dir->path()).entryList(QDir::Files);
+    QVERIFY(files.contains(u"sessions.db-wal"_s));
+    const QByteArray utf8 = secret.toUtf8();
+    const QByteArray utf16(reinterpret_cast<const char *>(secret.utf16()), secret.size() * 2);
+    for (const QString &name : files) {
+        QFile f(m_dir->filePath(name));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY2(!bytes.contains(utf8) && !bytes.contains(utf16), qPrintable(name));
+    }
+}
+
+void TestSessionStore::messageRoundTrip_data()
+{
+    QTest::addColumn<Message>("message");
+
+    QTest::newRow("user") << Message::user(u"Please fix the bug"_s);
+    QTest::newRow("system") << Message::system(u"You are a coding agent."_s);
+    QTest::newRow("empty-content") << Message::user(QString());
+    Message withCalls = Message::assistant(QString(), {{u"call_1"_s, u"read_file"_s, u"{\"path\":\"a.cpp\"}"_s, true},
+                                                       {u"call_2"_s, u"bash"_s, u"{not json"_s, false}});
+    withCalls.origin = SessionStore::kThisStep;
+    QTest::newRow("assistant-tool-calls-from-request") << withCalls;
+    QTest::newRow("tool-error") << Message::toolResult(u"call_2"_s, u"bash: command not found"_s, true);
+    Message importedResult = Message::toolResult(u"toolu_01"_s, u"ok"_s);
+    importedResult.role = Role::User; // importers may give results the user role
+    QTest::newRow("user-role-tool-result") << importedResult;
+    Message timed = Message::user(u"at a fixed time"_s);
+    timed.createdAt = fixedTime(42);
+    QTest::newRow("created-at-kept") << timed;
+    QTest::newRow("non-ascii") << Message::user(u"上下文窗口 — ünïcödé — 🚀🧪 — עברית — \u0301e"_s);
+    QTest::newRow("nul-and-controls") << Message::toolResult(u"c"_s, u"a\u0000b\u0001\r\n\tc"_s);
+    QTest::newRow("10MB-ascii") << Message::toolResult(u"big"_s, QString(10 * 1024 * 1024, u'x') + u"end"_s);
+    // About 10 MB of UTF-8: 3- and 4-byte characters.
+    QTest::newRow("10MB-non-ascii") << Message::assistant(u"上下文🚀"_s.repeated(1024 * 1024));
+}
+
+void TestSessionStore::messageRoundTrip()
+{
+    QFETCH(Message, message);
+    const QString session = newSession();
+    StepAppend step;
+    RequestRecord request;
+    request.model = u"m"_s;
+    step.request = request;
+    step.messages << Message::user(u"first"_s) << message;
+    QString error;
+    const QDateTime before = QDateTime::currentDateTimeUtc().addMSecs(-1);
+    const auto ids = m_store->appendStep(session, step, &error);
+    QVERIFY2(ids, qPrintable(error));
+    QCOMPARE(ids->messageIds.size(), 2);
+    QVERIFY(ids->messageIds[1] > ids->messageIds[0]);
+
+    const auto check = [&](const Message &got) {
+        QVERIFY(got.sameContent(message));
+        QCOMPARE(got.content.size(), message.content.size());
+        QCOMPARE(got.content, message.content);
+        QCOMPARE(got.toolCalls, message.toolCalls);
+        QCOMPARE(got.role, message.role);
+        QCOMPARE(got.isError, message.isError);
+        QCOMPARE(got.toolCallId, message.toolCallId);
+        QCOMPARE(got.id, ids->messageIds[1]);
+        QCOMPARE(got.sessionId, session);
+        QCOMPARE(got.cachedBytes, message.computeBytes());
+        QCOMPARE(got.origin, message.origin == SessionStore::kThisStep ? ids->requestId : qint64(0));
+        if (message.createdAt.isValid())
+            QCOMPARE(got.createdAt, message.createdAt);
+        else
+            QVERIFY(got.createdAt >= before && got.createdAt <= QDateTime::currentDateTimeUtc());
+    };
+    const auto single = m_store->message(ids->messageIds[1], &error);
+    QVERIFY2(single, qPrintable(error));
+    check(*single);
+    const QList<Message> all = m_store->history(session);
+    QCOMPARE(all.size(), 2);
+    check(all[1]);
+    const QList<Message> page = m_store->messages(session, 1, 10);
+    QCOMPARE(page.size(), 1);
+    check(page[0]);
+}
+
+void TestSessionStore::requestRoundTrip()
+{
+    const QString session = newSession();
+    StepAppend first;
+    first.messages << Message::system(u"sys"_s) << Message::user(u"u1"_s) << Message::assistant(u"a1"_s);
+    const auto firstIds = m_store->appendStep(session, first);
+    QVERIFY(firstIds);
+
+    StepAppend step;
+    Checkpoint cp;
+    cp.coversFromMessageId = firstIds->messageIds[1];
+    cp.coversUpToMessageId = firstIds->messageIds[2];
+    cp.text = u"[Context Compaction]\nsummary"_s;
+    step.checkpoints << cp;
+    RequestRecord r;
+    r.index = -1;
+    r.viewMessageIds = {firstIds->messageIds[0], firstIds->messageIds[2]};
+    r.viewCheckpointId = SessionStore::kThisStep;
+    r.estimateTokens = 12345;
+    r.toolSchemaTokens = 678;
+    r.inputTokens = 13000;
+    r.outputTokens = 250;
+    r.cacheReadTokens = 0; // reported zero is not "not reported"
+    r.tier = Tier::Full;
+    r.model = u"claude-sonnet"_s;
+    r.startedAt = fixedTime(1);
+    r.finishedAt = fixedTime(3);
+    r.error = u"HTTP 529: overloaded"_s;
+    step.request = r;
+    QString error;
+    const auto ids = m_store->appendStep(session, step, &error);
+    QVERIFY2(ids, qPrintable(error));
+    QCOMPARE(ids->requestIndex, 0);
+
+    StepAppend next;
+    RequestRecord r2;
+    r2.viewMessageIds = {firstIds->messageIds[0]};
+    next.request = r2;
+    const auto nextIds = m_store->appendStep(session, next);
+    QCOMPARE(nextIds->requestIndex, 1);
+
+    const QList<RequestRecord> got = m_store->requests(session, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(got.size(), 2);
+    RequestRecord expected = r;
+    expected.id = ids->requestId;
+    expected.sessionId = session;
+    expected.index = 0;
+    expected.viewCheckpointId = ids->checkpointIds.first();
+    QCOMPARE(got[0], expected);
+    QVERIFY(!got[1].inputTokens && !got[1].cacheWriteTokens && !got[1].startedAt.isValid());
+    QCOMPARE(got[1].viewMessageIds, r2.viewMessageIds);
+    QCOMPARE(m_store->session(session)->requestCount, 2);
+}
+
+void TestSessionStore::overlaysRoundTrip()
+{
+    const QString session = newSession();
+    StepAppend first;
+    for (int i = 0; i < 6; ++i)
+        first.messages << Message::user(u"m%1"_s.arg(i));
+    first.messages << Message::toolResult(u"call_big"_s, QString(20000, u'y'));
+    const auto before = m_store->appendStep(session, first);
+    QVERIFY(before);
+
+    StepAppend step;
+    Checkpoint cp;
+    cp.coversFromMessageId = before->messageIds[1];
+    cp.coversUpToMessageId = before->messageIds[4];
+    cp.text = u"[Context Compaction]\n## Anchors\n..."_s;
+    cp.anchors.setValue(AnchorKind::UserIntent, u"intent ✓"_s);
+    cp.anchors.setValue(AnchorKind::TriedSolution, u"- tried A\n- tried B"_s);
+    cp.summary = u"what happened"_s;
+    cp.recordId = u"rec-1"_s;
+    cp.tier = Tier::Soft;
+    cp.createdAt = fixedTime(7);
+    step.checkpoints << cp;
+
+    OffloadOverlay old;
+    old.messageId = before->messageIds[6];
+    old.entry = {u"call_big"_s, u"grep"_s, u".waterline/tool_results/"_s + session + u"/call_big.txt"_s, 20000, 1, 2, 0};
+    old.placeholder = u"[offloaded: call_big]"_s;
+    old.recordId = u"rec-1"_s;
+    step.offloads << old;
+
+    // Gate 1: the new tool result of this very step is offloaded as it is stored.
+    step.messages << Message::toolResult(u"call_new"_s, QString(15000, u'z'));
+    OffloadOverlay fresh;
+    fresh.messageId = SessionStore::kThisStep - 0;
+    fresh.entry = {u"call_new"_s, u"bash"_s, u".waterline/tool_results/x/call_new.txt"_s, 15000, 1, 1, 0};
+    fresh.placeholder = u"[offloaded: call_new]"_s;
+    step.offloads << fresh;
+
+    QString error;
+    const auto ids = m_store->appendStep(session, step, &error);
+    QVERIFY2(ids, qPrintable(error));
+    QCOMPARE(ids->offloadIds.size(), 2);
+
+    const ContextOverlays overlays = m_store->overlays(session, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(overlays.checkpoints.size(), 1);
+    Checkpoint expected = cp;
+    expected.id = ids->checkpointIds.first();
+    QCOMPARE(overlays.checkpoints.first(), expected);
+
+    QCOMPARE(overlays.offloads.size(), 2);
+    OffloadOverlay expectedOld = old;
+    expectedOld.id = ids->offloadIds[0];
+    expectedOld.entry.messageId = old.messageId;
+    QCOMPARE(overlays.offloads.value(old.messageId), expectedOld);
+    const qint64 newMessage = ids->messageIds[0];
+    QVERIFY(overlays.offloads.contains(newMessage));
+    QCOMPARE(overlays.offloads.value(newMessage).entry.gate, 1);
+    QCOMPARE(overlays.offloads.value(newMessage).entry.messageId, newMessage);
+    QCOMPARE(overlays.offloads.value(newMessage).placeholder, fresh.placeholder);
+    QCOMPARE(overlays.offloads.value(newMessage).recordId, QString());
+
+    // History is never rewritten: the offloaded message still holds its content.
+    QCOMPARE(m_store->message(old.messageId)->content, QString(20000, u'y'));
+}
+
+void TestSessionStore::recordsAndAnchorHistory()
+{
+    const QString session = newSession();
+    StepAppend first;
+    first.messages << Message::user(u"u"_s);
+    const auto firstIds = m_store->appendStep(session, first);
+
+    CompactionRecord r1 = sampleRecord(u"1b4e28ba-2fa1-11d2-883f-0016d3cca427"_s, 3);
+    r1.offloaded << OffloadEntry{u"call_x"_s, u"grep"_s, u".waterline/tool_results/s/call_x.txt"_s, 5000, 80, 2,
+                                 firstIds->messageIds[0]};
+    CompactionRecord r2 = sampleRecord(u"6fa459ea-ee8a-3ca4-894e-db77e160355e"_s, 9);
+    r2.tier = Tier::Emergency;
+    r2.error = u"summariser timed out"_s;
+    r2.anchors.setValue(AnchorKind::NextStep, u"Ship it"_s);
+    r2.anchorChanges[size_t(AnchorKind::NextStep)] = AnchorChange::Updated;
+    for (const CompactionRecord &r : {r1, r2}) {
+        StepAppend step;
+        step.record = r;
+        QString error;
+        QVERIFY2(m_store->appendStep(session, step, &error), qPrintable(error));
+    }
+
+    QString error;
+    const QList<CompactionRecord> records = m_store->records(session, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(records.size(), 2);
+    CompactionRecord e1 = r1;
+    e1.sessionId = session; // the store fills in the session
+    CompactionRecord e2 = r2;
+    e2.sessionId = session;
+    QCOMPARE(records[0].toJson(), e1.toJson());
+    QCOMPARE(records[1].toJson(), e2.toJson());
+    QCOMPARE(records[0].offloaded, r1.offloaded);
+    QCOMPARE(records[1].error, r2.error);
+
+    const QList<AnchorHistoryEntry> history = m_store->anchorHistory(session, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(history.size(), 2);
+    QCOMPARE(history[0], (AnchorHistoryEntry{r1.id, 3, r1.anchors, r1.anchorChanges}));
+    QCOMPARE(history[1], (AnchorHistoryEntry{r2.id, 9, r2.anchors, r2.anchorChanges}));
+
+    // A record id is unique within its session.
+    StepAppend again;
+    again.record = r1;
+    QVERIFY(!m_store->appendStep(session, again, &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestSessionStore::stepIsAtomic()
+{
+    const QString session = newSession();
+    const QString other = newSession();
+    StepAppend otherStep;
+    otherStep.messages << Message::toolResult(u"c"_s, u"other session's"_s);
+    const auto otherIds = m_store->appendStep(other, otherStep);
+    QVERIFY(otherIds);
+
+    StepAppend step;
+    RequestRecord r;
+    step.request = r;
+    step.messages << Message::user(u"lost?"_s) << Message::assistant(u"no"_s);
+    step.record = sampleRecord(u"rec-atomic"_s, 0);
+    OffloadOverlay wrong; // names a message of another session: the whole step must fail
+    wrong.messageId = otherIds->messageIds.first();
+    wrong.entry.callId = u"c"_s;
+    wrong.entry.relativePath = u"p"_s;
+    wrong.placeholder = u"x"_s;
+    step.offloads << wrong;
+    QString error;
+    QVERIFY(!m_store->appendStep(session, step, &error));
+    QVERIFY2(error.contains(u"no such message"), qPrintable(error));
+
+    QCOMPARE(m_store->messageCount(session), 0);
+    QCOMPARE(m_store->history(session).size(), 0);
+    QCOMPARE(m_store->requests(session).size(), 0);
+    QCOMPARE(m_store->records(session).size(), 0);
+    QCOMPARE(rowCount(u"messages"_s, session), 0);
+    QCOMPARE(rowCount(u"anchor_history"_s, session), 0);
+
+    // A step that names this step's request or checkpoint without having one is refused too.
+    StepAppend dangling;
+    Message m = Message::assistant(u"from nowhere"_s);
+    m.origin = SessionStore::kThisStep;
+    dangling.messages << m;
+    QVERIFY(!m_store->appendStep(session, dangling, &error));
+    QCOMPARE(m_store->messageCount(session), 0);
+
+    QVERIFY(!m_store->appendStep(u"no-such-session"_s, otherStep, &error));
+    QVERIFY(error.contains(u"no-such-session"));
+}
+
+void TestSessionStore::pagingAndCounts()
+{
+    const QString session = newSession();
+    const QString other = newSession();
+    for (int turn = 0; turn < 50; ++turn) {
+        StepAppend step;
+        for (int k = 0; k < 5; ++k)
+            step.messages << Message::user(u"message %1"_s.arg(turn * 5 + k));
+        QVERIFY(m_store->appendStep(session, step));
+        if (turn % 10 == 0) {
+            StepAppend o;
+            o.messages << Message::user(u"interleaved"_s);
+            QVERIFY(m_store->appendStep(other, o));
+        }
+    }
+    QCOMPARE(m_store->messageCount(session), 250);
+    QCOMPARE(m_store->messageCount(other), 5);
+
+    const QList<Message> page = m_store->messages(session, 100, 50);
+    QCOMPARE(page.size(), 50);
+    for (int i = 0; i < page.size(); ++i)
+        QCOMPARE(page[i].content, u"message %1"_s.arg(100 + i));
+    QCOMPARE(m_store->messages(session, 240, 50).size(), 10);
+    QCOMPARE(m_store->messages(session, 250, 50).size(), 0);
+    QCOMPARE(m_store->messages(session, 0, 1).first().content, u"message 0"_s);
+    const QList<Message> all = m_store->history(session);
+    QCOMPARE(all.size(), 250);
+    for (int i = 1; i < all.size(); ++i)
+        QVERIFY(all[i].id > all[i - 1].id);
+
+    QString error;
+    QCOMPARE(m_store->messageCount(u"nope"_s, &error), 0);
+    QVERIFY(!error.isEmpty());
+}
+
+void TestSessionStore::toolResultByCallId()
+{
+    const QString session = newSession();
+    const QString other = newSession();
+    StepAppend o;
+    o.messages << Message::toolResult(u"call_7"_s, u"other's"_s);
+    QVERIFY(m_store->appendStep(other, o));
+    StepAppend step;
+    step.messages << Message::assistant(QString(), {{u"call_7"_s, u"bash"_s, u"{}"_s, true}})
+                  << Message::toolResult(u"call_7"_s, u"mine"_s);
+    QVERIFY(m_store->appendStep(session, step));
+    const auto found = m_store->toolResult(session, u"call_7"_s);
+    QVERIFY(found);
+    QCOMPARE(found->content, u"mine"_s);
+    QString error;
+    QVERIFY(!m_store->toolResult(session, u"call_8"_s, &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestSessionStore::removeCheckpointRestoresPreviousOverlay()
+{
+    const QString session = newSession();
+    StepAppend first;
+    for (int i = 0; i < 10; ++i)
+        first.messages << Message::user(u"m%1"_s.arg(i));
+    const auto ids = m_store->appendStep(session, first);
+    QList<qint64> checkpointIds;
+    for (int k : {3, 7}) {
+        StepAppend step;
+        Checkpoint cp;
+        cp.coversUpToMessageId = ids->messageIds[k];
+        cp.text = u"[Context Compaction] up to %1"_s.arg(k);
+        step.checkpoints << cp;
+        const auto stepIds = m_store->appendStep(session, step);
+        QVERIFY(stepIds);
+        checkpointIds << stepIds->checkpointIds.first();
+    }
+    QCOMPARE(m_store->overlays(session).checkpoints.size(), 2);
+    QString error;
+    QVERIFY2(m_store->removeCheckpoint(checkpointIds[1], &error), qPrintable(error));
+    const ContextOverlays after = m_store->overlays(session);
+    QCOMPARE(after.checkpoints.size(), 1);
+    QCOMPARE(after.checkpoints.first().coversUpToMessageId, ids->messageIds[3]);
+    QCOMPARE(m_store->messageCount(session), 10); // history untouched
+    QVERIFY(!m_store->removeCheckpoint(checkpointIds[1], &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestSessionStore::deleteSessionRemovesRowsAndFiles()
+{
+    const QString workspace = m_dir->filePath(u"workspace"_s);
+    const QString doomed = newSession(workspace);
+    const QString kept = newSession(workspace);
+    QVERIFY(!doomed.isEmpty() && !kept.isEmpty());
+    for (const QString &s : {doomed, kept}) {
+        StepAppend step;
+        RequestRecord r;
+        step.request = r;
+        step.messages << Message::user(u"u"_s) << Message::toolResult(u"c1"_s, u"result"_s);
+        Checkpoint cp;
+        cp.text = u"[Context Compaction]"_s;
+        step.checkpoints << cp;
+        OffloadOverlay off;
+        off.messageId = SessionStore::kThisStep - 1;
+        off.entry = {u"c1"_s, u"bash"_s, Paths::offloadRelativeDir(s) + u"/c1.txt"_s, 6, 1, 1, 0};
+        off.placeholder = u"[offloaded]"_s;
+        step.offloads << off;
+        step.record = sampleRecord(u"rec-"_s + s, 0);
+        QString error;
+        QVERIFY2(m_store->appendStep(s, step, &error), qPrintable(error));
+        // The files a session owns: its offload folder and its audit file.
+        QVERIFY(QDir().mkpath(Paths::offloadDir(workspace, s)));
+        QFile result(Paths::offloadDir(workspace, s) + u"/c1.txt"_s);
+        QVERIFY(result.open(QIODevice::WriteOnly));
+        result.write("result");
+        result.close();
+        QVERIFY(QDir().mkpath(Paths::auditDir()));
+        QFile audit(Paths::auditFile(s));
+        QVERIFY(audit.open(QIODevice::WriteOnly));
+        audit.write("{}\n");
+    }
+    const QStringList tables{u"messages"_s, u"requests"_s, u"checkpoints"_s, u"offloads"_s,
+                             u"compaction_records"_s, u"anchor_history"_s};
+    for (const QString &table : tables)
+        QVERIFY2(rowCount(table, doomed) > 0, qPrintable(table));
+
+    QString error;
+    QVERIFY2(m_store->deleteSession(doomed, &error), qPrintable(error));
+
+    for (const QString &table : tables) {
+        QCOMPARE(rowCount(table, doomed), 0);
+        QVERIFY2(rowCount(table, kept) > 0, qPrintable(table));
+    }
+    QVERIFY(!m_store->session(doomed));
+    QVERIFY(!QFileInfo::exists(Paths::offloadDir(workspace, doomed)));
+    QVERIFY(!QFileInfo::exists(Paths::auditFile(doomed)));
+    QVERIFY(QFileInfo::exists(Paths::offloadDir(workspace, kept) + u"/c1.txt"_s));
+    QVERIFY(QFileInfo::exists(Paths::auditFile(kept)));
+    QCOMPARE(m_store->listSessions().size(), 1);
+    QCOMPARE(m_store->history(kept).size(), 2);
+
+    QVERIFY(!m_store->deleteSession(doomed, &error));
+    QVERIFY(error.contains(doomed));
+}
+
+void TestSessionStore::deleteSessionRefusesUnsafeIds_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::newRow("parent") << u".."_s;
+    QTest::newRow("traversal") << u"../../etc"_s;
+    QTest::newRow("absolute") << u"/tmp/x"_s;
+    QTest::newRow("empty") << QString();
+    QTest::newRow("separator") << u"a/b"_s;
+}
+
+void TestSessionStore::deleteSessionRefusesUnsafeIds()
+{
+    QFETCH(QString, id);
+    const QString victim = m_dir->filePath(u"victim.txt"_s);
+    QFile f(victim);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    QString error;
+    QVERIFY(!m_store->deleteSession(id, &error));
+    QVERIFY2(error.contains(u"not a session id"), qPrintable(error));
+    QVERIFY(QFileInfo::exists(victim));
+}
+
+void TestSessionStore::deleteSessionDoesNotFollowSymlink()
+{
+    const QString workspace = m_dir->filePath(u"ws"_s);
+    const QString session = newSession(workspace);
+    const QString outside = m_dir->filePath(u"precious"_s);
+    QVERIFY(QDir().mkpath(outside));
+    QFile keep(outside + u"/keep.txt"_s);
+    QVERIFY(keep.open(QIODevice::WriteOnly));
+    keep.close();
+    QVERIFY(QDir().mkpath(QFileInfo(Paths::offloadDir(workspace, session)).absolutePath()));
+    QVERIFY(QFile::link(outside, Paths::offloadDir(workspace, session)));
+
+    QString error;
+    QVERIFY2(m_store->deleteSession(session, &error), qPrintable(error));
+    QVERIFY(!QFileInfo(Paths::offloadDir(workspace, session)).isSymLink());
+    QVERIFY(QFileInfo::exists(outside + u"/keep.txt"_s));
+}
+
+void TestSessionStore::workerThreadAppendsAndReads()
+{
+    const QString session = newSession();
+    StepAppend step;
+    step.messages << Message::user(u"from the GUI thread"_s);
+    QVERIFY(m_store->appendStep(session, step));
+
+    QString workerError;
+    qint64 workerCount = -1;
+    QString workerConnection;
+    QList<qint64> workerIds;
+    QThread *worker = QThread::create([&] {
+        StepAppend s;
+        s.messages << Message::user(u"from a worker"_s) << Message::assistant(u"also"_s);
+        const auto ids = m_store->appendStep(session, s, &workerError);
+        if (ids)
+            workerIds = ids->messageIds;
+        workerCount = m_store->messageCount(session, &workerError);
+        const QString suffix = u"-thread-%1"_s.arg(quintptr(QThread::currentThreadId()), 0, 16);
+        for (const QString &name : QSqlDatabase::connectionNames()) {
+            if (name.endsWith(suffix))
+                workerConnection = name;
+        }
+    });
+    worker->start();
+    QVERIFY(worker->wait(30000));
+    delete worker;
+
+    QVERIFY2(workerError.isEmpty(), qPrintable(workerError));
+    QCOMPARE(workerIds.size(), 2);
+    QCOMPARE(workerCount, 3);
+    QVERIFY(!workerConnection.isEmpty());
+    // The worker's connection was its own, and it went away with the thread.
+    QVERIFY(!QSqlDatabase::connectionNames().contains(workerConnection));
+    const QList<Message> all = m_store->history(session);
+    QCOMPARE(all.size(), 3);
+    QCOMPARE(all[1].content, u"from a worker"_s);
+    QCOMPARE(all[1].id, workerIds[0]);
+}
+
+void TestSessionStore::unopenedStoreReportsError()
+{
+    SessionStore closed;
+    QString error;
+    QVERIFY(!closed.createSession({}, &error));
+    QVERIFY(error.contains(u"no session database is open"));
+    QVERIFY(closed.listSessions(&error).isEmpty());
+    QVERIFY(!closed.isOpen());
+}
+
+QTEST_GUILESS_MAIN(TestSessionStore)
+#include "tst_sessionstore.moc"
