@@ -723,6 +723,8 @@ void ConversationDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
     }
 
     auto drawButtons = [&] {
+        // CE_PushButton draws its label with the painter's font.
+        painter->setFont(option.font);
         for (const RowLayout::Button &button : std::as_const(l->buttons)) {
             QStyleOptionButton opt;
             if (option.widget)

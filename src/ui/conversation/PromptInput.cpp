@@ -159,7 +159,7 @@ void PromptInput::setBlockedReason(const QString &reason)
 
 QString PromptInput::notice() const
 {
-    return m_notice->isVisible() || !m_notice->isHidden() ? m_notice->text() : QString();
+    return m_notice->isHidden() ? QString() : m_notice->text();
 }
 
 void PromptInput::showNotice(const QString &text, bool warning)
