@@ -350,13 +350,21 @@ int ConversationDelegate::effectiveWidth(const QStyleOptionViewItem &option) con
 void ConversationDelegate::invalidate(quint64 itemId)
 {
     m_layouts.remove(itemId);
+    m_estimates.remove(itemId);
+}
+
+void ConversationDelegate::forget(quint64 itemId)
+{
+    m_layouts.remove(itemId);
     m_heights.remove(itemId);
+    m_estimates.remove(itemId);
 }
 
 void ConversationDelegate::clear()
 {
     m_layouts.clear();
     m_heights.clear();
+    m_estimates.clear();
 }
 
 int ConversationDelegate::laidOutRowCount() const
@@ -466,10 +474,14 @@ int ConversationDelegate::estimateHeight(const QStyleOptionViewItem &option, con
 QSize ConversationDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     const int width = effectiveWidth(option);
-    const auto it = m_heights.constFind(idOf(index));
-    if (it != m_heights.cend())
+    const quint64 id = idOf(index);
+    if (const auto it = m_heights.constFind(id); it != m_heights.cend())
         return {width, *it};
-    return {width, estimateHeight(option, index)};
+    // Layouts run over every row: remember estimates so a relayout costs a lookup per row.
+    auto estimate = m_estimates.constFind(id);
+    if (estimate == m_estimates.cend())
+        estimate = m_estimates.insert(id, estimateHeight(option, index));
+    return {width, *estimate};
 }
 
 bool ConversationDelegate::prepare(const QStyleOptionViewItem &option, const QModelIndex &index)

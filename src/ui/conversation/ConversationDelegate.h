@@ -33,9 +33,13 @@ public:
     // Lays the row out if it has no layout for the current width. True when its height now
     // differs from what sizeHint() reported before the call.
     bool prepare(const QStyleOptionViewItem &option, const QModelIndex &index);
-    // Forget the layout and exact height of one row (its data changed) or of all rows.
+    // The row's data changed: its layout is rebuilt when next prepared. The height reported
+    // until then stays the last exact one, so the list moves only if the new height differs.
     void invalidate(quint64 itemId);
+    // The row is gone: drop everything kept for it. clear() does that for all rows.
+    void forget(quint64 itemId);
     void clear();
+    bool hasExactHeight(quint64 itemId) const { return m_heights.contains(itemId); }
 
     // Rows that hold a layout now (bounded by the cache capacity, in practice by what was visible).
     int laidOutRowCount() const;
@@ -64,6 +68,7 @@ private:
     int m_width = 0;
     mutable QCache<quint64, RowLayout> m_layouts;
     mutable QHash<quint64, int> m_heights;   // exact heights at m_width of rows laid out once
+    mutable QHash<quint64, int> m_estimates; // estimated heights at m_width of rows never laid out
     mutable qint64 m_layoutsBuilt = 0;
 
     quint64 m_hoverItem = 0;

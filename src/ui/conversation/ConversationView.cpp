@@ -463,9 +463,15 @@ void ConversationView::tick()
 
 void ConversationView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
 {
+    bool estimated = false;
     if (model()) {
-        for (int row = topLeft.row(); row <= bottomRight.row(); ++row)
-            m_delegate->invalidate(idOf(model()->index(row, 0)));
+        // Layouts are rebuilt when the rows are painted next, so a burst of streamed pieces
+        // costs one layout; the list is laid out again only if a height really changed.
+        for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+            const QModelIndex index = model()->index(row, 0);
+            estimated = !m_delegate->hasExactHeight(idOf(index)) || estimated;
+            m_delegate->invalidate(idOf(index));
+        }
         const QModelIndex current = currentIndex();
         if (current.isValid() && current.row() >= topLeft.row() && current.row() <= bottomRight.row()) {
             const QList<ConversationAction> actions = ConversationDelegate::actions(current);
@@ -474,15 +480,16 @@ void ConversationView::dataChanged(const QModelIndex &topLeft, const QModelIndex
         }
     }
     QListView::dataChanged(topLeft, bottomRight, roles);
-    // The height may have changed (streamed text, an expanded card): lay out again.
-    scheduleDelayedItemsLayout();
+    // Rows known only by estimate have a new estimate now.
+    if (estimated)
+        scheduleDelayedItemsLayout();
 }
 
 void ConversationView::rowsAboutToBeRemoved(const QModelIndex &parent, int start, int end)
 {
     if (model() && !parent.isValid()) {
         for (int row = start; row <= end; ++row)
-            m_delegate->invalidate(idOf(model()->index(row, 0)));
+            m_delegate->forget(idOf(model()->index(row, 0)));
     }
     QListView::rowsAboutToBeRemoved(parent, start, end);
 }

@@ -116,6 +116,7 @@ private slots:
     void paletteChangeRebuildsLayouts();
     void screenshot_data();
     void screenshot();
+    void screenshotLive();
 };
 
 void TestConversationView::initTestCase()
@@ -465,6 +466,40 @@ void TestConversationView::screenshot()
         for (int x = 0; x < cardImage.width(); ++x)
             colours.insert(cardImage.pixel(x, y) & 0xf0f0f0);
     QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+}
+
+void TestConversationView::screenshotLive()
+{
+    // Narrow, with work in flight: a running card, a diff waiting for approval, streaming text.
+    Fixture f(560, 640);
+    f.model.appendMessages({Message::user(u"Rename the helper and run the tests, please."_s),
+                            Message::assistant(u"Running the test suite first."_s,
+                                               {call(u"t1"_s, u"bash"_s,
+                                                     u"{\"command\":\"ctest --output-on-failure -R conversation_and_a_very_long_filter_name\"}"_s)})});
+    f.model.setToolRunning(u"t1"_s);
+    f.model.addApprovalRequest({u"ap-2"_s, u"edit_file"_s, u"t2"_s,
+                                u"--- a/src/util.cpp\n+++ b/src/util.cpp\n@@ -1,3 +1,3 @@\n-int helper(int x)\n+int clampToRange(int x)\n { return x; }"_s,
+                                true});
+    f.model.beginAssistantStream();
+    f.model.appendStreamText(u"While that runs: the helper is used in **three** places, "_s);
+    QVERIFY(f.show());
+    f.view.ensureVisibleLayouts();
+    const QImage image = f.view.grab().toImage();
+    QVERIFY(image.save(QDir::temp().filePath(u"waterline-conversation-live.png"_s)));
+
+    // The diff's added line is painted green, its removed line red.
+    const QRect approval = f.view.visualRect(f.model.indexForApproval(u"ap-2"_s));
+    const QImage approvalImage = f.view.viewport()->grab(approval).toImage();
+    bool green = false, red = false;
+    for (int y = 0; y < approvalImage.height(); ++y) {
+        for (int x = 0; x < approvalImage.width(); ++x) {
+            const QColor c = approvalImage.pixelColor(x, y);
+            green = green || (c.green() > c.red() + 60 && c.green() > c.blue() + 40);
+            red = red || (c.red() > c.green() + 80 && c.red() > c.blue() + 60);
+        }
+    }
+    QVERIFY(green);
+    QVERIFY(red);
 }
 
 QTEST_MAIN(TestConversationView)
