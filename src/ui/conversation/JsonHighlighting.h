@@ -1,0 +1,13 @@
+#pragma once
+
+class QPalette;
+class QTextDocument;
+
+namespace wl {
+
+// Highlights a document holding JSON with KSyntaxHighlighting, in the light or dark
+// default theme that matches the palette. The highlighter is a child of the document.
+// (One seam, so the conversation can switch to the shared wl::Highlighting helper.)
+void attachJsonHighlighting(QTextDocument *document, const QPalette &palette);
+
+} // namespace wl
