@@ -7,14 +7,19 @@
 #include <KSyntaxHighlighting/SyntaxHighlighter>
 #include <KSyntaxHighlighting/Theme>
 
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QPalette>
 #include <QPointer>
 #include <QRegularExpression>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTimer>
 #include <QWidget>
+
+#include <climits>
 
 using namespace Qt::StringLiterals;
 
@@ -28,6 +33,109 @@ constexpr int kGuessLines = 300;
 
 const char kNoneDefinition[] = "None";
 const char kLogDefinition[] = "Log File (simplified)";
+
+// Milliseconds of highlighting per event-loop turn in incremental mode: short enough to keep the window fluid.
+constexpr int kSliceMilliseconds = 8;
+
+// A highlighter that can leave the far end of a large document for later: blocks starting at or past
+// the frontier are skipped when the text changes and done from a zero timer, a time slice per turn.
+class IncrementalHighlighter : public KSyntaxHighlighting::SyntaxHighlighter
+{
+public:
+    explicit IncrementalHighlighter(QObject *parent)
+        : SyntaxHighlighter(parent)
+    {
+        m_timer.setInterval(0);
+        m_timer.callOnTimeout(this, &IncrementalHighlighter::step);
+    }
+
+    // Connected before the highlighter's own handler, so the frontier is right when it reformats.
+    void watch(QTextDocument *document)
+    {
+        connect(document, &QTextDocument::contentsChange, this, [this](int position, int removed, int added) {
+            if (!m_incremental)
+                return;
+            // Equal counts are formats being applied (markContentsDirty), not new text: no reason to rewind.
+            if (removed != added && position < m_frontier)
+                m_frontier = std::max<qint64>(m_immediate, position);
+            schedule();
+        });
+    }
+
+    void configure(qint64 immediate, qint64 max)
+    {
+        m_incremental = true;
+        m_immediate = std::max<qint64>(immediate, 0);
+        m_max = max < 0 ? -1 : max;
+        restart();
+    }
+
+    // Before a full rehighlight(): only the immediate part is done at once, the rest comes back slice by slice.
+    void restart()
+    {
+        if (!m_incremental)
+            return;
+        m_frontier = m_immediate;
+        schedule();
+    }
+
+    bool isDone() const
+    {
+        if (!m_incremental || !document())
+            return true;
+        qint64 end = document()->characterCount();
+        if (m_max >= 0)
+            end = std::min(end, m_max);
+        return m_frontier >= end;
+    }
+
+protected:
+    void highlightBlock(const QString &text) override
+    {
+        if (m_incremental) {
+            const qint64 limit = m_max >= 0 ? std::min(m_frontier, m_max) : m_frontier;
+            if (currentBlock().position() >= limit)
+                return; // left plain for now (or for good, past the maximum)
+        }
+        SyntaxHighlighter::highlightBlock(text);
+    }
+
+private:
+    void schedule()
+    {
+        if (!isDone() && !m_timer.isActive())
+            m_timer.start();
+    }
+
+    void step()
+    {
+        QTextDocument *doc = document();
+        if (!doc || isDone()) {
+            m_timer.stop();
+            return;
+        }
+        QElapsedTimer clock;
+        clock.start();
+        QTextBlock block = doc->findBlock(int(std::min<qint64>(m_frontier, INT_MAX)));
+        if (block.isValid() && block.position() < m_frontier)
+            block = block.next(); // starts before the frontier: done already
+        while (block.isValid() && (m_max < 0 || block.position() < m_max)) {
+            m_frontier = block.position() + block.length();
+            rehighlightBlock(block);
+            block = block.next();
+            if (clock.elapsed() >= kSliceMilliseconds)
+                return;
+        }
+        m_frontier = std::max<qint64>(m_frontier, doc->characterCount());
+        m_timer.stop();
+    }
+
+    QTimer m_timer;
+    bool m_incremental = false;
+    qint64 m_immediate = 0;
+    qint64 m_max = -1;
+    qint64 m_frontier = 0;
+};
 
 // Keeps a highlighter's theme in step with the palette of the widget it watches.
 // A child of the highlighter, so it goes away with it; a dead widget simply stops sending events.
@@ -307,10 +415,11 @@ KSyntaxHighlighting::SyntaxHighlighter *attachHighlighter(QTextDocument *documen
     Q_ASSERT(document);
     Q_ASSERT(paletteSource);
     // Theme and definition while no document is attached, so nothing is ever formatted without a theme.
-    auto *highlighter = new KSyntaxHighlighting::SyntaxHighlighter(static_cast<QObject *>(document));
+    auto *highlighter = new IncrementalHighlighter(static_cast<QObject *>(document));
     highlighter->setObjectName(u"wl_SyntaxHighlighter"_s);
     highlighter->setTheme(themeFor(paletteSource->palette()));
     highlighter->setDefinition(definitionOrNone(definitionName));
+    highlighter->watch(document);
     highlighter->setDocument(document);
     highlighter->rehighlight();
     if (editor)
@@ -328,7 +437,22 @@ void setDefinition(KSyntaxHighlighting::SyntaxHighlighter *highlighter, const QS
         return;
     if (!highlighter->theme().isValid()) // never format without a theme
         highlighter->setTheme(repository().defaultTheme());
+    if (auto *incremental = dynamic_cast<IncrementalHighlighter *>(highlighter))
+        incremental->restart();
     highlighter->setDefinition(def); // rehighlights, as the definition changed
+}
+
+void setIncremental(KSyntaxHighlighting::SyntaxHighlighter *highlighter, qint64 immediateCharacters,
+                    qint64 maxCharacters)
+{
+    if (auto *incremental = dynamic_cast<IncrementalHighlighter *>(highlighter))
+        incremental->configure(immediateCharacters, maxCharacters);
+}
+
+bool isHighlightingDone(const KSyntaxHighlighting::SyntaxHighlighter *highlighter)
+{
+    const auto *incremental = dynamic_cast<const IncrementalHighlighter *>(highlighter);
+    return !incremental || incremental->isDone();
 }
 
 bool applyTheme(KSyntaxHighlighting::SyntaxHighlighter *highlighter, const QPalette &palette)
@@ -338,6 +462,8 @@ bool applyTheme(KSyntaxHighlighting::SyntaxHighlighter *highlighter, const QPale
     if (highlighter->theme().isValid() && highlighter->theme().name() == theme.name())
         return false;
     highlighter->setTheme(theme);
+    if (auto *incremental = dynamic_cast<IncrementalHighlighter *>(highlighter))
+        incremental->restart();
     highlighter->rehighlight();
     qCDebug(lcUi) << "highlighter theme now" << theme.name();
     return true;

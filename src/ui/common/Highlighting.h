@@ -43,6 +43,15 @@ KSyntaxHighlighting::SyntaxHighlighter *attachHighlighter(QTextDocument *documen
 // Switches the definition of a highlighter made by attachHighlighter(), keeping its theme, and rehighlights.
 void setDefinition(KSyntaxHighlighting::SyntaxHighlighter *highlighter, const QString &definitionName);
 
+// Highlights a document too big to do at once: text up to `immediateCharacters` is highlighted as it
+// arrives, the rest a slice of a few milliseconds at a time from the event loop, top down, and nothing
+// past `maxCharacters` (negative: no end). Theme and definition changes start again from the top the
+// same way. For highlighters made by attachHighlighter(); call it before the text arrives.
+void setIncremental(KSyntaxHighlighting::SyntaxHighlighter *highlighter, qint64 immediateCharacters,
+                    qint64 maxCharacters = -1);
+// Whether incremental highlighting has caught up with the document (always true when not incremental).
+bool isHighlightingDone(const KSyntaxHighlighting::SyntaxHighlighter *highlighter);
+
 // Applies themeFor(palette) to `highlighter` and rehighlights; does nothing when the theme is already that one.
 // Returns whether the theme changed.
 bool applyTheme(KSyntaxHighlighting::SyntaxHighlighter *highlighter, const QPalette &palette);
