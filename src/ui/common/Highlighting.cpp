@@ -15,6 +15,7 @@
 #include <QPointer>
 #include <QRegularExpression>
 #include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTimer>
 #include <QWidget>
@@ -119,13 +120,22 @@ private:
         QTextBlock block = doc->findBlock(int(std::min<qint64>(m_frontier, INT_MAX)));
         if (block.isValid() && block.position() < m_frontier)
             block = block.next(); // starts before the frontier: done already
+        // One edit block per slice: the layout hears of the new formats once, not once per line.
+        QTextCursor batch(doc);
+        batch.beginEditBlock();
+        bool finished = true;
         while (block.isValid() && (m_max < 0 || block.position() < m_max)) {
             m_frontier = block.position() + block.length();
             rehighlightBlock(block);
             block = block.next();
-            if (clock.elapsed() >= kSliceMilliseconds)
-                return;
+            if (clock.elapsed() >= kSliceMilliseconds) {
+                finished = false;
+                break;
+            }
         }
+        batch.endEditBlock();
+        if (!finished)
+            return;
         m_frontier = std::max<qint64>(m_frontier, doc->characterCount());
         m_timer.stop();
     }

@@ -46,7 +46,8 @@ void setDefinition(KSyntaxHighlighting::SyntaxHighlighter *highlighter, const QS
 // Highlights a document too big to do at once: text up to `immediateCharacters` is highlighted as it
 // arrives, the rest a slice of a few milliseconds at a time from the event loop, top down, and nothing
 // past `maxCharacters` (negative: no end). Theme and definition changes start again from the top the
-// same way. For highlighters made by attachHighlighter(); call it before the text arrives.
+// same way. For highlighters made by attachHighlighter(); call it before the text arrives. Meant for
+// QPlainTextEdit documents: each background line costs a relayout, cheap there, not in a QTextEdit.
 void setIncremental(KSyntaxHighlighting::SyntaxHighlighter *highlighter, qint64 immediateCharacters,
                     qint64 maxCharacters = -1);
 // Whether incremental highlighting has caught up with the document (always true when not incremental).

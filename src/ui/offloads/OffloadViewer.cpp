@@ -399,9 +399,19 @@ bool OffloadViewer::appendChunk()
         return false;
     }
     m_appending = true;
+    // The reader's place in the text stays where it was (a cursor at the insertion point would be carried along).
+    const QTextCursor before = m_editor->textCursor();
+    const int anchor = before.anchor();
+    const int position = before.position();
     QTextCursor cursor(m_editor->document());
     cursor.movePosition(QTextCursor::End);
     cursor.insertText(text);
+    if (m_editor->textCursor().position() != position || m_editor->textCursor().anchor() != anchor) {
+        QTextCursor restored(m_editor->document());
+        restored.setPosition(anchor);
+        restored.setPosition(position, QTextCursor::KeepAnchor);
+        m_editor->setTextCursor(restored);
+    }
     m_appending = false;
     updateStatus();
     Q_EMIT loadedBytesChanged(m_reader->consumed(), m_reader->size());
@@ -459,16 +469,19 @@ void OffloadViewer::updateStatus()
     if (!open)
         return;
     const QLocale locale;
+    // A final line break leaves an empty last block that is not a line.
+    const QTextDocument *doc = m_editor->document();
+    const int lines = doc->blockCount() - (doc->blockCount() > 1 && doc->lastBlock().length() <= 1 ? 1 : 0);
     QString text;
     if (m_binary) {
         text = tr("Binary data, %1").arg(dataSize(m_reader->size()));
     } else if (m_reader->atEnd()) {
         text = tr("Showing all of %1 (%2 lines)").arg(dataSize(m_reader->size()),
-                                                     locale.toString(m_editor->document()->blockCount()));
+                                                     locale.toString(lines));
     } else {
         text = tr("Showing the first %1 of %2 (%3 lines so far)")
                    .arg(dataSize(m_reader->consumed()), dataSize(m_reader->size()),
-                        locale.toString(m_editor->document()->blockCount()));
+                        locale.toString(lines));
     }
     if (m_brokeLines)
         text += u" · "_s + tr("lines longer than %1 characters are shown broken").arg(locale.toString(kMaxLineLength));

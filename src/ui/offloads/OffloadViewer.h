@@ -37,7 +37,7 @@ public:
     // Highlighted as the text arrives (a screen or more); the rest is highlighted in the background...
     static constexpr qint64 kImmediateHighlight = 64 * 1024;
     // ... up to this many characters: past it the text stays plain (highlighting it would cost seconds).
-    static constexpr qint64 kDefaultHighlightLimit = 8 * 1024 * 1024;
+    static constexpr qint64 kDefaultHighlightLimit = 4 * 1024 * 1024;
 
     explicit OffloadViewer(QWidget *parent = nullptr);
     ~OffloadViewer() override;

@@ -88,6 +88,7 @@ OffloadsPanel::OffloadsPanel(QWidget *parent)
     m_splitter->addWidget(m_viewer);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 3); // the text gets most of the room
+    m_splitter->setSizes({1, 3});       // proportions until the owner restores a saved state
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

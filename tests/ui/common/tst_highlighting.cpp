@@ -6,8 +6,10 @@
 #include <KSyntaxHighlighting/Theme>
 
 #include <QApplication>
+#include <QPlainTextDocumentLayout>
 #include <QPlainTextEdit>
 #include <QTest>
+#include <QTextCursor>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QTextLayout>
@@ -78,6 +80,9 @@ private slots:
     void applicationPaletteChangeSwitchesTheme();
     void setDefinitionSwitchesAndKeepsTheme();
     void unknownDefinitionFallsBackToNone();
+    void incrementalHighlightingCatchesUp();
+    void incrementalHighlightingStopsAtTheMaximum();
+    void themeChangeRestartsIncrementalHighlighting();
 };
 
 void TestHighlighting::repositoryIsShared()
@@ -312,6 +317,93 @@ void TestHighlighting::unknownDefinitionFallsBackToNone()
     QCOMPARE(h->definition().name(), u"JSON"_s);
     HL::setDefinition(h, QString());
     QCOMPARE(h->definition().name(), u"None"_s);
+}
+
+namespace {
+
+QString manyJsonLines(int count)
+{
+    QString text;
+    for (int i = 0; i < count; ++i)
+        text += u"{\"id\": "_s + QString::number(i) + u", \"name\": \"item\"}\n"_s;
+    return text;
+}
+
+QColor firstForeground(const QTextBlock &block)
+{
+    const auto formats = block.layout()->formats();
+    return formats.isEmpty() ? QColor() : formats.constFirst().format.foreground().color();
+}
+
+} // namespace
+
+void TestHighlighting::incrementalHighlightingCatchesUp()
+{
+    QWidget host;
+    host.setPalette(lightPalette());
+    QTextDocument doc;
+    // As in a QPlainTextEdit: a document reports changes (and so gets highlighted) once it has a layout.
+    doc.setDocumentLayout(new QPlainTextDocumentLayout(&doc));
+    auto *h = HL::attachHighlighter(&doc, &host, u"JSON"_s);
+    HL::setIncremental(h, 1000);
+    QTextCursor(&doc).insertText(manyJsonLines(20000)); // about 600 KB
+    const QTextBlock last = doc.lastBlock().previous();
+    QVERIFY(!formatsOf(&doc).isEmpty());                       // the head at once...
+    QVERIFY(!doc.firstBlock().layout()->formats().isEmpty());
+    QVERIFY(last.layout()->formats().isEmpty());               // ...the tail later
+    QVERIFY(!HL::isHighlightingDone(h));
+    QTRY_VERIFY(HL::isHighlightingDone(h));
+    QVERIFY(!last.layout()->formats().isEmpty());
+    QCOMPARE(firstForeground(last), firstForeground(doc.firstBlock()));
+
+    // Appended text is highlighted in the background too.
+    QTextCursor end(&doc);
+    end.movePosition(QTextCursor::End);
+    end.insertText(manyJsonLines(5000));
+    QVERIFY(doc.lastBlock().previous().layout()->formats().isEmpty());
+    QTRY_VERIFY(HL::isHighlightingDone(h));
+    QVERIFY(!doc.lastBlock().previous().layout()->formats().isEmpty());
+    // Not incremental: done by definition.
+    QTextDocument other;
+    QVERIFY(HL::isHighlightingDone(HL::attachHighlighter(&other, &host, u"JSON"_s)));
+}
+
+void TestHighlighting::incrementalHighlightingStopsAtTheMaximum()
+{
+    QWidget host;
+    QTextDocument doc;
+    // As in a QPlainTextEdit: a document reports changes (and so gets highlighted) once it has a layout.
+    doc.setDocumentLayout(new QPlainTextDocumentLayout(&doc));
+    auto *h = HL::attachHighlighter(&doc, &host, u"JSON"_s);
+    HL::setIncremental(h, 1000, 50000);
+    QTextCursor(&doc).insertText(manyJsonLines(5000));
+    QVERIFY(doc.characterCount() > 100000);
+    QTRY_VERIFY(HL::isHighlightingDone(h));
+    QVERIFY(!doc.findBlock(40000).layout()->formats().isEmpty());
+    QVERIFY(doc.findBlock(60000).layout()->formats().isEmpty());
+    QVERIFY(doc.lastBlock().previous().layout()->formats().isEmpty());
+}
+
+void TestHighlighting::themeChangeRestartsIncrementalHighlighting()
+{
+    QPlainTextEdit editor;
+    editor.setPalette(lightPalette());
+    auto *h = HL::attachHighlighter(editor.document(), &editor, u"JSON"_s, &editor);
+    HL::setIncremental(h, 1000);
+    QTextCursor(editor.document()).insertText(manyJsonLines(5000));
+    QTRY_VERIFY(HL::isHighlightingDone(h));
+    const QTextBlock last = editor.document()->lastBlock().previous();
+    const QColor lightColour = firstForeground(last);
+    QVERIFY(lightColour.isValid());
+
+    QPalette dark = editor.palette();
+    dark.setColor(QPalette::Window, darkPalette().color(QPalette::Window));
+    editor.setPalette(dark);
+    QTRY_COMPARE(h->theme().name(), HL::themeFor(darkPalette()).name());
+    QTRY_VERIFY(HL::isHighlightingDone(h));
+    // The far end is redone with the new theme, like the head.
+    QCOMPARE(firstForeground(last), firstForeground(editor.document()->firstBlock()));
+    QVERIFY(firstForeground(last) != lightColour);
 }
 
 QTEST_MAIN(TestHighlighting)
