@@ -88,7 +88,6 @@ OffloadsPanel::OffloadsPanel(QWidget *parent)
     m_splitter->addWidget(m_viewer);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 3); // the text gets most of the room
-    m_splitter->setSizes({1, 3});       // proportions until the owner restores a saved state
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -156,7 +155,20 @@ bool OffloadsPanel::restoreState(const QByteArray &state)
     in >> magic >> version >> splitterState >> headerState;
     if (in.status() != QDataStream::Ok || magic != kStateMagic || version != kStateVersion)
         return false;
-    return m_splitter->restoreState(splitterState) && m_view->header()->restoreState(headerState);
+    const bool ok = m_splitter->restoreState(splitterState) && m_view->header()->restoreState(headerState);
+    m_layoutSettled |= ok;
+    return ok;
+}
+
+void OffloadsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_layoutSettled)
+        return;
+    // First show without a saved state: a quarter for the list, the rest for the text.
+    m_layoutSettled = true;
+    const int total = std::max(m_splitter->height(), 4);
+    m_splitter->setSizes({total / 4, total - total / 4});
 }
 
 OffloadListModel *OffloadsPanel::model() const

@@ -41,6 +41,9 @@ public:
     OffloadViewer *viewer() const;
     QSplitter *splitter() const;
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 Q_SIGNALS:
     // The user wants to see the conversation message that produced this result.
     void locateMessageRequested(const QString &callId, qint64 messageId);
@@ -57,6 +60,7 @@ private:
     QTreeView *m_view;
     OffloadViewer *m_viewer;
     QSplitter *m_splitter;
+    bool m_layoutSettled = false; // default sizes applied, or a saved state restored
 };
 
 } // namespace wl

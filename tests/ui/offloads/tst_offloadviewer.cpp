@@ -112,8 +112,12 @@ void TestOffloadViewer::hundredMegabytesReadsOnlyTheFirstChunk()
             QCOMPARE(f.write(piece), piece.size());
     }
     OffloadViewer viewer;
+    viewer.resize(820, 360);
+    viewer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewer));
     QVERIFY(viewer.openFile(path));
     QVERIFY(viewer.fileSize() >= 100LL * 1024 * 1024);
+    QVERIFY(viewer.grab().save(u"/tmp/waterline_offload_viewer_huge.png"_s));
     QVERIFY2(viewer.bytesReadFromDisk() <= 2 * 1024 * 1024, qPrintable(QString::number(viewer.bytesReadFromDisk())));
     QVERIFY(viewer.loadedBytes() <= viewer.firstChunkSize());
     QVERIFY(viewer.loadedBytes() > viewer.firstChunkSize() / 2);
