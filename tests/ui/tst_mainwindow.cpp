@@ -55,7 +55,7 @@ void TestMainWindow::layoutIsRestored()
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.dock(u"AnchorsDock"_s)->hide();
-        window.resize(640, 480);
+        window.resize(780, 700);
         window.close(); // saves geometry and dock state
     }
     MainWindow again;
@@ -64,7 +64,7 @@ void TestMainWindow::layoutIsRestored()
     QVERIFY(QTest::qWaitForWindowExposed(&again));
     QVERIFY(again.dock(u"AnchorsDock"_s)->isHidden());
     QVERIFY(!again.dock(u"TimelineDock"_s)->isHidden());
-    QCOMPARE(again.size(), QSize(640, 480));
+    QCOMPARE(again.size(), QSize(780, 700));
 }
 
 void TestMainWindow::helpHasAbout()

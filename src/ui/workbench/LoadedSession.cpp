@@ -2,9 +2,13 @@
 
 #include "anchors/AnchorHistoryModel.h"
 #include "context/ContextModels.h"
+#include "offloads/OffloadListModel.h"
 #include "timeline/TimelineModel.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QHash>
 #include <QLocale>
 
@@ -129,6 +133,42 @@ QList<AnchorSnapshot> LoadedSession::anchorSnapshots() const
         out.append(s);
     }
     return out;
+}
+
+QList<OffloadRow> LoadedSession::offloadRows() const
+{
+    // Read-backs: read_file calls whose path names the offloaded file.
+    QHash<QString, int> reads;
+    for (const Message &m : history) {
+        for (const ToolCall &call : m.toolCalls) {
+            if (call.name != u"read_file")
+                continue;
+            const QString path = QJsonDocument::fromJson(call.arguments.toUtf8()).object().value(u"path").toString();
+            const qsizetype at = path.indexOf(u".waterline/tool_results/");
+            if (at >= 0)
+                ++reads[QDir::cleanPath(path.mid(at))];
+        }
+    }
+    QHash<QString, QDateTime> recordTimes;
+    for (const CompactionRecord &r : records)
+        recordTimes.insert(r.id, r.timestamp);
+    QList<OffloadRow> rows;
+    rows.reserve(overlays.offloads.size());
+    for (const OffloadOverlay &o : overlays.offloads) {
+        OffloadRow row;
+        row.entry = o.entry;
+        row.time = recordTimes.value(o.recordId);
+        if (!row.time.isValid()) {
+            const qsizetype at = rowOfId(history, o.messageId);
+            if (at < history.size())
+                row.time = history.at(at).createdAt;
+        }
+        row.readBacks = reads.value(QDir::cleanPath(o.entry.relativePath));
+        row.absolutePath = QDir(info.workspace).filePath(o.entry.relativePath);
+        rows.append(row);
+    }
+    std::sort(rows.begin(), rows.end(), [](const OffloadRow &a, const OffloadRow &b) { return a.entry.messageId < b.entry.messageId; });
+    return rows;
 }
 
 ContextSnapshot LoadedSession::contextSnapshot(int index) const

@@ -17,6 +17,7 @@ namespace wl {
 struct ContextSnapshot;
 struct AnchorSnapshot;
 struct TimelineRow;
+struct OffloadRow;
 
 // Everything the docks show of one session, loaded at once (off the GUI thread).
 struct LoadedSession
@@ -32,6 +33,7 @@ struct LoadedSession
     QList<AnchorHistoryEntry> anchorHistory;
 
     bool isEmpty() const { return info.id.isEmpty(); }
+    int requestCount() const { return int(requests.size()); }
 
     // How many history messages request `index` saw (its view's newest history message and all before it).
     qsizetype historyEndOf(int index) const;
@@ -41,6 +43,8 @@ struct LoadedSession
     const CompactionRecord *recordFor(int index) const;
 
     QList<TimelineRow> timelineRows() const;
+    // Offloaded results with how often the agent read each one back (read_file on its path).
+    QList<OffloadRow> offloadRows() const;
     QList<AnchorSnapshot> anchorSnapshots() const;
     ContextSnapshot contextSnapshot(int index) const;
     // The recorded session as the what-if simulator's input (with the stored policy).
@@ -50,3 +54,5 @@ struct LoadedSession
 };
 
 } // namespace wl
+
+Q_DECLARE_METATYPE(wl::LoadedSession)
