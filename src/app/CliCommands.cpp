@@ -1,5 +1,9 @@
 #include "CliCommands.h"
 
+#include "CliExport.h"
+#include "CliImport.h"
+#include "CliSimulate.h"
+
 #include "model/MessageCodec.h"
 
 #include <QCommandLineParser>
@@ -84,6 +88,9 @@ QList<Command> commands()
 {
     return {
         {QStringLiteral("estimate"), tr("Token estimate of a JSON messages file"), runEstimate},
+        {QStringLiteral("import"), tr("Import a transcript into a new stored session"), runImport},
+        {QStringLiteral("export"), tr("Write a stored session as Waterline JSONL"), runExport},
+        {QStringLiteral("simulate"), tr("Replay a session under a compaction policy, no model needed"), runSimulate},
     };
 }
 
