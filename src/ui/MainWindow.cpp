@@ -23,10 +23,7 @@
 #include "workbench/DemoSession.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/ProgressTask.h"
-#if __has_include("replay/SessionImporter.h") // TRANSITIONAL
 #include "replay/SessionImporter.h"
-#define WL_HAVE_IMPORTER 1
-#endif
 #include "store/SessionStore.h"
 #include "workbench/SessionLoader.h"
 
@@ -266,7 +263,10 @@ void MainWindow::showSession(const LoadedSession &session)
     m_timelineModel->setWhatIf({});
     m_anchorModel->setSnapshots(session.anchorSnapshots());
     m_compactionModel->setRecords(session.records);
-    m_offloadsPanel->setRows(session.offloadRows());
+    const QList<OffloadRow> offloadRows = session.offloadRows();
+    m_offloadsPanel->setRows(offloadRows);
+    if (!offloadRows.isEmpty())
+        m_offloadsPanel->showCallId(offloadRows.constLast().entry.callId); // the newest, so the viewer is not empty
     m_contextPanel->clear();
     fillConversation(session);
 
@@ -359,10 +359,6 @@ void MainWindow::importTranscript(const QString &path)
     auto sessionId = std::make_shared<QString>();
     const QString databasePath = m_databasePath;
     auto *task = new ProgressTask([path, databasePath, sessionId](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
-#ifndef WL_HAVE_IMPORTER
-        Q_UNUSED(report) Q_UNUSED(cancel)
-        return QStringLiteral("transitional");
-#else
         SessionStore store;
         QString error;
         if (!store.open(databasePath, &error))
@@ -377,7 +373,6 @@ void MainWindow::importTranscript(const QString &path)
             return result.cancelled ? QString() : result.error;
         *sessionId = result.sessionId;
         return QString();
-#endif
     }, this);
     auto *dialog = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100, this);
     dialog->setWindowTitle(tr("Import"));

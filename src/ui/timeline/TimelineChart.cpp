@@ -69,7 +69,7 @@ TimelineChart::TimelineChart(QWidget *parent)
         connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
         return series;
     };
-    m_history = addLine(tr("Full history"));
+    m_history = addLine(tr("Full history, uncompacted"));
     m_sent = addLine(tr("Sent to model"));
     m_reported = addLine(tr("Provider-reported"));
     m_whatIf = addLine(tr("What-if"));
@@ -162,7 +162,7 @@ void TimelineChart::refresh()
     history.reserve(rows);
     sent.reserve(rows);
     std::array<QList<QPointF>, 4> markers, whatIfMarkers;
-    double peak = 100.0;
+    double peak = 100.0; // of what was (or would be) sent; the full history may run off the top
     for (int i = 0; i < rows; ++i) {
         const TimelineRow &r = recorded.at(i);
         const double x = i;
@@ -170,7 +170,7 @@ void TimelineChart::refresh()
         sent.append({x, r.sentRatio * 100.0});
         if (!std::isnan(r.reportedRatio))
             reported.append({x, r.reportedRatio * 100.0});
-        peak = std::max({peak, r.historyRatio * 100.0, r.sentRatio * 100.0});
+        peak = std::max(peak, r.sentRatio * 100.0);
         if (r.tier != Tier::None)
             markers[size_t(int(r.tier) - 1)].append({x, r.sentRatio * 100.0});
         if (!r.sourceCompaction.isEmpty())
@@ -207,13 +207,12 @@ void TimelineChart::refresh()
     m_axisX->setTickType(QValueAxis::TicksDynamic);
     m_axisX->setTickAnchor(0);
     m_axisX->setTickInterval(niceStep(maxX / 8.0));
-    const double top = std::ceil(std::min(peak * 1.05, 1000.0) / 10.0) * 10.0;
+    const double top = std::ceil(std::min(peak * 1.1, 1000.0) / 10.0) * 10.0;
     m_axisY->setRange(0, top);
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
     m_axisY->setTickInterval(top > 150 ? 50 : top > 60 ? 20 : 10);
     setSelectedRequest(m_selected < rows ? m_selected : -1);
-    updateLegend();
 }
 
 void TimelineChart::setSelectedRequest(int row)
@@ -285,7 +284,7 @@ void TimelineChart::applyStyle()
     m_history->setPen(pen(dark ? QColor(0xa0, 0xae, 0xc0) : QColor(0x4a, 0x55, 0x68), 1.5, Qt::DotLine));
     m_sent->setPen(pen(dark ? QColor(0x63, 0xb3, 0xed) : QColor(0x2b, 0x6c, 0xb0), 2.0));
     m_reported->setPen(pen(QColor(0x38, 0xa1, 0x69), 1.5));
-    m_whatIf->setPen(pen(QColor(0xd5, 0x3f, 0x8c), 2.0));
+    m_whatIf->setPen(pen(QColor(0xd5, 0x3f, 0x8c), 2.0, Qt::DashLine));
     m_selection->setPen(pen(text, 1.0));
     m_sourceMarkers->setColor(dark ? QColor(0xe2, 0xe8, 0xf0) : QColor(0x1a, 0x20, 0x2c));
     m_sourceMarkers->setBorderColor(QColor(0xd5, 0x3f, 0x8c));
@@ -303,11 +302,9 @@ void TimelineChart::applyStyle()
 void TimelineChart::updateLegend()
 {
     // Markers and the selection line explain themselves; keep the legend to the lines.
+    // (Fixed once: QtCharts misplaces a legend marker made visible after layout.)
     for (QAbstractSeries *series : chart()->series()) {
-        const auto *xy = qobject_cast<QXYSeries *>(series);
-        const bool hasPoints = xy && xy->count() > 0;
-        const bool inLegend = series == m_history || series == m_sent
-            || ((series == m_reported || series == m_whatIf || series == m_sourceMarkers) && hasPoints)
+        const bool inLegend = series == m_history || series == m_sent || series == m_reported || series == m_whatIf
             || std::find(m_thresholds.begin(), m_thresholds.end(), series) != m_thresholds.end();
         for (QLegendMarker *marker : chart()->legend()->markers(series))
             marker->setVisible(inLegend);

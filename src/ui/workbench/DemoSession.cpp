@@ -1,11 +1,8 @@
 #include "DemoSession.h"
 
 #include "Paths.h"
-#if __has_include("replay/SessionImporter.h") // TRANSITIONAL
 #include "replay/SessionImporter.h"
 #include "replay/SessionReplayer.h"
-#define WL_HAVE_IMPORTER 1
-#endif
 #include "store/SessionStore.h"
 
 #include <QCoreApplication>
@@ -45,7 +42,7 @@ CompactionPolicy DemoSession::policy()
 {
     CompactionPolicy p;
     // Small enough that this transcript climbs through every tier; chosen with `waterline-cli simulate`.
-    p.contextWindow = 60000;
+    p.contextWindow = 30000;
     return p;
 }
 
@@ -94,10 +91,6 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
         return result;
     }
 
-#ifndef WL_HAVE_IMPORTER
-    result.error = QStringLiteral("transitional build without the importer");
-    return result;
-#else
     SessionStore store;
     if (!store.open(result.databasePath, &result.error))
         return result;
@@ -139,7 +132,6 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
     result.built = true;
     result.sessionId = imported.sessionId;
     return result;
-#endif
 }
 
 } // namespace wl

@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QHash>
 #include <QLocale>
@@ -87,6 +88,22 @@ QList<TimelineRow> LoadedSession::timelineRows() const
     QList<TimelineRow> rows;
     rows.reserve(requests.size());
     const double window = policy.contextWindow > 0 ? double(policy.contextWindow) : 0.0;
+    // The source agent's own compactions (imports), by the request they happened before.
+    QHash<int, QString> sourceCompactions;
+    if (source) {
+        const QString agent = source->format;
+        for (const QJsonValue &value : source->details.value(u"compactions").toArray()) {
+            const QJsonObject c = value.toObject();
+            if (!c.value(u"request").isDouble())
+                continue;
+            const qint64 before = c.value(u"tokens_before").toInteger(-1);
+            QString text = before >= 0
+                ? QCoreApplication::translate("LoadedSession", "%1 compacted its own context here (%2 tokens before, %3)")
+                      .arg(agent, QLocale().toString(before), c.value(u"trigger").toString())
+                : QCoreApplication::translate("LoadedSession", "%1 compacted its own context here").arg(agent);
+            sourceCompactions.insert(c.value(u"request").toInt(), text);
+        }
+    }
     // Running byte sum of the history, advanced as requests move forward.
     qint64 historyBytes = 0;
     qsizetype counted = 0;
@@ -104,6 +121,8 @@ QList<TimelineRow> LoadedSession::timelineRows() const
                 row.reportedRatio = double(*r.inputTokens) / window;
         }
         row.tier = r.tier;
+        if (const auto it = sourceCompactions.constFind(r.index); it != sourceCompactions.cend())
+            row.sourceCompaction = it.value();
         if (const CompactionRecord *record = recordFor(r.index)) {
             row.tier = record->tier;
             row.recordId = record->id;
@@ -126,7 +145,11 @@ QList<AnchorSnapshot> LoadedSession::anchorSnapshots() const
         s.requestIndex = e.requestIndex;
         s.anchors = e.anchors;
         s.changes = e.changes;
-        if (const CompactionRecord *r = byId.value(e.recordId)) {
+        const CompactionRecord *r = byId.value(e.recordId);
+        // Only compactions that wrote a summary have anchors to show (Warn only offloads).
+        if (r && r->summarizerStep == SummarizerStep::None)
+            continue;
+        if (r) {
             s.tier = r->tier;
             s.timestamp = r->timestamp;
         }

@@ -9,6 +9,9 @@
 #include "store/AnchorHistoryEntry.h"
 #include "store/RequestRecord.h"
 #include "store/SessionInfo.h"
+#include "store/SessionSource.h"
+
+#include <optional>
 
 #include <QList>
 
@@ -31,6 +34,7 @@ struct LoadedSession
     QList<CompactionRecord> records;      // in time order
     ContextOverlays overlays;             // every overlay ever added (checkpoints oldest first)
     QList<AnchorHistoryEntry> anchorHistory;
+    std::optional<SessionSource> source;  // imported sessions: where they came from, the source agent's compactions
 
     bool isEmpty() const { return info.id.isEmpty(); }
     int requestCount() const { return int(requests.size()); }

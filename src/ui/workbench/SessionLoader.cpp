@@ -1,6 +1,9 @@
 #include "SessionLoader.h"
 
+#include "model/MessageCodec.h"
 #include "store/SessionStore.h"
+
+#include <QJsonArray>
 
 #include <QCoreApplication>
 
@@ -44,6 +47,14 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     s.records = store.records(sessionId, error);
     s.overlays = store.overlays(sessionId, error);
     s.anchorHistory = store.anchorHistory(sessionId, error);
+    s.source = store.sessionSource(sessionId, error);
+    if (s.source) {
+        // The tool schemas the source offered its model count in the ratio as they would have.
+        QString ignored;
+        for (const QJsonValue &tool : s.source->details.value(u"tools").toArray())
+            if (const auto spec = MessageCodec::toolSpecFromJson(tool.toObject(), &ignored))
+                s.tools.append(*spec);
+    }
     *out = std::move(s);
     return true;
 }
