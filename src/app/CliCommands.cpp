@@ -17,6 +17,11 @@
 
 namespace wl::cli {
 
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("waterline-cli", text);
+}
+
 int printError(const QString &text)
 {
     std::fprintf(stderr, "waterline-cli: %s\n", text.toLocal8Bit().constData());
@@ -31,10 +36,6 @@ void printOut(const QString &text)
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("waterline-cli", text);
-}
 
 // `estimate FILE`: decode an OpenAI-style messages array and print its size.
 int runEstimate(const QStringList &arguments)

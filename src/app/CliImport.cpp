@@ -15,14 +15,6 @@ using namespace Qt::StringLiterals;
 
 namespace wl::cli {
 
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("waterline-cli", text);
-}
-
-} // namespace
 
 int runImport(const QStringList &arguments)
 {

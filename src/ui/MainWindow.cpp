@@ -203,7 +203,16 @@ void MainWindow::createDocks()
         m_offloadsPanel->showCallId(callId);
     });
     connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, this, [this](const CompactionPolicy &policy) {
+        // The session's live policy: stored, so the agent and later opens use it.
+        QString error;
+        if (m_store && !m_session->isEmpty() && !m_store->setSessionPolicy(m_session->info.id, policy.toJson(), &error)) {
+            QMessageBox::warning(this, tr("Could not apply the policy"), error);
+            m_thresholdsPanel->setSessionPolicy(m_session->policy);
+            return;
+        }
         m_session->policy = policy;
+        m_session->info.policy = policy.toJson();
+        statusBar()->showMessage(tr("The session now compacts with the new policy."), 4000);
         Q_EMIT policyApplied(policy);
     });
 }
