@@ -115,18 +115,17 @@ bool ProviderProfilesModel::removeProfile(int row)
 {
     if (row < 0 || row >= m_profiles.size())
         return false;
-    const int oldDefault = m_defaultRow;
+    const bool wasDefault = row == m_defaultRow;
     beginRemoveRows({}, row, row);
     m_profiles.removeAt(row);
-    if (m_profiles.isEmpty())
+    // The other rows keep their data during the removal; a new default is announced after it.
+    if (wasDefault)
         m_defaultRow = -1;
-    else if (oldDefault == row)
-        m_defaultRow = 0;
-    else if (oldDefault > row)
-        m_defaultRow = oldDefault - 1;
+    else if (m_defaultRow > row)
+        --m_defaultRow;
     endRemoveRows();
-    if (oldDefault == row && m_defaultRow == 0)
-        emit dataChanged(index(0), index(0));
+    if (wasDefault && !m_profiles.isEmpty())
+        setDefaultRow(0);
     return true;
 }
 

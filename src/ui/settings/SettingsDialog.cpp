@@ -129,7 +129,7 @@ SettingsDialog::Page SettingsDialog::currentPage() const
 
 QString SettingsDialog::lastError() const
 {
-    return m_error->isVisible() ? m_error->text() : QString();
+    return m_error->isHidden() ? QString() : m_error->text();
 }
 
 bool SettingsDialog::apply()
