@@ -83,7 +83,7 @@ CompactionPage::CompactionPage(QWidget *parent)
     auto *offloadBox = new QGroupBox(tr("Offloading large tool results to files"), this);
     auto *offload = new QFormLayout(offloadBox);
     m_offloadToolTime = countSpin(u"offloadAtToolTimeSpin"_s, 1'000'000'000, tr(" bytes"), offloadBox);
-    offload->addRow(tr("When a tool &returns, above:"), m_offloadToolTime);
+    offload->addRow(tr("When a tool retur&ns, above:"), m_offloadToolTime);
     m_previewToolTime = countSpin(u"previewLinesToolTimeSpin"_s, 10000, tr(" lines"), offloadBox);
     offload->addRow(tr("  keeping a &preview of:"), m_previewToolTime);
     m_offloadCompaction = countSpin(u"offloadAtCompactionSpin"_s, 1'000'000'000, tr(" bytes"), offloadBox);
@@ -99,7 +99,7 @@ CompactionPage::CompactionPage(QWidget *parent)
     m_summaryTimeout->setRange(1, 3600);
     m_summaryTimeout->setSuffix(tr(" s"));
     m_summaryTimeout->setToolTip(tr("After this the next fallback is used instead of waiting for the summary"));
-    summary->addRow(tr("Give up on a summary a&fter:"), m_summaryTimeout);
+    summary->addRow(tr("Give &up on a summary after:"), m_summaryTimeout);
     layout->addWidget(summaryBox);
 
     m_restore = new QPushButton(tr("Restore &defaults"), this);

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStyle>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -100,9 +101,14 @@ FirstRunPanel::FirstRunPanel(QWidget *parent)
     m_status->setObjectName(u"firstRunStatusLabel"_s);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statusIcon = new QLabel(card);
+    m_statusIcon->setObjectName(u"firstRunStatusIcon"_s);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_statusIcon, 0, Qt::AlignTop);
+    statusRow->addWidget(m_status, 1);
     check->addWidget(addressLabel);
     check->addLayout(addressRow);
-    check->addWidget(m_status);
+    check->addLayout(statusRow);
     steps->addLayout(check, 2, 1);
     cardLayout->addLayout(steps);
 
@@ -148,7 +154,7 @@ FirstRunPanel::FirstRunPanel(QWidget *parent)
             QStringList shown = ids.mid(0, 4);
             if (ids.size() > shown.size())
                 shown << tr("\u2026");
-            text = tr("Reachable: %n model(s) available (%1).", nullptr, int(ids.size())).arg(shown.join(u", "_s));
+            text = tr("Reachable. Models offered: %1 (%2).").arg(ids.size()).arg(shown.join(u", "_s));
         }
         setState(State::Reachable, text);
         emit providerReachable(true);
@@ -208,6 +214,20 @@ void FirstRunPanel::setState(State state, const QString &text)
 {
     m_state = state;
     m_status->setText(text);
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    switch (state) {
+    case State::Reachable:
+        m_statusIcon->setPixmap(style()->standardIcon(QStyle::SP_DialogApplyButton, nullptr, this).pixmap(size, size));
+        break;
+    case State::Unreachable:
+        m_statusIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(size, size));
+        break;
+    case State::NotChecked:
+    case State::Checking:
+        m_statusIcon->clear();
+        break;
+    }
+    m_statusIcon->setVisible(state == State::Reachable || state == State::Unreachable);
     m_check->setEnabled(state != State::Checking);
 }
 

@@ -66,6 +66,7 @@ private:
     QPushButton *m_settings = nullptr;
     QPushButton *m_demo = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_statusIcon = nullptr;
 };
 
 } // namespace wl

@@ -50,7 +50,24 @@ QLabel *noteLabel(const QString &objectName, QWidget *parent)
     label->setObjectName(objectName);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->hide();
     return label;
+}
+
+// A form field with a note under it that takes no room while empty.
+QLayout *withNote(QLayout *field, QLabel *note)
+{
+    auto *box = new QVBoxLayout;
+    box->setSpacing(2);
+    box->addLayout(field);
+    box->addWidget(note);
+    return box;
+}
+
+void setNote(QLabel *label, const QString &text)
+{
+    label->setText(text);
+    label->setVisible(!text.isEmpty());
 }
 
 } // namespace
@@ -90,7 +107,7 @@ ProvidersPage::ProvidersPage(ProviderProfilesModel *model, QWidget *parent)
             m_key->clear();
             refreshKeyStatus();
         } else {
-            m_keyStatus->setText(tr("The key could not be stored: %1").arg(error));
+            setNote(m_keyStatus, tr("The key could not be stored: %1").arg(error));
             emit keyStatusUpdated(m_keyStatus->text());
         }
     });
@@ -99,13 +116,13 @@ ProvidersPage::ProvidersPage(ProviderProfilesModel *model, QWidget *parent)
         const QString text = reply.isEmpty()
             ? tr("Connected: the model answered in %1 ms.").arg(latencyMs)
             : tr("Connected: the model answered \u201c%1\u201d in %2 ms.").arg(reply.left(60).simplified()).arg(latencyMs);
-        m_testStatus->setText(text);
+        setNote(m_testStatus, text);
         updateButtons();
         emit testFinished(true, text);
     });
     connect(m_testCheck, &ProviderCheck::failed, this, &ProvidersPage::showTestFailure);
     connect(m_testCheck, &ProviderCheck::cancelled, this, [this] {
-        m_testStatus->setText(tr("Test cancelled."));
+        setNote(m_testStatus, tr("Test cancelled."));
         updateButtons();
         emit testFinished(false, m_testStatus->text());
     });
@@ -121,21 +138,21 @@ ProvidersPage::ProvidersPage(ProviderProfilesModel *model, QWidget *parent)
         }
         if (current.isEmpty() && !ids.isEmpty())
             m_modelCombo->setCurrentIndex(0);   // goes through onModelTextChanged: pre-fills the window
-        QString text = tr("Found %n model(s).", nullptr, int(ids.size()));
+        QString text = tr("Models found: %1.").arg(ids.size());
         if (!current.isEmpty() && !ids.contains(current))
             text += u' ' + tr("%1 is not among them.").arg(current);
-        m_discoverStatus->setText(text);
+        setNote(m_discoverStatus, text);
         updateButtons();
         emit discoveryFinished(true, text);
     });
     connect(m_discoverCheck, &ProviderCheck::failed, this, [this](const ChatError &error) {
         const QString text = tr("Could not list the models: %1").arg(error.displayText());
-        m_discoverStatus->setText(text);
+        setNote(m_discoverStatus, text);
         updateButtons();
         emit discoveryFinished(false, text);
     });
     connect(m_discoverCheck, &ProviderCheck::cancelled, this, [this] {
-        m_discoverStatus->setText(tr("Discovery cancelled."));
+        setNote(m_discoverStatus, tr("Discovery cancelled."));
         updateButtons();
         emit discoveryFinished(false, m_discoverStatus->text());
     });
@@ -216,11 +233,10 @@ void ProvidersPage::buildUi()
     auto *modelRow = new QHBoxLayout;
     modelRow->addWidget(m_modelCombo, 1);
     modelRow->addWidget(m_discover);
+    m_discoverStatus = noteLabel(u"discoverStatusLabel"_s, profileBox);
     auto *modelLabel = new QLabel(tr("&Model:"), profileBox);
     modelLabel->setBuddy(m_modelCombo);
-    form->addRow(modelLabel, modelRow);
-    m_discoverStatus = noteLabel(u"discoverStatusLabel"_s, profileBox);
-    form->addRow(QString(), m_discoverStatus);
+    form->addRow(modelLabel, withNote(modelRow, m_discoverStatus));
 
     m_contextWindow = new QSpinBox(profileBox);
     m_contextWindow->setObjectName(u"contextWindowSpin"_s);
@@ -229,9 +245,12 @@ void ProvidersPage::buildUi()
     m_contextWindow->setGroupSeparatorShown(true);
     m_contextWindow->setSuffix(tr(" tokens"));
     m_contextWindow->setSpecialValueText(tr("Unknown"));
-    form->addRow(tr("Conte&xt window:"), m_contextWindow);
     m_contextHint = noteLabel(u"contextHintLabel"_s, profileBox);
-    form->addRow(QString(), m_contextHint);
+    auto *contextLabel = new QLabel(tr("Conte&xt window:"), profileBox);
+    contextLabel->setBuddy(m_contextWindow);
+    auto *contextRow = new QHBoxLayout;
+    contextRow->addWidget(m_contextWindow);
+    form->addRow(contextLabel, withNote(contextRow, m_contextHint));
     m_maxOutput = new QSpinBox(profileBox);
     m_maxOutput->setObjectName(u"maxOutputSpin"_s);
     m_maxOutput->setRange(0, kMaxOutput);
@@ -257,9 +276,8 @@ void ProvidersPage::buildUi()
     sourceRow->addWidget(m_keyRef, 1);
     auto *sourceLabel = new QLabel(tr("&Key source:"), keyBox);
     sourceLabel->setBuddy(m_keySource);
-    keyForm->addRow(sourceLabel, sourceRow);
     m_keyStatus = noteLabel(u"keyStatusLabel"_s, keyBox);
-    keyForm->addRow(QString(), m_keyStatus);
+    keyForm->addRow(sourceLabel, withNote(sourceRow, m_keyStatus));
     m_key = new QLineEdit(keyBox);
     m_key->setObjectName(u"keyEdit"_s);
     m_key->setEchoMode(QLineEdit::Password);
@@ -281,6 +299,7 @@ void ProvidersPage::buildUi()
 
     m_test = pageButton(tr("&Test connection"), u"testConnectionButton"_s, m_editor);
     m_test->setToolTip(tr("Send a tiny request to the model and report how it went"));
+    m_test->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     m_testStatus = noteLabel(u"testStatusLabel"_s, m_editor);
     auto *testRow = new QHBoxLayout;
     testRow->addWidget(m_test, 0, Qt::AlignTop);
@@ -290,6 +309,15 @@ void ProvidersPage::buildUi()
     editor->addWidget(m_problem);
     editor->addStretch(1);
     layout->addWidget(m_editor, 1);
+
+    // Buttons that change their text while a check runs keep one width.
+    for (auto [button, other] : {std::pair{m_test, tr("Cancel &test")}, std::pair{m_discover, tr("Cancel d&iscovery")}}) {
+        const QString text = button->text();
+        const int first = button->sizeHint().width();
+        button->setText(other);
+        button->setMinimumWidth(std::max(first, button->sizeHint().width()));
+        button->setText(text);
+    }
 
     connect(m_add, &QPushButton::clicked, this, [this] {
         ProviderProfile profile = ProviderProfile::defaultProfile();
@@ -422,9 +450,9 @@ void ProvidersPage::loadRow(int row)
     m_key->clear();
     m_loading = false;
     m_previousModel = p.model;
-    m_discoverStatus->clear();
-    m_testStatus->clear();
-    m_keyStatus->clear();
+    setNote(m_discoverStatus, QString());
+    setNote(m_testStatus, QString());
+    setNote(m_keyStatus, QString());
     m_editor->setEnabled(row >= 0);
     updateContextHint();
     updateProblem();
@@ -509,21 +537,21 @@ void ProvidersPage::updateContextHint()
     const QString model = m_modelCombo->currentText().trimmed();
     const QLocale locale;
     if (model.isEmpty()) {
-        m_contextHint->setText(tr("Name a model to look up its context window."));
+        setNote(m_contextHint, tr("Name a model to look up its context window."));
         return;
     }
     const auto entry = ModelTable::lookup(model);
     if (!entry) {
-        m_contextHint->setText(tr("%1 is not in the model table: enter its context window "
+        setNote(m_contextHint, tr("%1 is not in the model table: enter its context window "
                                   "(8,192 tokens are assumed otherwise).").arg(model));
         return;
     }
     const int value = m_contextWindow->value();
     if (value == entry->contextWindow || value == 0)
-        m_contextHint->setText(tr("From the model table: %1 tokens of context, %2 of output.")
+        setNote(m_contextHint, tr("From the model table: %1 tokens of context, %2 of output.")
                                    .arg(locale.toString(entry->contextWindow), locale.toString(entry->maxOutputTokens)));
     else
-        m_contextHint->setText(tr("Set by hand; the model table says %1 tokens.").arg(locale.toString(entry->contextWindow)));
+        setNote(m_contextHint, tr("Set by hand; the model table says %1 tokens.").arg(locale.toString(entry->contextWindow)));
 }
 
 void ProvidersPage::onKeySourceChanged()
@@ -586,7 +614,7 @@ void ProvidersPage::refreshKeyStatus()
                                   "variable %1 before starting Waterline.").arg(variable);
                     break;
                 }
-                m_keyStatus->setText(text);
+                setNote(m_keyStatus, text);
                 emit keyStatusUpdated(text);
             });
     store->lookup(profile);
@@ -600,7 +628,7 @@ void ProvidersPage::storeKey()
     if (KeySource(m_keySource->currentData().toInt()) != KeySource::Keyring)
         m_keySource->setCurrentIndex(m_keySource->findData(int(KeySource::Keyring)));
     const QString ref = m_keyRef->text().trimmed();
-    m_keyStatus->setText(tr("Storing the key in the system keyring\u2026"));
+    setNote(m_keyStatus, tr("Storing the key in the system keyring\u2026"));
     m_keyStore->store(ref, key);
 }
 
@@ -612,12 +640,12 @@ void ProvidersPage::startTest()
     }
     const QString problem = m_profiles->problem(m_row);
     if (m_row < 0 || !problem.isEmpty()) {
-        m_testStatus->setText(tr("Fix the profile first: %1").arg(problem));
+        setNote(m_testStatus, tr("Fix the profile first: %1").arg(problem));
         emit testFinished(false, m_testStatus->text());
         return;
     }
     const ProviderProfile profile = formProfile();
-    m_testStatus->setText(tr("Sending a short request to %1\u2026").arg(profile.model));
+    setNote(m_testStatus, tr("Sending a short request to %1\u2026").arg(profile.model));
     m_testCheck->testConnection(profile, m_key->text());
     updateButtons();
 }
@@ -625,7 +653,7 @@ void ProvidersPage::startTest()
 void ProvidersPage::showTestFailure(const ChatError &error)
 {
     const QString text = tr("Failed: %1").arg(error.displayText());
-    m_testStatus->setText(text);
+    setNote(m_testStatus, text);
     updateButtons();
     emit testFinished(false, text);
 }
@@ -638,11 +666,11 @@ void ProvidersPage::startDiscovery()
     }
     const ProviderProfile profile = formProfile();
     if (!profile.baseUrl.isValid() || profile.baseUrl.host().isEmpty()) {
-        m_discoverStatus->setText(tr("Enter the server's base URL first."));
+        setNote(m_discoverStatus, tr("Enter the server's base URL first."));
         emit discoveryFinished(false, m_discoverStatus->text());
         return;
     }
-    m_discoverStatus->setText(tr("Asking the server for its models\u2026"));
+    setNote(m_discoverStatus, tr("Asking the server for its models\u2026"));
     m_discoverCheck->discoverModels(profile, m_key->text());
     updateButtons();
 }
@@ -650,7 +678,7 @@ void ProvidersPage::startDiscovery()
 void ProvidersPage::updateProblem()
 {
     const QString problem = m_profiles->problem(m_row);
-    m_problem->setText(problem.isEmpty() ? QString() : tr("This profile cannot be saved yet: %1").arg(problem));
+    setNote(m_problem, problem.isEmpty() ? QString() : tr("This profile cannot be saved yet: %1").arg(problem));
     m_problem->setVisible(!problem.isEmpty());
 }
 

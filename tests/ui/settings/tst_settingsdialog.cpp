@@ -18,7 +18,9 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QAbstractButton>
 #include <QLabel>
+#include <QMap>
 #include <QLineEdit>
 #include <QListView>
 #include <QPushButton>
@@ -458,7 +460,7 @@ void TestSettingsDialog::discoverModels()
         items << page->modelCombo()->itemText(i);
     QCOMPARE(items, (QStringList{u"fake-model"_s, u"gpt-oss:20b"_s, u"qwen3:32b"_s}));
     QCOMPARE(page->modelCombo()->currentText(), u"fake-model"_s);   // the typed model stays
-    QVERIFY(page->discoverStatusLabel()->text().contains(u"3 model"_s));
+    QVERIFY(page->discoverStatusLabel()->text().contains(u"Models found: 3"_s));
     QCOMPARE(m_server->requests().first().path, QByteArray("/v1/models"));
     QCOMPARE(m_server->requests().first().method, QByteArray("GET"));
     // Picking one from the list changes the profile.
@@ -597,6 +599,26 @@ void TestSettingsDialog::keyboardAndNames()
         ++checked;
     }
     QVERIFY(checked >= 15);
+    // Within a page every mnemonic is used once (Alt+letter reaches one control).
+    const QList<QWidget *> pages{m_dialog->providersPage(), m_dialog->compactionPage(), m_dialog->agentPage(),
+                                m_dialog->appearancePage()};
+    for (QWidget *page : pages) {
+        QMap<QChar, QString> seen;
+        QStringList texts;
+        for (QLabel *label : page->findChildren<QLabel *>())
+            texts << label->text();
+        for (QAbstractButton *button : page->findChildren<QAbstractButton *>())
+            texts << button->text();
+        for (const QString &text : std::as_const(texts)) {
+            const qsizetype amp = text.indexOf(u'&');
+            if (amp < 0 || amp + 1 >= text.size() || text.at(amp + 1) == u'&' || text.at(amp + 1) == u' ')
+                continue;
+            const QChar key = text.at(amp + 1).toLower();
+            QVERIFY2(!seen.contains(key), qPrintable(u"%1: \"%2\" and \"%3\""_s.arg(page->objectName(), seen.value(key), text)));
+            seen.insert(key, text);
+        }
+        QVERIFY(seen.size() >= 2);
+    }
     QPushButton *ok = m_dialog->buttonBox()->button(QDialogButtonBox::Ok);
     QVERIFY(ok->isDefault());
     for (QPushButton *button : m_dialog->findChildren<QPushButton *>()) {
@@ -607,8 +629,19 @@ void TestSettingsDialog::keyboardAndNames()
 
 void TestSettingsDialog::screenshot()
 {
-    QSignalSpy status(m_dialog->providersPage(), &ProvidersPage::keyStatusUpdated);
-    QTRY_VERIFY(!m_dialog->providersPage()->keyStatusLabel()->text().isEmpty());
+    // The page as a user sees it after discovering the models and testing the connection.
+    ProvidersPage *page = m_dialog->providersPage();
+    m_server->setModels({u"fake-model"_s, u"qwen3:8b"_s, u"llama3.1:8b"_s});
+    m_server->enqueue(FakeReply::withText(u"ready"_s));
+    QSignalSpy discovered(page, &ProvidersPage::discoveryFinished);
+    QTest::mouseClick(page->discoverButton(), Qt::LeftButton);
+    QVERIFY(discovered.wait(10000));
+    QSignalSpy tested(page, &ProvidersPage::testFinished);
+    QTest::mouseClick(page->testButton(), Qt::LeftButton);
+    QVERIFY(tested.wait(10000));
+    QTRY_VERIFY(!page->keyStatusLabel()->text().isEmpty());
+    QVERIFY(page->testStatusLabel()->isVisible());
+    QVERIFY(page->discoverStatusLabel()->isVisible());
     const QPixmap shot = m_dialog->grab();
     QCOMPARE(shot.size(), m_dialog->size() * shot.devicePixelRatio());
     // The page is drawn, not blank: more than a handful of colours.
@@ -621,6 +654,19 @@ void TestSettingsDialog::screenshot()
     const QByteArray dir = qgetenv("WATERLINE_SCREENSHOT_DIR");
     if (!dir.isEmpty())
         QVERIFY(shot.save(QString::fromLocal8Bit(dir) + u"/settings-dialog.png"_s, "PNG"));
+    // Every other page draws something of its own.
+    const QList<std::pair<SettingsDialog::Page, QString>> pages{{SettingsDialog::Page::Compaction, u"compaction"_s},
+                                                                {SettingsDialog::Page::Agent, u"agent"_s},
+                                                                {SettingsDialog::Page::Appearance, u"appearance"_s}};
+    for (const auto &[which, name] : pages) {
+        m_dialog->showPage(which);
+        QCOMPARE(m_dialog->currentPage(), which);
+        QTest::qWait(50);   // let the newly shown page lay itself out before it is drawn
+        const QPixmap pageShot = m_dialog->grab();
+        QVERIFY(pageShot.toImage() != image);
+        if (!dir.isEmpty())
+            QVERIFY(pageShot.save(QString::fromLocal8Bit(dir) + u"/settings-"_s + name + u".png"_s, "PNG"));
+    }
 }
 
 QTEST_MAIN(TestSettingsDialog)
