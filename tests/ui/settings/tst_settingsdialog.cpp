@@ -87,6 +87,7 @@ private slots:
     void restoreDefaults();
     void keyStatusSaysWhereTheKeyComesFrom_data();
     void keyStatusSaysWhereTheKeyComesFrom();
+    void testConnectionSucceeds_data();
     void testConnectionSucceeds();
     void testConnectionReportsFailures_data();
     void testConnectionReportsFailures();
@@ -367,9 +368,21 @@ void TestSettingsDialog::keyStatusSaysWhereTheKeyComesFrom()
     QVERIFY(page->storeKeyButton()->toolTip().contains(u"environment variable"_s));
 }
 
+void TestSettingsDialog::testConnectionSucceeds_data()
+{
+    QTest::addColumn<bool>("anthropic");
+    QTest::newRow("openai-chat") << false;
+    QTest::newRow("anthropic") << true;
+}
+
 void TestSettingsDialog::testConnectionSucceeds()
 {
+    QFETCH(bool, anthropic);
     ProvidersPage *page = m_dialog->providersPage();
+    if (anthropic) {
+        page->protocolCombo()->setCurrentIndex(1);
+        typeInto(page->baseUrlEdit(), m_server->anthropicBaseUrl().toString());
+    }
     m_server->enqueue(FakeReply::withText(u"ready"_s));
     QSignalSpy finished(page, &ProvidersPage::testFinished);
     QTest::mouseClick(page->testButton(), Qt::LeftButton);
@@ -380,8 +393,9 @@ void TestSettingsDialog::testConnectionSucceeds()
     const QString text = page->testStatusLabel()->text();
     QVERIFY2(text.startsWith(u"Connected"_s) && text.contains(u"ready"_s) && text.contains(u" ms"_s), qPrintable(text));
     QCOMPARE(m_server->requestCount(), 1);
+    // The profile's protocol picks the client: the request went to that protocol's endpoint.
     const RecordedRequest request = m_server->requests().first();
-    QCOMPARE(request.protocol(), u"openai-chat"_s);
+    QCOMPARE(request.protocol(), anthropic ? u"anthropic"_s : u"openai-chat"_s);
     QCOMPARE(request.json().value(u"model").toString(), u"fake-model"_s);
     QCOMPARE(request.lastUserText(), ProviderCheck::probePrompt());
     QVERIFY(!page->isTesting());
