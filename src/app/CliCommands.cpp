@@ -1,5 +1,7 @@
 #include "CliCommands.h"
 
+#include "CliRun.h"
+
 #include "model/MessageCodec.h"
 
 #include <QCommandLineParser>
@@ -84,6 +86,7 @@ QList<Command> commands()
 {
     return {
         {QStringLiteral("estimate"), tr("Token estimate of a JSON messages file"), runEstimate},
+        {QStringLiteral("run"), tr("Run the agent headless on a prompt"), runAgent},
     };
 }
 

@@ -159,6 +159,15 @@ const QStringList &schemaV2()
     return statements;
 }
 
+// v3: the system prompt an agent session runs with, so a reopened session sends the same one.
+const QStringList &schemaV3()
+{
+    static const QStringList statements{
+        u"ALTER TABLE sessions ADD COLUMN system_prompt TEXT NOT NULL DEFAULT ''"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -168,6 +177,7 @@ struct Step
 constexpr Step kSteps[] = {
     {1, &schemaV1},
     {2, &schemaV2},
+    {3, &schemaV3},
 };
 
 } // namespace
