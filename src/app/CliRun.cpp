@@ -39,20 +39,21 @@ int usageError(const QString &text)
 }
 
 // Prints what the run does as it happens: streamed text as it arrives, activity on lines of its own.
-class HeadlessPrinter : public QObject
+class HeadlessPrinter
 {
 public:
     HeadlessPrinter(AgentRun *run, QEventLoop *loop)
         : m_run(run)
     {
-        connect(run, &AgentRun::textDelta, this, [this](const QString &text) { write(text); });
-        connect(run, &AgentRun::toolStarted, this, [this](const ToolCall &call) {
+        QObject *const self = &m_context;
+        QObject::connect(run, &AgentRun::textDelta, self, [this](const QString &text) { write(text); });
+        QObject::connect(run, &AgentRun::toolStarted, self, [this](const ToolCall &call) {
             QString arguments = call.arguments.simplified();
             if (arguments.size() > 200)
                 arguments = arguments.left(200) + u"\u2026"_s;
             line(tr("[tool] %1 %2").arg(call.name, arguments));
         });
-        connect(run, &AgentRun::toolFinished, this, [this](const ToolCall &call, const ToolResult &result, qint64 ms) {
+        QObject::connect(run, &AgentRun::toolFinished, self, [this](const ToolCall &call, const ToolResult &result, qint64 ms) {
             const QString first = result.content.section(u'\n', 0, 0).left(200);
             if (result.isError)
                 line(tr("[tool] %1 failed after %2 ms: %3").arg(call.name).arg(ms).arg(first));
@@ -63,16 +64,16 @@ public:
                          .arg(result.exitCode)
                          .arg(result.content.toUtf8().size()));
         });
-        connect(run, &AgentRun::approvalRequested, this, [this](const ApprovalRequest &request) {
+        QObject::connect(run, &AgentRun::approvalRequested, self, [this](const ApprovalRequest &request) {
             line(tr("[approval] denied %1: a headless run cannot ask; pass --auto-approve to allow write and "
                     "execute calls")
                      .arg(request.summary.isEmpty() ? request.toolName : request.summary));
             m_run->approve(request.callId, ApprovalDecision::Deny);
         });
-        connect(run, &AgentRun::compactionStarted, this, [this](Tier tier, int messages, const QDateTime &) {
+        QObject::connect(run, &AgentRun::compactionStarted, self, [this](Tier tier, int messages, const QDateTime &) {
             line(tr("[compaction] %1: summarising %2 messages\u2026").arg(tierName(tier)).arg(messages));
         });
-        connect(run, &AgentRun::compactionRecorded, this, [this](const CompactionRecord &r) {
+        QObject::connect(run, &AgentRun::compactionRecorded, self, [this](const CompactionRecord &r) {
             const QLocale locale = QLocale::c();
             QString text = tr("[compaction] %1: %2 -> %3 tokens, %4 -> %5 messages, %6 offloaded")
                                .arg(tierName(r.tier), locale.toString(r.tokensBefore), locale.toString(r.tokensAfter))
@@ -85,19 +86,19 @@ public:
                 text += tr(" (%1)").arg(r.error);
             line(text);
         });
-        connect(run, &AgentRun::retrying, this, [this](int attempt, int delayMs, const QString &error) {
+        QObject::connect(run, &AgentRun::retrying, self, [this](int attempt, int delayMs, const QString &error) {
             line(tr("[retry] attempt %1 in %2 ms: %3").arg(attempt).arg(delayMs).arg(error));
         });
-        connect(run, &AgentRun::finished, loop, [this, loop] {
+        QObject::connect(run, &AgentRun::finished, self, [this, loop] {
             endLine();
             loop->exit(Ok);
         });
-        connect(run, &AgentRun::failed, loop, [this, loop](const QString &error) {
+        QObject::connect(run, &AgentRun::failed, self, [this, loop](const QString &error) {
             endLine();
             printError(error);
             loop->exit(Failure);
         });
-        connect(run, &AgentRun::stopped, loop, [this, loop] {
+        QObject::connect(run, &AgentRun::stopped, self, [this, loop] {
             endLine();
             printError(tr("stopped"));
             loop->exit(Failure);
@@ -125,6 +126,7 @@ private:
         write(text + u'\n');
     }
 
+    QObject m_context; // receiver of the run's signals: disconnected when the printer goes
     AgentRun *m_run;
     bool m_atLineStart = true;
 };

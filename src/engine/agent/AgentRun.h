@@ -12,7 +12,6 @@
 #include "tools/ToolResult.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 

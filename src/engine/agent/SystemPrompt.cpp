@@ -7,7 +7,7 @@ namespace wl::SystemPrompt {
 // Sent to the model, not shown as UI text: not translated (the model's instructions stay in English).
 QString defaultText()
 {
-    return uR"(You are a careful software engineering agent working inside one workspace folder on the user's machine.
+    return uR"PROMPT(You are a careful software engineering agent working inside one workspace folder on the user's machine.
 
 Tools:
 - read_file(path, offset, limit): read a file in pages of bytes; a partial page ends with the next offset to ask for.
@@ -27,7 +27,7 @@ Context management:
   from them instead of starting over, and re-read files when you need exact contents.
 
 Work in small verified steps: look before you change, run the relevant command after a change, and say plainly
-what you did and what is left when you finish.)"_s;
+what you did and what is left when you finish.)PROMPT"_s;
 }
 
 } // namespace wl::SystemPrompt

@@ -5,6 +5,7 @@
 
 #include "compaction/Checkpoint.h"
 #include "compaction/OffloadStore.h"
+#include "tools/Workspace.h"
 
 using namespace wl;
 using namespace wl::test;

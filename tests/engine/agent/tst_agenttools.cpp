@@ -93,7 +93,7 @@ void TestAgentTools::hostileCall()
     const QJsonObject next = h.server.requests()[1].json();
     QVERIFY(viewProblem(next).isEmpty());
     const QJsonArray messages = next.value(u"messages").toArray();
-    QCOMPARE(messages.constLast().toObject().value(u"tool_call_id").toString(), u"bad"_s);
+    QCOMPARE(messages.last().toObject().value(u"tool_call_id").toString(), u"bad"_s);
 }
 
 QTEST_GUILESS_MAIN(TestAgentTools)
