@@ -229,7 +229,7 @@ void TestCliRun::autoApproveRunsTools()
     SessionStore store;
     QVERIFY(store.open(m_db));
     const SessionInfo s = store.listSessions().first();
-    QCOMPARE(s.policy.value(u"contextWindow").toInteger(), 50000);
+    QCOMPARE(s.policy.value(u"context_window").toInteger(), 50000);
     QCOMPARE(store.requests(s.id).size(), 2);
 }
 

@@ -106,15 +106,17 @@ void TestAgentCompaction::initTestCase()
     auto read = [&](int module, int offset, int limit) {
         return callReply(u"r%1"_s.arg(++call), u"read_file"_s, readArgs(u"src/module%1.txt"_s.arg(module), offset, limit));
     };
+    // Small steps: Warn offloads the big early result, later Warn/Soft summarise part of the head.
     script << read(3, 0, 1500) << read(3, 1500, 1500) << read(4, 0, 1500) << read(4, 1500, 1500);
-    script << callReply(u"cat56"_s, u"bash"_s, {{u"command"_s, u"cat src/module5.txt src/module6.txt"_s}});
-    script << read(5, 0, 1500) << read(6, 0, 1500);
-    // One step that adds far more than the window has left: Emergency.
-    script << FakeReply::withToolCalls({toolCall(u"e1"_s, u"read_file"_s, readArgs(u"src/module1.txt"_s)),
-                                        toolCall(u"e2"_s, u"read_file"_s, readArgs(u"src/module2.txt"_s)),
-                                        toolCall(u"e3"_s, u"read_file"_s, readArgs(u"src/module3.txt"_s)),
-                                        toolCall(u"e4"_s, u"read_file"_s, readArgs(u"src/module4.txt"_s)),
-                                        toolCall(u"e5"_s, u"bash"_s, {{u"command"_s, u"cat src/module5.txt src/module6.txt"_s}})});
+    script << read(5, 0, 1500) << read(5, 1500, 1500) << read(6, 0, 1500);
+    // A big step after the Soft compaction: Full.
+    script << callReply(u"cat56"_s, u"bash"_s, {{u"command"_s, u"cat src/module5.txt src/module6.txt src/module4.txt | head -c 9000"_s}});
+    // One step that adds far more than the window has left: Emergency. (Module 1 stays out of it.)
+    script << FakeReply::withToolCalls({toolCall(u"e1"_s, u"read_file"_s, readArgs(u"src/module2.txt"_s)),
+                                        toolCall(u"e2"_s, u"read_file"_s, readArgs(u"src/module3.txt"_s)),
+                                        toolCall(u"e3"_s, u"read_file"_s, readArgs(u"src/module4.txt"_s)),
+                                        toolCall(u"e4"_s, u"read_file"_s, readArgs(u"src/module5.txt"_s)),
+                                        toolCall(u"e5"_s, u"bash"_s, {{u"command"_s, u"cat src/module6.txt src/module2.txt"_s}})});
     // The code from module 1 is long gone from the context: read the offloaded result back.
     script << callReply(u"back"_s, u"read_file"_s, readArgs(m_offloadedPath));
     script << FakeReply::withText(u"Report: six modules reviewed; the retention marker is "_s + kCode);
@@ -128,6 +130,15 @@ void TestAgentCompaction::initTestCase()
     connect(run, &AgentRun::compactionRecorded, this, [this](const CompactionRecord &r) { m_records << r; });
     QVERIFY(run->submit(u"Review the six modules in src/ and write a short report."_s));
     m_finalState = h.settle(60000);
+    if (qEnvironmentVariableIsSet("AGENT_TRACE")) {
+        for (const RequestRecord &r : h.store.requests(h.sessionId))
+            qInfo("request %d: view %lld schema %lld tier %d msgs %lld", r.index, r.estimateTokens, r.toolSchemaTokens,
+                  int(r.tier), r.viewMessageIds.size());
+        for (const CompactionRecord &r : std::as_const(m_records))
+            qInfo("record @%d %s ratio %.2f tokens %lld->%lld msgs %d->%d summarized %d offloaded %lld changed %d",
+                  r.requestIndex, qPrintable(tierName(r.tier)), r.reason.ratio, r.tokensBefore, r.tokensAfter,
+                  r.msgsBefore, r.msgsAfter, r.summarized, r.offloaded.size(), int(r.changed));
+    }
 }
 
 void TestAgentCompaction::cleanupTestCase()
@@ -310,8 +321,9 @@ void TestAgentCompaction::summariserFailsOver()
     }
     for (int n = 1; n <= 6; ++n)
         QVERIFY(writeFile(h.wsPath(u"m%1.txt"_s.arg(n)), moduleText(n)));
-    for (int n = 1; n <= 6; ++n)
-        h.server.enqueue(callReply(u"read%1"_s.arg(n), u"read_file"_s, readArgs(u"m%1.txt"_s.arg(n), 0, 2000)));
+    // Twelve steps of about 530 tokens each: the ratio crosses Soft more than once.
+    for (int i = 0; i < 12; ++i)
+        h.server.enqueue(callReply(u"read%1"_s.arg(i), u"read_file"_s, readArgs(u"m%1.txt"_s.arg(i % 6 + 1), 0, 2000)));
     h.server.enqueue(FakeReply::withText(u"all read"_s));
 
     AgentConfig config = h.config();
