@@ -3,6 +3,7 @@
 #include "CliExport.h"
 #include "CliImport.h"
 #include "CliSimulate.h"
+#include "CliRun.h"
 
 #include "model/MessageCodec.h"
 
@@ -92,6 +93,7 @@ QList<Command> commands()
         {QStringLiteral("import"), tr("Import a transcript into a new stored session"), runImport},
         {QStringLiteral("export"), tr("Write a stored session as Waterline JSONL"), runExport},
         {QStringLiteral("simulate"), tr("Replay a session under a compaction policy, no model needed"), runSimulate},
+        {QStringLiteral("run"), tr("Run the agent headless on a prompt"), runAgent},
     };
 }
 

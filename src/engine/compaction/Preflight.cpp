@@ -166,6 +166,17 @@ void Preflight::cancel()
     complete();
 }
 
+void Preflight::skipSummary()
+{
+    if (!m_finished && m_chain)
+        m_chain->skipStep();
+}
+
+int Preflight::pendingSummaryCount() const
+{
+    return !m_finished && m_job ? m_job->summary.count() : 0;
+}
+
 void Preflight::complete()
 {
     if (m_finished)

@@ -77,6 +77,10 @@ public:
     void start();
     // Stops waiting for a summary; finishes at once with what was done so far.
     void cancel();
+    // Moves a summary in flight to the next step of the fallback chain (the user's "skip").
+    void skipSummary();
+    // Messages being summarised while the preflight waits for a summary, else 0.
+    int pendingSummaryCount() const;
 
     bool isFinished() const { return m_finished; }
     const PreflightResult &result() const { return m_result; }

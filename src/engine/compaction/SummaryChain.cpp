@@ -63,6 +63,18 @@ void SummaryChain::cancel()
     m_done = true;
 }
 
+void SummaryChain::skipStep()
+{
+    if (m_done || m_requestId == 0)
+        return;
+    m_timer.stop();
+    const quint64 id = m_requestId;
+    m_requestId = 0;
+    if (Summarizer *s = m_steps[m_stepIndex].summarizer)
+        s->cancel(id);
+    stepFailed(QCoreApplication::translate("wl::SummaryChain", "skipped by the user"));
+}
+
 QString SummaryChain::stepLabel() const
 {
     const Step &step = m_steps[m_stepIndex];

@@ -42,6 +42,9 @@ public:
     void start(const QList<Message> &messages, const std::optional<Checkpoint> &previous);
     // Stops waiting; no finished() after this.
     void cancel();
+    // Gives up on the step in flight (the user's "skip summary") and moves to the next one;
+    // the record names it as a failed step. No-op when no LLM step is waiting.
+    void skipStep();
 
     bool isFinished() const { return m_done; }
     const SummaryOutcome &outcome() const { return m_outcome; }

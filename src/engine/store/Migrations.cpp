@@ -177,6 +177,15 @@ const QStringList &schemaV3()
     return statements;
 }
 
+// v4: the system prompt an agent session runs with, so a reopened session sends the same one.
+const QStringList &schemaV4()
+{
+    static const QStringList statements{
+        u"ALTER TABLE sessions ADD COLUMN system_prompt TEXT NOT NULL DEFAULT ''"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -187,6 +196,7 @@ constexpr Step kSteps[] = {
     {1, &schemaV1},
     {2, &schemaV2},
     {3, &schemaV3},
+    {4, &schemaV4},
 };
 
 } // namespace

@@ -63,6 +63,7 @@ QJsonObject sessionJson(const SessionInfo &s)
         {u"provider_profile"_s, SecretFilter::withoutSecrets(s.providerProfile)},
         {u"summarizer_profile"_s, SecretFilter::withoutSecrets(s.summarizerProfile)},
         {u"approval_policy"_s, s.approvalPolicy},
+        {u"system_prompt"_s, s.systemPrompt},
     };
 }
 
@@ -347,7 +348,8 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 || !in.string(s, u"provider_name", &info.providerName, false)
                 || !in.object(s, u"provider_profile", &info.providerProfile)
                 || !in.object(s, u"summarizer_profile", &info.summarizerProfile)
-                || !in.string(s, u"approval_policy", &info.approvalPolicy, false))
+                || !in.string(s, u"approval_policy", &info.approvalPolicy, false)
+                || !in.string(s, u"system_prompt", &info.systemPrompt, false))
                 return failed(in.problem);
             info.providerProfile = SecretFilter::withoutSecrets(info.providerProfile);
             info.summarizerProfile = SecretFilter::withoutSecrets(info.summarizerProfile);

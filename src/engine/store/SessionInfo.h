@@ -22,6 +22,7 @@ struct SessionInfo
     QJsonObject providerProfile;    // the profile's JSON, no secrets
     QJsonObject summarizerProfile;  // the summariser's profile JSON, no secrets
     QString approvalPolicy;         // e.g. "ask", "auto-edit", "auto"
+    QString systemPrompt;           // what an agent run of this session sends first
     qint64 messageCount = 0;        // read only, from an index: cheap to list
     qint64 requestCount = 0;        // read only: highest request index + 1
 };

@@ -138,7 +138,7 @@ const QString kSessionColumns =
     "coalesce((SELECT m.created_at FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), s.created_at) "
     "AS last_activity_at, s.policy, s.provider_name, s.provider_profile, s.summarizer_profile, s.approval_policy, "
     "(SELECT coalesce(max(m.seq) + 1, 0) FROM messages m WHERE m.session_id = s.id), "
-    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id)"_s;
+    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id), s.system_prompt"_s;
 
 SessionInfo readSession(const SqlQuery &q)
 {
@@ -156,6 +156,7 @@ SessionInfo readSession(const SqlQuery &q)
     s.approvalPolicy = q.text(10);
     s.messageCount = q.int64(11);
     s.requestCount = q.int64(12);
+    s.systemPrompt = q.text(13);
     return s;
 }
 
@@ -506,12 +507,14 @@ std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime created = fields.createdAt.isValid() ? fields.createdAt : now;
     SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, policy, provider_name, "
-                   "provider_profile, summarizer_profile, approval_policy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                   "provider_profile, summarizer_profile, approval_policy, system_prompt) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(id).bind(fields.title).bind(fields.workspace).bind(toMs(created));
     q.bind(toMs(fields.updatedAt.isValid() ? fields.updatedAt : created));
     q.bind(jsonText(fields.policy)).bind(fields.providerName);
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.providerProfile)));
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
+    q.bind(fields.systemPrompt);
     if (!q.exec()) {
         setError(error, tr("cannot create a session: %1").arg(q.error()));
         return std::nullopt;
@@ -604,6 +607,12 @@ bool SessionStore::setApprovalPolicy(const QString &id, const QString &policy, Q
 {
     return updateSession(connection(error), u"UPDATE sessions SET approval_policy = ?, updated_at = ? WHERE id = ?"_s,
                          policy, id, error);
+}
+
+bool SessionStore::setSystemPrompt(const QString &id, const QString &systemPrompt, QString *error)
+{
+    return updateSession(connection(error), u"UPDATE sessions SET system_prompt = ?, updated_at = ? WHERE id = ?"_s,
+                         systemPrompt, id, error);
 }
 
 bool SessionStore::deleteSession(const QString &id, QString *error)

@@ -90,6 +90,7 @@ private slots:
     void scenario9_fallbackAtFull();
     void scenario10_failureAtSoftStillShrinks();
     void scenario11_timeout();
+    void skipSummaryMovesToNextStep();
     void scenario22_emergencyKeepsBudget();
     void scenario25_nonDestructive();
     void headEmptyRecordsNoChange();
@@ -422,6 +423,37 @@ void TestPreflight::scenario11_timeout()
     QVERIFY(r.record.tokensAfter < r.record.tokensBefore);
     QCOMPARE(s.cancelled().size(), 1);
     QCOMPARE(s.cancelled().first(), s.prompts().first().requestId);
+}
+
+void TestPreflight::skipSummaryMovesToNextStep()
+{
+    // The configured summariser hangs; the user skips it, the main model answers.
+    ScriptedSummarizer conf(u"small-model"_s);
+    ScriptedSummarizer main(u"main-model"_s);
+    conf.addHang();
+    main.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"N/A"_s, u"AFTER-SKIP"_s));
+    CompactionPolicy p;
+    p.contextWindow = 2500;
+    p.tailMessages = 2;
+    HistoryBuilder h;
+    const QList<Message> history = fullSession(h);
+
+    Preflight preflight(preflightInput(kSystem, history, p));
+    preflight.setSummarizers(&conf, &main);
+    QSignalSpy spy(&preflight, &Preflight::finished);
+    preflight.start();
+    QVERIFY(!preflight.isFinished());
+    QCOMPARE(preflight.pendingSummaryCount(), preflight.result().record.msgsBefore - 1 - 2);
+    preflight.skipSummary();
+    QVERIFY(spy.wait(5000));
+    const PreflightResult &r = preflight.result();
+    QCOMPARE(r.record.summarizerStep, SummarizerStep::MainModel);
+    QCOMPARE(r.record.summaryText, u"AFTER-SKIP"_s);
+    QVERIFY(r.record.error.contains(u"skipped by the user"_s));
+    QCOMPARE(conf.cancelled(), QList<quint64>{conf.prompts().first().requestId});
+    QCOMPARE(preflight.pendingSummaryCount(), 0);
+    preflight.skipSummary(); // finished: no effect
+    QCOMPARE(spy.size(), 1);
 }
 
 void TestPreflight::scenario22_emergencyKeepsBudget()

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "compaction/CompactionPolicy.h"
+#include "tools/ApprovalPolicy.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace wl {
+
+class ChatClient;
+class SessionStore;
+
+// What one AgentRun works with. Pointers are not owned and must outlive the run.
+struct AgentConfig
+{
+    SessionStore *store = nullptr;
+    QString sessionId;              // an existing session (SessionStore::createSession)
+
+    ChatClient *client = nullptr;   // the session's main model
+    QString model;
+    int maxOutputTokens = 4096;
+
+    // The configured summariser (spec section 5, step 1). Empty model: none configured, the
+    // chain starts with the main model. A null client with a model: the main client is used.
+    ChatClient *summarizerClient = nullptr;
+    QString summarizerModel;
+    int summaryMaxOutputTokens = 4096;
+
+    // Unset: the session's stored settings (or the defaults when it has none).
+    std::optional<CompactionPolicy> policy;
+    std::optional<ApprovalPolicy> approval;
+
+    int maxTurns = 100;             // LLM requests per prompt before the run gives up
+    QString auditPath;              // empty: Paths::auditFile(sessionId)
+};
+
+} // namespace wl

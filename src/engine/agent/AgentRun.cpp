@@ -1,0 +1,782 @@
+#include "AgentRun.h"
+
+#include "ChatClientSummarizer.h"
+#include "LoggingCategories.h"
+#include "Paths.h"
+#include "SystemPrompt.h"
+#include "compaction/AuditLog.h"
+#include "compaction/OffloadStore.h"
+#include "compaction/Preflight.h"
+#include "compaction/TokenEstimate.h"
+#include "llm/ChatClient.h"
+#include "store/SessionStore.h"
+#include "tools/ApprovalGate.h"
+#include "tools/ToolInvocation.h"
+#include "tools/ToolRegistry.h"
+#include "tools/Workspace.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QDateTime nowUtc()
+{
+    return QDateTime::currentDateTimeUtc();
+}
+
+// A final answer: an assistant message that asks for nothing more.
+bool isAnswer(const Message &m)
+{
+    return m.role == Role::Assistant && !m.hasToolCalls() && !m.isToolResult();
+}
+
+} // namespace
+
+AgentRun::AgentRun(const AgentConfig &config, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_tools(ToolRegistry::createDefault())
+{
+    m_toolSpecs = m_tools->specs();
+    m_toolSchemaBytes = TokenEstimate::toolSchemaBytes(m_toolSpecs);
+    m_gate = new ApprovalGate(ApprovalPolicy(), this);
+
+    if (ChatClient *client = m_config.client) {
+        connect(client, &ChatClient::attemptStarted, this, &AgentRun::onAttemptStarted);
+        connect(client, &ChatClient::textDelta, this, &AgentRun::onTextDelta);
+        connect(client, &ChatClient::thinkingDelta, this, &AgentRun::onThinkingDelta);
+        connect(client, &ChatClient::toolCallStarted, this, &AgentRun::onToolCallStarted);
+        connect(client, &ChatClient::toolCallArgumentsDelta, this, &AgentRun::onToolCallArgumentsDelta);
+        connect(client, &ChatClient::retrying, this, &AgentRun::onRetrying);
+        connect(client, &ChatClient::finished, this, &AgentRun::onModelFinished);
+        connect(client, &ChatClient::failed, this, &AgentRun::onModelFailed);
+        m_mainSummarizer = new ChatClientSummarizer(client, m_config.model, this);
+        m_mainSummarizer->setMaxOutputTokens(m_config.summaryMaxOutputTokens);
+    }
+    ChatClient *summaryClient = m_config.summarizerClient ? m_config.summarizerClient : m_config.client;
+    if (summaryClient && !m_config.summarizerModel.isEmpty()) {
+        m_configuredSummarizer = new ChatClientSummarizer(summaryClient, m_config.summarizerModel, this);
+        m_configuredSummarizer->setMaxOutputTokens(m_config.summaryMaxOutputTokens);
+    }
+}
+
+AgentRun::~AgentRun()
+{
+    // Nothing may be stored or emitted from here on: detach first, then cancel.
+    if (m_config.client)
+        m_config.client->disconnect(this);
+    if (m_requestInFlight && m_config.client)
+        m_config.client->cancel();
+    if (m_preflight) {
+        m_preflight->disconnect(this);
+        m_preflight->cancel();
+    }
+    if (m_invocation) {
+        m_invocation->disconnect(this);
+        m_invocation->cancel();
+    }
+}
+
+bool AgentRun::open(QString *error)
+{
+    auto setError = [error](const QString &text) {
+        if (error)
+            *error = text;
+        qCWarning(lcAgent).noquote() << text;
+        return false;
+    };
+    if (m_opened)
+        return setError(tr("the session is already open"));
+    if (!m_config.store || !m_config.client)
+        return setError(tr("the agent needs a session store and an LLM client"));
+    if (m_config.model.isEmpty())
+        return setError(tr("no model is set for the session"));
+
+    QString why;
+    const std::optional<SessionInfo> info = m_config.store->session(m_config.sessionId, &why);
+    if (!info)
+        return setError(tr("cannot open session %1: %2").arg(m_config.sessionId, why));
+
+    if (m_config.policy) {
+        m_policy = *m_config.policy;
+    } else if (!info->policy.isEmpty() && !CompactionPolicy::fromJson(info->policy, &m_policy, &why)) {
+        return setError(tr("the session's compaction policy is invalid: %1").arg(why));
+    }
+    if (const QString problem = m_policy.validate(); !problem.isEmpty())
+        return setError(tr("invalid compaction policy: %1").arg(problem));
+
+    if (m_config.approval) {
+        m_gate->setPolicy(*m_config.approval);
+    } else if (!info->approvalPolicy.isEmpty()) {
+        const QJsonObject json = QJsonDocument::fromJson(info->approvalPolicy.toUtf8()).object();
+        m_gate->setPolicy(ApprovalPolicy::fromJson(json, &why));
+    }
+
+    if (info->workspace.isEmpty())
+        return setError(tr("session %1 has no workspace folder").arg(m_config.sessionId));
+    m_workspace = new Workspace(info->workspace, this);
+    if (!m_workspace->isValid())
+        return setError(tr("the workspace folder %1 does not exist or is not a folder").arg(info->workspace));
+
+    m_systemPrompt = info->systemPrompt;
+    if (m_systemPrompt.isEmpty()) {
+        m_systemPrompt = SystemPrompt::defaultText();
+        if (!m_config.store->setSystemPrompt(m_config.sessionId, m_systemPrompt, &why))
+            return setError(tr("cannot store the system prompt: %1").arg(why));
+    }
+
+    why.clear();
+    m_history = m_config.store->history(m_config.sessionId, &why);
+    if (!why.isEmpty())
+        return setError(tr("cannot read the history of session %1: %2").arg(m_config.sessionId, why));
+    m_overlays = m_config.store->overlays(m_config.sessionId, &why);
+    if (!why.isEmpty())
+        return setError(tr("cannot read the compactions of session %1: %2").arg(m_config.sessionId, why));
+    for (Message &m : m_history)
+        if (m.cachedBytes < 0)
+            m.cacheBytes();
+    m_requestCount = int(info->requestCount);
+    m_auditPath = m_config.auditPath.isEmpty() ? Paths::auditFile(m_config.sessionId) : m_config.auditPath;
+    rebuildView();
+    m_opened = true;
+    qCInfo(lcAgent) << "session" << m_config.sessionId << "open:" << m_history.size() << "messages,"
+                    << m_overlays.checkpoints.size() << "checkpoints," << m_requestCount << "requests";
+    return true;
+}
+
+bool AgentRun::isBusy() const
+{
+    switch (m_state) {
+    case State::Compacting:
+    case State::WaitingForModel:
+    case State::Streaming:
+    case State::Retrying:
+    case State::RunningTool:
+    case State::AwaitingApproval:
+        return true;
+    case State::Idle:
+    case State::Finished:
+    case State::Stopped:
+    case State::Failed:
+        return false;
+    }
+    return false;
+}
+
+QList<Message> AgentRun::currentView() const
+{
+    return m_view ? m_view->messages(m_history, m_overlays) : QList<Message>();
+}
+
+void AgentRun::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    qCDebug(lcAgent) << "state" << state;
+    Q_EMIT stateChanged(state);
+}
+
+void AgentRun::rebuildView()
+{
+    m_view = ContextView::build(m_systemPrompt, m_history, m_overlays);
+}
+
+// --- storing ----------------------------------------------------------------------------------
+
+bool AgentRun::storeMessages(const QList<Message> &messages, const QList<OffloadOverlay> &offloads,
+                             const std::optional<RequestRecord> &request, QList<Message> *stored)
+{
+    StepAppend step;
+    step.messages = messages;
+    for (Message &m : step.messages) {
+        if (!m.createdAt.isValid())
+            m.createdAt = nowUtc();
+        m.cacheBytes();
+    }
+    step.offloads = offloads;
+    step.request = request;
+    QString why;
+    const std::optional<StepIds> ids = m_config.store->appendStep(m_config.sessionId, step, &why);
+    if (!ids) {
+        fail(tr("cannot store the session's progress: %1").arg(why));
+        return false;
+    }
+
+    // Offload overlays first, so the view shows their messages as placeholders from the start.
+    for (qsizetype j = 0; j < step.offloads.size(); ++j) {
+        OffloadOverlay o = step.offloads[j];
+        if (o.messageId <= SessionStore::kThisStep)
+            o.messageId = ids->messageIds.value(SessionStore::kThisStep - o.messageId);
+        o.entry.messageId = o.messageId;
+        o.id = ids->offloadIds.value(j);
+        m_overlays.offloads.insert(o.messageId, o);
+    }
+    if (step.request) {
+        RequestRecord r = *step.request;
+        r.id = ids->requestId;
+        r.index = ids->requestIndex;
+        r.sessionId = m_config.sessionId;
+        ++m_requestCount;
+        Q_EMIT requestStored(r);
+    }
+    for (qsizetype i = 0; i < step.messages.size(); ++i) {
+        Message m = step.messages[i];
+        m.id = ids->messageIds.value(i);
+        m.sessionId = m_config.sessionId;
+        if (m.origin == SessionStore::kThisStep)
+            m.origin = ids->requestId;
+        addToHistory(m);
+        if (stored)
+            stored->append(m);
+        Q_EMIT messageStored(m);
+    }
+    return true;
+}
+
+void AgentRun::addToHistory(const Message &message)
+{
+    m_history.append(message);
+    if (!m_view)
+        rebuildView();
+    else
+        m_view->append(m_history, m_overlays);
+}
+
+// Calls of the newest assistant message that have no result (a crash between a call and its
+// result) get one that says so; nothing is run again, since the call may have had its effect.
+void AgentRun::closeInterruptedCalls()
+{
+    QSet<QString> answered;
+    for (qsizetype i = m_history.size() - 1; i >= 0; --i) {
+        const Message &m = m_history[i];
+        if (m.isToolResult()) {
+            answered.insert(m.toolCallId);
+            continue;
+        }
+        if (m.role != Role::Assistant || !m.hasToolCalls())
+            return;
+        QList<Message> results;
+        for (const ToolCall &call : m.toolCalls) {
+            if (answered.contains(call.id))
+                continue;
+            results.append(Message::toolResult(
+                call.id,
+                tr("[no result: the agent was interrupted while this %1 call was pending; it may or may not have "
+                   "taken effect. Check before repeating it.]")
+                    .arg(call.name),
+                true));
+        }
+        if (!results.isEmpty()) {
+            qCInfo(lcAgent) << "closing" << results.size() << "interrupted tool call(s)";
+            storeMessages(results, {}, std::nullopt, nullptr);
+        }
+        return;
+    }
+}
+
+void AgentRun::closeCalls(int fromIndex, const QString &reason)
+{
+    QList<Message> results;
+    for (int i = fromIndex; i < m_calls.size(); ++i)
+        results.append(Message::toolResult(m_calls[i].id, reason, true));
+    m_calls.clear();
+    m_callIndex = 0;
+    if (!results.isEmpty())
+        storeMessages(results, {}, std::nullopt, nullptr);
+}
+
+// --- actions ------------------------------------------------------------------------------------
+
+bool AgentRun::submit(const QString &prompt)
+{
+    if (!m_opened || isBusy() || prompt.trimmed().isEmpty())
+        return false;
+    m_stopRequested = false;
+    m_lastError.clear();
+    m_lastAnswer.clear();
+    closeInterruptedCalls();
+    if (!m_lastError.isEmpty())
+        return true; // the store refused; failed() was emitted
+    if (!storeMessages({Message::user(prompt)}, {}, std::nullopt, nullptr))
+        return true;
+    m_turns = 0;
+    startTurn();
+    return true;
+}
+
+bool AgentRun::resume()
+{
+    if (!m_opened || isBusy())
+        return false;
+    m_lastError.clear();
+    closeInterruptedCalls();
+    if (!m_lastError.isEmpty())
+        return true;
+    if (m_history.isEmpty() || isAnswer(m_history.constLast()))
+        return false;
+    m_stopRequested = false;
+    m_turns = 0;
+    startTurn();
+    return true;
+}
+
+bool AgentRun::retryLastTurn()
+{
+    if (!m_opened || isBusy() || m_history.isEmpty())
+        return false;
+    if (!isAnswer(m_history.constLast()))
+        return resume();
+    for (qsizetype i = m_history.size() - 1; i >= 0; --i) {
+        const Message &m = m_history[i];
+        if (m.role == Role::User && !m.isToolResult())
+            return submit(m.content);
+    }
+    return false;
+}
+
+void AgentRun::stop()
+{
+    if (!isBusy())
+        return;
+    qCInfo(lcAgent) << "stop requested in state" << m_state;
+    m_stopRequested = true;
+    switch (m_state) {
+    case State::Compacting:
+        if (m_preflight)
+            m_preflight->cancel(); // finishes at once: onPreflightFinished stores what was done and stops
+        break;
+    case State::WaitingForModel:
+    case State::Streaming:
+    case State::Retrying:
+        m_requestInFlight = false;
+        m_config.client->cancel();
+        storeFailedRequest(tr("stopped by the user"));
+        if (m_state != State::Failed)
+            endStopped();
+        break;
+    case State::RunningTool:
+        if (m_invocation)
+            m_invocation->cancel(); // the run finishes at once with a "stopped" result: onToolFinished
+        break;
+    case State::AwaitingApproval:
+        if (ToolInvocation *invocation = m_invocation) {
+            // Answered here rather than through the invocation's queued result, so stop() is synchronous.
+            invocation->disconnect(this);
+            m_invocation = nullptr;
+            const ToolCall call = invocation->call();
+            invocation->deleteLater();
+            ToolResult result = ToolResult::error(tr("the %1 call was cancelled: the user stopped the agent").arg(call.name));
+            result.exitCode = -1;
+            result.metadata.insert(u"cancelled"_s, true);
+            completeTool(call, result);
+        }
+        break;
+    case State::Idle:
+    case State::Finished:
+    case State::Stopped:
+    case State::Failed:
+        break;
+    }
+}
+
+bool AgentRun::approve(const QString &callId, ApprovalDecision decision)
+{
+    if (m_state != State::AwaitingApproval || !m_invocation || m_invocation->call().id != callId)
+        return false;
+    m_denied = decision == ApprovalDecision::Deny;
+    m_invocation->decide(decision);
+    return true;
+}
+
+bool AgentRun::compactNow(bool force)
+{
+    if (!m_opened || isBusy())
+        return false;
+    m_stopRequested = false;
+    runPreflight(force, true, AfterPreflight::Idle);
+    return true;
+}
+
+bool AgentRun::undoLastCompaction()
+{
+    if (!m_opened || isBusy() || m_overlays.checkpoints.isEmpty())
+        return false;
+    const qint64 id = m_overlays.checkpoints.constLast().id;
+    if (id <= 0)
+        return false;
+    QString why;
+    if (!m_config.store->removeCheckpoint(id, &why)) {
+        m_lastError = tr("cannot undo the compaction: %1").arg(why);
+        qCWarning(lcAgent).noquote() << m_lastError;
+        return false;
+    }
+    const ContextOverlays overlays = m_config.store->overlays(m_config.sessionId, &why);
+    if (!why.isEmpty()) {
+        m_lastError = tr("cannot read the compactions of session %1: %2").arg(m_config.sessionId, why);
+        qCWarning(lcAgent).noquote() << m_lastError;
+        return false;
+    }
+    m_overlays = overlays;
+    m_lastStateKey.clear();
+    rebuildView();
+    Q_EMIT compactionUndone(id);
+    return true;
+}
+
+bool AgentRun::skipSummary()
+{
+    if (m_state != State::Compacting || !m_preflight)
+        return false;
+    m_preflight->skipSummary();
+    return true;
+}
+
+// --- the loop -----------------------------------------------------------------------------------
+
+void AgentRun::startTurn()
+{
+    if (m_stopRequested) {
+        endStopped();
+        return;
+    }
+    if (m_turns >= m_config.maxTurns) {
+        fail(tr("the turn limit of %1 requests was reached; send another prompt to go on").arg(m_config.maxTurns));
+        return;
+    }
+    ++m_turns;
+    runPreflight(false, false, AfterPreflight::SendRequest);
+}
+
+void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
+{
+    PreflightInput in;
+    in.sessionId = m_config.sessionId;
+    in.systemPrompt = m_systemPrompt;
+    in.history = m_history;
+    in.overlays = m_overlays;
+    in.policy = m_policy;
+    in.tools = m_toolSpecs;
+    in.toolSchemaBytes = m_toolSchemaBytes;
+    in.requestIndex = m_requestCount;
+    in.workspaceDir = m_workspace->root();
+    in.force = force;
+    in.userRequested = userRequested;
+    in.lastStateKey = m_lastStateKey;
+    // The audit line is appended here after the store took the record, so both always hold the same records.
+    in.view = std::move(m_view);
+    m_view.reset();
+
+    auto *preflight = new Preflight(std::move(in), this);
+    m_preflight = preflight;
+    m_afterPreflight = then;
+    preflight->setSummarizers(m_configuredSummarizer, m_mainSummarizer);
+    connect(preflight, &Preflight::finished, this, &AgentRun::onPreflightFinished);
+    preflight->start();
+    if (m_preflight == preflight && !preflight->isFinished()) {
+        setState(State::Compacting);
+        const CompactionRecord &record = preflight->result().record;
+        Q_EMIT compactionStarted(record.tier, preflight->pendingSummaryCount(), record.timestamp);
+    }
+}
+
+void AgentRun::onPreflightFinished()
+{
+    Preflight *preflight = m_preflight;
+    if (!preflight)
+        return;
+    m_preflight = nullptr;
+    PreflightResult result = preflight->takeResult();
+    preflight->deleteLater();
+    m_view = std::move(result.view);
+    m_overlays = result.overlays;
+    if (!storeCompaction(result))
+        return;
+    m_requestTier = result.record.tier;
+    if (m_stopRequested) {
+        endStopped();
+        return;
+    }
+    if (m_afterPreflight == AfterPreflight::Idle) {
+        setState(State::Idle);
+        return;
+    }
+    sendRequest();
+}
+
+bool AgentRun::storeCompaction(PreflightResult &result)
+{
+    const bool overlays = !result.newCheckpoints.isEmpty() || !result.newOffloads.isEmpty();
+    if (!overlays && !result.shouldRecord)
+        return true;
+    StepAppend step;
+    step.checkpoints = result.newCheckpoints;
+    step.offloads = result.newOffloads;
+    if (overlays || result.shouldRecord)
+        step.record = result.record;
+    QString why;
+    const std::optional<StepIds> ids = m_config.store->appendStep(m_config.sessionId, step, &why);
+    if (!ids) {
+        // The view keeps the new overlays for this request only; the next open starts without them.
+        fail(tr("cannot store a compaction: %1").arg(why));
+        return false;
+    }
+    const qsizetype firstNew = m_overlays.checkpoints.size() - result.newCheckpoints.size();
+    for (qsizetype i = 0; i < result.newCheckpoints.size(); ++i) {
+        const qint64 id = ids->checkpointIds.value(i);
+        result.newCheckpoints[i].id = id;
+        if (firstNew + i >= 0 && firstNew + i < m_overlays.checkpoints.size())
+            m_overlays.checkpoints[firstNew + i].id = id;
+    }
+    for (qsizetype j = 0; j < result.newOffloads.size(); ++j) {
+        const auto it = m_overlays.offloads.find(result.newOffloads[j].messageId);
+        if (it != m_overlays.offloads.end())
+            it->id = ids->offloadIds.value(j);
+    }
+    m_lastStateKey = result.stateKey;
+    QString auditError;
+    if (!AuditLog::append(m_auditPath, result.record, &auditError))
+        qCWarning(lcAgent).noquote() << "cannot append to the compaction audit" << m_auditPath << ":" << auditError;
+    qCInfo(lcAgent) << "compaction" << tierName(result.record.tier) << result.record.tokensBefore << "->"
+                    << result.record.tokensAfter << "tokens";
+    Q_EMIT compactionRecorded(result.record);
+    return true;
+}
+
+void AgentRun::sendRequest()
+{
+    ChatRequest request;
+    request.messages = m_view->messages(m_history, m_overlays);
+    request.tools = m_toolSpecs;
+    request.model = m_config.model;
+    request.maxOutputTokens = m_config.maxOutputTokens;
+
+    RequestRecord r;
+    r.sessionId = m_config.sessionId;
+    for (const ViewItem &item : m_view->items())
+        if (item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder)
+            r.viewMessageIds.append(item.sourceMessageId);
+    if (m_view->hasCheckpoint() && !m_overlays.checkpoints.isEmpty())
+        r.viewCheckpointId = m_overlays.checkpoints.constLast().id;
+    r.estimateTokens = m_view->tokens();
+    r.toolSchemaTokens = TokenEstimate::tokensForBytes(m_toolSchemaBytes);
+    r.tier = m_requestTier;
+    r.model = m_config.model;
+    r.startedAt = nowUtc();
+    m_pendingRequest = r;
+
+    m_requestInFlight = true;
+    setState(State::WaitingForModel);
+    qCDebug(lcAgent) << "request" << m_requestCount << ":" << request.messages.size() << "messages," << r.estimateTokens
+                     << "tokens";
+    m_config.client->send(request);
+}
+
+void AgentRun::onAttemptStarted(int)
+{
+    if (m_requestInFlight)
+        setState(State::WaitingForModel);
+}
+
+void AgentRun::onTextDelta(const QString &text)
+{
+    if (!m_requestInFlight)
+        return;
+    setState(State::Streaming);
+    Q_EMIT textDelta(text);
+}
+
+void AgentRun::onThinkingDelta(const QString &text)
+{
+    if (!m_requestInFlight)
+        return;
+    setState(State::Streaming);
+    Q_EMIT thinkingDelta(text);
+}
+
+void AgentRun::onToolCallStarted(int index, const QString &id, const QString &name)
+{
+    if (!m_requestInFlight)
+        return;
+    setState(State::Streaming);
+    Q_EMIT toolCallStreaming(index, id, name);
+}
+
+void AgentRun::onToolCallArgumentsDelta(int index, const QString &delta)
+{
+    if (!m_requestInFlight)
+        return;
+    Q_EMIT toolCallArgumentsDelta(index, delta);
+}
+
+void AgentRun::onRetrying(int attempt, int delayMs, const ChatError &error)
+{
+    if (!m_requestInFlight)
+        return;
+    setState(State::Retrying);
+    Q_EMIT retrying(attempt, delayMs, error.displayText());
+}
+
+void AgentRun::onModelFinished(const Message &assistant, const ChatUsage &usage, const QString &finishReason)
+{
+    if (!m_requestInFlight)
+        return;
+    m_requestInFlight = false;
+    RequestRecord r = m_pendingRequest;
+    r.finishedAt = nowUtc();
+    if (usage.inputKnown)
+        r.inputTokens = usage.input;
+    if (usage.outputKnown)
+        r.outputTokens = usage.output;
+    if (usage.cacheReadKnown)
+        r.cacheReadTokens = usage.cacheRead;
+    if (usage.cacheWriteKnown)
+        r.cacheWriteTokens = usage.cacheWrite;
+
+    Message message = assistant;
+    message.role = Role::Assistant;
+    message.id = 0;
+    message.sessionId.clear();
+    message.toolCallId.clear();
+    message.origin = SessionStore::kThisStep;
+    message.createdAt = {};
+    message.cachedBytes = -1;
+    QList<Message> stored;
+    if (!storeMessages({message}, {}, r, &stored))
+        return;
+    const Message &answer = stored.constFirst();
+    if (answer.hasToolCalls()) {
+        m_calls = answer.toolCalls;
+        m_callIndex = 0;
+        runNextTool();
+        return;
+    }
+    qCInfo(lcAgent) << "answer after" << m_turns << "request(s), finish reason" << finishReason;
+    m_lastAnswer = answer.content;
+    setState(State::Finished);
+    Q_EMIT finished(answer.content);
+}
+
+void AgentRun::onModelFailed(const ChatError &error)
+{
+    if (!m_requestInFlight)
+        return;
+    m_requestInFlight = false;
+    const QString text = error.displayText();
+    storeFailedRequest(text);
+    if (m_state != State::Failed)
+        fail(text);
+}
+
+void AgentRun::storeFailedRequest(const QString &error)
+{
+    RequestRecord r = m_pendingRequest;
+    r.finishedAt = nowUtc();
+    r.error = error;
+    storeMessages({}, {}, r, nullptr);
+}
+
+void AgentRun::runNextTool()
+{
+    if (m_stopRequested) {
+        closeCalls(m_callIndex, tr("[not run: the user stopped the agent before this call]"));
+        if (m_state != State::Failed)
+            endStopped();
+        return;
+    }
+    if (m_callIndex >= m_calls.size()) {
+        m_calls.clear();
+        m_callIndex = 0;
+        startTurn();
+        return;
+    }
+    const ToolCall call = m_calls[m_callIndex];
+    ToolContext context;
+    context.workspace = m_workspace;
+    context.sessionId = m_config.sessionId;
+    context.callId = call.id;
+    auto *invocation = new ToolInvocation(*m_tools, *m_gate, context, call, this);
+    m_invocation = invocation;
+    m_toolAnnounced = false;
+    m_denied = false;
+    connect(invocation, &ToolInvocation::approvalRequested, this, [this](const ApprovalRequest &request) {
+        setState(State::AwaitingApproval);
+        Q_EMIT approvalRequested(request);
+    });
+    connect(invocation, &ToolInvocation::stateChanged, this, [this, invocation](ToolInvocation::State state) {
+        if (state != ToolInvocation::State::Running || m_toolAnnounced || m_denied)
+            return;
+        m_toolAnnounced = true;
+        setState(State::RunningTool);
+        Q_EMIT toolStarted(invocation->call());
+    });
+    connect(invocation, &ToolInvocation::finished, this, &AgentRun::onToolFinished);
+    invocation->start();
+}
+
+void AgentRun::onToolFinished(const ToolResult &result)
+{
+    ToolInvocation *invocation = m_invocation;
+    if (!invocation)
+        return;
+    m_invocation = nullptr;
+    const ToolCall call = invocation->call();
+    invocation->deleteLater();
+    completeTool(call, result);
+}
+
+void AgentRun::completeTool(const ToolCall &call, const ToolResult &result)
+{
+    Message message = Message::toolResult(call.id, result.content, result.isError);
+    message.cacheBytes();
+    QList<OffloadOverlay> offloads;
+    if (OffloadStore::gate1Applies(call.name, TokenEstimate::utf8Bytes(result.content), m_policy.offloadAtToolTime)
+        && !OffloadStore::isPlaceholder(result.content)) {
+        const OffloadStore store(m_workspace->root(), m_config.sessionId);
+        const OffloadStore::Result offload = store.offload(message, call.name, 1, m_policy.previewLinesToolTime);
+        if (offload.ok) {
+            OffloadOverlay overlay;
+            overlay.messageId = SessionStore::kThisStep;
+            overlay.entry = offload.entry;
+            overlay.placeholder = offload.placeholder;
+            offloads.append(overlay);
+        } else {
+            // Fail open: the model reads the whole result.
+            qCWarning(lcAgent).noquote() << "offload at tool time failed, the result stays in the context:"
+                                         << offload.error;
+        }
+    }
+    if (!storeMessages({message}, offloads, std::nullopt, nullptr))
+        return;
+    Q_EMIT toolFinished(call, result, result.durationMs);
+    ++m_callIndex;
+    runNextTool();
+}
+
+void AgentRun::endStopped()
+{
+    m_stopRequested = false;
+    m_calls.clear();
+    m_callIndex = 0;
+    qCInfo(lcAgent) << "stopped";
+    setState(State::Stopped);
+    Q_EMIT stopped();
+}
+
+void AgentRun::fail(const QString &error)
+{
+    m_lastError = error;
+    m_stopRequested = false;
+    m_requestInFlight = false;
+    qCWarning(lcAgent).noquote() << "run failed:" << error;
+    setState(State::Failed);
+    Q_EMIT failed(error);
+}
+
+} // namespace wl

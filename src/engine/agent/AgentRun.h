@@ -1,0 +1,201 @@
+#pragma once
+
+#include "AgentConfig.h"
+#include "compaction/CompactionRecord.h"
+#include "compaction/ContextOverlays.h"
+#include "compaction/ContextView.h"
+#include "model/Message.h"
+#include "model/ToolSpec.h"
+#include "store/RequestRecord.h"
+#include "tools/ApprovalPolicy.h"
+#include "tools/ApprovalRequest.h"
+#include "tools/ToolResult.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+#include <optional>
+
+namespace wl {
+
+class ApprovalGate;
+class ChatClientSummarizer;
+class Preflight;
+class ToolInvocation;
+class ToolRegistry;
+class Workspace;
+struct ChatError;
+struct ChatUsage;
+struct PreflightResult;
+
+// The agent loop of one session, as an asynchronous state machine (nothing blocks):
+//
+//   submit(prompt) -> [user message stored]
+//   loop: preflight (compaction on the session's view; may wait for a summary) -> [overlays + record stored]
+//         -> request (view + tool specs), streamed out as deltas
+//         -> [assistant message + request record stored in one step]
+//         -> each tool call in order: approval when the gate asks, run, offload gate 1
+//            -> [result (+ its offload overlay) stored]
+//   until an answer without tool calls (Finished), stop() (Stopped), an error (Failed) or the turn limit (Failed).
+//
+// Storage: every message and request is stored as soon as it exists, each in one transaction, so a crash
+// loses at most the step in flight. A stopped or failed request stores no message (streamed text is
+// discarded) but a request record whose `error` says what happened; its compaction, if any, was stored
+// before it. A stopped tool stores its result ("stopped by the user", with the output so far); calls of the
+// same assistant message that did not run get a result saying so. Calls left without a result by a crash
+// get an "interrupted" result when the session is next continued, so the history stays well paired.
+//
+// Reopening: open() rebuilds the view from the stored history and overlays; submit(), resume() and
+// retryLastTurn() continue from there.
+class AgentRun : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State {
+        Idle,             // opened, nothing running
+        Compacting,       // a preflight waits for a summary (see compactionStarted)
+        WaitingForModel,  // request sent, nothing received yet
+        Streaming,        // deltas arriving
+        Retrying,         // the client waits before another attempt (see retrying)
+        RunningTool,      // see toolStarted
+        AwaitingApproval, // see approvalRequested; answer with approve()
+        Finished,         // the model answered without tool calls
+        Stopped,          // stop() ended the run
+        Failed,           // see failed()
+    };
+    Q_ENUM(State)
+
+    explicit AgentRun(const AgentConfig &config, QObject *parent = nullptr);
+    ~AgentRun() override;
+
+    // Loads the session (settings, system prompt, history, overlays). Call once, before anything else.
+    bool open(QString *error = nullptr);
+
+    State state() const { return m_state; }
+    bool isBusy() const;
+    QString sessionId() const { return m_config.sessionId; }
+    QString systemPrompt() const { return m_systemPrompt; }
+    const CompactionPolicy &policy() const { return m_policy; }
+    ApprovalGate *approvalGate() const { return m_gate; }
+    Workspace *workspace() const { return m_workspace; }
+    QList<ToolSpec> toolSpecs() const { return m_toolSpecs; }
+    const QList<Message> &history() const { return m_history; }
+    const ContextOverlays &overlays() const { return m_overlays; }
+    // What the next request would send now (before its preflight).
+    QList<Message> currentView() const;
+    QString lastError() const { return m_lastError; }
+    QString lastAnswer() const { return m_lastAnswer; }
+    int turnsThisRun() const { return m_turns; }
+
+    // Actions. Each returns false (doing nothing) when it does not apply in the current state.
+    bool submit(const QString &prompt);
+    // Continues the loop from the stored state without a new prompt (after a stop, a failure or a crash).
+    bool resume();
+    // Stops whatever runs: the request is cancelled, the tool killed, the summary abandoned. Synchronous.
+    void stop();
+    // The user's answer to approvalRequested(callId).
+    bool approve(const QString &callId, ApprovalDecision decision);
+    // "/compact" (a preflight now, recorded even at None) and "/compact force" (as if at Full).
+    bool compactNow(bool force);
+    // Removes the newest checkpoint: the previous view comes back.
+    bool undoLastCompaction();
+    // After an interrupted turn (stopped, failed, crashed): continue it. After an answer: ask again
+    // (the last user prompt is stored again; history is never rewritten).
+    bool retryLastTurn();
+    // Moves the summary in flight to the next step of the fallback chain.
+    bool skipSummary();
+
+Q_SIGNALS:
+    void stateChanged(wl::AgentRun::State state);
+    void compactionStarted(wl::Tier tier, int messages, const QDateTime &started);
+    void compactionRecorded(const wl::CompactionRecord &record);
+    void compactionUndone(qint64 checkpointId);
+    void retrying(int attempt, int delayMs, const QString &error);
+    void textDelta(const QString &text);
+    void thinkingDelta(const QString &text);
+    void toolCallStreaming(int index, const QString &callId, const QString &name);
+    void toolCallArgumentsDelta(int index, const QString &delta);
+    void approvalRequested(const wl::ApprovalRequest &request);
+    void toolStarted(const wl::ToolCall &call);
+    void toolFinished(const wl::ToolCall &call, const wl::ToolResult &result, qint64 durationMs);
+    void messageStored(const wl::Message &message);
+    void requestStored(const wl::RequestRecord &request);
+    void finished(const QString &answer);
+    void stopped();
+    void failed(const QString &error);
+
+private:
+    enum class AfterPreflight { SendRequest, Idle };
+
+    void setState(State state);
+    bool storeMessages(const QList<Message> &messages, const QList<OffloadOverlay> &offloads,
+                       const std::optional<RequestRecord> &request, QList<Message> *stored);
+    void addToHistory(const Message &message);
+    void closeInterruptedCalls();
+    void closeCalls(int fromIndex, const QString &reason);
+    void startTurn();
+    void runPreflight(bool force, bool userRequested, AfterPreflight then);
+    void onPreflightFinished();
+    bool storeCompaction(PreflightResult &result);
+    void sendRequest();
+    void onAttemptStarted(int attempt);
+    void onTextDelta(const QString &text);
+    void onThinkingDelta(const QString &text);
+    void onToolCallStarted(int index, const QString &id, const QString &name);
+    void onToolCallArgumentsDelta(int index, const QString &delta);
+    void onRetrying(int attempt, int delayMs, const wl::ChatError &error);
+    void onModelFinished(const wl::Message &assistant, const wl::ChatUsage &usage, const QString &finishReason);
+    void onModelFailed(const wl::ChatError &error);
+    void storeFailedRequest(const QString &error);
+    void runNextTool();
+    void onToolFinished(const wl::ToolResult &result);
+    void completeTool(const wl::ToolCall &call, const wl::ToolResult &result);
+    void endStopped();
+    void fail(const QString &error);
+    void rebuildView();
+
+    AgentConfig m_config;
+    CompactionPolicy m_policy;
+    QString m_systemPrompt;
+    QString m_auditPath;
+    Workspace *m_workspace = nullptr;
+    ApprovalGate *m_gate = nullptr;
+    std::unique_ptr<ToolRegistry> m_tools;
+    QList<ToolSpec> m_toolSpecs;
+    qint64 m_toolSchemaBytes = 0;
+    ChatClientSummarizer *m_configuredSummarizer = nullptr;
+    ChatClientSummarizer *m_mainSummarizer = nullptr;
+
+    QList<Message> m_history;
+    ContextOverlays m_overlays;
+    std::optional<ContextView> m_view;
+    QString m_lastStateKey;
+    int m_requestCount = 0;
+
+    State m_state = State::Idle;
+    bool m_opened = false;
+    bool m_stopRequested = false;
+    int m_turns = 0;
+    QString m_lastError;
+    QString m_lastAnswer;
+
+    // The preflight in flight.
+    QPointer<Preflight> m_preflight;
+    AfterPreflight m_afterPreflight = AfterPreflight::SendRequest;
+    Tier m_requestTier = Tier::None;
+
+    // The request in flight.
+    bool m_requestInFlight = false;
+    RequestRecord m_pendingRequest;
+
+    // The tool calls of the newest assistant message.
+    QList<ToolCall> m_calls;
+    int m_callIndex = 0;
+    QPointer<ToolInvocation> m_invocation;
+    bool m_toolAnnounced = false;
+    bool m_denied = false;
+};
+
+} // namespace wl

@@ -1,0 +1,70 @@
+#include "ChatClientSummarizer.h"
+
+#include "LoggingCategories.h"
+#include "llm/ChatClient.h"
+
+#include <QCoreApplication>
+
+namespace wl {
+
+ChatClientSummarizer::ChatClientSummarizer(ChatClient *client, const QString &model, QObject *parent)
+    : Summarizer(parent)
+    , m_client(client)
+    , m_model(model)
+{
+    if (m_client) {
+        connect(m_client, &ChatClient::finished, this, &ChatClientSummarizer::onFinished);
+        connect(m_client, &ChatClient::failed, this, &ChatClientSummarizer::onFailed);
+    }
+}
+
+ChatClientSummarizer::~ChatClientSummarizer()
+{
+    if (m_current != 0 && m_client)
+        m_client->cancel();
+}
+
+void ChatClientSummarizer::summarize(quint64 requestId, const QString &systemPrompt, const QString &userPrompt)
+{
+    if (!m_client) {
+        Q_EMIT failed(requestId, QCoreApplication::translate("wl::ChatClientSummarizer", "no LLM client"));
+        return;
+    }
+    ChatRequest request;
+    request.messages = {Message::system(systemPrompt), Message::user(userPrompt)};
+    request.model = m_model;
+    request.maxOutputTokens = m_maxOutputTokens;
+    request.promptCaching = false;
+    m_current = requestId;
+    qCDebug(lcAgent) << "summary request" << requestId << "to model" << m_model;
+    m_client->send(request);
+}
+
+void ChatClientSummarizer::cancel(quint64 requestId)
+{
+    if (requestId == 0 || requestId != m_current)
+        return;
+    m_current = 0;
+    if (m_client)
+        m_client->cancel();
+}
+
+void ChatClientSummarizer::onFinished(const Message &assistant, const ChatUsage &, const QString &)
+{
+    if (m_current == 0)
+        return;
+    const quint64 id = m_current;
+    m_current = 0;
+    Q_EMIT finished(id, assistant.content);
+}
+
+void ChatClientSummarizer::onFailed(const ChatError &error)
+{
+    if (m_current == 0)
+        return;
+    const quint64 id = m_current;
+    m_current = 0;
+    Q_EMIT failed(id, error.displayText());
+}
+
+} // namespace wl
