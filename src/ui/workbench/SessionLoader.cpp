@@ -38,8 +38,9 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     if (!info->policy.isEmpty() && !CompactionPolicy::fromJson(info->policy, &s.policy, &policyError))
         s.policy = CompactionPolicy();
     s.history = store.history(sessionId, error);
-    // A leading system message is the system prompt; views keep it apart from the body.
-    if (!s.history.isEmpty() && s.history.constFirst().role == Role::System) {
+    // The prompt an agent session runs with; for imports, a leading system message.
+    s.systemPrompt = info->systemPrompt;
+    if (s.systemPrompt.isEmpty() && !s.history.isEmpty() && s.history.constFirst().role == Role::System) {
         s.systemPrompt = s.history.constFirst().content;
         s.history.removeFirst();
     }
