@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "anchors/AnchorHistoryModel.h"
 #include "anchors/AnchorsPanel.h"
 #include "compactions/CompactionsPanel.h"
 #include "context/ContextModels.h"
