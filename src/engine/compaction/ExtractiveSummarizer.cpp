@@ -59,6 +59,22 @@ QString oneLine(QStringView text, qsizetype max)
     return cut(QStringView(line).sliced(start), max);
 }
 
+// PCRE2 validates the whole subject on every match call (so on every step of a global match)
+// unless told not to; we check once, ourselves, and only skip its check for well-formed text.
+QRegularExpression::MatchOptions checkedOnce(QStringView text)
+{
+    const qsizetype size = text.size();
+    for (qsizetype i = 0; i < size; ++i) {
+        const QChar c = text[i];
+        if (!c.isSurrogate())
+            continue;
+        if (!c.isHighSurrogate() || i + 1 >= size || !text[i + 1].isLowSurrogate())
+            return QRegularExpression::NoMatchOption;
+        ++i;
+    }
+    return QRegularExpression::DontCheckSubjectStringMatchOption;
+}
+
 QStringView scanHead(const QString &text)
 {
     return QStringView(text).first(safeCutPosition(text, kScanHead));
@@ -201,7 +217,7 @@ CallInfo describeCall(const ToolCall &call)
     const QStringView head = scanHead(call.arguments);
     static const QRegularExpression field(
         uR"re("(path|file_path|filePath|filename|file|target_file|notebook_path|command|cmd)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[))re"_s);
-    for (const QRegularExpressionMatch &m : field.globalMatchView(head)) {
+    for (const QRegularExpressionMatch &m : field.globalMatchView(head, 0, QRegularExpression::NormalMatch, checkedOnce(head))) {
         const QStringView key = m.capturedView(1);
         const bool isCommand = key == u"command" || key == u"cmd";
         if (!m.hasCaptured(2)) {
@@ -229,7 +245,7 @@ CallInfo describeCall(const ToolCall &call)
     if (info.kind == ToolKind::Edit && info.paths.isEmpty()) {
         // A patch (JSON-escaped or raw): "*** Update File: x", "+++ b/x".
         static const QRegularExpression patchFile(uR"re(\*\*\* (?:Update|Add|Delete) File: ([^\n\\"]+)|\+\+\+ b/([^\n\\"\t]+))re"_s);
-        for (const QRegularExpressionMatch &m : patchFile.globalMatchView(head))
+        for (const QRegularExpressionMatch &m : patchFile.globalMatchView(head, 0, QRegularExpression::NormalMatch, checkedOnce(head)))
             appendUnique(&info.paths, (m.hasCaptured(1) ? m.capturedView(1) : m.capturedView(2)).trimmed().toString());
     }
     if (info.kind == ToolKind::Shell && info.command.isEmpty() && !call.argumentsValid)
@@ -248,7 +264,7 @@ QStringView failureLine(QStringView text)
         uR"re(Traceback \(most recent call last\)|Error:|Error \d|error(?:\[\w+\])?:|ERROR\b|FAILED\b|fatal:|panic:|)re"
         uR"re([1-9]\d* (?:failed|errors?)\b|(?i:exit(?:ed with)? (?:code|status)[:= ]*[1-9])|"exit_code"\s*:\s*[1-9]|)re"
         uR"re(returned non-zero exit status|command not found|No such file or directory|Segmentation fault)re"_s);
-    const QRegularExpressionMatch m = failure.matchView(text);
+    const QRegularExpressionMatch m = failure.matchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text));
     if (!m.hasMatch())
         return {};
     qsizetype begin = m.capturedStart();
@@ -290,7 +306,7 @@ QStringList decisionsIn(QStringView text)
         uR"re((?i:\b(?:I['’]ll use|I will use|we['’]ll use|we will use|let['’]s use|I['’]ll go with|decided|decide to|)re"
         uR"re(instead of|going with|chose|opted)\b)|决定|改用|选择了)re"_s);
     QStringList out;
-    for (const QRegularExpressionMatch &m : choice.globalMatchView(text)) {
+    for (const QRegularExpressionMatch &m : choice.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
         const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
         if (sentence.size() < 12 || sentence.endsWith(u':'))
             continue; // "Instead of:" introduces a list; it says nothing by itself
