@@ -98,6 +98,8 @@ private slots:
     void forceAndUserRequested();
     void recordFields();
     void callerViewIsUsed();
+    void tierAtThresholds_data();
+    void tierAtThresholds();
 };
 
 void TestPreflight::scenario1_none()
@@ -664,6 +666,33 @@ void TestPreflight::callerViewIsUsed()
     QCOMPARE(withView.record.tier, without.record.tier);
     QCOMPARE(withView.view.items(), without.view.items());
     QCOMPARE(withView.view.items(), ContextView::build(kSystem, h, withView.overlays).items());
+}
+
+void TestPreflight::tierAtThresholds_data()
+{
+    QTest::addColumn<qint64>("tokens");
+    QTest::addColumn<int>("tier");
+    // Window 1,000, empty system prompt, one message of 4 * tokens bytes: the ratio is exactly tokens / 1000.
+    QTest::newRow("599") << qint64(599) << int(Tier::None);
+    QTest::newRow("600 = warn") << qint64(600) << int(Tier::Warn);
+    QTest::newRow("699") << qint64(699) << int(Tier::Warn);
+    QTest::newRow("700 = soft") << qint64(700) << int(Tier::Soft);
+    QTest::newRow("799") << qint64(799) << int(Tier::Soft);
+    QTest::newRow("800 = full") << qint64(800) << int(Tier::Full);
+    QTest::newRow("949") << qint64(949) << int(Tier::Full);
+    QTest::newRow("950 = emergency") << qint64(950) << int(Tier::Emergency);
+}
+
+void TestPreflight::tierAtThresholds()
+{
+    QFETCH(qint64, tokens);
+    QFETCH(int, tier);
+    CompactionPolicy p;
+    p.contextWindow = 1000;
+    const QList<Message> history = HistoryBuilder().user(big(tokens * 4 + 3)); // +3: the estimate divides once, rounding down
+    const PreflightResult r = runPreflight(preflightInput(QString(), history, p));
+    QCOMPARE(r.record.reason.estimateTokens, tokens);
+    QCOMPARE(int(r.record.tier), tier);
 }
 
 QTEST_GUILESS_MAIN(TestPreflight)

@@ -1,0 +1,132 @@
+// Preflight cost per turn, and the Full compaction path without the summariser.
+#include "BenchSessions.h"
+
+#include "compaction/CompactionPass.h"
+#include "compaction/ContextView.h"
+#include "compaction/Preflight.h"
+#include "compaction/TokenEstimate.h"
+
+#include <benchmark/benchmark.h>
+
+using namespace wl;
+using namespace wl::bench;
+
+namespace {
+const QString kSystem = QStringLiteral("You are a coding agent. Use the tools to inspect and change the repository.");
+
+// A window that puts `history` at `ratio`.
+qint64 windowFor(const QList<Message> &history, double ratio)
+{
+    return qint64(double(ContextView::build(kSystem, history, {}).tokens()) / ratio);
+}
+} // namespace
+
+// One new message on a 10,000-message history, then the preflight decision (None or Warn
+// with nothing left to offload), with the view the agent loop keeps between turns.
+static void BM_PreflightAfterOneMessage(benchmark::State &state)
+{
+    const double ratio = state.range(0) / 100.0;
+    QList<Message> history = agentSession(10000, 3900); // below gate 2: Warn finds nothing to offload
+    CompactionPolicy policy;
+    policy.contextWindow = windowFor(history, ratio);
+    ContextOverlays overlays;
+    ContextView view = ContextView::build(kSystem, history, overlays);
+    QString lastKey;
+    Tier tier = Tier::None;
+    auto turn = [&] {
+        Message m = Message::user(QStringLiteral("one more short message"));
+        m.id = history.constLast().id + 1;
+        m.cacheBytes();
+        history.append(m);
+        view.append(history, overlays);
+        PreflightInput in;
+        in.sessionId = QStringLiteral("bench");
+        in.systemPrompt = kSystem;
+        in.history = history;
+        in.overlays = overlays;
+        in.policy = policy;
+        in.toolSchemaBytes = 4000;
+        in.simulateOffloads = true;
+        in.lastStateKey = lastKey;
+        in.view = std::move(view);
+        Preflight preflight(std::move(in));
+        preflight.start();
+        PreflightResult r = preflight.takeResult();
+        view = std::move(r.view);
+        tier = r.record.tier;
+        if (r.shouldRecord)
+            lastKey = r.stateKey;
+    };
+    turn(); // the first Warn scans the whole head once
+    for (auto _ : state)
+        turn();
+    if (tier != (ratio >= policy.warn ? Tier::Warn : Tier::None))
+        state.SkipWithError("unexpected tier");
+    state.counters["messages"] = double(history.size());
+}
+BENCHMARK(BM_PreflightAfterOneMessage)->Arg(30)->Arg(65)->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+// The decision alone: the incremental estimate against the policy.
+static void BM_TierDecision(benchmark::State &state)
+{
+    const QList<Message> history = agentSession(10000);
+    CompactionPolicy policy;
+    policy.contextWindow = windowFor(history, 0.65);
+    ContextOverlays overlays;
+    ContextView view = ContextView::build(kSystem, history, overlays);
+    const Offloader offloader = Offloader::simulated(QStringLiteral("bench"));
+    for (auto _ : state) {
+        CompactionPass pass(kSystem, history, history.size(), policy, 4000, offloader, overlays, view);
+        TierReason reason;
+        benchmark::DoNotOptimize(pass.decide(false, &reason));
+    }
+}
+BENCHMARK(BM_TierDecision)->Unit(benchmark::kNanosecond);
+
+// Full compaction of a 10,000-message session without the summariser: the view built from
+// scratch, the tier, gate-2 offloads (in memory), the head handed to a summariser, the
+// checkpoint applied and the final view materialised.
+static void BM_FullCompactionView(benchmark::State &state)
+{
+    // Arg 0: every result below gate 2; arg 1: results up to 6,000 bytes, a third offloaded (in memory).
+    const QList<Message> history = agentSession(10000, state.range(0) ? 6000 : 3900);
+    CompactionPolicy policy;
+    policy.contextWindow = windowFor(history, 0.85);
+    const Offloader offloader = Offloader::simulated(QStringLiteral("bench"));
+    ParsedSummary summary;
+    summary.anchors.setValue(AnchorKind::UserIntent, QStringLiteral("Fix the failing tests"));
+    summary.summary = QStringLiteral("Fixed many modules.");
+    summary.structured = true;
+    qsizetype viewSize = 0;
+    for (auto _ : state) {
+        ContextOverlays overlays;
+        ContextView view = ContextView::build(kSystem, history, overlays);
+        CompactionPass pass(kSystem, history, history.size(), policy, 4000, offloader, overlays, view);
+        TierReason reason;
+        const Tier tier = pass.decide(false, &reason);
+        auto job = pass.prepareSummary(tier, QStringLiteral("record"));
+        if (!job) {
+            state.SkipWithError("nothing to summarise");
+            break;
+        }
+        pass.applySummary(*job, summary, tier, QStringLiteral("record"));
+        const QList<Message> messages = pass.view().messages(history, overlays);
+        viewSize = messages.size();
+        benchmark::DoNotOptimize(messages.constData());
+    }
+    state.counters["view_messages"] = double(viewSize);
+}
+BENCHMARK(BM_FullCompactionView)->ArgName("offloads")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Building the view of a 10,000-message history from scratch (what the incremental view avoids).
+static void BM_BuildView(benchmark::State &state)
+{
+    const QList<Message> history = agentSession(10000);
+    for (auto _ : state) {
+        const ContextView view = ContextView::build(kSystem, history, {});
+        benchmark::DoNotOptimize(view.bytes());
+    }
+}
+BENCHMARK(BM_BuildView)->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

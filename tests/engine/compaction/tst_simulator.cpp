@@ -1,0 +1,254 @@
+#include "CompactionFixtures.h"
+
+#include "compaction/ContextView.h"
+#include "compaction/Preflight.h"
+#include "compaction/Simulator.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString kSystem = u"You are a coding agent."_s;
+
+// A recorded session: each turn is user, call, result, assistant; one request per model reply.
+struct Recorded
+{
+    QList<Message> history;
+    QList<qsizetype> requests;
+};
+
+Recorded recorded(int turns)
+{
+    HistoryBuilder h;
+    Recorded r;
+    for (int t = 0; t < turns; ++t) {
+        h.user(u"turn %1: please look at module %1 "_s.arg(t) + big(200));
+        r.requests.append(h.messages().size());
+        h.call(u"call_%1"_s.arg(t), u"bash"_s, u"{\"command\":\"cat m%1\"}"_s.arg(t));
+        r.requests.append(h.messages().size() + 1); // the request after the result
+        h.result(u"call_%1"_s.arg(t), big(t % 3 == 0 ? 6000 : 900, QLatin1Char('r')));
+        h.assistant(u"Module %1 is fine. I'll use the same approach next."_s.arg(t));
+    }
+    r.history = h;
+    return r;
+}
+
+CompactionPolicy smallWindow()
+{
+    CompactionPolicy p;
+    p.contextWindow = 4000;
+    p.tailMessages = 4;
+    return p;
+}
+} // namespace
+
+class TestSimulator : public QObject
+{
+    Q_OBJECT
+private slots:
+    void matchesPreflightStepByStep();
+    void totals();
+    void fixedSizeSummaries_data();
+    void fixedSizeSummaries();
+    void viewAtRequest();
+    void noFilesWritten();
+    void jsonShape();
+    void historyWithoutIds();
+    void windowZeroNeverCompacts();
+};
+
+void TestSimulator::matchesPreflightStepByStep()
+{
+    // The simulator is the preflight, run request after request without an LLM.
+    const Recorded rec = recorded(40);
+    const CompactionPolicy p = smallWindow();
+    Simulator::Input in;
+    in.systemPrompt = kSystem;
+    in.history = rec.history;
+    in.requests = rec.requests;
+    in.policy = p;
+    in.sessionId = u"s1"_s;
+    const SimulationResult sim = Simulator::simulate(in);
+    QCOMPARE(sim.rows.size(), rec.requests.size());
+
+    ContextOverlays overlays;
+    for (qsizetype i = 0; i < rec.requests.size(); ++i) {
+        PreflightInput pin;
+        pin.sessionId = u"s1"_s;
+        pin.systemPrompt = kSystem;
+        pin.history = rec.history.mid(0, rec.requests[i]);
+        pin.overlays = overlays;
+        pin.policy = p;
+        pin.toolSchemaBytes = 0;
+        pin.simulateOffloads = true;
+        const PreflightResult r = Preflight::runWithoutLlm(pin);
+        const SimulationRow &row = sim.rows[i];
+        const QByteArray at = QByteArray::number(i);
+        QVERIFY2(row.tier == r.record.tier, at.constData());
+        QVERIFY2(row.tokensBefore == r.record.tokensBefore, at.constData());
+        QVERIFY2(row.tokensAfter == r.record.tokensAfter, at.constData());
+        QVERIFY2(row.msgsAfter == r.record.msgsAfter, at.constData());
+        QVERIFY2(row.offloaded == r.record.offloaded.size(), at.constData());
+        QVERIFY2(row.summarized == r.record.summarized, at.constData());
+        QCOMPARE(row.ratioBefore, r.ratioBefore);
+        QCOMPARE(row.ratioAfter, r.ratioAfter);
+        QCOMPARE(row.index, int(i));
+        overlays = r.overlays;
+    }
+}
+
+void TestSimulator::totals()
+{
+    const Recorded rec = recorded(60);
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
+    int summaries = 0, emergencies = 0;
+    double peak = 0;
+    QSet<int> tiers;
+    for (const SimulationRow &row : sim.rows) {
+        summaries += (row.tier == Tier::Soft || row.tier == Tier::Full) && row.summarized > 0;
+        emergencies += row.tier == Tier::Emergency;
+        peak = std::max(peak, row.ratioAfter);
+        tiers.insert(int(row.tier));
+    }
+    QCOMPARE(sim.totals.requests, rec.requests.size());
+    QCOMPARE(sim.totals.summaryCalls, summaries);
+    QCOMPARE(sim.totals.emergencies, emergencies);
+    QCOMPARE(sim.totals.peakRatio, peak);
+    QVERIFY(sim.totals.summaryCalls > 0);
+    QVERIFY(tiers.contains(int(Tier::Warn)));
+    QVERIFY(sim.totals.tokensSent > 0);
+    // A looser policy compacts less often.
+    CompactionPolicy loose = smallWindow();
+    loose.contextWindow = 40000;
+    const SimulationResult relaxed = Simulator::simulate(kSystem, rec.history, rec.requests, loose);
+    QVERIFY(relaxed.totals.summaryCalls < sim.totals.summaryCalls);
+}
+
+void TestSimulator::fixedSizeSummaries_data()
+{
+    QTest::addColumn<qint64>("tokens");
+    QTest::addColumn<QList<qint64>>("recorded");
+    QTest::addColumn<qint64>("expected");
+    QTest::newRow("given size") << qint64(300) << QList<qint64>{} << qint64(300);
+    QTest::newRow("mean of recorded summaries") << qint64(0) << QList<qint64>{100, 300} << qint64(200);
+    QTest::newRow("default 600") << qint64(0) << QList<qint64>{} << qint64(600);
+}
+
+void TestSimulator::fixedSizeSummaries()
+{
+    QFETCH(qint64, tokens);
+    QFETCH(QList<qint64>, recorded);
+    QFETCH(qint64, expected);
+    const Recorded rec = ::recorded(40);
+    Simulator::Input in;
+    in.systemPrompt = kSystem;
+    in.history = rec.history;
+    in.requests = rec.requests;
+    in.policy = smallWindow();
+    in.policy.contextWindow = 8000;
+    in.summaryModel = SummaryModel::fixedSize(tokens);
+    in.recordedSummaryTokens = recorded;
+    const SimulationResult sim = Simulator::simulate(in);
+    bool checked = false;
+    for (int i = 0; i < sim.rows.size(); ++i) {
+        const SimulationRow &row = sim.rows[i];
+        if ((row.tier != Tier::Full && row.tier != Tier::Soft) || row.summarized == 0)
+            continue;
+        const QList<Message> view = sim.viewAt(i);
+        QVERIFY(view[1].content.startsWith(u"[Context Compaction]"_s));
+        QCOMPARE(view[1].content.toUtf8().size() / 4, expected);
+        checked = true;
+    }
+    QVERIFY(checked);
+}
+
+void TestSimulator::viewAtRequest()
+{
+    const Recorded rec = recorded(30);
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
+    for (int i = 0; i < sim.rows.size(); ++i) {
+        const QList<Message> view = sim.viewAt(i);
+        QCOMPARE(view.size(), sim.rows[i].msgsAfter);
+        qint64 bytes = 0;
+        for (const Message &m : view)
+            bytes += m.computeBytes();
+        QCOMPARE(bytes / 4, sim.rows[i].tokensAfter);
+        QCOMPARE(pairingProblem(view), QString());
+    }
+    QVERIFY(sim.viewAt(-1).isEmpty());
+    QVERIFY(sim.viewAt(int(sim.rows.size())).isEmpty());
+}
+
+void TestSimulator::noFilesWritten()
+{
+    QTemporaryDir dir;
+    const QString old = QDir::currentPath();
+    QDir::setCurrent(dir.path());
+    const Recorded rec = recorded(30);
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
+    QDir::setCurrent(old);
+    int offloads = 0;
+    for (const SimulationRow &row : sim.rows)
+        offloads += row.offloaded;
+    QVERIFY(offloads > 0);
+    QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
+    // The would-be placeholders name the would-be files.
+    const ContextOverlays o = sim.overlaysAt(int(sim.rows.size()) - 1);
+    QCOMPARE(o.offloads.size(), offloads);
+    for (const OffloadOverlay &overlay : o.offloads)
+        QVERIFY(overlay.placeholder.startsWith(u"[offloaded: .waterline/tool_results/simulation/"_s));
+}
+
+void TestSimulator::jsonShape()
+{
+    const Recorded rec = recorded(10);
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
+    const QJsonObject json = sim.toJson();
+    const QJsonArray rows = json.value(u"requests"_s).toArray();
+    QCOMPARE(rows.size(), sim.rows.size());
+    const QStringList rowKeys{u"index"_s, u"ratio_before"_s, u"ratio_after"_s, u"tier"_s, u"tokens_before"_s, u"tokens_after"_s,
+                              u"msgs_before"_s, u"msgs_after"_s, u"offloaded"_s, u"summarized"_s, u"error"_s};
+    for (const QString &key : rowKeys)
+        QVERIFY2(rows.first().toObject().contains(key), qPrintable(key));
+    QCOMPARE(rows.last().toObject().value(u"tier"_s).toString(), tierName(sim.rows.last().tier));
+    const QJsonObject totals = json.value(u"totals"_s).toObject();
+    for (const QString &key : {u"requests"_s, u"summary_calls"_s, u"peak_ratio"_s, u"emergencies"_s, u"tokens_sent"_s})
+        QVERIFY2(totals.contains(key), qPrintable(key));
+    QCOMPARE(totals.value(u"requests"_s).toInt(), sim.totals.requests);
+    QCOMPARE(totals.value(u"tokens_sent"_s).toDouble(), double(sim.totals.tokensSent));
+}
+
+void TestSimulator::historyWithoutIds()
+{
+    // Imported transcripts may have no store ids: the simulator numbers a copy, the input stays as it is.
+    Recorded rec = recorded(20);
+    for (Message &m : rec.history)
+        m.id = 0;
+    const QList<Message> before = rec.history;
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
+    QVERIFY(sim.totals.summaryCalls > 0);
+    QVERIFY(identical(rec.history, before));
+    QCOMPARE(pairingProblem(sim.viewAt(int(sim.rows.size()) - 1)), QString());
+}
+
+void TestSimulator::windowZeroNeverCompacts()
+{
+    const Recorded rec = recorded(20);
+    CompactionPolicy p;
+    p.contextWindow = 0;
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, p);
+    for (const SimulationRow &row : sim.rows) {
+        QCOMPARE(row.tier, Tier::None);
+        QCOMPARE(row.tokensAfter, row.tokensBefore);
+    }
+    QCOMPARE(sim.totals.summaryCalls, 0);
+}
+
+QTEST_GUILESS_MAIN(TestSimulator)
+#include "tst_simulator.moc"
