@@ -154,7 +154,7 @@ void TestBashTool::timeoutKillsProcessGroup()
     clock.start();
     const ToolResult result = bash({{u"command"_s, u"sleep 30 & echo $!; wait"_s}, {u"timeout_s"_s, 1}});
     const qint64 elapsed = clock.elapsed();
-    QVERIFY2(elapsed < 4000, qPrintable(QString::number(elapsed)));
+    QVERIFY2(elapsed < 5000, qPrintable(QString::number(elapsed)));  // 1 s timeout plus start-up on a loaded machine
     QVERIFY(result.isError);
     QCOMPARE(result.exitCode, -1);
     QCOMPARE(result.metadata.value(u"timedOut"_s).toBool(), true);
