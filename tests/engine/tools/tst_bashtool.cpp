@@ -50,6 +50,7 @@ private slots:
     void mergesStdoutAndStderr();
     void runsInWorkspaceWithEmptyStdin();
     void killedBySignal();
+    void apiKeysAreNotPassedOn();
     void timeoutKillsProcessGroup();
     void cancelKillsProcessGroup();
     void deletingRunKillsProcessGroup();
@@ -146,6 +147,19 @@ void TestBashTool::killedBySignal()
     QVERIFY(result.isError);
     QCOMPARE(result.exitCode, -1);
     QCOMPARE(result.content, u"before\n[the command was killed by a signal]"_s);
+}
+
+void TestBashTool::apiKeysAreNotPassedOn()
+{
+    qputenv("ANTHROPIC_API_KEY", "sk-test-secret");
+    qputenv("OPENAI_API_KEY", "sk-test-secret");
+    qputenv("WATERLINE_TEST_PLAIN", "visible");
+    const ToolResult result
+        = bash({{u"command"_s, u"echo \"[$ANTHROPIC_API_KEY][$OPENAI_API_KEY][$WATERLINE_TEST_PLAIN]\""_s}});
+    qunsetenv("ANTHROPIC_API_KEY");
+    qunsetenv("OPENAI_API_KEY");
+    qunsetenv("WATERLINE_TEST_PLAIN");
+    QCOMPARE(result.content, u"[][][visible]\n[exit code: 0]"_s);
 }
 
 void TestBashTool::timeoutKillsProcessGroup()
