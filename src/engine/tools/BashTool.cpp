@@ -59,6 +59,12 @@ BashRun::BashRun(const QString &command, const QString &workingDirectory, int ti
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     m_process.setStandardInputFile(QProcess::nullDevice());
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    // API keys stay out of reach: whatever a command prints enters the history and the store.
+    const QStringList names = environment.keys();
+    for (const QString &name : names) {
+        if (name.endsWith(u"_API_KEY"_s) || name.endsWith(u"_AUTH_TOKEN"_s))
+            environment.remove(name);
+    }
     // Nothing interactive: no pager waits for a key, no colour codes in the output.
     environment.insert(u"PAGER"_s, u"cat"_s);
     environment.insert(u"GIT_PAGER"_s, u"cat"_s);
