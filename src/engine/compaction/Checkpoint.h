@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Anchors.h"
+#include "OffloadStore.h"
 #include "Tier.h"
 
 #include <QDateTime>
@@ -8,8 +9,6 @@
 #include <QString>
 
 namespace wl {
-
-struct OffloadEntry;
 
 // A checkpoint overlay (spec section 9): the view replaces every history
 // message with id <= coversUpToMessageId by one user message holding `text`.

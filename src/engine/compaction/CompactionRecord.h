@@ -60,7 +60,12 @@ struct CompactionRecord
 
     QJsonObject toJson() const;
     // Tolerant: unknown keys ignored; returns false (and names the field) when a required key is wrong.
+    // Required: id (non-empty), session_id, timestamp (ISO 8601), tier (a known name), tokens_before,
+    // tokens_after, msgs_before, msgs_after. Any other field may be missing (default value), but not
+    // present with the wrong type.
     static bool fromJson(const QJsonObject &object, CompactionRecord *record, QString *error = nullptr);
+
+    friend bool operator==(const CompactionRecord &, const CompactionRecord &) = default;
 };
 
 } // namespace wl

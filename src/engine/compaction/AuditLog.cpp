@@ -1,0 +1,121 @@
+#include "AuditLog.h"
+
+#include "LoggingCategories.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+using namespace Qt::StringLiterals;
+
+namespace wl::AuditLog {
+
+namespace {
+
+constexpr QFile::Permissions kDirPermissions = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner;
+constexpr QFile::Permissions kFilePermissions = QFile::ReadOwner | QFile::WriteOwner;
+
+// Creates `dir` and any missing parents, each created level 0700; existing levels are left alone.
+bool ensureDir(const QString &dir, QString *error)
+{
+    QStringList missing;
+    QString level = QDir::cleanPath(dir);
+    while (!QFileInfo(level).isDir()) {
+        if (QFileInfo::exists(level)) {
+            *error = QCoreApplication::translate("wl::AuditLog", "cannot create the folder %1: a file with that name is in the way").arg(level);
+            return false;
+        }
+        missing.prepend(level);
+        const QString parent = QFileInfo(level).path();
+        if (parent == level)
+            break;
+        level = parent;
+    }
+    for (const QString &path : std::as_const(missing)) {
+        if (!QDir().mkdir(path, kDirPermissions)) {
+            *error = QCoreApplication::translate("wl::AuditLog", "cannot create the folder %1").arg(path);
+            return false;
+        }
+        QFile::setPermissions(path, kDirPermissions); // mkdir is subject to the umask
+    }
+    return true;
+}
+
+} // namespace
+
+bool append(const QString &path, const CompactionRecord &record, QString *error)
+{
+    auto failed = [&](const QString &why) {
+        qCWarning(lcCompaction) << "audit append failed:" << why;
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (path.isEmpty())
+        return failed(QCoreApplication::translate("wl::AuditLog", "no audit file path given"));
+
+    QString dirError;
+    if (!ensureDir(QFileInfo(path).path(), &dirError))
+        return failed(dirError);
+
+    QFile file(path);
+    // The permissions apply when the file is created; an existing log keeps its own.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append, kFilePermissions))
+        return failed(QCoreApplication::translate("wl::AuditLog", "cannot open %1: %2").arg(path, file.errorString()));
+
+    // One write per record: with O_APPEND, concurrent writers cannot interleave inside a line.
+    const QByteArray line = QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact) + '\n';
+    if (file.write(line) != line.size() || !file.flush())
+        return failed(QCoreApplication::translate("wl::AuditLog", "cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+ReadResult read(const QString &path)
+{
+    ReadResult result;
+    QFile file(path);
+    if (!file.exists())
+        return result;
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.problems << QCoreApplication::translate("wl::AuditLog", "cannot open %1: %2").arg(path, file.errorString());
+        qCWarning(lcCompaction) << "audit read:" << result.problems.constLast();
+        return result;
+    }
+
+    int lineNumber = 0;
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine().trimmed();
+        ++lineNumber;
+        if (line.isEmpty())
+            continue;
+
+        auto skip = [&](const QString &why) {
+            ++result.skipped;
+            result.problems << QCoreApplication::translate("wl::AuditLog", "line %1: %2").arg(lineNumber).arg(why);
+        };
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
+        if (parseError.error != QJsonParseError::NoError) {
+            skip(QCoreApplication::translate("wl::AuditLog", "not JSON (%1 at offset %2)").arg(parseError.errorString()).arg(parseError.offset));
+            continue;
+        }
+        if (!document.isObject()) {
+            skip(QCoreApplication::translate("wl::AuditLog", "not a JSON object"));
+            continue;
+        }
+        CompactionRecord record;
+        QString why;
+        if (!CompactionRecord::fromJson(document.object(), &record, &why)) {
+            skip(why);
+            continue;
+        }
+        result.records.append(std::move(record));
+    }
+    if (!result.problems.isEmpty())
+        qCWarning(lcCompaction) << "audit read:" << path << "skipped" << result.skipped << "damaged lines";
+    return result;
+}
+
+} // namespace wl::AuditLog

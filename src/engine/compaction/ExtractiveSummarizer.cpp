@@ -1,0 +1,835 @@
+#include "ExtractiveSummarizer.h"
+
+#include "Checkpoint.h"
+#include "model/Message.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+constexpr qsizetype kScanHead = 4096; // characters of a message (or call arguments) we look at
+constexpr qsizetype kScanTail = 1024; // plus its end, where exit codes are printed
+constexpr qsizetype kIntentChars = 400;
+constexpr qsizetype kLaterChars = 160;
+constexpr qsizetype kShortUserMessage = 400; // longer later messages are new tasks, not corrections
+constexpr int kMaxLater = 3;
+constexpr int kMaxDecisions = 4;
+constexpr int kMaxTried = 4;
+constexpr int kMaxNextLines = 6;
+constexpr int kMaxProgressFiles = 12;
+constexpr int kMaxProgressCommands = 6;
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers: every cut is on a character boundary (no half surrogate pair, no orphaned mark).
+
+qsizetype safeCutPosition(QStringView text, qsizetype max)
+{
+    if (text.size() <= max)
+        return text.size();
+    qsizetype at = max;
+    while (at > 0 && (text[at].isLowSurrogate() || text[at].isMark()))
+        --at;
+    return at;
+}
+
+QString cut(QStringView text, qsizetype max)
+{
+    if (text.size() <= max)
+        return text.toString();
+    return text.first(safeCutPosition(text, max - 1)).trimmed().toString() + u'\u2026';
+}
+
+// One line: whitespace runs collapsed, leading heading/list markers dropped, cut to `max`.
+QString oneLine(QStringView text, qsizetype max)
+{
+    // Simplify a bounded slice only: cost stays independent of the message size.
+    QString line = text.first(safeCutPosition(text, max * 4)).toString().simplified();
+    qsizetype start = 0;
+    while (start < line.size() && (line[start] == u'#' || line[start] == u'>' || line[start].isSpace()))
+        ++start;
+    return cut(QStringView(line).sliced(start), max);
+}
+
+// PCRE2 validates the whole subject on every match call (so on every step of a global match)
+// unless told not to; we check once, ourselves, and only skip its check for well-formed text.
+QRegularExpression::MatchOptions checkedOnce(QStringView text)
+{
+    const qsizetype size = text.size();
+    for (qsizetype i = 0; i < size; ++i) {
+        const QChar c = text[i];
+        if (!c.isSurrogate())
+            continue;
+        if (!c.isHighSurrogate() || i + 1 >= size || !text[i + 1].isLowSurrogate())
+            return QRegularExpression::NoMatchOption;
+        ++i;
+    }
+    return QRegularExpression::DontCheckSubjectStringMatchOption;
+}
+
+QStringView scanHead(const QString &text)
+{
+    return QStringView(text).first(safeCutPosition(text, kScanHead));
+}
+
+// The end of a message that scanHead() did not cover, at most kScanTail characters.
+QStringView scanTail(const QString &text)
+{
+    qsizetype from = std::max(scanHead(text).size(), text.size() - kScanTail);
+    while (from < text.size() && (text[from].isLowSurrogate() || text[from].isMark()))
+        ++from;
+    return QStringView(text).sliced(from);
+}
+
+// Adds `items` as "- item" lines, dropping the oldest ones until the block fits `max`.
+QString bulletBlock(const QStringList &items, qsizetype max)
+{
+    static const QRegularExpression listItem(uR"re(^(?:[-*\x{2022}] |\d+[.)] ))re"_s);
+    QStringList kept = items;
+    auto render = [](const QStringList &list) {
+        QStringList lines;
+        lines.reserve(list.size());
+        for (const QString &item : list)
+            lines << (listItem.matchView(item).hasMatch() ? item : u"- "_s + item);
+        return lines.join(u'\n');
+    };
+    QString text = render(kept);
+    while (text.size() > max && kept.size() > 1) {
+        kept.removeFirst();
+        text = render(kept);
+    }
+    return cut(text, max);
+}
+
+// "a, b, c (+4 more)"
+QString listWithMore(const QStringList &items, int max)
+{
+    if (items.size() <= max)
+        return items.join(u", "_s);
+    return items.first(max).join(u", "_s) + u" (+%1 more)"_s.arg(items.size() - max);
+}
+
+void appendUnique(QStringList *list, const QString &item)
+{
+    if (!item.isEmpty() && !list->contains(item))
+        list->append(item);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool calls
+
+enum class ToolKind { Other, Edit, Shell, Read, Plan };
+
+ToolKind kindOfTool(const QString &name)
+{
+    static const QHash<QString, ToolKind> kinds{
+        {u"write_file"_s, ToolKind::Edit},       {u"edit_file"_s, ToolKind::Edit},
+        {u"apply_patch"_s, ToolKind::Edit},      {u"str_replace_editor"_s, ToolKind::Edit},
+        {u"str_replace_based_edit_tool"_s, ToolKind::Edit}, {u"write"_s, ToolKind::Edit},
+        {u"edit"_s, ToolKind::Edit},             {u"multiedit"_s, ToolKind::Edit},
+        {u"create_file"_s, ToolKind::Edit},      {u"replace_in_file"_s, ToolKind::Edit},
+        {u"write_to_file"_s, ToolKind::Edit},    {u"notebookedit"_s, ToolKind::Edit},
+        {u"apply_diff"_s, ToolKind::Edit},
+        {u"bash"_s, ToolKind::Shell},            {u"shell"_s, ToolKind::Shell},
+        {u"exec_command"_s, ToolKind::Shell},    {u"execute_bash"_s, ToolKind::Shell},
+        {u"run_command"_s, ToolKind::Shell},     {u"run_shell_command"_s, ToolKind::Shell},
+        {u"execute_command"_s, ToolKind::Shell}, {u"local_shell"_s, ToolKind::Shell},
+        {u"run_terminal_cmd"_s, ToolKind::Shell}, {u"terminal"_s, ToolKind::Shell},
+        {u"read_file"_s, ToolKind::Read},        {u"read"_s, ToolKind::Read},
+        {u"view_file"_s, ToolKind::Read},        {u"open"_s, ToolKind::Read},
+        {u"notebookread"_s, ToolKind::Read},
+        {u"update_plan"_s, ToolKind::Plan},      {u"todowrite"_s, ToolKind::Plan},
+    };
+    return kinds.value(name.toLower(), ToolKind::Other);
+}
+
+struct CallInfo
+{
+    ToolKind kind = ToolKind::Other;
+    QString name;
+    QStringList paths;
+    QString command;
+    QStringList pendingSteps; // plan tools
+};
+
+QString jsonText(const QJsonValue &value)
+{
+    if (value.isString())
+        return value.toString();
+    if (value.isArray()) {
+        // ["bash", "-lc", "make test"] -> "make test"
+        const QJsonArray parts = value.toArray();
+        if (parts.size() >= 3 && (parts.at(1).toString() == u"-lc" || parts.at(1).toString() == u"-c"))
+            return parts.at(2).toString();
+        QStringList words;
+        for (const QJsonValue &part : parts)
+            words << part.toString();
+        return words.join(u' ');
+    }
+    return {};
+}
+
+void readPlan(const QJsonObject &args, CallInfo *info)
+{
+    // update_plan: {"plan": [{"step", "status"}]}; TodoWrite: {"todos": [{"content", "status"}]}
+    const QJsonArray steps = args.contains(u"plan"_s) ? args.value(u"plan"_s).toArray() : args.value(u"todos"_s).toArray();
+    for (const QJsonValue &v : steps) {
+        const QJsonObject step = v.toObject();
+        if (step.value(u"status"_s).toString() == u"completed")
+            continue;
+        const QString text = step.contains(u"step"_s) ? step.value(u"step"_s).toString() : step.value(u"content"_s).toString();
+        if (!text.isEmpty())
+            info->pendingSteps << oneLine(text, 150);
+    }
+}
+
+QString unescapeJsonString(QStringView escaped)
+{
+    if (!escaped.contains(u'\\'))
+        return escaped.toString();
+    const QJsonArray unescaped = QJsonDocument::fromJson("[\"" + escaped.toUtf8() + "\"]").array();
+    return unescaped.at(0).toString();
+}
+
+CallInfo describeCall(const ToolCall &call)
+{
+    CallInfo info;
+    info.name = call.name;
+    info.kind = kindOfTool(call.name);
+    if (info.kind == ToolKind::Other)
+        return info; // shown by name only
+    if (info.kind == ToolKind::Plan) {
+        if (call.arguments.size() <= 4 * kScanHead)
+            readPlan(QJsonDocument::fromJson(call.arguments.toUtf8()).object(), &info);
+        return info;
+    }
+
+    // Pick the string fields out of the first 4 KB instead of parsing the JSON: the arguments of a
+    // write can be a whole file. Escaped keys inside values (\"path\") do not match.
+    const QStringView head = scanHead(call.arguments);
+    static const QRegularExpression field(
+        uR"re("(path|file_path|filePath|filename|file|target_file|notebook_path|command|cmd)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[))re"_s);
+    for (const QRegularExpressionMatch &m : field.globalMatchView(head, 0, QRegularExpression::NormalMatch, checkedOnce(head))) {
+        const QStringView key = m.capturedView(1);
+        const bool isCommand = key == u"command" || key == u"cmd";
+        if (!m.hasCaptured(2)) {
+            // An argv array: ["bash", "-lc", "make test"].
+            if (isCommand && info.kind == ToolKind::Shell && info.command.isEmpty() && call.arguments.size() <= kScanHead) {
+                const QJsonObject args = QJsonDocument::fromJson(call.arguments.toUtf8()).object();
+                info.command = jsonText(args.value(key.toString()));
+            }
+            continue;
+        }
+        const QString value = unescapeJsonString(m.capturedView(2));
+        if (isCommand) {
+            // str_replace_editor's "command" is its sub-command; "view" only reads.
+            if (info.kind == ToolKind::Edit) {
+                if (value == u"view")
+                    info.kind = ToolKind::Read;
+            } else if (info.command.isEmpty()) {
+                info.command = value;
+            }
+        } else if (info.paths.isEmpty() && !value.isEmpty()) {
+            info.paths << value;
+        }
+    }
+
+    if (info.kind == ToolKind::Edit && info.paths.isEmpty()) {
+        // A patch (JSON-escaped or raw): "*** Update File: x", "+++ b/x".
+        static const QRegularExpression patchFile(uR"re(\*\*\* (?:Update|Add|Delete) File: ([^\n\\"]+)|\+\+\+ b/([^\n\\"\t]+))re"_s);
+        for (const QRegularExpressionMatch &m : patchFile.globalMatchView(head, 0, QRegularExpression::NormalMatch, checkedOnce(head)))
+            appendUnique(&info.paths, (m.hasCaptured(1) ? m.capturedView(1) : m.capturedView(2)).trimmed().toString());
+    }
+    if (info.kind == ToolKind::Shell && info.command.isEmpty() && !call.argumentsValid)
+        info.command = head.toString(); // some agents send the bare command line
+    return info;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures
+
+// A line that says something went wrong, or an empty view.
+QStringView failureLine(QStringView text)
+{
+    // Each alternative starts with a literal (no leading \b, no [A-Z]* prefix): about twice as fast.
+    static const QRegularExpression failure(
+        uR"re(Traceback \(most recent call last\)|Error:|Error \d|error(?:\[\w+\])?:|ERROR\b|FAILED\b|fatal:|panic:|)re"
+        uR"re([1-9]\d* (?:failed|errors?)\b|(?i:exit(?:ed with)? (?:code|status)[:= ]*[1-9])|"exit_code"\s*:\s*[1-9]|)re"
+        uR"re(returned non-zero exit status|command not found|No such file or directory|Segmentation fault)re"_s);
+    const QRegularExpressionMatch m = failure.matchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text));
+    if (!m.hasMatch())
+        return {};
+    qsizetype begin = m.capturedStart();
+    qsizetype end = m.capturedEnd();
+    while (begin > 0 && text[begin - 1] != u'\n')
+        --begin;
+    while (end < text.size() && text[end] != u'\n')
+        ++end;
+    return text.sliced(begin, end - begin).trimmed();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sentences of choice and plans
+
+QString sentenceAround(QStringView text, qsizetype at, qsizetype matchLength)
+{
+    auto isEnd = [&](qsizetype i) {
+        const QChar c = text[i];
+        if (c == u'\n' || c == u'\u3002' || c == u'\uFF01' || c == u'\uFF1F')
+            return true;
+        return (c == u'.' || c == u'!' || c == u'?') && (i + 1 >= text.size() || text[i + 1].isSpace());
+    };
+    qsizetype begin = at;
+    const qsizetype minBegin = std::max<qsizetype>(0, at - 240);
+    while (begin > minBegin && !isEnd(begin - 1))
+        --begin;
+    qsizetype end = at + matchLength;
+    const qsizetype maxEnd = std::min(text.size(), at + matchLength + 240);
+    while (end < maxEnd && !isEnd(end))
+        ++end;
+    if (end < text.size())
+        ++end; // keep the full stop
+    return oneLine(text.sliced(begin, end - begin), 200);
+}
+
+QStringList decisionsIn(QStringView text)
+{
+    static const QRegularExpression choice(
+        uR"re((?i:\b(?:I['’]ll use|I will use|we['’]ll use|we will use|let['’]s use|I['’]ll go with|decided|decide to|)re"
+        uR"re(instead of|going with|chose|opted)\b)|决定|改用|选择了)re"_s);
+    QStringList out;
+    for (const QRegularExpressionMatch &m : choice.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
+        const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
+        if (sentence.size() < 12 || sentence.endsWith(u':'))
+            continue; // "Instead of:" introduces a list; it says nothing by itself
+        appendUnique(&out, sentence);
+        if (out.size() >= 2) // a message rarely states more than two real choices
+            break;
+    }
+    return out;
+}
+
+QStringList planLinesIn(QStringView text)
+{
+    static const QRegularExpression todo(uR"re(^(?:[-*] \[ \]|\d+[.)]\s|(?i:todo\b|next\b|then\b))|(?i:next steps?))re"_s);
+    static const QRegularExpression planHeader(uR"re((?i:^(?:\*\*)?(?:plan|next steps?|remaining|to ?do)\b.*:\**$))re"_s);
+    QStringList lines;
+    bool underHeader = false;
+    for (QStringView raw : text.tokenize(u'\n')) {
+        const QStringView line = raw.trimmed();
+        if (line.isEmpty()) {
+            underHeader = false;
+            continue;
+        }
+        const bool bullet = line.startsWith(u"- ") || line.startsWith(u"* ") || line.startsWith(u"\u2022 ");
+        if (planHeader.matchView(line).hasMatch()) {
+            underHeader = true;
+            continue;
+        }
+        if ((underHeader && bullet) || todo.matchView(line).hasMatch()) {
+            QString item = oneLine(line, 150);
+            if (bullet && !item.startsWith(u"- "_s))
+                item = u"- "_s + item.sliced(item.indexOf(u' ') + 1);
+            appendUnique(&lines, item);
+            if (lines.size() >= kMaxNextLines)
+                break;
+        }
+    }
+    return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+bool isUserRequest(const Message &m)
+{
+    return m.role == Role::User && !m.isToolResult() && !isCheckpointText(m.content);
+}
+
+// User-role text that agents inject (reminders, notifications, interruptions, another tool's
+// compaction summary): not something the user asked for.
+bool isInjectedNoise(QStringView text)
+{
+    static constexpr QStringView prefixes[] = {
+        u"<system-reminder>", u"<command-", u"<local-command", u"<task-notification>", u"<user-prompt-submit-hook>",
+        u"[Request interrupted by user", u"Caveat: The messages below were generated by the user",
+        u"This session is being continued from a previous conversation",
+    };
+    const QStringView t = text.trimmed();
+    return t.isEmpty() || std::any_of(std::begin(prefixes), std::end(prefixes), [t](QStringView p) { return t.startsWith(p); });
+}
+
+struct Action
+{
+    int callIndex = 0;   // message holding the call
+    int resultIndex = -1;
+    CallInfo call;
+    bool failed = false;
+    QString errorLine;
+
+    QString describe(const QString &root) const
+    {
+        auto shown = [&root](const QString &path) { return !root.isEmpty() && path.startsWith(root) ? path.sliced(root.size()) : path; };
+        switch (call.kind) {
+        case ToolKind::Shell:
+            if (!call.command.isEmpty())
+                return u"ran \"%1\""_s.arg(oneLine(call.command, 80));
+            break;
+        case ToolKind::Edit:
+            if (!call.paths.isEmpty())
+            {
+                QStringList paths;
+                for (const QString &path : call.paths)
+                    paths << shown(path);
+                return u"edited %1"_s.arg(listWithMore(paths, 3));
+            }
+            break;
+        case ToolKind::Read:
+            if (!call.paths.isEmpty())
+                return u"read %1"_s.arg(shown(call.paths.first()));
+            break;
+        case ToolKind::Plan:
+        case ToolKind::Other:
+            break;
+        }
+        return u"called %1"_s.arg(oneLine(call.name, 60));
+    }
+};
+
+class Extraction
+{
+public:
+    explicit Extraction(const QList<Message> &messages)
+        : m_messages(messages)
+    {
+    }
+
+    ParsedSummary run()
+    {
+        collect();
+        findRoot();
+        ParsedSummary out;
+        out.structured = true;
+        out.anchors.setValue(AnchorKind::UserIntent, intent());
+        out.anchors.setValue(AnchorKind::ExecutionProgress, progress());
+        out.anchors.setValue(AnchorKind::KeyDecision, decisions());
+        out.anchors.setValue(AnchorKind::TriedSolution, tried());
+        out.anchors.setValue(AnchorKind::NextStep, nextSteps());
+        if (m_hasPrevious) {
+            // What the new messages cannot say, the previous checkpoint still knows.
+            for (AnchorKind kind : kAllAnchorKinds) {
+                if (kind != AnchorKind::UserIntent && isUnknownAnchorValue(out.anchors.value(kind)))
+                    out.anchors.setValue(kind, cut(m_previous.anchors.value(kind), ExtractiveSummarizer::kMaxAnchorChars));
+            }
+        }
+        for (AnchorKind kind : kAllAnchorKinds) {
+            const QString value = out.anchors.value(kind).trimmed();
+            out.anchors.setValue(kind, value.isEmpty() ? u"N/A"_s : cut(value, ExtractiveSummarizer::kMaxAnchorChars));
+        }
+        out.summary = summary();
+        return out;
+    }
+
+private:
+    QString label(int index) const
+    {
+        const qint64 id = m_messages.at(index).id;
+        return QString::number(id != 0 ? id : qint64(index) + 1);
+    }
+
+    QString range(int first, int last) const
+    {
+        return first == last ? u"Message %1"_s.arg(label(first)) : u"Messages %1-%2"_s.arg(label(first), label(last));
+    }
+
+    void collect()
+    {
+        m_isRequest.fill(false, m_messages.size());
+        m_firstActionOf.fill(-1, m_messages.size());
+        QHash<QString, int> actionByCall;
+        for (int i = 0; i < m_messages.size(); ++i) {
+            const Message &m = m_messages.at(i);
+            if (m.role == Role::User && !m.isToolResult() && isCheckpointText(m.content)) {
+                m_previous = parseCheckpointText(m.content);
+                m_hasPrevious = true;
+                continue;
+            }
+            if (isUserRequest(m) && !isInjectedNoise(scanHead(m.content))) {
+                m_userRequests << i;
+                m_isRequest[i] = true;
+                continue;
+            }
+            if (m.role == Role::Assistant) {
+                m_assistants << i;
+                if (m.hasToolCalls())
+                    m_firstActionOf[i] = m_actions.size();
+                for (const ToolCall &call : m.toolCalls) {
+                    Action action;
+                    action.callIndex = i;
+                    action.call = describeCall(call);
+                    if (!call.id.isEmpty())
+                        actionByCall.insert(call.id, int(m_actions.size()));
+                    m_actions << action;
+                }
+                continue;
+            }
+            if (m.isToolResult()) {
+                const auto found = actionByCall.constFind(m.toolCallId);
+                if (found == actionByCall.cend())
+                    continue; // its call was compacted away earlier
+                Action &action = m_actions[*found];
+                if (action.resultIndex >= 0)
+                    continue; // duplicate result
+                action.resultIndex = i;
+                // Only shell output is searched for failure words: a file's or a web page's text mentions
+                // "Error:" or "exit code 2" without anything having failed. Edit results echo the edited
+                // code, so only their first line counts ("Error: old text not found").
+                QStringView line;
+                if (action.call.kind == ToolKind::Shell) {
+                    line = failureLine(scanHead(m.content));
+                    if (line.isEmpty())
+                        line = failureLine(scanTail(m.content));
+                } else if (action.call.kind == ToolKind::Edit) {
+                    const QStringView head = scanHead(m.content).trimmed();
+                    const qsizetype firstBreak = head.indexOf(u'\n');
+                    line = failureLine(firstBreak < 0 ? head : head.first(firstBreak));
+                }
+                action.failed = m.isError || !line.isEmpty();
+                if (action.failed) {
+                    if (line.isEmpty())
+                        line = scanHead(m.content).trimmed();
+                    action.errorLine = oneLine(line.first(std::min<qsizetype>(line.size(), 400)), 140);
+                }
+            }
+        }
+    }
+
+    // The folder every edited file lies in, when all their paths are absolute and share one at least
+    // two levels deep: lists then show paths under it relative to it, and the summary names it once.
+    void findRoot()
+    {
+        QString common;
+        bool first = true;
+        for (const Action &action : std::as_const(m_actions)) {
+            if (action.call.kind != ToolKind::Edit)
+                continue;
+            for (const QString &path : action.call.paths) {
+                if (!path.startsWith(u'/'))
+                    return;
+                if (first) {
+                    common = path.left(path.lastIndexOf(u'/') + 1);
+                    first = false;
+                    continue;
+                }
+                qsizetype n = 0;
+                const qsizetype limit = std::min(common.size(), path.size());
+                while (n < limit && common[n] == path[n])
+                    ++n;
+                common = common.left(common.left(n).lastIndexOf(u'/') + 1);
+            }
+        }
+        if (common.count(u'/') >= 3)
+            m_root = common;
+    }
+
+    QString shown(const QString &path) const
+    {
+        return !m_root.isEmpty() && path.startsWith(m_root) ? path.sliced(m_root.size()) : path;
+    }
+
+    QString intent() const
+    {
+        QStringList later;
+        int firstLater = 0;
+        QString first;
+        if (m_hasPrevious && !isUnknownAnchorValue(m_previous.anchors.value(AnchorKind::UserIntent))) {
+            first = cut(m_previous.anchors.value(AnchorKind::UserIntent), kIntentChars);
+        } else if (!m_userRequests.isEmpty()) {
+            first = oneLine(scanHead(m_messages.at(m_userRequests.first()).content), kIntentChars);
+            firstLater = 1;
+        }
+        for (int k = firstLater; k < m_userRequests.size(); ++k) {
+            const QString &text = m_messages.at(m_userRequests.at(k)).content;
+            if (text.size() <= kShortUserMessage || firstLater == 0)
+                appendUnique(&later, u"Later: "_s + oneLine(scanHead(text), kLaterChars));
+        }
+        while (later.size() > kMaxLater)
+            later.removeFirst();
+        if (first.isEmpty() && later.isEmpty())
+            return {};
+        QStringList parts;
+        if (!first.isEmpty())
+            parts << first;
+        parts << later;
+        return parts.join(u'\n');
+    }
+
+    QString progress() const
+    {
+        QStringList files;
+        QStringList commands;
+        for (const Action &action : m_actions) {
+            if (action.failed)
+                continue;
+            if (action.call.kind == ToolKind::Edit) {
+                for (const QString &path : action.call.paths)
+                    appendUnique(&files, oneLine(shown(path), 160));
+            } else if (action.call.kind == ToolKind::Shell && action.resultIndex >= 0 && !action.call.command.isEmpty()) {
+                const QString command = u'"' + oneLine(action.call.command, 100) + u'"';
+                commands.removeAll(command); // keep the latest run of each command, in order
+                commands << command;
+            }
+        }
+        QStringList lines;
+        if (!files.isEmpty())
+            lines << u"- Files written or edited"_s + (m_root.isEmpty() ? QString() : u" (in "_s + oneLine(m_root, 120) + u')')
+                         + u": "_s + listWithMore(files, kMaxProgressFiles);
+        if (!commands.isEmpty()) {
+            const QStringList recent = commands.size() > kMaxProgressCommands ? commands.last(kMaxProgressCommands) : commands;
+            lines << u"- Commands that succeeded: "_s + recent.join(u", "_s)
+                         + (commands.size() > recent.size() ? u" (and %1 earlier)"_s.arg(commands.size() - recent.size()) : QString());
+        }
+        return bulletBlock(lines, ExtractiveSummarizer::kMaxAnchorChars);
+    }
+
+    QString decisions() const
+    {
+        QStringList found; // the most recent statements of choice, oldest first
+        for (qsizetype k = m_assistants.size() - 1; k >= 0 && found.size() < kMaxDecisions; --k) {
+            const QStringList sentences = decisionsIn(scanHead(m_messages.at(m_assistants.at(k)).content));
+            for (qsizetype j = sentences.size() - 1; j >= 0 && found.size() < kMaxDecisions; --j) {
+                if (!found.contains(sentences.at(j)))
+                    found.prepend(sentences.at(j));
+            }
+        }
+        return bulletBlock(found, ExtractiveSummarizer::kMaxAnchorChars);
+    }
+
+    // What the agent did after a failure: the next assistant message's first sentence or call.
+    QString followUp(int afterIndex) const
+    {
+        for (int i = afterIndex + 1; i < m_messages.size(); ++i) {
+            const Message &m = m_messages.at(i);
+            if (isUserRequest(m))
+                return u"the user wrote: "_s + oneLine(scanHead(m.content), 80);
+            if (m.role != Role::Assistant)
+                continue;
+            const QStringView head = scanHead(m.content).trimmed();
+            if (!head.isEmpty())
+                return sentenceAround(head, 0, 0);
+            const QList<const Action *> actions = actionsOf(i);
+            if (!actions.isEmpty())
+                return actions.first()->describe(m_root);
+        }
+        return {};
+    }
+
+    QString tried() const
+    {
+        QStringList items; // the most recent failures, oldest first
+        for (qsizetype a = m_actions.size() - 1; a >= 0 && items.size() < kMaxTried; --a) {
+            const Action &action = m_actions.at(a);
+            if (!action.failed)
+                continue;
+            QString item = action.describe(m_root) + u" failed"_s;
+            if (!action.errorLine.isEmpty())
+                item += u": "_s + action.errorLine;
+            const QString next = followUp(action.resultIndex);
+            if (!next.isEmpty())
+                item += u" \u2192 next: "_s + next;
+            items.prepend(cut(item, 280));
+        }
+        return bulletBlock(items, ExtractiveSummarizer::kMaxAnchorChars);
+    }
+
+    QString nextSteps() const
+    {
+        const int lastRequest = m_userRequests.isEmpty() ? -1 : m_userRequests.last();
+        for (qsizetype k = m_assistants.size() - 1; k >= 0; --k) {
+            const int index = m_assistants.at(k);
+            if (index < lastRequest)
+                break; // a plan made before the user's latest word is stale
+            // Plans tend to close a message: look at its end as well as its start.
+            const QString &content = m_messages.at(index).content;
+            QStringList lines = planLinesIn(scanHead(content));
+            QStringView tail = scanTail(content);
+            if (const qsizetype firstBreak = tail.indexOf(u'\n'); firstBreak >= 0)
+                tail = tail.sliced(firstBreak + 1); // the first tail line is cut, skip it
+            else
+                tail = {};
+            for (const QString &line : planLinesIn(tail))
+                appendUnique(&lines, line);
+            for (const Action *action : actionsOf(index)) {
+                if (action->call.kind == ToolKind::Plan) {
+                    for (const QString &step : action->call.pendingSteps)
+                        appendUnique(&lines, u"- "_s + step);
+                }
+            }
+            if (!lines.isEmpty())
+                return bulletBlock(lines.first(std::min<qsizetype>(lines.size(), kMaxNextLines)), ExtractiveSummarizer::kMaxAnchorChars);
+        }
+        return {};
+    }
+
+    // One line per user turn: "Messages 12-40: user asked "..."; edited a, b; ran "make" (failed)".
+    QString turnLine(int first, int last, qsizetype actionBegin, qsizetype actionEnd) const
+    {
+        QStringList parts;
+        if (m_isRequest.at(first))
+            parts << u"user asked \"%1\""_s.arg(oneLine(scanHead(m_messages.at(first).content), 80));
+        QStringList edited, reads, ran, other;
+        for (qsizetype a = actionBegin; a < actionEnd; ++a) {
+            const Action &action = m_actions.at(a);
+            switch (action.call.kind) {
+            case ToolKind::Edit:
+                for (const QString &path : action.call.paths)
+                    appendUnique(&edited, oneLine(shown(path), 100) + (action.failed ? u" (failed)"_s : QString()));
+                if (action.call.paths.isEmpty())
+                    appendUnique(&other, action.call.name);
+                break;
+            case ToolKind::Read:
+                for (const QString &path : action.call.paths)
+                    appendUnique(&reads, oneLine(shown(path), 100));
+                break;
+            case ToolKind::Shell:
+                if (!action.call.command.isEmpty()) {
+                    appendUnique(&ran, u'"' + oneLine(action.call.command, 60) + u'"' + (action.failed ? u" (failed)"_s : QString()));
+                    break;
+                }
+                appendUnique(&other, action.call.name);
+                break;
+            case ToolKind::Plan:
+            case ToolKind::Other:
+                appendUnique(&other, oneLine(action.call.name, 40) + (action.failed ? u" (failed)"_s : QString()));
+                break;
+            }
+        }
+        if (!edited.isEmpty())
+            parts << u"edited "_s + listWithMore(edited, 5);
+        if (!ran.isEmpty())
+            parts << u"ran "_s + listWithMore(ran, 4);
+        if (!reads.isEmpty())
+            parts << u"read "_s + listWithMore(reads, 4);
+        if (!other.isEmpty())
+            parts << u"called "_s + listWithMore(other, 4);
+        if (parts.isEmpty()) {
+            for (int i = first; i <= last; ++i) {
+                if (m_messages.at(i).role == Role::Assistant && !scanHead(m_messages.at(i).content).trimmed().isEmpty()) {
+                    parts << u"assistant: "_s + sentenceAround(scanHead(m_messages.at(i).content).trimmed(), 0, 0);
+                    break;
+                }
+            }
+        }
+        if (parts.isEmpty())
+            parts << u"no actions"_s;
+        return cut(QString(range(first, last) + u": "_s + parts.join(u"; "_s)), 400);
+    }
+
+    QString summary() const
+    {
+        QStringList head;
+        if (m_hasPrevious && !m_previous.summary.isEmpty())
+            head << u"Earlier: "_s + oneLine(m_previous.summary, 600);
+        if (!m_root.isEmpty())
+            head << u"File paths are relative to "_s + oneLine(m_root, 200);
+
+        // Turns start at each user request; tool activity belongs to the turn its call is in.
+        QList<std::pair<int, int>> turns;
+        int start = -1;
+        for (int i = 0; i < m_messages.size(); ++i) {
+            const Message &m = m_messages.at(i);
+            if (m.role == Role::System || (m.role == Role::User && isCheckpointText(m.content)))
+                continue;
+            if (start < 0) {
+                start = i;
+            } else if (m_isRequest.at(i)) {
+                turns << std::pair{start, i - 1};
+                start = i;
+            }
+        }
+        if (start >= 0) {
+            int last = int(m_messages.size()) - 1;
+            turns << std::pair{start, last};
+        }
+
+        QStringList lines;
+        qsizetype actionAt = 0;
+        for (const auto &[first, last] : std::as_const(turns)) {
+            while (actionAt < m_actions.size() && m_actions.at(actionAt).callIndex < first)
+                ++actionAt;
+            qsizetype actionEnd = actionAt;
+            while (actionEnd < m_actions.size() && m_actions.at(actionEnd).callIndex <= last)
+                ++actionEnd;
+            lines << turnLine(first, last, actionAt, actionEnd);
+            actionAt = actionEnd;
+        }
+
+        // Keep the first turn and as many recent ones as fit; say what was left out.
+        const qsizetype budget = ExtractiveSummarizer::kMaxSummaryChars;
+        auto total = [](const QStringList &list) {
+            qsizetype n = 0;
+            for (const QString &s : list)
+                n += s.size() + 1;
+            return n;
+        };
+        if (total(head) + total(lines) > budget && lines.size() > 2) {
+            QStringList tail;
+            qsizetype used = total(head) + lines.first().size() + 1 + 80;
+            for (qsizetype k = lines.size() - 1; k >= 1; --k) {
+                if (used + lines.at(k).size() + 1 > budget)
+                    break;
+                used += lines.at(k).size() + 1;
+                tail.prepend(lines.at(k));
+            }
+            const qsizetype omitted = lines.size() - 1 - tail.size();
+            if (omitted > 0) {
+                QStringList kept{lines.first()};
+                kept << u"(%1 more turns left out)"_s.arg(omitted);
+                kept << tail;
+                lines = kept;
+            }
+        }
+        head << lines;
+        return cut(head.join(u'\n'), budget);
+    }
+
+    // The actions called by message `index` (contiguous in m_actions).
+    QList<const Action *> actionsOf(int index) const
+    {
+        QList<const Action *> out;
+        for (qsizetype a = m_firstActionOf.at(index); a >= 0 && a < m_actions.size() && m_actions.at(a).callIndex == index; ++a)
+            out << &m_actions.at(a);
+        return out;
+    }
+
+    const QList<Message> &m_messages;
+    QList<bool> m_isRequest;        // by message index
+    QList<qsizetype> m_firstActionOf; // by message index, -1 for none
+    QList<int> m_userRequests;
+    QList<int> m_assistants;
+    QList<Action> m_actions; // in call order
+    QString m_root;          // common folder of the touched files, empty for none
+    ParsedSummary m_previous;
+    bool m_hasPrevious = false;
+};
+
+} // namespace
+
+ParsedSummary ExtractiveSummarizer::summarize(const QList<Message> &messages)
+{
+    return Extraction(messages).run();
+}
+
+QString ExtractiveSummarizer::toText(const ParsedSummary &summary)
+{
+    return formatAnchors(summary.anchors) + u"\n## Summary\n"_s + summary.summary.trimmed() + u'\n';
+}
+
+} // namespace wl
