@@ -1,9 +1,11 @@
 #include "StoreTestData.h"
 #include "Paths.h"
+#include "store/SecretFilter.h"
 #include "store/SessionStore.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -27,6 +29,8 @@ private slots:
     void createAndListSessions();
     void sessionFieldsRoundTrip();
     void secretsNeverStored();
+    void secretKeyNames_data();
+    void secretKeyNames();
     void messageRoundTrip_data();
     void messageRoundTrip();
     void requestRoundTrip();
@@ -211,6 +215,36 @@ void TestSessionStore::secretsNeverStored()
         const QByteArray bytes = f.readAll();
         QVERIFY2(!bytes.contains(utf8) && !bytes.contains(utf16), qPrintable(name));
     }
+}
+
+void TestSessionStore::secretKeyNames_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<bool>("secret");
+    QTest::newRow("api_key") << u"api_key"_s << true;
+    QTest::newRow("apiKey") << u"apiKey"_s << true;
+    QTest::newRow("x-api-key") << u"x-api-key"_s << true;
+    QTest::newRow("OPENAI_API_KEY") << u"OPENAI_API_KEY"_s << true;
+    QTest::newRow("Authorization") << u"Authorization"_s << true;
+    QTest::newRow("client_secret") << u"client_secret"_s << true;
+    QTest::newRow("access_token") << u"access_token"_s << true;
+    QTest::newRow("password") << u"password"_s << true;
+    QTest::newRow("token") << u"token"_s << true;
+    QTest::newRow("key_ref kept") << u"key_ref"_s << false;
+    QTest::newRow("api_key_env kept") << u"api_key_env"_s << false;
+    QTest::newRow("max_tokens kept") << u"max_tokens"_s << false;
+    QTest::newRow("model kept") << u"model"_s << false;
+    QTest::newRow("base_url kept") << u"base_url"_s << false;
+}
+
+void TestSessionStore::secretKeyNames()
+{
+    QFETCH(QString, key);
+    QFETCH(bool, secret);
+    QCOMPARE(SecretFilter::isSecretKey(key), secret);
+    const QJsonObject nested{{u"outer"_s, QJsonArray{QJsonObject{{key, u"v"_s}}}}};
+    const QJsonObject filtered = SecretFilter::withoutSecrets(nested);
+    QCOMPARE(filtered.value(u"outer").toArray().first().toObject().contains(key), !secret);
 }
 
 void TestSessionStore::messageRoundTrip_data()
