@@ -285,16 +285,24 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
 std::optional<qint64> insertCheckpoint(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,
                                        qint64 fromId, qint64 upToId, qint64 nowMs, QString *error)
 {
+    // A checkpoint covers messages of its own session: the INSERT ... SELECT finds no row otherwise.
     SqlQuery q(c, u"INSERT INTO checkpoints (session_id, covers_from_message_id, covers_up_to_message_id, text, "
                   "summary, anchor_user_intent, anchor_execution_progress, anchor_key_decision, "
                   "anchor_tried_solution, anchor_next_step, record_id, tier, created_at) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
-    q.bind(sessionId).bind(fromId).bind(upToId).bind(cp.text).bind(cp.summary);
+                  "SELECT ?, ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE id = ? AND session_id = ?"_s);
+    q.bind(sessionId).bind(fromId).bind(cp.text).bind(cp.summary);
     for (const QString &value : cp.anchors.values)
         q.bind(value);
     q.bind(cp.recordId).bind(int(cp.tier)).bind(cp.createdAt.isValid() ? toMs(cp.createdAt) : nowMs);
+    q.bind(upToId).bind(sessionId);
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store a checkpoint: %1").arg(q.error()));
+        return std::nullopt;
+    }
+    if (q.rowsAffected() != 1) {
+        setError(error, QCoreApplication::translate("wl::SessionStore",
+                                                    "cannot store a checkpoint: it covers message %1, which is not in this session")
+                            .arg(upToId));
         return std::nullopt;
     }
     return q.lastInsertId();
@@ -481,6 +489,27 @@ bool SessionStore::isOpen() const
 QString SessionStore::path() const
 {
     return d->path;
+}
+
+QStringList SessionStore::integrityProblems(QString *error)
+{
+    QStringList problems;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return problems;
+    SqlQuery q(*c, u"PRAGMA quick_check"_s);
+    if (!q.exec()) {
+        problems << q.error();
+        setError(error, q.error());
+        return problems;
+    }
+    while (q.next()) {
+        if (q.text(0) != u"ok")
+            problems << q.text(0);
+    }
+    if (!q.error().isEmpty())
+        problems << q.error();
+    return problems;
 }
 
 int SessionStore::schemaVersion(QString *error)
@@ -759,7 +788,7 @@ QList<Message> SessionStore::messages(const QString &sessionId, qint64 offset, i
         return out;
     }
     if (limit > 0)
-        out.reserve(limit);
+        out.reserve(std::min(limit, 4096));
     while (q.next())
         out.append(readMessage(q));
     return out;

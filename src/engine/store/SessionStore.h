@@ -10,6 +10,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -53,6 +54,9 @@ public:
     bool isOpen() const;
     QString path() const;
     int schemaVersion(QString *error = nullptr);
+    // PRAGMA quick_check: empty when the file is sound, else SQLite's findings. Reads the whole
+    // file: for a "check database" command on a worker thread, not for every start.
+    QStringList integrityProblems(QString *error = nullptr);
 
     // Closes this thread's connection now (a worker thread that keeps running but is done).
     void releaseThreadConnection();

@@ -516,6 +516,15 @@ void TestSessionStore::stepIsAtomic()
     QCOMPARE(rowCount(u"messages"_s, session), 0);
     QCOMPARE(rowCount(u"anchor_history"_s, session), 0);
 
+    StepAppend foreignCheckpoint;
+    foreignCheckpoint.messages << Message::user(u"also lost"_s);
+    Checkpoint cp;
+    cp.coversUpToMessageId = otherIds->messageIds.first();
+    foreignCheckpoint.checkpoints << cp;
+    QVERIFY(!m_store->appendStep(session, foreignCheckpoint, &error));
+    QVERIFY2(error.contains(u"not in this session"), qPrintable(error));
+    QCOMPARE(m_store->messageCount(session), 0);
+
     // A step that names this step's request or checkpoint without having one is refused too.
     StepAppend dangling;
     Message m = Message::assistant(u"from nowhere"_s);
@@ -622,9 +631,6 @@ void TestSessionStore::deleteSessionRemovesRowsAndFiles()
         RequestRecord r;
         step.request = r;
         step.messages << Message::user(u"u"_s) << Message::toolResult(u"c1"_s, u"result"_s);
-        Checkpoint cp;
-        cp.text = u"[Context Compaction]"_s;
-        step.checkpoints << cp;
         OffloadOverlay off;
         off.messageId = SessionStore::kThisStep - 1;
         off.entry = {u"c1"_s, u"bash"_s, Paths::offloadRelativeDir(s) + u"/c1.txt"_s, 6, 1, 1, 0};
@@ -632,7 +638,14 @@ void TestSessionStore::deleteSessionRemovesRowsAndFiles()
         step.offloads << off;
         step.record = sampleRecord(u"rec-"_s + s, 0);
         QString error;
-        QVERIFY2(m_store->appendStep(s, step, &error), qPrintable(error));
+        const auto ids = m_store->appendStep(s, step, &error);
+        QVERIFY2(ids, qPrintable(error));
+        StepAppend compaction;
+        Checkpoint cp;
+        cp.text = u"[Context Compaction]"_s;
+        cp.coversUpToMessageId = ids->messageIds.first();
+        compaction.checkpoints << cp;
+        QVERIFY2(m_store->appendStep(s, compaction, &error), qPrintable(error));
         // The files a session owns: its offload folder and its audit file.
         QVERIFY(QDir().mkpath(Paths::offloadDir(workspace, s)));
         QFile result(Paths::offloadDir(workspace, s) + u"/c1.txt"_s);
