@@ -25,8 +25,8 @@ class SqlConnection;
 //
 // Threads: one SessionStore may be used from any number of threads; each thread gets its own
 // named connection ("waterline-store-<n>-thread-<id>"), opened on first use and closed when
-// the thread ends (or by releaseThreadConnection()). Worker threads must be done with the store
-// before it is destroyed.
+// the thread ends (or by releaseThreadConnection()). open(), close() and destruction must not
+// overlap with calls from other threads: worker threads must be done with the store first.
 //
 // GUI thread: the calls the UI makes while painting are cheap and bounded (listSessions,
 // messageCount, messages() pages, overlays, requests/records of one session). The long ones —

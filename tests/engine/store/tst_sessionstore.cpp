@@ -733,6 +733,8 @@ void TestSessionStore::workerThreadAppendsAndReads()
     qint64 workerCount = -1;
     QString workerConnection;
     QList<qint64> workerIds;
+    const QString exportPath = m_dir->filePath(u"worker-export.jsonl"_s);
+    QString importedId;
     QThread *worker = QThread::create([&] {
         StepAppend s;
         s.messages << Message::user(u"from a worker"_s) << Message::assistant(u"also"_s);
@@ -740,6 +742,9 @@ void TestSessionStore::workerThreadAppendsAndReads()
         if (ids)
             workerIds = ids->messageIds;
         workerCount = m_store->messageCount(session, &workerError);
+        // The long operations are meant for workers: export and import work there.
+        if (m_store->exportSession(session, exportPath, &workerError))
+            importedId = m_store->importSession(exportPath, &workerError).value_or(QString());
         const QString suffix = u"-thread-%1"_s.arg(quintptr(QThread::currentThreadId()), 0, 16);
         for (const QString &name : QSqlDatabase::connectionNames()) {
             if (name.endsWith(suffix))
@@ -760,6 +765,8 @@ void TestSessionStore::workerThreadAppendsAndReads()
     QCOMPARE(all.size(), 3);
     QCOMPARE(all[1].content, u"from a worker"_s);
     QCOMPARE(all[1].id, workerIds[0]);
+    QVERIFY(!importedId.isEmpty());
+    QCOMPARE(m_store->messageCount(importedId), 3);
 }
 
 void TestSessionStore::unopenedStoreReportsError()
