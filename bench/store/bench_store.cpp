@@ -39,17 +39,28 @@ StepAppend turn(int t, const QList<qint64> &view)
     return step;
 }
 
-// Appends `turns` turns; the view of each request is the last 40 message ids.
-void appendTurns(SessionStore &store, const QString &session, int turns)
+// The steps of a `turns`-turn session, built ahead so a benchmark times the store alone. Each
+// request's view is the 40 messages before it (ids are 1, 2, ... in a fresh file).
+QList<StepAppend> sessionSteps(int turns)
 {
-    QList<qint64> recent;
+    QList<StepAppend> steps;
+    steps.reserve(turns);
+    qint64 nextId = 1;
     for (int t = 0; t < turns; ++t) {
-        const auto ids = store.appendStep(session, turn(t, recent));
-        if (!ids)
+        QList<qint64> view;
+        for (qint64 id = std::max<qint64>(1, nextId - 40); id < nextId; ++id)
+            view.append(id);
+        steps.append(turn(t, view));
+        nextId += kPerTurn;
+    }
+    return steps;
+}
+
+void appendSteps(SessionStore &store, const QString &session, const QList<StepAppend> &steps)
+{
+    for (const StepAppend &step : steps) {
+        if (!store.appendStep(session, step))
             std::abort();
-        recent += ids->messageIds;
-        if (recent.size() > 40)
-            recent.remove(0, recent.size() - 40);
     }
 }
 
@@ -62,8 +73,9 @@ void BM_AppendPerTurn(benchmark::State &state)
         if (!store.open(dir.filePath(QStringLiteral("bench.db"))))
             std::abort();
         const QString session = store.createSession({})->id;
+        const QList<StepAppend> steps = sessionSteps(kMessages / kPerTurn);
         state.ResumeTiming();
-        appendTurns(store, session, kMessages / kPerTurn);
+        appendSteps(store, session, steps);
         state.PauseTiming();
         if (store.messageCount(session) != kMessages)
             std::abort();
@@ -91,7 +103,7 @@ struct BigSession
         for (int i = 0; i < 20; ++i) // other sessions around it
             store.createSession({});
         session = store.createSession({})->id;
-        appendTurns(store, session, kMessages / kPerTurn);
+        appendSteps(store, session, sessionSteps(kMessages / kPerTurn));
     }
 };
 

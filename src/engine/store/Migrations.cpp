@@ -211,7 +211,7 @@ int Migrations::schemaVersion(SqlConnection &connection, QString *error)
     SqlQuery query(connection, u"PRAGMA user_version"_s);
     if (!query.exec() || !query.next()) {
         if (error)
-            *error = query.error().isEmpty() ? QCoreApplication::translate("Migrations", "cannot read the schema version")
+            *error = query.error().isEmpty() ? QCoreApplication::translate("wl::Migrations", "cannot read the schema version")
                                              : query.error();
         return -1;
     }
@@ -238,7 +238,7 @@ bool Migrations::migrate(SqlConnection &connection, int target, QString *error)
             continue;
         if (current != step.version - 1) {
             if (error)
-                *error = QCoreApplication::translate("Migrations", "schema version %1 cannot be upgraded to %2")
+                *error = QCoreApplication::translate("wl::Migrations", "schema version %1 cannot be upgraded to %2")
                              .arg(current)
                              .arg(step.version);
             return false;
@@ -247,7 +247,7 @@ bool Migrations::migrate(SqlConnection &connection, int target, QString *error)
             QString why;
             if (!connection.execute(sql, &why)) {
                 if (error)
-                    *error = QCoreApplication::translate("Migrations", "migration to schema %1 failed: %2")
+                    *error = QCoreApplication::translate("wl::Migrations", "migration to schema %1 failed: %2")
                                  .arg(step.version)
                                  .arg(why);
                 return false;

@@ -18,11 +18,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SessionExport", text);
-}
-
 QJsonValue timeValue(const QDateTime &time)
 {
     if (!time.isValid())
@@ -78,7 +73,7 @@ struct LineReader
     bool fail(const QString &what)
     {
         if (problem.isEmpty())
-            problem = tr("line %1: %2").arg(lineNumber).arg(what);
+            problem = QCoreApplication::translate("wl::SessionExport", "line %1: %2").arg(lineNumber).arg(what);
         return false;
     }
 
@@ -93,14 +88,14 @@ struct LineReader
             out->clear();
             return true;
         }
-        return fail(tr("\"%1\" must be a string").arg(key));
+        return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be a string").arg(key));
     }
 
     bool integer(const QJsonObject &o, QStringView key, qint64 *out)
     {
         const QJsonValue v = o.value(key);
         if (!v.isDouble())
-            return fail(tr("\"%1\" must be a number").arg(key));
+            return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be a number").arg(key));
         *out = v.toInteger();
         return true;
     }
@@ -113,7 +108,7 @@ struct LineReader
             return true;
         }
         if (!v.isDouble())
-            return fail(tr("\"%1\" must be a number or null").arg(key));
+            return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be a number or null").arg(key));
         *out = v.toInteger();
         return true;
     }
@@ -127,7 +122,7 @@ struct LineReader
         }
         const QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
         if (!v.isString() || !t.isValid())
-            return fail(tr("\"%1\" must be an ISO 8601 time").arg(key));
+            return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be an ISO 8601 time").arg(key));
         *out = t.toUTC();
         return true;
     }
@@ -140,7 +135,7 @@ struct LineReader
             return true;
         }
         if (!v.isObject())
-            return fail(tr("\"%1\" must be an object").arg(key));
+            return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be an object").arg(key));
         *out = v.toObject();
         return true;
     }
@@ -148,7 +143,7 @@ struct LineReader
     bool tier(const QJsonObject &o, QStringView key, Tier *out)
     {
         if (!tierFromName(o.value(key).toString(), out))
-            return fail(tr("\"%1\" is not a tier name").arg(key));
+            return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" is not a tier name").arg(key));
         return true;
     }
 };
@@ -177,7 +172,7 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         if (error)
-            *error = tr("cannot write %1: %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("wl::SessionExport", "cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     auto put = [&file](const QJsonObject &object) { file.write(jsonLine(object)); };
@@ -282,7 +277,7 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
 
     if (!file.commit()) {
         if (error)
-            *error = tr("cannot write %1: %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("wl::SessionExport", "cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -292,7 +287,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
 {
     auto failed = [&](const QString &what) -> std::optional<SessionDocument> {
         if (error)
-            *error = tr("%1 is not a readable Waterline session export: %2").arg(path, what);
+            *error = QCoreApplication::translate("wl::SessionExport", "%1 is not a readable Waterline session export: %2").arg(path, what);
         return std::nullopt;
     };
 
@@ -317,26 +312,26 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
         if (raw.trimmed().isEmpty())
             continue;
         if (sawEnd)
-            return failed(tr("line %1: data after the end line").arg(in.lineNumber));
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: data after the end line").arg(in.lineNumber));
         QJsonParseError parseError;
         const QJsonDocument json = QJsonDocument::fromJson(raw, &parseError);
         if (parseError.error != QJsonParseError::NoError)
-            return failed(tr("line %1: %2").arg(in.lineNumber).arg(parseError.errorString()));
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: %2").arg(in.lineNumber).arg(parseError.errorString()));
         if (!json.isObject())
-            return failed(tr("line %1: not a JSON object").arg(in.lineNumber));
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: not a JSON object").arg(in.lineNumber));
         const QJsonObject o = json.object();
         const QString type = o.value(u"type").toString();
 
         if (!sawHeader) {
             if (type != u"header" || o.value(u"format").toString() != formatName())
-                return failed(tr("line 1 is not a \"%1\" header").arg(formatName()));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line 1 is not a \"%1\" header").arg(formatName()));
             const int version = o.value(u"version").toInt(-1);
             if (version > kFormatVersion)
-                return failed(tr("written by a newer Waterline (export format %1); this version reads up to %2")
+                return failed(QCoreApplication::translate("wl::SessionExport", "written by a newer Waterline (export format %1); this version reads up to %2")
                                   .arg(version)
                                   .arg(kFormatVersion));
             if (version < 1)
-                return failed(tr("the header has no valid version"));
+                return failed(QCoreApplication::translate("wl::SessionExport", "the header has no valid version"));
             QJsonObject s;
             if (!in.object(o, u"session", &s))
                 return failed(in.problem);
@@ -362,11 +357,11 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             if (!in.integer(o, u"seq", &seq))
                 return failed(in.problem);
             if (seq != doc.messages.size())
-                return failed(tr("line %1: message seq %2 where %3 was expected").arg(in.lineNumber).arg(seq).arg(doc.messages.size()));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: message seq %2 where %3 was expected").arg(in.lineNumber).arg(seq).arg(doc.messages.size()));
             QString why;
             std::optional<Message> m = MessageCodec::fromJson(o, &why);
             if (!m)
-                return failed(tr("line %1: %2").arg(in.lineNumber).arg(why));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: %2").arg(in.lineNumber).arg(why));
             m->id = seq + 1;
             m->isError = o.value(u"is_error").toBool();
             if (!in.time(o, u"created_at", &m->createdAt))
@@ -382,7 +377,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             if (!in.integer(o, u"ordinal", &ordinal))
                 return failed(in.problem);
             if (ordinal != doc.checkpoints.size())
-                return failed(tr("line %1: checkpoint ordinal %2 where %3 was expected").arg(in.lineNumber).arg(ordinal).arg(doc.checkpoints.size()));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: checkpoint ordinal %2 where %3 was expected").arg(in.lineNumber).arg(ordinal).arg(doc.checkpoints.size()));
             Checkpoint c;
             c.id = ordinal + 1;
             std::optional<qint64> from, upTo;
@@ -393,7 +388,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 || !in.tier(o, u"tier", &c.tier) || !in.time(o, u"created_at", &c.createdAt))
                 return failed(in.problem);
             if (!upTo || *upTo < 0 || *upTo >= doc.messages.size() || (from && (*from < 0 || *from > *upTo)))
-                return failed(tr("line %1: the checkpoint covers messages that are not in the file").arg(in.lineNumber));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the checkpoint covers messages that are not in the file").arg(in.lineNumber));
             c.coversUpToMessageId = *upTo + 1;
             c.coversFromMessageId = from ? *from + 1 : 0;
             c.anchors = Anchors::fromJson(anchors);
@@ -408,7 +403,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 || !in.string(o, u"placeholder", &off.placeholder) || !in.string(o, u"record_id", &off.recordId, false))
                 return failed(in.problem);
             if (seq < 0 || seq >= doc.messages.size())
-                return failed(tr("line %1: the offload names message %2, which is not in the file").arg(in.lineNumber).arg(seq));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the offload names message %2, which is not in the file").arg(in.lineNumber).arg(seq));
             off.messageId = seq + 1;
             off.entry.messageId = seq + 1;
             off.entry.bytes = bytes;
@@ -431,12 +426,12 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 || !in.string(o, u"error", &r.error, false))
                 return failed(in.problem);
             if (index < 0 || requestIdByIndex.contains(index))
-                return failed(tr("line %1: request index %2 is negative or repeated").arg(in.lineNumber).arg(index));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request index %2 is negative or repeated").arg(in.lineNumber).arg(index));
             std::optional<qint64> checkpoint;
             if (!in.optionalInteger(view, u"checkpoint", &checkpoint))
                 return failed(in.problem);
             if (!view.value(u"messages").isArray())
-                return failed(tr("line %1: the view has no message list").arg(in.lineNumber));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the view has no message list").arg(in.lineNumber));
             r.index = int(index);
             r.id = doc.requests.size() + 1;
             requestIdByIndex.insert(index, r.id);
@@ -447,7 +442,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             CompactionRecord record;
             QString why;
             if (!CompactionRecord::fromJson(o.value(u"record").toObject(), &record, &why))
-                return failed(tr("line %1: %2").arg(in.lineNumber).arg(why));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: %2").arg(in.lineNumber).arg(why));
             for (OffloadEntry &entry : record.offloaded) {
                 if (entry.messageId >= 0 && entry.messageId < doc.messages.size())
                     entry.messageId += 1;
@@ -459,23 +454,23 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             endCounts = o.value(u"counts").toObject();
             sawEnd = true;
         } else if (type == u"header") {
-            return failed(tr("line %1: a second header").arg(in.lineNumber));
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: a second header").arg(in.lineNumber));
         } else {
-            return failed(tr("line %1: unknown line type \"%2\"").arg(in.lineNumber).arg(type));
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: unknown line type \"%2\"").arg(in.lineNumber).arg(type));
         }
     }
 
     if (!sawHeader)
-        return failed(tr("the file is empty"));
+        return failed(QCoreApplication::translate("wl::SessionExport", "the file is empty"));
     if (!sawEnd)
-        return failed(tr("the file ends early (no end line): it was cut off"));
+        return failed(QCoreApplication::translate("wl::SessionExport", "the file ends early (no end line): it was cut off"));
     const std::pair<QStringView, qsizetype> counts[] = {
         {u"messages", doc.messages.size()}, {u"checkpoints", doc.checkpoints.size()},
         {u"offloads", doc.offloads.size()}, {u"requests", doc.requests.size()}, {u"records", doc.records.size()}};
     for (const auto &[name, have] : counts) {
         const qint64 expected = endCounts.value(name).toInteger(-1);
         if (expected != have)
-            return failed(tr("the end line announces %1 %2 but the file holds %3").arg(expected).arg(name).arg(have));
+            return failed(QCoreApplication::translate("wl::SessionExport", "the end line announces %1 %2 but the file holds %3").arg(expected).arg(name).arg(have));
     }
 
     // Resolve the cross references now that every line is known.
@@ -485,7 +480,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             continue;
         const auto it = requestIdByIndex.constFind(*origin);
         if (it == requestIdByIndex.cend())
-            return failed(tr("message %1 names request %2, which is not in the file").arg(i).arg(*origin));
+            return failed(QCoreApplication::translate("wl::SessionExport", "message %1 names request %2, which is not in the file").arg(i).arg(*origin));
         doc.messages[i].origin = *it;
     }
     for (qsizetype i = 0; i < doc.requests.size(); ++i) {
@@ -493,16 +488,16 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
         const std::optional<qint64> &ordinal = viewCheckpointOrdinal[i];
         if (ordinal) {
             if (*ordinal < 0 || *ordinal >= doc.checkpoints.size())
-                return failed(tr("request %1 names checkpoint %2, which is not in the file").arg(r.index).arg(*ordinal));
+                return failed(QCoreApplication::translate("wl::SessionExport", "request %1 names checkpoint %2, which is not in the file").arg(r.index).arg(*ordinal));
             r.viewCheckpointId = *ordinal + 1;
         }
         QList<qint64> seqs;
         if (!IdRanges::decode(viewSeqs[i], &seqs))
-            return failed(tr("request %1 has a damaged view list").arg(r.index));
+            return failed(QCoreApplication::translate("wl::SessionExport", "request %1 has a damaged view list").arg(r.index));
         r.viewMessageIds.reserve(seqs.size());
         for (qint64 seq : seqs) {
             if (seq < 0 || seq >= doc.messages.size())
-                return failed(tr("request %1 names message %2, which is not in the file").arg(r.index).arg(seq));
+                return failed(QCoreApplication::translate("wl::SessionExport", "request %1 names message %2, which is not in the file").arg(r.index).arg(seq));
             r.viewMessageIds.append(seq + 1);
         }
     }

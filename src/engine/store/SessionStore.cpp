@@ -30,11 +30,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SessionStore", text);
-}
-
 bool setError(QString *error, const QString &text)
 {
     if (error)
@@ -261,7 +256,7 @@ std::optional<qint64> insertMessage(SqlConnection &c, const QString &sessionId, 
     else
         q.bindNull();
     if (!q.exec()) {
-        setError(error, tr("cannot store a message: %1").arg(q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store a message: %1").arg(q.error()));
         return std::nullopt;
     }
     return q.lastInsertId();
@@ -283,7 +278,7 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
     q.bind(optionalToVariant(r.cacheReadTokens)).bind(optionalToVariant(r.cacheWriteTokens));
     q.bind(int(r.tier)).bind(r.model).bind(toMsOrNull(r.startedAt)).bind(toMsOrNull(r.finishedAt)).bind(r.error);
     if (!q.exec()) {
-        setError(error, tr("cannot store request %1: %2").arg(index).arg(q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store request %1: %2").arg(index).arg(q.error()));
         return std::nullopt;
     }
     return q.lastInsertId();
@@ -292,16 +287,24 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
 std::optional<qint64> insertCheckpoint(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,
                                        qint64 fromId, qint64 upToId, qint64 nowMs, QString *error)
 {
+    // A checkpoint covers messages of its own session: the INSERT ... SELECT finds no row otherwise.
     SqlQuery q(c, u"INSERT INTO checkpoints (session_id, covers_from_message_id, covers_up_to_message_id, text, "
                   "summary, anchor_user_intent, anchor_execution_progress, anchor_key_decision, "
                   "anchor_tried_solution, anchor_next_step, record_id, tier, created_at) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
-    q.bind(sessionId).bind(fromId).bind(upToId).bind(cp.text).bind(cp.summary);
+                  "SELECT ?, ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE id = ? AND session_id = ?"_s);
+    q.bind(sessionId).bind(fromId).bind(cp.text).bind(cp.summary);
     for (const QString &value : cp.anchors.values)
         q.bind(value);
     q.bind(cp.recordId).bind(int(cp.tier)).bind(cp.createdAt.isValid() ? toMs(cp.createdAt) : nowMs);
+    q.bind(upToId).bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot store a checkpoint: %1").arg(q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store a checkpoint: %1").arg(q.error()));
+        return std::nullopt;
+    }
+    if (q.rowsAffected() != 1) {
+        setError(error, QCoreApplication::translate("wl::SessionStore",
+                                                    "cannot store a checkpoint: it covers message %1, which is not in this session")
+                            .arg(upToId));
         return std::nullopt;
     }
     return q.lastInsertId();
@@ -318,11 +321,11 @@ std::optional<qint64> insertOffload(SqlConnection &c, const QString &sessionId, 
     q.bind(o.entry.lines).bind(o.entry.gate).bind(o.placeholder).bind(o.recordId).bind(nowMs);
     q.bind(messageId).bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot store the offload of message %1: %2").arg(messageId).arg(q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store the offload of message %1: %2").arg(messageId).arg(q.error()));
         return std::nullopt;
     }
     if (q.rowsAffected() != 1) {
-        setError(error, tr("cannot store the offload of message %1: no such message in this session").arg(messageId));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store the offload of message %1: no such message in this session").arg(messageId));
         return std::nullopt;
     }
     return q.lastInsertId();
@@ -339,7 +342,7 @@ bool insertRecord(SqlConnection &c, const QString &sessionId, CompactionRecord r
     q.bind(record.msgsAfter).bind(record.summarized).bind(int(record.offloaded.size())).bind(record.durationMs);
     q.bind(record.error).bind(jsonText(record.toJson()));
     if (!q.exec())
-        return setError(error, tr("cannot store compaction record %1: %2").arg(record.id, q.error()));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store compaction record %1: %2").arg(record.id, q.error()));
     const qint64 row = q.lastInsertId();
     for (int k = 0; k < kAnchorCount; ++k) {
         SqlQuery h(c, u"INSERT INTO anchor_history (record_row, session_id, request_index, kind, value, change) "
@@ -347,7 +350,7 @@ bool insertRecord(SqlConnection &c, const QString &sessionId, CompactionRecord r
         h.bind(row).bind(sessionId).bind(record.requestIndex).bind(k).bind(record.anchors.values[size_t(k)]);
         h.bind(int(record.anchorChanges[size_t(k)]));
         if (!h.exec())
-            return setError(error, tr("cannot store the anchor history of record %1: %2").arg(record.id, h.error()));
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store the anchor history of record %1: %2").arg(record.id, h.error()));
     }
     return true;
 }
@@ -358,13 +361,13 @@ bool removeTree(const QString &path, QString *error)
     const QFileInfo info(path);
     if (info.isSymLink()) {
         if (!QFile::remove(path))
-            return setError(error, tr("cannot remove the link %1").arg(path));
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove the link %1").arg(path));
         return true;
     }
     if (!info.exists())
         return true;
     if (!QDir(path).removeRecursively())
-        return setError(error, tr("cannot remove the folder %1").arg(path));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove the folder %1").arg(path));
     return true;
 }
 
@@ -389,7 +392,7 @@ SessionStore::~SessionStore()
 SqlConnection *SessionStore::connection(QString *error)
 {
     if (!d->serial) {
-        setError(error, tr("no session database is open"));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "no session database is open"));
         return nullptr;
     }
     auto &map = t_connections.byStore;
@@ -400,7 +403,7 @@ SqlConnection *SessionStore::connection(QString *error)
     auto connection = std::make_unique<SqlConnection>(name, d->path);
     QString why;
     if (!connection->open(&why)) {
-        setError(error, tr("cannot open %1: %2").arg(d->path, why));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot open %1: %2").arg(d->path, why));
         return nullptr;
     }
     qCDebug(lcStore) << "opened connection" << name;
@@ -417,12 +420,12 @@ bool SessionStore::open(const QString &path, QString *error)
 {
     close();
     if (path.isEmpty())
-        return setError(error, tr("no database path given"));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "no database path given"));
     const QFileInfo info(path);
     if (info.exists() && !info.isFile())
-        return setError(error, tr("%1 is not a file").arg(path));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "%1 is not a file").arg(path));
     if (!QDir().mkpath(info.absolutePath()))
-        return setError(error, tr("cannot create the folder %1").arg(info.absolutePath()));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create the folder %1").arg(info.absolutePath()));
 
     d->path = path;
     d->serial = g_nextSerial.fetch_add(1);
@@ -441,33 +444,33 @@ bool SessionStore::open(const QString &path, QString *error)
     QString why;
     const int version = Migrations::schemaVersion(*c, &why);
     if (version < 0)
-        return fail(tr("%1 cannot be read: %2").arg(path, why));
+        return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be read: %2").arg(path, why));
     qint64 objects = 0;
     qint64 applicationId = 0;
     {
         SqlQuery probe(*c, u"SELECT (SELECT count(*) FROM sqlite_master), (SELECT application_id FROM pragma_application_id)"_s);
         if (!probe.exec() || !probe.next())
-            return fail(tr("%1 cannot be read: %2").arg(path, probe.error()));
+            return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be read: %2").arg(path, probe.error()));
         objects = probe.int64(0);
         applicationId = probe.int64(1);
     }
     if (version > Migrations::latestVersion())
-        return fail(tr("this database was written by a newer Waterline (schema %1); this version reads up to %2")
+        return fail(QCoreApplication::translate("wl::SessionStore", "this database was written by a newer Waterline (schema %1); this version reads up to %2")
                         .arg(version)
                         .arg(Migrations::latestVersion()));
     if ((version == 0 && objects > 0) || (version > 0 && applicationId != Migrations::kApplicationId))
-        return fail(tr("%1 is not a Waterline session database").arg(path));
+        return fail(QCoreApplication::translate("wl::SessionStore", "%1 is not a Waterline session database").arg(path));
 
     {
         SqlQuery journal(*c, u"PRAGMA journal_mode = WAL"_s);
         if (!journal.exec() || !journal.next())
-            return fail(tr("%1 cannot be opened for writing: %2").arg(path, journal.error()));
+            return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be opened for writing: %2").arg(path, journal.error()));
         if (journal.text(0).compare(u"wal", Qt::CaseInsensitive) != 0)
-            return fail(tr("%1 cannot use write-ahead logging (journal mode %2)").arg(path, journal.text(0)));
+            return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot use write-ahead logging (journal mode %2)").arg(path, journal.text(0)));
     }
 
     if (!Migrations::migrate(*c, Migrations::latestVersion(), &why))
-        return fail(tr("%1 cannot be upgraded: %2").arg(path, why));
+        return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be upgraded: %2").arg(path, why));
     qCInfo(lcStore) << "session database open:" << path << "schema" << Migrations::latestVersion();
     return true;
 }
@@ -488,6 +491,27 @@ bool SessionStore::isOpen() const
 QString SessionStore::path() const
 {
     return d->path;
+}
+
+QStringList SessionStore::integrityProblems(QString *error)
+{
+    QStringList problems;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return problems;
+    SqlQuery q(*c, u"PRAGMA quick_check"_s);
+    if (!q.exec()) {
+        problems << q.error();
+        setError(error, q.error());
+        return problems;
+    }
+    while (q.next()) {
+        if (q.text(0) != u"ok")
+            problems << q.text(0);
+    }
+    if (!q.error().isEmpty())
+        problems << q.error();
+    return problems;
 }
 
 int SessionStore::schemaVersion(QString *error)
@@ -516,7 +540,7 @@ std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
     q.bind(fields.systemPrompt);
     if (!q.exec()) {
-        setError(error, tr("cannot create a session: %1").arg(q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create a session: %1").arg(q.error()));
         return std::nullopt;
     }
     return session(id, error);
@@ -530,7 +554,7 @@ QList<SessionInfo> SessionStore::listSessions(QString *error)
         return out;
     SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s ORDER BY last_activity_at DESC, s.created_at DESC"_s);
     if (!q.exec()) {
-        setError(error, tr("cannot list sessions: %1").arg(q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot list sessions: %1").arg(q.error()));
         return out;
     }
     while (q.next())
@@ -546,11 +570,11 @@ std::optional<SessionInfo> SessionStore::session(const QString &id, QString *err
     SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s WHERE s.id = ?"_s);
     q.bind(id);
     if (!q.exec()) {
-        setError(error, tr("cannot read session %1: %2").arg(id, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read session %1: %2").arg(id, q.error()));
         return std::nullopt;
     }
     if (!q.next()) {
-        setError(error, tr("there is no session %1").arg(id));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "there is no session %1").arg(id));
         return std::nullopt;
     }
     return readSession(q);
@@ -564,9 +588,9 @@ bool updateSession(SqlConnection *c, const QString &sql, const QVariant &value, 
     SqlQuery q(*c, sql);
     q.bind(value).bind(QDateTime::currentMSecsSinceEpoch()).bind(id);
     if (!q.exec())
-        return setError(error, tr("cannot update session %1: %2").arg(id, q.error()));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot update session %1: %2").arg(id, q.error()));
     if (q.rowsAffected() != 1)
-        return setError(error, tr("there is no session %1").arg(id));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "there is no session %1").arg(id));
     return true;
 }
 } // namespace
@@ -618,7 +642,7 @@ bool SessionStore::setSystemPrompt(const QString &id, const QString &systemPromp
 bool SessionStore::deleteSession(const QString &id, QString *error)
 {
     if (!Paths::isSafePathComponent(id))
-        return setError(error, tr("refusing to delete \"%1\": not a session id").arg(id));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "refusing to delete \"%1\": not a session id").arg(id));
     SqlConnection *c = connection(error);
     if (!c)
         return false;
@@ -626,21 +650,21 @@ bool SessionStore::deleteSession(const QString &id, QString *error)
     {
         SqlTransaction transaction(*c);
         if (!transaction.isActive())
-            return setError(error, tr("cannot delete session %1: %2").arg(id, transaction.error()));
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot delete session %1: %2").arg(id, transaction.error()));
         SqlQuery find(*c, u"SELECT workspace FROM sessions WHERE id = ?"_s);
         find.bind(id);
         if (!find.exec())
-            return setError(error, tr("cannot delete session %1: %2").arg(id, find.error()));
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot delete session %1: %2").arg(id, find.error()));
         if (!find.next())
-            return setError(error, tr("there is no session %1").arg(id));
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "there is no session %1").arg(id));
         workspace = find.text(0);
         SqlQuery remove(*c, u"DELETE FROM sessions WHERE id = ?"_s);
         remove.bind(id);
         if (!remove.exec())
-            return setError(error, tr("cannot delete session %1: %2").arg(id, remove.error()));
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot delete session %1: %2").arg(id, remove.error()));
         QString why;
         if (!transaction.commit(&why))
-            return setError(error, tr("cannot delete session %1: %2").arg(id, why));
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot delete session %1: %2").arg(id, why));
     }
     // The rows are gone; the files follow. A failure here is reported, the rest still removed.
     bool ok = true;
@@ -655,7 +679,7 @@ bool SessionStore::deleteSession(const QString &id, QString *error)
     const QString audit = Paths::auditFile(id);
     if (QFileInfo::exists(audit) && !QFile::remove(audit)) {
         ok = false;
-        problems << tr("cannot remove %1").arg(audit);
+        problems << QCoreApplication::translate("wl::SessionStore", "cannot remove %1").arg(audit);
     }
     if (!ok)
         setError(error, problems.join(u"; "));
@@ -676,7 +700,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
     };
     SqlTransaction transaction(*c);
     if (!transaction.isActive())
-        return fail(tr("cannot append to session %1: %2").arg(sessionId, transaction.error()));
+        return fail(QCoreApplication::translate("wl::SessionStore", "cannot append to session %1: %2").arg(sessionId, transaction.error()));
 
     qint64 nextSeq = 0;
     {
@@ -684,9 +708,9 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
                        "FROM sessions WHERE id = ?"_s);
         q.bind(sessionId).bind(sessionId);
         if (!q.exec())
-            return fail(tr("cannot append to session %1: %2").arg(sessionId, q.error()));
+            return fail(QCoreApplication::translate("wl::SessionStore", "cannot append to session %1: %2").arg(sessionId, q.error()));
         if (!q.next())
-            return fail(tr("there is no session %1").arg(sessionId));
+            return fail(QCoreApplication::translate("wl::SessionStore", "there is no session %1").arg(sessionId));
         nextSeq = q.int64(0);
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -729,13 +753,13 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
             SqlQuery q(*c, u"SELECT coalesce(max(idx) + 1, 0) FROM requests WHERE session_id = ?"_s);
             q.bind(sessionId);
             if (!q.exec() || !q.next())
-                return fail(tr("cannot append to session %1: %2").arg(sessionId, q.error()));
+                return fail(QCoreApplication::translate("wl::SessionStore", "cannot append to session %1: %2").arg(sessionId, q.error()));
             index = int(q.int64(0));
         }
         qint64 viewCheckpoint = r.viewCheckpointId;
         if (viewCheckpoint == kThisStep) {
             if (ids.checkpointIds.isEmpty())
-                return fail(tr("the request names this step's checkpoint, but the step has none"));
+                return fail(QCoreApplication::translate("wl::SessionStore", "the request names this step's checkpoint, but the step has none"));
             viewCheckpoint = ids.checkpointIds.last();
         }
         const auto id = insertRequest(*c, sessionId, r, index, viewCheckpoint, r.viewMessageIds, &why);
@@ -750,7 +774,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         qint64 origin = m.origin;
         if (origin == kThisStep) {
             if (!ids.requestId)
-                return fail(tr("a message names this step's request, but the step has none"));
+                return fail(QCoreApplication::translate("wl::SessionStore", "a message names this step's request, but the step has none"));
             origin = ids.requestId;
         }
         const auto id = insertMessage(*c, sessionId, nextSeq++, m, origin, now, &why);
@@ -764,7 +788,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         if (messageId <= kThisStep) {
             const qint64 i = kThisStep - messageId;
             if (i >= ids.messageIds.size())
-                return fail(tr("an offload names message %1 of this step, which has %2").arg(i).arg(ids.messageIds.size()));
+                return fail(QCoreApplication::translate("wl::SessionStore", "an offload names message %1 of this step, which has %2").arg(i).arg(ids.messageIds.size()));
             messageId = ids.messageIds[i];
         }
         const auto id = insertOffload(*c, sessionId, off, messageId, now, &why);
@@ -777,7 +801,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         return fail(why);
 
     if (!transaction.commit(&why))
-        return fail(tr("cannot append to session %1: %2").arg(sessionId, why));
+        return fail(QCoreApplication::translate("wl::SessionStore", "cannot append to session %1: %2").arg(sessionId, why));
     return ids;
 }
 
@@ -792,11 +816,11 @@ QList<Message> SessionStore::messages(const QString &sessionId, qint64 offset, i
                        + u" FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?"_s);
     q.bind(sessionId).bind(std::max<qint64>(offset, 0)).bind(limit);
     if (!q.exec()) {
-        setError(error, tr("cannot read the messages of session %1: %2").arg(sessionId, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the messages of session %1: %2").arg(sessionId, q.error()));
         return out;
     }
     if (limit > 0)
-        out.reserve(limit);
+        out.reserve(std::min(limit, 4096));
     while (q.next())
         out.append(readMessage(q));
     return out;
@@ -811,7 +835,7 @@ qint64 SessionStore::messageCount(const QString &sessionId, QString *error)
                    "FROM sessions WHERE id = ?"_s);
     q.bind(sessionId).bind(sessionId);
     if (!q.exec() || !q.next()) {
-        setError(error, q.error().isEmpty() ? tr("there is no session %1").arg(sessionId) : q.error());
+        setError(error, q.error().isEmpty() ? QCoreApplication::translate("wl::SessionStore", "there is no session %1").arg(sessionId) : q.error());
         return 0;
     }
     return q.int64(0);
@@ -830,7 +854,7 @@ std::optional<Message> SessionStore::message(qint64 id, QString *error)
     SqlQuery q(*c, u"SELECT "_s + kMessageColumns + u" FROM messages WHERE id = ?"_s);
     q.bind(id);
     if (!q.exec() || !q.next()) {
-        setError(error, q.error().isEmpty() ? tr("there is no message %1").arg(id) : q.error());
+        setError(error, q.error().isEmpty() ? QCoreApplication::translate("wl::SessionStore", "there is no message %1").arg(id) : q.error());
         return std::nullopt;
     }
     return readMessage(q);
@@ -846,7 +870,7 @@ std::optional<Message> SessionStore::toolResult(const QString &sessionId, const 
                        + u" FROM messages WHERE session_id = ? AND tool_call_id = ? ORDER BY seq LIMIT 1"_s);
     q.bind(sessionId).bind(callId);
     if (!q.exec() || !q.next()) {
-        setError(error, q.error().isEmpty() ? tr("no result for tool call %1").arg(callId) : q.error());
+        setError(error, q.error().isEmpty() ? QCoreApplication::translate("wl::SessionStore", "no result for tool call %1").arg(callId) : q.error());
         return std::nullopt;
     }
     return readMessage(q);
@@ -864,7 +888,7 @@ ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
         SqlQuery q(*c, u"SELECT "_s + kCheckpointColumns + u" FROM checkpoints WHERE session_id = ? ORDER BY id"_s);
         q.bind(sessionId);
         if (!q.exec()) {
-            setError(error, tr("cannot read the checkpoints of session %1: %2").arg(sessionId, q.error()));
+            setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the checkpoints of session %1: %2").arg(sessionId, q.error()));
             return out;
         }
         while (q.next())
@@ -873,7 +897,7 @@ ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
     SqlQuery q(*c, u"SELECT "_s + kOffloadColumns + u" FROM offloads WHERE session_id = ? ORDER BY id"_s);
     q.bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot read the offloads of session %1: %2").arg(sessionId, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the offloads of session %1: %2").arg(sessionId, q.error()));
         return out;
     }
     while (q.next()) {
@@ -891,9 +915,9 @@ bool SessionStore::removeCheckpoint(qint64 checkpointId, QString *error)
     SqlQuery q(*c, u"DELETE FROM checkpoints WHERE id = ?"_s);
     q.bind(checkpointId);
     if (!q.exec())
-        return setError(error, tr("cannot remove checkpoint %1: %2").arg(checkpointId).arg(q.error()));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove checkpoint %1: %2").arg(checkpointId).arg(q.error()));
     if (q.rowsAffected() != 1)
-        return setError(error, tr("there is no checkpoint %1").arg(checkpointId));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "there is no checkpoint %1").arg(checkpointId));
     return true;
 }
 
@@ -906,7 +930,7 @@ QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *e
     SqlQuery q(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s);
     q.bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot read the requests of session %1: %2").arg(sessionId, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the requests of session %1: %2").arg(sessionId, q.error()));
         return out;
     }
     while (q.next())
@@ -923,7 +947,7 @@ QList<CompactionRecord> SessionStore::records(const QString &sessionId, QString 
     SqlQuery q(*c, u"SELECT record_id, json FROM compaction_records WHERE session_id = ? ORDER BY request_index, id"_s);
     q.bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot read the compaction records of session %1: %2").arg(sessionId, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the compaction records of session %1: %2").arg(sessionId, q.error()));
         return out;
     }
     QStringList problems;
@@ -933,7 +957,7 @@ QList<CompactionRecord> SessionStore::records(const QString &sessionId, QString 
         if (CompactionRecord::fromJson(jsonObject(q.text(1)), &record, &why))
             out.append(record);
         else
-            problems << tr("record %1: %2").arg(q.text(0), why);
+            problems << QCoreApplication::translate("wl::SessionStore", "record %1: %2").arg(q.text(0), why);
     }
     if (!problems.isEmpty())
         setError(error, problems.join(u"; "));
@@ -951,7 +975,7 @@ QList<AnchorHistoryEntry> SessionStore::anchorHistory(const QString &sessionId, 
                    "WHERE h.session_id = ? ORDER BY h.request_index, h.record_row, h.kind"_s);
     q.bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot read the anchor history of session %1: %2").arg(sessionId, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the anchor history of session %1: %2").arg(sessionId, q.error()));
         return out;
     }
     qint64 currentRow = -1;
@@ -1073,7 +1097,7 @@ bool SessionStore::exportSession(const QString &sessionId, const QString &path, 
     // One read transaction: the parts of the file agree with each other even while a step is appended.
     SqlConnection *c = connection(error);
     if (!c || !c->execute(u"BEGIN"_s, &why))
-        return setError(error, tr("cannot export session %1: %2").arg(sessionId, why));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot export session %1: %2").arg(sessionId, why));
     why.clear();
     doc.messages = history(sessionId, &why);
     if (why.isEmpty())
@@ -1085,7 +1109,7 @@ bool SessionStore::exportSession(const QString &sessionId, const QString &path, 
         doc.records = records(sessionId, &why);
     c->execute(u"COMMIT"_s, nullptr);
     if (!why.isEmpty())
-        return setError(error, tr("cannot export session %1: %2").arg(sessionId, why));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot export session %1: %2").arg(sessionId, why));
     doc.checkpoints = overlays.checkpoints;
     doc.offloads = overlays.offloads.values();
     std::sort(doc.offloads.begin(), doc.offloads.end(),
@@ -1102,7 +1126,7 @@ std::optional<QString> SessionStore::importSession(const QString &path, QString 
     if (!c)
         return std::nullopt;
     auto fail = [&](const QString &why) -> std::optional<QString> {
-        setError(error, tr("cannot import %1: %2").arg(path, why));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot import %1: %2").arg(path, why));
         return std::nullopt;
     };
 

@@ -11,6 +11,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -25,8 +26,8 @@ class SqlConnection;
 //
 // Threads: one SessionStore may be used from any number of threads; each thread gets its own
 // named connection ("waterline-store-<n>-thread-<id>"), opened on first use and closed when
-// the thread ends (or by releaseThreadConnection()). Worker threads must be done with the store
-// before it is destroyed.
+// the thread ends (or by releaseThreadConnection()). open(), close() and destruction must not
+// overlap with calls from other threads: worker threads must be done with the store first.
 //
 // GUI thread: the calls the UI makes while painting are cheap and bounded (listSessions,
 // messageCount, messages() pages, overlays, requests/records of one session). The long ones —
@@ -54,6 +55,9 @@ public:
     bool isOpen() const;
     QString path() const;
     int schemaVersion(QString *error = nullptr);
+    // PRAGMA quick_check: empty when the file is sound, else SQLite's findings. Reads the whole
+    // file: for a "check database" command on a worker thread, not for every start.
+    QStringList integrityProblems(QString *error = nullptr);
 
     // Closes this thread's connection now (a worker thread that keeps running but is done).
     void releaseThreadConnection();

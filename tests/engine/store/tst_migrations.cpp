@@ -83,6 +83,7 @@ private slots:
     void corruptFileReportedUntouched_data();
     void corruptFileReportedUntouched();
     void foreignDatabaseRefused();
+    void damagedPageFoundByIntegrityCheck();
     void reopenIsIdempotent();
 
 private:
@@ -291,6 +292,35 @@ void TestMigrations::foreignDatabaseRefused()
     QVERIFY(!store.open(path, &error));
     QVERIFY2(error.contains(u"not a Waterline session database"), qPrintable(error));
     QCOMPARE(fileBytes(path), before2);
+}
+
+void TestMigrations::damagedPageFoundByIntegrityCheck()
+{
+    const QString path = m_dir->filePath(u"damaged.db"_s);
+    {
+        SessionStore store;
+        QVERIFY(store.open(path));
+        QVERIFY(store.integrityProblems().isEmpty());
+        const auto s = store.createSession({});
+        for (int i = 0; i < 200; ++i) {
+            StepAppend step;
+            step.messages << Message::user(QString(300, QChar(char16_t(u'a' + i % 26))));
+            QVERIFY(store.appendStep(s->id, step));
+        }
+    }
+    // Clobber the b-tree header of a page in the middle: the header and schema still read fine.
+    QByteArray bytes = fileBytes(path);
+    const qsizetype pageSize = 4096;
+    const qsizetype pages = bytes.size() / pageSize;
+    QVERIFY(pages > 10);
+    bytes.replace((pages / 2) * pageSize, 12, QByteArray(12, char(0xEE)));
+    writeFile(path, bytes);
+
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    const QStringList problems = store.integrityProblems(&error);
+    QVERIFY(!problems.isEmpty());
 }
 
 void TestMigrations::reopenIsIdempotent()

@@ -1,4 +1,5 @@
 #include "StoreTestData.h"
+#include "store/IdRanges.h"
 #include "store/SessionExport.h"
 #include "store/SessionStore.h"
 
@@ -48,6 +49,10 @@ private slots:
     void brokenFilesAreRefusedAndImportNothing_data();
     void brokenFilesAreRefusedAndImportNothing();
     void exportToUnwritablePathFails();
+    void idRangesRoundTrip_data();
+    void idRangesRoundTrip();
+    void idRangesRejectDamage_data();
+    void idRangesRejectDamage();
 
 private:
     QString buildSession();
@@ -317,6 +322,47 @@ void TestSessionExport::exportToUnwritablePathFails()
     QVERIFY2(error.contains(u"missing/dir/x.jsonl"), qPrintable(error));
     QVERIFY(!m_store->exportSession(u"no-such"_s, m_dir->filePath(u"y.jsonl"_s), &error));
     QVERIFY(!QFile::exists(m_dir->filePath(u"y.jsonl"_s)));
+}
+
+void TestSessionExport::idRangesRoundTrip_data()
+{
+    QTest::addColumn<QList<qint64>>("ids");
+    QTest::addColumn<QByteArray>("json");
+    QTest::newRow("empty") << QList<qint64>{} << QByteArray("[]");
+    QTest::newRow("single") << QList<qint64>{7} << QByteArray("[7]");
+    QTest::newRow("pair stays plain") << QList<qint64>{7, 8} << QByteArray("[7,8]");
+    QTest::newRow("run of three") << QList<qint64>{7, 8, 9} << QByteArray("[[7,9]]");
+    QTest::newRow("mixed") << QList<qint64>{1, 5, 6, 7, 8, 9, 12} << QByteArray("[1,[5,9],12]");
+    QTest::newRow("order kept") << QList<qint64>{9, 3, 4, 5, 1} << QByteArray("[9,[3,5],1]");
+    QTest::newRow("duplicates kept") << QList<qint64>{2, 2, 3} << QByteArray("[2,2,3]");
+}
+
+void TestSessionExport::idRangesRoundTrip()
+{
+    QFETCH(QList<qint64>, ids);
+    QFETCH(QByteArray, json);
+    const QJsonArray encoded = IdRanges::encode(ids);
+    QCOMPARE(QJsonDocument(encoded).toJson(QJsonDocument::Compact), json);
+    QList<qint64> decoded{42};
+    QVERIFY(IdRanges::decode(encoded, &decoded));
+    QCOMPARE(decoded, ids);
+}
+
+void TestSessionExport::idRangesRejectDamage_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::newRow("string") << QByteArray(R"(["1"])");
+    QTest::newRow("reversed range") << QByteArray("[[9,3]]");
+    QTest::newRow("three-element range") << QByteArray("[[1,2,3]]");
+    QTest::newRow("object") << QByteArray(R"([{"a":1}])");
+    QTest::newRow("huge range") << QByteArray("[[0,100000000000]]");
+}
+
+void TestSessionExport::idRangesRejectDamage()
+{
+    QFETCH(QByteArray, json);
+    QList<qint64> decoded;
+    QVERIFY(!IdRanges::decode(QJsonDocument::fromJson(json).array(), &decoded));
 }
 
 QTEST_GUILESS_MAIN(TestSessionExport)

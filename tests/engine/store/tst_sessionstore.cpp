@@ -1,9 +1,11 @@
 #include "StoreTestData.h"
 #include "Paths.h"
+#include "store/SecretFilter.h"
 #include "store/SessionStore.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -27,6 +29,8 @@ private slots:
     void createAndListSessions();
     void sessionFieldsRoundTrip();
     void secretsNeverStored();
+    void secretKeyNames_data();
+    void secretKeyNames();
     void messageRoundTrip_data();
     void messageRoundTrip();
     void requestRoundTrip();
@@ -211,6 +215,36 @@ void TestSessionStore::secretsNeverStored()
         const QByteArray bytes = f.readAll();
         QVERIFY2(!bytes.contains(utf8) && !bytes.contains(utf16), qPrintable(name));
     }
+}
+
+void TestSessionStore::secretKeyNames_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<bool>("secret");
+    QTest::newRow("api_key") << u"api_key"_s << true;
+    QTest::newRow("apiKey") << u"apiKey"_s << true;
+    QTest::newRow("x-api-key") << u"x-api-key"_s << true;
+    QTest::newRow("OPENAI_API_KEY") << u"OPENAI_API_KEY"_s << true;
+    QTest::newRow("Authorization") << u"Authorization"_s << true;
+    QTest::newRow("client_secret") << u"client_secret"_s << true;
+    QTest::newRow("access_token") << u"access_token"_s << true;
+    QTest::newRow("password") << u"password"_s << true;
+    QTest::newRow("token") << u"token"_s << true;
+    QTest::newRow("key_ref kept") << u"key_ref"_s << false;
+    QTest::newRow("api_key_env kept") << u"api_key_env"_s << false;
+    QTest::newRow("max_tokens kept") << u"max_tokens"_s << false;
+    QTest::newRow("model kept") << u"model"_s << false;
+    QTest::newRow("base_url kept") << u"base_url"_s << false;
+}
+
+void TestSessionStore::secretKeyNames()
+{
+    QFETCH(QString, key);
+    QFETCH(bool, secret);
+    QCOMPARE(SecretFilter::isSecretKey(key), secret);
+    const QJsonObject nested{{u"outer"_s, QJsonArray{QJsonObject{{key, u"v"_s}}}}};
+    const QJsonObject filtered = SecretFilter::withoutSecrets(nested);
+    QCOMPARE(filtered.value(u"outer").toArray().first().toObject().contains(key), !secret);
 }
 
 void TestSessionStore::messageRoundTrip_data()
@@ -482,6 +516,15 @@ void TestSessionStore::stepIsAtomic()
     QCOMPARE(rowCount(u"messages"_s, session), 0);
     QCOMPARE(rowCount(u"anchor_history"_s, session), 0);
 
+    StepAppend foreignCheckpoint;
+    foreignCheckpoint.messages << Message::user(u"also lost"_s);
+    Checkpoint cp;
+    cp.coversUpToMessageId = otherIds->messageIds.first();
+    foreignCheckpoint.checkpoints << cp;
+    QVERIFY(!m_store->appendStep(session, foreignCheckpoint, &error));
+    QVERIFY2(error.contains(u"not in this session"), qPrintable(error));
+    QCOMPARE(m_store->messageCount(session), 0);
+
     // A step that names this step's request or checkpoint without having one is refused too.
     StepAppend dangling;
     Message m = Message::assistant(u"from nowhere"_s);
@@ -588,9 +631,6 @@ void TestSessionStore::deleteSessionRemovesRowsAndFiles()
         RequestRecord r;
         step.request = r;
         step.messages << Message::user(u"u"_s) << Message::toolResult(u"c1"_s, u"result"_s);
-        Checkpoint cp;
-        cp.text = u"[Context Compaction]"_s;
-        step.checkpoints << cp;
         OffloadOverlay off;
         off.messageId = SessionStore::kThisStep - 1;
         off.entry = {u"c1"_s, u"bash"_s, Paths::offloadRelativeDir(s) + u"/c1.txt"_s, 6, 1, 1, 0};
@@ -598,7 +638,14 @@ void TestSessionStore::deleteSessionRemovesRowsAndFiles()
         step.offloads << off;
         step.record = sampleRecord(u"rec-"_s + s, 0);
         QString error;
-        QVERIFY2(m_store->appendStep(s, step, &error), qPrintable(error));
+        const auto ids = m_store->appendStep(s, step, &error);
+        QVERIFY2(ids, qPrintable(error));
+        StepAppend compaction;
+        Checkpoint cp;
+        cp.text = u"[Context Compaction]"_s;
+        cp.coversUpToMessageId = ids->messageIds.first();
+        compaction.checkpoints << cp;
+        QVERIFY2(m_store->appendStep(s, compaction, &error), qPrintable(error));
         // The files a session owns: its offload folder and its audit file.
         QVERIFY(QDir().mkpath(Paths::offloadDir(workspace, s)));
         QFile result(Paths::offloadDir(workspace, s) + u"/c1.txt"_s);
@@ -686,6 +733,8 @@ void TestSessionStore::workerThreadAppendsAndReads()
     qint64 workerCount = -1;
     QString workerConnection;
     QList<qint64> workerIds;
+    const QString exportPath = m_dir->filePath(u"worker-export.jsonl"_s);
+    QString importedId;
     QThread *worker = QThread::create([&] {
         StepAppend s;
         s.messages << Message::user(u"from a worker"_s) << Message::assistant(u"also"_s);
@@ -693,6 +742,9 @@ void TestSessionStore::workerThreadAppendsAndReads()
         if (ids)
             workerIds = ids->messageIds;
         workerCount = m_store->messageCount(session, &workerError);
+        // The long operations are meant for workers: export and import work there.
+        if (m_store->exportSession(session, exportPath, &workerError))
+            importedId = m_store->importSession(exportPath, &workerError).value_or(QString());
         const QString suffix = u"-thread-%1"_s.arg(quintptr(QThread::currentThreadId()), 0, 16);
         for (const QString &name : QSqlDatabase::connectionNames()) {
             if (name.endsWith(suffix))
@@ -713,6 +765,8 @@ void TestSessionStore::workerThreadAppendsAndReads()
     QCOMPARE(all.size(), 3);
     QCOMPARE(all[1].content, u"from a worker"_s);
     QCOMPARE(all[1].id, workerIds[0]);
+    QVERIFY(!importedId.isEmpty());
+    QCOMPARE(m_store->messageCount(importedId), 3);
 }
 
 void TestSessionStore::unopenedStoreReportsError()
