@@ -64,10 +64,45 @@ ConversationView::~ConversationView() = default;
 
 void ConversationView::setModel(QAbstractItemModel *model)
 {
+    if (this->model())
+        disconnect(this->model(), &QAbstractItemModel::rowsAboutToBeInserted, this,
+                   &ConversationView::onRowsAboutToBeInserted);
     m_delegate->clear();
     m_pressedIndex = QPersistentModelIndex();
     m_hoverIndex = QPersistentModelIndex();
+    m_followBottom = true;
     QListView::setModel(model);
+    if (model)
+        connect(model, &QAbstractItemModel::rowsAboutToBeInserted, this, &ConversationView::onRowsAboutToBeInserted);
+}
+
+void ConversationView::onRowsAboutToBeInserted(const QModelIndex &parent, int start, int)
+{
+    m_prependAnchor = QPersistentModelIndex();
+    if (parent.isValid() || start != 0 || m_followBottom || !isVisible())
+        return;
+    const QList<QModelIndex> rows = visibleIndexes();
+    if (rows.isEmpty())
+        return;
+    m_prependAnchor = rows.constFirst();
+    m_prependAnchorTop = visualRect(rows.constFirst()).top();
+}
+
+void ConversationView::rowsInserted(const QModelIndex &parent, int start, int end)
+{
+    QListView::rowsInserted(parent, start, end);
+    if (!m_prependAnchor.isValid())
+        return;
+    // Lay out now and scroll by what was added above, so the rows being read stay put.
+    const QPersistentModelIndex anchor = m_prependAnchor;
+    m_prependAnchor = QPersistentModelIndex();
+    QListView::doItemsLayout();
+    const int delta = visualRect(anchor).top() - m_prependAnchorTop;
+    if (delta != 0) {
+        m_adjustingScroll = true;
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + delta);
+        m_adjustingScroll = false;
+    }
 }
 
 int ConversationView::laidOutRowCount() const
@@ -346,6 +381,8 @@ QString ConversationView::selectedText() const
     if (!selectionModel())
         return {};
     QModelIndexList rows = selectionModel()->selectedIndexes();
+    if (rows.isEmpty() && currentIndex().isValid())
+        rows.append(currentIndex());
     std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
     QStringList parts;
     parts.reserve(rows.size());

@@ -13,7 +13,8 @@ class ConversationDelegate;
 // The central conversation list. Works on any model that provides ConversationModel's roles.
 // Lays out only the rows on screen (see ConversationDelegate), follows the bottom while text
 // streams in unless the user scrolled up, and turns clicks and keys on the painted buttons
-// into signals. Keyboard: Left/Right pick a button of the current row, Return/Space press
+// into signals. Rows paged in at the top (prependMessages) do not move what is on screen.
+// Keyboard: Left/Right pick a button of the current row, Return/Space press
 // it (or expand a tool card / open a compaction record), Ctrl+C copies the selected rows.
 class ConversationView : public QListView
 {
@@ -40,7 +41,7 @@ public:
     bool isFollowingBottom() const { return m_followBottom; }
     void setFollowingBottom(bool follow);
 
-    // Text of the selected rows, in row order, as Ctrl+C puts it on the clipboard.
+    // Text of the selected rows (or else the current row), in row order, as Ctrl+C copies it.
     QString selectedText() const;
 
 Q_SIGNALS:
@@ -67,6 +68,7 @@ protected:
     void currentChanged(const QModelIndex &current, const QModelIndex &previous) override;
     void dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles) override;
     void rowsAboutToBeRemoved(const QModelIndex &parent, int start, int end) override;
+    void rowsInserted(const QModelIndex &parent, int start, int end) override;
     void reset() override;
 
 private:
@@ -80,12 +82,15 @@ private:
     void onScrollValueChanged(int value);
     void onScrollRangeChanged(int min, int max);
     void tick();
+    void onRowsAboutToBeInserted(const QModelIndex &parent, int start, int end);
 
     ConversationDelegate *m_delegate = nullptr;
     QTimer *m_ticker = nullptr;
     QPersistentModelIndex m_pressedIndex;
     ConversationAction m_pressedAction = ConversationAction::None;
     QPersistentModelIndex m_hoverIndex;
+    QPersistentModelIndex m_prependAnchor;   // first visible row while older rows are paged in
+    int m_prependAnchorTop = 0;
     ConversationAction m_hoverAction = ConversationAction::None;
     ConversationAction m_focusAction = ConversationAction::None;
     bool m_followBottom = true;

@@ -7,7 +7,7 @@ namespace wl {
 
 // Highlights a document holding JSON with KSyntaxHighlighting, in the light or dark
 // default theme that matches the palette. The highlighter is a child of the document.
-// (One seam, so the conversation can switch to the shared wl::Highlighting helper.)
+// Uses the shared repository and theme choice of wl::Highlighting.
 void attachJsonHighlighting(QTextDocument *document, const QPalette &palette);
 
 } // namespace wl

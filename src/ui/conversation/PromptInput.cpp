@@ -14,6 +14,11 @@ using namespace Qt::StringLiterals;
 
 namespace wl {
 
+namespace {
+constexpr int kCompletionRole = Qt::UserRole + 1;
+constexpr int kCommandRole = Qt::UserRole + 2;
+} // namespace
+
 // The text box: owns the key handling so the completer popup sees keys first.
 class PromptEditor : public QPlainTextEdit
 {
@@ -86,13 +91,16 @@ PromptInput::PromptInput(QWidget *parent)
     m_notice->setTextFormat(Qt::PlainText);
     m_notice->hide();
 
+    // The popup shows each command with what it does; completion matches the command alone.
     for (const SlashCommandInfo &info : slashCommands()) {
-        auto *item = new QStandardItem(info.text);
+        auto *item = new QStandardItem(tr("%1 — %2").arg(info.text, info.description));
         item->setToolTip(info.description);
-        item->setData(int(info.command), Qt::UserRole);
+        item->setData(info.text, kCompletionRole);
+        item->setData(int(info.command), kCommandRole);
         m_commands->appendRow(item);
     }
     m_completer->setModel(m_commands);
+    m_completer->setCompletionRole(kCompletionRole);
     m_completer->setCaseSensitivity(Qt::CaseInsensitive);
     m_completer->setCompletionMode(QCompleter::PopupCompletion);
     m_completer->setWidget(m_editor);

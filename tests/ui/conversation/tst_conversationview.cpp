@@ -102,6 +102,7 @@ private slots:
     void appendedMessagesAreShown();
     void streamingRelaysOutOneRow();
     void followsBottomUnlessScrolledUp();
+    void prependKeepsRowsInPlace();
     void toolCardRunningThenOk();
     void toolCardHeaderToggles();
     void approvalButtons_data();
@@ -194,6 +195,28 @@ void TestConversationView::followsBottomUnlessScrolledUp()
     QCOMPARE(bar->value(), bar->maximum());
 }
 
+void TestConversationView::prependKeepsRowsInPlace()
+{
+    Fixture f;
+    f.model.appendMessages(manyMessages(200));
+    QVERIFY(f.show());
+    QScrollBar *bar = f.view.verticalScrollBar();
+    bar->setValue(bar->maximum() / 2);   // the user reads the middle
+    f.view.ensureVisibleLayouts();
+    QVERIFY(!f.view.isFollowingBottom());
+    const QModelIndex first = f.view.indexAt(QPoint(f.view.viewport()->width() / 2, 0));
+    QVERIFY(first.isValid());
+    const QPersistentModelIndex reading(first);
+    const int top = f.view.visualRect(first).top();
+    const QString text = first.data(ConversationModel::TextRole).toString();
+
+    f.model.prependMessages(manyMessages(50));
+    QCOMPARE(reading.row(), first.row() + 50);
+    QCOMPARE(f.view.visualRect(reading).top(), top);
+    QCOMPARE(f.view.indexAt(QPoint(f.view.viewport()->width() / 2, 0)).data(ConversationModel::TextRole).toString(),
+             text);
+}
+
 void TestConversationView::toolCardRunningThenOk()
 {
     Fixture f;
@@ -235,6 +258,12 @@ void TestConversationView::toolCardHeaderToggles()
     QVERIFY(!card.data(ConversationModel::ExpandedRole).toBool());
     f.view.ensureVisibleLayouts();
     QCOMPARE(f.view.visualRect(card).height(), collapsed);
+
+    // The keyboard does the same: Space on the current card.
+    f.view.setFocus();
+    f.view.setCurrentIndex(card);
+    QTest::keyClick(&f.view, Qt::Key_Space);
+    QVERIFY(card.data(ConversationModel::ExpandedRole).toBool());
 }
 
 void TestConversationView::approvalButtons_data()

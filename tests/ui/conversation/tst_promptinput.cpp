@@ -3,6 +3,7 @@
 
 #include <QAbstractItemView>
 #include <QCompleter>
+#include <QDir>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -30,6 +31,7 @@ private slots:
     void blockedReason();
     void sendBecomesStop();
     void runningRefusesMessagesButTakesCommands();
+    void screenshot();
 };
 
 void TestPromptInput::parse_data()
@@ -166,8 +168,12 @@ void TestPromptInput::completionPopup()
     QTRY_VERIFY(popup->isVisible());
     QCOMPARE(input.completer()->completionCount(), 2);
     QStringList shown;
-    for (int row = 0; row < popup->model()->rowCount(); ++row)
-        shown.append(popup->model()->index(row, 0).data().toString());
+    for (int row = 0; row < popup->model()->rowCount(); ++row) {
+        const QModelIndex entry = popup->model()->index(row, 0);
+        shown.append(entry.data(input.completer()->completionRole()).toString());
+        // The popup explains each command.
+        QVERIFY(entry.data().toString().size() > shown.constLast().size() + 5);
+    }
     QCOMPARE(shown, (QStringList{u"/compact"_s, u"/compact force"_s}));
 
     // Down to the second entry, Return accepts it into the box without sending.
@@ -262,6 +268,26 @@ void TestPromptInput::runningRefusesMessagesButTakesCommands()
     input.setText(u"/compact"_s);
     input.submit();
     QCOMPARE(commands.size(), 1);
+}
+
+void TestPromptInput::screenshot()
+{
+    PromptInput input;
+    input.resize(700, 150);
+    input.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&input));
+    QTest::keyClicks(input.editor(), u"/"_s);
+    QAbstractItemView *popup = input.completer()->popup();
+    QTRY_VERIFY(popup->isVisible());
+    QVERIFY(input.grab().save(QDir::temp().filePath(u"waterline-prompt.png"_s)));
+    QVERIFY(popup->grab().save(QDir::temp().filePath(u"waterline-prompt-popup.png"_s)));
+    // Every command is listed in the popup.
+    QCOMPARE(popup->model()->rowCount(), int(slashCommands().size()));
+
+    popup->hide();
+    input.setBlockedReason(u"No model is reachable: connect one in Settings"_s);
+    QVERIFY(input.findChild<QLabel *>(u"PromptNotice"_s)->isVisible());
+    QVERIFY(input.grab().save(QDir::temp().filePath(u"waterline-prompt-blocked.png"_s)));
 }
 
 QTEST_MAIN(TestPromptInput)
