@@ -153,7 +153,7 @@ FirstRunPanel::FirstRunPanel(QWidget *parent)
         } else {
             QStringList shown = ids.mid(0, 4);
             if (ids.size() > shown.size())
-                shown << tr("\u2026");
+                shown << u"\u2026"_s;
             text = tr("Reachable. Models offered: %1 (%2).").arg(ids.size()).arg(shown.join(u", "_s));
         }
         setState(State::Reachable, text);
