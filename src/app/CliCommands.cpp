@@ -1,5 +1,8 @@
 #include "CliCommands.h"
 
+#include "CliExport.h"
+#include "CliImport.h"
+#include "CliSimulate.h"
 #include "CliRun.h"
 
 #include "model/MessageCodec.h"
@@ -15,6 +18,11 @@
 
 namespace wl::cli {
 
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("waterline-cli", text);
+}
+
 int printError(const QString &text)
 {
     std::fprintf(stderr, "waterline-cli: %s\n", text.toLocal8Bit().constData());
@@ -29,10 +37,6 @@ void printOut(const QString &text)
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("waterline-cli", text);
-}
 
 // `estimate FILE`: decode an OpenAI-style messages array and print its size.
 int runEstimate(const QStringList &arguments)
@@ -86,6 +90,9 @@ QList<Command> commands()
 {
     return {
         {QStringLiteral("estimate"), tr("Token estimate of a JSON messages file"), runEstimate},
+        {QStringLiteral("import"), tr("Import a transcript into a new stored session"), runImport},
+        {QStringLiteral("export"), tr("Write a stored session as Waterline JSONL"), runExport},
+        {QStringLiteral("simulate"), tr("Replay a session under a compaction policy, no model needed"), runSimulate},
         {QStringLiteral("run"), tr("Run the agent headless on a prompt"), runAgent},
     };
 }

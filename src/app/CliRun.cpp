@@ -27,11 +27,6 @@ namespace wl::cli {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("waterline-cli", text);
-}
-
 int usageError(const QString &text)
 {
     printError(text);

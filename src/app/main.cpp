@@ -2,13 +2,56 @@
 #include "AppIdentity.h"
 #include "MainWindow.h"
 
+#include "Paths.h"
+#include "sessions/SessionsPanel.h"
+#include "workbench/DemoSession.h"
+#include "workbench/ProgressTask.h"
+#include "store/SessionStore.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QStatusBar>
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
+
+namespace {
+
+void printError(const QString &text)
+{
+    std::fprintf(stderr, "waterline: %s\n", qPrintable(text));
+}
+
+// Grabs the window once start-up work (opening a session) has settled.
+void scheduleScreenshot(wl::MainWindow &window, const QString &path, bool waitForSession)
+{
+    auto grab = [&window, path] {
+        QTimer::singleShot(800, &window, [&window, path] {
+            const QPixmap shot = window.grab();
+            if (shot.isNull() || !shot.save(path, "PNG")) {
+                printError(QApplication::translate("main", "could not write the screenshot to %1").arg(path));
+                QCoreApplication::exit(1);
+                return;
+            }
+            QCoreApplication::exit(0);
+        });
+    };
+    if (!waitForSession) {
+        grab();
+        return;
+    }
+    QObject::connect(&window, &wl::MainWindow::sessionShown, &window, grab, Qt::SingleShotConnection);
+    // Never hang: grab what there is after two minutes.
+    QTimer::singleShot(120000, &window, grab);
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -20,34 +63,103 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption dbOption(QStringLiteral("db"), QApplication::translate("main", "Use the session database at <path>."), QStringLiteral("path"));
-    const QCommandLineOption workspaceOption(QStringLiteral("workspace"), QApplication::translate("main", "Workspace folder for a new session."), QStringLiteral("dir"));
+    const QCommandLineOption workspaceOption(QStringLiteral("workspace"), QApplication::translate("main", "Start a new session in the workspace folder <dir>."), QStringLiteral("dir"));
     const QCommandLineOption sessionOption(QStringLiteral("session"), QApplication::translate("main", "Open the session with this <id>."), QStringLiteral("id"));
     const QCommandLineOption demoOption(QStringLiteral("demo"), QApplication::translate("main", "Open the bundled demo session (no network needed)."));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"), QApplication::translate("main", "Render the main window after start-up to the PNG <path> and exit."), QStringLiteral("path"));
-    parser.addOptions({dbOption, workspaceOption, sessionOption, demoOption, screenshotOption});
+    const QCommandLineOption showDockOption(QStringLiteral("show-dock"), QApplication::translate("main", "Bring the dock <name> (e.g. Anchors) to the front; useful with --screenshot."), QStringLiteral("name"));
+    parser.addOptions({dbOption, workspaceOption, sessionOption, demoOption, screenshotOption, showDockOption});
     parser.process(app);
 
     if (parser.isSet(workspaceOption) && !QFileInfo(parser.value(workspaceOption)).isDir()) {
-        std::fprintf(stderr, "%s\n", qPrintable(QApplication::translate("main", "waterline: the workspace '%1' is not a folder").arg(parser.value(workspaceOption))));
+        printError(QApplication::translate("main", "the workspace '%1' is not a folder").arg(parser.value(workspaceOption)));
         return 2;
     }
 
+    const bool demo = parser.isSet(demoOption);
+    const QString dbPath = demo ? wl::DemoSession::defaultFolder() + QStringLiteral("/demo.db")
+        : parser.isSet(dbOption) ? QFileInfo(parser.value(dbOption)).absoluteFilePath() : wl::Paths::defaultDatabasePath();
+    QDir().mkpath(QFileInfo(dbPath).absolutePath());
+    wl::SessionStore store;
+    QString storeError;
     wl::MainWindow window;
     window.restoreLayout();
-    window.show();
+    if (parser.isSet(showDockOption)) {
+        QDockWidget *dock = window.dock(parser.value(showDockOption) + QStringLiteral("Dock"));
+        if (!dock) {
+            printError(QApplication::translate("main", "there is no dock named '%1'").arg(parser.value(showDockOption)));
+            return 2;
+        }
+        dock->show();
+        dock->raise();
+    }
 
-    if (parser.isSet(screenshotOption)) {
-        const QString path = QDir::current().absoluteFilePath(parser.value(screenshotOption));
-        // Let layouts, docks and the first paint settle before grabbing.
-        QTimer::singleShot(800, &window, [&window, path] {
-            const QPixmap shot = window.grab();
-            if (shot.isNull() || !shot.save(path, "PNG")) {
-                std::fprintf(stderr, "%s\n", qPrintable(QApplication::translate("main", "waterline: could not write the screenshot to %1").arg(path)));
-                QCoreApplication::exit(1);
+    if (demo) {
+        // The demo is built once (import and replay, a few seconds) on a worker thread.
+        window.setStore(&store, dbPath);
+        window.show();
+        auto *bar = new QProgressBar(&window);
+        bar->setRange(0, 100);
+        bar->setMaximumWidth(320);
+        bar->setTextVisible(true);
+        window.statusBar()->addPermanentWidget(bar);
+        auto sessionId = std::make_shared<QString>();
+        auto *task = new wl::ProgressTask([sessionId](const wl::ProgressTask::Report &report, const std::atomic_bool &cancel) {
+            const wl::DemoSession::Result result = wl::DemoSession::ensure(wl::DemoSession::defaultFolder(), report, &cancel);
+            *sessionId = result.sessionId;
+            return result.ok ? QString() : result.error;
+        }, &window);
+        QObject::connect(task, &wl::ProgressTask::progress, bar, [bar](const QString &stage, int percent) {
+            bar->setValue(percent);
+            bar->setFormat(stage + QStringLiteral(" %p%"));
+        });
+        QObject::connect(task, &wl::ProgressTask::finished, &window, [&window, &store, task, bar, dbPath, sessionId](QString error) {
+            task->deleteLater();
+            bar->deleteLater();
+            if (!error.isEmpty() || !store.open(dbPath, &error)) {
+                printError(error);
+                QMessageBox::warning(&window, QApplication::translate("main", "Demo session"),
+                                     QApplication::translate("main", "The demo session could not be prepared:\n%1").arg(error));
                 return;
             }
-            QCoreApplication::exit(0);
+            window.setStore(&store, dbPath);
+            window.openSession(dbPath, *sessionId);
         });
+        task->start();
+        if (parser.isSet(screenshotOption))
+            scheduleScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshotOption)), true);
+        return app.exec();
     }
+
+    const bool storeOk = store.open(dbPath, &storeError);
+    window.setStore(&store, dbPath);
+    window.show();
+
+    bool opening = false;
+    if (!storeOk) {
+        const QString text = QApplication::translate("main", "The session database %1 could not be opened:\n%2\n\n"
+                                                             "Nothing was changed in it. Start Waterline with --db to use another file.")
+                                 .arg(dbPath, storeError);
+        printError(text);
+        if (!parser.isSet(screenshotOption))
+            QMessageBox::critical(&window, QApplication::translate("main", "Waterline"), text);
+    } else if (parser.isSet(workspaceOption)) {
+        QString id, error;
+        const QString workspace = QFileInfo(parser.value(workspaceOption)).absoluteFilePath();
+        if (window.sessionsPanel()->createSession(QDir(workspace).dirName(), workspace, &id, &error)) {
+            window.openSession(dbPath, id);
+            opening = true;
+        } else {
+            printError(error);
+        }
+    } else if (parser.isSet(sessionOption)) {
+        window.openSession(dbPath, parser.value(sessionOption));
+        opening = true;
+    } else {
+        opening = window.openLastSession();
+    }
+
+    if (parser.isSet(screenshotOption))
+        scheduleScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshotOption)), opening);
     return app.exec();
 }

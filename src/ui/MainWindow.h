@@ -2,9 +2,31 @@
 
 #include <QMainWindow>
 
+#include <memory>
+
 class QDockWidget;
+class QLabel;
 
 namespace wl {
+
+class AnchorHistoryModel;
+class AnchorsPanel;
+class CompactionLogModel;
+class CompactionsPanel;
+class ContextPanel;
+class ConversationModel;
+class ConversationView;
+class OffloadsPanel;
+class PromptInput;
+class SessionLoader;
+class SessionStore;
+class SessionsPanel;
+class ThresholdsPanel;
+class TimelineModel;
+class TimelinePanel;
+class WhatIfRunner;
+struct CompactionPolicy;
+struct LoadedSession;
 
 class MainWindow : public QMainWindow
 {
@@ -19,14 +41,80 @@ public:
     QDockWidget *dock(const QString &objectName) const;
     void restoreLayout();
 
+    // The database the Sessions dock lists (not owned; used on the GUI thread only).
+    void setStore(SessionStore *store, const QString &databasePath);
+    QString databasePath() const { return m_databasePath; }
+    // Opens the session used last (QSettings), if any; false when there is none.
+    bool openLastSession();
+
+    // Shows a session in every dock (the conversation, timeline, anchors, offloads, context, records).
+    void showSession(const LoadedSession &session);
+    // Loads a stored session off the GUI thread, then shows it.
+    void openSession(const QString &databasePath, const QString &sessionId);
+    const LoadedSession &session() const;
+
+    // Imports a transcript of another agent (or a Waterline export) into the open database
+    // on a worker thread, with progress and cancel, then opens it.
+    void importTranscript(const QString &path);
+
+    // Selects request `index` everywhere: timeline, context, anchors, compactions.
+    void selectRequest(int index);
+    int selectedRequest() const { return m_selectedRequest; }
+
+    TimelinePanel *timelinePanel() const { return m_timelinePanel; }
+    ThresholdsPanel *thresholdsPanel() const { return m_thresholdsPanel; }
+    AnchorsPanel *anchorsPanel() const { return m_anchorsPanel; }
+    ContextPanel *contextPanel() const { return m_contextPanel; }
+    CompactionsPanel *compactionsPanel() const { return m_compactionsPanel; }
+    OffloadsPanel *offloadsPanel() const { return m_offloadsPanel; }
+    SessionsPanel *sessionsPanel() const { return m_sessionsPanel; }
+    ConversationModel *conversationModel() const { return m_conversationModel; }
+
+Q_SIGNALS:
+    void sessionShown();
+    void importFinished(const QString &sessionId, const QString &error);
+    void policyApplied(const wl::CompactionPolicy &policy);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createActions();
+    void createCentralArea();
     void createDocks();
+    QDockWidget *addPanelDock(const char *objectName, QWidget *panel, Qt::DockWidgetArea area);
+    void fillConversation(const LoadedSession &session);
+    void selectRecord(const QString &recordId);
     void saveLayout() const;
     void showAbout();
+    void chooseTranscript();
+
+    std::unique_ptr<LoadedSession> m_session;
+    int m_selectedRequest = -1;
+    bool m_selecting = false;
+
+    SessionLoader *m_loader = nullptr;
+    WhatIfRunner *m_whatIf = nullptr;
+    TimelineModel *m_timelineModel = nullptr;
+    AnchorHistoryModel *m_anchorModel = nullptr;
+    CompactionLogModel *m_compactionModel = nullptr;
+    ConversationModel *m_conversationModel = nullptr;
+
+    ConversationView *m_conversationView = nullptr;
+    PromptInput *m_prompt = nullptr;
+    TimelinePanel *m_timelinePanel = nullptr;
+    ThresholdsPanel *m_thresholdsPanel = nullptr;
+    AnchorsPanel *m_anchorsPanel = nullptr;
+    OffloadsPanel *m_offloadsPanel = nullptr;
+    ContextPanel *m_contextPanel = nullptr;
+    CompactionsPanel *m_compactionsPanel = nullptr;
+    QLabel *m_statusSession = nullptr;
+    SessionStore *m_store = nullptr;
+    QString m_databasePath;
+    SessionsPanel *m_sessionsPanel = nullptr;
+    QDockWidget *m_sessionsDock = nullptr;
 };
 
 } // namespace wl

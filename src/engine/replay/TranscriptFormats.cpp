@@ -6,6 +6,7 @@
 #include "OpenHandsImporter.h"
 #include "SweAgentImporter.h"
 #include "TranscriptImporter.h"
+#include "WaterlineImporter.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -37,6 +38,7 @@ struct Registry
         importers.push_back(std::make_unique<OpenHandsImporter>());
         importers.push_back(std::make_unique<SweAgentImporter>());
         importers.push_back(std::make_unique<OpenAiChatImporter>());
+        importers.push_back(std::make_unique<WaterlineImporter>());
     }
 };
 

@@ -159,8 +159,26 @@ const QStringList &schemaV2()
     return statements;
 }
 
-// v3: the system prompt an agent session runs with, so a reopened session sends the same one.
+// v3: where an imported session came from (replay/SessionImporter): the source format and
+// file, and a JSON text with what the UI draws beside Waterline's own compactions (the source
+// agent's compactions, the pairing issues kept as they were, skipped records). One row per
+// imported session at most; sessions made by Waterline itself have none.
 const QStringList &schemaV3()
+{
+    static const QStringList statements{
+        uR"(CREATE TABLE session_sources (
+            session_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            format TEXT NOT NULL,
+            source_path TEXT NOT NULL DEFAULT '',
+            imported_at INTEGER NOT NULL,
+            details TEXT NOT NULL DEFAULT '{}'
+        ))"_s,
+    };
+    return statements;
+}
+
+// v4: the system prompt an agent session runs with, so a reopened session sends the same one.
+const QStringList &schemaV4()
 {
     static const QStringList statements{
         u"ALTER TABLE sessions ADD COLUMN system_prompt TEXT NOT NULL DEFAULT ''"_s,
@@ -178,6 +196,7 @@ constexpr Step kSteps[] = {
     {1, &schemaV1},
     {2, &schemaV2},
     {3, &schemaV3},
+    {4, &schemaV4},
 };
 
 } // namespace

@@ -20,6 +20,7 @@
 #include <QThread>
 #include <QUuid>
 
+#include <algorithm>
 #include <atomic>
 #include <unordered_map>
 
@@ -699,6 +700,28 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         ids.checkpointIds.append(*id);
     }
 
+    if (step.requestUpdate) {
+        const RequestRecord &r = *step.requestUpdate;
+        qint64 viewCheckpoint = r.viewCheckpointId;
+        if (viewCheckpoint == kThisStep) {
+            if (ids.checkpointIds.isEmpty())
+                return fail(tr("the request names this step's checkpoint, but the step has none"));
+            viewCheckpoint = ids.checkpointIds.last();
+        }
+        SqlQuery q(*c, u"UPDATE requests SET view_checkpoint_id = ?, view_message_ids = ?, estimate_tokens = ?, "
+                       "tool_schema_tokens = ?, tier = ? WHERE session_id = ? AND idx = ?"_s);
+        if (viewCheckpoint > 0)
+            q.bind(viewCheckpoint);
+        else
+            q.bindNull();
+        q.bind(jsonText(IdRanges::encode(r.viewMessageIds))).bind(r.estimateTokens).bind(r.toolSchemaTokens);
+        q.bind(int(r.tier)).bind(sessionId).bind(r.index);
+        if (!q.exec())
+            return fail(tr("cannot update request %1: %2").arg(r.index).arg(q.error()));
+        if (q.rowsAffected() != 1)
+            return fail(tr("there is no request %1 in session %2").arg(r.index).arg(sessionId));
+    }
+
     if (step.request) {
         const RequestRecord &r = *step.request;
         int index = r.index;
@@ -947,6 +970,94 @@ QList<AnchorHistoryEntry> SessionStore::anchorHistory(const QString &sessionId, 
         out.last().changes[size_t(kind)] = AnchorChange(q.int64(5));
     }
     return out;
+}
+
+// --- imports -------------------------------------------------------------------------------
+
+std::optional<QList<qint64>> SessionStore::appendRequests(const QString &sessionId, const QList<RequestRecord> &requests,
+                                                          const QList<qint64> &producedBy, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    auto fail = [&](const QString &text) -> std::optional<QList<qint64>> {
+        setError(error, tr("cannot add requests to session %1: %2").arg(sessionId, text));
+        return std::nullopt;
+    };
+    SqlTransaction transaction(*c);
+    if (!transaction.isActive())
+        return fail(transaction.error());
+    int nextIndex = 0;
+    {
+        SqlQuery q(*c, u"SELECT (SELECT coalesce(max(idx) + 1, 0) FROM requests WHERE session_id = ?) "
+                       "FROM sessions WHERE id = ?"_s);
+        q.bind(sessionId).bind(sessionId);
+        if (!q.exec())
+            return fail(q.error());
+        if (!q.next())
+            return fail(tr("there is no such session"));
+        nextIndex = int(q.int64(0));
+    }
+    QList<qint64> rows;
+    rows.reserve(requests.size());
+    QString why;
+    for (qsizetype i = 0; i < requests.size(); ++i) {
+        const RequestRecord &r = requests[i];
+        const int index = r.index >= 0 ? r.index : nextIndex;
+        nextIndex = std::max(nextIndex, index + 1);
+        const auto row = insertRequest(*c, sessionId, r, index, r.viewCheckpointId, r.viewMessageIds, &why);
+        if (!row)
+            return fail(why);
+        rows.append(*row);
+        const qint64 produced = producedBy.value(i);
+        if (produced > 0) {
+            SqlQuery q(*c, u"UPDATE messages SET request_id = ? WHERE id = ? AND session_id = ?"_s);
+            q.bind(*row).bind(produced).bind(sessionId);
+            if (!q.exec())
+                return fail(q.error());
+            if (q.rowsAffected() != 1)
+                return fail(tr("message %1 is not in this session").arg(produced));
+        }
+    }
+    if (!transaction.commit(&why))
+        return fail(why);
+    return rows;
+}
+
+bool SessionStore::setSessionSource(const QString &sessionId, const SessionSource &source, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return false;
+    SqlQuery q(*c, u"INSERT OR REPLACE INTO session_sources (session_id, format, source_path, imported_at, details) "
+                   "VALUES (?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(source.format).bind(source.sourcePath);
+    q.bind(toMs(source.importedAt.isValid() ? source.importedAt : QDateTime::currentDateTimeUtc()));
+    q.bind(jsonText(source.details));
+    if (!q.exec())
+        return setError(error, tr("cannot store the source of session %1: %2").arg(sessionId, q.error()));
+    return true;
+}
+
+std::optional<SessionSource> SessionStore::sessionSource(const QString &sessionId, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    SqlQuery q(*c, u"SELECT format, source_path, imported_at, details FROM session_sources WHERE session_id = ?"_s);
+    q.bind(sessionId);
+    if (!q.exec()) {
+        setError(error, tr("cannot read the source of session %1: %2").arg(sessionId, q.error()));
+        return std::nullopt;
+    }
+    if (!q.next())
+        return std::nullopt;
+    SessionSource source;
+    source.format = q.text(0);
+    source.sourcePath = q.text(1);
+    source.importedAt = fromMs(q.value(2));
+    source.details = jsonObject(q.text(3));
+    return source;
 }
 
 // --- export / import -----------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "AnchorHistoryEntry.h"
 #include "RequestRecord.h"
 #include "SessionInfo.h"
+#include "SessionSource.h"
 #include "StepAppend.h"
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
@@ -89,6 +90,18 @@ public:
     QList<RequestRecord> requests(const QString &sessionId, QString *error = nullptr);
     QList<CompactionRecord> records(const QString &sessionId, QString *error = nullptr);
     QList<AnchorHistoryEntry> anchorHistory(const QString &sessionId, QString *error = nullptr);
+
+    // Imports (schema 3) ---------------------------------------------------------------------
+    // Requests for messages already stored (a transcript import writes the history first, in
+    // batches, then its requests), in one transaction. `producedBy[i]`, when given and > 0, is the
+    // id of the message requests[i] produced: its origin is set to the new request. Returns the
+    // new rows' ids. The view ids must be messages of the session.
+    std::optional<QList<qint64>> appendRequests(const QString &sessionId, const QList<RequestRecord> &requests,
+                                                const QList<qint64> &producedBy, QString *error = nullptr);
+    // Where an imported session came from; replaces an earlier one.
+    bool setSessionSource(const QString &sessionId, const SessionSource &source, QString *error = nullptr);
+    // Nothing (and no error) when the session was not imported.
+    std::optional<SessionSource> sessionSource(const QString &sessionId, QString *error = nullptr);
 
     // Export / import (JSONL, see SessionExport) ---------------------------------------------
     bool exportSession(const QString &sessionId, const QString &path, QString *error = nullptr);

@@ -26,6 +26,10 @@ struct StepAppend
     QList<Checkpoint> checkpoints;
     QList<OffloadOverlay> offloads;
     std::optional<CompactionRecord> record;
+    // Replay under another policy: rewrites the stored request with index requestUpdate->index in
+    // place: its view (message ids, and checkpoint id, which may be kThisStep), estimate,
+    // tool-schema tokens and tier. Usage, model, times and error stay as recorded.
+    std::optional<RequestRecord> requestUpdate;
 };
 
 // The ids appendStep assigned, in the order of the StepAppend's lists.

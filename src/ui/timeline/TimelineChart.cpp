@@ -22,6 +22,18 @@ namespace {
 constexpr std::array<Tier, 4> kTiers{Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency};
 constexpr int kRefreshDelayMs = 16; // one frame: coalesces bursts of model changes
 
+// 1, 2 or 5 times a power of ten, at least `raw` and at least 1.
+double niceStep(double raw)
+{
+    if (raw <= 1)
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= raw)
+            return m * magnitude;
+    return 10 * magnitude;
+}
+
 bool isDark(const QPalette &palette)
 {
     return palette.color(QPalette::Window).lightness() < 128;
@@ -57,7 +69,7 @@ TimelineChart::TimelineChart(QWidget *parent)
         connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
         return series;
     };
-    m_history = addLine(tr("Full history"));
+    m_history = addLine(tr("Full history, uncompacted"));
     m_sent = addLine(tr("Sent to model"));
     m_reported = addLine(tr("Provider-reported"));
     m_whatIf = addLine(tr("What-if"));
@@ -78,6 +90,15 @@ TimelineChart::TimelineChart(QWidget *parent)
         m_markers[i] = addMarkers(false);
         m_whatIfMarkers[i] = addMarkers(true);
     }
+    m_sourceMarkers = new QScatterSeries(chart);
+    m_sourceMarkers->setName(tr("Source agent's compaction"));
+    m_sourceMarkers->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    m_sourceMarkers->setMarkerSize(13);
+    chart->addSeries(m_sourceMarkers);
+    m_sourceMarkers->attachAxis(m_axisX);
+    m_sourceMarkers->attachAxis(m_axisY);
+    connect(m_sourceMarkers, &QXYSeries::clicked, this, &TimelineChart::onPointClicked);
+    connect(m_sourceMarkers, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
     m_selection = addLine(tr("Selected request"));
     applyStyle();
 
@@ -137,11 +158,11 @@ void TimelineChart::refresh()
     const QList<TimelineRow> &recorded = m_model ? m_model->recorded() : QList<TimelineRow>();
     const QList<WhatIfRow> &whatIf = m_model ? m_model->whatIf() : QList<WhatIfRow>();
 
-    QList<QPointF> history, sent, reported, whatIfLine;
+    QList<QPointF> history, sent, reported, whatIfLine, sourceMarkers;
     history.reserve(rows);
     sent.reserve(rows);
     std::array<QList<QPointF>, 4> markers, whatIfMarkers;
-    double peak = 100.0;
+    double peak = 100.0; // of what was (or would be) sent; the full history may run off the top
     for (int i = 0; i < rows; ++i) {
         const TimelineRow &r = recorded.at(i);
         const double x = i;
@@ -149,9 +170,11 @@ void TimelineChart::refresh()
         sent.append({x, r.sentRatio * 100.0});
         if (!std::isnan(r.reportedRatio))
             reported.append({x, r.reportedRatio * 100.0});
-        peak = std::max({peak, r.historyRatio * 100.0, r.sentRatio * 100.0});
+        peak = std::max(peak, r.sentRatio * 100.0);
         if (r.tier != Tier::None)
             markers[size_t(int(r.tier) - 1)].append({x, r.sentRatio * 100.0});
+        if (!r.sourceCompaction.isEmpty())
+            sourceMarkers.append({x, r.historyRatio * 100.0});
         if (i < whatIf.size()) {
             const WhatIfRow &w = whatIf.at(i);
             whatIfLine.append({x, w.ratioAfter * 100.0});
@@ -167,6 +190,7 @@ void TimelineChart::refresh()
     m_sent->replace(decimateMinMax(sent, columns));
     m_reported->replace(decimateMinMax(reported, columns));
     m_whatIf->replace(decimateMinMax(whatIfLine, columns));
+    m_sourceMarkers->replace(sourceMarkers);
     for (size_t t = 0; t < kTiers.size(); ++t) {
         m_markers[t]->replace(markers[t]);
         m_whatIfMarkers[t]->replace(whatIfMarkers[t]);
@@ -178,8 +202,16 @@ void TimelineChart::refresh()
     for (size_t t = 0; t < kTiers.size(); ++t)
         m_thresholds[t]->replace({QPointF(0, levels[t] * 100.0), QPointF(maxX, levels[t] * 100.0)});
 
+    // Whole-number request ticks at a readable step, percent ticks every 10 or 20.
     m_axisX->setRange(0, maxX);
-    m_axisY->setRange(0, std::ceil(std::min(peak * 1.05, 1000.0) / 10.0) * 10.0);
+    m_axisX->setTickType(QValueAxis::TicksDynamic);
+    m_axisX->setTickAnchor(0);
+    m_axisX->setTickInterval(niceStep(maxX / 8.0));
+    const double top = std::ceil(std::min(peak * 1.1, 1000.0) / 10.0) * 10.0;
+    m_axisY->setRange(0, top);
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0);
+    m_axisY->setTickInterval(top > 150 ? 50 : top > 60 ? 20 : 10);
     setSelectedRequest(m_selected < rows ? m_selected : -1);
 }
 
@@ -226,6 +258,8 @@ void TimelineChart::onPointHovered(const QPointF &point, bool state)
                        .arg(r.sentRatio * 100.0, 0, 'f', 1);
     if (!r.recordSummary.isEmpty())
         text += u'\n' + r.recordSummary;
+    if (!r.sourceCompaction.isEmpty())
+        text += u'\n' + r.sourceCompaction;
     QToolTip::showText(QCursor::pos(), text, this);
 }
 
@@ -250,8 +284,10 @@ void TimelineChart::applyStyle()
     m_history->setPen(pen(dark ? QColor(0xa0, 0xae, 0xc0) : QColor(0x4a, 0x55, 0x68), 1.5, Qt::DotLine));
     m_sent->setPen(pen(dark ? QColor(0x63, 0xb3, 0xed) : QColor(0x2b, 0x6c, 0xb0), 2.0));
     m_reported->setPen(pen(QColor(0x38, 0xa1, 0x69), 1.5));
-    m_whatIf->setPen(pen(QColor(0xd5, 0x3f, 0x8c), 2.0));
+    m_whatIf->setPen(pen(QColor(0xd5, 0x3f, 0x8c), 2.0, Qt::DashLine));
     m_selection->setPen(pen(text, 1.0));
+    m_sourceMarkers->setColor(dark ? QColor(0xe2, 0xe8, 0xf0) : QColor(0x1a, 0x20, 0x2c));
+    m_sourceMarkers->setBorderColor(QColor(0xd5, 0x3f, 0x8c));
     for (size_t t = 0; t < kTiers.size(); ++t) {
         const QColor c = tierColor(kTiers[t]);
         m_thresholds[t]->setPen(pen(c, 1.2, Qt::DashLine));
@@ -260,7 +296,13 @@ void TimelineChart::applyStyle()
         m_whatIfMarkers[t]->setBrush(Qt::NoBrush);
         m_whatIfMarkers[t]->setPen(pen(c, 2.0));
     }
+    updateLegend();
+}
+
+void TimelineChart::updateLegend()
+{
     // Markers and the selection line explain themselves; keep the legend to the lines.
+    // (Fixed once: QtCharts misplaces a legend marker made visible after layout.)
     for (QAbstractSeries *series : chart()->series()) {
         const bool inLegend = series == m_history || series == m_sent || series == m_reported || series == m_whatIf
             || std::find(m_thresholds.begin(), m_thresholds.end(), series) != m_thresholds.end();

@@ -39,6 +39,7 @@ public:
     QLineSeries *whatIfSeries() const { return m_whatIf; }
     QLineSeries *thresholdSeries(Tier tier) const;
     QScatterSeries *markerSeries(Tier tier, bool whatIf) const;
+    QScatterSeries *sourceCompactionSeries() const { return m_sourceMarkers; }
     int refreshCount() const { return m_refreshCount; }
 
     // Applies pending model changes now instead of waiting for the timer.
@@ -58,6 +59,7 @@ private:
     void scheduleRefresh();
     void refresh();
     void applyStyle();
+    void updateLegend();
     void onPointClicked(const QPointF &point);
     void onPointHovered(const QPointF &point, bool state);
     int rowForX(double x) const;
@@ -69,6 +71,7 @@ private:
     QLineSeries *m_reported = nullptr;
     QLineSeries *m_whatIf = nullptr;
     QLineSeries *m_selection = nullptr;
+    QScatterSeries *m_sourceMarkers = nullptr;          // compactions the imported agent made itself
     std::array<QLineSeries *, 4> m_thresholds{};        // Warn..Emergency
     std::array<QScatterSeries *, 4> m_markers{};        // recorded, Warn..Emergency
     std::array<QScatterSeries *, 4> m_whatIfMarkers{};  // what-if, Warn..Emergency

@@ -60,8 +60,12 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
     case RecordIdRole:
         return row.recordId;
     case SummaryRole:
-    case Qt::ToolTipRole:
-        return row.recordSummary.isEmpty() ? QVariant() : QVariant(row.recordSummary);
+    case Qt::ToolTipRole: {
+        QString text = row.recordSummary;
+        if (!row.sourceCompaction.isEmpty())
+            text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + row.sourceCompaction;
+        return text.isEmpty() ? QVariant() : QVariant(text);
+    }
     case Qt::TextAlignmentRole:
         return index.column() == TierColumn || index.column() == WhatIfTierColumn
             ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);

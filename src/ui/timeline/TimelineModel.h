@@ -20,6 +20,7 @@ struct TimelineRow
     Tier tier = Tier::None;    // the compaction that ran before this request
     QString recordId;          // empty when no record
     QString recordSummary;     // tooltip text: tier, before -> after, anchors, offloads, duration, error
+    QString sourceCompaction;  // the SOURCE agent compacted before this request (imports): what it said, else empty
 };
 
 // The what-if replay's outcome for one request.

@@ -2,9 +2,14 @@
 
 #include "anchors/AnchorHistoryModel.h"
 #include "context/ContextModels.h"
+#include "offloads/OffloadListModel.h"
 #include "timeline/TimelineModel.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QHash>
 #include <QLocale>
 
@@ -83,6 +88,22 @@ QList<TimelineRow> LoadedSession::timelineRows() const
     QList<TimelineRow> rows;
     rows.reserve(requests.size());
     const double window = policy.contextWindow > 0 ? double(policy.contextWindow) : 0.0;
+    // The source agent's own compactions (imports), by the request they happened before.
+    QHash<int, QString> sourceCompactions;
+    if (source) {
+        const QString agent = source->format;
+        for (const QJsonValue &value : source->details.value(u"compactions").toArray()) {
+            const QJsonObject c = value.toObject();
+            if (!c.value(u"request").isDouble())
+                continue;
+            const qint64 before = c.value(u"tokens_before").toInteger(-1);
+            QString text = before >= 0
+                ? QCoreApplication::translate("LoadedSession", "%1 compacted its own context here (%2 tokens before, %3)")
+                      .arg(agent, QLocale().toString(before), c.value(u"trigger").toString())
+                : QCoreApplication::translate("LoadedSession", "%1 compacted its own context here").arg(agent);
+            sourceCompactions.insert(c.value(u"request").toInt(), text);
+        }
+    }
     // Running byte sum of the history, advanced as requests move forward.
     qint64 historyBytes = 0;
     qsizetype counted = 0;
@@ -100,6 +121,8 @@ QList<TimelineRow> LoadedSession::timelineRows() const
                 row.reportedRatio = double(*r.inputTokens) / window;
         }
         row.tier = r.tier;
+        if (const auto it = sourceCompactions.constFind(r.index); it != sourceCompactions.cend())
+            row.sourceCompaction = it.value();
         if (const CompactionRecord *record = recordFor(r.index)) {
             row.tier = record->tier;
             row.recordId = record->id;
@@ -122,13 +145,53 @@ QList<AnchorSnapshot> LoadedSession::anchorSnapshots() const
         s.requestIndex = e.requestIndex;
         s.anchors = e.anchors;
         s.changes = e.changes;
-        if (const CompactionRecord *r = byId.value(e.recordId)) {
+        const CompactionRecord *r = byId.value(e.recordId);
+        // Only compactions that wrote a summary have anchors to show (Warn only offloads).
+        if (r && r->summarizerStep == SummarizerStep::None)
+            continue;
+        if (r) {
             s.tier = r->tier;
             s.timestamp = r->timestamp;
         }
         out.append(s);
     }
     return out;
+}
+
+QList<OffloadRow> LoadedSession::offloadRows() const
+{
+    // Read-backs: read_file calls whose path names the offloaded file.
+    QHash<QString, int> reads;
+    for (const Message &m : history) {
+        for (const ToolCall &call : m.toolCalls) {
+            if (call.name != u"read_file")
+                continue;
+            const QString path = QJsonDocument::fromJson(call.arguments.toUtf8()).object().value(u"path").toString();
+            const qsizetype at = path.indexOf(u".waterline/tool_results/");
+            if (at >= 0)
+                ++reads[QDir::cleanPath(path.mid(at))];
+        }
+    }
+    QHash<QString, QDateTime> recordTimes;
+    for (const CompactionRecord &r : records)
+        recordTimes.insert(r.id, r.timestamp);
+    QList<OffloadRow> rows;
+    rows.reserve(overlays.offloads.size());
+    for (const OffloadOverlay &o : overlays.offloads) {
+        OffloadRow row;
+        row.entry = o.entry;
+        row.time = recordTimes.value(o.recordId);
+        if (!row.time.isValid()) {
+            const qsizetype at = rowOfId(history, o.messageId);
+            if (at < history.size())
+                row.time = history.at(at).createdAt;
+        }
+        row.readBacks = reads.value(QDir::cleanPath(o.entry.relativePath));
+        row.absolutePath = QDir(info.workspace).filePath(o.entry.relativePath);
+        rows.append(row);
+    }
+    std::sort(rows.begin(), rows.end(), [](const OffloadRow &a, const OffloadRow &b) { return a.entry.messageId < b.entry.messageId; });
+    return rows;
 }
 
 ContextSnapshot LoadedSession::contextSnapshot(int index) const

@@ -9,6 +9,9 @@
 #include "store/AnchorHistoryEntry.h"
 #include "store/RequestRecord.h"
 #include "store/SessionInfo.h"
+#include "store/SessionSource.h"
+
+#include <optional>
 
 #include <QList>
 
@@ -17,6 +20,7 @@ namespace wl {
 struct ContextSnapshot;
 struct AnchorSnapshot;
 struct TimelineRow;
+struct OffloadRow;
 
 // Everything the docks show of one session, loaded at once (off the GUI thread).
 struct LoadedSession
@@ -30,8 +34,10 @@ struct LoadedSession
     QList<CompactionRecord> records;      // in time order
     ContextOverlays overlays;             // every overlay ever added (checkpoints oldest first)
     QList<AnchorHistoryEntry> anchorHistory;
+    std::optional<SessionSource> source;  // imported sessions: where they came from, the source agent's compactions
 
     bool isEmpty() const { return info.id.isEmpty(); }
+    int requestCount() const { return int(requests.size()); }
 
     // How many history messages request `index` saw (its view's newest history message and all before it).
     qsizetype historyEndOf(int index) const;
@@ -41,6 +47,8 @@ struct LoadedSession
     const CompactionRecord *recordFor(int index) const;
 
     QList<TimelineRow> timelineRows() const;
+    // Offloaded results with how often the agent read each one back (read_file on its path).
+    QList<OffloadRow> offloadRows() const;
     QList<AnchorSnapshot> anchorSnapshots() const;
     ContextSnapshot contextSnapshot(int index) const;
     // The recorded session as the what-if simulator's input (with the stored policy).
@@ -50,3 +58,5 @@ struct LoadedSession
 };
 
 } // namespace wl
+
+Q_DECLARE_METATYPE(wl::LoadedSession)

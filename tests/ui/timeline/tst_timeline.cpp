@@ -47,6 +47,7 @@ private slots:
     void coalescesBursts();
     void clickSelectsRequest();
     void exports();
+    void sourceCompactionsAreDrawn();
 };
 
 void TestTimeline::modelTester()
@@ -208,6 +209,23 @@ void TestTimeline::exports()
     QCOMPARE(csv.readAll().count('\n'), 41);
     QVERIFY(!panel.exportCsv(dir.filePath(u"missing/dir/t.csv"_s), &error));
     QVERIFY(error.contains(u"missing/dir"_s));
+}
+
+void TestTimeline::sourceCompactionsAreDrawn()
+{
+    TimelineModel model;
+    TimelineChart chart;
+    chart.setModel(&model);
+    QList<TimelineRow> rows = rampRows(30);
+    rows[12].sourceCompaction = u"Claude Code compacted here (167,094 tokens before)"_s;
+    model.setRecorded(rows);
+    chart.refreshNow();
+    QCOMPARE(chart.sourceCompactionSeries()->count(), 1);
+    QCOMPARE(chart.sourceCompactionSeries()->at(0).x(), 12.0);
+    QVERIFY(model.index(12, 0).data(Qt::ToolTipRole).toString().contains(u"Claude Code compacted"_s));
+    model.setRecorded(rampRows(30));
+    chart.refreshNow();
+    QCOMPARE(chart.sourceCompactionSeries()->count(), 0);
 }
 
 QTEST_MAIN(TestTimeline)

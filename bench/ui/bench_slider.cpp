@@ -1,0 +1,84 @@
+// One threshold slider step on a 2,000-request session: from the value change to the
+// repainted timeline (the what-if replay runs on the runner's worker thread).
+#include "WhatIfBinding.h"
+#include "thresholds/ThresholdsPanel.h"
+#include "thresholds/WhatIfRunner.h"
+#include "timeline/TimelineChart.h"
+#include "timeline/TimelineModel.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QSlider>
+
+#include <benchmark/benchmark.h>
+
+using namespace wl;
+
+static Simulator::Input session(int requests, int messagesPerRequest)
+{
+    Simulator::Input input;
+    input.systemPrompt = QStringLiteral("You are a careful coding agent.");
+    input.sessionId = QStringLiteral("bench");
+    input.policy.contextWindow = 32000;
+    qint64 id = 1;
+    for (int r = 0; r < requests; ++r) {
+        Message user = Message::user(QStringLiteral("Step %1: continue with the next file and run the tests.").arg(r));
+        user.id = id++;
+        user.cacheBytes();
+        input.history.append(user);
+        for (int k = 0; k + 1 < messagesPerRequest; k += 2) {
+            const QString callId = QStringLiteral("call_%1_%2").arg(r).arg(k);
+            Message call = Message::assistant(QStringLiteral("I'll use grep to find it."),
+                {{callId, QStringLiteral("bash"), QStringLiteral(R"({"command":"grep -rn foo src/"})"), true}});
+            call.id = id++;
+            call.cacheBytes();
+            Message result = Message::toolResult(callId, QString(200 + (r * 37 + k * 11) % 6000, QLatin1Char('x')));
+            result.id = id++;
+            result.cacheBytes();
+            input.history << call << result;
+        }
+        input.requests.append(input.history.size());
+    }
+    return input;
+}
+
+static void BM_SliderStep(benchmark::State &state)
+{
+    const Simulator::Input input = session(2000, 10);
+    ThresholdsPanel panel;
+    WhatIfRunner runner;
+    TimelineModel timeline;
+    TimelineChart chart;
+    chart.resize(1200, 320);
+    chart.setModel(&timeline);
+    timeline.setRecorded(QList<TimelineRow>(input.requests.size()));
+    runner.setSession(input);
+    panel.setPolicy(input.policy);
+    bindWhatIf(&panel, &runner, &timeline);
+    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    int value = 700;
+    for (auto _ : state) {
+        QElapsedTimer timer;
+        timer.start();
+        value = value == 700 ? 760 : 700;
+        panel.thresholdSlider(Tier::Full)->setValue(value);
+        results.wait(10000);
+        chart.refreshNow();
+        chart.repaint();
+        state.SetIterationTime(double(timer.nsecsElapsed()) / 1e9);
+    }
+    state.counters["requests"] = double(input.requests.size());
+    state.counters["messages"] = double(input.history.size());
+}
+BENCHMARK(BM_SliderStep)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+
+int main(int argc, char **argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,303 @@
+#include "CliSimulate.h"
+
+#include "CliCommands.h"
+#include "compaction/CompactionPolicy.h"
+#include "compaction/Simulator.h"
+#include "model/MessageCodec.h"
+#include "replay/ImportedSession.h"
+#include "replay/ReplayInput.h"
+#include "replay/TranscriptFormats.h"
+#include "store/SessionStore.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace wl::cli {
+
+namespace {
+
+
+int usage(const QString &text)
+{
+    printError(text);
+    return UsageError;
+}
+
+int badInput(const QString &text)
+{
+    printError(text);
+    return BadInput;
+}
+
+std::optional<double> parseThreshold(const QString &option, const QString &value, QString *error)
+{
+    bool ok = false;
+    const double v = value.toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v <= 0 || v > 1) {
+        *error = tr("%1: '%2' is not a fraction of the window in (0, 1]").arg(option, value);
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<qint64> parseCount(const QString &option, const QString &value, qint64 minimum, QString *error)
+{
+    bool ok = false;
+    const qint64 v = value.toLongLong(&ok);
+    if (!ok || v < minimum) {
+        *error = tr("%1: '%2' is not a whole number of at least %3").arg(option, value).arg(minimum);
+        return std::nullopt;
+    }
+    return v;
+}
+
+void warnAboutImport(const ImportedSession &s)
+{
+    if (s.skippedLines > 0) {
+        printError(tr("warning: %1: %2 record(s) skipped; the first: %3")
+                       .arg(s.sourcePath)
+                       .arg(s.skippedLines)
+                       .arg(s.problems.value(0)));
+    }
+}
+
+QString textTable(const SimulationResult &result)
+{
+    QString out = u"%1 %2 %3 %4 %5 %6 %7 %8\n"_s.arg(u"index"_s, 6)
+                      .arg(u"tier"_s, -9)
+                      .arg(u"before"_s, 7)
+                      .arg(u"after"_s, 7)
+                      .arg(u"tokens"_s, 9)
+                      .arg(u"sent"_s, 9)
+                      .arg(u"offl"_s, 5)
+                      .arg(u"summ"_s, 5);
+    for (const SimulationRow &r : result.rows) {
+        out += u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(r.index, 6)
+                   .arg(tierName(r.tier), -9)
+                   .arg(r.ratioBefore, 7, 'f', 3)
+                   .arg(r.ratioAfter, 7, 'f', 3)
+                   .arg(r.tokensBefore, 9)
+                   .arg(r.tokensAfter, 9)
+                   .arg(r.offloaded, 5)
+                   .arg(r.summarized, 5);
+        if (!r.error.isEmpty())
+            out += u"  "_s + r.error;
+        out += u'\n';
+    }
+    const SimulationTotals &t = result.totals;
+    out += tr("requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5")
+               .arg(t.requests)
+               .arg(t.summaryCalls)
+               .arg(t.emergencies)
+               .arg(t.peakRatio, 0, 'f', 3)
+               .arg(t.tokensSent);
+    return out;
+}
+
+} // namespace
+
+std::optional<qint64> parseWindow(const QString &option, const QString &value, QString *error)
+{
+    return parseCount(option, value, 1, error);
+}
+
+bool openExistingStore(SessionStore &store, const QString &path, int *exitCode)
+{
+    if (!QFileInfo(path).isFile()) {
+        printError(tr("%1: no such session database").arg(path));
+        *exitCode = BadInput;
+        return false;
+    }
+    QString error;
+    if (!store.open(path, &error)) {
+        printError(error);
+        *exitCode = BadInput;
+        return false;
+    }
+    return true;
+}
+
+int runSimulate(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Replay a recorded session under a compaction policy, with no model and no network, and print what "
+           "each request would have sent.\nFILE_OR_SESSION is a transcript file (any format `import` reads, read in "
+           "memory) or, with --db, the id of a stored session (its saved policy is the starting point)."));
+    parser.addHelpOption();
+    const QCommandLineOption input(u"input"_s, tr("Transcript file, or session id with --db."), u"FILE_OR_SESSION"_s);
+    const QCommandLineOption db(u"db"_s, tr("Session database holding the session."), u"PATH"_s);
+    const QCommandLineOption format(u"format"_s, tr("Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
+                                    u"F"_s, u"auto"_s);
+    const QCommandLineOption window(u"window"_s, tr("Context window in tokens (default 128000)."), u"N"_s);
+    const QCommandLineOption warn(u"warn"_s, tr("Warn threshold, a fraction of the window (default 0.60)."), u"F"_s);
+    const QCommandLineOption soft(u"soft"_s, tr("Soft threshold (default 0.70)."), u"F"_s);
+    const QCommandLineOption full(u"full"_s, tr("Full threshold (default 0.80)."), u"F"_s);
+    const QCommandLineOption emergency(u"emergency"_s, tr("Emergency threshold (default 0.95)."), u"F"_s);
+    const QCommandLineOption tail(u"tail"_s, tr("Messages always kept at the end of the view (default 6)."), u"N"_s);
+    const QCommandLineOption offload(u"offload-threshold"_s,
+                                     tr("Tool results larger than this are offloaded at compaction (gate 2, default 4000)."),
+                                     u"BYTES"_s);
+    const QCommandLineOption summary(u"summary"_s,
+                                     tr("How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
+                                        "('size' alone: the mean of the source's own summaries, else 600)."),
+                                     u"MODEL"_s, u"extractive"_s);
+    const QCommandLineOption schemas(u"count-tool-schemas"_s, tr("Count tool schemas in the ratio: on (default) or off."),
+                                     u"on|off"_s);
+    const QCommandLineOption dump(u"dump-views"_s, tr("Write DIR/<index>.json per request: the view as OpenAI chat messages."),
+                                  u"DIR"_s);
+    const QCommandLineOption json(u"json"_s, tr("Print one JSON object {\"requests\": [...], \"totals\": {...}}."));
+    const QCommandLineOption run(u"run"_s, tr("OpenHands evaluation output: which run (line) to read (default 0)."), u"N"_s, u"0"_s);
+    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, summary, schemas, dump, json, run});
+
+    if (!parser.parse(arguments))
+        return usage(parser.errorText());
+    if (parser.isSet(u"help"_s)) {
+        printOut(parser.helpText());
+        return Ok;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(tr("simulate takes no positional arguments (give --input)"));
+    if (!parser.isSet(input))
+        return usage(tr("--input is required"));
+    const QString formatName = parser.value(format);
+    if (formatName != "auto"_L1 && !TranscriptFormats::formats().contains(formatName))
+        return usage(tr("--format: unknown format '%1' (known: auto, %2)").arg(formatName, TranscriptFormats::formats().join(u", "_s)));
+
+    // Numbers first, so every bad value is a usage error naming its option.
+    QString error;
+    std::optional<qint64> windowValue, tailValue, offloadValue, runValue;
+    std::optional<double> thresholds[4];
+    const QCommandLineOption *thresholdOptions[4] = {&warn, &soft, &full, &emergency};
+    if (parser.isSet(window) && !(windowValue = parseWindow(u"--window"_s, parser.value(window), &error)))
+        return usage(error);
+    for (int i = 0; i < 4; ++i) {
+        const QCommandLineOption &o = *thresholdOptions[i];
+        if (parser.isSet(o) && !(thresholds[i] = parseThreshold(u"--"_s + o.names().constFirst(), parser.value(o), &error)))
+            return usage(error);
+    }
+    if (parser.isSet(tail) && !(tailValue = parseCount(u"--tail"_s, parser.value(tail), 1, &error)))
+        return usage(error);
+    if (parser.isSet(offload) && !(offloadValue = parseCount(u"--offload-threshold"_s, parser.value(offload), 0, &error)))
+        return usage(error);
+    if (!(runValue = parseCount(u"--run"_s, parser.value(run), 0, &error)))
+        return usage(error);
+    SummaryModel summaryModel = SummaryModel::extractive();
+    {
+        const QString s = parser.value(summary);
+        if (s == "size"_L1) {
+            summaryModel = SummaryModel::fixedSize();
+        } else if (s.startsWith("size:"_L1)) {
+            const auto tokens = parseCount(u"--summary size"_s, s.mid(5), 1, &error);
+            if (!tokens)
+                return usage(error);
+            summaryModel = SummaryModel::fixedSize(*tokens);
+        } else if (s != "extractive"_L1) {
+            return usage(tr("--summary: '%1' is not 'extractive' or 'size:TOKENS'").arg(s));
+        }
+    }
+    std::optional<bool> countSchemas;
+    if (parser.isSet(schemas)) {
+        const QString v = parser.value(schemas);
+        if (v != "on"_L1 && v != "off"_L1)
+            return usage(tr("--count-tool-schemas: '%1' is not 'on' or 'off'").arg(v));
+        countSchemas = v == "on"_L1;
+    }
+
+    // The recorded session.
+    const QString source = parser.value(input);
+    ReplayInput replay;
+    CompactionPolicy policy;
+    if (QFileInfo(source).isFile()) {
+        ImportOptions options;
+        options.runIndex = int(*runValue);
+        const ImportResult imported = TranscriptFormats::importFile(source, formatName, options);
+        if (!imported.ok)
+            return badInput(imported.error);
+        warnAboutImport(imported.session);
+        replay = ReplayInput::fromImport(imported.session);
+    } else if (parser.isSet(db)) {
+        SessionStore store;
+        int code = Ok;
+        if (!openExistingStore(store, parser.value(db), &code))
+            return code;
+        std::optional<ReplayInput> stored = ReplayInput::fromStore(store, source, &error);
+        if (!stored)
+            return badInput(tr("%1: %2").arg(parser.value(db), error));
+        replay = std::move(*stored);
+        if (const auto info = store.session(source); info && !info->policy.isEmpty()) {
+            CompactionPolicy saved;
+            if (CompactionPolicy::fromJson(info->policy, &saved) && saved.isValid())
+                policy = saved;
+        }
+    } else if (QFileInfo(source).exists()) {
+        return badInput(tr("%1: is a folder, not a transcript file").arg(source));
+    } else {
+        return badInput(tr("%1: no such file (a session id needs --db PATH)").arg(source));
+    }
+
+    if (windowValue)
+        policy.contextWindow = *windowValue;
+    double *fields[4] = {&policy.warn, &policy.soft, &policy.full, &policy.emergency};
+    for (int i = 0; i < 4; ++i) {
+        if (thresholds[i])
+            *fields[i] = *thresholds[i];
+    }
+    // Thresholds must rise; the message names the option given on the command line.
+    for (int i = 1; i < 4; ++i) {
+        if (*fields[i] >= *fields[i - 1])
+            continue;
+        const QString low = thresholdOptions[i]->names().constFirst();
+        const QString high = thresholdOptions[i - 1]->names().constFirst();
+        if (thresholds[i])
+            return usage(tr("--%1: %2 is below the %3 threshold %4 (need warn <= soft <= full <= emergency)")
+                             .arg(low).arg(*fields[i]).arg(high).arg(*fields[i - 1]));
+        return usage(tr("--%1: %2 is above the %3 threshold %4 (need warn <= soft <= full <= emergency)")
+                         .arg(high).arg(*fields[i - 1]).arg(low).arg(*fields[i]));
+    }
+    if (tailValue)
+        policy.tailMessages = int(std::min<qint64>(*tailValue, 1'000'000));
+    if (offloadValue)
+        policy.offloadAtCompaction = *offloadValue;
+    if (countSchemas)
+        policy.countToolSchemas = *countSchemas;
+    if (const QString problem = policy.validate(); !problem.isEmpty())
+        return usage(problem);
+
+    const SimulationResult result = Simulator::simulate(replay.simulatorInput(policy, summaryModel));
+
+    if (parser.isSet(dump)) {
+        const QString dir = parser.value(dump);
+        if (!QDir().mkpath(dir))
+            return printError(tr("--dump-views: cannot create the folder %1").arg(dir));
+        for (int row = 0; row < result.rows.size(); ++row) {
+            const QString path = QDir(dir).filePath(QString::number(result.rows[row].index) + u".json"_s);
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly))
+                return printError(tr("cannot write %1: %2").arg(path, file.errorString()));
+            file.write(QJsonDocument(MessageCodec::toJson(result.viewAt(row))).toJson(QJsonDocument::Compact));
+            file.write("\n");
+            if (!file.commit())
+                return printError(tr("cannot write %1: %2").arg(path, file.errorString()));
+        }
+    }
+
+    if (parser.isSet(json))
+        printOut(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact)));
+    else
+        printOut(textTable(result));
+    return Ok;
+}
+
+} // namespace wl::cli

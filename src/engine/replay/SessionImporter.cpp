@@ -1,0 +1,281 @@
+#include "SessionImporter.h"
+
+#include "ImportMetadata.h"
+#include "ImportedSession.h"
+#include "LoggingCategories.h"
+#include "SessionReplayer.h"
+#include "TranscriptFormats.h"
+#include "compaction/TokenEstimate.h"
+#include "store/SessionStore.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("SessionImporter", text);
+}
+
+// Collects messages into appendStep batches; remembers each stored message's id and the byte
+// sum before it (16 bytes per message), which is all the requests need afterwards.
+class StoreSink : public ImportSink
+{
+public:
+    StoreSink(SessionStore &store, const QString &sessionId, int batchMessages, qint64 batchBytes)
+        : m_store(store), m_sessionId(sessionId), m_batchMessages(std::max(1, batchMessages)), m_batchBytes(batchBytes)
+    {
+        m_bytesBefore.append(0);
+    }
+
+    bool addMessage(Message &&message, QString *error) override
+    {
+        const qint64 bytes = message.byteCount();
+        m_bytesBefore.append(m_bytesBefore.constLast() + bytes);
+        m_pendingBytes += bytes;
+        m_step.messages.append(std::move(message));
+        if (m_step.messages.size() >= m_batchMessages || m_pendingBytes >= m_batchBytes)
+            return flush(error);
+        return true;
+    }
+
+    bool flush(QString *error)
+    {
+        if (m_step.messages.isEmpty())
+            return true;
+        const auto ids = m_store.appendStep(m_sessionId, m_step, error);
+        if (!ids) {
+            m_failed = true;
+            return false;
+        }
+        m_ids.append(ids->messageIds);
+        m_step.messages.clear();
+        m_pendingBytes = 0;
+        return true;
+    }
+
+    const QList<qint64> &ids() const { return m_ids; }
+    bool failed() const { return m_failed; }
+    // UTF-8 bytes (token-estimate bytes) of messages [0, index).
+    qint64 bytesBefore(int index) const { return m_bytesBefore.value(index, m_bytesBefore.constLast()); }
+
+private:
+    SessionStore &m_store;
+    QString m_sessionId;
+    int m_batchMessages;
+    qint64 m_batchBytes;
+    StepAppend m_step;
+    qint64 m_pendingBytes = 0;
+    QList<qint64> m_ids;
+    QList<qint64> m_bytesBefore;
+    bool m_failed = false;
+};
+
+std::optional<qint64> usageValue(qint64 value)
+{
+    return value >= 0 ? std::optional<qint64>(value) : std::nullopt;
+}
+
+bool cancelled(const std::atomic_bool *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+} // namespace
+
+SessionImporter::Result SessionImporter::importFile(SessionStore &store, const QString &path, const Options &options)
+{
+    Result result;
+    auto badInput = [&](const QString &error) {
+        result.badInput = true;
+        result.error = error;
+        return result;
+    };
+
+    QString format = options.format;
+    if (format.isEmpty() || format == "auto"_L1) {
+        const TranscriptFormats::Detection detection = TranscriptFormats::detect(path);
+        if (detection.format.isEmpty())
+            return badInput(detection.error);
+        format = detection.format;
+    } else if (!TranscriptFormats::importer(format)) {
+        return badInput(tr("unknown format '%1' (known: %2)").arg(format, TranscriptFormats::formats().join(u", "_s)));
+    }
+    result.format = format;
+    const qint64 total = QFileInfo(path).size();
+
+    if (format == "waterline"_L1) {
+        if (cancelled(options.cancel)) {
+            result.cancelled = true;
+            result.error = tr("%1: import cancelled").arg(path);
+            return result;
+        }
+        if (options.progress)
+            options.progress(0, total);
+        QString error;
+        const std::optional<QString> id = store.importSession(path, &error);
+        if (!id)
+            return badInput(error); // SessionExport names the line and the field
+        result.sessionId = *id;
+        if (!options.title.isEmpty() && !store.renameSession(*id, options.title, &error)) {
+            store.deleteSession(*id);
+            result.error = error;
+            result.sessionId.clear();
+            return result;
+        }
+        if (options.replay) {
+            SessionReplayer::Options replayOptions;
+            replayOptions.policy = options.replayPolicy;
+            replayOptions.auditPath = options.auditPath;
+            replayOptions.cancel = options.cancel;
+            const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptions);
+            if (!replayed.ok) {
+                store.deleteSession(*id);
+                result.sessionId.clear();
+                result.error = replayed.error;
+                result.cancelled = replayed.cancelled;
+                return result;
+            }
+            result.replayTiers = replayed.tiers;
+        }
+        const auto info = store.session(*id);
+        result.messages = info ? int(info->messageCount) : 0;
+        result.requests = info ? int(info->requestCount) : 0;
+        if (options.progress)
+            options.progress(total, total);
+        result.ok = true;
+        return result;
+    }
+
+    // A new session to stream into; deleted again unless everything below succeeds.
+    SessionInfo fields;
+    fields.title = options.title.isEmpty() ? QFileInfo(path).completeBaseName() : options.title;
+    fields.workspace = options.workspace.isEmpty() ? QFileInfo(path).absolutePath() : QFileInfo(options.workspace).absoluteFilePath();
+    QString error;
+    const std::optional<SessionInfo> created = store.createSession(fields, &error);
+    if (!created) {
+        result.error = error;
+        return result;
+    }
+    const QString sessionId = created->id;
+    auto abandon = [&](const QString &why, bool input, bool wasCancelled) {
+        QString cleanup;
+        if (!store.deleteSession(sessionId, &cleanup))
+            qCWarning(lcReplay) << "could not remove the unfinished import" << sessionId << cleanup;
+        result.error = why;
+        result.badInput = input;
+        result.cancelled = wasCancelled;
+        result.sessionId.clear();
+        return result;
+    };
+
+    StoreSink sink(store, sessionId, options.batchMessages, options.batchBytes);
+    ImportOptions importOptions;
+    importOptions.sink = &sink;
+    importOptions.runIndex = options.runIndex;
+    importOptions.progress = options.progress;
+    importOptions.cancel = options.cancel;
+    ImportResult imported = TranscriptFormats::importFile(path, format, importOptions);
+    if (imported.ok && !sink.flush(&error))
+        return abandon(error, false, false);
+    if (!imported.ok) {
+        return abandon(imported.error, !sink.failed() && !imported.cancelled, imported.cancelled);
+    }
+    const ImportedSession &s = imported.session;
+    if (sink.ids().size() != s.messageCount)
+        return abandon(tr("%1: %2 messages read but %3 stored").arg(path).arg(s.messageCount).arg(sink.ids().size()), false, false);
+
+    // Requests, in message order, in transactions bounded by the view ids they carry.
+    QList<ImportedRequest> requests = s.requests;
+    std::stable_sort(requests.begin(), requests.end(),
+                     [](const ImportedRequest &a, const ImportedRequest &b) { return a.messageIndex < b.messageIndex; });
+    const qint64 schemaTokens = TokenEstimate::tokensForBytes(TokenEstimate::toolSchemaBytes(s.tools));
+    const QList<qint64> &ids = sink.ids();
+    QList<RequestRecord> batch;
+    QList<qint64> producedBy;
+    qint64 batchIds = 0;
+    auto writeBatch = [&]() -> bool {
+        if (batch.isEmpty())
+            return true;
+        if (!store.appendRequests(sessionId, batch, producedBy, &error))
+            return false;
+        batch.clear();
+        producedBy.clear();
+        batchIds = 0;
+        return true;
+    };
+    for (qsizetype i = 0; i < requests.size(); ++i) {
+        const ImportedRequest &in = requests[i];
+        if (in.messageIndex < 0 || in.messageIndex >= ids.size())
+            continue;
+        RequestRecord r;
+        r.index = int(i);
+        r.viewMessageIds = ids.mid(0, in.messageIndex);
+        r.estimateTokens = TokenEstimate::tokensForBytes(sink.bytesBefore(in.messageIndex));
+        r.toolSchemaTokens = schemaTokens;
+        r.inputTokens = usageValue(in.usage.input);
+        r.outputTokens = usageValue(in.usage.output);
+        r.cacheReadTokens = usageValue(in.usage.cacheRead);
+        r.cacheWriteTokens = usageValue(in.usage.cacheWrite);
+        r.tier = Tier::None;
+        r.model = in.model;
+        r.startedAt = in.timestamp;
+        r.finishedAt = in.timestamp;
+        batchIds += r.viewMessageIds.size();
+        batch.append(std::move(r));
+        producedBy.append(ids[in.messageIndex]);
+        if (batch.size() >= 1000 || batchIds >= 2'000'000) {
+            if (cancelled(options.cancel))
+                return abandon(tr("%1: import cancelled").arg(path), false, true);
+            if (!writeBatch())
+                return abandon(error, false, false);
+        }
+    }
+    if (cancelled(options.cancel))
+        return abandon(tr("%1: import cancelled").arg(path), false, true);
+    if (!writeBatch())
+        return abandon(error, false, false);
+
+    SessionSource source;
+    source.format = format;
+    source.sourcePath = QFileInfo(path).absoluteFilePath();
+    source.importedAt = QDateTime::currentDateTimeUtc();
+    source.details = ImportMetadata::toJson(s);
+    if (!store.setSessionSource(sessionId, source, &error))
+        return abandon(error, false, false);
+    if (options.title.isEmpty() && !s.title.isEmpty() && s.title != fields.title
+        && !store.renameSession(sessionId, s.title, &error))
+        return abandon(error, false, false);
+
+    if (options.replay) {
+        SessionReplayer::Options replayOptions;
+        replayOptions.policy = options.replayPolicy;
+        replayOptions.auditPath = options.auditPath;
+        replayOptions.cancel = options.cancel;
+        const SessionReplayer::Result replayed = SessionReplayer::replay(store, sessionId, replayOptions);
+        if (!replayed.ok)
+            return abandon(replayed.error, false, replayed.cancelled);
+        result.replayTiers = replayed.tiers;
+    }
+
+    result.ok = true;
+    result.sessionId = sessionId;
+    result.messages = s.messageCount;
+    result.requests = int(requests.size());
+    result.compactions = int(s.compactions.size());
+    result.issues = int(s.issues.size());
+    result.skipped = s.skippedLines;
+    result.problems = s.problems;
+    qCInfo(lcReplay) << "imported" << path << "into session" << sessionId << result.messages << "messages,"
+                     << result.requests << "requests";
+    return result;
+}
+
+} // namespace wl

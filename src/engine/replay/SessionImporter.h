@@ -1,0 +1,71 @@
+#pragma once
+
+#include "compaction/CompactionPolicy.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <atomic>
+#include <functional>
+
+namespace wl {
+
+class SessionStore;
+
+// Writes a transcript into a NEW store session (issue 5):
+//   - title (given, else the importer's), workspace (given, else the file's folder);
+//   - the history, streamed from the importer through ImportOptions::sink into appendStep
+//     batches (one transaction per batch), so a 200 MB file never sits in memory;
+//   - one RequestRecord per imported request: view = every history message before the
+//     assistant message it produced, estimateTokens from those bytes / 4, tool-schema tokens
+//     of the source's tools, the provider usage, model and time from the source, tier None;
+//     the produced message's origin points at it;
+//   - the source's own compactions and structural issues as SessionSource details
+//     (ImportMetadata JSON, store schema 3);
+//   - a Waterline export ("waterline" format) goes through SessionStore::importSession whole,
+//     overlays and records included.
+// With Options::replay the session is then replayed (SessionReplayer). Progress is reported in bytes of the file. A failed or cancelled import deletes the session
+// it had started: nothing half-written stays behind.
+class SessionImporter
+{
+public:
+    struct Options
+    {
+        QString format;             // empty or "auto": detect
+        QString workspace;          // empty: the folder of the file (not for "waterline": kept as exported)
+        QString title;              // empty: the importer's title
+        int runIndex = 0;           // OpenHands evaluation output: which run
+        int batchMessages = 1000;   // messages per transaction
+        qint64 batchBytes = 16ll * 1024 * 1024; // ... or fewer when they are this large together
+        std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress;
+        const std::atomic_bool *cancel = nullptr;
+        // Then re-run Waterline's compaction over it (SessionReplayer) under this policy; a
+        // failed or cancelled replay deletes the session too.
+        bool replay = false;
+        CompactionPolicy replayPolicy;
+        QString auditPath;          // for the replay; empty: Paths::auditFile(session)
+    };
+
+    struct Result
+    {
+        bool ok = false;
+        bool cancelled = false;
+        bool badInput = false;      // the file could not be read as a transcript (vs. a store failure)
+        QString error;              // translated; names file, line and field for bad input
+        QString sessionId;
+        QString format;
+        int messages = 0;
+        int requests = 0;
+        int compactions = 0;        // the source's own
+        int issues = 0;             // calls without results, results without calls, notes
+        int skipped = 0;            // records that could not be read
+        QStringList problems;       // "file:line: field 'x': what", the first ones
+        std::array<int, 5> replayTiers{}; // with `replay`: requests per tier, by Tier value
+    };
+
+    static Result importFile(SessionStore &store, const QString &path, const Options &options);
+    static Result importFile(SessionStore &store, const QString &path) { return importFile(store, path, Options{}); }
+};
+
+} // namespace wl

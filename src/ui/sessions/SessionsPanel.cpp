@@ -1,0 +1,169 @@
+#include "SessionsPanel.h"
+
+#include "SessionListModel.h"
+
+#include "compaction/CompactionPolicy.h"
+#include "store/SessionStore.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace wl {
+
+SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_model(new SessionListModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTreeView(this))
+{
+    setObjectName(QStringLiteral("SessionsPanel"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SessionListModel::SortRole);
+    m_view->setObjectName(QStringLiteral("SessionsView"));
+    m_view->setModel(m_proxy);
+    m_view->setRootIsDecorated(false);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(SessionListModel::ActivityColumn, Qt::DescendingOrder);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->header()->setSectionResizeMode(SessionListModel::TitleColumn, QHeaderView::Stretch);
+    m_view->header()->setStretchLastSection(false);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+
+    auto *toolbar = new QToolBar(this);
+    toolbar->setIconSize(QSize(16, 16));
+    QAction *newAction = toolbar->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("New..."));
+    newAction->setToolTip(tr("Start a new session in a workspace folder"));
+    QAction *renameAction = new QAction(tr("Rename..."), this);
+    renameAction->setShortcut(Qt::Key_F2);
+    renameAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    QAction *deleteAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-delete")), tr("Delete..."), this);
+    deleteAction->setShortcut(QKeySequence::Delete);
+    deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    toolbar->addAction(renameAction);
+    toolbar->addAction(deleteAction);
+    m_view->addActions({renameAction, deleteAction});
+    connect(newAction, &QAction::triggered, this, &SessionsPanel::newSessionDialog);
+    connect(renameAction, &QAction::triggered, this, &SessionsPanel::renameDialog);
+    connect(deleteAction, &QAction::triggered, this, &SessionsPanel::deleteDialog);
+    connect(m_view, &QTreeView::activated, this, [this](const QModelIndex &index) {
+        Q_EMIT openRequested(index.data(SessionListModel::SessionIdRole).toString());
+    });
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(toolbar);
+    layout->addWidget(m_view, 1);
+    refresh();
+}
+
+void SessionsPanel::refresh()
+{
+    const QString current = currentSessionId();
+    QString error;
+    m_model->setSessions(m_store && m_store->isOpen() ? m_store->listSessions(&error) : QList<SessionInfo>());
+    if (!current.isEmpty())
+        setCurrentSession(current);
+}
+
+QString SessionsPanel::currentSessionId() const
+{
+    return m_view->currentIndex().data(SessionListModel::SessionIdRole).toString();
+}
+
+void SessionsPanel::setCurrentSession(const QString &id)
+{
+    const int row = m_model->rowForSession(id);
+    if (row >= 0)
+        m_view->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row, 0)));
+}
+
+bool SessionsPanel::createSession(const QString &title, const QString &workspace, QString *newId, QString *error)
+{
+    SessionInfo fields;
+    fields.title = title;
+    fields.workspace = QDir(workspace).absolutePath();
+    fields.policy = CompactionPolicy().toJson();
+    const std::optional<SessionInfo> created = m_store->createSession(fields, error);
+    if (!created)
+        return false;
+    if (newId)
+        *newId = created->id;
+    refresh();
+    setCurrentSession(created->id);
+    return true;
+}
+
+bool SessionsPanel::renameSession(const QString &id, const QString &title, QString *error)
+{
+    if (!m_store->renameSession(id, title, error))
+        return false;
+    refresh();
+    return true;
+}
+
+bool SessionsPanel::deleteSession(const QString &id, QString *error)
+{
+    if (!m_store->deleteSession(id, error))
+        return false;
+    refresh();
+    Q_EMIT sessionDeleted(id);
+    return true;
+}
+
+void SessionsPanel::newSessionDialog()
+{
+    const QString workspace = QFileDialog::getExistingDirectory(this, tr("Choose the workspace folder the agent works in"), QDir::homePath());
+    if (workspace.isEmpty())
+        return;
+    bool ok = false;
+    const QString title = QInputDialog::getText(this, tr("New session"), tr("Title:"), QLineEdit::Normal,
+                                                QDir(workspace).dirName(), &ok);
+    if (!ok)
+        return;
+    QString id, error;
+    if (!createSession(title, workspace, &id, &error)) {
+        QMessageBox::warning(this, tr("Could not create the session"), error);
+        return;
+    }
+    Q_EMIT openRequested(id);
+}
+
+void SessionsPanel::renameDialog()
+{
+    const QModelIndex current = m_view->currentIndex();
+    if (!current.isValid())
+        return;
+    bool ok = false;
+    const QString title = QInputDialog::getText(this, tr("Rename session"), tr("Title:"), QLineEdit::Normal,
+                                                current.siblingAtColumn(SessionListModel::TitleColumn).data().toString(), &ok);
+    QString error;
+    if (ok && !renameSession(currentSessionId(), title, &error))
+        QMessageBox::warning(this, tr("Could not rename the session"), error);
+}
+
+void SessionsPanel::deleteDialog()
+{
+    const QModelIndex current = m_view->currentIndex();
+    if (!current.isValid())
+        return;
+    const QString title = current.siblingAtColumn(SessionListModel::TitleColumn).data().toString();
+    const auto answer = QMessageBox::question(this, tr("Delete session"),
+        tr("Delete \"%1\"? Its messages, compaction records, audit file and offloaded results are removed. "
+           "The workspace's own files are not touched.").arg(title),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    QString error;
+    if (answer == QMessageBox::Yes && !deleteSession(currentSessionId(), &error))
+        QMessageBox::warning(this, tr("Could not delete the session"), error);
+}
+
+} // namespace wl

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QWidget>
+
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace wl {
+
+class SessionListModel;
+class SessionStore;
+
+// The Sessions dock: open, new (in a workspace folder), rename, delete (after confirmation).
+class SessionsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    // The store must outlive the panel and be used on the GUI thread only.
+    explicit SessionsPanel(SessionStore *store, QWidget *parent = nullptr);
+
+    SessionListModel *model() const { return m_model; }
+    QTreeView *view() const { return m_view; }
+
+    void refresh();
+    void setCurrentSession(const QString &id);
+    QString currentSessionId() const;
+
+    // The actions without dialogs (the dialogs call these); false with a message on failure.
+    bool createSession(const QString &title, const QString &workspace, QString *newId, QString *error);
+    bool renameSession(const QString &id, const QString &title, QString *error);
+    bool deleteSession(const QString &id, QString *error);
+
+Q_SIGNALS:
+    void openRequested(const QString &sessionId);
+    void sessionDeleted(const QString &sessionId);
+
+private:
+    void newSessionDialog();
+    void renameDialog();
+    void deleteDialog();
+
+    SessionStore *m_store;
+    SessionListModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTreeView *m_view;
+};
+
+} // namespace wl

@@ -1,0 +1,114 @@
+#pragma once
+
+#include "compaction/CompactionPolicy.h"
+#include "llm/ProviderProfile.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QSettings;
+
+namespace wl {
+
+// Not included: conversation/ConversationTypes.h declares an ApprovalDecision of its
+// own, and both would meet in the UI library's moc compilation unit.
+class ApprovalPolicy;
+
+// The application's persistent preferences, typed, over QSettings: every key
+// and default lives in AppSettings.cpp, and every setter emits changed(key)
+// when the stored value actually changes.
+//
+// Secrets never pass through here: a provider profile carries a key
+// *reference* (an environment variable or keychain entry name), and
+// setProfiles() refuses a profile whose reference looks like a key itself.
+class AppSettings : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Key {
+        ProviderProfiles,
+        DefaultProfile,
+        SummarizerProfile,
+        CompactionPolicy,
+        ApprovalPolicy,
+        TurnLimit,
+        Theme,
+        Language,
+    };
+    Q_ENUM(Key)
+
+    enum class Theme { System, Light, Dark };
+    Q_ENUM(Theme)
+
+    static constexpr int kDefaultTurnLimit = 100;
+    static constexpr int kMaxTurnLimit = 100000;
+
+    // The application's QSettings (organisation and application name set by the app).
+    explicit AppSettings(QObject *parent = nullptr);
+    // A settings file of its own (tests, a --settings option): INI format at `path`.
+    explicit AppSettings(const QString &path, QObject *parent = nullptr);
+    ~AppSettings() override;
+
+    // The QSettings key a setting is stored under ("providers/profiles", ...).
+    static QString keyName(Key key);
+    QString fileName() const;
+    void sync();
+
+    // Provider profiles. Never empty: with nothing stored (or nothing readable)
+    // the list is ProviderProfile::defaultProfile() alone.
+    QList<ProviderProfile> profiles() const;
+    // Stores `profiles` (names must be unique and non-empty, each must survive
+    // its own JSON round trip). On failure nothing is written and `error` says why.
+    // Stored profiles that could not be read are kept under "providers/unreadable"
+    // before they are overwritten, so a hand edit gone wrong is not lost.
+    bool setProfiles(const QList<ProviderProfile> &profiles, QString *error = nullptr);
+    // Problems met reading the stored profiles (empty when all were fine).
+    QStringList profileLoadErrors() const;
+
+    // The profile new sessions use: by name, falling back to the first profile.
+    QString defaultProfileName() const;
+    void setDefaultProfileName(const QString &name);
+    ProviderProfile defaultProfile() const;
+    std::optional<ProviderProfile> profile(const QString &name) const;
+
+    // The profile that writes compaction summaries; empty means "the default profile".
+    QString summarizerProfileName() const;
+    void setSummarizerProfileName(const QString &name);
+    ProviderProfile summarizerProfile() const;
+
+    CompactionPolicy compactionPolicy() const;
+    bool setCompactionPolicy(const CompactionPolicy &policy, QString *error = nullptr);
+
+    ApprovalPolicy approvalPolicy() const;
+    void setApprovalPolicy(const ApprovalPolicy &policy);
+
+    // LLM requests per prompt before a run gives up.
+    int turnLimit() const;
+    void setTurnLimit(int limit);
+
+    Theme theme() const;
+    void setTheme(Theme theme);
+    static QString themeName(Theme theme);                 // "system" | "light" | "dark"
+    static std::optional<Theme> themeFromName(QStringView name);
+
+    // "system", "en" or "zh_CN"; applied at the next start.
+    QString language() const;
+    void setLanguage(const QString &language);
+    static QStringList languages();
+
+Q_SIGNALS:
+    void changed(wl::AppSettings::Key key);
+
+private:
+    QString readRawProfiles() const;
+    void writeValue(Key key, const QVariant &value);
+
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace wl

@@ -1,0 +1,137 @@
+#include "DemoSession.h"
+
+#include "Paths.h"
+#include "replay/SessionImporter.h"
+#include "replay/SessionReplayer.h"
+#include "store/SessionStore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QSaveFile>
+
+namespace wl {
+
+namespace {
+// Bump when the transcript, the policy or the replay changes: the demo is rebuilt.
+constexpr auto kDemoVersion = "1";
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("DemoSession", text);
+}
+} // namespace
+
+QString DemoSession::defaultFolder()
+{
+    return Paths::dataDir() + QStringLiteral("/demo");
+}
+
+QString DemoSession::transcriptResource()
+{
+    return QStringLiteral(":/demo/demo-transcript.jsonl");
+}
+
+QString DemoSession::sourceNote()
+{
+    return tr("The demo session replays a real Claude Code session from marot/spotter "
+              "(test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).");
+}
+
+CompactionPolicy DemoSession::policy()
+{
+    CompactionPolicy p;
+    // Small enough that this transcript climbs through every tier; chosen with `waterline-cli simulate`.
+    p.contextWindow = 30000;
+    return p;
+}
+
+DemoSession::Result DemoSession::ensure(const QString &folder, const std::function<void(const QString &, int)> &progress,
+                                        const std::atomic_bool *cancel)
+{
+    Result result;
+    const QDir dir(folder);
+    result.databasePath = dir.filePath(QStringLiteral("demo.db"));
+    const QString stampPath = dir.filePath(QStringLiteral("demo-version"));
+    const QString workspace = dir.filePath(QStringLiteral("workspace"));
+    auto report = [&](const QString &stage, int percent) {
+        if (progress)
+            progress(stage, percent);
+    };
+
+    // Reuse a finished demo of this version.
+    QFile stamp(stampPath);
+    if (stamp.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> lines = stamp.readAll().split('\n');
+        if (lines.size() >= 2 && lines.at(0) == kDemoVersion && QFile::exists(result.databasePath)) {
+            SessionStore store;
+            if (store.open(result.databasePath, &result.error) && store.session(QString::fromUtf8(lines.at(1)))) {
+                result.ok = true;
+                result.sessionId = QString::fromUtf8(lines.at(1));
+                return result;
+            }
+        }
+        stamp.close();
+    }
+
+    // Build it afresh: nothing of an older or broken demo is kept.
+    report(tr("Preparing the demo session"), 0);
+    QFile::remove(stampPath);
+    for (const QString &name : {QStringLiteral("demo.db"), QStringLiteral("demo.db-wal"), QStringLiteral("demo.db-shm")})
+        QFile::remove(dir.filePath(name));
+    QDir(workspace).removeRecursively();
+    if (!QDir().mkpath(workspace)) {
+        result.error = tr("Could not create the folder %1.").arg(workspace);
+        return result;
+    }
+    const QString transcript = dir.filePath(QStringLiteral("demo-transcript.jsonl"));
+    QFile::remove(transcript);
+    if (!QFile::copy(transcriptResource(), transcript)) {
+        result.error = tr("Could not unpack the demo transcript to %1.").arg(transcript);
+        return result;
+    }
+
+    SessionStore store;
+    if (!store.open(result.databasePath, &result.error))
+        return result;
+    SessionImporter::Options importOptions;
+    importOptions.workspace = workspace;
+    importOptions.title = tr("Demo: a Claude Code session, replayed");
+    importOptions.cancel = cancel;
+    importOptions.progress = [&](qint64 done, qint64 total) { report(tr("Importing the demo transcript"), total > 0 ? int(40 * done / total) : 0); };
+    const SessionImporter::Result imported = SessionImporter::importFile(store, transcript, importOptions);
+    if (!imported.ok) {
+        result.error = imported.error;
+        return result;
+    }
+
+    SessionReplayer::Options replayOptions;
+    replayOptions.policy = policy();
+    replayOptions.workspace = workspace;
+    replayOptions.auditPath = dir.filePath(QStringLiteral("compaction_records.jsonl"));
+    QFile::remove(replayOptions.auditPath);
+    replayOptions.cancel = cancel;
+    replayOptions.progress = [&](int done, int total) { report(tr("Replaying it with Waterline's compaction"), 40 + (total > 0 ? 60 * done / total : 0)); };
+    const SessionReplayer::Result replayed = SessionReplayer::replay(store, imported.sessionId, replayOptions);
+    if (!replayed.ok) {
+        QString ignored;
+        store.deleteSession(imported.sessionId, &ignored);
+        result.error = replayed.error;
+        return result;
+    }
+    QString ignored;
+    store.setSessionPolicy(imported.sessionId, policy().toJson(), &ignored);
+
+    QSaveFile out(stampPath);
+    if (out.open(QIODevice::WriteOnly)) {
+        out.write(QByteArray(kDemoVersion) + '\n' + imported.sessionId.toUtf8() + '\n');
+        out.commit();
+    }
+    report(tr("Demo session ready"), 100);
+    result.ok = true;
+    result.built = true;
+    result.sessionId = imported.sessionId;
+    return result;
+}
+
+} // namespace wl

@@ -1,0 +1,81 @@
+#include "SessionLoader.h"
+
+#include "model/MessageCodec.h"
+#include "store/SessionStore.h"
+
+#include <QJsonArray>
+
+#include <QCoreApplication>
+
+namespace wl {
+
+SessionLoader::SessionLoader(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<wl::LoadedSession>();
+    m_pool.setMaxThreadCount(1);
+}
+
+SessionLoader::~SessionLoader()
+{
+    m_pool.waitForDone();
+}
+
+bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionId, LoadedSession *out, QString *error)
+{
+    SessionStore store;
+    if (!store.open(databasePath, error))
+        return false;
+    const std::optional<SessionInfo> info = store.session(sessionId, error);
+    if (!info) {
+        if (error && error->isEmpty())
+            *error = QCoreApplication::translate("SessionLoader", "There is no session %1 in %2.").arg(sessionId, databasePath);
+        return false;
+    }
+    LoadedSession s;
+    s.info = *info;
+    QString policyError;
+    if (!info->policy.isEmpty() && !CompactionPolicy::fromJson(info->policy, &s.policy, &policyError))
+        s.policy = CompactionPolicy();
+    s.history = store.history(sessionId, error);
+    // The prompt an agent session runs with; for imports, a leading system message.
+    s.systemPrompt = info->systemPrompt;
+    if (s.systemPrompt.isEmpty() && !s.history.isEmpty() && s.history.constFirst().role == Role::System) {
+        s.systemPrompt = s.history.constFirst().content;
+        s.history.removeFirst();
+    }
+    s.requests = store.requests(sessionId, error);
+    s.records = store.records(sessionId, error);
+    s.overlays = store.overlays(sessionId, error);
+    s.anchorHistory = store.anchorHistory(sessionId, error);
+    s.source = store.sessionSource(sessionId, error);
+    if (s.source) {
+        // The tool schemas the source offered its model count in the ratio as they would have.
+        QString ignored;
+        for (const QJsonValue &tool : s.source->details.value(u"tools").toArray())
+            if (const auto spec = MessageCodec::toolSpecFromJson(tool.toObject(), &ignored))
+                s.tools.append(*spec);
+    }
+    *out = std::move(s);
+    return true;
+}
+
+void SessionLoader::load(const QString &databasePath, const QString &sessionId)
+{
+    const quint64 generation = ++m_generation;
+    m_pool.start([this, databasePath, sessionId, generation] {
+        LoadedSession session;
+        QString error;
+        const bool ok = loadNow(databasePath, sessionId, &session, &error);
+        QMetaObject::invokeMethod(this, [this, ok, session, error, sessionId, generation] {
+            if (generation != m_generation)
+                return; // superseded by a newer load
+            if (ok)
+                Q_EMIT loaded(session);
+            else
+                Q_EMIT failed(sessionId, error);
+        }, Qt::QueuedConnection);
+    });
+}
+
+} // namespace wl

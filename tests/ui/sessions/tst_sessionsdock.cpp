@@ -1,0 +1,110 @@
+#include "sessions/SessionListModel.h"
+#include "sessions/SessionsPanel.h"
+
+#include "store/SessionStore.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace wl;
+using namespace Qt::StringLiterals;
+
+class TestSessionsDock : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void modelTester();
+    void createRenameDelete();
+    void deleteRemovesOnlyThatSession();
+    void activationOpens();
+
+private:
+    QTemporaryDir *m_dir = nullptr;
+    SessionStore *m_store = nullptr;
+};
+
+void TestSessionsDock::init()
+{
+    m_dir = new QTemporaryDir;
+    m_store = new SessionStore;
+    QString error;
+    QVERIFY2(m_store->open(m_dir->filePath(u"sessions.db"_s), &error), qPrintable(error));
+}
+
+void TestSessionsDock::cleanup()
+{
+    delete m_store;
+    delete m_dir;
+}
+
+void TestSessionsDock::modelTester()
+{
+    SessionListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SessionInfo a;
+    a.id = u"a"_s;
+    a.title = u"Alpha"_s;
+    a.workspace = u"/w/alpha"_s;
+    a.messageCount = 1234;
+    SessionInfo b = a;
+    b.id = u"b"_s;
+    b.title = QString();
+    model.setSessions({a, b});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0, SessionListModel::MessagesColumn).data().toString(), QLocale().toString(1234));
+    QCOMPARE(model.index(1, SessionListModel::TitleColumn).data().toString(), u"Untitled session"_s);
+    QCOMPARE(model.rowForSession(u"b"_s), 1);
+    model.setSessions({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestSessionsDock::createRenameDelete()
+{
+    SessionsPanel panel(m_store);
+    QCOMPARE(panel.model()->rowCount(), 0);
+    QString id, error;
+    QVERIFY2(panel.createSession(u"Web server"_s, m_dir->path(), &id, &error), qPrintable(error));
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(panel.model()->rowCount(), 1);
+    QCOMPARE(panel.currentSessionId(), id);
+    QCOMPARE(panel.model()->sessions().at(0).workspace, QDir(m_dir->path()).absolutePath());
+    QVERIFY2(panel.renameSession(id, u"Web server, take two"_s, &error), qPrintable(error));
+    QCOMPARE(panel.model()->index(0, 0).data().toString(), u"Web server, take two"_s);
+    QCOMPARE(m_store->session(id)->title, u"Web server, take two"_s);
+    QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
+    QVERIFY2(panel.deleteSession(id, &error), qPrintable(error));
+    QCOMPARE(deleted.size(), 1);
+    QCOMPARE(panel.model()->rowCount(), 0);
+    QVERIFY(!m_store->session(id));
+}
+
+void TestSessionsDock::deleteRemovesOnlyThatSession()
+{
+    SessionsPanel panel(m_store);
+    QString keep, drop, error;
+    QVERIFY(panel.createSession(u"keep"_s, m_dir->path(), &keep, &error));
+    QVERIFY(panel.createSession(u"drop"_s, m_dir->path(), &drop, &error));
+    QVERIFY(panel.deleteSession(drop, &error));
+    QCOMPARE(panel.model()->rowCount(), 1);
+    QCOMPARE(panel.model()->sessions().at(0).id, keep);
+}
+
+void TestSessionsDock::activationOpens()
+{
+    SessionsPanel panel(m_store);
+    QString id, error;
+    QVERIFY(panel.createSession(u"one"_s, m_dir->path(), &id, &error));
+    QSignalSpy open(&panel, &SessionsPanel::openRequested);
+    Q_EMIT panel.view()->activated(panel.view()->currentIndex());
+    QCOMPARE(open.size(), 1);
+    QCOMPARE(open.at(0).at(0).toString(), id);
+}
+
+QTEST_MAIN(TestSessionsDock)
+#include "tst_sessionsdock.moc"

@@ -1,0 +1,127 @@
+#include "MainWindow.h"
+#include "anchors/AnchorHistoryModel.h"
+#include "anchors/AnchorsPanel.h"
+#include "compactions/CompactionsPanel.h"
+#include "context/ContextModels.h"
+#include "context/ContextPanel.h"
+#include "thresholds/ThresholdsPanel.h"
+#include "timeline/TimelineChart.h"
+#include "timeline/TimelineModel.h"
+#include "timeline/TimelinePanel.h"
+#include "workbench/DemoSession.h"
+#include "workbench/LoadedSession.h"
+#include "workbench/SessionLoader.h"
+
+#include "store/SessionStore.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wl;
+using namespace Qt::StringLiterals;
+
+// The demo session (a real transcript replayed with Waterline's compaction) drives the whole window.
+class TestWorkbench : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void demoHasEveryTier();
+    void selectingARequestUpdatesTheDocks();
+    void applyStoresThePolicy();
+
+private:
+    QTemporaryDir m_dir;
+    DemoSession::Result m_demo;
+    LoadedSession m_session;
+};
+
+void TestWorkbench::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_demo = DemoSession::ensure(m_dir.filePath(u"demo"_s));
+    QVERIFY2(m_demo.ok, qPrintable(m_demo.error));
+    QVERIFY(m_demo.built);
+    QString error;
+    QVERIFY2(SessionLoader::loadNow(m_demo.databasePath, m_demo.sessionId, &m_session, &error), qPrintable(error));
+    // A second ensure reuses what is there.
+    const DemoSession::Result again = DemoSession::ensure(m_dir.filePath(u"demo"_s));
+    QVERIFY(again.ok);
+    QVERIFY(!again.built);
+    QCOMPARE(again.sessionId, m_demo.sessionId);
+}
+
+void TestWorkbench::demoHasEveryTier()
+{
+    QSet<Tier> tiers;
+    for (const CompactionRecord &r : m_session.records)
+        tiers.insert(r.tier);
+    for (Tier t : {Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency})
+        QVERIFY2(tiers.contains(t), qPrintable(tierName(t)));
+    QVERIFY(m_session.requestCount() > 100);
+    QVERIFY(!m_session.overlays.offloads.isEmpty());
+    QVERIFY(!m_session.anchorSnapshots().isEmpty());
+    QVERIFY(m_session.source.has_value()); // imported: the source agent's own compaction is known
+    int sourceMarks = 0;
+    for (const TimelineRow &row : m_session.timelineRows())
+        sourceMarks += row.sourceCompaction.isEmpty() ? 0 : 1;
+    QCOMPARE(sourceMarks, 1);
+}
+
+void TestWorkbench::selectingARequestUpdatesTheDocks()
+{
+    MainWindow window;
+    window.showSession(m_session);
+    QCOMPARE(window.selectedRequest(), m_session.requestCount() - 1);
+
+    // A request with a Full-tier compaction before it.
+    const auto full = std::find_if(m_session.records.cbegin(), m_session.records.cend(),
+                                   [](const CompactionRecord &r) { return r.tier == Tier::Full; });
+    QVERIFY(full != m_session.records.cend());
+    Q_EMIT window.timelinePanel()->chart()->requestSelected(full->requestIndex);
+
+    QCOMPARE(window.selectedRequest(), full->requestIndex);
+    QCOMPARE(window.timelinePanel()->chart()->selectedRequest(), full->requestIndex);
+    QVERIFY(window.contextPanel()->summaryText().contains(u"Request %1:"_s.arg(full->requestIndex)));
+    // The context view of that request opens with the checkpoint the compaction made.
+    const ContextViewModel *view = window.contextPanel()->viewModel();
+    QVERIFY(view->rowCount() > 1);
+    QCOMPARE(ViewItem::Kind(view->index(1, 0).data(ContextViewModel::KindRole).toInt()), ViewItem::Kind::Checkpoint);
+    const QModelIndex compaction = window.compactionsPanel()->table()->currentIndex();
+    QVERIFY(compaction.isValid());
+    QCOMPARE(compaction.siblingAtColumn(1).data().toInt(), full->requestIndex);
+    const QModelIndex anchor = window.anchorsPanel()->table()->currentIndex();
+    QVERIFY(anchor.isValid());
+    QCOMPARE(window.anchorsPanel()->table()->model()->headerData(anchor.column(), Qt::Horizontal).toString().contains(
+                 u"req %1"_s.arg(full->requestIndex)), true);
+
+    // And back: picking a record in the Compactions dock moves the timeline.
+    const CompactionRecord &first = m_session.records.constFirst();
+    window.compactionsPanel()->table()->selectRow(0);
+    QCOMPARE(window.selectedRequest(), first.requestIndex);
+}
+
+void TestWorkbench::applyStoresThePolicy()
+{
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(m_demo.databasePath, &error), qPrintable(error));
+    MainWindow window;
+    window.setStore(&store, m_demo.databasePath);
+    window.showSession(m_session);
+    QSignalSpy applied(&window, &MainWindow::policyApplied);
+    window.thresholdsPanel()->thresholdSlider(Tier::Full)->setValue(750);
+    window.thresholdsPanel()->applyButton()->click();
+    QCOMPARE(applied.size(), 1);
+    CompactionPolicy stored;
+    QVERIFY(CompactionPolicy::fromJson(store.session(m_demo.sessionId)->policy, &stored, &error));
+    QCOMPARE(stored.full, 0.75);
+    QCOMPARE(window.session().policy.full, 0.75);
+}
+
+QTEST_MAIN(TestWorkbench)
+#include "tst_workbench.moc"
