@@ -4,6 +4,7 @@
 #include "AgentHarness.h"
 
 #include "agent/SystemPrompt.h"
+#include "llm/AnthropicClient.h"
 #include "compaction/Checkpoint.h"
 #include "tools/ApprovalGate.h"
 
@@ -35,6 +36,8 @@ private slots:
     void initTestCase();
     void answerIsStoredWithItsRequest();
     void toolLoopRunsCallsInOrder();
+    void toolLoopOverAnthropic();
+    void retryingIsReported();
     void approval_data();
     void approval();
     void turnLimit();
@@ -62,9 +65,13 @@ void TestAgentRun::initTestCase()
 void TestAgentRun::answerIsStoredWithItsRequest()
 {
     AgentHarness h;
-    h.server.enqueue(FakeReply::withText(u"Hello there"_s));
+    FakeReply reply = FakeReply::withText(u"Hello there"_s);
+    reply.thinking = u"The user greets me."_s;
+    h.server.enqueue(reply);
     AgentRun *run = h.open();
     QSignalSpy finished(run, &AgentRun::finished);
+    QString thinking;
+    connect(run, &AgentRun::thinkingDelta, this, [&thinking](const QString &t) { thinking += t; });
     QSignalSpy stored(run, &AgentRun::messageStored);
     QSignalSpy requests(run, &AgentRun::requestStored);
     QString deltas;
@@ -75,6 +82,7 @@ void TestAgentRun::answerIsStoredWithItsRequest()
     QCOMPARE(finished.size(), 1);
     QCOMPARE(finished.first().first().toString(), u"Hello there"_s);
     QCOMPARE(deltas, u"Hello there"_s);
+    QCOMPARE(thinking, u"The user greets me."_s);
 
     const QList<Message> history = storedHistory(h);
     QCOMPARE(roles(history), (QStringList{u"user"_s, u"assistant"_s}));
@@ -146,6 +154,63 @@ void TestAgentRun::toolLoopRunsCallsInOrder()
     QCOMPARE(messages[3].toObject().value(u"tool_call_id").toString(), u"w1"_s);
     QCOMPARE(messages[4].toObject().value(u"tool_call_id").toString(), u"r1"_s);
     QCOMPARE(h.store.requests(h.sessionId).size(), 2);
+}
+
+void TestAgentRun::toolLoopOverAnthropic()
+{
+    AgentHarness h;
+    AnthropicClient anthropic;
+    anthropic.setBaseUrl(h.server.anthropicBaseUrl());
+    h.server.enqueue(FakeReply::withToolCalls(
+        {toolCall(u"toolu_1"_s, u"glob"_s, {{u"pattern"_s, u"*.txt"_s}}),
+         toolCall(u"toolu_2"_s, u"read_file"_s, {{u"path"_s, u"a.txt"_s}})}));
+    h.server.enqueue(FakeReply::withText(u"a.txt says hello"_s));
+    QVERIFY(writeFile(h.wsPath(u"a.txt"_s), "hello\n"));
+    AgentConfig config = h.config();
+    config.client = &anthropic;
+    AgentRun *run = h.open(config);
+    QVERIFY(run->submit(u"what is in a.txt?"_s));
+    QCOMPARE(h.settle(), AgentRun::State::Finished);
+    QCOMPARE(run->lastAnswer(), u"a.txt says hello"_s);
+    const QList<Message> history = storedHistory(h);
+    QCOMPARE(roles(history), (QStringList{u"user"_s, u"assistant"_s, u"tool"_s, u"tool"_s, u"assistant"_s}));
+    QVERIFY(history[3].content.contains(u"hello"_s));
+
+    // The second request: the system prompt apart, both results in one user turn after the calls.
+    const RecordedRequest second = h.server.requests()[1];
+    QCOMPARE(second.protocol(), u"anthropic"_s);
+    QCOMPARE(second.systemPrompt(), SystemPrompt::defaultText());
+    const QJsonArray messages = second.json().value(u"messages").toArray();
+    QCOMPARE(messages.size(), 3);
+    QCOMPARE(messages[1].toObject().value(u"role").toString(), u"assistant"_s);
+    const QJsonArray results = messages[2].toObject().value(u"content").toArray();
+    QCOMPARE(results.size(), 2);
+    QCOMPARE(results[0].toObject().value(u"tool_use_id").toString(), u"toolu_1"_s);
+    QCOMPARE(results[1].toObject().value(u"tool_use_id").toString(), u"toolu_2"_s);
+}
+
+void TestAgentRun::retryingIsReported()
+{
+    AgentHarness h;
+    RetryPolicy retry;
+    retry.maxAttempts = 3;
+    retry.baseDelayMs = 10;
+    h.client->setRetryPolicy(retry);
+    h.server.enqueue(FakeReply::withStatus(429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "0"}}));
+    h.server.enqueue(FakeReply::withText(u"there you go"_s));
+    AgentRun *run = h.open();
+    QSignalSpy retrying(run, &AgentRun::retrying);
+    QList<AgentRun::State> states;
+    connect(run, &AgentRun::stateChanged, this, [&states](AgentRun::State s) { states << s; });
+    QVERIFY(run->submit(u"hello?"_s));
+    QCOMPARE(h.settle(), AgentRun::State::Finished);
+    QCOMPARE(retrying.size(), 1);
+    QCOMPARE(retrying.first().at(0).toInt(), 2);
+    QVERIFY(retrying.first().at(2).toString().contains(u"slow down"_s));
+    QVERIFY(states.contains(AgentRun::State::Retrying));
+    // One request record: the retries are inside one call.
+    QCOMPARE(h.store.requests(h.sessionId).size(), 1);
+    QCOMPARE(roles(storedHistory(h)), (QStringList{u"user"_s, u"assistant"_s}));
 }
 
 void TestAgentRun::approval_data()

@@ -80,6 +80,7 @@ QString TestSessionExport::buildSession()
     fields.providerName = u"local"_s;
     fields.providerProfile = QJsonObject{{u"model"_s, u"qwen"_s}, {u"api_key"_s, u"sk-secret"_s}};
     fields.approvalPolicy = u"ask"_s;
+    fields.systemPrompt = u"You are the exported agent."_s;
     const QString s = m_store->createSession(fields)->id;
 
     StepAppend first;
@@ -197,6 +198,7 @@ void TestSessionExport::importedSessionMatchesOriginal()
     const auto copy = m_store->importSession(path, &error);
     QVERIFY2(copy, qPrintable(error));
 
+    QCOMPARE(m_store->session(*copy)->systemPrompt, u"You are the exported agent."_s);
     const QList<Message> h1 = m_store->history(original);
     const QList<Message> h2 = m_store->history(*copy);
     QCOMPARE(h2.size(), h1.size());

@@ -151,6 +151,7 @@ void TestSessionStore::sessionFieldsRoundTrip()
     fields.providerProfile = QJsonObject{{u"protocol"_s, u"openai-chat"_s}, {u"model"_s, u"qwen"_s}};
     fields.summarizerProfile = QJsonObject{{u"model"_s, u"small"_s}};
     fields.approvalPolicy = u"ask"_s;
+    fields.systemPrompt = u"You are a careful agent.\nLine two."_s;
     QString error;
     const auto created = m_store->createSession(fields, &error);
     QVERIFY2(created, qPrintable(error));
@@ -164,18 +165,22 @@ void TestSessionStore::sessionFieldsRoundTrip()
     QCOMPARE(s->providerProfile, fields.providerProfile);
     QCOMPARE(s->summarizerProfile, fields.summarizerProfile);
     QCOMPARE(s->approvalPolicy, fields.approvalPolicy);
+    QCOMPARE(s->systemPrompt, fields.systemPrompt);
 
     const QJsonObject policy{{u"warn"_s, 0.5}, {u"soft"_s, 0.65}};
     QVERIFY(m_store->setSessionPolicy(s->id, policy, &error));
     QVERIFY(m_store->setProviderProfile(s->id, u"other"_s, QJsonObject{{u"model"_s, u"m2"_s}}, &error));
     QVERIFY(m_store->setSummarizerProfile(s->id, QJsonObject{{u"model"_s, u"m3"_s}}, &error));
     QVERIFY(m_store->setApprovalPolicy(s->id, u"auto"_s, &error));
+    QVERIFY(m_store->setSystemPrompt(s->id, u"Another prompt"_s, &error));
     const auto after = m_store->session(s->id);
     QCOMPARE(after->policy, policy);
     QCOMPARE(after->providerName, u"other"_s);
     QCOMPARE(after->providerProfile.value(u"model").toString(), u"m2"_s);
     QCOMPARE(after->summarizerProfile.value(u"model").toString(), u"m3"_s);
     QCOMPARE(after->approvalPolicy, u"auto"_s);
+    QCOMPARE(after->systemPrompt, u"Another prompt"_s);
+    QVERIFY(!m_store->setSystemPrompt(u"no-such-session"_s, u"x"_s, &error));
     QVERIFY(after->updatedAt >= s->updatedAt);
 }
 
