@@ -8,6 +8,7 @@
 #include "replay/TranscriptFormats.h"
 #include "store/SessionStore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -29,8 +30,10 @@ QString data(const char *relative)
 const char *const kLargest = "claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
 
 // A coding-agent session of `requests` model calls: a task, then per call an assistant turn with
-// one tool call and its result (100 B to 24 KB, a few 200 KB), a user nudge every 50 calls.
-ImportedSession syntheticSession(int requests)
+// one tool call and its result (100 B to `maxResultBytes`, every 97th 200 KB), a user nudge every
+// 50 calls. The Claude Code corpus session has about 6 KB of history per request, so 8 KB
+// results (mean about 4 KB) are typical and 24 KB ones (mean about 12 KB) heavy.
+ImportedSession syntheticSession(int requests, qsizetype maxResultBytes)
 {
     QRandomGenerator random(20260514);
     ImportedSession s;
@@ -45,7 +48,7 @@ ImportedSession syntheticSession(int requests)
         s.messages.append(Message::assistant(u"Step %1: checking the next part of the parser."_s.arg(r),
                                              {ToolCall{id, edit ? u"edit_file"_s : u"bash"_s,
                                                        u"{\"command\":\"make test -j2 && grep -n parse src/parser.cpp\"}"_s, true}}));
-        const qsizetype size = r % 97 == 13 ? 200'000 : 100 + qsizetype(random.bounded(24'000));
+        const qsizetype size = r % 97 == 13 ? 200'000 : 100 + qsizetype(random.bounded(quint32(maxResultBytes - 100)));
         s.messages.append(Message::toolResult(id, QString(size, u'x').replace(0, 40, u"test output line with a failure here\n"_s)));
         if (r % 50 == 49)
             s.messages.append(Message::user(u"Keep going; do not change the public API."_s));
@@ -66,11 +69,12 @@ CompactionPolicy windowOf(qint64 tokens)
 } // namespace
 
 // Engine time of `waterline-cli simulate` without the file read: the simulator over 2,000
-// requests (about 4,040 messages, 26 MB), extractive summaries.
+// requests (about 4,040 messages: 9 MB typical, 26 MB heavy).
 static void simulate2000Requests(benchmark::State &state)
 {
-    const ReplayInput input = ReplayInput::fromImport(syntheticSession(2000));
-    const Simulator::Input sim = input.simulatorInput(windowOf(state.range(0)), SummaryModel::extractive());
+    const ReplayInput input = ReplayInput::fromImport(syntheticSession(2000, qsizetype(state.range(2)) * 1024));
+    const Simulator::Input sim = input.simulatorInput(windowOf(state.range(0)), state.range(1) ? SummaryModel::fixedSize(600)
+                                                                                               : SummaryModel::extractive());
     SimulationResult result;
     for (auto _ : state) {
         result = Simulator::simulate(sim);
@@ -85,8 +89,21 @@ static void simulate2000Requests(benchmark::State &state)
     state.counters["full"] = tiers[3];
     state.counters["emergency"] = tiers[4];
     state.counters["summaries"] = result.totals.summaryCalls;
+    qint64 bytes = 0;
+    for (const Message &m : input.history)
+        bytes += m.byteCount();
+    state.counters["history_MB"] = double(bytes) / (1024.0 * 1024.0);
 }
-BENCHMARK(simulate2000Requests)->Arg(128000)->Arg(32000)->Unit(benchmark::kMillisecond);
+// Args: window (0: never compact), summary model (0 extractive, 1 fixed size of 600 tokens),
+// largest ordinary tool result in KB (8 typical, 24 heavy).
+BENCHMARK(simulate2000Requests)
+    ->Args({0, 0, 8})
+    ->Args({128000, 0, 8})
+    ->Args({128000, 1, 8})
+    ->Args({32000, 0, 8})
+    ->Args({128000, 0, 24})
+    ->Args({128000, 1, 24})
+    ->Args({32000, 0, 24})->Unit(benchmark::kMillisecond);
 
 // The same through the whole file path: read the corpus file, build the input, simulate.
 static void simulateCorpusFile(benchmark::State &state)
@@ -231,4 +248,14 @@ static void replayStored(benchmark::State &state)
 }
 BENCHMARK(replayStored)->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+// The store needs a QCoreApplication (QtSql).
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
