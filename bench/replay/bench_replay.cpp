@@ -8,7 +8,9 @@
 #include "replay/TranscriptFormats.h"
 #include "store/SessionStore.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -28,8 +30,10 @@ QString data(const char *relative)
 const char *const kLargest = "claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
 
 // A coding-agent session of `requests` model calls: a task, then per call an assistant turn with
-// one tool call and its result (100 B to 24 KB, a few 200 KB), a user nudge every 50 calls.
-ImportedSession syntheticSession(int requests)
+// one tool call and its result (100 B to `maxResultBytes`, every 97th 200 KB), a user nudge every
+// 50 calls. The Claude Code corpus session has about 6 KB of history per request, so 8 KB
+// results (mean about 4 KB) are typical and 24 KB ones (mean about 12 KB) heavy.
+ImportedSession syntheticSession(int requests, qsizetype maxResultBytes)
 {
     QRandomGenerator random(20260514);
     ImportedSession s;
@@ -44,7 +48,7 @@ ImportedSession syntheticSession(int requests)
         s.messages.append(Message::assistant(u"Step %1: checking the next part of the parser."_s.arg(r),
                                              {ToolCall{id, edit ? u"edit_file"_s : u"bash"_s,
                                                        u"{\"command\":\"make test -j2 && grep -n parse src/parser.cpp\"}"_s, true}}));
-        const qsizetype size = r % 97 == 13 ? 200'000 : 100 + qsizetype(random.bounded(24'000));
+        const qsizetype size = r % 97 == 13 ? 200'000 : 100 + qsizetype(random.bounded(quint32(maxResultBytes - 100)));
         s.messages.append(Message::toolResult(id, QString(size, u'x').replace(0, 40, u"test output line with a failure here\n"_s)));
         if (r % 50 == 49)
             s.messages.append(Message::user(u"Keep going; do not change the public API."_s));
@@ -65,11 +69,12 @@ CompactionPolicy windowOf(qint64 tokens)
 } // namespace
 
 // Engine time of `waterline-cli simulate` without the file read: the simulator over 2,000
-// requests (about 4,040 messages, 26 MB), extractive summaries.
+// requests (about 4,040 messages: 9 MB typical, 26 MB heavy).
 static void simulate2000Requests(benchmark::State &state)
 {
-    const ReplayInput input = ReplayInput::fromImport(syntheticSession(2000));
-    const Simulator::Input sim = input.simulatorInput(windowOf(state.range(0)), SummaryModel::extractive());
+    const ReplayInput input = ReplayInput::fromImport(syntheticSession(2000, qsizetype(state.range(2)) * 1024));
+    const Simulator::Input sim = input.simulatorInput(windowOf(state.range(0)), state.range(1) ? SummaryModel::fixedSize(600)
+                                                                                               : SummaryModel::extractive());
     SimulationResult result;
     for (auto _ : state) {
         result = Simulator::simulate(sim);
@@ -84,8 +89,21 @@ static void simulate2000Requests(benchmark::State &state)
     state.counters["full"] = tiers[3];
     state.counters["emergency"] = tiers[4];
     state.counters["summaries"] = result.totals.summaryCalls;
+    qint64 bytes = 0;
+    for (const Message &m : input.history)
+        bytes += m.byteCount();
+    state.counters["history_MB"] = double(bytes) / (1024.0 * 1024.0);
 }
-BENCHMARK(simulate2000Requests)->Arg(128000)->Arg(32000)->Unit(benchmark::kMillisecond);
+// Args: window (0: never compact), summary model (0 extractive, 1 fixed size of 600 tokens),
+// largest ordinary tool result in KB (8 typical, 24 heavy).
+BENCHMARK(simulate2000Requests)
+    ->Args({0, 0, 8})
+    ->Args({128000, 0, 8})
+    ->Args({128000, 1, 8})
+    ->Args({32000, 0, 8})
+    ->Args({128000, 0, 24})
+    ->Args({128000, 1, 24})
+    ->Args({32000, 0, 24})->Unit(benchmark::kMillisecond);
 
 // The same through the whole file path: read the corpus file, build the input, simulate.
 static void simulateCorpusFile(benchmark::State &state)
@@ -133,6 +151,69 @@ static void importIntoStore(benchmark::State &state)
 }
 BENCHMARK(importIntoStore)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
+// 200 MB of OpenAI Chat JSONL (20 KB tool results, every 500th one 4 MB) imported into a store:
+// speed, and how far VmHWM rose above the resident size before (the history is streamed in
+// batches; only ids and byte sums are kept, 16 bytes per message).
+static qint64 statusValue(const char *key)
+{
+    QFile status(u"/proc/self/status"_s);
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith(key))
+            return line.mid(qstrlen(key)).trimmed().split(' ').value(0).toLongLong() * 1024;
+    }
+    return -1;
+}
+
+static void importGenerated200MBIntoStore(benchmark::State &state)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"big.jsonl"_s);
+    qint64 size = 0;
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly)) {
+            state.SkipWithError("cannot write the generated file");
+            return;
+        }
+        const QByteArray body(20000, 'r');
+        const QByteArray big(4 << 20, 'R');
+        for (qint64 turn = 0; size < 200ll * 1024 * 1024; ++turn) {
+            const QByteArray id = "call_" + QByteArray::number(turn);
+            size += file.write(R"({"role":"user","content":"step"})" "\n"
+                               R"({"role":"assistant","content":"","tool_calls":[{"id":")" + id
+                               + R"(","type":"function","function":{"name":"bash","arguments":"{}"}}]})" "\n"
+                               R"({"role":"tool","tool_call_id":")" + id + R"(","content":")"
+                               + (turn % 500 == 7 ? big : body) + "\"}\n");
+        }
+    }
+    for (auto _ : state) {
+        SessionStore store;
+        if (!store.open(dir.filePath(u"big.db"_s))) {
+            state.SkipWithError("cannot open a store");
+            return;
+        }
+        QFile clear(u"/proc/self/clear_refs"_s);
+        if (clear.open(QIODevice::WriteOnly))
+            clear.write("5");
+        clear.close();
+        const qint64 before = statusValue("VmHWM:");
+        const SessionImporter::Result r = SessionImporter::importFile(store, path);
+        if (!r.ok) {
+            state.SkipWithError(qPrintable(r.error));
+            return;
+        }
+        const qint64 after = statusValue("VmHWM:");
+        state.counters["VmHWM_growth_MB"] = double(after - before) / (1024.0 * 1024.0);
+        state.counters["largest_message_MB"] = 4.0;
+        state.counters["messages"] = r.messages;
+        state.counters["requests"] = r.requests;
+    }
+    state.SetBytesProcessed(state.iterations() * size);
+}
+BENCHMARK(importGenerated200MBIntoStore)->Iterations(1)->Unit(benchmark::kMillisecond);
+
 // Replay of the stored corpus session with real offload files and the audit (the demo path).
 static void replayStored(benchmark::State &state)
 {
@@ -167,4 +248,14 @@ static void replayStored(benchmark::State &state)
 }
 BENCHMARK(replayStored)->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+// The store needs a QCoreApplication (QtSql).
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

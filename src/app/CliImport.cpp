@@ -27,7 +27,8 @@ int runImport(const QStringList &arguments)
     const QCommandLineOption format(u"format"_s, tr("Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
     const QCommandLineOption db(u"db"_s, tr("Session database (created when missing)."), u"PATH"_s);
-    const QCommandLineOption workspace(u"workspace"_s, tr("Workspace folder of the session (default: the file's folder)."), u"DIR"_s);
+    const QCommandLineOption workspace(u"workspace"_s, tr("Workspace folder of the session, where --replay writes offloaded results (default: the file's folder; "
+                                                     "a Waterline export keeps the workspace it was exported with)."), u"DIR"_s);
     const QCommandLineOption title(u"title"_s, tr("Session title (default: from the transcript)."), u"T"_s);
     const QCommandLineOption replay(u"replay"_s, tr("Re-run Waterline's compaction over the session (extractive summaries, "
                                                     "offload files in the workspace) and store what it did."));

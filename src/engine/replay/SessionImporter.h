@@ -26,7 +26,9 @@ class SessionStore;
 //   - a Waterline export ("waterline" format) goes through SessionStore::importSession whole,
 //     overlays and records included.
 // With Options::replay the session is then replayed (SessionReplayer). Progress is reported in bytes of the file. A failed or cancelled import deletes the session
-// it had started: nothing half-written stays behind.
+// it had started: nothing half-written stays behind. Synchronous and long for big files: the
+// GUI runs it on a worker thread (the store works from any thread; `cancel` is an atomic and
+// `progress` is called on that worker thread).
 class SessionImporter
 {
 public:
