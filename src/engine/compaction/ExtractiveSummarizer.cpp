@@ -7,8 +7,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMutex>
 #include <QRegularExpression>
 #include <QSet>
+
+#include <array>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -366,6 +370,226 @@ bool isInjectedNoise(QStringView text)
     return t.isEmpty() || std::any_of(std::begin(prefixes), std::end(prefixes), [t](QStringView p) { return t.startsWith(p); });
 }
 
+// What a tool result says about its call, for a call of a given kind.
+struct ResultFacts
+{
+    bool failed = false;
+    QString errorLine;
+};
+
+ResultFacts resultFacts(const Message &m, ToolKind kind)
+{
+    // Only shell output is searched for failure words: a file's or a web page's text mentions
+    // "Error:" or "exit code 2" without anything having failed. Edit results echo the edited
+    // code, so only their first line counts ("Error: old text not found").
+    QStringView line;
+    if (kind == ToolKind::Shell) {
+        line = failureLine(scanHead(m.content));
+        if (line.isEmpty())
+            line = failureLine(scanTail(m.content));
+    } else if (kind == ToolKind::Edit) {
+        const QStringView head = scanHead(m.content).trimmed();
+        const qsizetype firstBreak = head.indexOf(u'\n');
+        line = failureLine(firstBreak < 0 ? head : head.first(firstBreak));
+    }
+    ResultFacts out;
+    out.failed = m.isError || !line.isEmpty();
+    if (out.failed) {
+        if (line.isEmpty())
+            line = scanHead(m.content).trimmed();
+        out.errorLine = oneLine(line.first(std::min<qsizetype>(line.size(), 400)), 140);
+    }
+    return out;
+}
+
+// Plan lines of a message: its start, then its end (plans tend to close a message).
+QStringList planLinesOf(const QString &content)
+{
+    QStringList lines = planLinesIn(scanHead(content));
+    QStringView tail = scanTail(content);
+    if (const qsizetype firstBreak = tail.indexOf(u'\n'); firstBreak >= 0)
+        tail = tail.sliced(firstBreak + 1); // the first tail line is cut, skip it
+    else
+        tail = {};
+    for (const QString &line : planLinesIn(tail))
+        appendUnique(&lines, line);
+    return lines;
+}
+
+// Two strings that share their data: the same text, checked without reading it.
+bool sameData(const QString &a, const QString &b)
+{
+    return a.size() == b.size() && a.constData() == b.constData();
+}
+
+} // namespace
+
+// The facts of one message, each computed the first time it is asked for.
+struct MessageFacts
+{
+    // The message they were taken from (its text is kept, so its data cannot be reused for another).
+    QString content;
+    QStringList arguments;
+    QStringList names;
+    QList<bool> argumentsValid;
+    Role role = Role::User;
+    bool isError = false;
+
+    std::optional<QList<CallInfo>> calls;
+    std::array<std::optional<ResultFacts>, 3> results; // by ToolKind::Shell, Edit, anything else
+    std::optional<QStringList> decisions;
+    std::optional<QStringList> plans;
+    std::optional<QString> firstSentence;
+    QHash<qsizetype, QString> headLines; // by length
+
+    explicit MessageFacts(const Message &m)
+        : content(m.content)
+        , role(m.role)
+        , isError(m.isError)
+    {
+        for (const ToolCall &call : m.toolCalls) {
+            arguments << call.arguments;
+            names << call.name;
+            argumentsValid << call.argumentsValid;
+        }
+    }
+
+    bool isFactsOf(const Message &m) const
+    {
+        if (role != m.role || isError != m.isError || !sameData(content, m.content) || arguments.size() != m.toolCalls.size())
+            return false;
+        for (qsizetype k = 0; k < arguments.size(); ++k) {
+            const ToolCall &call = m.toolCalls.at(k);
+            if (!sameData(arguments.at(k), call.arguments) || names.at(k) != call.name || argumentsValid.at(k) != call.argumentsValid)
+                return false;
+        }
+        return true;
+    }
+};
+
+struct ExtractiveFacts::Private
+{
+    mutable QMutex mutex;
+    QHash<qint64, MessageFacts> byId; // the first message seen with an id keeps it
+
+    // Under `mutex`: the facts of `m`, created when its id is new; null when another message holds the id.
+    MessageFacts *slot(const Message &m)
+    {
+        if (m.id <= 0)
+            return nullptr;
+        auto it = byId.find(m.id);
+        if (it == byId.end())
+            it = byId.insert(m.id, MessageFacts(m));
+        return it->isFactsOf(m) ? &*it : nullptr;
+    }
+};
+
+ExtractiveFacts::ExtractiveFacts()
+    : m_d(std::make_unique<Private>())
+{
+}
+
+ExtractiveFacts::~ExtractiveFacts() = default;
+
+qsizetype ExtractiveFacts::size() const
+{
+    QMutexLocker lock(&m_d->mutex);
+    return m_d->byId.size();
+}
+
+namespace {
+
+// Looks a fact up in the cache (if any), computing and recording it when missing. The lock is not
+// held while computing: two threads may compute the same fact, and both get the same value.
+class FactsLookup
+{
+public:
+    explicit FactsLookup(ExtractiveFacts::Private *facts)
+        : m_facts(facts)
+    {
+    }
+
+    template<typename T, typename Field, typename Compute>
+    T get(const Message &m, Field field, Compute compute) const
+    {
+        if (!m_facts)
+            return compute();
+        {
+            QMutexLocker lock(&m_facts->mutex);
+            MessageFacts *f = m_facts->slot(m);
+            if (!f)
+                return compute();
+            if (const std::optional<T> &value = field(*f))
+                return *value;
+        }
+        T value = compute();
+        QMutexLocker lock(&m_facts->mutex);
+        if (MessageFacts *f = m_facts->slot(m))
+            field(*f) = value;
+        return value;
+    }
+
+    QList<CallInfo> calls(const Message &m) const
+    {
+        return get<QList<CallInfo>>(m, [](MessageFacts &f) -> auto & { return f.calls; }, [&m] {
+            QList<CallInfo> out;
+            out.reserve(m.toolCalls.size());
+            for (const ToolCall &call : m.toolCalls)
+                out << describeCall(call);
+            return out;
+        });
+    }
+
+    ResultFacts result(const Message &m, ToolKind kind) const
+    {
+        const size_t k = kind == ToolKind::Shell ? 0 : kind == ToolKind::Edit ? 1 : 2;
+        return get<ResultFacts>(m, [k](MessageFacts &f) -> auto & { return f.results[k]; },
+                                [&m, kind] { return resultFacts(m, kind); });
+    }
+
+    QStringList decisions(const Message &m) const
+    {
+        return get<QStringList>(m, [](MessageFacts &f) -> auto & { return f.decisions; },
+                                [&m] { return decisionsIn(scanHead(m.content)); });
+    }
+
+    QStringList plans(const Message &m) const
+    {
+        return get<QStringList>(m, [](MessageFacts &f) -> auto & { return f.plans; }, [&m] { return planLinesOf(m.content); });
+    }
+
+    // sentenceAround() of the trimmed start of the message.
+    QString firstSentence(const Message &m) const
+    {
+        return get<QString>(m, [](MessageFacts &f) -> auto & { return f.firstSentence; },
+                            [&m] { return sentenceAround(scanHead(m.content).trimmed(), 0, 0); });
+    }
+
+    // oneLine() of the start of the message.
+    QString headLine(const Message &m, qsizetype max) const
+    {
+        if (!m_facts)
+            return oneLine(scanHead(m.content), max);
+        {
+            QMutexLocker lock(&m_facts->mutex);
+            MessageFacts *f = m_facts->slot(m);
+            if (!f)
+                return oneLine(scanHead(m.content), max);
+            const auto found = f->headLines.constFind(max);
+            if (found != f->headLines.cend())
+                return *found;
+        }
+        const QString line = oneLine(scanHead(m.content), max);
+        QMutexLocker lock(&m_facts->mutex);
+        if (MessageFacts *f = m_facts->slot(m))
+            f->headLines.insert(max, line);
+        return line;
+    }
+
+private:
+    ExtractiveFacts::Private *m_facts;
+};
+
 struct Action
 {
     int callIndex = 0;   // message holding the call
@@ -406,8 +630,9 @@ struct Action
 class Extraction
 {
 public:
-    explicit Extraction(const QList<Message> &messages)
+    Extraction(const QList<Message> &messages, ExtractiveFacts::Private *facts)
         : m_messages(messages)
+        , m_facts(facts)
     {
     }
 
@@ -468,12 +693,15 @@ private:
             }
             if (m.role == Role::Assistant) {
                 m_assistants << i;
-                if (m.hasToolCalls())
-                    m_firstActionOf[i] = m_actions.size();
-                for (const ToolCall &call : m.toolCalls) {
+                if (!m.hasToolCalls())
+                    continue;
+                m_firstActionOf[i] = m_actions.size();
+                const QList<CallInfo> calls = m_facts.calls(m);
+                for (qsizetype k = 0; k < m.toolCalls.size(); ++k) {
+                    const ToolCall &call = m.toolCalls.at(k);
                     Action action;
                     action.callIndex = i;
-                    action.call = describeCall(call);
+                    action.call = calls.at(k);
                     if (!call.id.isEmpty())
                         actionByCall.insert(call.id, int(m_actions.size()));
                     m_actions << action;
@@ -488,25 +716,9 @@ private:
                 if (action.resultIndex >= 0)
                     continue; // duplicate result
                 action.resultIndex = i;
-                // Only shell output is searched for failure words: a file's or a web page's text mentions
-                // "Error:" or "exit code 2" without anything having failed. Edit results echo the edited
-                // code, so only their first line counts ("Error: old text not found").
-                QStringView line;
-                if (action.call.kind == ToolKind::Shell) {
-                    line = failureLine(scanHead(m.content));
-                    if (line.isEmpty())
-                        line = failureLine(scanTail(m.content));
-                } else if (action.call.kind == ToolKind::Edit) {
-                    const QStringView head = scanHead(m.content).trimmed();
-                    const qsizetype firstBreak = head.indexOf(u'\n');
-                    line = failureLine(firstBreak < 0 ? head : head.first(firstBreak));
-                }
-                action.failed = m.isError || !line.isEmpty();
-                if (action.failed) {
-                    if (line.isEmpty())
-                        line = scanHead(m.content).trimmed();
-                    action.errorLine = oneLine(line.first(std::min<qsizetype>(line.size(), 400)), 140);
-                }
+                ResultFacts result = m_facts.result(m, action.call.kind);
+                action.failed = result.failed;
+                action.errorLine = std::move(result.errorLine);
             }
         }
     }
@@ -552,13 +764,13 @@ private:
         if (m_hasPrevious && !isUnknownAnchorValue(m_previous.anchors.value(AnchorKind::UserIntent))) {
             first = cut(m_previous.anchors.value(AnchorKind::UserIntent), kIntentChars);
         } else if (!m_userRequests.isEmpty()) {
-            first = oneLine(scanHead(m_messages.at(m_userRequests.first()).content), kIntentChars);
+            first = m_facts.headLine(m_messages.at(m_userRequests.first()), kIntentChars);
             firstLater = 1;
         }
         for (int k = firstLater; k < m_userRequests.size(); ++k) {
-            const QString &text = m_messages.at(m_userRequests.at(k)).content;
-            if (text.size() <= kShortUserMessage || firstLater == 0)
-                appendUnique(&later, u"Later: "_s + oneLine(scanHead(text), kLaterChars));
+            const Message &m = m_messages.at(m_userRequests.at(k));
+            if (m.content.size() <= kShortUserMessage || firstLater == 0)
+                appendUnique(&later, u"Later: "_s + m_facts.headLine(m, kLaterChars));
         }
         while (later.size() > kMaxLater)
             later.removeFirst();
@@ -603,7 +815,7 @@ private:
     {
         QStringList found; // the most recent statements of choice, oldest first
         for (qsizetype k = m_assistants.size() - 1; k >= 0 && found.size() < kMaxDecisions; --k) {
-            const QStringList sentences = decisionsIn(scanHead(m_messages.at(m_assistants.at(k)).content));
+            const QStringList sentences = m_facts.decisions(m_messages.at(m_assistants.at(k)));
             for (qsizetype j = sentences.size() - 1; j >= 0 && found.size() < kMaxDecisions; --j) {
                 if (!found.contains(sentences.at(j)))
                     found.prepend(sentences.at(j));
@@ -618,12 +830,11 @@ private:
         for (int i = afterIndex + 1; i < m_messages.size(); ++i) {
             const Message &m = m_messages.at(i);
             if (isUserRequest(m))
-                return u"the user wrote: "_s + oneLine(scanHead(m.content), 80);
+                return u"the user wrote: "_s + m_facts.headLine(m, 80);
             if (m.role != Role::Assistant)
                 continue;
-            const QStringView head = scanHead(m.content).trimmed();
-            if (!head.isEmpty())
-                return sentenceAround(head, 0, 0);
+            if (!scanHead(m.content).trimmed().isEmpty())
+                return m_facts.firstSentence(m);
             const QList<const Action *> actions = actionsOf(i);
             if (!actions.isEmpty())
                 return actions.first()->describe(m_root);
@@ -657,15 +868,7 @@ private:
             if (index < lastRequest)
                 break; // a plan made before the user's latest word is stale
             // Plans tend to close a message: look at its end as well as its start.
-            const QString &content = m_messages.at(index).content;
-            QStringList lines = planLinesIn(scanHead(content));
-            QStringView tail = scanTail(content);
-            if (const qsizetype firstBreak = tail.indexOf(u'\n'); firstBreak >= 0)
-                tail = tail.sliced(firstBreak + 1); // the first tail line is cut, skip it
-            else
-                tail = {};
-            for (const QString &line : planLinesIn(tail))
-                appendUnique(&lines, line);
+            QStringList lines = m_facts.plans(m_messages.at(index));
             for (const Action *action : actionsOf(index)) {
                 if (action->call.kind == ToolKind::Plan) {
                     for (const QString &step : action->call.pendingSteps)
@@ -683,7 +886,7 @@ private:
     {
         QStringList parts;
         if (m_isRequest.at(first))
-            parts << u"user asked \"%1\""_s.arg(oneLine(scanHead(m_messages.at(first).content), 80));
+            parts << u"user asked \"%1\""_s.arg(m_facts.headLine(m_messages.at(first), 80));
         QStringList edited, reads, ran, other;
         for (qsizetype a = actionBegin; a < actionEnd; ++a) {
             const Action &action = m_actions.at(a);
@@ -722,7 +925,7 @@ private:
         if (parts.isEmpty()) {
             for (int i = first; i <= last; ++i) {
                 if (m_messages.at(i).role == Role::Assistant && !scanHead(m_messages.at(i).content).trimmed().isEmpty()) {
-                    parts << u"assistant: "_s + sentenceAround(scanHead(m_messages.at(i).content).trimmed(), 0, 0);
+                    parts << u"assistant: "_s + m_facts.firstSentence(m_messages.at(i));
                     break;
                 }
             }
@@ -810,6 +1013,7 @@ private:
     }
 
     const QList<Message> &m_messages;
+    FactsLookup m_facts;
     QList<bool> m_isRequest;        // by message index
     QList<qsizetype> m_firstActionOf; // by message index, -1 for none
     QList<int> m_userRequests;
@@ -824,7 +1028,12 @@ private:
 
 ParsedSummary ExtractiveSummarizer::summarize(const QList<Message> &messages)
 {
-    return Extraction(messages).run();
+    return Extraction(messages, nullptr).run();
+}
+
+ParsedSummary ExtractiveSummarizer::summarize(const QList<Message> &messages, const ExtractiveFacts *facts)
+{
+    return Extraction(messages, facts ? facts->d() : nullptr).run();
 }
 
 QString ExtractiveSummarizer::toText(const ParsedSummary &summary)

@@ -5,9 +5,36 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
+
 namespace wl {
 
 struct Message;
+
+// What each message contributes to an extractive summary (its tool calls' paths and commands,
+// whether a tool result failed, its sentences of choice, its plan lines, its first line), memoised
+// by message id so that repeated summaries over the same history (what-if replays on every slider
+// step) pay only the merge. Filled lazily by ExtractiveSummarizer::summarize(); safe to share
+// between threads. A message is only served from the cache when it is the very message the facts
+// were taken from (same id, role, shared text and call arguments), so an offload placeholder or an
+// edited copy is never mistaken for the original: it is summarised afresh.
+class ExtractiveFacts
+{
+public:
+    ExtractiveFacts();
+    ~ExtractiveFacts();
+    ExtractiveFacts(const ExtractiveFacts &) = delete;
+    ExtractiveFacts &operator=(const ExtractiveFacts &) = delete;
+
+    // How many messages have facts recorded.
+    qsizetype size() const;
+
+    struct Private;
+    Private *d() const { return m_d.get(); }
+
+private:
+    std::unique_ptr<Private> m_d;
+};
 
 // The summariser that needs no LLM (spec section 5): the last step of the fallback chain, the
 // Emergency tier's checkpoint and the what-if replay's default. Deterministic, linear in its input
@@ -22,6 +49,8 @@ public:
     // Anchors it cannot fill are "N/A". A previous checkpoint among `messages` is not summarised
     // again: its anchors fill what the new messages do not, and its summary leads the new one.
     static ParsedSummary summarize(const QList<Message> &messages);
+    // The same summary, byte for byte, with per-message facts taken from (and added to) `facts`.
+    static ParsedSummary summarize(const QList<Message> &messages, const ExtractiveFacts *facts);
 
     // The summariser-answer shape ("## Anchors", five "### " sections, "## Summary"), so that
     // parseAnchorsAndSummary(toText(x)) gives back x's anchors and summary.

@@ -2,6 +2,7 @@
 
 #include "CompactionPass.h"
 #include "ContextView.h"
+#include "ExtractiveSummarizer.h"
 #include "Paths.h"
 #include "SummaryChain.h"
 
@@ -77,6 +78,9 @@ SimulationResult Simulator::simulate(const Input &input)
                                          : std::accumulate(recorded.cbegin(), recorded.cend(), qint64(0)) / recorded.size();
     }
 
+    const std::shared_ptr<const ExtractiveFacts> facts =
+        input.extractiveFacts ? input.extractiveFacts : std::make_shared<const ExtractiveFacts>();
+
     ContextOverlays overlays;
     ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
     const bool validPolicy = policy.isValid();
@@ -106,7 +110,8 @@ SimulationResult Simulator::simulate(const Input &input)
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
                 if (extractive)
-                    pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr),
+                    pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr,
+                                                                     facts.get()),
                                       tier, recordId);
                 else
                     pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
@@ -117,7 +122,8 @@ SimulationResult Simulator::simulate(const Input &input)
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
             if (auto job = pass.prepareSummary(tier, recordId)) {
-                pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr),
+                pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr,
+                                                                 facts.get()),
                                   tier, recordId);
                 row.summarized = job->count();
             }

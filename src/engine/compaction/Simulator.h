@@ -9,7 +9,11 @@
 #include <QJsonObject>
 #include <QList>
 
+#include <memory>
+
 namespace wl {
+
+class ExtractiveFacts;
 
 // How the simulator makes new summaries: the extractive summariser, or a fixed size.
 struct SummaryModel
@@ -86,6 +90,9 @@ public:
         SummaryModel summaryModel;
         QList<qint64> recordedSummaryTokens; // for the FixedSize default
         QString sessionId;                   // names the would-be offload paths
+        // Per-message facts of the extractive summariser, kept across runs over the same history
+        // (share one between the runs; it fills itself). Null: a cache for this run only.
+        std::shared_ptr<const ExtractiveFacts> extractiveFacts;
     };
 
     static SimulationResult simulate(const Input &input);

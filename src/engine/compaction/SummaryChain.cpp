@@ -164,9 +164,10 @@ void SummaryChain::finish()
     Q_EMIT finished();
 }
 
-ParsedSummary SummaryChain::extractive(const QList<Message> &messages, const Checkpoint *previous)
+ParsedSummary SummaryChain::extractive(const QList<Message> &messages, const Checkpoint *previous,
+                                       const ExtractiveFacts *facts)
 {
-    ParsedSummary parsed = ExtractiveSummarizer::summarize(messages);
+    ParsedSummary parsed = ExtractiveSummarizer::summarize(messages, facts);
     if (previous && !previous->summary.trimmed().isEmpty()) {
         QString earlier = previous->summary.trimmed();
         if (earlier.size() > kPreviousSummaryChars) {

@@ -14,6 +14,7 @@
 
 namespace wl {
 
+class ExtractiveFacts;
 class Summarizer;
 struct Message;
 
@@ -51,7 +52,9 @@ public:
 
     // Step 3 on its own (synchronous, deterministic): the extractive summary of `messages`,
     // with the previous summary kept in front of the new one (bounded).
-    static ParsedSummary extractive(const QList<Message> &messages, const Checkpoint *previous);
+    // `facts` (optional) memoises per-message work across calls over the same history.
+    static ParsedSummary extractive(const QList<Message> &messages, const Checkpoint *previous,
+                                    const ExtractiveFacts *facts = nullptr);
 
 Q_SIGNALS:
     void finished();

@@ -1,0 +1,144 @@
+// What-if replay with the facts cache: 2,000 requests over 20,000 messages, extractive summaries.
+// thresholds dock re-runs it on every slider step over the same history (target < 50 ms).
+#include "compaction/ExtractiveSummarizer.h"
+#include "compaction/Simulator.h"
+#include "model/Message.h"
+
+#include <QRandomGenerator>
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+using namespace wl;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString filler(QRandomGenerator &random, qsizetype chars)
+{
+    static const QStringList words{u"compile"_s, u"src/engine/compaction/Tier.cpp"_s, u"warning"_s, u"ok"_s, u"test"_s,
+                                   u"passed"_s, u"return"_s, u"const"_s, u"QString"_s, u"42"_s, u"{"_s, u"}"_s, u"上下文"_s};
+    QString text;
+    text.reserve(chars + 64);
+    while (text.size() < chars) {
+        text += words.at(random.bounded(int(words.size())));
+        text += random.bounded(8) == 0 ? u'\n' : u' ';
+    }
+    return text;
+}
+
+// 100 to 12,000 characters, log-uniform.
+qsizetype messageSize(QRandomGenerator &random)
+{
+    return qsizetype(100.0 * std::pow(120.0, random.generateDouble()));
+}
+
+// 20,000 messages of a coding session: user requests, shell calls (some failing), file writes,
+// assistant prose with decisions and plans. Ids 1..n.
+QList<Message> history(int count)
+{
+    QRandomGenerator random(20261130); // fixed seed: every run measures the same input
+    QList<Message> messages;
+    messages.reserve(count + 2);
+    int call = 0;
+    while (messages.size() < count) {
+        const int kind = random.bounded(20);
+        if (kind == 0) {
+            messages << Message::user(u"Please fix issue %1 and keep the tests green. "_s.arg(call) + filler(random, random.bounded(40, 400)));
+            continue;
+        }
+        const QString id = u"call_%1"_s.arg(call++);
+        if (kind <= 9) {
+            messages << Message::assistant(u"I'll use the existing parser instead of a new one. Running the build."_s,
+                                           {{id, u"bash"_s, uR"({"command":"make -j2 test_%1"})"_s.arg(call % 40), true}});
+            QString output = filler(random, messageSize(random));
+            if (random.bounded(5) == 0)
+                output += u"\nsrc/a.cpp:12:3: error: expected ';'\nexit code 2"_s;
+            messages << Message::toolResult(id, output);
+        } else if (kind <= 15) {
+            const QString content = filler(random, messageSize(random));
+            messages << Message::assistant(QString(), {{id, u"write_file"_s,
+                                                        uR"({"path":"/work/project/src/module_%1.cpp","content":")"_s.arg(call % 50) + content + u"\"}"_s, true}});
+            messages << Message::toolResult(id, u"wrote src/module_%1.cpp"_s.arg(call % 50));
+        } else {
+            messages << Message::assistant(filler(random, messageSize(random))
+                                           + u"\nWe decided to keep the old format.\nNext steps:\n1. run the tests\n2. update the docs\n"_s);
+        }
+    }
+    messages.resize(count);
+    for (int i = 0; i < messages.size(); ++i) {
+        messages[i].id = i + 1;
+        messages[i].cacheBytes();
+    }
+    return messages;
+}
+
+Simulator::Input input()
+{
+    Simulator::Input in;
+    in.systemPrompt = u"You are a coding agent. Use the tools."_s;
+    in.history = history(20000);
+    for (qsizetype r = 1; r <= 2000; ++r)
+        in.requests << r * 10;
+    in.policy.contextWindow = 32000;
+    in.summaryModel = SummaryModel::extractive();
+    return in;
+}
+
+void count(benchmark::State &state, const SimulationResult &result)
+{
+    state.counters["requests"] = double(result.rows.size());
+    state.counters["summaries"] = result.totals.summaryCalls;
+    state.counters["emergencies"] = result.totals.emergencies;
+}
+
+// No facts cache passed in: the run keeps one for itself only.
+void BM_SimulateNoCache(benchmark::State &state)
+{
+    const Simulator::Input in = input();
+    SimulationResult result;
+    for (auto _ : state) {
+        result = Simulator::simulate(in);
+        benchmark::DoNotOptimize(result);
+    }
+    count(state, result);
+}
+BENCHMARK(BM_SimulateNoCache)->Unit(benchmark::kMillisecond);
+
+// A fresh shared cache per run: the first replay after a history is loaded.
+void BM_SimulateColdCache(benchmark::State &state)
+{
+    Simulator::Input in = input();
+    SimulationResult result;
+    for (auto _ : state) {
+        in.extractiveFacts = std::make_shared<const ExtractiveFacts>();
+        result = Simulator::simulate(in);
+        benchmark::DoNotOptimize(result);
+    }
+    count(state, result);
+}
+BENCHMARK(BM_SimulateColdCache)->Unit(benchmark::kMillisecond);
+
+// The cache filled by an earlier replay at another threshold: every slider step after the first.
+void BM_SimulateWarmCache(benchmark::State &state)
+{
+    Simulator::Input in = input();
+    in.extractiveFacts = std::make_shared<const ExtractiveFacts>();
+    in.policy.full = 0.85; // an earlier slider position
+    Simulator::simulate(in);
+    in.policy = CompactionPolicy();
+    in.policy.contextWindow = 32000;
+    SimulationResult result;
+    for (auto _ : state) {
+        result = Simulator::simulate(in);
+        benchmark::DoNotOptimize(result);
+    }
+    count(state, result);
+    state.counters["cached_messages"] = double(in.extractiveFacts->size());
+}
+BENCHMARK(BM_SimulateWarmCache)->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
