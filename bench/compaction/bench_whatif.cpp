@@ -1,5 +1,5 @@
 // What-if replay with the facts cache: 2,000 requests over 20,000 messages, extractive summaries.
-// thresholds dock re-runs it on every slider step over the same history (target < 50 ms).
+// The thresholds dock re-runs it on every slider step over the same history (target < 50 ms).
 #include "compaction/ExtractiveSummarizer.h"
 #include "compaction/Simulator.h"
 #include "model/Message.h"
