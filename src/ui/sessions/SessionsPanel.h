@@ -30,12 +30,14 @@ public:
     bool renameSession(const QString &id, const QString &title, QString *error);
     bool deleteSession(const QString &id, QString *error);
 
+    // Asks for a workspace folder and a title, creates the session and asks to open it.
+    void newSessionDialog();
+
 Q_SIGNALS:
     void openRequested(const QString &sessionId);
     void sessionDeleted(const QString &sessionId);
 
 private:
-    void newSessionDialog();
     void renameDialog();
     void deleteDialog();
 
