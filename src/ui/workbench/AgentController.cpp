@@ -16,6 +16,7 @@
 #include "tools/ToolResult.h"
 
 #include <QJsonDocument>
+#include <QTimer>
 #include <QUrl>
 
 #include <memory>
@@ -43,6 +44,10 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
     , m_probe(new ProviderCheck(this))
 {
     m_pool.setMaxThreadCount(1);
+    m_recheck = new QTimer(this);
+    m_recheck->setSingleShot(true);
+    m_recheck->setInterval(15000);
+    connect(m_recheck, &QTimer::timeout, this, &AgentController::checkConnection);
     if (qEnvironmentVariableIntValue("WATERLINE_NO_KEYCHAIN") == 1)
         m_keys->setKeychainEnabled(false);
 
@@ -411,6 +416,10 @@ void AgentController::setConnection(Connection connection, const QString &error)
         m_connectionError = error;
     else if (connection == Connection::Reachable)
         m_connectionError.clear();
+    if (connection == Connection::Unreachable)
+        m_recheck->start(); // a server started later is noticed without a click
+    else
+        m_recheck->stop();
     if (m_connection == connection)
         return;
     m_connection = connection;
@@ -632,6 +641,7 @@ void AgentController::onFailed(const QString &text)
 {
     endStream();
     addErrorRow(text);
+    checkConnection(); // a failure may mean the server went away: the status bar and the prompt say so
     Q_EMIT runEnded();
     applyPendingProfile();
 }

@@ -13,6 +13,8 @@
 #include <QSet>
 #include <QThreadPool>
 
+class QTimer;
+
 #include <optional>
 
 namespace wl {
@@ -149,6 +151,7 @@ private:
     int m_turnLimit = 100;
     ApiKeyStore *m_keys = nullptr;
     ProviderCheck *m_probe = nullptr;
+    QTimer *m_recheck = nullptr;
     ChatClient *m_client = nullptr;
     AgentRun *m_run = nullptr;
 
