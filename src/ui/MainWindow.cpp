@@ -154,7 +154,11 @@ void MainWindow::init()
     connect(m_loader, &SessionLoader::loaded, this, [this](const LoadedSession &session) {
         if (m_refreshing && session.info.id == m_session->info.id) {
             m_refreshing = false;
+            // The thresholds dock follows a policy stored meanwhile unless the user is editing it.
+            const bool untouched = m_thresholdsPanel->policy() == m_session->policy;
             *m_session = session;
+            if (untouched)
+                m_thresholdsPanel->setPolicy(session.policy);
             showDocks(session);
             Q_EMIT sessionRefreshed();
             return;
@@ -279,6 +283,7 @@ void MainWindow::applySetting(int key)
     case AppSettings::Key::DefaultProfile:
         m_agent->setProfile(m_settings->defaultProfile());
         m_firstRun->setProfile(m_settings->defaultProfile());
+        updateNewSessionDefaults();
         if (showsFirstRun())
             m_firstRun->checkAgain();
         break;
@@ -287,6 +292,7 @@ void MainWindow::applySetting(int key)
         break;
     case AppSettings::Key::CompactionPolicy:
         m_agent->setDefaultPolicy(m_settings->compactionPolicy());
+        updateNewSessionDefaults();
         break;
     case AppSettings::Key::TurnLimit:
         m_agent->setTurnLimit(m_settings->turnLimit());
@@ -512,7 +518,20 @@ void MainWindow::setStore(SessionStore *store, const QString &databasePath)
                 showSession(LoadedSession());
         });
     }
+    updateNewSessionDefaults();
     m_sessionsPanel->refresh();
+}
+
+void MainWindow::updateNewSessionDefaults()
+{
+    if (!m_sessionsPanel)
+        return;
+    // The default policy, sized to the default model's window unless the user set a window of their own.
+    const ProviderProfile profile = m_settings->defaultProfile();
+    CompactionPolicy policy = m_settings->compactionPolicy();
+    if (policy.contextWindow == CompactionPolicy().contextWindow)
+        policy.contextWindow = profile.effectiveContextWindow();
+    m_sessionsPanel->setNewSessionDefaults(policy, profile);
 }
 
 void MainWindow::openDemo()

@@ -128,6 +128,7 @@ private:
     void updateStatus();
     void onFirstRunReachable(bool reachable);
     void scheduleRefresh();
+    void updateNewSessionDefaults();
     void selectRecord(const QString &recordId);
     void saveLayout() const;
     void showAbout();

@@ -90,6 +90,7 @@ int main(int argc, char *argv[])
         return fail(error);
     settings.setDefaultProfileName(local.name);
 
+    SessionStore store; // outlives the window, whose agent stores until it goes
     MainWindow window(&settings);
     window.resize(1400, 900);
 
@@ -111,7 +112,6 @@ int main(int argc, char *argv[])
     writeFile(workspace + u"/README.md"_s, "# calc\n\nA tiny expression evaluator.\n\nBuild with `make`, test with `make test`.\n");
     writeFile(workspace + u"/Makefile"_s, "test:\n\tpython3 -m pytest -q\n");
 
-    SessionStore store;
     const QString dbPath = dir.filePath(u"sessions.db"_s);
     if (!store.open(dbPath, &error))
         return fail(error);

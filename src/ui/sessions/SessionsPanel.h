@@ -1,6 +1,11 @@
 #pragma once
 
+#include "compaction/CompactionPolicy.h"
+#include "llm/ProviderProfile.h"
+
 #include <QWidget>
+
+#include <optional>
 
 class QSortFilterProxyModel;
 class QTreeView;
@@ -30,6 +35,9 @@ public:
     bool renameSession(const QString &id, const QString &title, QString *error);
     bool deleteSession(const QString &id, QString *error);
 
+    // What new sessions start with: the default compaction policy and the provider they run on.
+    void setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider);
+
     // Asks for a workspace folder and a title, creates the session and asks to open it.
     void newSessionDialog();
 
@@ -42,6 +50,8 @@ private:
     void deleteDialog();
 
     SessionStore *m_store;
+    CompactionPolicy m_newPolicy;
+    std::optional<ProviderProfile> m_newProvider;
     SessionListModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTreeView *m_view;

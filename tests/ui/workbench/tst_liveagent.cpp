@@ -171,6 +171,8 @@ void TestLiveAgent::fullTurnThenStop()
     QVERIFY(!h.window->showsFirstRun());
     QVERIFY(!h.window->promptInput()->isBlocked());
     QCOMPARE(h.window->statusModelText(), u"fake-model"_s);
+    // A new session compacts against the default model's window.
+    QCOMPARE(h.run()->policy().contextWindow, 200000);
     QTRY_COMPARE(h.window->agent()->connection(), AgentController::Connection::Reachable);
 
     // Turn 1: text streamed slowly, then a bash call that needs approval, then the answer.
