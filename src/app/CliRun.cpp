@@ -2,6 +2,8 @@
 
 #include "CliCommands.h"
 
+#include "AppSettings.h"
+
 #include "agent/AgentRun.h"
 #include "llm/ApiKeyStore.h"
 #include "llm/ChatClient.h"
@@ -16,7 +18,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QLocale>
-#include <QSettings>
 
 #include <cstdio>
 #include <optional>
@@ -130,14 +131,16 @@ std::optional<ProviderProfile> profileNamed(const QString &name, const std::opti
 {
     if (name == u"local" || name == u"default")
         return ProviderProfile::defaultProfile();
+    // The profiles saved by the application's Settings dialog (no secrets: keys are referenced by name).
+    const AppSettings settings;
+    if (const std::optional<ProviderProfile> saved = settings.profile(name))
+        return saved;
     if (session && session->providerName == name && !session->providerProfile.isEmpty())
         return ProviderProfile::fromJson(session->providerProfile, error);
-    // Profiles saved by the application: one JSON object (no secrets) per name.
-    QSettings settings;
-    const QString text = settings.value(u"providers/"_s + name).toString();
-    if (!text.isEmpty())
-        return ProviderProfile::fromJson(QJsonDocument::fromJson(text.toUtf8()).object(), error);
-    *error = tr("unknown profile \"%1\" (known: local, profiles saved in the settings, the session's own)").arg(name);
+    QStringList known{u"local"_s};
+    for (const ProviderProfile &p : settings.profiles())
+        known.append(p.name);
+    *error = tr("unknown profile \"%1\" (known: %2, and the session's own)").arg(name, known.join(u", "_s));
     return std::nullopt;
 }
 

@@ -2,10 +2,9 @@
 #include "AppIdentity.h"
 #include "MainWindow.h"
 
+#include "AppSettings.h"
 #include "Paths.h"
 #include "sessions/SessionsPanel.h"
-#include "workbench/DemoSession.h"
-#include "workbench/ProgressTask.h"
 #include "store/SessionStore.h"
 
 #include <QApplication>
@@ -14,12 +13,14 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QStatusBar>
 #include <QTimer>
+#include <QTranslator>
 
 #include <cstdio>
 #include <memory>
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -51,12 +52,31 @@ void scheduleScreenshot(wl::MainWindow &window, const QString &path, bool waitFo
     QTimer::singleShot(120000, &window, grab);
 }
 
+// The interface language the settings name ("system": the system's), if a translation of it is installed
+// (next to the binary, or in ../share/waterline/translations, or compiled in under :/i18n).
+void installTranslator(QApplication &app)
+{
+    const QString language = wl::AppSettings().language();
+    const QLocale locale = language == u"system"_s ? QLocale::system() : QLocale(language);
+    const QString appDir = QCoreApplication::applicationDirPath();
+    auto *translator = new QTranslator(&app);
+    const QStringList dirs{u":/i18n"_s, appDir + u"/translations"_s, appDir + u"/../share/waterline/translations"_s};
+    for (const QString &dir : dirs) {
+        if (translator->load(locale, u"waterline"_s, u"_"_s, dir)) {
+            QCoreApplication::installTranslator(translator);
+            return;
+        }
+    }
+    delete translator;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     wl::setApplicationIdentity(app);
+    installTranslator(app);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Waterline: run LLM agents and see how their context is compacted."));
@@ -77,11 +97,12 @@ int main(int argc, char *argv[])
     }
 
     const bool demo = parser.isSet(demoOption);
-    const QString dbPath = demo ? wl::DemoSession::defaultFolder() + QStringLiteral("/demo.db")
-        : parser.isSet(dbOption) ? QFileInfo(parser.value(dbOption)).absoluteFilePath() : wl::Paths::defaultDatabasePath();
-    QDir().mkpath(QFileInfo(dbPath).absolutePath());
+    const QString dbPath = parser.isSet(dbOption) ? QFileInfo(parser.value(dbOption)).absoluteFilePath()
+                                                  : wl::Paths::defaultDatabasePath();
     wl::SessionStore store;
     QString storeError;
+    if (!demo)
+        QDir().mkpath(QFileInfo(dbPath).absolutePath());
     wl::MainWindow window;
     window.restoreLayout();
     if (parser.isSet(showDockOption)) {
@@ -95,37 +116,9 @@ int main(int argc, char *argv[])
     }
 
     if (demo) {
-        // The demo is built once (import and replay, a few seconds) on a worker thread.
-        window.setStore(&store, dbPath);
         window.show();
-        auto *bar = new QProgressBar(&window);
-        bar->setRange(0, 100);
-        bar->setMaximumWidth(320);
-        bar->setTextVisible(true);
-        window.statusBar()->addPermanentWidget(bar);
-        auto sessionId = std::make_shared<QString>();
-        auto *task = new wl::ProgressTask([sessionId](const wl::ProgressTask::Report &report, const std::atomic_bool &cancel) {
-            const wl::DemoSession::Result result = wl::DemoSession::ensure(wl::DemoSession::defaultFolder(), report, &cancel);
-            *sessionId = result.sessionId;
-            return result.ok ? QString() : result.error;
-        }, &window);
-        QObject::connect(task, &wl::ProgressTask::progress, bar, [bar](const QString &stage, int percent) {
-            bar->setValue(percent);
-            bar->setFormat(stage + QStringLiteral(" %p%"));
-        });
-        QObject::connect(task, &wl::ProgressTask::finished, &window, [&window, &store, task, bar, dbPath, sessionId](QString error) {
-            task->deleteLater();
-            bar->deleteLater();
-            if (!error.isEmpty() || !store.open(dbPath, &error)) {
-                printError(error);
-                QMessageBox::warning(&window, QApplication::translate("main", "Demo session"),
-                                     QApplication::translate("main", "The demo session could not be prepared:\n%1").arg(error));
-                return;
-            }
-            window.setStore(&store, dbPath);
-            window.openSession(dbPath, *sessionId);
-        });
-        task->start();
+        QObject::connect(&window, &wl::MainWindow::demoFailed, &window, [](const QString &error) { printError(error); });
+        window.openDemo();
         if (parser.isSet(screenshotOption))
             scheduleScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshotOption)), true);
         return app.exec();

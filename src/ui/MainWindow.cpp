@@ -20,6 +20,13 @@
 #include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
+#include "settings/AppSettings.h"
+#include "settings/FirstRunPanel.h"
+#include "settings/SettingsDialog.h"
+#include "settings/ThemeManager.h"
+#include "TierStyle.h"
+#include "workbench/AgentController.h"
+#include "workbench/ContextGauge.h"
 #include "workbench/DemoSession.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/ProgressTask.h"
@@ -36,7 +43,11 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMimeData>
+#include <QLocale>
+#include <QProgressBar>
 #include <QProgressDialog>
+#include <QStackedWidget>
+#include <QTimer>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -45,11 +56,14 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
 constexpr auto kGeometryKey = "MainWindow/geometry";
 constexpr auto kStateKey = "MainWindow/state";
+constexpr auto kSplitterKey = "MainWindow/conversationSplitter";
 constexpr int kStateVersion = 2;
 
 QString explanationFor(const char *objectName)
@@ -62,14 +76,27 @@ QString explanationFor(const char *objectName)
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
+    : MainWindow(nullptr, parent)
+{
+}
+
+MainWindow::MainWindow(AppSettings *settings, QWidget *parent)
     : QMainWindow(parent)
     , m_session(std::make_unique<LoadedSession>())
+    , m_settings(settings ? settings : new AppSettings(this))
+{
+    init();
+}
+
+void MainWindow::init()
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(tr("Waterline"));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     setAcceptDrops(true);
 
+    m_theme = new ThemeManager(this);
+    m_theme->follow(m_settings);
     m_loader = new SessionLoader(this);
     m_whatIf = new WhatIfRunner(this);
     m_timelineModel = new TimelineModel(this);
@@ -83,13 +110,76 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_statusSession = new QLabel(tr("No session open"), this);
     statusBar()->addWidget(m_statusSession, 1);
+    m_gauge = new ContextGauge(this);
+    m_statusTokens = new QLabel(this);
+    m_statusTokens->setObjectName(QStringLiteral("StatusTokens"));
+    m_statusModel = new QLabel(this);
+    m_statusModel->setObjectName(QStringLiteral("StatusModel"));
+    m_statusConnection = new QLabel(this);
+    m_statusConnection->setObjectName(QStringLiteral("StatusConnection"));
+    statusBar()->addPermanentWidget(m_gauge);
+    statusBar()->addPermanentWidget(m_statusTokens);
+    statusBar()->addPermanentWidget(m_statusModel);
+    statusBar()->addPermanentWidget(m_statusConnection);
     resize(defaultSize());
 
-    connect(m_loader, &SessionLoader::loaded, this, &MainWindow::showSession);
+    // The live agent, configured from the settings and following their changes.
+    m_agent = new AgentController(m_conversationModel, m_conversationView, m_prompt, this);
+    m_agent->setApprovalPolicy(m_settings->approvalPolicy());
+    m_agent->setDefaultPolicy(m_settings->compactionPolicy());
+    m_agent->setTurnLimit(m_settings->turnLimit());
+    m_agent->setProfile(m_settings->defaultProfile());
+    connect(m_settings, &AppSettings::changed, this, [this](AppSettings::Key key) { applySetting(int(key)); });
+    connect(m_agent, &AgentController::statusChanged, this, &MainWindow::updateStatus);
+    connect(m_agent, &AgentController::connectionChanged, this, &MainWindow::updateCentralPage);
+    connect(m_agent, &AgentController::notice, this, [this](const QString &text) { statusBar()->showMessage(text, 6000); });
+    connect(m_agent, &AgentController::newSessionRequested, this, &MainWindow::newSession);
+    connect(m_agent, &AgentController::sessionDataChanged, this, &MainWindow::scheduleRefresh);
+    connect(m_agent, &AgentController::runEnded, this, &MainWindow::scheduleRefresh);
+    connect(m_agent, &AgentController::openFailed, this, [this](const QString &, const QString &error) {
+        statusBar()->showMessage(tr("The agent cannot run in this session: %1").arg(error), 8000);
+    });
+
+    // The docks follow what the agent stores, a moment after it stored it (one reload per burst).
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(300);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+        if (m_session->isEmpty() || m_databasePath.isEmpty())
+            return;
+        m_refreshing = true;
+        m_loader->load(m_databasePath, m_session->info.id);
+    });
+
+    connect(m_loader, &SessionLoader::loaded, this, [this](const LoadedSession &session) {
+        if (m_refreshing && session.info.id == m_session->info.id) {
+            m_refreshing = false;
+            // The thresholds dock follows a policy stored meanwhile unless the user is editing it.
+            const bool untouched = m_thresholdsPanel->policy() == m_session->policy;
+            *m_session = session;
+            if (untouched)
+                m_thresholdsPanel->setPolicy(session.policy);
+            showDocks(session);
+            Q_EMIT sessionRefreshed();
+            return;
+        }
+        m_refreshing = false;
+        showSession(session);
+    });
     connect(m_loader, &SessionLoader::failed, this, [this](const QString &sessionId, const QString &error) {
+        if (m_refreshing) {
+            m_refreshing = false;
+            statusBar()->showMessage(tr("Could not refresh the docks: %1").arg(error), 6000);
+            return;
+        }
         m_statusSession->setText(tr("Could not open session %1").arg(sessionId));
         QMessageBox::warning(this, tr("Could not open the session"), error);
     });
+    m_firstRun->setProfile(m_settings->defaultProfile());
+    updateStatus();
+    updateCentralPage();
+    if (showsFirstRun())
+        m_firstRun->checkAgain();
 }
 
 MainWindow::~MainWindow() = default;
@@ -101,27 +191,198 @@ const LoadedSession &MainWindow::session() const
 
 void MainWindow::createCentralArea()
 {
-    auto *central = new QWidget(this);
-    central->setObjectName(QStringLiteral("ConversationArea"));
-    m_conversationView = new ConversationView(central);
+    m_centralStack = new QStackedWidget(this);
+    m_centralStack->setObjectName(QStringLiteral("CentralStack"));
+
+    m_firstRun = new FirstRunPanel(m_centralStack);
+    m_centralStack->addWidget(m_firstRun);
+
+    m_conversationArea = new QWidget(m_centralStack);
+    m_conversationArea->setObjectName(QStringLiteral("ConversationArea"));
+    m_conversationView = new ConversationView(m_conversationArea);
     m_conversationView->setModel(m_conversationModel);
-    m_prompt = new PromptInput(central);
-    m_prompt->setBlockedReason(tr("Open or start a session to talk to an agent."));
+    m_prompt = new PromptInput(m_conversationArea);
     // The conversation gets the room; the prompt keeps a few lines and can be dragged taller.
-    auto *splitter = new QSplitter(Qt::Vertical, central);
-    splitter->setObjectName(QStringLiteral("ConversationSplitter"));
-    splitter->setChildrenCollapsible(false);
-    splitter->addWidget(m_conversationView);
-    splitter->addWidget(m_prompt);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 0);
-    splitter->setSizes({600, 110});
-    auto *layout = new QVBoxLayout(central);
+    m_conversationSplitter = new QSplitter(Qt::Vertical, m_conversationArea);
+    m_conversationSplitter->setObjectName(QStringLiteral("ConversationSplitter"));
+    m_conversationSplitter->setChildrenCollapsible(false);
+    m_conversationSplitter->addWidget(m_conversationView);
+    m_conversationSplitter->addWidget(m_prompt);
+    m_conversationSplitter->setStretchFactor(0, 1);
+    m_conversationSplitter->setStretchFactor(1, 0);
+    m_conversationSplitter->setSizes({600, 110});
+    auto *layout = new QVBoxLayout(m_conversationArea);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(splitter);
-    setCentralWidget(central);
+    layout->addWidget(m_conversationSplitter);
+    m_centralStack->addWidget(m_conversationArea);
+    setCentralWidget(m_centralStack);
+
     connect(m_conversationView, &ConversationView::compactionActivated, this, &MainWindow::selectRecord);
+    connect(m_firstRun, &FirstRunPanel::settingsRequested, this, &MainWindow::showSettings);
+    connect(m_firstRun, &FirstRunPanel::demoRequested, this, &MainWindow::openDemo);
+    connect(m_firstRun, &FirstRunPanel::providerReachable, this, &MainWindow::onFirstRunReachable);
+}
+
+bool MainWindow::showsFirstRun() const
+{
+    return m_centralStack->currentWidget() == m_firstRun;
+}
+
+void MainWindow::updateCentralPage()
+{
+    // A session shows its conversation whatever the provider does (the prompt says why it waits);
+    // without one, the first-run panel until a model answers.
+    const bool reachable = m_agent && (m_agent->connection() == AgentController::Connection::Reachable
+                                       || m_agent->connection() == AgentController::Connection::Streaming
+                                       || m_agent->connection() == AgentController::Connection::Retrying);
+    QWidget *page = (!m_session->isEmpty() || reachable) ? m_conversationArea : static_cast<QWidget *>(m_firstRun);
+    if (m_centralStack->currentWidget() == page)
+        return;
+    m_centralStack->setCurrentWidget(page);
+    if (page == m_firstRun && m_firstRun->state() == FirstRunPanel::State::NotChecked)
+        m_firstRun->checkAgain();
+}
+
+void MainWindow::onFirstRunReachable(bool reachable)
+{
+    if (!reachable)
+        return;
+    // The address the user confirmed becomes the default profile's, with a model the server offers.
+    ProviderProfile profile = m_firstRun->profile();
+    const QStringList models = m_firstRun->models();
+    if (!models.isEmpty() && !models.contains(profile.model))
+        profile.model = models.constFirst();
+    if (profile == m_settings->defaultProfile()) {
+        m_agent->checkConnection();
+        return;
+    }
+    QList<ProviderProfile> profiles = m_settings->profiles();
+    bool replaced = false;
+    for (ProviderProfile &p : profiles) {
+        if (p.name == profile.name) {
+            p = profile;
+            replaced = true;
+        }
+    }
+    if (!replaced)
+        profiles.prepend(profile);
+    QString error;
+    if (!m_settings->setProfiles(profiles, &error)) {
+        statusBar()->showMessage(tr("Could not save the provider: %1").arg(error), 8000);
+        return;
+    }
+    m_settings->setDefaultProfileName(profile.name);
+    m_agent->setProfile(m_settings->defaultProfile());
+}
+
+void MainWindow::applySetting(int key)
+{
+    switch (AppSettings::Key(key)) {
+    case AppSettings::Key::ProviderProfiles:
+    case AppSettings::Key::DefaultProfile:
+        m_agent->setProfile(m_settings->defaultProfile());
+        m_firstRun->setProfile(m_settings->defaultProfile());
+        updateNewSessionDefaults();
+        if (showsFirstRun())
+            m_firstRun->checkAgain();
+        break;
+    case AppSettings::Key::ApprovalPolicy:
+        m_agent->setApprovalPolicy(m_settings->approvalPolicy());
+        break;
+    case AppSettings::Key::CompactionPolicy:
+        m_agent->setDefaultPolicy(m_settings->compactionPolicy());
+        updateNewSessionDefaults();
+        break;
+    case AppSettings::Key::TurnLimit:
+        m_agent->setTurnLimit(m_settings->turnLimit());
+        break;
+    case AppSettings::Key::Language:
+        statusBar()->showMessage(tr("The new language is used from the next start of Waterline."), 8000);
+        break;
+    case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
+    case AppSettings::Key::SummarizerProfile:
+        break;
+    }
+    updateStatus();
+}
+
+void MainWindow::updateStatus()
+{
+    if (!m_gauge)
+        return;
+    const QLocale locale;
+    const bool open = m_agent && m_agent->isOpen();
+    if (open)
+        m_gauge->setValue(m_agent->utilisation(), m_agent->tier(), m_agent->estimatedTokens(), m_agent->contextWindow());
+    else
+        m_gauge->setValue(0, Tier::None, 0, 0);
+    const qint64 input = m_agent ? m_agent->lastInputTokens() : -1;
+    m_statusTokens->setText(input >= 0 ? tr("last request: %1 input tokens").arg(locale.toString(input))
+                                       : QString());
+    m_statusTokens->setToolTip(tr("Input tokens the provider reported for the last request"));
+    const ProviderProfile profile = m_agent ? m_agent->profile() : ProviderProfile();
+    m_statusModel->setText(profile.model.isEmpty() ? tr("no model") : profile.model);
+    m_statusModel->setToolTip(tr("%1 at %2").arg(profile.name, profile.baseUrl.toString()));
+    const AgentController::Connection c = m_agent ? m_agent->connection() : AgentController::Connection::Unknown;
+    QColor dot = palette().color(QPalette::Mid);
+    switch (c) {
+    case AgentController::Connection::Reachable: dot = QColor(0x38, 0xa1, 0x69); break;
+    case AgentController::Connection::Streaming: dot = QColor(0x31, 0x82, 0xce); break;
+    case AgentController::Connection::Retrying: dot = tierColor(Tier::Warn); break;
+    case AgentController::Connection::Unreachable: dot = tierColor(Tier::Full); break;
+    case AgentController::Connection::Unknown:
+    case AgentController::Connection::Checking: break;
+    }
+    m_statusConnection->setText(u"<span style=\"color:%1\">\u25cf</span> %2"_s.arg(dot.name(), AgentController::connectionLabel(c).toHtmlEscaped()));
+    m_statusConnection->setToolTip(m_agent && !m_agent->connectionError().isEmpty() ? m_agent->connectionError() : QString());
+}
+
+QString MainWindow::statusModelText() const
+{
+    return m_statusModel->text();
+}
+
+QString MainWindow::statusConnectionText() const
+{
+    return m_agent ? AgentController::connectionLabel(m_agent->connection()) : QString();
+}
+
+QString MainWindow::statusTokensText() const
+{
+    return m_statusTokens->text();
+}
+
+void MainWindow::scheduleRefresh()
+{
+    m_refreshTimer->start();
+}
+
+SettingsDialog *MainWindow::settingsDialog() const
+{
+    return m_settingsDialog;
+}
+
+void MainWindow::showSettings()
+{
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(m_settings, this);
+        m_settingsDialog->setThemeManager(m_theme);
+        m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_settingsDialog, &QObject::destroyed, this, [this] { m_settingsDialog = nullptr; });
+    }
+    m_settingsDialog->open();
+    m_settingsDialog->raise();
+    m_settingsDialog->activateWindow();
+}
+
+void MainWindow::newSession()
+{
+    if (!m_sessionsPanel) {
+        QMessageBox::warning(this, tr("New session"), tr("No session database is open."));
+        return;
+    }
+    m_sessionsPanel->newSessionDialog();
 }
 
 void MainWindow::createActions()
@@ -133,6 +394,24 @@ void MainWindow::createActions()
     import->setShortcut(Qt::CTRL | Qt::Key_I);
     import->setToolTip(tr("Import a session of Claude Code, Codex, SWE-agent, OpenHands, OpenAI Chat messages or a Waterline export"));
     connect(import, &QAction::triggered, this, &MainWindow::chooseTranscript);
+    QAction *newSessionAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New Session..."));
+    newSessionAction->setObjectName(QStringLiteral("NewSessionAction"));
+    newSessionAction->setShortcut(QKeySequence::New);
+    newSessionAction->setToolTip(tr("Start an agent session in a workspace folder"));
+    connect(newSessionAction, &QAction::triggered, this, &MainWindow::newSession);
+    QAction *demoAction = fileMenu->addAction(tr("Open the &Demo Session"));
+    demoAction->setObjectName(QStringLiteral("DemoAction"));
+    connect(demoAction, &QAction::triggered, this, &MainWindow::openDemo);
+    fileMenu->addSeparator();
+    QAction *settingsAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("preferences-system")), tr("&Settings..."));
+    settingsAction->setObjectName(QStringLiteral("SettingsAction"));
+    QList<QKeySequence> settingsKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
+    const QKeySequence ctrlComma(Qt::CTRL | Qt::Key_Comma);
+    if (!settingsKeys.contains(ctrlComma))
+        settingsKeys.append(ctrlComma);
+    settingsAction->setShortcuts(settingsKeys);
+    settingsAction->setMenuRole(QAction::PreferencesRole);
+    connect(settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
     fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -212,6 +491,7 @@ void MainWindow::createDocks()
         }
         m_session->policy = policy;
         m_session->info.policy = policy.toJson();
+        m_agent->setSessionPolicy(policy);
         statusBar()->showMessage(tr("The session now compacts with the new policy."), 4000);
         Q_EMIT policyApplied(policy);
     });
@@ -219,8 +499,14 @@ void MainWindow::createDocks()
 
 void MainWindow::setStore(SessionStore *store, const QString &databasePath)
 {
+    if (m_sessionsPanel && m_store != store) {
+        // Another database (the demo's): a panel of its own.
+        m_sessionsPanel->deleteLater();
+        m_sessionsPanel = nullptr;
+    }
     m_store = store;
     m_databasePath = databasePath;
+    m_agent->setStore(store, databasePath);
     if (!m_sessionsPanel) {
         m_sessionsPanel = new SessionsPanel(store, m_sessionsDock);
         m_sessionsDock->setWidget(m_sessionsPanel);
@@ -232,7 +518,65 @@ void MainWindow::setStore(SessionStore *store, const QString &databasePath)
                 showSession(LoadedSession());
         });
     }
+    updateNewSessionDefaults();
     m_sessionsPanel->refresh();
+}
+
+void MainWindow::updateNewSessionDefaults()
+{
+    if (!m_sessionsPanel)
+        return;
+    // The default policy, sized to the default model's window unless the user set a window of their own.
+    const ProviderProfile profile = m_settings->defaultProfile();
+    CompactionPolicy policy = m_settings->compactionPolicy();
+    if (policy.contextWindow == CompactionPolicy().contextWindow)
+        policy.contextWindow = profile.effectiveContextWindow();
+    m_sessionsPanel->setNewSessionDefaults(policy, profile);
+}
+
+void MainWindow::openDemo()
+{
+    if (findChild<ProgressTask *>(QStringLiteral("DemoTask")))
+        return; // being built
+    // The demo is built once (import and replay, a few seconds) on a worker thread, in a database of its own.
+    auto *bar = new QProgressBar(this);
+    bar->setRange(0, 100);
+    bar->setMaximumWidth(320);
+    bar->setTextVisible(true);
+    statusBar()->addPermanentWidget(bar);
+    auto sessionId = std::make_shared<QString>();
+    const QString folder = DemoSession::defaultFolder();
+    auto *task = new ProgressTask([sessionId, folder](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
+        const DemoSession::Result result = DemoSession::ensure(folder, report, &cancel);
+        *sessionId = result.sessionId;
+        return result.ok ? QString() : result.error;
+    }, this);
+    task->setObjectName(QStringLiteral("DemoTask"));
+    connect(task, &ProgressTask::progress, bar, [bar](const QString &stage, int percent) {
+        bar->setValue(percent);
+        bar->setFormat(stage + QStringLiteral(" %p%"));
+    });
+    connect(task, &ProgressTask::finished, this, [this, task, bar, folder, sessionId](QString error) {
+        task->deleteLater();
+        bar->deleteLater();
+        const QString dbPath = folder + QStringLiteral("/demo.db");
+        auto store = std::make_unique<SessionStore>();
+        if (error.isEmpty())
+            store->open(dbPath, &error);
+        if (!error.isEmpty()) {
+            QMessageBox::warning(this, tr("Demo session"), tr("The demo session could not be prepared:\n%1").arg(error));
+            Q_EMIT demoFailed(error);
+            return;
+        }
+        std::unique_ptr<SessionStore> previous = std::move(m_demoStore);
+        m_demoStore = std::move(store);
+        setStore(m_demoStore.get(), dbPath);
+        openSession(dbPath, *sessionId);
+        // The earlier demo connection may still be in use by the old panel until it is deleted.
+        if (previous)
+            QTimer::singleShot(0, this, [p = previous.release()] { delete p; });
+    });
+    task->start();
 }
 
 bool MainWindow::openLastSession()
@@ -266,7 +610,19 @@ void MainWindow::showSession(const LoadedSession &session)
         m_sessionsPanel->setCurrentSession(session.info.id);
     }
     setWindowTitle(tr("%1 — Waterline").arg(session.info.title.isEmpty() ? tr("Untitled session") : session.info.title));
+    fillConversation(session);
+    m_thresholdsPanel->setPolicy(session.policy);
+    showDocks(session);
+    // The agent of the session reads it again on its own worker: the rows above stay, it appends.
+    m_agent->openSession(session.info.id);
+    updateCentralPage();
+    if (!session.isEmpty() && m_centralStack->currentWidget() == m_conversationArea)
+        m_prompt->setFocus();
+    Q_EMIT sessionShown();
+}
 
+void MainWindow::showDocks(const LoadedSession &session)
+{
     m_timelineModel->setThresholds({session.policy.warn, session.policy.soft, session.policy.full, session.policy.emergency});
     m_timelineModel->setRecorded(session.timelineRows());
     m_timelineModel->setWhatIf({});
@@ -277,13 +633,12 @@ void MainWindow::showSession(const LoadedSession &session)
     if (!offloadRows.isEmpty())
         m_offloadsPanel->showCallId(offloadRows.constLast().entry.callId); // the newest, so the viewer is not empty
     m_contextPanel->clear();
-    fillConversation(session);
 
-    m_thresholdsPanel->setPolicy(session.policy);
+    // The thresholds dock keeps what the user is editing; Apply compares with the stored policy.
     m_thresholdsPanel->setSessionPolicy(session.policy);
     m_thresholdsPanel->setRecordedTotals(session.recordedTotals());
     m_whatIf->setSession(session.simulatorInput());
-    m_whatIf->request(session.policy);
+    m_whatIf->request(m_thresholdsPanel->policy());
 
     if (session.isEmpty())
         m_statusSession->setText(tr("No session open"));
@@ -291,9 +646,9 @@ void MainWindow::showSession(const LoadedSession &session)
         m_statusSession->setText(tr("%1: %n message(s)", nullptr, int(session.history.size())).arg(session.info.title)
                              + tr(", %n request(s)", nullptr, session.requestCount())
                              + tr(", %n compaction(s)", nullptr, int(session.records.size())));
+    m_selectedRequest = -1;
     if (session.requestCount() > 0)
         selectRequest(session.requestCount() - 1);
-    Q_EMIT sessionShown();
 }
 
 void MainWindow::fillConversation(const LoadedSession &session)
@@ -435,6 +790,9 @@ void MainWindow::restoreLayout()
     const QByteArray state = settings.value(QLatin1StringView(kStateKey)).toByteArray();
     if (!state.isEmpty())
         restoreState(state, kStateVersion);
+    const QByteArray splitter = settings.value(QLatin1StringView(kSplitterKey)).toByteArray();
+    if (!splitter.isEmpty())
+        m_conversationSplitter->restoreState(splitter);
 }
 
 void MainWindow::saveLayout() const
@@ -442,6 +800,7 @@ void MainWindow::saveLayout() const
     QSettings settings;
     settings.setValue(QLatin1StringView(kGeometryKey), saveGeometry());
     settings.setValue(QLatin1StringView(kStateKey), saveState(kStateVersion));
+    settings.setValue(QLatin1StringView(kSplitterKey), m_conversationSplitter->saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -6,10 +6,19 @@
 
 class QDockWidget;
 class QLabel;
+class QSplitter;
+class QStackedWidget;
+class QTimer;
 
 namespace wl {
 
+class AgentController;
 class AnchorHistoryModel;
+class AppSettings;
+class ContextGauge;
+class FirstRunPanel;
+class SettingsDialog;
+class ThemeManager;
 class AnchorsPanel;
 class CompactionLogModel;
 class CompactionsPanel;
@@ -35,6 +44,9 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
+    // The settings the window follows: its own AppSettings (the application's QSettings) unless given one.
+    explicit MainWindow(AppSettings *settings, QWidget *parent = nullptr);
+
     // Default size for a first start, before any saved geometry exists.
     static QSize defaultSize() { return {1400, 900}; }
 
@@ -46,6 +58,12 @@ public:
     QString databasePath() const { return m_databasePath; }
     // Opens the session used last (QSettings), if any; false when there is none.
     bool openLastSession();
+    // Builds the bundled demo session once (worker thread, progress in the status bar) and opens it.
+    void openDemo();
+    // Asks for a workspace folder and starts a new agent session there.
+    void newSession();
+    // Opens the settings dialog (non-modal for the event loop; one at a time).
+    void showSettings();
 
     // Shows a session in every dock (the conversation, timeline, anchors, offloads, context, records).
     void showSession(const LoadedSession &session);
@@ -69,9 +87,26 @@ public:
     OffloadsPanel *offloadsPanel() const { return m_offloadsPanel; }
     SessionsPanel *sessionsPanel() const { return m_sessionsPanel; }
     ConversationModel *conversationModel() const { return m_conversationModel; }
+    ConversationView *conversationView() const { return m_conversationView; }
+    PromptInput *promptInput() const { return m_prompt; }
+    AgentController *agent() const { return m_agent; }
+    AppSettings *appSettings() const { return m_settings; }
+    FirstRunPanel *firstRunPanel() const { return m_firstRun; }
+    QStackedWidget *centralStack() const { return m_centralStack; }
+    SettingsDialog *settingsDialog() const;
+    ContextGauge *contextGauge() const { return m_gauge; }
+    // True while the central area shows the first-run panel rather than the conversation.
+    bool showsFirstRun() const;
+    // The status bar's texts (tests, screenshots).
+    QString statusModelText() const;
+    QString statusConnectionText() const;
+    QString statusTokensText() const;
 
 Q_SIGNALS:
     void sessionShown();
+    // The docks were refreshed from the store after the live agent stored something.
+    void sessionRefreshed();
+    void demoFailed(const QString &error);
     void importFinished(const QString &sessionId, const QString &error);
     void policyApplied(const wl::CompactionPolicy &policy);
 
@@ -81,17 +116,40 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void init();
     void createActions();
     void createCentralArea();
     void createDocks();
     QDockWidget *addPanelDock(const char *objectName, QWidget *panel, Qt::DockWidgetArea area);
     void fillConversation(const LoadedSession &session);
+    void showDocks(const LoadedSession &session);
+    void applySetting(int key);
+    void updateCentralPage();
+    void updateStatus();
+    void onFirstRunReachable(bool reachable);
+    void scheduleRefresh();
+    void updateNewSessionDefaults();
     void selectRecord(const QString &recordId);
     void saveLayout() const;
     void showAbout();
     void chooseTranscript();
 
     std::unique_ptr<LoadedSession> m_session;
+    AppSettings *m_settings = nullptr;
+    ThemeManager *m_theme = nullptr;
+    AgentController *m_agent = nullptr;
+    QStackedWidget *m_centralStack = nullptr;
+    FirstRunPanel *m_firstRun = nullptr;
+    QWidget *m_conversationArea = nullptr;
+    QSplitter *m_conversationSplitter = nullptr;
+    SettingsDialog *m_settingsDialog = nullptr;
+    ContextGauge *m_gauge = nullptr;
+    QLabel *m_statusTokens = nullptr;
+    QLabel *m_statusModel = nullptr;
+    QLabel *m_statusConnection = nullptr;
+    QTimer *m_refreshTimer = nullptr;
+    bool m_refreshing = false;
+    std::unique_ptr<SessionStore> m_demoStore;
     int m_selectedRequest = -1;
     bool m_selecting = false;
 

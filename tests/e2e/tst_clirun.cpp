@@ -1,6 +1,7 @@
 // `waterline-cli run` as a user runs it: the real binary against the fake LLM server, a real
 // workspace and database. Usage errors, a headless run without and with --auto-approve, a provider
 // failure, and SIGKILL in the middle of a task followed by --session to continue it.
+#include "AppSettings.h"
 #include "FakeLlmServer.h"
 
 #include "store/SessionStore.h"
@@ -107,6 +108,7 @@ private slots:
     void autoApproveRunsTools();
     void providerFailureExitsNonZero();
     void sigkillThenContinue();
+    void profileFromTheSettings();
 
 private:
     QStringList baseArguments() const
@@ -312,6 +314,42 @@ void TestCliRun::sigkillThenContinue()
     const QJsonArray sent = m_server->requests().constLast().json().value(u"messages").toArray();
     QCOMPARE(sent.size(), 1 + 10);
     QCOMPARE(sent[9].toObject().value(u"tool_call_id").toString(), u"c4"_s);
+}
+
+// --profile NAME reads the profiles the application's Settings saved (AppSettings, no secrets).
+void TestCliRun::profileFromTheSettings()
+{
+    const QString config = m_dir->filePath(u"config"_s);
+    {
+        AppSettings settings(config + u"/Waterline/waterline.conf"_s);
+        ProviderProfile profile;
+        profile.name = u"my fake"_s;
+        profile.baseUrl = m_server->openAiBaseUrl();
+        profile.model = u"profile-model"_s;
+        QString error;
+        QVERIFY2(settings.setProfiles({profile}, &error), qPrintable(error));
+        settings.sync();
+    }
+    m_server->enqueue(FakeReply::withText(u"hello from the profile"_s));
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_CONFIG_HOME"_s, config);
+    process.setProcessEnvironment(env);
+    start(process, {u"run"_s, u"--db"_s, m_db, u"--workspace"_s, m_workspace, u"--profile"_s, u"my fake"_s,
+                    u"--prompt"_s, u"hi"_s});
+    const CliResult r = finish(process);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains(u"hello from the profile"_s));
+    QCOMPARE(m_server->requestCount(), 1);
+    QCOMPARE(m_server->requests().constFirst().json().value(u"model").toString(), u"profile-model"_s);
+
+    // A name the settings do not hold is refused with the names they do.
+    process.setProcessEnvironment(env);
+    start(process, {u"run"_s, u"--db"_s, m_db, u"--workspace"_s, m_workspace, u"--profile"_s, u"nope"_s,
+                    u"--prompt"_s, u"hi"_s});
+    const CliResult refused = finish(process);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(u"my fake"_s), qPrintable(refused.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)

@@ -83,7 +83,53 @@ AgentRun::~AgentRun()
     }
 }
 
+std::optional<AgentRun::SessionData> AgentRun::readSession(SessionStore &store, const QString &sessionId, QString *error)
+{
+    auto setError = [error](const QString &text) {
+        if (error)
+            *error = text;
+        return std::nullopt;
+    };
+    QString why;
+    std::optional<SessionInfo> info = store.session(sessionId, &why);
+    if (!info)
+        return setError(tr("cannot open session %1: %2").arg(sessionId, why));
+    SessionData data;
+    data.info = std::move(*info);
+    why.clear();
+    data.history = store.history(sessionId, &why);
+    if (!why.isEmpty())
+        return setError(tr("cannot read the history of session %1: %2").arg(sessionId, why));
+    data.overlays = store.overlays(sessionId, &why);
+    if (!why.isEmpty())
+        return setError(tr("cannot read the compactions of session %1: %2").arg(sessionId, why));
+    for (Message &m : data.history)
+        if (m.cachedBytes < 0)
+            m.cacheBytes();
+    return data;
+}
+
 bool AgentRun::open(QString *error)
+{
+    if (!m_config.store) {
+        const QString text = tr("the agent needs a session store and an LLM client");
+        if (error)
+            *error = text;
+        qCWarning(lcAgent).noquote() << text;
+        return false;
+    }
+    QString why;
+    std::optional<SessionData> data = readSession(*m_config.store, m_config.sessionId, &why);
+    if (!data) {
+        if (error)
+            *error = why;
+        qCWarning(lcAgent).noquote() << why;
+        return false;
+    }
+    return open(std::move(*data), error);
+}
+
+bool AgentRun::open(SessionData data, QString *error)
 {
     auto setError = [error](const QString &text) {
         if (error)
@@ -97,12 +143,11 @@ bool AgentRun::open(QString *error)
         return setError(tr("the agent needs a session store and an LLM client"));
     if (m_config.model.isEmpty())
         return setError(tr("no model is set for the session"));
+    if (data.info.id != m_config.sessionId)
+        return setError(tr("the data read is of session %1, not of %2").arg(data.info.id, m_config.sessionId));
 
     QString why;
-    const std::optional<SessionInfo> info = m_config.store->session(m_config.sessionId, &why);
-    if (!info)
-        return setError(tr("cannot open session %1: %2").arg(m_config.sessionId, why));
-
+    const SessionInfo *info = &data.info;
     if (m_config.policy) {
         m_policy = *m_config.policy;
     } else if (!info->policy.isEmpty() && !CompactionPolicy::fromJson(info->policy, &m_policy, &why)) {
@@ -131,13 +176,8 @@ bool AgentRun::open(QString *error)
             return setError(tr("cannot store the system prompt: %1").arg(why));
     }
 
-    why.clear();
-    m_history = m_config.store->history(m_config.sessionId, &why);
-    if (!why.isEmpty())
-        return setError(tr("cannot read the history of session %1: %2").arg(m_config.sessionId, why));
-    m_overlays = m_config.store->overlays(m_config.sessionId, &why);
-    if (!why.isEmpty())
-        return setError(tr("cannot read the compactions of session %1: %2").arg(m_config.sessionId, why));
+    m_history = std::move(data.history);
+    m_overlays = std::move(data.overlays);
     for (Message &m : m_history)
         if (m.cachedBytes < 0)
             m.cacheBytes();
@@ -148,6 +188,20 @@ bool AgentRun::open(QString *error)
     qCInfo(lcAgent) << "session" << m_config.sessionId << "open:" << m_history.size() << "messages,"
                     << m_overlays.checkpoints.size() << "checkpoints," << m_requestCount << "requests";
     return true;
+}
+
+bool AgentRun::setPolicy(const CompactionPolicy &policy)
+{
+    if (isBusy() || !policy.validate().isEmpty())
+        return false;
+    m_policy = policy;
+    m_lastStateKey.clear();
+    return true;
+}
+
+qint64 AgentRun::estimatedTokens() const
+{
+    return (m_view ? m_view->tokens() : 0) + TokenEstimate::tokensForBytes(m_toolSchemaBytes);
 }
 
 bool AgentRun::isBusy() const

@@ -7,6 +7,7 @@
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 #include "store/RequestRecord.h"
+#include "store/SessionInfo.h"
 #include "tools/ApprovalPolicy.h"
 #include "tools/ApprovalRequest.h"
 #include "tools/ToolResult.h"
@@ -23,6 +24,7 @@ namespace wl {
 class ApprovalGate;
 class ChatClientSummarizer;
 class Preflight;
+class SessionStore;
 class ToolInvocation;
 class ToolRegistry;
 class Workspace;
@@ -70,14 +72,31 @@ public:
     explicit AgentRun(const AgentConfig &config, QObject *parent = nullptr);
     ~AgentRun() override;
 
+    // What open() reads from the store: the session's fields, history and overlays.
+    struct SessionData
+    {
+        SessionInfo info;
+        QList<Message> history;
+        ContextOverlays overlays;
+    };
+    // Reads a session with `store`; any thread, as long as `store` is that thread's connection
+    // (the window reads on a worker, then hands the data to open() on the GUI thread).
+    static std::optional<SessionData> readSession(SessionStore &store, const QString &sessionId, QString *error = nullptr);
+
     // Loads the session (settings, system prompt, history, overlays). Call once, before anything else.
     bool open(QString *error = nullptr);
+    // The same with data already read (readSession()); only the default system prompt may be written.
+    bool open(SessionData data, QString *error = nullptr);
 
     State state() const { return m_state; }
     bool isBusy() const;
     QString sessionId() const { return m_config.sessionId; }
     QString systemPrompt() const { return m_systemPrompt; }
     const CompactionPolicy &policy() const { return m_policy; }
+    // A new compaction policy for the next preflight; false (nothing changed) while busy or when invalid.
+    bool setPolicy(const CompactionPolicy &policy);
+    // Estimated tokens of the next request now: the view and the tool schemas (before its preflight).
+    qint64 estimatedTokens() const;
     ApprovalGate *approvalGate() const { return m_gate; }
     Workspace *workspace() const { return m_workspace; }
     QList<ToolSpec> toolSpecs() const { return m_toolSpecs; }

@@ -549,7 +549,7 @@ bool ConversationModel::setErrorRetryable(const QString &errorId, bool retryable
     return true;
 }
 
-int ConversationModel::addApprovalRequest(const ApprovalRequest &request)
+int ConversationModel::addApprovalRequest(const ApprovalPrompt &request)
 {
     std::vector<Item> items(1);
     Item &item = items.front();

@@ -135,7 +135,7 @@ public:
     int addCompactionMarker(const CompactionMarker &marker);
     int addError(const ConversationError &error);
     bool setErrorRetryable(const QString &errorId, bool retryable);
-    int addApprovalRequest(const ApprovalRequest &request);
+    int addApprovalRequest(const ApprovalPrompt &request);
     bool resolveApproval(const QString &approvalId, ApprovalDecision decision);
 
     // The progress row is a single transient row kept after every other row.

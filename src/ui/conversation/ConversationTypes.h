@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compaction/Tier.h"
+#include "tools/ApprovalPolicy.h" // wl::ApprovalDecision, the engine's answer type
 
 #include <QDateTime>
 #include <QMetaType>
@@ -49,10 +50,10 @@ struct ConversationError
     bool retryable = false;
 };
 
-enum class ApprovalDecision { AllowOnce, AllowForSession, Deny };
 enum class ApprovalState { Pending, AllowedOnce, AllowedForSession, Denied };
 
-struct ApprovalRequest
+// An approval row as the conversation shows it (the engine's wl::ApprovalRequest is turned into one).
+struct ApprovalPrompt
 {
     QString id;                 // unique; resolveApproval() and ConversationView::approvalDecided use it
     QString tool;               // e.g. "bash", "write_file"

@@ -87,12 +87,22 @@ void SessionsPanel::setCurrentSession(const QString &id)
         m_view->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row, 0)));
 }
 
+void SessionsPanel::setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider)
+{
+    m_newPolicy = policy;
+    m_newProvider = provider;
+}
+
 bool SessionsPanel::createSession(const QString &title, const QString &workspace, QString *newId, QString *error)
 {
     SessionInfo fields;
     fields.title = title;
     fields.workspace = QDir(workspace).absolutePath();
-    fields.policy = CompactionPolicy().toJson();
+    fields.policy = m_newPolicy.toJson();
+    if (m_newProvider) {
+        fields.providerName = m_newProvider->name;
+        fields.providerProfile = m_newProvider->toJson();
+    }
     const std::optional<SessionInfo> created = m_store->createSession(fields, error);
     if (!created)
         return false;

@@ -1,6 +1,11 @@
 #pragma once
 
+#include "compaction/CompactionPolicy.h"
+#include "llm/ProviderProfile.h"
+
 #include <QWidget>
+
+#include <optional>
 
 class QSortFilterProxyModel;
 class QTreeView;
@@ -30,16 +35,23 @@ public:
     bool renameSession(const QString &id, const QString &title, QString *error);
     bool deleteSession(const QString &id, QString *error);
 
+    // What new sessions start with: the default compaction policy and the provider they run on.
+    void setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider);
+
+    // Asks for a workspace folder and a title, creates the session and asks to open it.
+    void newSessionDialog();
+
 Q_SIGNALS:
     void openRequested(const QString &sessionId);
     void sessionDeleted(const QString &sessionId);
 
 private:
-    void newSessionDialog();
     void renameDialog();
     void deleteDialog();
 
     SessionStore *m_store;
+    CompactionPolicy m_newPolicy;
+    std::optional<ProviderProfile> m_newProvider;
     SessionListModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTreeView *m_view;

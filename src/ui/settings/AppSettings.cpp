@@ -1,6 +1,6 @@
 #include "AppSettings.h"
 
-#include "UiLogging.h"
+#include <QLoggingCategory>
 #include "tools/ApprovalPolicy.h"
 
 #include <QJsonArray>
@@ -15,6 +15,8 @@ using namespace Qt::StringLiterals;
 namespace wl {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcSettings, "waterline.settings", QtWarningMsg)
 
 struct ParsedProfiles
 {
@@ -116,7 +118,7 @@ QList<ProviderProfile> AppSettings::profiles() const
 {
     ParsedProfiles parsed = parseProfiles(readRawProfiles());
     for (const QString &error : std::as_const(parsed.errors))
-        qCWarning(lcUi).noquote() << error;
+        qCWarning(lcSettings).noquote() << error;
     if (parsed.profiles.isEmpty())
         return {ProviderProfile::defaultProfile()};
     return parsed.profiles;
@@ -152,7 +154,7 @@ bool AppSettings::setProfiles(const QList<ProviderProfile> &profiles, QString *e
     const QString raw = readRawProfiles();
     if (!raw.isEmpty() && !parseProfiles(raw).errors.isEmpty()) {
         m_settings->setValue(u"providers/unreadable"_s, raw);
-        qCWarning(lcUi) << "kept the unreadable stored provider profiles under providers/unreadable";
+        qCWarning(lcSettings) << "kept the unreadable stored provider profiles under providers/unreadable";
     }
     writeValue(Key::ProviderProfiles, QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
     return true;
@@ -214,7 +216,7 @@ CompactionPolicy AppSettings::compactionPolicy() const
     QString error;
     const QJsonDocument doc = QJsonDocument::fromJson(raw.toUtf8());
     if (!doc.isObject() || !CompactionPolicy::fromJson(doc.object(), &policy, &error)) {
-        qCWarning(lcUi).noquote() << "the stored compaction policy is unusable, using the defaults:"
+        qCWarning(lcSettings).noquote() << "the stored compaction policy is unusable, using the defaults:"
                                   << (error.isEmpty() ? u"not a JSON object"_s : error);
         return CompactionPolicy{};
     }
@@ -241,7 +243,7 @@ ApprovalPolicy AppSettings::approvalPolicy() const
     QString error;
     const ApprovalPolicy policy = ApprovalPolicy::fromJson(QJsonDocument::fromJson(raw.toUtf8()).object(), &error);
     if (!error.isEmpty())
-        qCWarning(lcUi).noquote() << "the stored approval policy has a problem:" << error;
+        qCWarning(lcSettings).noquote() << "the stored approval policy has a problem:" << error;
     return policy;
 }
 

@@ -14,8 +14,6 @@ class QSettings;
 
 namespace wl {
 
-// Not included: conversation/ConversationTypes.h declares an ApprovalDecision of its
-// own, and both would meet in the UI library's moc compilation unit.
 class ApprovalPolicy;
 
 // The application's persistent preferences, typed, over QSettings: every key

@@ -1,0 +1,67 @@
+#include "ContextGauge.h"
+
+#include "TierStyle.h"
+
+#include <QLocale>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace wl {
+
+ContextGauge::ContextGauge(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("ContextGauge"));
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setValue(0, Tier::None, 0, 0);
+}
+
+void ContextGauge::setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window)
+{
+    m_ratio = std::max(0.0, ratio);
+    m_tier = tier;
+    m_tokens = estimatedTokens;
+    m_window = window;
+    const QLocale locale;
+    setToolTip(window > 0 ? tr("Next request: about %1 of %2 tokens (%3%), tier %4")
+                                .arg(locale.toString(estimatedTokens), locale.toString(window))
+                                .arg(qRound(m_ratio * 100))
+                                .arg(tierName(tier))
+                          : tr("No session open"));
+    setAccessibleName(tr("Context gauge"));
+    setAccessibleDescription(toolTip());
+    update();
+}
+
+QString ContextGauge::text() const
+{
+    return m_window > 0 ? tr("%1%").arg(qRound(m_ratio * 100)) : tr("\u2013");
+}
+
+QSize ContextGauge::sizeHint() const
+{
+    return {fontMetrics().horizontalAdvance(QStringLiteral("100%")) + 80, fontMetrics().height() + 4};
+}
+
+void ContextGauge::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF frame = QRectF(rect()).adjusted(0.5, 2.5, -0.5, -2.5);
+    p.setPen(palette().color(QPalette::Mid));
+    p.setBrush(palette().color(QPalette::Base));
+    p.drawRoundedRect(frame, 3, 3);
+    const double fill = std::min(1.0, m_ratio);
+    if (fill > 0) {
+        QRectF bar = frame.adjusted(1, 1, -1, -1);
+        bar.setWidth(bar.width() * fill);
+        p.setPen(Qt::NoPen);
+        p.setBrush(tierColor(m_tier));
+        p.drawRoundedRect(bar, 2, 2);
+    }
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(frame, Qt::AlignCenter, text());
+}
+
+} // namespace wl

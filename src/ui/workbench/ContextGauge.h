@@ -1,0 +1,35 @@
+#pragma once
+
+#include "compaction/Tier.h"
+
+#include <QWidget>
+
+namespace wl {
+
+// The status bar's context gauge: a small bar filled to the next request's estimated share of
+// the context window, coloured by the tier that share falls in (TierStyle), with the percentage.
+class ContextGauge : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ContextGauge(QWidget *parent = nullptr);
+
+    // `ratio` may exceed 1 (the bar is then full).
+    void setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window);
+    double ratio() const { return m_ratio; }
+    Tier tier() const { return m_tier; }
+    QString text() const;
+
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    double m_ratio = 0;
+    Tier m_tier = Tier::None;
+    qint64 m_tokens = 0;
+    qint64 m_window = 0;
+};
+
+} // namespace wl

@@ -1,0 +1,182 @@
+// Renders the README's screenshots of the live agent against the fake LLM server (not a test, a
+// helper; the shipped app has no scripted-server mode):
+//
+//   waterline_shots running OUT.png    a conversation with a finished tool card and a pending approval
+//   waterline_shots settings OUT.png   the Settings dialog on its Providers page
+//
+// Run it under Xvfb with fresh XDG_CONFIG_HOME / XDG_DATA_HOME folders.
+#include "FakeLlmServer.h"
+#include "MainWindow.h"
+
+#include "agent/AgentRun.h"
+#include "conversation/ConversationModel.h"
+#include "conversation/ConversationView.h"
+#include "conversation/PromptInput.h"
+#include "sessions/SessionsPanel.h"
+#include "settings/AppSettings.h"
+#include "settings/SettingsDialog.h"
+#include "store/SessionStore.h"
+#include "workbench/AgentController.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+int fail(const QString &text)
+{
+    std::fprintf(stderr, "waterline_shots: %s\n", qPrintable(text));
+    return 1;
+}
+
+QString json(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(u"Waterline"_s);
+    QCoreApplication::setApplicationName(u"waterline"_s);
+    const QStringList args = QCoreApplication::arguments();
+    if (args.size() != 3 || (args[1] != u"running" && args[1] != u"settings"))
+        return fail(u"usage: waterline_shots running|settings OUT.png"_s);
+    const QString mode = args[1];
+    const QString out = QDir::current().absoluteFilePath(args[2]);
+
+    QTemporaryDir dir;
+    FakeLlmServer server;
+    if (!dir.isValid() || !server.start())
+        return fail(u"cannot set up the fake server"_s);
+    server.setModels({u"qwen3-coder:30b"_s, u"qwen3:8b"_s});
+
+    AppSettings settings(dir.filePath(u"settings.ini"_s));
+    ProviderProfile local;
+    local.name = u"Local (Ollama)"_s;
+    local.baseUrl = server.openAiBaseUrl();
+    local.model = u"qwen3-coder:30b"_s;
+    local.contextWindow = 32768;
+    ProviderProfile hosted;
+    hosted.name = u"Anthropic"_s;
+    hosted.protocol = ProviderProfile::Protocol::Anthropic;
+    hosted.baseUrl = QUrl(u"https://api.anthropic.com"_s);
+    hosted.model = u"claude-sonnet-4-5"_s;
+    hosted.keyRef = u"ANTHROPIC_API_KEY"_s;
+    QString error;
+    if (!settings.setProfiles({local, hosted}, &error))
+        return fail(error);
+    settings.setDefaultProfileName(local.name);
+
+    SessionStore store; // outlives the window, whose agent stores until it goes
+    MainWindow window(&settings);
+    window.resize(1400, 900);
+
+    if (mode == u"settings") {
+        window.show();
+        window.showSettings();
+        SettingsDialog *dialog = window.settingsDialog();
+        dialog->resize(900, 600);
+        QTimer::singleShot(800, &app, [dialog, out] {
+            const bool ok = dialog->grab().save(out, "PNG");
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+        return app.exec();
+    }
+
+    // A small project for the agent to look at.
+    const QString workspace = dir.filePath(u"calc"_s);
+    QDir().mkpath(workspace);
+    writeFile(workspace + u"/README.md"_s, "# calc\n\nA tiny expression evaluator.\n\nBuild with `make`, test with `make test`.\n");
+    writeFile(workspace + u"/Makefile"_s, "test:\n\tpython3 -m pytest -q\n");
+
+    const QString dbPath = dir.filePath(u"sessions.db"_s);
+    if (!store.open(dbPath, &error))
+        return fail(error);
+    window.setStore(&store, dbPath);
+    window.show();
+    QString sessionId;
+    if (!window.sessionsPanel()->createSession(u"calc: fix the parser"_s, workspace, &sessionId, &error))
+        return fail(error);
+
+    // Turn 1: read the README, answer. Turn 2: a bash call waiting for approval.
+    FakeReply read = FakeReply::withToolCalls({{u"call_read"_s, u"read_file"_s, json({{u"path"_s, u"README.md"_s}})}},
+                                              u"I'll start by reading the README to see how the project is built."_s);
+    read.inputTokens = 2841;
+    server.enqueue(read);
+    FakeReply answer = FakeReply::withText(
+        u"**calc** is a tiny expression evaluator. It builds with `make` and its tests run with `make test` "
+        "(pytest underneath). Tell me what to change and I'll start with a failing test."_s);
+    answer.inputTokens = 3120;
+    server.enqueue(answer);
+    FakeReply run = FakeReply::withToolCalls({{u"call_test"_s, u"bash"_s, json({{u"command"_s, u"make test 2>&1 | tail -n 40"_s}})}},
+                                             u"Let me run the test suite first to see what fails."_s);
+    run.inputTokens = 3422;
+    server.enqueue(run);
+
+    AgentController *agent = window.agent();
+    QObject::connect(agent, &AgentController::sessionOpened, &window, [&window, agent] {
+        QObject::connect(agent->run(), &AgentRun::finished, &window, [&window] {
+            QTimer::singleShot(100, &window, [&window] {
+                window.promptInput()->editor()->setPlainText(u"The parser rejects \"2*(3+4)\". Run the tests and fix it."_s);
+                window.promptInput()->submit();
+            });
+        }, Qt::SingleShotConnection);
+        QObject::connect(agent->run(), &AgentRun::approvalRequested, &window, [&window] {
+            QTimer::singleShot(1200, &window, [&window] {
+                window.promptInput()->editor()->clear();
+                window.conversationView()->scrollToBottom();
+            });
+        });
+        agent->send(u"What does this project do, and how do I build it?"_s);
+    }, Qt::SingleShotConnection);
+    QObject::connect(agent, &AgentController::openFailed, &app, [](const QString &, const QString &why) {
+        fail(why);
+        QCoreApplication::exit(1);
+    });
+    window.openSession(dbPath, sessionId);
+
+    // Grab once the approval has been pending for a moment and the docks were refreshed.
+    QTimer poll;
+    poll.setInterval(200);
+    int waited = 0;
+    QObject::connect(&poll, &QTimer::timeout, &app, [&] {
+        waited += 200;
+        if (waited > 60000) {
+            fail(u"the scripted conversation did not reach the approval"_s);
+            QCoreApplication::exit(1);
+            return;
+        }
+        if (!agent->run() || agent->run()->state() != AgentRun::State::AwaitingApproval || waited < 3000)
+            return;
+        poll.stop();
+        QTimer::singleShot(1500, &app, [&] {
+            const bool ok = window.grab().save(out, "PNG");
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+    });
+    poll.start();
+    return app.exec();
+}

@@ -1,0 +1,391 @@
+// The window drives a live agent against the fake LLM server: a full turn typed into the prompt
+// (streamed text, an approval, a tool card), a stop with Esc, compaction progress with Skip, an error
+// row with Retry, the first-run panel and the Settings action.
+#include "FakeLlmServer.h"
+#include "MainWindow.h"
+
+#include "agent/AgentRun.h"
+#include "compaction/CompactionRecord.h"
+#include "conversation/ConversationModel.h"
+#include "conversation/ConversationView.h"
+#include "conversation/PromptInput.h"
+#include "sessions/SessionsPanel.h"
+#include "settings/AgentPage.h"
+#include "settings/AppSettings.h"
+#include "settings/FirstRunPanel.h"
+#include "settings/SettingsDialog.h"
+#include "store/SessionStore.h"
+#include "tools/ApprovalGate.h"
+#include "workbench/AgentController.h"
+#include "workbench/ContextGauge.h"
+#include "workbench/LoadedSession.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+int findRow(const QAbstractItemModel &model, ConversationRowKind kind, const std::function<bool(const QModelIndex &)> &pred = {})
+{
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex index = model.index(row, 0);
+        if (index.data(ConversationModel::KindRole).toInt() == int(kind) && (!pred || pred(index)))
+            return row;
+    }
+    return -1;
+}
+
+// Chat requests only (the window also probes GET /models).
+int chatRequests(const FakeLlmServer &server)
+{
+    int n = 0;
+    for (const RecordedRequest &r : server.requests())
+        n += r.protocol() == u"openai-chat" ? 1 : 0;
+    return n;
+}
+
+FakeToolCall bashCall(const QString &id, const QString &command)
+{
+    return FakeToolCall{id, u"bash"_s, QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact))};
+}
+
+// A window on a real store with one agent session in a temporary workspace, talking to the fake server.
+struct Harness
+{
+    QTemporaryDir dir;
+    FakeLlmServer server;
+    SessionStore store;
+    std::unique_ptr<AppSettings> settings;
+    std::unique_ptr<MainWindow> window;
+    QString dbPath;
+    QString workspace;
+    QString sessionId;
+    std::unique_ptr<QAbstractItemModelTester> tester;
+
+    bool setUp()
+    {
+        if (!dir.isValid() || !server.start())
+            return false;
+        workspace = dir.filePath(u"ws"_s);
+        QDir().mkpath(workspace);
+        dbPath = dir.filePath(u"sessions.db"_s);
+        QString error;
+        if (!store.open(dbPath, &error))
+            return false;
+        settings = std::make_unique<AppSettings>(dir.filePath(u"settings.ini"_s));
+        ProviderProfile profile;
+        profile.name = u"fake"_s;
+        profile.baseUrl = server.openAiBaseUrl();
+        profile.model = u"fake-model"_s;
+        profile.contextWindow = 200000;
+        if (!settings->setProfiles({profile}, &error))
+            return false;
+        settings->setDefaultProfileName(profile.name);
+        window = std::make_unique<MainWindow>(settings.get());
+        tester = std::make_unique<QAbstractItemModelTester>(window->conversationModel(),
+                                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window->setStore(&store, dbPath);
+        window->resize(1400, 900);
+        window->show();
+        if (!QTest::qWaitForWindowExposed(window.get()))
+            return false;
+        if (!window->sessionsPanel()->createSession(u"live"_s, workspace, &sessionId, &error))
+            return false;
+        QSignalSpy opened(window->agent(), &AgentController::sessionOpened);
+        window->openSession(dbPath, sessionId);
+        return opened.wait(10000) && window->agent()->isOpen();
+    }
+
+    ConversationModel &model() const { return *window->conversationModel(); }
+    AgentRun *run() const { return window->agent()->run(); }
+
+    void type(const QString &text)
+    {
+        QPlainTextEdit *editor = window->promptInput()->editor();
+        editor->setFocus();
+        QTest::keyClicks(editor, text);
+        QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier);
+    }
+
+    // Clicks a painted button of `row` the way a user does.
+    bool click(int row, ConversationAction action)
+    {
+        ConversationView *view = window->conversationView();
+        const QModelIndex index = model().index(row, 0);
+        view->scrollTo(index);
+        view->ensureVisibleLayouts();
+        const QRect rect = view->actionRect(index, action);
+        if (rect.isNull())
+            return false;
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+        return true;
+    }
+
+    bool settle(int ms = 15000)
+    {
+        return QTest::qWaitFor([this] { return run() && !run()->isBusy(); }, ms);
+    }
+};
+
+} // namespace
+
+class TestLiveAgent : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void fullTurnThenStop();
+    void compactionProgressSkip();
+    void errorRowRetry();
+    void firstRunOpensDemo();
+    void settingsReachTheAgent();
+};
+
+void TestLiveAgent::initTestCase()
+{
+    QCoreApplication::setOrganizationName(u"WaterlineTest"_s);
+    QCoreApplication::setApplicationName(u"tst_liveagent"_s);
+}
+
+void TestLiveAgent::fullTurnThenStop()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    QVERIFY(!h.window->showsFirstRun());
+    QVERIFY(!h.window->promptInput()->isBlocked());
+    QCOMPARE(h.window->statusModelText(), u"fake-model"_s);
+    // A new session compacts against the default model's window.
+    QCOMPARE(h.run()->policy().contextWindow, 200000);
+    QTRY_COMPARE(h.window->agent()->connection(), AgentController::Connection::Reachable);
+
+    // Turn 1: text streamed slowly, then a bash call that needs approval, then the answer.
+    FakeReply first = FakeReply::withToolCalls({bashCall(u"call_1"_s, u"echo hello-from-bash"_s)},
+                                               u"Let me look at the workspace first."_s);
+    first.chunkChars = 3;
+    first.delayMs = 40;
+    h.server.enqueue(first);
+    h.server.enqueue(FakeReply::withText(u"The command printed hello-from-bash."_s));
+
+    h.type(u"run echo for me"_s);
+    QVERIFY(h.window->promptInput()->editor()->toPlainText().isEmpty());
+    // The user's row comes at once; streamed text appears while the stream is still going.
+    QTRY_VERIFY(findRow(h.model(), ConversationRowKind::User) >= 0);
+    QTRY_VERIFY_WITH_TIMEOUT(findRow(h.model(), ConversationRowKind::Assistant, [](const QModelIndex &i) {
+                                 return i.data(ConversationModel::StreamingRole).toBool()
+                                     && !i.data(ConversationModel::TextRole).toString().isEmpty();
+                             }) >= 0, 10000);
+    QCOMPARE(h.run()->state(), AgentRun::State::Streaming);
+    QCOMPARE(h.window->agent()->connection(), AgentController::Connection::Streaming);
+    QVERIFY(h.window->promptInput()->isRunning());
+
+    // The approval row shows the exact command; Allow once runs it.
+    int approvalRow = -1;
+    QTRY_VERIFY_WITH_TIMEOUT((approvalRow = findRow(h.model(), ConversationRowKind::Approval)) >= 0, 10000);
+    const QModelIndex approval = h.model().index(approvalRow, 0);
+    QCOMPARE(approval.data(ConversationModel::TextRole).toString(), u"echo hello-from-bash"_s);
+    QCOMPARE(approval.data(ConversationModel::ApprovalStateRole).toInt(), int(ApprovalState::Pending));
+    QCOMPARE(h.run()->state(), AgentRun::State::AwaitingApproval);
+    QVERIFY(h.click(approvalRow, ConversationAction::AllowOnce));
+    QCOMPARE(h.model().index(approvalRow, 0).data(ConversationModel::ApprovalStateRole).toInt(), int(ApprovalState::AllowedOnce));
+
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+    const QModelIndex card = h.model().indexForCallId(u"call_1"_s);
+    QVERIFY(card.isValid());
+    QCOMPARE(card.data(ConversationModel::ToolNameRole).toString(), u"bash"_s);
+    QCOMPARE(card.data(ConversationModel::ToolStatusRole).toInt(), int(ToolCallStatus::Ok));
+    QVERIFY(card.data(ConversationModel::TextRole).toString().contains(u"hello-from-bash"_s));
+    QVERIFY(card.data(ConversationModel::ToolDurationRole).toLongLong() >= 0);
+    QVERIFY(card.data(ConversationModel::ToolArgumentsRole).toString().contains(u"echo hello-from-bash"_s));
+    const int answer = findRow(h.model(), ConversationRowKind::Assistant, [](const QModelIndex &i) {
+        return i.data(ConversationModel::TextRole).toString() == u"The command printed hello-from-bash.";
+    });
+    QVERIFY(answer > card.row());
+    QVERIFY(!h.window->promptInput()->isRunning());
+    // The status bar: the provider's input tokens of the last request, a gauge above zero.
+    QTRY_VERIFY(h.window->statusTokensText().contains(u"100"_s));
+    QVERIFY(h.window->contextGauge()->ratio() > 0);
+    // The docks were refreshed from the store: the timeline knows both requests.
+    QTRY_COMPARE_WITH_TIMEOUT(h.window->session().requestCount(), 2, 5000);
+
+    // Turn 2: stopped with Esc mid-stream.
+    FakeReply hanging = FakeReply::withText(u"This answer never finishes because the server hangs here"_s);
+    hanging.chunkChars = 4;
+    hanging.fault = FakeReply::Fault::Hang;
+    hanging.faultAfterEvents = 3;
+    h.server.enqueue(hanging);
+    h.type(u"second question"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(h.run()->state() == AgentRun::State::Streaming && h.model().isStreaming(), 10000);
+    QTest::keyClick(h.window->promptInput()->editor(), Qt::Key_Escape);
+    QCOMPARE(h.run()->state(), AgentRun::State::Stopped);
+    QVERIFY(!h.model().isStreaming());
+    const int stoppedRow = findRow(h.model(), ConversationRowKind::Error);
+    QVERIFY(stoppedRow > answer);
+    QVERIFY(h.model().index(stoppedRow, 0).data(ConversationModel::TextRole).toString().contains(u"Stopped"_s));
+    QVERIFY(h.model().index(stoppedRow, 0).data(ConversationModel::RetryableRole).toBool());
+
+    // Nothing lost: both prompts, the call, its result and the answer are stored; the stop is on record.
+    QString error;
+    const QList<Message> history = h.store.history(h.sessionId, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(history.size(), 5);
+    QCOMPARE(history.last().role, Role::User);
+    QCOMPARE(history.last().content, u"second question"_s);
+    const QList<RequestRecord> requests = h.store.requests(h.sessionId, &error);
+    QCOMPARE(requests.size(), 3);
+    QVERIFY(requests.last().error.contains(u"stopped"_s));
+}
+
+void TestLiveAgent::compactionProgressSkip()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    // The summariser hangs: the progress row stays until Skip moves to the next fallback.
+    FakeReply hang = FakeReply::withFault(FakeReply::Fault::Hang);
+    hang.when = [](const RecordedRequest &r) { return r.isSummarizerCall(); };
+    hang.persistent = true;
+    h.server.addRule(hang);
+    for (int i = 0; i < 4; ++i) {
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(400, u'a')));
+        QVERIFY(h.window->agent()->send(u"question %1 "_s.arg(i) + QString(400, u'q')));
+        QVERIFY(h.settle());
+    }
+    QSignalSpy recorded(h.run(), &AgentRun::compactionRecorded);
+    h.type(u"/compact force"_s);
+    QCOMPARE(h.run()->state(), AgentRun::State::Compacting);
+    QVERIFY(h.model().hasProgress());
+    const QModelIndex progress = h.model().progressIndex();
+    const QString label = progress.data(Qt::DisplayRole).toString();
+    QVERIFY2(label.startsWith(u"Compacting context (Full tier, summarising"_s), qPrintable(label));
+    QVERIFY(progress.data(ConversationModel::SkippableRole).toBool());
+    QVERIFY(progress.data(ConversationModel::StartedAtRole).toDateTime().isValid());
+    QTRY_VERIFY_WITH_TIMEOUT(chatRequests(h.server) == 5, 5000); // the summary was asked for
+
+    QVERIFY(h.click(progress.row(), ConversationAction::Skip));
+    QVERIFY(h.settle());
+    QCOMPARE(recorded.size(), 1);
+    const CompactionRecord record = recorded.first().first().value<CompactionRecord>();
+    QCOMPARE(record.tier, Tier::Full);
+    QVERIFY(record.summarizerStep != SummarizerStep::MainModel);
+    QVERIFY(record.error.contains(u"skipped"_s));
+    QVERIFY(!h.model().hasProgress());
+    const int marker = findRow(h.model(), ConversationRowKind::Compaction);
+    QVERIFY(marker >= 0);
+    QCOMPARE(h.model().index(marker, 0).data(ConversationModel::RecordIdRole).toString(), record.id);
+    // The compactions dock hears of it.
+    QTRY_COMPARE_WITH_TIMEOUT(int(h.window->session().records.size()), 1, 5000);
+}
+
+void TestLiveAgent::errorRowRetry()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    QList<int> progressKinds;
+    connect(&h.model(), &ConversationModel::progressChanged, this, [&](bool active) {
+        if (active)
+            progressKinds.append(int(h.model().progressIndex().data(ConversationModel::ProgressRole)
+                                         .value<ConversationProgress>().kind));
+    });
+    // Four 500s: the client retries three times (a waiting row each time), then the turn fails.
+    for (int i = 0; i < 4; ++i)
+        h.server.enqueue(FakeReply::withStatus(500, R"({"error":{"message":"boom"}})", {{"retry-after-ms", "30"}}));
+    h.type(u"hello"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Failed);
+    QVERIFY(progressKinds.contains(int(ConversationProgress::Kind::WaitingToRetry)));
+    const int errorRow = findRow(h.model(), ConversationRowKind::Error);
+    QVERIFY(errorRow >= 0);
+    QVERIFY(h.model().index(errorRow, 0).data(ConversationModel::TextRole).toString().contains(u"500"_s));
+    QVERIFY(h.model().index(errorRow, 0).data(ConversationModel::RetryableRole).toBool());
+
+    h.server.enqueue(FakeReply::withText(u"Recovered after the outage."_s));
+    QVERIFY(h.click(errorRow, ConversationAction::Retry));
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+    QVERIFY(!h.model().index(errorRow, 0).data(ConversationModel::RetryableRole).toBool());
+    QVERIFY(findRow(h.model(), ConversationRowKind::Assistant, [](const QModelIndex &i) {
+                return i.data(ConversationModel::TextRole).toString() == u"Recovered after the outage.";
+            }) > errorRow);
+    QCOMPARE(chatRequests(h.server), 5);
+}
+
+void TestLiveAgent::firstRunOpensDemo()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    AppSettings settings(dir.filePath(u"empty.ini"_s));
+    QCOMPARE(settings.profiles(), QList<ProviderProfile>{ProviderProfile::defaultProfile()}); // nothing stored
+    MainWindow window(&settings);
+    // The agent probes a port nothing listens on, so "unreachable" holds on a machine running Ollama too.
+    ProviderProfile dead = ProviderProfile::defaultProfile();
+    dead.baseUrl = QUrl(u"http://127.0.0.1:1/v1"_s);
+    window.agent()->setProfile(dead);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.showsFirstRun());
+    QCOMPARE(window.centralStack()->currentWidget(), window.firstRunPanel());
+    QCOMPARE(window.firstRunPanel()->addressEdit()->text(), ProviderProfile::defaultProfile().baseUrl.toString());
+    QTRY_COMPARE_WITH_TIMEOUT(window.agent()->connection(), AgentController::Connection::Unreachable, 10000);
+    QVERIFY(window.showsFirstRun());
+
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    QTest::mouseClick(window.firstRunPanel()->demoButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(240000));
+    QVERIFY(!window.showsFirstRun());
+    QVERIFY(window.conversationModel()->rowCount() > 100);
+    // The demo's workspace is not on this machine: the prompt says so rather than pretending.
+    QTRY_VERIFY(window.promptInput()->isBlocked());
+    QVERIFY(!window.promptInput()->blockedReason().isEmpty());
+}
+
+void TestLiveAgent::settingsReachTheAgent()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    QAction *action = h.window->findChild<QAction *>(u"SettingsAction"_s);
+    QVERIFY(action);
+    QVERIFY(action->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_Comma)));
+    action->trigger();
+    SettingsDialog *dialog = h.window->settingsDialog();
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    QCOMPARE(h.window->agent()->approvalPolicy().mode(ApprovalKind::Execute), ApprovalMode::Ask);
+
+    dialog->showPage(SettingsDialog::Page::Agent);
+    QComboBox *execute = dialog->agentPage()->modeCombo(ApprovalKind::Execute);
+    execute->setCurrentIndex(execute->findData(int(ApprovalMode::Allow)));
+    QTest::mouseClick(dialog->buttonBox()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!h.window->settingsDialog());
+
+    QCOMPARE(h.window->agent()->approvalPolicy().mode(ApprovalKind::Execute), ApprovalMode::Allow);
+    QCOMPARE(h.run()->approvalGate()->policy().mode(ApprovalKind::Execute), ApprovalMode::Allow);
+
+    // And it is what the next turn does: bash runs without an approval row.
+    h.server.enqueue(FakeReply::withToolCalls({bashCall(u"c9"_s, u"echo allowed"_s)}));
+    h.server.enqueue(FakeReply::withText(u"ok"_s));
+    h.type(u"go"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+    QCOMPARE(findRow(h.model(), ConversationRowKind::Approval), -1);
+    QCOMPARE(h.model().indexForCallId(u"c9"_s).data(ConversationModel::ToolStatusRole).toInt(), int(ToolCallStatus::Ok));
+}
+
+QTEST_MAIN(TestLiveAgent)
+#include "tst_liveagent.moc"
