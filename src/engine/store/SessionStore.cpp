@@ -729,7 +729,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         qint64 viewCheckpoint = r.viewCheckpointId;
         if (viewCheckpoint == kThisStep) {
             if (ids.checkpointIds.isEmpty())
-                return fail(tr("the request names this step's checkpoint, but the step has none"));
+                return fail(QCoreApplication::translate("wl::SessionStore", "the request names this step's checkpoint, but the step has none"));
             viewCheckpoint = ids.checkpointIds.last();
         }
         SqlQuery q(*c, u"UPDATE requests SET view_checkpoint_id = ?, view_message_ids = ?, estimate_tokens = ?, "
@@ -741,9 +741,9 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         q.bind(jsonText(IdRanges::encode(r.viewMessageIds))).bind(r.estimateTokens).bind(r.toolSchemaTokens);
         q.bind(int(r.tier)).bind(sessionId).bind(r.index);
         if (!q.exec())
-            return fail(tr("cannot update request %1: %2").arg(r.index).arg(q.error()));
+            return fail(QCoreApplication::translate("wl::SessionStore", "cannot update request %1: %2").arg(r.index).arg(q.error()));
         if (q.rowsAffected() != 1)
-            return fail(tr("there is no request %1 in session %2").arg(r.index).arg(sessionId));
+            return fail(QCoreApplication::translate("wl::SessionStore", "there is no request %1 in session %2").arg(r.index).arg(sessionId));
     }
 
     if (step.request) {
@@ -1005,7 +1005,7 @@ std::optional<QList<qint64>> SessionStore::appendRequests(const QString &session
     if (!c)
         return std::nullopt;
     auto fail = [&](const QString &text) -> std::optional<QList<qint64>> {
-        setError(error, tr("cannot add requests to session %1: %2").arg(sessionId, text));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot add requests to session %1: %2").arg(sessionId, text));
         return std::nullopt;
     };
     SqlTransaction transaction(*c);
@@ -1019,7 +1019,7 @@ std::optional<QList<qint64>> SessionStore::appendRequests(const QString &session
         if (!q.exec())
             return fail(q.error());
         if (!q.next())
-            return fail(tr("there is no such session"));
+            return fail(QCoreApplication::translate("wl::SessionStore", "there is no such session"));
         nextIndex = int(q.int64(0));
     }
     QList<qint64> rows;
@@ -1040,7 +1040,7 @@ std::optional<QList<qint64>> SessionStore::appendRequests(const QString &session
             if (!q.exec())
                 return fail(q.error());
             if (q.rowsAffected() != 1)
-                return fail(tr("message %1 is not in this session").arg(produced));
+                return fail(QCoreApplication::translate("wl::SessionStore", "message %1 is not in this session").arg(produced));
         }
     }
     if (!transaction.commit(&why))
@@ -1059,7 +1059,7 @@ bool SessionStore::setSessionSource(const QString &sessionId, const SessionSourc
     q.bind(toMs(source.importedAt.isValid() ? source.importedAt : QDateTime::currentDateTimeUtc()));
     q.bind(jsonText(source.details));
     if (!q.exec())
-        return setError(error, tr("cannot store the source of session %1: %2").arg(sessionId, q.error()));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store the source of session %1: %2").arg(sessionId, q.error()));
     return true;
 }
 
@@ -1071,7 +1071,7 @@ std::optional<SessionSource> SessionStore::sessionSource(const QString &sessionI
     SqlQuery q(*c, u"SELECT format, source_path, imported_at, details FROM session_sources WHERE session_id = ?"_s);
     q.bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot read the source of session %1: %2").arg(sessionId, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the source of session %1: %2").arg(sessionId, q.error()));
         return std::nullopt;
     }
     if (!q.next())
