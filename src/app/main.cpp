@@ -57,6 +57,7 @@ int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     wl::setApplicationIdentity(app);
+    wl::installTranslations(app, wl::languageSetting());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Waterline: run LLM agents and see how their context is compacted."));

@@ -1,0 +1,351 @@
+// Every user-visible string is translated into zh_CN, and the translations are loaded.
+//
+// lupdate runs over the sources (the same file list and include paths as the
+// waterline_lupdate target) into a temporary copy of the committed .ts, so a new
+// tr() string fails here until it is translated in translations/waterline_zh_CN.ts.
+#include "AppIdentity.h"
+#include "settings/AppSettings.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTranslator>
+#include <QXmlStreamReader>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct TsMessage
+{
+    QString context;
+    QString source;
+    QString comment;
+    QString location;        // file:line when the .ts has locations
+    QString type;            // "", "unfinished", "vanished", "obsolete"
+    bool numerus = false;
+    QStringList forms;       // the translation, or its numerus forms
+
+    QString describe() const
+    {
+        QString where = location.isEmpty() ? QString() : location + u": "_s;
+        return where + u'[' + context + u"] \"" + source + u'"';
+    }
+};
+
+QList<TsMessage> readTs(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = u"cannot read "_s + path;
+        return {};
+    }
+    QList<TsMessage> messages;
+    QXmlStreamReader xml(&file);
+    QString context;
+    TsMessage current;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement())
+            continue;
+        const auto name = xml.name();
+        if (name == u"name") {
+            context = xml.readElementText();
+        } else if (name == u"message") {
+            current = TsMessage();
+            current.context = context;
+            current.numerus = xml.attributes().value(u"numerus") == u"yes";
+        } else if (name == u"location") {
+            if (current.location.isEmpty())
+                current.location = xml.attributes().value(u"filename").toString() + u':' + xml.attributes().value(u"line").toString();
+        } else if (name == u"source") {
+            current.source = xml.readElementText();
+        } else if (name == u"comment") {
+            current.comment = xml.readElementText();
+        } else if (name == u"translation") {
+            current.type = xml.attributes().value(u"type").toString();
+            if (current.numerus) {
+                while (xml.readNextStartElement()) {
+                    if (xml.name() == u"numerusform")
+                        current.forms.append(xml.readElementText());
+                    else
+                        xml.skipCurrentElement();
+                }
+            } else {
+                current.forms = {xml.readElementText()};
+            }
+            messages.append(current);   // <translation> is the last child that matters
+        }
+    }
+    if (xml.hasError())
+        *error = path + u": "_s + xml.errorString();
+    return messages;
+}
+
+// %1..%99, %L1 and %n, as a set: a translation may reorder them but not lose or invent one.
+QSet<QString> placeholders(const QString &text)
+{
+    static const QRegularExpression re(u"%(L?[1-9][0-9]?|n)"_s);
+    QSet<QString> found;
+    for (const QRegularExpressionMatch &m : re.globalMatch(text))
+        found.insert(m.captured(0).remove(u'L'));
+    return found;
+}
+
+// A mnemonic: '&' before a character, not the escaped "&&".
+bool hasAccelerator(const QString &text)
+{
+    static const QRegularExpression re(u"(?<!&)&(?!&)[^\\s&]"_s);
+    return re.match(text).hasMatch();
+}
+
+QString joinFailures(const QStringList &failures, const QString &what)
+{
+    return u"%1 %2:\n  "_s.arg(failures.size()).arg(what) + failures.join(u"\n  "_s);
+}
+
+void removeTranslators()
+{
+    const auto translators = QCoreApplication::instance()->findChildren<QTranslator *>(Qt::FindDirectChildrenOnly);
+    for (QTranslator *t : translators)
+        delete t;   // the destructor uninstalls it
+}
+
+} // namespace
+
+class TestTranslations : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void everyStringIsTranslated();
+    void committedFileHasNoStaleEntries();
+    void placeholdersMatch();
+    void pluralFormsComplete();
+    void acceleratorsKept();
+    void loaderFollowsLanguage_data();
+    void loaderFollowsLanguage();
+    void qtOwnTranslationsLoaded();
+    void helperContextsReachTheTranslation();
+    void languageSettingMatchesAppSettings();
+
+private:
+    QTemporaryDir m_tmp;
+    QList<TsMessage> m_committed;
+    QList<TsMessage> m_refreshed;
+};
+
+void TestTranslations::initTestCase()
+{
+    wl::setApplicationIdentity(*QCoreApplication::instance());
+    QVERIFY(m_tmp.isValid());
+    const QString committed = QStringLiteral(WATERLINE_SOURCE_DIR "/translations/waterline_zh_CN.ts");
+    const QString refreshed = m_tmp.filePath(u"waterline_zh_CN.ts"_s);
+    QVERIFY2(QFile::copy(committed, refreshed), qPrintable(u"cannot copy "_s + committed));
+    QFile::setPermissions(refreshed, QFile::ReadOwner | QFile::WriteOwner);
+
+    QProcess lupdate;
+    lupdate.setProcessChannelMode(QProcess::MergedChannels);
+    lupdate.start(QStringLiteral(WATERLINE_LUPDATE),
+                  {u"-no-obsolete"_s, u"-locations"_s, u"absolute"_s, u"-silent"_s,
+                   u"@"_s + QStringLiteral(WATERLINE_LUPDATE_LIST), u"-ts"_s, refreshed});
+    QVERIFY2(lupdate.waitForFinished(90000), "lupdate did not finish in 90 s");
+    const QByteArray output = lupdate.readAll();
+    QVERIFY2(lupdate.exitStatus() == QProcess::NormalExit && lupdate.exitCode() == 0, output.constData());
+
+    QString error;
+    m_committed = readTs(committed, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    m_refreshed = readTs(refreshed, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(m_refreshed.size() > 100, "lupdate found almost no strings: is the source list right?");
+}
+
+void TestTranslations::cleanup()
+{
+    removeTranslators();
+}
+
+void TestTranslations::everyStringIsTranslated()
+{
+    QStringList failures;
+    for (const TsMessage &m : std::as_const(m_refreshed)) {
+        const bool empty = std::any_of(m.forms.cbegin(), m.forms.cend(), [](const QString &f) { return f.trimmed().isEmpty(); });
+        if (!m.type.isEmpty() || m.forms.isEmpty() || empty)
+            failures.append(m.describe());
+    }
+    QVERIFY2(failures.isEmpty(),
+             qPrintable(joinFailures(failures, u"strings are not translated into zh_CN "
+                                               "(run `scripts/build waterline_lupdate`, then translate them in translations/waterline_zh_CN.ts)"_s)));
+}
+
+void TestTranslations::committedFileHasNoStaleEntries()
+{
+    QSet<QString> current;
+    for (const TsMessage &m : std::as_const(m_refreshed))
+        current.insert(m.context + u'\x1f' + m.source + u'\x1f' + m.comment);
+    QStringList failures;
+    for (const TsMessage &m : std::as_const(m_committed)) {
+        if (m.type == u"vanished" || m.type == u"obsolete" || !current.contains(m.context + u'\x1f' + m.source + u'\x1f' + m.comment))
+            failures.append(m.describe());
+    }
+    QVERIFY2(failures.isEmpty(),
+             qPrintable(joinFailures(failures, u"entries of translations/waterline_zh_CN.ts are no longer in the sources "
+                                               "(run `scripts/build waterline_lupdate`)"_s)));
+}
+
+void TestTranslations::placeholdersMatch()
+{
+    QStringList failures;
+    for (const TsMessage &m : std::as_const(m_refreshed)) {
+        const QSet<QString> wanted = placeholders(m.source);
+        for (const QString &form : m.forms) {
+            if (placeholders(form) != wanted)
+                failures.append(m.describe() + u" -> \""_s + form + u'"');
+        }
+    }
+    QVERIFY2(failures.isEmpty(), qPrintable(joinFailures(failures, u"translations change the placeholders (%1, %n...)"_s)));
+}
+
+void TestTranslations::pluralFormsComplete()
+{
+    // Chinese has a single plural form; lupdate writes as many <numerusform>s as the language has.
+    int numerus = 0;
+    QStringList failures;
+    for (const TsMessage &m : std::as_const(m_refreshed)) {
+        if (!m.numerus)
+            continue;
+        ++numerus;
+        if (m.forms.size() != 1)
+            failures.append(m.describe() + u" has %1 forms"_s.arg(m.forms.size()));
+    }
+    QVERIFY2(numerus > 0, "no plural (%n) strings found: the numerus check would be vacuous");
+    QVERIFY2(failures.isEmpty(), qPrintable(joinFailures(failures, u"plural strings have the wrong number of forms for zh_CN"_s)));
+}
+
+void TestTranslations::acceleratorsKept()
+{
+    QStringList failures;
+    for (const TsMessage &m : std::as_const(m_refreshed)) {
+        if (!hasAccelerator(m.source))
+            continue;
+        for (const QString &form : m.forms) {
+            if (!hasAccelerator(form))
+                failures.append(m.describe() + u" -> \""_s + form + u'"');
+        }
+    }
+    QVERIFY2(failures.isEmpty(), qPrintable(joinFailures(failures, u"translations lose the keyboard accelerator (&)"_s)));
+}
+
+void TestTranslations::loaderFollowsLanguage_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<bool>("translated");
+    QTest::newRow("zh_CN") << u"zh_CN"_s << true;
+    QTest::newRow("English") << u"en"_s << false;
+}
+
+void TestTranslations::loaderFollowsLanguage()
+{
+    QFETCH(QString, language);
+    QFETCH(bool, translated);
+
+    wl::installTranslations(*QCoreApplication::instance(), language);
+    QLocale::setDefault(QLocale::c());
+    int checked = 0;
+    QStringList failures;
+    for (const TsMessage &m : std::as_const(m_committed)) {
+        if (m.numerus || m.forms.isEmpty() || m.forms.first() == m.source)
+            continue;
+        const QString got = QCoreApplication::translate(m.context.toUtf8().constData(), m.source.toUtf8().constData(),
+                                                        m.comment.isEmpty() ? nullptr : m.comment.toUtf8().constData());
+        const QString expected = translated ? m.forms.first() : m.source;
+        ++checked;
+        if (got != expected)
+            failures.append(m.describe() + u" -> \""_s + got + u'"');
+    }
+    QVERIFY(checked > 100);
+    QVERIFY2(failures.isEmpty(), qPrintable(joinFailures(failures, u"strings come out wrong"_s)));
+}
+
+void TestTranslations::qtOwnTranslationsLoaded()
+{
+    const QStringList loaded = wl::installTranslations(*QCoreApplication::instance(), u"zh_CN"_s);
+    QLocale::setDefault(QLocale::c());
+    const bool hasQt = std::any_of(loaded.cbegin(), loaded.cend(), [](const QString &f) { return f.endsWith(u"/qtbase_zh_CN.qm"); });
+    const bool hasOwn = std::any_of(loaded.cbegin(), loaded.cend(), [](const QString &f) { return f.startsWith(u":/i18n/waterline_zh"); });
+    QVERIFY2(hasQt, qPrintable(u"Qt's own translation was not loaded: "_s + loaded.join(u", ")));
+    QVERIFY2(hasOwn, qPrintable(u"Waterline's translation was not loaded: "_s + loaded.join(u", ")));
+    // Qt's own dialogs speak Chinese too: QDialogButtonBox's "Cancel" comes from qtbase.
+    QVERIFY(QCoreApplication::translate("QPlatformTheme", "Cancel") != u"Cancel");
+}
+
+// Sources that translate through a local `tr(text)` helper calling
+// QCoreApplication::translate("Context", text) ask for a context lupdate did not
+// record; each such call must still find its translation through the loader.
+void TestTranslations::helperContextsReachTheTranslation()
+{
+    wl::installTranslations(*QCoreApplication::instance(), u"zh_CN"_s);
+    QLocale::setDefault(QLocale::c());
+
+    QSet<QString> translatedAsItself;
+    for (const TsMessage &m : std::as_const(m_committed)) {
+        if (!m.forms.isEmpty() && m.forms.first() == m.source)
+            translatedAsItself.insert(m.source);
+    }
+
+    QFile list(QStringLiteral(WATERLINE_LUPDATE_LIST));
+    QVERIFY(list.open(QIODevice::ReadOnly | QIODevice::Text));
+    static const QRegularExpression helperDef(uR"((QString\s+tr\s*\(\s*const\s+char\s*\*|auto\s+tr\s*=\s*\[))"_s);
+    static const QRegularExpression helperCtx(uR"(QCoreApplication::translate\(\s*"([^"]+)"\s*,\s*[A-Za-z_]\w*\s*\))"_s);
+    static const QRegularExpression call(uR"((?<![\w:.>])tr\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)[,)])"_s);
+    static const QRegularExpression piece(uR"("((?:[^"\\]|\\.)*)")"_s);
+    int helperFiles = 0, calls = 0;
+    QStringList failures;
+    while (!list.atEnd()) {
+        const QString path = QString::fromUtf8(list.readLine()).trimmed();
+        if (path.isEmpty() || path.startsWith(u"-I"))
+            continue;
+        QFile source(path);
+        QVERIFY2(source.open(QIODevice::ReadOnly), qPrintable(path));
+        const QString text = QString::fromUtf8(source.readAll());
+        const QRegularExpressionMatch ctx = helperCtx.match(text);
+        if (!helperDef.match(text).hasMatch() || !ctx.hasMatch())
+            continue;
+        ++helperFiles;
+        const QByteArray context = ctx.captured(1).toUtf8();
+        for (const QRegularExpressionMatch &m : call.globalMatch(text)) {
+            QString literal;
+            for (const QRegularExpressionMatch &p : piece.globalMatch(m.captured(1)))
+                literal += p.captured(1);
+            literal.replace(u"\\n"_s, u"\n"_s).replace(u"\\t"_s, u"\t"_s).replace(u"\\\""_s, u"\""_s).replace(u"\\\\"_s, u"\\"_s);
+            ++calls;
+            const QString got = QCoreApplication::translate(context.constData(), literal.toUtf8().constData(), nullptr,
+                                                            literal.contains(u"%n") ? 2 : -1);
+            if (got == literal && !translatedAsItself.contains(literal)) {
+                const int line = int(text.left(m.capturedStart()).count(u'\n')) + 1;
+                failures.append(u"%1:%2: [%3] \"%4\""_s.arg(path).arg(line).arg(QString::fromUtf8(context), literal));
+            }
+        }
+    }
+    QVERIFY2(helperFiles > 0 && calls > 0, "no tr() helper found: the check would be vacuous");
+    QVERIFY2(failures.isEmpty(), qPrintable(joinFailures(failures, u"strings translated through a local tr() helper are not found at run time"_s)));
+}
+
+void TestTranslations::languageSettingMatchesAppSettings()
+{
+    wl::AppSettings settings;
+    for (const QString &language : wl::AppSettings::languages()) {
+        settings.setLanguage(language);
+        QCOMPARE(wl::languageSetting(), language);
+    }
+}
+
+QTEST_MAIN(TestTranslations)
+#include "tst_translations.moc"
