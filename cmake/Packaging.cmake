@@ -40,6 +40,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/packaging/${WATERLINE_APP_ID}.metainfo.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 
 # --- CPack: a Debian package installed under /usr ---------------------------
+# `install` and cpack must not build the whole tree (tests, benchmarks) first:
+# scripts/package builds the installed targets itself.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME waterline)
 set(CPACK_PACKAGE_VENDOR "The Waterline developers")
