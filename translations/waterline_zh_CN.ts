@@ -260,6 +260,73 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
+    <name>wl::AboutDialog</name>
+    <message>
+        <source>About Waterline</source>
+        <translation>关于 Waterline</translation>
+    </message>
+    <message>
+        <source>Waterline&apos;s own licence has not been declared yet.</source>
+        <translation>Waterline 本身的许可证尚未声明。</translation>
+    </message>
+    <message>
+        <source>Waterline is distributed under the %1 licence.</source>
+        <translation>Waterline 以 %1 许可证发布。</translation>
+    </message>
+    <message>
+        <source>Waterline %1</source>
+        <translation>Waterline %1</translation>
+    </message>
+    <message>
+        <source>A workbench for long-running LLM agents: run an agent in a workspace folder, and watch, inspect and tune how its context window is compacted.</source>
+        <translation>面向长时间运行的 LLM 智能体的工作台：在工作区文件夹中运行智能体，观察、检查并调整其上下文窗口的压缩方式。</translation>
+    </message>
+    <message>
+        <source>Third-party software</source>
+        <translation>第三方软件</translation>
+    </message>
+    <message>
+        <source>Qt %1 (Core, Gui, Widgets, Network, Sql, Svg): %2</source>
+        <translation>Qt %1（Core、Gui、Widgets、Network、Sql、Svg）：%2</translation>
+    </message>
+    <message>
+        <source>GNU LGPL version 3</source>
+        <translation>GNU LGPL 第 3 版</translation>
+    </message>
+    <message>
+        <source>Qt Charts %1: %2</source>
+        <translation>Qt Charts %1：%2</translation>
+    </message>
+    <message>
+        <source>GNU GPL version 3</source>
+        <translation>GNU GPL 第 3 版</translation>
+    </message>
+    <message>
+        <source>KDE Frameworks KSyntaxHighlighting %1: %2; its syntax definitions carry their own licences</source>
+        <translation>KDE Frameworks KSyntaxHighlighting %1：%2；其语法定义文件各有各的许可证</translation>
+    </message>
+    <message>
+        <source>MIT licence</source>
+        <translation>MIT 许可证</translation>
+    </message>
+    <message>
+        <source>QtKeychain: %1</source>
+        <translation>QtKeychain：%1</translation>
+    </message>
+    <message>
+        <source>BSD 2-Clause licence</source>
+        <translation>BSD 2-Clause 许可证</translation>
+    </message>
+    <message>
+        <source>Demo session</source>
+        <translation>演示会话</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+</context>
+<context>
     <name>wl::AgentPage</name>
     <message>
         <source>Ask me first</source>
@@ -2060,14 +2127,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>Import failed</source>
         <translation>导入失败</translation>
-    </message>
-    <message>
-        <source>About Waterline</source>
-        <translation>关于 Waterline</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Waterline %1&lt;/h3&gt;&lt;p&gt;A workbench for long-running LLM agents: run an agent in a workspace folder, and watch, inspect and tune how its context window is compacted.&lt;/p&gt;&lt;p&gt;Built with Qt %2 (LGPL-3.0) and KDE Frameworks&apos; KSyntaxHighlighting (MIT).&lt;/p&gt;&lt;p&gt;%3&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Waterline %1&lt;/h3&gt;&lt;p&gt;面向长时间运行的 LLM 智能体的工作台：在工作区文件夹中运行智能体，观察、检查并调整其上下文窗口的压缩方式。&lt;/p&gt;&lt;p&gt;基于 Qt %2（LGPL-3.0）和 KDE Frameworks 的 KSyntaxHighlighting（MIT）构建。&lt;/p&gt;&lt;p&gt;%3&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

@@ -55,7 +55,7 @@ private Q_SLOTS:
 void TestDesktopIntegration::iconRendered_data()
 {
     QTest::addColumn<int>("size");
-    const QStringList sizes = QStringLiteral(WATERLINE_ICON_SIZES).split(u';');
+    const QStringList sizes = QStringLiteral(WATERLINE_ICON_SIZES).split(u' ');
     QCOMPARE(sizes.size(), 9);
     for (const QString &size : sizes)
         QTest::newRow(qPrintable(size + u"px")) << size.toInt();

@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QHash>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -106,6 +107,30 @@ bool hasAccelerator(const QString &text)
 QString joinFailures(const QStringList &failures, const QString &what)
 {
     return u"%1 %2:\n  "_s.arg(failures.size()).arg(what) + failures.join(u"\n  "_s);
+}
+
+// The text of a C++ string literal's body: the escapes sources use (\n \t \" \\ \uXXXX).
+QString unescapeCpp(const QString &body)
+{
+    QString out;
+    for (qsizetype i = 0; i < body.size(); ++i) {
+        const QChar c = body.at(i);
+        if (c != u'\\' || i + 1 == body.size()) {
+            out += c;
+            continue;
+        }
+        const QChar e = body.at(++i);
+        if (e == u'n')
+            out += u'\n';
+        else if (e == u't')
+            out += u'\t';
+        else if (e == u'u' && i + 4 < body.size()) {
+            out += QChar(char16_t(body.mid(i + 1, 4).toUShort(nullptr, 16)));
+            i += 4;
+        } else
+            out += e;   // \" \\ \'
+    }
+    return out;
 }
 
 void removeTranslators()
@@ -302,35 +327,64 @@ void TestTranslations::helperContextsReachTheTranslation()
 
     QFile list(QStringLiteral(WATERLINE_LUPDATE_LIST));
     QVERIFY(list.open(QIODevice::ReadOnly | QIODevice::Text));
-    static const QRegularExpression helperDef(uR"((QString\s+tr\s*\(\s*const\s+char\s*\*|auto\s+tr\s*=\s*\[))"_s);
-    static const QRegularExpression helperCtx(uR"(QCoreApplication::translate\(\s*"([^"]+)"\s*,\s*[A-Za-z_]\w*\s*\))"_s);
-    static const QRegularExpression call(uR"((?<![\w:.>])tr\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)[,)])"_s);
-    static const QRegularExpression piece(uR"("((?:[^"\\]|\\.)*)")"_s);
-    int helperFiles = 0, calls = 0;
-    QStringList failures;
+    static const QRegularExpression helperDef(uR"re((QString\s+tr\s*\(\s*const\s+char\s*\*|auto\s+tr\s*=\s*\[))re"_s);
+    static const QRegularExpression helperCtx(uR"re(QCoreApplication::translate\(\s*"([^"]+)"\s*,\s*[A-Za-z_]\w*\s*\))re"_s);
+    static const QRegularExpression include(uR"re(#include\s+"([^"]+)")re"_s);
+    static const QRegularExpression call(uR"re((?<![\w:.>])tr\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)[,)])re"_s);
+    static const QRegularExpression piece(uR"re("((?:[^"\\]|\\.)*)")re"_s);
+
+    QHash<QString, QString> texts;   // path -> contents
     while (!list.atEnd()) {
         const QString path = QString::fromUtf8(list.readLine()).trimmed();
         if (path.isEmpty() || path.startsWith(u"-I"))
             continue;
         QFile source(path);
         QVERIFY2(source.open(QIODevice::ReadOnly), qPrintable(path));
-        const QString text = QString::fromUtf8(source.readAll());
-        const QRegularExpressionMatch ctx = helperCtx.match(text);
-        if (!helperDef.match(text).hasMatch() || !ctx.hasMatch())
+        texts.insert(path, QString::fromUtf8(source.readAll()));
+    }
+    // Where each helper lives: its own file, or a header declaring it for the files that include it
+    // (the context then comes from the header's .cpp).
+    QHash<QString, QString> fileContext, headerContext;
+    for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
+        if (!helperDef.match(it.value()).hasMatch())
             continue;
+        const QRegularExpressionMatch ctx = helperCtx.match(it.value());
+        if (ctx.hasMatch()) {
+            fileContext.insert(it.key(), ctx.captured(1));
+        } else if (it.key().endsWith(u".h")) {
+            QString cpp = it.key();
+            cpp.chop(2);
+            const QRegularExpressionMatch own = helperCtx.match(texts.value(cpp + u".cpp"_s));
+            if (own.hasMatch())
+                headerContext.insert(it.key().section(u'/', -1), own.captured(1));
+        }
+    }
+    for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
+        if (fileContext.contains(it.key()) || !it.key().endsWith(u".cpp"))
+            continue;
+        for (const QRegularExpressionMatch &m : include.globalMatch(it.value())) {
+            if (headerContext.contains(m.captured(1).section(u'/', -1)))
+                fileContext.insert(it.key(), headerContext.value(m.captured(1).section(u'/', -1)));
+        }
+    }
+
+    int helperFiles = 0, calls = 0;
+    QStringList failures;
+    for (auto it = fileContext.cbegin(); it != fileContext.cend(); ++it) {
         ++helperFiles;
-        const QByteArray context = ctx.captured(1).toUtf8();
+        const QString &text = texts[it.key()];
+        const QByteArray context = it.value().toUtf8();
         for (const QRegularExpressionMatch &m : call.globalMatch(text)) {
             QString literal;
             for (const QRegularExpressionMatch &p : piece.globalMatch(m.captured(1)))
                 literal += p.captured(1);
-            literal.replace(u"\\n"_s, u"\n"_s).replace(u"\\t"_s, u"\t"_s).replace(u"\\\""_s, u"\""_s).replace(u"\\\\"_s, u"\\"_s);
+            literal = unescapeCpp(literal);
             ++calls;
             const QString got = QCoreApplication::translate(context.constData(), literal.toUtf8().constData(), nullptr,
                                                             literal.contains(u"%n") ? 2 : -1);
             if (got == literal && !translatedAsItself.contains(literal)) {
                 const int line = int(text.left(m.capturedStart()).count(u'\n')) + 1;
-                failures.append(u"%1:%2: [%3] \"%4\""_s.arg(path).arg(line).arg(QString::fromUtf8(context), literal));
+                failures.append(u"%1:%2: [%3] \"%4\""_s.arg(it.key()).arg(line).arg(it.value(), literal));
             }
         }
     }
