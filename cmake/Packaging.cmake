@@ -23,7 +23,7 @@ add_custom_command(
     OUTPUT ${_wl_icon_pngs}
     COMMAND waterline-iconrender ${WATERLINE_ICON_SVG} ${WATERLINE_ICON_DIR} ${WATERLINE_APP_ID} ${WATERLINE_ICON_SIZES}
     DEPENDS waterline-iconrender ${WATERLINE_ICON_SVG}
-    COMMENT "Rendering ${WATERLINE_APP_ID} icons (${WATERLINE_ICON_SIZES})"
+    COMMENT "Rendering the ${WATERLINE_APP_ID} icons from the SVG"
     VERBATIM)
 add_custom_target(waterline_icons ALL DEPENDS ${_wl_icon_pngs})
 
