@@ -8,6 +8,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     wl::setApplicationIdentity(app);
+    wl::installTranslations(app, wl::languageSetting());
     const QStringList args = QCoreApplication::arguments();
 
     auto usage = [] {

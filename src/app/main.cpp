@@ -15,7 +15,6 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTimer>
-#include <QTranslator>
 
 #include <cstdio>
 #include <memory>
@@ -52,31 +51,13 @@ void scheduleScreenshot(wl::MainWindow &window, const QString &path, bool waitFo
     QTimer::singleShot(120000, &window, grab);
 }
 
-// The interface language the settings name ("system": the system's), if a translation of it is installed
-// (next to the binary, or in ../share/waterline/translations, or compiled in under :/i18n).
-void installTranslator(QApplication &app)
-{
-    const QString language = wl::AppSettings().language();
-    const QLocale locale = language == u"system"_s ? QLocale::system() : QLocale(language);
-    const QString appDir = QCoreApplication::applicationDirPath();
-    auto *translator = new QTranslator(&app);
-    const QStringList dirs{u":/i18n"_s, appDir + u"/translations"_s, appDir + u"/../share/waterline/translations"_s};
-    for (const QString &dir : dirs) {
-        if (translator->load(locale, u"waterline"_s, u"_"_s, dir)) {
-            QCoreApplication::installTranslator(translator);
-            return;
-        }
-    }
-    delete translator;
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     wl::setApplicationIdentity(app);
-    installTranslator(app);
+    wl::installTranslations(app, wl::languageSetting());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Waterline: run LLM agents and see how their context is compacted."));

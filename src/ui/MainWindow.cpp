@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "AboutDialog.h"
 #include "DockPanels.h"
 #include "WhatIfBinding.h"
 #include "anchors/AnchorHistoryModel.h"
@@ -811,13 +812,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About Waterline"),
-        tr("<h3>Waterline %1</h3>"
-           "<p>A workbench for long-running LLM agents: run an agent in a workspace folder, "
-           "and watch, inspect and tune how its context window is compacted.</p>"
-           "<p>Built with Qt %2 (LGPL-3.0) and KDE Frameworks' KSyntaxHighlighting (MIT).</p>"
-           "<p>%3</p>")
-            .arg(QStringLiteral(WATERLINE_VERSION), QString::fromLatin1(qVersion()), DemoSession::sourceNote().toHtmlEscaped()));
+    AboutDialog::openFor(this);
 }
 
 } // namespace wl

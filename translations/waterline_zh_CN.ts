@@ -1,0 +1,4570 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>LoadedSession</name>
+    <message>
+        <source>%1 compaction: %2 → %3 tokens, %4 → %5 messages, %6 summarised, %7 offloaded, %8 ms</source>
+        <translation>%1 压缩：%2 → %3 个 token，%4 → %5 条消息，摘要 %6 条，卸载 %7 条，耗时 %8 毫秒</translation>
+    </message>
+    <message>
+        <source>Anchors changed: %1 of 5; summary by %2</source>
+        <translation>锚点变化：%1/5；摘要由 %2 生成</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>%1 compacted its own context here (%2 tokens before, %3)</source>
+        <translation>%1 在此处压缩了自己的上下文（压缩前 %2 个 token，%3）</translation>
+    </message>
+    <message>
+        <source>%1 compacted its own context here</source>
+        <translation>%1 在此处压缩了自己的上下文</translation>
+    </message>
+</context>
+<context>
+    <name>MessageCodec</name>
+    <message>
+        <source>field &apos;role&apos;: missing or not a string</source>
+        <translation>字段 &apos;role&apos;：缺失或不是字符串</translation>
+    </message>
+    <message>
+        <source>field &apos;role&apos;: unknown role &apos;%1&apos;</source>
+        <translation>字段 &apos;role&apos;：未知角色 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>field &apos;content&apos;: expected a string, null or an array of parts</source>
+        <translation>字段 &apos;content&apos;：应为字符串、null 或片段数组</translation>
+    </message>
+    <message>
+        <source>field &apos;tool_calls&apos;: expected an array</source>
+        <translation>字段 &apos;tool_calls&apos;：应为数组</translation>
+    </message>
+    <message>
+        <source>field &apos;tool_calls[%1].function.name&apos;: missing</source>
+        <translation>字段 &apos;tool_calls[%1].function.name&apos;：缺失</translation>
+    </message>
+    <message>
+        <source>field &apos;tool_call_id&apos;: expected a string</source>
+        <translation>字段 &apos;tool_call_id&apos;：应为字符串</translation>
+    </message>
+    <message>
+        <source>message %1: expected an object</source>
+        <translation>消息 %1：应为对象</translation>
+    </message>
+    <message>
+        <source>message %1: %2</source>
+        <translation>消息 %1：%2</translation>
+    </message>
+    <message>
+        <source>field &apos;name&apos;: missing</source>
+        <translation>字段 &apos;name&apos;：缺失</translation>
+    </message>
+</context>
+<context>
+    <name>OffloadChunkReader</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>SessionLoader</name>
+    <message>
+        <source>There is no session %1 in %2.</source>
+        <translation>%2 中没有会话 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptImport</name>
+    <message>
+        <source>Claude Code session</source>
+        <translation>Claude Code 会话</translation>
+    </message>
+    <message>
+        <source>OpenAI Codex CLI rollout</source>
+        <translation>OpenAI Codex CLI 运行记录</translation>
+    </message>
+    <message>
+        <source>OpenAI Chat messages</source>
+        <translation>OpenAI Chat 消息</translation>
+    </message>
+    <message>
+        <source>OpenHands events</source>
+        <translation>OpenHands 事件</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: run %2 does not exist; the file holds %n run(s)</source>
+        <translation>
+            <numerusform>%1：运行 %2 不存在；该文件共有 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>SWE-agent trajectory</source>
+        <translation>SWE-agent 轨迹</translation>
+    </message>
+    <message>
+        <source>Waterline session export</source>
+        <translation>Waterline 会话导出</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>could not write the screenshot to %1</source>
+        <translation>无法将截图写入 %1</translation>
+    </message>
+    <message>
+        <source>Waterline: run LLM agents and see how their context is compacted.</source>
+        <translation>Waterline：运行 LLM 智能体，查看其上下文如何被压缩。</translation>
+    </message>
+    <message>
+        <source>Use the session database at &lt;path&gt;.</source>
+        <translation>使用位于 &lt;path&gt; 的会话数据库。</translation>
+    </message>
+    <message>
+        <source>Start a new session in the workspace folder &lt;dir&gt;.</source>
+        <translation>在工作区文件夹 &lt;dir&gt; 中开始新会话。</translation>
+    </message>
+    <message>
+        <source>Open the session with this &lt;id&gt;.</source>
+        <translation>打开 ID 为 &lt;id&gt; 的会话。</translation>
+    </message>
+    <message>
+        <source>Open the bundled demo session (no network needed).</source>
+        <translation>打开内置的演示会话（无需网络）。</translation>
+    </message>
+    <message>
+        <source>Render the main window after start-up to the PNG &lt;path&gt; and exit.</source>
+        <translation>启动后将主窗口渲染为 PNG 文件 &lt;path&gt; 并退出。</translation>
+    </message>
+    <message>
+        <source>Bring the dock &lt;name&gt; (e.g. Anchors) to the front; useful with --screenshot.</source>
+        <translation>将停靠面板 &lt;name&gt;（如 Anchors）置于最前；配合 --screenshot 使用。</translation>
+    </message>
+    <message>
+        <source>the workspace &apos;%1&apos; is not a folder</source>
+        <translation>工作区 &apos;%1&apos; 不是文件夹</translation>
+    </message>
+    <message>
+        <source>there is no dock named &apos;%1&apos;</source>
+        <translation>没有名为 &apos;%1&apos; 的停靠面板</translation>
+    </message>
+    <message>
+        <source>Demo session</source>
+        <translation>演示会话</translation>
+    </message>
+    <message>
+        <source>The demo session could not be prepared:
+%1</source>
+        <translation>无法准备演示会话：
+%1</translation>
+    </message>
+    <message>
+        <source>The session database %1 could not be opened:
+%2
+
+Nothing was changed in it. Start Waterline with --db to use another file.</source>
+        <translation>无法打开会话数据库 %1：
+%2
+
+其中的内容未作任何改动。可使用 --db 启动 Waterline 以改用其他文件。</translation>
+    </message>
+    <message>
+        <source>Waterline</source>
+        <translation>Waterline</translation>
+    </message>
+</context>
+<context>
+    <name>waterline-cli</name>
+    <message>
+        <source>Usage: waterline-cli COMMAND [OPTIONS]
+
+Commands:
+</source>
+        <translation>用法：waterline-cli 命令 [选项]
+
+命令：
+</translation>
+    </message>
+    <message>
+        <source>
+Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</source>
+        <translation>
+运行 &apos;waterline-cli 命令 --help&apos; 查看该命令的选项。</translation>
+    </message>
+    <message>
+        <source>unknown command &apos;%1&apos;</source>
+        <translation>未知命令 &apos;%1&apos;</translation>
+    </message>
+</context>
+<context>
+    <name>wl</name>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Your agent sessions: open one, or start a new one in a workspace folder.</source>
+        <translation>你的智能体会话：打开一个会话，或在某个工作区文件夹中开始新会话。</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Context utilisation per LLM request against the compaction thresholds.</source>
+        <translation>每次 LLM 请求的上下文占用率，以及与压缩阈值的对照。</translation>
+    </message>
+    <message>
+        <source>Thresholds</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Tune the compaction policy and replay the session under it.</source>
+        <translation>调整压缩策略，并按新策略重放会话。</translation>
+    </message>
+    <message>
+        <source>Anchors</source>
+        <translation>锚点</translation>
+    </message>
+    <message>
+        <source>The five anchors and how they merged across compactions.</source>
+        <translation>五个锚点，以及它们在历次压缩中如何合并。</translation>
+    </message>
+    <message>
+        <source>Offloads</source>
+        <translation>卸载</translation>
+    </message>
+    <message>
+        <source>Tool results moved out of the context into files, with a viewer.</source>
+        <translation>被移出上下文、写入文件的工具结果，附带查看器。</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>What the model actually saw for the selected request, beside the full history.</source>
+        <translation>所选请求中模型实际看到的内容，与完整历史并列对照。</translation>
+    </message>
+    <message>
+        <source>Compactions</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>Every compaction record: tier, tokens before and after, summariser, errors.</source>
+        <translation>所有压缩记录：层级、压缩前后的 token 数、摘要器、错误。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AboutDialog</name>
+    <message>
+        <source>About Waterline</source>
+        <translation>关于 Waterline</translation>
+    </message>
+    <message>
+        <source>Waterline&apos;s own licence has not been declared yet.</source>
+        <translation>Waterline 本身的许可证尚未声明。</translation>
+    </message>
+    <message>
+        <source>Waterline is distributed under the %1 licence.</source>
+        <translation>Waterline 以 %1 许可证发布。</translation>
+    </message>
+    <message>
+        <source>Waterline %1</source>
+        <translation>Waterline %1</translation>
+    </message>
+    <message>
+        <source>A workbench for long-running LLM agents: run an agent in a workspace folder, and watch, inspect and tune how its context window is compacted.</source>
+        <translation>面向长时间运行的 LLM 智能体的工作台：在工作区文件夹中运行智能体，观察、检查并调整其上下文窗口的压缩方式。</translation>
+    </message>
+    <message>
+        <source>Third-party software</source>
+        <translation>第三方软件</translation>
+    </message>
+    <message>
+        <source>Qt %1 (Core, Gui, Widgets, Network, Sql, Svg): %2</source>
+        <translation>Qt %1（Core、Gui、Widgets、Network、Sql、Svg）：%2</translation>
+    </message>
+    <message>
+        <source>GNU LGPL version 3</source>
+        <translation>GNU LGPL 第 3 版</translation>
+    </message>
+    <message>
+        <source>Qt Charts %1: %2</source>
+        <translation>Qt Charts %1：%2</translation>
+    </message>
+    <message>
+        <source>GNU GPL version 3</source>
+        <translation>GNU GPL 第 3 版</translation>
+    </message>
+    <message>
+        <source>KDE Frameworks KSyntaxHighlighting %1: %2; its syntax definitions carry their own licences</source>
+        <translation>KDE Frameworks KSyntaxHighlighting %1：%2；其语法定义文件各有各的许可证</translation>
+    </message>
+    <message>
+        <source>MIT licence</source>
+        <translation>MIT 许可证</translation>
+    </message>
+    <message>
+        <source>QtKeychain: %1</source>
+        <translation>QtKeychain：%1</translation>
+    </message>
+    <message>
+        <source>BSD 2-Clause licence</source>
+        <translation>BSD 2-Clause 许可证</translation>
+    </message>
+    <message>
+        <source>Demo session</source>
+        <translation>演示会话</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AgentPage</name>
+    <message>
+        <source>Ask me first</source>
+        <translation>先询问我</translation>
+    </message>
+    <message>
+        <source>Allow without asking</source>
+        <translation>直接允许</translation>
+    </message>
+    <message>
+        <source>Approval of tool calls</source>
+        <translation>工具调用审批</translation>
+    </message>
+    <message>
+        <source>&amp;Reading files:</source>
+        <translation>读取文件(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Writing or editing files:</source>
+        <translation>写入或编辑文件(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Running &amp;commands:</source>
+        <translation>运行命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>A request that asks shows the exact command or diff, with Allow once, Allow for this session and Deny.</source>
+        <translation>需要审批的请求会显示确切的命令或差异，并提供“允许一次”“本会话内允许”和“拒绝”。</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source> requests</source>
+        <translation> 个请求</translation>
+    </message>
+    <message>
+        <source>LLM requests one prompt may take before the run stops and asks you to go on</source>
+        <translation>一条提示词最多可发起的 LLM 请求数，达到后运行会停下并询问是否继续</translation>
+    </message>
+    <message>
+        <source>&amp;Turn limit:</source>
+        <translation>轮次上限(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AgentRun</name>
+    <message>
+        <source>the session is already open</source>
+        <translation>该会话已经打开</translation>
+    </message>
+    <message>
+        <source>the agent needs a session store and an LLM client</source>
+        <translation>智能体需要会话存储和 LLM 客户端</translation>
+    </message>
+    <message>
+        <source>no model is set for the session</source>
+        <translation>该会话未设置模型</translation>
+    </message>
+    <message>
+        <source>cannot open session %1: %2</source>
+        <translation>无法打开会话 %1：%2</translation>
+    </message>
+    <message>
+        <source>the session&apos;s compaction policy is invalid: %1</source>
+        <translation>该会话的压缩策略无效：%1</translation>
+    </message>
+    <message>
+        <source>invalid compaction policy: %1</source>
+        <translation>压缩策略无效：%1</translation>
+    </message>
+    <message>
+        <source>session %1 has no workspace folder</source>
+        <translation>会话 %1 没有工作区文件夹</translation>
+    </message>
+    <message>
+        <source>the workspace folder %1 does not exist or is not a folder</source>
+        <translation>工作区文件夹 %1 不存在或不是文件夹</translation>
+    </message>
+    <message>
+        <source>cannot store the system prompt: %1</source>
+        <translation>无法保存系统提示词：%1</translation>
+    </message>
+    <message>
+        <source>cannot read the history of session %1: %2</source>
+        <translation>无法读取会话 %1 的历史：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the compactions of session %1: %2</source>
+        <translation>无法读取会话 %1 的压缩记录：%2</translation>
+    </message>
+    <message>
+        <source>cannot store the session&apos;s progress: %1</source>
+        <translation>无法保存会话进度：%1</translation>
+    </message>
+    <message>
+        <source>[no result: the agent was interrupted while this %1 call was pending; it may or may not have taken effect. Check before repeating it.]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[no result: the agent was interrupted while this %1 call was pending; it may or may not have taken effect. Check before repeating it.]</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>已被用户停止</translation>
+    </message>
+    <message>
+        <source>the %1 call was cancelled: the user stopped the agent</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the %1 call was cancelled: the user stopped the agent</translation>
+    </message>
+    <message>
+        <source>cannot undo the compaction: %1</source>
+        <translation>无法撤销压缩：%1</translation>
+    </message>
+    <message>
+        <source>the turn limit of %1 requests was reached; send another prompt to go on</source>
+        <translation>已达到 %1 个请求的轮次上限；发送新的提示词即可继续</translation>
+    </message>
+    <message>
+        <source>cannot store a compaction: %1</source>
+        <translation>无法保存压缩：%1</translation>
+    </message>
+    <message>
+        <source>[not run: the user stopped the agent before this call]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[not run: the user stopped the agent before this call]</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AnchorHistoryModel</name>
+    <message>
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>updated</source>
+        <translation>已更新</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未变</translation>
+    </message>
+    <message>
+        <source>kept (new value unknown)</source>
+        <translation>保留（新值未知）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)
+
+%3</source>
+        <translation>%1（%2）
+
+%3</translation>
+    </message>
+    <message>
+        <source>Compaction %1 before request %2 (%3 tier), %4</source>
+        <translation>请求 %2 之前的压缩 %1（%3 层级），%4</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (req %3)</source>
+        <translation>#%1 %2（请求 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AnchorsPanel</name>
+    <message>
+        <source>Cells: &lt;span style=&quot;background:#c6f6d5&quot;&gt;&amp;nbsp;new&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:#bee3f8&quot;&gt;&amp;nbsp;updated&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:#e2e8f0&quot;&gt;&amp;nbsp;kept: the new value was unknown&amp;nbsp;&lt;/span&gt; plain: unchanged</source>
+        <translation>单元格：&lt;span style=&quot;background:#c6f6d5&quot;&gt;&amp;nbsp;新增&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:#bee3f8&quot;&gt;&amp;nbsp;已更新&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:#e2e8f0&quot;&gt;&amp;nbsp;保留：新值未知&amp;nbsp;&lt;/span&gt; 无底色：未变</translation>
+    </message>
+    <message>
+        <source>No compaction has produced anchors in this session yet.</source>
+        <translation>本会话中尚无压缩生成锚点。</translation>
+    </message>
+    <message>
+        <source>Select a cell to compare it with the previous compaction.</source>
+        <translation>选择一个单元格，与上一次压缩进行比较。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: compaction #%2 against %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：压缩 #%2 与 %3 对比</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>nothing (first compaction)</source>
+        <translation>无（首次压缩）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ApiKeyStore</name>
+    <message>
+        <source>this profile needs no key</source>
+        <translation>此配置不需要密钥</translation>
+    </message>
+    <message>
+        <source>keychain entry %1</source>
+        <translation>密钥环条目 %1</translation>
+    </message>
+    <message>
+        <source>no keychain entry %1</source>
+        <translation>没有密钥环条目 %1</translation>
+    </message>
+    <message>
+        <source>keychain unavailable (%1)</source>
+        <translation>密钥环不可用（%1）</translation>
+    </message>
+    <message>
+        <source>keychain not used</source>
+        <translation>未使用密钥环</translation>
+    </message>
+    <message>
+        <source>%1; environment variable %2 is not set</source>
+        <translation>%1；环境变量 %2 未设置</translation>
+    </message>
+    <message>
+        <source>environment variable %1</source>
+        <translation>环境变量 %1</translation>
+    </message>
+    <message>
+        <source>no keychain is available; set the key in an environment variable instead</source>
+        <translation>没有可用的密钥环；请改用环境变量设置密钥</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AppSettings</name>
+    <message>
+        <source>The stored provider profiles are not a JSON array (%1).</source>
+        <translation>已保存的提供商配置不是 JSON 数组（%1）。</translation>
+    </message>
+    <message>
+        <source>wrong type</source>
+        <translation>类型错误</translation>
+    </message>
+    <message>
+        <source>Provider profile %1 could not be read: %2</source>
+        <translation>无法读取提供商配置 %1：%2</translation>
+    </message>
+    <message>
+        <source>Provider profile %1 has an empty or repeated name &quot;%2&quot;.</source>
+        <translation>提供商配置 %1 的名称“%2”为空或重复。</translation>
+    </message>
+    <message>
+        <source>Every provider profile needs a name.</source>
+        <translation>每个提供商配置都需要名称。</translation>
+    </message>
+    <message>
+        <source>Two provider profiles are called &quot;%1&quot;; names must be unique.</source>
+        <translation>有两个提供商配置都叫“%1”；名称必须唯一。</translation>
+    </message>
+    <message>
+        <source>Provider profile &quot;%1&quot;: %2</source>
+        <translation>提供商配置“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AppearancePage</name>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A new language takes effect when Waterline restarts.</source>
+        <translation>新语言将在 Waterline 重启后生效。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Restart Waterline&lt;/b&gt; to use the new language.</source>
+        <translation>&lt;b&gt;重启 Waterline&lt;/b&gt; 以使用新语言。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ApprovalGate</name>
+    <message>
+        <source>the user denied this %1 call</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the user denied this %1 call</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ApprovalPolicy</name>
+    <message>
+        <source>&apos;%1&apos; must be &quot;ask&quot; or &quot;allow&quot;</source>
+        <translation>&apos;%1&apos; 必须是 &quot;ask&quot; 或 &quot;allow&quot;</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AuditLog</name>
+    <message>
+        <source>cannot create the folder %1: a file with that name is in the way</source>
+        <translation>无法创建文件夹 %1：已有同名文件</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>no audit file path given</source>
+        <translation>未提供审计文件路径</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>not JSON (%1 at offset %2)</source>
+        <translation>不是 JSON（%1，位于偏移量 %2）</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+</context>
+<context>
+    <name>wl::BashRun</name>
+    <message>
+        <source>bash could not be started: %1</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>bash could not be started: %1</translation>
+    </message>
+    <message>
+        <source>(no output)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>(no output)</translation>
+    </message>
+    <message>
+        <source>[the command wrote %1 bytes of binary output (NUL bytes or invalid UTF-8), not shown; pipe it through `xxd | head` or `cat -v` to inspect it]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[the command wrote %1 bytes of binary output (NUL bytes or invalid UTF-8), not shown; pipe it through `xxd | head` or `cat -v` to inspect it]</translation>
+    </message>
+    <message>
+        <source>[... %1 bytes of output left out; %2 bytes in total ...]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[... %1 bytes of output left out; %2 bytes in total ...]</translation>
+    </message>
+    <message>
+        <source>[timed out after %1 s; the command and every process it started were killed]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[timed out after %1 s; the command and every process it started were killed]</translation>
+    </message>
+    <message>
+        <source>[stopped by the user; the command and every process it started were killed]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[stopped by the user; the command and every process it started were killed]</translation>
+    </message>
+    <message>
+        <source>[the command was killed by a signal]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[the command was killed by a signal]</translation>
+    </message>
+    <message>
+        <source>[exit code: %1]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[exit code: %1]</translation>
+    </message>
+</context>
+<context>
+    <name>wl::BashTool</name>
+    <message>
+        <source>Run a shell command with `bash -c` in the workspace root. stdout and stderr are merged; long output keeps its first and last %1 bytes. The exit code is reported. timeout_s defaults to %2 and is at most %3; on timeout the command and everything it started are killed. No input is available (stdin is empty).</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Run a shell command with `bash -c` in the workspace root. stdout and stderr are merged; long output keeps its first and last %1 bytes. The exit code is reported. timeout_s defaults to %2 and is at most %3; on timeout the command and everything it started are killed. No input is available (stdin is empty).</translation>
+    </message>
+    <message>
+        <source>The command line</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>The command line</translation>
+    </message>
+    <message>
+        <source>Timeout in seconds (default %1, max %2)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Timeout in seconds (default %1, max %2)</translation>
+    </message>
+    <message>
+        <source>invalid arguments for bash: &apos;command&apos; is empty</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>invalid arguments for bash: &apos;command&apos; is empty</translation>
+    </message>
+    <message>
+        <source>bash: %1</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>bash: %1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ChatClientSummarizer</name>
+    <message>
+        <source>no LLM client</source>
+        <translation>没有 LLM 客户端</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ChatDocumentHandler</name>
+    <message>
+        <source>extra JSON value after the document</source>
+        <translation>文档之后还有多余的 JSON 值</translation>
+    </message>
+    <message>
+        <source>expected an array of messages</source>
+        <translation>应为消息数组</translation>
+    </message>
+    <message>
+        <source>expected an array, got %1</source>
+        <translation>应为数组，实际为 %1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ChatError</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>The API key was rejected (HTTP 401). Check the key set for this provider.</source>
+        <translation>API 密钥被拒绝（HTTP 401）。请检查为该提供商设置的密钥。</translation>
+    </message>
+    <message>
+        <source>The provider needs an API key, and none is set (HTTP 401).</source>
+        <translation>该提供商需要 API 密钥，但尚未设置（HTTP 401）。</translation>
+    </message>
+    <message>
+        <source>The API key is not allowed to use this model or endpoint (HTTP 403).</source>
+        <translation>该 API 密钥无权使用此模型或端点（HTTP 403）。</translation>
+    </message>
+    <message>
+        <source>Model not found: %1. Check the model name and the base URL (HTTP 404).</source>
+        <translation>找不到模型：%1。请检查模型名称和基础 URL（HTTP 404）。</translation>
+    </message>
+    <message>
+        <source>The provider timed out waiting for the request (HTTP 408).</source>
+        <translation>提供商等待请求超时（HTTP 408）。</translation>
+    </message>
+    <message>
+        <source>The account&apos;s quota or credit is used up; waiting will not help (HTTP 429).</source>
+        <translation>账户的配额或额度已用完，等待也无济于事（HTTP 429）。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s rate limit was reached (HTTP 429).</source>
+        <translation>已达到提供商的速率限制（HTTP 429）。</translation>
+    </message>
+    <message>
+        <source>The provider is overloaded right now (HTTP %1).</source>
+        <translation>提供商当前负载过高（HTTP %1）。</translation>
+    </message>
+    <message>
+        <source>The request is too large for the provider (HTTP 413).</source>
+        <translation>请求过大，提供商无法处理（HTTP 413）。</translation>
+    </message>
+    <message>
+        <source>The conversation is longer than the model&apos;s context window (HTTP %1).</source>
+        <translation>对话长度超出了模型的上下文窗口（HTTP %1）。</translation>
+    </message>
+    <message>
+        <source>The provider rejected the request (HTTP %1).</source>
+        <translation>提供商拒绝了该请求（HTTP %1）。</translation>
+    </message>
+    <message>
+        <source>The provider had an internal error (HTTP %1).</source>
+        <translation>提供商发生内部错误（HTTP %1）。</translation>
+    </message>
+    <message>
+        <source>The provider answered with an unexpected HTTP status %1.</source>
+        <translation>提供商返回了意外的 HTTP 状态码 %1。</translation>
+    </message>
+    <message>
+        <source>The provider is overloaded right now.</source>
+        <translation>提供商当前负载过高。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s rate limit was reached.</source>
+        <translation>已达到提供商的速率限制。</translation>
+    </message>
+    <message>
+        <source>The account&apos;s quota or credit is used up; waiting will not help.</source>
+        <translation>账户的配额或额度已用完，等待也无济于事。</translation>
+    </message>
+    <message>
+        <source>The API key was rejected.</source>
+        <translation>API 密钥被拒绝。</translation>
+    </message>
+    <message>
+        <source>The provider rejected the request.</source>
+        <translation>提供商拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>The provider reported an error in the middle of its reply.</source>
+        <translation>提供商在回复过程中报告了错误。</translation>
+    </message>
+    <message>
+        <source>Could not reach the provider, or the connection broke.</source>
+        <translation>无法连接到提供商，或连接已中断。</translation>
+    </message>
+    <message>
+        <source>The provider sent nothing for %1 s; the request timed out.</source>
+        <translation>提供商 %1 秒内没有任何响应；请求超时。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s reply could not be understood.</source>
+        <translation>无法解析提供商的回复。</translation>
+    </message>
+    <message>
+        <source>The request was cancelled.</source>
+        <translation>请求已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ClaudeReader</name>
+    <message>
+        <source>missing or not a string (%1)</source>
+        <translation>缺失或不是字符串（%1）</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>应为对象，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unknown record kind &apos;%1&apos;</source>
+        <translation>未知的记录类型 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>expected an array or a string, got %1</source>
+        <translation>应为数组或字符串，实际为 %1</translation>
+    </message>
+    <message>
+        <source>missing or not a string</source>
+        <translation>缺失或不是字符串</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CodexReader</name>
+    <message>
+        <source>missing or not a string (%1)</source>
+        <translation>缺失或不是字符串（%1）</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>应为对象，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unknown record kind &apos;%1&apos;</source>
+        <translation>未知的记录类型 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>expected an array, got %1</source>
+        <translation>应为数组，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unknown role &apos;%1&apos;</source>
+        <translation>未知角色 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>missing or not a string</source>
+        <translation>缺失或不是字符串</translation>
+    </message>
+    <message>
+        <source>unknown response item &apos;%1&apos;</source>
+        <translation>未知的响应项 &apos;%1&apos;</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompactionLogModel</name>
+    <message>
+        <source>summariser model %1</source>
+        <translation>摘要模型 %1</translation>
+    </message>
+    <message>
+        <source>main model %1</source>
+        <translation>主模型 %1</translation>
+    </message>
+    <message>
+        <source>extractive (no LLM)</source>
+        <translation>抽取式（不使用 LLM）</translation>
+    </message>
+    <message>
+        <source>%1 (no change)</source>
+        <translation>%1（无变化）</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 tier before request %2: %3 → %4 tokens, %5 → %6 messages, %7 summarised, %8 offloaded</source>
+        <translation>请求 %2 之前的 %1 层级压缩：%3 → %4 个 token，%5 → %6 条消息，摘要 %7 条，卸载 %8 条</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Tier</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <source>Tokens before → after</source>
+        <translation>token 数（前 → 后）</translation>
+    </message>
+    <message>
+        <source>After / before</source>
+        <translation>后 / 前</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Summariser</source>
+        <translation>摘要器</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompactionPage</name>
+    <message>
+        <source>The policy new sessions start with. A session can change its own policy in the Thresholds dock.</source>
+        <translation>新会话初始使用的策略。每个会话可在“阈值”面板中修改自己的策略。</translation>
+    </message>
+    <message>
+        <source>Thresholds (share of the context window in use)</source>
+        <translation>阈值（已用上下文窗口的比例）</translation>
+    </message>
+    <message>
+        <source>&amp;Warn at:</source>
+        <translation>警告阈值(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Soft compaction at:</source>
+        <translation>轻度压缩阈值(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Full compaction at:</source>
+        <translation>完全压缩阈值(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Emergency at:</source>
+        <translation>紧急阈值(&amp;E)：</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>The thresholds stay in order: raising one raises those above it.</source>
+        <translation>阈值始终保持递增顺序：调高某一阈值时，其上方的阈值会随之调高。</translation>
+    </message>
+    <message>
+        <source>What a compaction keeps</source>
+        <translation>压缩时保留的内容</translation>
+    </message>
+    <message>
+        <source> messages</source>
+        <translation> 条消息</translation>
+    </message>
+    <message>
+        <source>The newest messages are never summarised</source>
+        <translation>最新的消息永远不会被摘要</translation>
+    </message>
+    <message>
+        <source>&amp;Tail kept verbatim:</source>
+        <translation>原样保留的尾部(&amp;T)：</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Room left for the model&apos;s answer when measuring how full the context is</source>
+        <translation>计算上下文占用时为模型回答预留的空间</translation>
+    </message>
+    <message>
+        <source>&amp;Reserved for output:</source>
+        <translation>为输出预留(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Count tool schemas in the context size</source>
+        <translation>将工具 schema 计入上下文大小(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Offloading large tool results to files</source>
+        <translation>将较大的工具结果卸载到文件</translation>
+    </message>
+    <message>
+        <source> bytes</source>
+        <translation> 字节</translation>
+    </message>
+    <message>
+        <source>When a tool retur&amp;ns, above:</source>
+        <translation>工具返回时，超过(&amp;N)：</translation>
+    </message>
+    <message>
+        <source> lines</source>
+        <translation> 行</translation>
+    </message>
+    <message>
+        <source>  keeping a &amp;preview of:</source>
+        <translation>  保留预览(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>When compacting, a&amp;bove:</source>
+        <translation>压缩时，超过(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>  keeping a pre&amp;view of:</source>
+        <translation>  保留预览(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Summaries</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>After this the next fallback is used instead of waiting for the summary</source>
+        <translation>超过此时间将改用下一个后备方案，不再等待摘要</translation>
+    </message>
+    <message>
+        <source>Give &amp;up on a summary after:</source>
+        <translation>摘要超时放弃时间(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Restore &amp;defaults</source>
+        <translation>恢复默认值(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompactionPass</name>
+    <message>
+        <source>not offloaded: not an offloadable tool result</source>
+        <translation>未卸载：不是可卸载的工具结果</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompactionPolicy</name>
+    <message>
+        <source>%1 threshold %2 is outside (0, 1]</source>
+        <translation>%1 阈值 %2 超出 (0, 1] 范围</translation>
+    </message>
+    <message>
+        <source>%1 threshold %2 is below the %3 threshold %4</source>
+        <translation>%1 阈值 %2 低于 %3 阈值 %4</translation>
+    </message>
+    <message>
+        <source>tailMessages %1 must be at least 1</source>
+        <translation>tailMessages %1 必须至少为 1</translation>
+    </message>
+    <message>
+        <source>offloadAtToolTime %1 must not be negative</source>
+        <translation>offloadAtToolTime %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>offloadAtCompaction %1 must not be negative</source>
+        <translation>offloadAtCompaction %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>previewLinesToolTime %1 must not be negative</source>
+        <translation>previewLinesToolTime %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>previewLinesCompaction %1 must not be negative</source>
+        <translation>previewLinesCompaction %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>summaryTimeoutMs %1 must be positive</source>
+        <translation>summaryTimeoutMs %1 必须为正数</translation>
+    </message>
+    <message>
+        <source>reservedOutput %1 must not be negative</source>
+        <translation>reservedOutput %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>%1 must be a number</source>
+        <translation>%1 必须是数字</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number</source>
+        <translation>%1 必须是整数</translation>
+    </message>
+    <message>
+        <source>count_tool_schemas must be true or false</source>
+        <translation>count_tool_schemas 必须是 true 或 false</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompactionRecord</name>
+    <message>
+        <source>field &quot;%1&quot; is missing or has the wrong type</source>
+        <translation>字段 &quot;%1&quot; 缺失或类型错误</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompactionsPanel</name>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Save the records shown as JSONL (the audit format) or CSV</source>
+        <translation>将显示的记录保存为 JSONL（审计格式）或 CSV</translation>
+    </message>
+    <message>
+        <source>As JSONL...</source>
+        <translation>导出为 JSONL...</translation>
+    </message>
+    <message>
+        <source>As CSV...</source>
+        <translation>导出为 CSV...</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export compaction records</source>
+        <translation>导出压缩记录</translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ContextHistoryModel</name>
+    <message>
+        <source>tool result</source>
+        <translation>工具结果</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <source>offloaded</source>
+        <translation>已卸载</translation>
+    </message>
+    <message>
+        <source>summarised</source>
+        <translation>已摘要</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>token 数</translation>
+    </message>
+    <message>
+        <source>In the request</source>
+        <translation>在请求中</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ContextPanel</name>
+    <message>
+        <source>Sent to the model</source>
+        <translation>发送给模型的内容</translation>
+    </message>
+    <message>
+        <source>Full history at that moment</source>
+        <translation>当时的完整历史</translation>
+    </message>
+    <message>
+        <source>Select a request on the timeline to see exactly what the model was sent.</source>
+        <translation>在时间线上选择一个请求，即可查看模型收到的确切内容。</translation>
+    </message>
+    <message>
+        <source>Request %1: %2 messages, about %3 tokens sent; the full history held %4 messages, about %5 tokens.</source>
+        <translation>请求 %1：发送了 %2 条消息，约 %3 个 token；当时完整历史共 %4 条消息，约 %5 个 token。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ContextViewModel</name>
+    <message>
+        <source>system prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <source>checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>verbatim</source>
+        <translation>原样</translation>
+    </message>
+    <message>
+        <source>offload placeholder</source>
+        <translation>卸载占位符</translation>
+    </message>
+    <message>
+        <source>stub (result compacted away)</source>
+        <translation>存根（结果已被压缩移除）</translation>
+    </message>
+    <message>
+        <source>checkpoint (messages %1–%2)</source>
+        <translation>检查点（消息 %1–%2）</translation>
+    </message>
+    <message>
+        <source>tool result</source>
+        <translation>工具结果</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>What it is</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>token 数</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ConversationDelegate</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1:%2 min</source>
+        <translation>%1:%2 分钟</translation>
+    </message>
+    <message>
+        <source>… %1 more characters</source>
+        <translation>… 还有 %1 个字符</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Compaction checkpoint</source>
+        <translation>压缩检查点</translation>
+    </message>
+    <message>
+        <source>System note</source>
+        <translation>系统提示</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <source>Allow for this session</source>
+        <translation>本会话内允许</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>offloaded</source>
+        <translation>已卸载</translation>
+    </message>
+    <message>
+        <source>No result yet.</source>
+        <translation>尚无结果。</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>(empty result)</source>
+        <translation>（结果为空）</translation>
+    </message>
+    <message>
+        <source>… %1 more lines</source>
+        <translation>… 还有 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 · writing…</source>
+        <translation>%1 · 正在写入…</translation>
+    </message>
+    <message>
+        <source>running %1</source>
+        <translation>正在运行 %1</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Result (preview of %1 characters)</source>
+        <translation>结果（预览 %1 个字符）</translation>
+    </message>
+    <message>
+        <source>Approval needed: %1 wants to change files</source>
+        <translation>需要审批：%1 想要修改文件</translation>
+    </message>
+    <message>
+        <source>Approval needed: %1 wants to run</source>
+        <translation>需要审批：%1 想要运行命令</translation>
+    </message>
+    <message>
+        <source>%1 elapsed</source>
+        <translation>已用时 %1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ConversationModel</name>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Soft</source>
+        <translation>轻度</translation>
+    </message>
+    <message>
+        <source>Full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <source>Emergency</source>
+        <translation>紧急</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>Waiting for your decision</source>
+        <translation>等待你的决定</translation>
+    </message>
+    <message>
+        <source>Allowed once</source>
+        <translation>已允许一次</translation>
+    </message>
+    <message>
+        <source>Allowed for this session</source>
+        <translation>本会话内已允许</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>Compacting context (%1 tier, summarising 1 message)</source>
+        <translation>正在压缩上下文（%1 层级，摘要 1 条消息）</translation>
+    </message>
+    <message>
+        <source>Compacting context (%1 tier, summarising %2 messages)</source>
+        <translation>正在压缩上下文（%1 层级，摘要 %2 条消息）</translation>
+    </message>
+    <message>
+        <source>Waiting to retry (attempt %1, next in %2 s)</source>
+        <translation>等待重试（第 %1 次尝试，%2 秒后进行）</translation>
+    </message>
+    <message>
+        <source>Context compacted (%1 tier): %2 → %3 tokens · %4 · %5</source>
+        <translation>上下文已压缩（%1 层级）：%2 → %3 个 token · %4 · %5</translation>
+    </message>
+    <message>
+        <source>1 anchor changed</source>
+        <translation>1 个锚点有变化</translation>
+    </message>
+    <message>
+        <source>%1 anchors changed</source>
+        <translation>%1 个锚点有变化</translation>
+    </message>
+    <message>
+        <source>1 offload</source>
+        <translation>卸载 1 项</translation>
+    </message>
+    <message>
+        <source>%1 offloads</source>
+        <translation>卸载 %1 项</translation>
+    </message>
+    <message>
+        <source>Approval for %1 (%2):
+%3</source>
+        <translation>%1（%2）的审批：
+%3</translation>
+    </message>
+    <message>
+        <source>Open compaction record %1</source>
+        <translation>打开压缩记录 %1</translation>
+    </message>
+    <message>
+        <source>Tool call %1 (%2)</source>
+        <translation>工具调用 %1（%2）</translation>
+    </message>
+    <message>
+        <source>(unknown tool)</source>
+        <translation>（未知工具）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ConversationView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+</context>
+<context>
+    <name>wl::DemoSession</name>
+    <message>
+        <source>The demo session replays a real Claude Code session from marot/spotter (test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).</source>
+        <translation>演示会话重放了来自 marot/spotter 的一个真实 Claude Code 会话（test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl，MIT 许可证）。</translation>
+    </message>
+    <message>
+        <source>Preparing the demo session</source>
+        <translation>正在准备演示会话</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Could not unpack the demo transcript to %1.</source>
+        <translation>无法将演示对话记录解压到 %1。</translation>
+    </message>
+    <message>
+        <source>Demo: a Claude Code session, replayed</source>
+        <translation>演示：一个重放的 Claude Code 会话</translation>
+    </message>
+    <message>
+        <source>Importing the demo transcript</source>
+        <translation>正在导入演示对话记录</translation>
+    </message>
+    <message>
+        <source>Replaying it with Waterline&apos;s compaction</source>
+        <translation>正在用 Waterline 的压缩机制重放</translation>
+    </message>
+    <message>
+        <source>Demo session ready</source>
+        <translation>演示会话已就绪</translation>
+    </message>
+</context>
+<context>
+    <name>wl::EditFileTool</name>
+    <message>
+        <source>Replace one passage of a text file in the workspace. old_text must occur exactly once; include enough surrounding lines to make it unique. Differences in spaces, tabs, indentation and line endings are tolerated when there is no exact match. The file keeps its line endings.</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Replace one passage of a text file in the workspace. old_text must occur exactly once; include enough surrounding lines to make it unique. Differences in spaces, tabs, indentation and line endings are tolerated when there is no exact match. The file keeps its line endings.</translation>
+    </message>
+    <message>
+        <source>File path, relative to the workspace root</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>File path, relative to the workspace root</translation>
+    </message>
+    <message>
+        <source>The passage to replace, as it appears in the file</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>The passage to replace, as it appears in the file</translation>
+    </message>
+    <message>
+        <source>The text to put in its place</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>The text to put in its place</translation>
+    </message>
+    <message>
+        <source>old_text is empty; to write a whole file use write_file</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>old_text is empty; to write a whole file use write_file</translation>
+    </message>
+    <message>
+        <source>old_text and new_text are the same; nothing would change</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>old_text and new_text are the same; nothing would change</translation>
+    </message>
+    <message>
+        <source>old_text occurs %1 times in &apos;%2&apos;; include more surrounding lines so it matches exactly once</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>old_text occurs %1 times in &apos;%2&apos;; include more surrounding lines so it matches exactly once</translation>
+    </message>
+    <message>
+        <source>old_text was not found in &apos;%1&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>old_text was not found in &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>old_text was not found in &apos;%1&apos; (also tried ignoring differences in whitespace and line endings); read the file again and copy the passage exactly</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>old_text was not found in &apos;%1&apos; (also tried ignoring differences in whitespace and line endings); read the file again and copy the passage exactly</translation>
+    </message>
+    <message>
+        <source>old_text matches %1 places in &apos;%2&apos; when whitespace is ignored; include more surrounding lines so it matches exactly once</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>old_text matches %1 places in &apos;%2&apos; when whitespace is ignored; include more surrounding lines so it matches exactly once</translation>
+    </message>
+    <message>
+        <source>file not found: &apos;%1&apos;; use write_file to create it</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>file not found: &apos;%1&apos;; use write_file to create it</translation>
+    </message>
+    <message>
+        <source>edited &apos;%1&apos; (matched ignoring whitespace differences)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>edited &apos;%1&apos; (matched ignoring whitespace differences)</translation>
+    </message>
+    <message>
+        <source>edited &apos;%1&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>edited &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>edit_file %1</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>edit_file %1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::FindBar</name>
+    <message>
+        <source>Match case</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>Find in the loaded text</source>
+        <translation>在已加载的文本中查找</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一个匹配（Shift+Enter）</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>下一个匹配（Enter）</translation>
+    </message>
+    <message>
+        <source>Close the find bar (Esc)</source>
+        <translation>关闭查找栏（Esc）</translation>
+    </message>
+    <message>
+        <source>Find:</source>
+        <translation>查找：</translation>
+    </message>
+    <message>
+        <source>Wrapped to the end</source>
+        <translation>已回绕到末尾</translation>
+    </message>
+    <message>
+        <source>Wrapped to the start</source>
+        <translation>已回绕到开头</translation>
+    </message>
+    <message>
+        <source>Not found in the loaded text</source>
+        <translation>在已加载的文本中未找到</translation>
+    </message>
+</context>
+<context>
+    <name>wl::FirstRunPanel</name>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Connect a model</source>
+        <translation>连接模型</translation>
+    </message>
+    <message>
+        <source>Waterline runs an agent against a language model. No model answered yet; a local one takes three steps.</source>
+        <translation>Waterline 让智能体调用语言模型来工作。目前还没有模型响应；使用本地模型只需三步。</translation>
+    </message>
+    <message>
+        <source>Install &lt;b&gt;Ollama&lt;/b&gt; (or any OpenAI-compatible server: llama.cpp, vLLM, LM Studio) and start it.</source>
+        <translation>安装 &lt;b&gt;Ollama&lt;/b&gt;（或任何兼容 OpenAI 的服务器：llama.cpp、vLLM、LM Studio）并启动它。</translation>
+    </message>
+    <message>
+        <source>Download a model that can call tools, for example &lt;code&gt;ollama pull qwen3&lt;/code&gt;</source>
+        <translation>下载一个支持工具调用的模型，例如 &lt;code&gt;ollama pull qwen3&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Check that Waterline can reach it at this &amp;address:</source>
+        <translation>检查 Waterline 能否通过此地址访问它(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Check again</source>
+        <translation>再次检查(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Using a hosted API (OpenAI, Anthropic, OpenRouter) or another address? Add a provider profile in Settings. Just looking around? The demo session shows a long run with its compactions and needs no model.</source>
+        <translation>使用托管 API（OpenAI、Anthropic、OpenRouter）或其他地址？请在“设置”中添加提供商配置。只是随便看看？演示会话展示了一次带有多次压缩的长时间运行，无需模型。</translation>
+    </message>
+    <message>
+        <source>Open &amp;Settings…</source>
+        <translation>打开设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Open the &amp;demo session</source>
+        <translation>打开演示会话(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Reachable, but the server offers no model yet: download one (step 2), then check again.</source>
+        <translation>可以访问，但服务器尚未提供任何模型：请先下载一个（第 2 步），然后再次检查。</translation>
+    </message>
+    <message>
+        <source>Reachable. Models offered: %1 (%2).</source>
+        <translation>可以访问。提供的模型：%1（%2）。</translation>
+    </message>
+    <message>
+        <source>Not reachable: %1</source>
+        <translation>无法访问：%1</translation>
+    </message>
+    <message>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <source>Enter an http:// or https:// address, such as %1.</source>
+        <translation>请输入 http:// 或 https:// 地址，例如 %1。</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>wl::GlobTool</name>
+    <message>
+        <source>Find files by path pattern. `*` and `?` match within one folder, `**` across folders (`**/*.cpp` finds every .cpp file), `{a,b}` and `[abc]` as in bash. Paths are listed relative to the workspace root; .git and .waterline are skipped.</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Find files by path pattern. `*` and `?` match within one folder, `**` across folders (`**/*.cpp` finds every .cpp file), `{a,b}` and `[abc]` as in bash. Paths are listed relative to the workspace root; .git and .waterline are skipped.</translation>
+    </message>
+    <message>
+        <source>The pattern, relative to path</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>The pattern, relative to path</translation>
+    </message>
+    <message>
+        <source>Folder to search in (default: the workspace root)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Folder to search in (default: the workspace root)</translation>
+    </message>
+    <message>
+        <source>invalid arguments for glob: &apos;pattern&apos; is empty</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>invalid arguments for glob: &apos;pattern&apos; is empty</translation>
+    </message>
+    <message>
+        <source>the pattern &apos;%1&apos; must be relative; pass the folder as path instead</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the pattern &apos;%1&apos; must be relative; pass the folder as path instead</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a folder</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; is not a folder</translation>
+    </message>
+    <message>
+        <source>no files match &apos;%1&apos; in &apos;%2&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>no files match &apos;%1&apos; in &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <source>(a pattern without &apos;/&apos; only looks directly in that folder; use &apos;**/%1&apos; to include subfolders)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>(a pattern without &apos;/&apos; only looks directly in that folder; use &apos;**/%1&apos; to include subfolders)</translation>
+    </message>
+    <message>
+        <source>[showing %1 of %2 matches; narrow the pattern or the path]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[showing %1 of %2 matches; narrow the pattern or the path]</translation>
+    </message>
+    <message>
+        <source>[the search stopped after %1 entries; narrow the path]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[the search stopped after %1 entries; narrow the path]</translation>
+    </message>
+</context>
+<context>
+    <name>wl::GrepTool</name>
+    <message>
+        <source>Search file contents with a regular expression (Perl syntax). Prints matching lines as `file:line: text`. Searches the files under path (default: the workspace root), or the one file it names; glob filters the files (a glob without &apos;/&apos; matches file names, e.g. &apos;*.cpp&apos;). Binary files, files over %1 MB, .git and .waterline are skipped.</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Search file contents with a regular expression (Perl syntax). Prints matching lines as `file:line: text`. Searches the files under path (default: the workspace root), or the one file it names; glob filters the files (a glob without &apos;/&apos; matches file names, e.g. &apos;*.cpp&apos;). Binary files, files over %1 MB, .git and .waterline are skipped.</translation>
+    </message>
+    <message>
+        <source>The regular expression</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>The regular expression</translation>
+    </message>
+    <message>
+        <source>File or folder to search (default: the workspace root)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>File or folder to search (default: the workspace root)</translation>
+    </message>
+    <message>
+        <source>Only files matching this pattern, e.g. &apos;*.h&apos; or &apos;src/**/*.cpp&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Only files matching this pattern, e.g. &apos;*.h&apos; or &apos;src/**/*.cpp&apos;</translation>
+    </message>
+    <message>
+        <source>Match without regard to case (default false)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Match without regard to case (default false)</translation>
+    </message>
+    <message>
+        <source>Stop after this many matching lines (default %1, max %2)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Stop after this many matching lines (default %1, max %2)</translation>
+    </message>
+    <message>
+        <source>invalid regular expression &apos;%1&apos;: %2 (at offset %3)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>invalid regular expression &apos;%1&apos;: %2 (at offset %3)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; does not exist</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; does not exist</translation>
+    </message>
+    <message>
+        <source>no matches for &apos;%1&apos; in &apos;%2&apos; (%3 files searched)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>no matches for &apos;%1&apos; in &apos;%2&apos; (%3 files searched)</translation>
+    </message>
+    <message>
+        <source>[reached max_results (%1 lines); there may be more matches: narrow the pattern or the path, or raise max_results]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[reached max_results (%1 lines); there may be more matches: narrow the pattern or the path, or raise max_results]</translation>
+    </message>
+    <message>
+        <source>[%1 files over %2 MB were not searched]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[%1 files over %2 MB were not searched]</translation>
+    </message>
+    <message>
+        <source>[the search stopped early: too many files; narrow the path]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[the search stopped early: too many files; narrow the path]</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ImportContext</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: field &apos;%2&apos;: %3</source>
+        <translation>%1：字段 &apos;%2&apos;：%3</translation>
+    </message>
+    <message>
+        <source>%1:%2 (byte %3): %4</source>
+        <translation>%1:%2（字节 %3）：%4</translation>
+    </message>
+    <message>
+        <source>... further problems not listed</source>
+        <translation>... 其余问题不再列出</translation>
+    </message>
+    <message>
+        <source>call to &apos;%1&apos; has no id and cannot be answered</source>
+        <translation>对 &apos;%1&apos; 的调用没有 ID，无法回应</translation>
+    </message>
+    <message>
+        <source>call id &apos;%1&apos; is used again before its result</source>
+        <translation>调用 ID &apos;%1&apos; 在其结果返回之前被重复使用</translation>
+    </message>
+    <message>
+        <source>call id &apos;%1&apos; is reused after it was answered</source>
+        <translation>调用 ID &apos;%1&apos; 在已得到回应后被重复使用</translation>
+    </message>
+    <message>
+        <source>second result for call &apos;%1&apos;</source>
+        <translation>调用 &apos;%1&apos; 的第二个结果</translation>
+    </message>
+    <message>
+        <source>result for unknown call &apos;%1&apos;</source>
+        <translation>未知调用 &apos;%1&apos; 的结果</translation>
+    </message>
+    <message>
+        <source>%1: message %2 could not be stored: %3</source>
+        <translation>%1：消息 %2 无法保存：%3</translation>
+    </message>
+    <message>
+        <source>call &apos;%1&apos; has no result</source>
+        <translation>调用 &apos;%1&apos; 没有结果</translation>
+    </message>
+    <message>
+        <source>%1: import cancelled</source>
+        <translation>%1：导入已取消</translation>
+    </message>
+    <message>
+        <source>line is longer than %1 MB; this is not a transcript line</source>
+        <translation>该行超过 %1 MB，不是对话记录中的行</translation>
+    </message>
+    <message>
+        <source>%1: read error: %2</source>
+        <translation>%1：读取错误：%2</translation>
+    </message>
+    <message>
+        <source>binary data (NUL byte)</source>
+        <translation>二进制数据（NUL 字节）</translation>
+    </message>
+    <message>
+        <source>invalid JSON at column %1: %2</source>
+        <translation>第 %1 列的 JSON 无效：%2</translation>
+    </message>
+    <message>
+        <source>expected a JSON object</source>
+        <translation>应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1 (byte %2)</source>
+        <translation>%1（字节 %2）</translation>
+    </message>
+    <message>
+        <source>invalid JSON: %1</source>
+        <translation>无效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+</context>
+<context>
+    <name>wl::JsonStreamScanner</name>
+    <message>
+        <source>read error: %1</source>
+        <translation>读取错误：%1</translation>
+    </message>
+    <message>
+        <source>line break inside a string (truncated value?)</source>
+        <translation>字符串中出现换行（值被截断？）</translation>
+    </message>
+    <message>
+        <source>control character inside a string</source>
+        <translation>字符串中出现控制字符</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;%1&apos;</source>
+        <translation>意外的 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;:&apos;</source>
+        <translation>意外的 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;,&apos;</source>
+        <translation>意外的 &apos;,&apos;</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos;</source>
+        <translation>意外的字符 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>unexpected end of input (truncated JSON)</source>
+        <translation>输入意外结束（JSON 被截断）</translation>
+    </message>
+    <message>
+        <source>expected an object or an array</source>
+        <translation>应为对象或数组</translation>
+    </message>
+    <message>
+        <source>unexpected value</source>
+        <translation>意外的值</translation>
+    </message>
+    <message>
+        <source>a single JSON element is larger than %1 MB</source>
+        <translation>单个 JSON 元素超过 %1 MB</translation>
+    </message>
+</context>
+<context>
+    <name>wl::MainWindow</name>
+    <message>
+        <source>Waterline</source>
+        <translation>Waterline</translation>
+    </message>
+    <message>
+        <source>No session open</source>
+        <translation>未打开会话</translation>
+    </message>
+    <message>
+        <source>Could not open session %1</source>
+        <translation>无法打开会话 %1</translation>
+    </message>
+    <message>
+        <source>Could not open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Open or start a session to talk to an agent.</source>
+        <translation>打开或开始一个会话，与智能体对话。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Import Transcript...</source>
+        <translation>导入对话记录(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Import a session of Claude Code, Codex, SWE-agent, OpenHands, OpenAI Chat messages or a Waterline export</source>
+        <translation>导入 Claude Code、Codex、SWE-agent、OpenHands 的会话，OpenAI Chat 消息，或 Waterline 导出文件</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Waterline</source>
+        <translation>关于 Waterline(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Could not apply the policy</source>
+        <translation>无法应用该策略</translation>
+    </message>
+    <message>
+        <source>The session now compacts with the new policy.</source>
+        <translation>该会话现在按新策略进行压缩。</translation>
+    </message>
+    <message>
+        <source>Opening session %1...</source>
+        <translation>正在打开会话 %1...</translation>
+    </message>
+    <message>
+        <source>%1 — Waterline</source>
+        <translation>%1 — Waterline</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n message(s)</source>
+        <translation>
+            <numerusform>%1：%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n request(s)</source>
+        <translation>
+            <numerusform>，%n 个请求</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n compaction(s)</source>
+        <translation>
+            <numerusform>，%n 次压缩</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Import a transcript</source>
+        <translation>导入对话记录</translation>
+    </message>
+    <message>
+        <source>Agent transcripts (*.jsonl *.json *.traj);;All files (*)</source>
+        <translation>智能体对话记录 (*.jsonl *.json *.traj);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>No session database is open.</source>
+        <translation>没有打开的会话数据库。</translation>
+    </message>
+    <message>
+        <source>Importing %1...</source>
+        <translation>正在导入 %1...</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Import of %1 cancelled; nothing was kept.</source>
+        <translation>已取消导入 %1；未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Import failed</source>
+        <translation>导入失败</translation>
+    </message>
+</context>
+<context>
+    <name>wl::Migrations</name>
+    <message>
+        <source>cannot read the schema version</source>
+        <translation>无法读取数据库结构版本</translation>
+    </message>
+    <message>
+        <source>schema version %1 cannot be upgraded to %2</source>
+        <translation>数据库结构版本 %1 无法升级到 %2</translation>
+    </message>
+    <message>
+        <source>migration to schema %1 failed: %2</source>
+        <translation>迁移到数据库结构版本 %1 失败：%2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ModelDiscovery</name>
+    <message>
+        <source>the model list is not {&quot;data&quot;: [...]}: %1</source>
+        <translation>模型列表不是 {&quot;data&quot;: [...]} 格式：%1</translation>
+    </message>
+    <message>
+        <source>The server has no model list at %1 (HTTP 404).</source>
+        <translation>服务器在 %1 处没有模型列表（HTTP 404）。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::OffloadListModel</name>
+    <message>
+        <source>Tool time</source>
+        <translation>工具执行时</translation>
+    </message>
+    <message>
+        <source>Compaction</source>
+        <translation>压缩时</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Call ID</source>
+        <translation>调用 ID</translation>
+    </message>
+    <message>
+        <source>Gate</source>
+        <translation>关口</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Read Back</source>
+        <translation>回读次数</translation>
+    </message>
+    <message>
+        <source>The tool whose result was offloaded</source>
+        <translation>结果被卸载的工具</translation>
+    </message>
+    <message>
+        <source>The tool call the result answers</source>
+        <translation>该结果所回应的工具调用</translation>
+    </message>
+    <message>
+        <source>When it was offloaded: as the tool finished (gate 1) or during a compaction (gate 2)</source>
+        <translation>卸载时机：工具完成时（关口 1）或压缩期间（关口 2）</translation>
+    </message>
+    <message>
+        <source>Size of the original result</source>
+        <translation>原始结果的大小</translation>
+    </message>
+    <message>
+        <source>Lines in the original result</source>
+        <translation>原始结果的行数</translation>
+    </message>
+    <message>
+        <source>When the result was offloaded</source>
+        <translation>结果被卸载的时间</translation>
+    </message>
+    <message>
+        <source>How many times the agent read the file back</source>
+        <translation>智能体回读该文件的次数</translation>
+    </message>
+</context>
+<context>
+    <name>wl::OffloadStore</name>
+    <message>
+        <source>not offloaded: cannot create the folder %1: a file with that name is in the way</source>
+        <translation>未卸载：无法创建文件夹 %1：已有同名文件</translation>
+    </message>
+    <message>
+        <source>not offloaded: cannot create the folder %1</source>
+        <translation>未卸载：无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>not offloaded: the message has no tool call id</source>
+        <translation>未卸载：该消息没有工具调用 ID</translation>
+    </message>
+    <message>
+        <source>not offloaded: the result of call %1 is already a placeholder</source>
+        <translation>未卸载：调用 %1 的结果已经是占位符</translation>
+    </message>
+    <message>
+        <source>not offloaded: the session id &quot;%1&quot; cannot be used in a file name</source>
+        <translation>未卸载：会话 ID &quot;%1&quot; 不能用作文件名</translation>
+    </message>
+    <message>
+        <source>not offloaded: the workspace folder &quot;%1&quot; does not exist</source>
+        <translation>未卸载：工作区文件夹 &quot;%1&quot; 不存在</translation>
+    </message>
+    <message>
+        <source>not offloaded: the offload folder %1 lies outside the workspace</source>
+        <translation>未卸载：卸载文件夹 %1 位于工作区之外</translation>
+    </message>
+    <message>
+        <source>not offloaded: %1 exists and is not a regular file</source>
+        <translation>未卸载：%1 已存在且不是普通文件</translation>
+    </message>
+    <message>
+        <source>not offloaded: cannot read the existing file %1: %2</source>
+        <translation>未卸载：无法读取已有文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>not offloaded: cannot write %1: %2</source>
+        <translation>未卸载：无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::OffloadViewer</name>
+    <message>
+        <source>Show as Text Anyway</source>
+        <translation>仍以文本显示</translation>
+    </message>
+    <message>
+        <source>Load More</source>
+        <translation>加载更多</translation>
+    </message>
+    <message>
+        <source>Load All</source>
+        <translation>全部加载</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Highlighting: guessed from the content; pick another here</source>
+        <translation>语法高亮：根据内容推测；可在此处另选</translation>
+    </message>
+    <message>
+        <source>Find…</source>
+        <translation>查找…</translation>
+    </message>
+    <message>
+        <source>Wrap</source>
+        <translation>换行</translation>
+    </message>
+    <message>
+        <source>Wrap long lines</source>
+        <translation>自动换行显示长行</translation>
+    </message>
+    <message>
+        <source>This result looks like binary data (%1), so it is not shown as text.</source>
+        <translation>此结果看起来是二进制数据（%1），因此不以文本显示。</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>No result selected</source>
+        <translation>未选择结果</translation>
+    </message>
+    <message>
+        <source>Select an offloaded result to see it here.</source>
+        <translation>选择一个已卸载的结果，在此处查看。</translation>
+    </message>
+    <message>
+        <source>Binary data, %1</source>
+        <translation>二进制数据，%1</translation>
+    </message>
+    <message>
+        <source>Showing all of %1 (%2 lines)</source>
+        <translation>已显示全部 %1（%2 行）</translation>
+    </message>
+    <message>
+        <source>Showing the first %1 of %2 (%3 lines so far)</source>
+        <translation>已显示 %2 中的前 %1（目前 %3 行）</translation>
+    </message>
+    <message>
+        <source>lines longer than %1 characters are shown broken</source>
+        <translation>超过 %1 个字符的行会折断显示</translation>
+    </message>
+    <message>
+        <source>highlighting covers the first %1 characters</source>
+        <translation>语法高亮仅覆盖前 %1 个字符</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>None (plain text)</source>
+        <translation>无（纯文本）</translation>
+    </message>
+    <message>
+        <source>Automatic (%1)</source>
+        <translation>自动（%1）</translation>
+    </message>
+    <message>
+        <source>Plain text</source>
+        <translation>纯文本</translation>
+    </message>
+</context>
+<context>
+    <name>wl::OffloadsPanel</name>
+    <message>
+        <source>Filter by tool or call ID</source>
+        <translation>按工具或调用 ID 筛选</translation>
+    </message>
+    <message>
+        <source>Show in Conversation</source>
+        <translation>在对话中显示</translation>
+    </message>
+    <message>
+        <source>Scroll the conversation to the message this result came from</source>
+        <translation>将对话滚动到该结果所属的消息</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message>
+        <source>Copy Call ID</source>
+        <translation>复制调用 ID</translation>
+    </message>
+</context>
+<context>
+    <name>wl::OpenAiChatImporter</name>
+    <message>
+        <source>expected a JSON array or object of chat messages</source>
+        <translation>应为聊天消息的 JSON 数组或对象</translation>
+    </message>
+</context>
+<context>
+    <name>wl::OpenHandsImporter</name>
+    <message>
+        <source>expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)</source>
+        <translation>应为 OpenHands 事件（JSON 数组、每行一个运行的 JSON Lines，或 events.jsonl）</translation>
+    </message>
+    <message>
+        <source>%1: run index %2 is not valid</source>
+        <translation>%1：运行索引 %2 无效</translation>
+    </message>
+    <message>
+        <source>%1: field &apos;history&apos;: missing in run %2</source>
+        <translation>%1：运行 %2 中缺少字段 &apos;history&apos;</translation>
+    </message>
+</context>
+<context>
+    <name>wl::Preflight</name>
+    <message>
+        <source>invalid policy, nothing compacted: %1</source>
+        <translation>策略无效，未进行任何压缩：%1</translation>
+    </message>
+    <message>
+        <source>emergency: the context was at %1% of the window; compacted without an LLM call</source>
+        <translation>紧急：上下文已达窗口的 %1%；在不调用 LLM 的情况下完成了压缩</translation>
+    </message>
+    <message>
+        <source>still at or above the full threshold: only the tail is left</source>
+        <translation>仍处于或高于完全压缩阈值：只剩下尾部</translation>
+    </message>
+    <message>
+        <source>summary failed: %1</source>
+        <translation>摘要失败：%1</translation>
+    </message>
+    <message>
+        <source>cancelled before the summary arrived</source>
+        <translation>摘要返回前已被取消</translation>
+    </message>
+</context>
+<context>
+    <name>wl::PromptInput</name>
+    <message>
+        <source>Ask the agent… (Ctrl+Enter sends, / for commands)</source>
+        <translation>向智能体提问…（Ctrl+Enter 发送，/ 输入命令）</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the running request (Esc)</source>
+        <translation>停止正在运行的请求（Esc）</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Send the prompt (Ctrl+Enter)</source>
+        <translation>发送提示词（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Unknown command %1. Commands: %2. Start with a space to send it as text.</source>
+        <translation>未知命令 %1。可用命令：%2。以空格开头即可作为普通文本发送。</translation>
+    </message>
+    <message>
+        <source>The agent is still working: stop it (Esc) or wait before sending.</source>
+        <translation>智能体仍在工作：请先停止它（Esc）或等待后再发送。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ProviderProfile</name>
+    <message>
+        <source>unknown protocol &quot;%1&quot; (expected openai-chat or anthropic)</source>
+        <translation>未知协议 &quot;%1&quot;（应为 openai-chat 或 anthropic）</translation>
+    </message>
+    <message>
+        <source>the base URL &quot;%1&quot; is not an http(s) URL</source>
+        <translation>基础 URL &quot;%1&quot; 不是 http(s) URL</translation>
+    </message>
+    <message>
+        <source>the base URL must not carry a user name or password</source>
+        <translation>基础 URL 中不能包含用户名或密码</translation>
+    </message>
+    <message>
+        <source>the profile names no model</source>
+        <translation>该配置未指定模型</translation>
+    </message>
+    <message>
+        <source>keyRef looks like an API key itself; store the key in the keychain or an environment variable and put its name here</source>
+        <translation>keyRef 看起来本身就是一个 API 密钥；请把密钥保存在密钥环或环境变量中，并在此处填写其名称</translation>
+    </message>
+    <message>
+        <source>context window and output limit must not be negative</source>
+        <translation>上下文窗口和输出上限不能为负数</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ProviderProfilesModel</name>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <source>%1 at %2, model %3</source>
+        <translation>%1，地址 %2，模型 %3</translation>
+    </message>
+    <message>
+        <source>default profile</source>
+        <translation>默认配置</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>新配置</translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <source>The profile needs a name.</source>
+        <translation>配置需要名称。</translation>
+    </message>
+    <message>
+        <source>Another profile is also called &quot;%1&quot;.</source>
+        <translation>另一个配置也叫“%1”。</translation>
+    </message>
+    <message>
+        <source>The profile is incomplete.</source>
+        <translation>配置不完整。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Unnamed profile</source>
+        <translation>未命名配置</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ProvidersPage</name>
+    <message>
+        <source>The key could not be stored: %1</source>
+        <translation>无法保存密钥：%1</translation>
+    </message>
+    <message>
+        <source>Connected: the model answered in %1 ms.</source>
+        <translation>已连接：模型在 %1 毫秒内作出了回答。</translation>
+    </message>
+    <message>
+        <source>Connected: the model answered “%1” in %2 ms.</source>
+        <translation>已连接：模型在 %2 毫秒内回答了“%1”。</translation>
+    </message>
+    <message>
+        <source>Test cancelled.</source>
+        <translation>测试已取消。</translation>
+    </message>
+    <message>
+        <source>Models found: %1.</source>
+        <translation>找到的模型：%1。</translation>
+    </message>
+    <message>
+        <source>%1 is not among them.</source>
+        <translation>%1 不在其中。</translation>
+    </message>
+    <message>
+        <source>Could not list the models: %1</source>
+        <translation>无法列出模型：%1</translation>
+    </message>
+    <message>
+        <source>Discovery cancelled.</source>
+        <translation>模型发现已取消。</translation>
+    </message>
+    <message>
+        <source>Pro&amp;files:</source>
+        <translation>配置(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>A&amp;dd</source>
+        <translation>添加(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Add a profile for a local OpenAI-compatible server</source>
+        <translation>为本地兼容 OpenAI 的服务器添加配置</translation>
+    </message>
+    <message>
+        <source>Dupli&amp;cate</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve</source>
+        <translation>删除(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Make defa&amp;ult</source>
+        <translation>设为默认(&amp;U)</translation>
+    </message>
+    <message>
+        <source>New sessions use the default profile</source>
+        <translation>新会话使用默认配置</translation>
+    </message>
+    <message>
+        <source>Summaries &amp;written by:</source>
+        <translation>摘要生成者(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>The profile that writes compaction summaries; a small, fast model is enough</source>
+        <translation>用于编写压缩摘要的配置；小而快的模型就足够了</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible (Ollama, llama.cpp, vLLM, OpenAI)</source>
+        <translation>兼容 OpenAI（Ollama、llama.cpp、vLLM、OpenAI）</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <source>&amp;Protocol:</source>
+        <translation>协议(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>基础 URL(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>D&amp;iscover models</source>
+        <translation>发现模型(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ask the server which models it offers</source>
+        <translation>询问服务器提供哪些模型</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Conte&amp;xt window:</source>
+        <translation>上下文窗口(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Unknown (4,096 used)</source>
+        <translation>未知（按 4,096 计）</translation>
+    </message>
+    <message>
+        <source>Max &amp;output:</source>
+        <translation>最大输出(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>No key</source>
+        <translation>无密钥</translation>
+    </message>
+    <message>
+        <source>Environment variable</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>System keyring</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <source>The name of the environment variable or keyring entry; never the key itself</source>
+        <translation>环境变量或密钥环条目的名称；切勿填写密钥本身</translation>
+    </message>
+    <message>
+        <source>&amp;Key source:</source>
+        <translation>密钥来源(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Store in keyring</source>
+        <translation>保存到密钥环(&amp;S)</translation>
+    </message>
+    <message>
+        <source>API ke&amp;y:</source>
+        <translation>API 密钥(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>Paste a key to store it in the keyring (never in the settings file)</source>
+        <translation>粘贴密钥以将其保存到密钥环（绝不会写入设置文件）</translation>
+    </message>
+    <message>
+        <source>Paste a key to try it (kept in memory only)</source>
+        <translation>粘贴密钥以试用（仅保存在内存中）</translation>
+    </message>
+    <message>
+        <source>No system keyring is available: use an environment variable</source>
+        <translation>没有可用的系统密钥环：请使用环境变量</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Send a tiny request to the model and report how it went</source>
+        <translation>向模型发送一个极小的请求，并报告结果</translation>
+    </message>
+    <message>
+        <source>Cancel &amp;test</source>
+        <translation>取消测试(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Cancel d&amp;iscovery</source>
+        <translation>取消发现(&amp;I)</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>新配置</translation>
+    </message>
+    <message>
+        <source>The default profile</source>
+        <translation>默认配置</translation>
+    </message>
+    <message>
+        <source>Name a model to look up its context window.</source>
+        <translation>填写模型名称以查询其上下文窗口。</translation>
+    </message>
+    <message>
+        <source>%1 is not in the model table: enter its context window (8,192 tokens are assumed otherwise).</source>
+        <translation>%1 不在模型表中：请填写其上下文窗口（否则按 8,192 个 token 计）。</translation>
+    </message>
+    <message>
+        <source>From the model table: %1 tokens of context, %2 of output.</source>
+        <translation>来自模型表：上下文 %1 个 token，输出 %2 个。</translation>
+    </message>
+    <message>
+        <source>Set by hand; the model table says %1 tokens.</source>
+        <translation>手动设置；模型表中为 %1 个 token。</translation>
+    </message>
+    <message>
+        <source>Key: from the system keyring (entry %1).</source>
+        <translation>密钥：来自系统密钥环（条目 %1）。</translation>
+    </message>
+    <message>
+        <source>Key: from the environment variable %1.</source>
+        <translation>密钥：来自环境变量 %1。</translation>
+    </message>
+    <message>
+        <source>Key: none is sent, which suits a local server.</source>
+        <translation>密钥：不发送密钥，适用于本地服务器。</translation>
+    </message>
+    <message>
+        <source>Key: not set. Paste it below and store it in the system keyring, or set the environment variable %1 before starting Waterline.</source>
+        <translation>密钥：未设置。请在下方粘贴并保存到系统密钥环，或在启动 Waterline 前设置环境变量 %1。</translation>
+    </message>
+    <message>
+        <source>Key: not set. No system keyring is available: set the environment variable %1 before starting Waterline.</source>
+        <translation>密钥：未设置。没有可用的系统密钥环：请在启动 Waterline 前设置环境变量 %1。</translation>
+    </message>
+    <message>
+        <source>Storing the key in the system keyring…</source>
+        <translation>正在将密钥保存到系统密钥环…</translation>
+    </message>
+    <message>
+        <source>Fix the profile first: %1</source>
+        <translation>请先修正配置：%1</translation>
+    </message>
+    <message>
+        <source>Sending a short request to %1…</source>
+        <translation>正在向 %1 发送一个简短请求…</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Enter the server&apos;s base URL first.</source>
+        <translation>请先填写服务器的基础 URL。</translation>
+    </message>
+    <message>
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器查询其模型…</translation>
+    </message>
+    <message>
+        <source>This profile cannot be saved yet: %1</source>
+        <translation>此配置暂时无法保存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ReadFileTool</name>
+    <message>
+        <source>Read a text file in the workspace, one page at a time. Pages are byte ranges: offset (default 0) and limit (default %1, at most %2 bytes). A partial page ends with a line giving the next offset and the total size. Also reads offloaded tool results (.waterline/tool_results/...).</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Read a text file in the workspace, one page at a time. Pages are byte ranges: offset (default 0) and limit (default %1, at most %2 bytes). A partial page ends with a line giving the next offset and the total size. Also reads offloaded tool results (.waterline/tool_results/...).</translation>
+    </message>
+    <message>
+        <source>File path, relative to the workspace root</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>File path, relative to the workspace root</translation>
+    </message>
+    <message>
+        <source>Byte offset to start at (default 0)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Byte offset to start at (default 0)</translation>
+    </message>
+    <message>
+        <source>Bytes to read (default %1, max %2)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Bytes to read (default %1, max %2)</translation>
+    </message>
+    <message>
+        <source>file not found: &apos;%1&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>file not found: &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a folder, not a file; use glob to list its files</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; is a folder, not a file; use glob to list its files</translation>
+    </message>
+    <message>
+        <source>cannot read &apos;%1&apos;: %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>cannot read &apos;%1&apos;: %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a binary file (%2 bytes); read_file shows text files only</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; is a binary file (%2 bytes); read_file shows text files only</translation>
+    </message>
+    <message>
+        <source>[the file &apos;%1&apos; is empty]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[the file &apos;%1&apos; is empty]</translation>
+    </message>
+    <message>
+        <source>offset %1 is past the end of &apos;%2&apos; (%3 bytes)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>offset %1 is past the end of &apos;%2&apos; (%3 bytes)</translation>
+    </message>
+    <message>
+        <source>[showing bytes %1-%2 of %3 total; next offset: %2]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[showing bytes %1-%2 of %3 total; next offset: %2]</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SessionExport</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a string</source>
+        <translation>&quot;%1&quot; 必须是字符串</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a number</source>
+        <translation>&quot;%1&quot; 必须是数字</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a number or null</source>
+        <translation>&quot;%1&quot; 必须是数字或 null</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be an ISO 8601 time</source>
+        <translation>&quot;%1&quot; 必须是 ISO 8601 时间</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be an object</source>
+        <translation>&quot;%1&quot; 必须是对象</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a tier name</source>
+        <translation>&quot;%1&quot; 不是层级名称</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable Waterline session export: %2</source>
+        <translation>%1 不是可读取的 Waterline 会话导出文件：%2</translation>
+    </message>
+    <message>
+        <source>line %1: data after the end line</source>
+        <translation>第 %1 行：结束行之后还有数据</translation>
+    </message>
+    <message>
+        <source>line %1: not a JSON object</source>
+        <translation>第 %1 行：不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>line 1 is not a &quot;%1&quot; header</source>
+        <translation>第 1 行不是 &quot;%1&quot; 头部</translation>
+    </message>
+    <message>
+        <source>written by a newer Waterline (export format %1); this version reads up to %2</source>
+        <translation>由更新版本的 Waterline 写入（导出格式 %1）；此版本最多只能读取 %2</translation>
+    </message>
+    <message>
+        <source>the header has no valid version</source>
+        <translation>头部没有有效的版本号</translation>
+    </message>
+    <message>
+        <source>line %1: message seq %2 where %3 was expected</source>
+        <translation>第 %1 行：消息序号为 %2，应为 %3</translation>
+    </message>
+    <message>
+        <source>line %1: checkpoint ordinal %2 where %3 was expected</source>
+        <translation>第 %1 行：检查点序号为 %2，应为 %3</translation>
+    </message>
+    <message>
+        <source>line %1: the checkpoint covers messages that are not in the file</source>
+        <translation>第 %1 行：检查点覆盖了文件中不存在的消息</translation>
+    </message>
+    <message>
+        <source>line %1: the offload names message %2, which is not in the file</source>
+        <translation>第 %1 行：卸载项引用了消息 %2，但文件中没有该消息</translation>
+    </message>
+    <message>
+        <source>line %1: request index %2 is negative or repeated</source>
+        <translation>第 %1 行：请求索引 %2 为负数或重复</translation>
+    </message>
+    <message>
+        <source>line %1: the view has no message list</source>
+        <translation>第 %1 行：视图没有消息列表</translation>
+    </message>
+    <message>
+        <source>line %1: a second header</source>
+        <translation>第 %1 行：出现了第二个头部</translation>
+    </message>
+    <message>
+        <source>line %1: unknown line type &quot;%2&quot;</source>
+        <translation>第 %1 行：未知的行类型 &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>the file ends early (no end line): it was cut off</source>
+        <translation>文件提前结束（没有结束行）：内容被截断了</translation>
+    </message>
+    <message>
+        <source>the end line announces %1 %2 but the file holds %3</source>
+        <translation>结束行声明了 %1 个 %2，但文件中有 %3 个</translation>
+    </message>
+    <message>
+        <source>message %1 names request %2, which is not in the file</source>
+        <translation>消息 %1 引用了请求 %2，但文件中没有该请求</translation>
+    </message>
+    <message>
+        <source>request %1 names checkpoint %2, which is not in the file</source>
+        <translation>请求 %1 引用了检查点 %2，但文件中没有该检查点</translation>
+    </message>
+    <message>
+        <source>request %1 has a damaged view list</source>
+        <translation>请求 %1 的视图列表已损坏</translation>
+    </message>
+    <message>
+        <source>request %1 names message %2, which is not in the file</source>
+        <translation>请求 %1 引用了消息 %2，但文件中没有该消息</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SessionImporter</name>
+    <message>
+        <source>unknown format &apos;%1&apos; (known: %2)</source>
+        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
+    </message>
+    <message>
+        <source>%1: import cancelled</source>
+        <translation>%1：导入已取消</translation>
+    </message>
+    <message>
+        <source>%1: %2 messages read but %3 stored</source>
+        <translation>%1：读取了 %2 条消息，但只保存了 %3 条</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SessionListModel</name>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>%1
+Workspace: %2
+%3 messages, %4 requests
+Id: %5</source>
+        <translation>%1
+工作区：%2
+%3 条消息，%4 个请求
+ID：%5</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Last activity</source>
+        <translation>最近活动</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SessionReplayer</name>
+    <message>
+        <source>invalid policy: %1</source>
+        <translation>策略无效：%1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a session id</source>
+        <translation>&quot;%1&quot; 不是会话 ID</translation>
+    </message>
+    <message>
+        <source>session %1 already has compaction overlays or records; replay starts from the raw history</source>
+        <translation>会话 %1 已有压缩覆盖层或记录；重放将从原始历史开始</translation>
+    </message>
+    <message>
+        <source>session %1 has no workspace folder for the offloaded results</source>
+        <translation>会话 %1 没有用于存放卸载结果的工作区文件夹</translation>
+    </message>
+    <message>
+        <source>replay of session %1 cancelled after %2 of %3 requests</source>
+        <translation>会话 %1 的重放已取消，已完成 %2/%3 个请求</translation>
+    </message>
+    <message>
+        <source>replay of request %1: %2</source>
+        <translation>重放请求 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SessionStore</name>
+    <message>
+        <source>cannot store a message: %1</source>
+        <translation>无法保存消息：%1</translation>
+    </message>
+    <message>
+        <source>cannot store request %1: %2</source>
+        <translation>无法保存请求 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot store a checkpoint: %1</source>
+        <translation>无法保存检查点：%1</translation>
+    </message>
+    <message>
+        <source>cannot store a checkpoint: it covers message %1, which is not in this session</source>
+        <translation>无法保存检查点：它覆盖的消息 %1 不属于本会话</translation>
+    </message>
+    <message>
+        <source>cannot store the offload of message %1: %2</source>
+        <translation>无法保存消息 %1 的卸载信息：%2</translation>
+    </message>
+    <message>
+        <source>cannot store the offload of message %1: no such message in this session</source>
+        <translation>无法保存消息 %1 的卸载信息：本会话中没有该消息</translation>
+    </message>
+    <message>
+        <source>cannot store compaction record %1: %2</source>
+        <translation>无法保存压缩记录 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot store the anchor history of record %1: %2</source>
+        <translation>无法保存记录 %1 的锚点历史：%2</translation>
+    </message>
+    <message>
+        <source>cannot remove the link %1</source>
+        <translation>无法删除链接 %1</translation>
+    </message>
+    <message>
+        <source>cannot remove the folder %1</source>
+        <translation>无法删除文件夹 %1</translation>
+    </message>
+    <message>
+        <source>no session database is open</source>
+        <translation>没有打开的会话数据库</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>no database path given</source>
+        <translation>未提供数据库路径</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>this database was written by a newer Waterline (schema %1); this version reads up to %2</source>
+        <translation>该数据库由更新版本的 Waterline 写入（结构版本 %1）；此版本最多只能读取 %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a Waterline session database</source>
+        <translation>%1 不是 Waterline 会话数据库</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened for writing: %2</source>
+        <translation>无法以写入方式打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot use write-ahead logging (journal mode %2)</source>
+        <translation>%1 无法使用预写日志（日志模式 %2）</translation>
+    </message>
+    <message>
+        <source>%1 cannot be upgraded: %2</source>
+        <translation>无法升级 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot create a session: %1</source>
+        <translation>无法创建会话：%1</translation>
+    </message>
+    <message>
+        <source>cannot list sessions: %1</source>
+        <translation>无法列出会话：%1</translation>
+    </message>
+    <message>
+        <source>cannot read session %1: %2</source>
+        <translation>无法读取会话 %1：%2</translation>
+    </message>
+    <message>
+        <source>there is no session %1</source>
+        <translation>不存在会话 %1</translation>
+    </message>
+    <message>
+        <source>cannot update session %1: %2</source>
+        <translation>无法更新会话 %1：%2</translation>
+    </message>
+    <message>
+        <source>refusing to delete &quot;%1&quot;: not a session id</source>
+        <translation>拒绝删除 &quot;%1&quot;：它不是会话 ID</translation>
+    </message>
+    <message>
+        <source>cannot delete session %1: %2</source>
+        <translation>无法删除会话 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot remove %1</source>
+        <translation>无法删除 %1</translation>
+    </message>
+    <message>
+        <source>cannot append to session %1: %2</source>
+        <translation>无法向会话 %1 追加内容：%2</translation>
+    </message>
+    <message>
+        <source>the request names this step&apos;s checkpoint, but the step has none</source>
+        <translation>请求引用了本步骤的检查点，但本步骤没有检查点</translation>
+    </message>
+    <message>
+        <source>cannot update request %1: %2</source>
+        <translation>无法更新请求 %1：%2</translation>
+    </message>
+    <message>
+        <source>there is no request %1 in session %2</source>
+        <translation>会话 %2 中没有请求 %1</translation>
+    </message>
+    <message>
+        <source>a message names this step&apos;s request, but the step has none</source>
+        <translation>某条消息引用了本步骤的请求，但本步骤没有请求</translation>
+    </message>
+    <message>
+        <source>an offload names message %1 of this step, which has %2</source>
+        <translation>某个卸载项引用了本步骤的消息 %1，但本步骤只有 %2 条</translation>
+    </message>
+    <message>
+        <source>cannot read the messages of session %1: %2</source>
+        <translation>无法读取会话 %1 的消息：%2</translation>
+    </message>
+    <message>
+        <source>there is no message %1</source>
+        <translation>不存在消息 %1</translation>
+    </message>
+    <message>
+        <source>no result for tool call %1</source>
+        <translation>工具调用 %1 没有结果</translation>
+    </message>
+    <message>
+        <source>cannot read the checkpoints of session %1: %2</source>
+        <translation>无法读取会话 %1 的检查点：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the offloads of session %1: %2</source>
+        <translation>无法读取会话 %1 的卸载项：%2</translation>
+    </message>
+    <message>
+        <source>cannot remove checkpoint %1: %2</source>
+        <translation>无法删除检查点 %1：%2</translation>
+    </message>
+    <message>
+        <source>there is no checkpoint %1</source>
+        <translation>不存在检查点 %1</translation>
+    </message>
+    <message>
+        <source>cannot read the requests of session %1: %2</source>
+        <translation>无法读取会话 %1 的请求：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the compaction records of session %1: %2</source>
+        <translation>无法读取会话 %1 的压缩记录：%2</translation>
+    </message>
+    <message>
+        <source>record %1: %2</source>
+        <translation>记录 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the anchor history of session %1: %2</source>
+        <translation>无法读取会话 %1 的锚点历史：%2</translation>
+    </message>
+    <message>
+        <source>cannot add requests to session %1: %2</source>
+        <translation>无法向会话 %1 添加请求：%2</translation>
+    </message>
+    <message>
+        <source>there is no such session</source>
+        <translation>没有这个会话</translation>
+    </message>
+    <message>
+        <source>message %1 is not in this session</source>
+        <translation>消息 %1 不属于本会话</translation>
+    </message>
+    <message>
+        <source>cannot store the source of session %1: %2</source>
+        <translation>无法保存会话 %1 的来源：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the source of session %1: %2</source>
+        <translation>无法读取会话 %1 的来源：%2</translation>
+    </message>
+    <message>
+        <source>cannot export session %1: %2</source>
+        <translation>无法导出会话 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot import %1: %2</source>
+        <translation>无法导入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SessionsPanel</name>
+    <message>
+        <source>New...</source>
+        <translation>新建...</translation>
+    </message>
+    <message>
+        <source>Start a new session in a workspace folder</source>
+        <translation>在某个工作区文件夹中开始新会话</translation>
+    </message>
+    <message>
+        <source>Rename...</source>
+        <translation>重命名...</translation>
+    </message>
+    <message>
+        <source>Delete...</source>
+        <translation>删除...</translation>
+    </message>
+    <message>
+        <source>Choose the workspace folder the agent works in</source>
+        <translation>选择智能体工作所在的工作区文件夹</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新会话</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <source>Could not create the session</source>
+        <translation>无法创建会话</translation>
+    </message>
+    <message>
+        <source>Rename session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <source>Could not rename the session</source>
+        <translation>无法重命名会话</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>Delete &quot;%1&quot;? Its messages, compaction records, audit file and offloaded results are removed. The workspace&apos;s own files are not touched.</source>
+        <translation>删除“%1”？其消息、压缩记录、审计文件和已卸载的结果都会被删除。工作区中的文件本身不受影响。</translation>
+    </message>
+    <message>
+        <source>Could not delete the session</source>
+        <translation>无法删除会话</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SettingsDialog</name>
+    <message>
+        <source>Waterline Settings</source>
+        <translation>Waterline 设置</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <source>Compaction</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation>设置页面</translation>
+    </message>
+    <message>
+        <source>Some stored provider profiles could not be read and are not shown; they are kept under providers/unreadable when you save. %1</source>
+        <translation>部分已保存的提供商配置无法读取，因此未显示；保存时它们会保留在 providers/unreadable 下。%1</translation>
+    </message>
+    <message>
+        <source>Not saved. %1</source>
+        <translation>未保存。%1</translation>
+    </message>
+    <message>
+        <source>Not saved. The compaction policy is not valid: %1</source>
+        <translation>未保存。压缩策略无效：%1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::Simulator</name>
+    <message>
+        <source>still at or above the full threshold: only the tail is left</source>
+        <translation>仍处于或高于完全压缩阈值：只剩下尾部</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SlashCommand</name>
+    <message>
+        <source>Compact the context if a tier is reached</source>
+        <translation>达到某个层级时压缩上下文</translation>
+    </message>
+    <message>
+        <source>Compact the context now, whatever the tier</source>
+        <translation>立即压缩上下文，不论处于哪个层级</translation>
+    </message>
+    <message>
+        <source>Restore the context from before the last compaction</source>
+        <translation>将上下文恢复到上一次压缩之前的状态</translation>
+    </message>
+    <message>
+        <source>Start a new session</source>
+        <translation>开始新会话</translation>
+    </message>
+    <message>
+        <source>Send the last request again</source>
+        <translation>重新发送上一个请求</translation>
+    </message>
+</context>
+<context>
+    <name>wl::StreamAssembler</name>
+    <message>
+        <source>malformed stream event (%1): %2</source>
+        <translation>流事件格式错误（%1）：%2</translation>
+    </message>
+    <message>
+        <source>the stream ended before the reply was complete</source>
+        <translation>回复尚未完成，流就已结束</translation>
+    </message>
+    <message>
+        <source>The connection closed before the reply was complete.</source>
+        <translation>回复尚未完成，连接就已关闭。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SummaryChain</name>
+    <message>
+        <source>skipped by the user</source>
+        <translation>被用户跳过</translation>
+    </message>
+    <message>
+        <source>the summariser is gone</source>
+        <translation>摘要器已不存在</translation>
+    </message>
+    <message>
+        <source>empty answer</source>
+        <translation>回答为空</translation>
+    </message>
+    <message>
+        <source>unparseable answer (no known header)</source>
+        <translation>无法解析的回答（没有已知的标题）</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>timeout after %1 ms</source>
+        <translation>%1 毫秒后超时</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SweAgentImporter</name>
+    <message>
+        <source>%1: field &apos;history&apos;: missing; not a SWE-agent trajectory</source>
+        <translation>%1：缺少字段 &apos;history&apos;；不是 SWE-agent 轨迹</translation>
+    </message>
+</context>
+<context>
+    <name>wl::TextFiles</name>
+    <message>
+        <source>&apos;%1&apos; is a folder, not a file</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; is a folder, not a file</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is too large to edit (%2 bytes; the limit is %3)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; is too large to edit (%2 bytes; the limit is %3)</translation>
+    </message>
+    <message>
+        <source>cannot read &apos;%1&apos;: %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>cannot read &apos;%1&apos;: %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a binary or non-UTF-8 file; only UTF-8 text files can be edited</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; is a binary or non-UTF-8 file; only UTF-8 text files can be edited</translation>
+    </message>
+    <message>
+        <source>cannot create the folder for &apos;%1&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>cannot create the folder for &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>cannot write &apos;%1&apos;: %2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ThresholdsPanel</name>
+    <message>
+        <source>Tier thresholds (% of the context window)</source>
+        <translation>层级阈值（占上下文窗口的百分比）</translation>
+    </message>
+    <message>
+        <source>Window, tail and offloading</source>
+        <translation>窗口、尾部与卸载</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>never compact</source>
+        <translation>从不压缩</translation>
+    </message>
+    <message>
+        <source> messages</source>
+        <translation> 条消息</translation>
+    </message>
+    <message>
+        <source> bytes</source>
+        <translation> 字节</translation>
+    </message>
+    <message>
+        <source>Count tool schemas in the ratio</source>
+        <translation>将工具 schema 计入占用比例</translation>
+    </message>
+    <message>
+        <source>Context &amp;window:</source>
+        <translation>上下文窗口(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Tail kept verbatim:</source>
+        <translation>原样保留的尾部(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Offload at tool time (gate &amp;1):</source>
+        <translation>工具执行时卸载（关口 &amp;1）：</translation>
+    </message>
+    <message>
+        <source>Offload at compaction (gate &amp;2):</source>
+        <translation>压缩时卸载（关口 &amp;2）：</translation>
+    </message>
+    <message>
+        <source>&amp;Reserved for output:</source>
+        <translation>为输出预留(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Recorded against what-if</source>
+        <translation>已记录与假设对比</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recorded&lt;/b&gt;</source>
+        <translation>&lt;b&gt;已记录&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What-if&lt;/b&gt;</source>
+        <translation>&lt;b&gt;假设&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Summary calls</source>
+        <translation>摘要调用次数</translation>
+    </message>
+    <message>
+        <source>Peak utilisation</source>
+        <translation>峰值占用率</translation>
+    </message>
+    <message>
+        <source>Emergencies</source>
+        <translation>紧急压缩次数</translation>
+    </message>
+    <message>
+        <source>Tokens sent in all</source>
+        <translation>发送的 token 总数</translation>
+    </message>
+    <message>
+        <source>&amp;Apply to session</source>
+        <translation>应用到会话(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Make this the session&apos;s live compaction policy</source>
+        <translation>将其设为该会话当前生效的压缩策略</translation>
+    </message>
+    <message>
+        <source>Re&amp;set</source>
+        <translation>重置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Restore the default policy</source>
+        <translation>恢复默认策略</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %n request(s) in %1 ms</source>
+        <translation>
+            <numerusform>已在 %1 毫秒内重放 %n 个请求</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>wl::Tier</name>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Soft</source>
+        <translation>轻度</translation>
+    </message>
+    <message>
+        <source>Full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <source>Emergency</source>
+        <translation>紧急</translation>
+    </message>
+</context>
+<context>
+    <name>wl::TimelineChart</name>
+    <message>
+        <source>LLM request</source>
+        <translation>LLM 请求</translation>
+    </message>
+    <message>
+        <source>Context used (%)</source>
+        <translation>已用上下文（%）</translation>
+    </message>
+    <message>
+        <source>Full history, uncompacted</source>
+        <translation>完整历史（未压缩）</translation>
+    </message>
+    <message>
+        <source>Sent to model</source>
+        <translation>发送给模型</translation>
+    </message>
+    <message>
+        <source>Provider-reported</source>
+        <translation>提供商报告</translation>
+    </message>
+    <message>
+        <source>What-if</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>%1 threshold</source>
+        <translation>%1 阈值</translation>
+    </message>
+    <message>
+        <source>What-if %1</source>
+        <translation>假设 %1</translation>
+    </message>
+    <message>
+        <source>Source agent&apos;s compaction</source>
+        <translation>源智能体的压缩</translation>
+    </message>
+    <message>
+        <source>Selected request</source>
+        <translation>所选请求</translation>
+    </message>
+    <message>
+        <source>Request %1: history %2%, sent %3%</source>
+        <translation>请求 %1：历史 %2%，发送 %3%</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Waterline timeline</source>
+        <translation>Waterline 时间线</translation>
+    </message>
+</context>
+<context>
+    <name>wl::TimelineModel</name>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Full history</source>
+        <translation>完整历史</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <source>Reported</source>
+        <translation>已报告</translation>
+    </message>
+    <message>
+        <source>Tier</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <source>What-if</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>What-if tier</source>
+        <translation>假设层级</translation>
+    </message>
+</context>
+<context>
+    <name>wl::TimelinePanel</name>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Save the chart as PNG or SVG, or its data as CSV</source>
+        <translation>将图表保存为 PNG 或 SVG，或将其数据保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Chart as PNG...</source>
+        <translation>图表导出为 PNG...</translation>
+    </message>
+    <message>
+        <source>Chart as SVG...</source>
+        <translation>图表导出为 SVG...</translation>
+    </message>
+    <message>
+        <source>Data as CSV...</source>
+        <translation>数据导出为 CSV...</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export timeline</source>
+        <translation>导出时间线</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>wl::Tool</name>
+    <message>
+        <source>invalid arguments for %1: %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>invalid arguments for %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 cannot run: the session has no workspace</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>%1 cannot run: the session has no workspace</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ToolArguments</name>
+    <message>
+        <source>null</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>null</translation>
+    </message>
+    <message>
+        <source>a boolean</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>a boolean</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>a number</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>a string</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>an array</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>an object</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>nothing</translation>
+    </message>
+    <message>
+        <source>the arguments must be a JSON object</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the arguments must be a JSON object</translation>
+    </message>
+    <message>
+        <source>the arguments are not valid JSON (%1 at offset %2)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the arguments are not valid JSON (%1 at offset %2)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is required</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; is required</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must be %2, got %3</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; must be %2, got %3</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must be at least %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; must be at least %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must be one of: %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>&apos;%1&apos; must be one of: %2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ToolInvocation</name>
+    <message>
+        <source>the %1 call was cancelled by the user</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the %1 call was cancelled by the user</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ToolRegistry</name>
+    <message>
+        <source>unknown tool &apos;%1&apos;; the available tools are: %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>unknown tool &apos;%1&apos;; the available tools are: %2</translation>
+    </message>
+    <message>
+        <source>invalid arguments for %1: %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>invalid arguments for %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ToolRun</name>
+    <message>
+        <source>the %1 call was cancelled by the user</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the %1 call was cancelled by the user</translation>
+    </message>
+</context>
+<context>
+    <name>wl::TrajHandler</name>
+    <message>
+        <source>extra JSON value after the trajectory</source>
+        <translation>轨迹之后还有多余的 JSON 值</translation>
+    </message>
+    <message>
+        <source>%1: expected a JSON object with a &apos;history&apos; array</source>
+        <translation>%1：应为包含 &apos;history&apos; 数组的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>expected an array</source>
+        <translation>应为数组</translation>
+    </message>
+    <message>
+        <source>unknown role &apos;%1&apos;</source>
+        <translation>未知角色 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>missing or not a string</source>
+        <translation>缺失或不是字符串</translation>
+    </message>
+    <message>
+        <source>expected a string, got %1</source>
+        <translation>应为字符串，实际为 %1</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>a tool message without a call id</source>
+        <translation>工具消息没有调用 ID</translation>
+    </message>
+</context>
+<context>
+    <name>wl::TranscriptFormats</name>
+    <message>
+        <source>%1: is a folder, not a transcript file</source>
+        <translation>%1：是文件夹，不是对话记录文件</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: the file is empty</source>
+        <translation>%1：文件为空</translation>
+    </message>
+    <message>
+        <source>%1: binary file, not a transcript</source>
+        <translation>%1：二进制文件，不是对话记录</translation>
+    </message>
+    <message>
+        <source>%1: not UTF-8 text (binary file?), not a transcript</source>
+        <translation>%1：不是 UTF-8 文本（二进制文件？），不是对话记录</translation>
+    </message>
+    <message>
+        <source>%1: unknown transcript format (supported: %2)</source>
+        <translation>%1：未知的对话记录格式（支持：%2）</translation>
+    </message>
+    <message>
+        <source>unknown format &apos;%1&apos; (known: %2)</source>
+        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::TranscriptImporter</name>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: is a folder, not a transcript file</source>
+        <translation>%1：是文件夹，不是对话记录文件</translation>
+    </message>
+    <message>
+        <source>%1: not readable</source>
+        <translation>%1：不可读</translation>
+    </message>
+    <message>
+        <source>%1: the file is empty</source>
+        <translation>%1：文件为空</translation>
+    </message>
+    <message>
+        <source>%1: binary file (NUL byte at offset %2), not a transcript</source>
+        <translation>%1：二进制文件（偏移量 %2 处有 NUL 字节），不是对话记录</translation>
+    </message>
+    <message>
+        <source>%1: not UTF-8 text (binary file?), not a transcript</source>
+        <translation>%1：不是 UTF-8 文本（二进制文件？），不是对话记录</translation>
+    </message>
+    <message>
+        <source>%1: no conversation found for format &apos;%2&apos;</source>
+        <translation>%1：按格式 &apos;%2&apos; 未找到对话</translation>
+    </message>
+    <message>
+        <source>%1: no conversation found; %2 record(s) skipped, the first: %3</source>
+        <translation>%1：未找到对话；跳过了 %2 条记录，第一条：%3</translation>
+    </message>
+    <message>
+        <source>%1: import stopped</source>
+        <translation>%1：导入已停止</translation>
+    </message>
+</context>
+<context>
+    <name>wl::UnifiedDiff</name>
+    <message>
+        <source>[diff cut at %1 characters]</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>[diff cut at %1 characters]</translation>
+    </message>
+</context>
+<context>
+    <name>wl::V0Events</name>
+    <message>
+        <source>neither an action nor an observation</source>
+        <translation>既不是动作也不是观察结果</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>应为对象，实际为 %1</translation>
+    </message>
+    <message>
+        <source>error observation without a call, kept as a user message</source>
+        <translation>没有对应调用的错误观察结果，已作为用户消息保留</translation>
+    </message>
+</context>
+<context>
+    <name>wl::V0Handler</name>
+    <message>
+        <source>extra JSON value after the event array</source>
+        <translation>事件数组之后还有多余的 JSON 值</translation>
+    </message>
+    <message>
+        <source>run %1: expected an object</source>
+        <translation>运行 %1：应为对象</translation>
+    </message>
+    <message>
+        <source>expected an array of events</source>
+        <translation>应为事件数组</translation>
+    </message>
+</context>
+<context>
+    <name>wl::V1Reader</name>
+    <message>
+        <source>missing or not a string (%1)</source>
+        <translation>缺失或不是字符串（%1）</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>应为对象，实际为 %1</translation>
+    </message>
+    <message>
+        <source>missing or not a string</source>
+        <translation>缺失或不是字符串</translation>
+    </message>
+    <message>
+        <source>missing or unknown</source>
+        <translation>缺失或未知</translation>
+    </message>
+    <message>
+        <source>unknown event kind &apos;%1&apos;</source>
+        <translation>未知的事件类型 &apos;%1&apos;</translation>
+    </message>
+</context>
+<context>
+    <name>wl::WaterlineReader</name>
+    <message>
+        <source>expected a &quot;%1&quot; header line</source>
+        <translation>应为 &quot;%1&quot; 头部行</translation>
+    </message>
+    <message>
+        <source>export format %1 is not one this version reads (1 to %2)</source>
+        <translation>此版本无法读取导出格式 %1（支持 1 到 %2）</translation>
+    </message>
+    <message>
+        <source>unknown line type &apos;%1&apos;</source>
+        <translation>未知的行类型 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>the file has no end line: it was cut off</source>
+        <translation>文件没有结束行：内容被截断了</translation>
+    </message>
+    <message>
+        <source>expected a number, got %1</source>
+        <translation>应为数字，实际为 %1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::Workspace</name>
+    <message>
+        <source>the workspace folder does not exist</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the workspace folder does not exist</translation>
+    </message>
+    <message>
+        <source>the path is empty</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the path is empty</translation>
+    </message>
+    <message>
+        <source>the path contains a NUL character</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>the path contains a NUL character</translation>
+    </message>
+    <message>
+        <source>path &apos;%1&apos; has too many levels of symbolic links</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>path &apos;%1&apos; has too many levels of symbolic links</translation>
+    </message>
+    <message>
+        <source>cannot read the symbolic link &apos;%1&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>cannot read the symbolic link &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>path &apos;%1&apos; resolves to %2 through a symbolic link, which is outside the workspace %3</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>path &apos;%1&apos; resolves to %2 through a symbolic link, which is outside the workspace %3</translation>
+    </message>
+    <message>
+        <source>path &apos;%1&apos; is outside the workspace %2</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>path &apos;%1&apos; is outside the workspace %2</translation>
+    </message>
+    <message>
+        <source>path &apos;%1&apos; is inside Waterline&apos;s own folder %2, which tools may read but not change</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>path &apos;%1&apos; is inside Waterline&apos;s own folder %2, which tools may read but not change</translation>
+    </message>
+</context>
+<context>
+    <name>wl::WriteFileTool</name>
+    <message>
+        <source>Write a whole file in the workspace, replacing it if it exists. Missing folders are created. Prefer edit_file for changing part of an existing file.</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>Write a whole file in the workspace, replacing it if it exists. Missing folders are created. Prefer edit_file for changing part of an existing file.</translation>
+    </message>
+    <message>
+        <source>File path, relative to the workspace root</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>File path, relative to the workspace root</translation>
+    </message>
+    <message>
+        <source>The complete new content of the file</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>The complete new content of the file</translation>
+    </message>
+    <message>
+        <source>wrote %1 bytes to &apos;%2&apos; (replaced the previous content)</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>wrote %1 bytes to &apos;%2&apos; (replaced the previous content)</translation>
+    </message>
+    <message>
+        <source>wrote %1 bytes to the new file &apos;%2&apos;</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>wrote %1 bytes to the new file &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <source>write_file %1</source>
+        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translation>write_file %1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::cli</name>
+    <message>
+        <source>Decode a JSON array of OpenAI chat messages and print the message count and token estimate.</source>
+        <translation>解码一个 OpenAI 聊天消息的 JSON 数组，输出消息数量和 token 估算值。</translation>
+    </message>
+    <message>
+        <source>JSON file holding an array of messages.</source>
+        <translation>包含消息数组的 JSON 文件。</translation>
+    </message>
+    <message>
+        <source>estimate takes exactly one file</source>
+        <translation>estimate 只接受一个文件</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: offset %2: %3</source>
+        <translation>%1：偏移量 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1: field &apos;messages&apos;: expected an array of messages</source>
+        <translation>%1：字段 &apos;messages&apos;：应为消息数组</translation>
+    </message>
+    <message>
+        <source>Token estimate of a JSON messages file</source>
+        <translation>估算 JSON 消息文件的 token 数</translation>
+    </message>
+    <message>
+        <source>Import a transcript into a new stored session</source>
+        <translation>将对话记录导入为一个新的已存储会话</translation>
+    </message>
+    <message>
+        <source>Write a stored session as Waterline JSONL</source>
+        <translation>将已存储的会话写为 Waterline JSONL</translation>
+    </message>
+    <message>
+        <source>Replay a session under a compaction policy, no model needed</source>
+        <translation>按某个压缩策略重放会话，无需模型</translation>
+    </message>
+    <message>
+        <source>Run the agent headless on a prompt</source>
+        <translation>以无界面方式按提示词运行智能体</translation>
+    </message>
+    <message>
+        <source>Write a stored session as Waterline JSONL (the format `import` reads back).</source>
+        <translation>将已存储的会话写为 Waterline JSONL（即 `import` 可读回的格式）。</translation>
+    </message>
+    <message>
+        <source>Id of the session.</source>
+        <translation>会话 ID。</translation>
+    </message>
+    <message>
+        <source>Session database.</source>
+        <translation>会话数据库。</translation>
+    </message>
+    <message>
+        <source>Output file (default: standard output).</source>
+        <translation>输出文件（默认：标准输出）。</translation>
+    </message>
+    <message>
+        <source>export takes exactly one session id</source>
+        <translation>export 只接受一个会话 ID</translation>
+    </message>
+    <message>
+        <source>--db is required</source>
+        <translation>必须提供 --db</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary folder: %1</source>
+        <translation>无法创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot write to standard output</source>
+        <translation>无法写入标准输出</translation>
+    </message>
+    <message>
+        <source>Import a transcript (another agent&apos;s session, or a Waterline export) into a new session of the database and print the new session&apos;s id.</source>
+        <translation>将对话记录（其他智能体的会话，或 Waterline 导出文件）导入数据库中的新会话，并输出新会话的 ID。</translation>
+    </message>
+    <message>
+        <source>The transcript file.</source>
+        <translation>对话记录文件。</translation>
+    </message>
+    <message>
+        <source>Transcript format: auto (default), %1.</source>
+        <translation>对话记录格式：auto（默认）、%1。</translation>
+    </message>
+    <message>
+        <source>Session database (created when missing).</source>
+        <translation>会话数据库（不存在时会自动创建）。</translation>
+    </message>
+    <message>
+        <source>Workspace folder of the session, where --replay writes offloaded results (default: the file&apos;s folder; a Waterline export keeps the workspace it was exported with).</source>
+        <translation>会话的工作区文件夹，--replay 会将卸载的结果写入其中（默认：该文件所在的文件夹；Waterline 导出文件保留导出时的工作区）。</translation>
+    </message>
+    <message>
+        <source>Session title (default: from the transcript).</source>
+        <translation>会话标题（默认：取自对话记录）。</translation>
+    </message>
+    <message>
+        <source>Re-run Waterline&apos;s compaction over the session (extractive summaries, offload files in the workspace) and store what it did.</source>
+        <translation>在会话上重新运行 Waterline 的压缩（抽取式摘要，卸载文件写入工作区），并保存其结果。</translation>
+    </message>
+    <message>
+        <source>With --replay: the context window in tokens (default 128000).</source>
+        <translation>配合 --replay：上下文窗口大小，单位为 token（默认 128000）。</translation>
+    </message>
+    <message>
+        <source>OpenHands evaluation output: which run (line) to import (default 0).</source>
+        <translation>OpenHands 评测输出：要导入哪个运行（行）（默认 0）。</translation>
+    </message>
+    <message>
+        <source>import takes exactly one file</source>
+        <translation>import 只接受一个文件</translation>
+    </message>
+    <message>
+        <source>--format: unknown format &apos;%1&apos; (known: auto, %2)</source>
+        <translation>--format：未知格式 &apos;%1&apos;（已知格式：auto、%2）</translation>
+    </message>
+    <message>
+        <source>--window needs --replay</source>
+        <translation>--window 需要配合 --replay 使用</translation>
+    </message>
+    <message>
+        <source>--run: &apos;%1&apos; is not a whole number of at least 0</source>
+        <translation>--run：&apos;%1&apos; 不是大于等于 0 的整数</translation>
+    </message>
+    <message>
+        <source>%1: is a folder, not a transcript file</source>
+        <translation>%1：是文件夹，不是对话记录文件</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：没有这个文件</translation>
+    </message>
+    <message>
+        <source>--workspace: %1 is not a folder</source>
+        <translation>--workspace：%1 不是文件夹</translation>
+    </message>
+    <message>
+        <source>warning: %1: %2 record(s) skipped; the first: %3</source>
+        <translation>警告：%1：跳过了 %2 条记录；第一条：%3</translation>
+    </message>
+    <message>
+        <source>note: %1: %2 structural issue(s) kept as they were (calls without results, results without calls)</source>
+        <translation>注意：%1：%2 个结构问题按原样保留（没有结果的调用、没有调用的结果）</translation>
+    </message>
+    <message>
+        <source>unknown profile &quot;%1&quot; (known: local, profiles saved in the settings, the session&apos;s own)</source>
+        <translation>未知配置 &quot;%1&quot;（已知：local、设置中保存的配置、会话自己的配置）</translation>
+    </message>
+    <message>
+        <source>Run the agent loop headless in a workspace: stream the answer and the tool activity to stdout.
+Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
+        <translation>以无界面方式在工作区中运行智能体循环：将回答和工具活动以流式输出到标准输出。
+回答完成时退出码为 0，失败时为 1，用法错误时为 2。</translation>
+    </message>
+    <message>
+        <source>Session database (created if missing).</source>
+        <translation>会话数据库（不存在时会自动创建）。</translation>
+    </message>
+    <message>
+        <source>path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Folder the agent works in.</source>
+        <translation>智能体工作的文件夹。</translation>
+    </message>
+    <message>
+        <source>dir</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>The user&apos;s prompt.</source>
+        <translation>用户的提示词。</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Provider profile: local, or a saved profile name.</source>
+        <translation>提供商配置：local，或已保存的配置名称。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Protocol: openai-chat or anthropic.</source>
+        <translation>协议：openai-chat 或 anthropic。</translation>
+    </message>
+    <message>
+        <source>protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>Provider base URL.</source>
+        <translation>提供商基础 URL。</translation>
+    </message>
+    <message>
+        <source>url</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Model name.</source>
+        <translation>模型名称。</translation>
+    </message>
+    <message>
+        <source>Model that writes compaction summaries (same provider).</source>
+        <translation>编写压缩摘要的模型（同一提供商）。</translation>
+    </message>
+    <message>
+        <source>Continue this session instead of creating one.</source>
+        <translation>继续此会话，而不是新建会话。</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Allow write and execute tool calls.</source>
+        <translation>允许写入和执行类工具调用。</translation>
+    </message>
+    <message>
+        <source>Context window in tokens.</source>
+        <translation>上下文窗口大小，单位为 token。</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>token 数</translation>
+    </message>
+    <message>
+        <source>LLM requests before giving up (default 100).</source>
+        <translation>放弃前最多发起的 LLM 请求数（默认 100）。</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>unexpected argument &quot;%1&quot;</source>
+        <translation>意外的参数 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>--prompt is required and must not be empty</source>
+        <translation>必须提供 --prompt，且不能为空</translation>
+    </message>
+    <message>
+        <source>--profile and --provider exclude each other</source>
+        <translation>--profile 与 --provider 不能同时使用</translation>
+    </message>
+    <message>
+        <source>--workspace is required for a new session</source>
+        <translation>新会话必须提供 --workspace</translation>
+    </message>
+    <message>
+        <source>--window must be a positive number of tokens</source>
+        <translation>--window 必须是正数（单位为 token）</translation>
+    </message>
+    <message>
+        <source>--max-turns must be a positive number</source>
+        <translation>--max-turns 必须是正数</translation>
+    </message>
+    <message>
+        <source>the workspace %1 is not a folder</source>
+        <translation>工作区 %1 不是文件夹</translation>
+    </message>
+    <message>
+        <source>cannot open the database %1: %2</source>
+        <translation>无法打开数据库 %1：%2</translation>
+    </message>
+    <message>
+        <source>session %1 works in %2, not in %3</source>
+        <translation>会话 %1 的工作区是 %2，而不是 %3</translation>
+    </message>
+    <message>
+        <source>unknown provider &quot;%1&quot; (expected openai-chat or anthropic)</source>
+        <translation>未知提供商 &quot;%1&quot;（应为 openai-chat 或 anthropic）</translation>
+    </message>
+    <message>
+        <source>--provider needs --model</source>
+        <translation>--provider 需要配合 --model 使用</translation>
+    </message>
+    <message>
+        <source>the session&apos;s provider profile is unusable: %1</source>
+        <translation>该会话的提供商配置不可用：%1</translation>
+    </message>
+    <message>
+        <source>--base-url &quot;%1&quot; is not an http(s) URL</source>
+        <translation>--base-url &quot;%1&quot; 不是 http(s) URL</translation>
+    </message>
+    <message>
+        <source>no model: pass --model</source>
+        <translation>没有模型：请传入 --model</translation>
+    </message>
+    <message>
+        <source>the session&apos;s compaction policy is invalid: %1</source>
+        <translation>该会话的压缩策略无效：%1</translation>
+    </message>
+    <message>
+        <source>the prompt could not be submitted</source>
+        <translation>无法提交提示词</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
+        <translation>%1：&apos;%2&apos; 不是 (0, 1] 范围内的窗口比例</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a whole number of at least %3</source>
+        <translation>%1：&apos;%2&apos; 不是大于等于 %3 的整数</translation>
+    </message>
+    <message>
+        <source>requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5</source>
+        <translation>请求 %1 个，摘要调用 %2 次，紧急压缩 %3 次，峰值占用率 %4，发送 token 数 %5</translation>
+    </message>
+    <message>
+        <source>%1: no such session database</source>
+        <translation>%1：没有这个会话数据库</translation>
+    </message>
+    <message>
+        <source>Replay a recorded session under a compaction policy, with no model and no network, and print what each request would have sent.
+FILE_OR_SESSION is a transcript file (any format `import` reads, read in memory) or, with --db, the id of a stored session (its saved policy is the starting point).</source>
+        <translation>在不使用模型、不联网的情况下，按某个压缩策略重放已记录的会话，并输出每个请求本应发送的内容。
+FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在内存中读取），或者配合 --db 使用时为已存储会话的 ID（以其保存的策略为起点）。</translation>
+    </message>
+    <message>
+        <source>Transcript file, or session id with --db.</source>
+        <translation>对话记录文件，或配合 --db 使用时的会话 ID。</translation>
+    </message>
+    <message>
+        <source>Session database holding the session.</source>
+        <translation>包含该会话的会话数据库。</translation>
+    </message>
+    <message>
+        <source>Context window in tokens (default 128000).</source>
+        <translation>上下文窗口大小，单位为 token（默认 128000）。</translation>
+    </message>
+    <message>
+        <source>Warn threshold, a fraction of the window (default 0.60).</source>
+        <translation>警告阈值，占窗口的比例（默认 0.60）。</translation>
+    </message>
+    <message>
+        <source>Soft threshold (default 0.70).</source>
+        <translation>轻度压缩阈值（默认 0.70）。</translation>
+    </message>
+    <message>
+        <source>Full threshold (default 0.80).</source>
+        <translation>完全压缩阈值（默认 0.80）。</translation>
+    </message>
+    <message>
+        <source>Emergency threshold (default 0.95).</source>
+        <translation>紧急阈值（默认 0.95）。</translation>
+    </message>
+    <message>
+        <source>Messages always kept at the end of the view (default 6).</source>
+        <translation>视图末尾始终保留的消息数（默认 6）。</translation>
+    </message>
+    <message>
+        <source>Tool results larger than this are offloaded at compaction (gate 2, default 4000).</source>
+        <translation>大于此值的工具结果会在压缩时卸载（关口 2，默认 4000）。</translation>
+    </message>
+    <message>
+        <source>How new summaries are made: extractive (default), or size:TOKENS for a fixed size (&apos;size&apos; alone: the mean of the source&apos;s own summaries, else 600).</source>
+        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS 表示固定大小（仅写 &apos;size&apos;：取来源自身摘要的平均值，否则为 600）。</translation>
+    </message>
+    <message>
+        <source>Count tool schemas in the ratio: on (default) or off.</source>
+        <translation>将工具 schema 计入占用比例：on（默认）或 off。</translation>
+    </message>
+    <message>
+        <source>Write DIR/&lt;index&gt;.json per request: the view as OpenAI chat messages.</source>
+        <translation>为每个请求写入 DIR/&lt;index&gt;.json：以 OpenAI 聊天消息表示的视图。</translation>
+    </message>
+    <message>
+        <source>Print one JSON object {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}.</source>
+        <translation>输出一个 JSON 对象 {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}。</translation>
+    </message>
+    <message>
+        <source>OpenHands evaluation output: which run (line) to read (default 0).</source>
+        <translation>OpenHands 评测输出：要读取哪个运行（行）（默认 0）。</translation>
+    </message>
+    <message>
+        <source>simulate takes no positional arguments (give --input)</source>
+        <translation>simulate 不接受位置参数（请使用 --input）</translation>
+    </message>
+    <message>
+        <source>--input is required</source>
+        <translation>必须提供 --input</translation>
+    </message>
+    <message>
+        <source>--summary: &apos;%1&apos; is not &apos;extractive&apos; or &apos;size:TOKENS&apos;</source>
+        <translation>--summary：&apos;%1&apos; 既不是 &apos;extractive&apos; 也不是 &apos;size:TOKENS&apos;</translation>
+    </message>
+    <message>
+        <source>--count-tool-schemas: &apos;%1&apos; is not &apos;on&apos; or &apos;off&apos;</source>
+        <translation>--count-tool-schemas：&apos;%1&apos; 既不是 &apos;on&apos; 也不是 &apos;off&apos;</translation>
+    </message>
+    <message>
+        <source>%1: no such file (a session id needs --db PATH)</source>
+        <translation>%1：没有这个文件（会话 ID 需要配合 --db PATH 使用）</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is below the %3 threshold %4 (need warn &lt;= soft &lt;= full &lt;= emergency)</source>
+        <translation>--%1：%2 低于 %3 阈值 %4（需要满足 warn &lt;= soft &lt;= full &lt;= emergency）</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is above the %3 threshold %4 (need warn &lt;= soft &lt;= full &lt;= emergency)</source>
+        <translation>--%1：%2 高于 %3 阈值 %4（需要满足 warn &lt;= soft &lt;= full &lt;= emergency）</translation>
+    </message>
+    <message>
+        <source>--dump-views: cannot create the folder %1</source>
+        <translation>--dump-views：无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>wl::cli::HeadlessPrinter</name>
+    <message>
+        <source>[tool] %1 %2</source>
+        <translation>[tool] %1 %2</translation>
+    </message>
+    <message>
+        <source>[tool] %1 failed after %2 ms: %3</source>
+        <translation>[tool] %1 在 %2 毫秒后失败：%3</translation>
+    </message>
+    <message>
+        <source>[tool] %1 done in %2 ms (exit %3, %4 bytes)</source>
+        <translation>[tool] %1 完成，耗时 %2 毫秒（退出码 %3，%4 字节）</translation>
+    </message>
+    <message>
+        <source>[approval] denied %1: a headless run cannot ask; pass --auto-approve to allow write and execute calls</source>
+        <translation>[approval] 已拒绝 %1：无界面运行无法询问；传入 --auto-approve 以允许写入和执行类调用</translation>
+    </message>
+    <message>
+        <source>[compaction] %1: summarising %2 messages…</source>
+        <translation>[compaction] %1：正在摘要 %2 条消息…</translation>
+    </message>
+    <message>
+        <source>[compaction] %1: %2 -&gt; %3 tokens, %4 -&gt; %5 messages, %6 offloaded</source>
+        <translation>[compaction] %1：%2 -&gt; %3 个 token，%4 -&gt; %5 条消息，卸载 %6 条</translation>
+    </message>
+    <message>
+        <source>, summary by %1</source>
+        <translation>，摘要由 %1 生成</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> （%1）</translation>
+    </message>
+    <message>
+        <source>[retry] attempt %1 in %2 ms: %3</source>
+        <translation>[retry] 第 %1 次尝试，%2 毫秒后进行：%3</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+</context>
+</TS>
