@@ -2,7 +2,6 @@
 #include "AppIdentity.h"
 #include "MainWindow.h"
 
-#include "AppSettings.h"
 #include "Paths.h"
 #include "sessions/SessionsPanel.h"
 #include "store/SessionStore.h"
