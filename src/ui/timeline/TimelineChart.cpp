@@ -34,6 +34,22 @@ double niceStep(double raw)
     return 10 * magnitude;
 }
 
+// Qt Charts lays out the ticks after each of setRange() and setTickInterval(). Going from two requests
+// to 20,000, a new range with the old one-request interval makes 20,000 tick items (seconds of work),
+// so the call order keeps the tick count of every intermediate state below the larger of old and new.
+void setDynamicTicks(QValueAxis *axis, double max, double interval)
+{
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    if (interval >= axis->tickInterval()) {
+        axis->setTickInterval(interval);
+        axis->setRange(0, max);
+    } else {
+        axis->setRange(0, max);
+        axis->setTickInterval(interval);
+    }
+}
+
 bool isDark(const QPalette &palette)
 {
     return palette.color(QPalette::Window).lightness() < 128;
@@ -202,16 +218,10 @@ void TimelineChart::refresh()
     for (size_t t = 0; t < kTiers.size(); ++t)
         m_thresholds[t]->replace({QPointF(0, levels[t] * 100.0), QPointF(maxX, levels[t] * 100.0)});
 
-    // Whole-number request ticks at a readable step, percent ticks every 10 or 20.
-    m_axisX->setRange(0, maxX);
-    m_axisX->setTickType(QValueAxis::TicksDynamic);
-    m_axisX->setTickAnchor(0);
-    m_axisX->setTickInterval(niceStep(maxX / 8.0));
+    // Whole-number request ticks at a readable step, percent ticks every 10, 20 or 50.
+    setDynamicTicks(m_axisX, maxX, niceStep(maxX / 8.0));
     const double top = std::ceil(std::min(peak * 1.1, 1000.0) / 10.0) * 10.0;
-    m_axisY->setRange(0, top);
-    m_axisY->setTickType(QValueAxis::TicksDynamic);
-    m_axisY->setTickAnchor(0);
-    m_axisY->setTickInterval(top > 150 ? 50 : top > 60 ? 20 : 10);
+    setDynamicTicks(m_axisY, top, top > 150 ? 50 : top > 60 ? 20 : 10);
     setSelectedRequest(m_selected < rows ? m_selected : -1);
 }
 

@@ -37,6 +37,7 @@ public:
     QLineSeries *sentSeries() const { return m_sent; }
     QLineSeries *reportedSeries() const { return m_reported; }
     QLineSeries *whatIfSeries() const { return m_whatIf; }
+    QValueAxis *requestAxis() const { return m_axisX; }
     QLineSeries *thresholdSeries(Tier tier) const;
     QScatterSeries *markerSeries(Tier tier, bool whatIf) const;
     QScatterSeries *sourceCompactionSeries() const { return m_sourceMarkers; }

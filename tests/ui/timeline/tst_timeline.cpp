@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -44,6 +45,7 @@ private slots:
     void decimationKeepsPeak();
     void chartSeriesFollowModel();
     void bigSessionIsDecimated();
+    void growingSessionKeepsFewTicks();
     void coalescesBursts();
     void clickSelectsRequest();
     void exports();
@@ -155,6 +157,33 @@ void TestTimeline::bigSessionIsDecimated()
     const int columns = chart.width();
     QVERIFY2(chart.sentSeries()->count() <= 2 * columns + 2, qPrintable(QString::number(chart.sentSeries()->count())));
     QVERIFY(chart.sentSeries()->count() > columns / 2);
+}
+
+void TestTimeline::growingSessionKeepsFewTicks()
+{
+    // Every state the request axis passes through has a readable number of ticks; a range of
+    // 20,000 with a two-request session's interval of 1 would lay out 20,000 tick items.
+    TimelineModel model;
+    TimelineChart chart;
+    chart.setModel(&model);
+    model.setRecorded(rampRows(2));
+    chart.refreshNow();
+    QValueAxis *axis = chart.requestAxis();
+    double worst = 0;
+    auto measure = [axis, &worst] {
+        if (axis->tickInterval() > 0)
+            worst = std::max(worst, (axis->max() - axis->min()) / axis->tickInterval());
+    };
+    connect(axis, &QValueAxis::rangeChanged, this, measure);
+    connect(axis, &QValueAxis::tickIntervalChanged, this, measure);
+    model.setRecorded(rampRows(20000));
+    chart.refreshNow();
+    QCOMPARE(axis->max(), 19999.0);
+    QVERIFY2(worst > 0 && worst <= 16, qPrintable(QString::number(worst)));
+    model.setRecorded(rampRows(3));
+    chart.refreshNow();
+    QCOMPARE(axis->max(), 2.0);
+    QVERIFY2(worst <= 16, qPrintable(QString::number(worst)));
 }
 
 void TestTimeline::coalescesBursts()
