@@ -31,6 +31,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -53,6 +54,25 @@ int findRow(const QAbstractItemModel &model, ConversationRowKind kind, const std
 }
 
 // Chat requests only (the window also probes GET /models).
+int summarizerRequests(const FakeLlmServer &server)
+{
+    int n = 0;
+    for (const RecordedRequest &r : server.requests())
+        n += r.protocol() == u"openai-chat" && r.isSummarizerCall() ? 1 : 0;
+    return n;
+}
+
+// Both servers answer summary requests with a usable summary.
+FakeReply summaryReply()
+{
+    FakeReply reply = FakeReply::withText(u"## Anchors\n### User Intent\nAnswer the questions\n### Execution Progress\n- N/A\n"
+                                          "### Key Decisions\n- N/A\n### Tried Solutions\n- N/A\n### Next Steps\n- N/A\n"
+                                          "## Summary\nSUMMARY-TEXT four questions answered."_s);
+    reply.when = [](const RecordedRequest &r) { return r.isSummarizerCall(); };
+    reply.persistent = true;
+    return reply;
+}
+
 int chatRequests(const FakeLlmServer &server)
 {
     int n = 0;
@@ -71,6 +91,7 @@ struct Harness
 {
     QTemporaryDir dir;
     FakeLlmServer server;
+    FakeLlmServer other;   // a second provider (summariser, or a session's own profile)
     SessionStore store;
     std::unique_ptr<AppSettings> settings;
     std::unique_ptr<MainWindow> window;
@@ -79,9 +100,21 @@ struct Harness
     QString sessionId;
     std::unique_ptr<QAbstractItemModelTester> tester;
 
-    bool setUp()
+    // A profile named `name` on the second server.
+    ProviderProfile otherProfile(const QString &name, const QString &model) const
     {
-        if (!dir.isValid() || !server.start())
+        ProviderProfile profile;
+        profile.name = name;
+        profile.baseUrl = other.openAiBaseUrl();
+        profile.model = model;
+        profile.contextWindow = 200000;
+        return profile;
+    }
+
+    // `beforeWindow` may change the settings the window starts with.
+    bool setUp(const std::function<bool(Harness &)> &beforeWindow = {})
+    {
+        if (!dir.isValid() || !server.start() || !other.start())
             return false;
         workspace = dir.filePath(u"ws"_s);
         QDir().mkpath(workspace);
@@ -98,6 +131,8 @@ struct Harness
         if (!settings->setProfiles({profile}, &error))
             return false;
         settings->setDefaultProfileName(profile.name);
+        if (beforeWindow && !beforeWindow(*this))
+            return false;
         window = std::make_unique<MainWindow>(settings.get());
         tester = std::make_unique<QAbstractItemModelTester>(window->conversationModel(),
                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -156,6 +191,10 @@ private slots:
     void errorRowRetry();
     void firstRunOpensDemo();
     void settingsReachTheAgent();
+    void summariesUseTheSummaryProfile_data();
+    void summariesUseTheSummaryProfile();
+    void sessionRunsOnItsOwnProfile_data();
+    void sessionRunsOnItsOwnProfile();
 };
 
 void TestLiveAgent::initTestCase()
@@ -385,6 +424,112 @@ void TestLiveAgent::settingsReachTheAgent()
     QCOMPARE(h.run()->state(), AgentRun::State::Finished);
     QCOMPARE(findRow(h.model(), ConversationRowKind::Approval), -1);
     QCOMPARE(h.model().indexForCallId(u"c9"_s).data(ConversationModel::ToolStatusRole).toInt(), int(ToolCallStatus::Ok));
+}
+
+
+void TestLiveAgent::summariesUseTheSummaryProfile_data()
+{
+    QTest::addColumn<QString>("summarizer");   // Settings' "Summaries written by"; empty: the default profile
+    QTest::addColumn<int>("mainSummaryCalls");
+    QTest::addColumn<int>("otherSummaryCalls");
+    QTest::addColumn<int>("step");
+    QTest::newRow("summary profile") << u"small"_s << 0 << 1 << int(SummarizerStep::Configured);
+    QTest::newRow("the default profile") << QString() << 1 << 0 << int(SummarizerStep::MainModel);
+}
+
+void TestLiveAgent::summariesUseTheSummaryProfile()
+{
+    QFETCH(QString, summarizer);
+    QFETCH(int, mainSummaryCalls);
+    QFETCH(int, otherSummaryCalls);
+    QFETCH(int, step);
+    Harness h;
+    QVERIFY(h.setUp([&](Harness &hh) {
+        QList<ProviderProfile> profiles = hh.settings->profiles();
+        profiles.append(hh.otherProfile(u"small"_s, u"small-model"_s));
+        QString error;
+        if (!hh.settings->setProfiles(profiles, &error))
+            return false;
+        hh.settings->setSummarizerProfileName(summarizer);
+        return true;
+    }));
+    QCOMPARE(h.window->agent()->summarizerProfile().has_value(), !summarizer.isEmpty());
+    h.server.addRule(summaryReply());
+    h.other.addRule(summaryReply());
+    for (int i = 0; i < 4; ++i) {
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(400, u'a')));
+        QVERIFY(h.window->agent()->send(u"question %1 "_s.arg(i) + QString(400, u'q')));
+        QVERIFY(h.settle());
+    }
+    QSignalSpy recorded(h.run(), &AgentRun::compactionRecorded);
+    h.type(u"/compact force"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(recorded.size(), 1);
+    const CompactionRecord record = recorded.first().first().value<CompactionRecord>();
+    QVERIFY2(record.error.isEmpty(), qPrintable(record.error));
+    QCOMPARE(int(record.summarizerStep), step);
+    QCOMPARE(summarizerRequests(h.server), mainSummaryCalls);
+    QCOMPARE(summarizerRequests(h.other), otherSummaryCalls);
+    if (otherSummaryCalls > 0) {
+        const QList<RecordedRequest> requests = h.other.requests();
+        const auto summary = std::find_if(requests.cbegin(), requests.cend(), [](const RecordedRequest &r) { return r.isSummarizerCall(); });
+        QCOMPARE(summary->json().value(u"model").toString(), u"small-model"_s);
+    }
+    QCOMPARE(chatRequests(h.server), 4 + mainSummaryCalls); // the main server only answered the turns
+}
+
+void TestLiveAgent::sessionRunsOnItsOwnProfile_data()
+{
+    QTest::addColumn<QString>("stored");       // the profile the session names
+    QTest::addColumn<bool>("onOther");         // its request reaches the second server
+    QTest::addColumn<bool>("noted");           // the status bar says the default is used instead
+    QTest::newRow("its profile exists") << u"own"_s << true << false;
+    QTest::newRow("its profile is gone") << u"deleted"_s << false << true;
+    QTest::newRow("the default's own") << u"fake"_s << false << false;
+}
+
+void TestLiveAgent::sessionRunsOnItsOwnProfile()
+{
+    QFETCH(QString, stored);
+    QFETCH(bool, onOther);
+    QFETCH(bool, noted);
+    Harness h;
+    QVERIFY(h.setUp([](Harness &hh) {
+        QList<ProviderProfile> profiles = hh.settings->profiles();
+        profiles.append(hh.otherProfile(u"own"_s, u"own-model"_s));
+        QString error;
+        return hh.settings->setProfiles(profiles, &error);
+    }));
+    QCOMPARE(h.window->agent()->profile().name, u"fake"_s); // a new session records the default
+    QCOMPARE(h.store.session(h.sessionId)->providerName, u"fake"_s);
+
+    QString error;
+    const ProviderProfile named = h.otherProfile(stored, u"named-model"_s);
+    QVERIFY2(h.store.setProviderProfile(h.sessionId, stored, named.toJson(), &error), qPrintable(error));
+    QSignalSpy opened(h.window->agent(), &AgentController::sessionOpened);
+    h.window->openSession(h.dbPath, h.sessionId);
+    QVERIFY(opened.wait(10000));
+    QVERIFY(h.window->agent()->isOpen());
+    const QString expected = onOther ? u"own"_s : u"fake"_s;
+    QCOMPARE(h.window->agent()->profile().name, expected);
+    QCOMPARE(h.window->statusModelText(), onOther ? u"own-model"_s : u"fake-model"_s);
+    QCOMPARE(h.window->agent()->profileNote().isEmpty(), !noted);
+    if (noted) {
+        const QString message = h.window->statusBar()->currentMessage();
+        QVERIFY2(message.contains(stored) && message.contains(u"fake"_s), qPrintable(message));
+    }
+
+    FakeLlmServer &answering = onOther ? h.other : h.server;
+    const int before = chatRequests(h.server) + chatRequests(h.other);
+    answering.enqueue(FakeReply::withText(u"from the right server"_s));
+    h.type(u"which server?"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+    QCOMPARE(chatRequests(answering), onOther ? 1 : before + 1);
+    QCOMPARE(chatRequests(h.server) + chatRequests(h.other), before + 1);
+    QVERIFY(findRow(h.model(), ConversationRowKind::Assistant, [](const QModelIndex &i) {
+                return i.data(ConversationModel::TextRole).toString() == u"from the right server";
+            }) >= 0);
 }
 
 QTEST_MAIN(TestLiveAgent)
