@@ -9,6 +9,8 @@
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
 #include "conversation/PromptInput.h"
+#include "offloads/OffloadListModel.h"
+#include "offloads/OffloadsPanel.h"
 #include "sessions/SessionsPanel.h"
 #include "settings/AgentPage.h"
 #include "settings/AppSettings.h"
@@ -25,11 +27,16 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QImage>
+#include <QPixmap>
 #include <QJsonDocument>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -195,6 +202,9 @@ private slots:
     void summariesUseTheSummaryProfile();
     void sessionRunsOnItsOwnProfile_data();
     void sessionRunsOnItsOwnProfile();
+    void stateSurvivesReopen();
+    void offloadedBadgeOpensThatResult();
+    void compactionElapsedAdvances();
 };
 
 void TestLiveAgent::initTestCase()
@@ -530,6 +540,124 @@ void TestLiveAgent::sessionRunsOnItsOwnProfile()
     QVERIFY(findRow(h.model(), ConversationRowKind::Assistant, [](const QModelIndex &i) {
                 return i.data(ConversationModel::TextRole).toString() == u"from the right server";
             }) >= 0);
+}
+
+void TestLiveAgent::stateSurvivesReopen()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    // A height within the offscreen screen, so the restored geometry is not clamped to it (the
+    // window's minimum size may widen it).
+    h.window->resize(800, 700);
+    QTRY_COMPARE(h.window->height(), 700);
+    const QSize savedSize = h.window->size();
+    auto *splitter = h.window->findChild<QSplitter *>(u"ConversationSplitter"_s);
+    QVERIFY(splitter);
+    const QList<int> initial = splitter->sizes();
+    const int total = initial.value(0) + initial.value(1);
+    splitter->setSizes({total - 200, 200}); // a taller prompt than the default
+    const QList<int> sizes = splitter->sizes();
+    QVERIFY(sizes != initial);
+    QVERIFY(h.window->close()); // saves the layout; the session was remembered when it opened
+    h.tester.reset();
+    h.window.reset();
+
+    // A new window with the same settings, started the way main() starts it.
+    MainWindow again(h.settings.get());
+    again.setStore(&h.store, h.dbPath);
+    again.restoreLayout();
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    QSignalSpy opened(again.agent(), &AgentController::sessionOpened);
+    QVERIFY(again.openLastSession());
+    QVERIFY(opened.wait(10000));
+    QCOMPARE(again.session().info.id, h.sessionId);
+    QCOMPARE(again.agent()->sessionId(), h.sessionId);
+    auto *restored = again.findChild<QSplitter *>(u"ConversationSplitter"_s);
+    QVERIFY(restored);
+    QCOMPARE(again.size(), savedSize);
+    QTRY_COMPARE_WITH_TIMEOUT(restored->sizes(), sizes, 2000);
+}
+
+void TestLiveAgent::offloadedBadgeOpensThatResult()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    // Two search results bigger than gate 1: both are offloaded when the tool returns.
+    const qint64 gate1 = h.run()->policy().offloadAtToolTime;
+    QList<FakeToolCall> calls;
+    for (const QString &name : {u"first"_s, u"second"_s}) {
+        QFile file(QDir(h.workspace).filePath(name + u".txt"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray line = name.toUtf8() + QByteArray(70, 'x') + '\n';
+        for (qint64 written = 0; written < gate1 * 2; written += line.size())
+            file.write(line);
+        file.close();
+        // grep, not read_file: reading a file is exempt from gate 1.
+        const QJsonObject args{{u"pattern"_s, u"x{10}"_s}, {u"path"_s, QString(name + u".txt"_s)}, {u"max_results"_s, 1000}};
+        calls.append(FakeToolCall{u"call-"_s + name, u"grep"_s,
+                                  QString::fromUtf8(QJsonDocument(args).toJson(QJsonDocument::Compact))});
+    }
+    h.server.enqueue(FakeReply::withToolCalls(calls));
+    h.server.enqueue(FakeReply::withText(u"Both read."_s));
+    h.type(u"read both files"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+
+    const QModelIndex first = h.model().indexForCallId(u"call-first"_s);
+    QVERIFY(first.isValid());
+    QVERIFY(first.data(ConversationModel::OffloadedRole).toBool());
+    QVERIFY(h.model().indexForCallId(u"call-second"_s).data(ConversationModel::OffloadedRole).toBool());
+    // The docks have read both offloads; the viewer shows the newest.
+    QTRY_COMPARE_WITH_TIMEOUT(int(h.window->session().offloadRows().size()), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(h.window->offloadsPanel()->currentCallId(), u"call-second"_s, 5000);
+    QDockWidget *dock = h.window->dock(u"OffloadsDock"_s);
+    QVERIFY(dock);
+    dock->hide();
+
+    QVERIFY(h.click(first.row(), ConversationAction::OpenOffload));
+    QVERIFY(dock->isVisible());
+    QCOMPARE(h.window->offloadsPanel()->currentCallId(), u"call-first"_s);
+}
+
+void TestLiveAgent::compactionElapsedAdvances()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    FakeReply hang = FakeReply::withFault(FakeReply::Fault::Hang);
+    hang.when = [](const RecordedRequest &r) { return r.isSummarizerCall(); };
+    hang.persistent = true;
+    h.server.addRule(hang);
+    for (int i = 0; i < 4; ++i) {
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(400, u'a')));
+        QVERIFY(h.window->agent()->send(u"question %1 "_s.arg(i) + QString(400, u'q')));
+        QVERIFY(h.settle());
+    }
+    h.type(u"/compact force"_s);
+    QVERIFY(h.model().hasProgress());
+    ConversationView *view = h.window->conversationView();
+    QModelIndex progress = h.model().progressIndex();
+    const QDateTime started = progress.data(ConversationModel::StartedAtRole).toDateTime();
+    QVERIFY(started.isValid());
+    QVERIFY(started.msecsTo(QDateTime::currentDateTime()) < 1000);
+    view->scrollTo(progress);
+    view->ensureVisibleLayouts();
+    const QImage before = view->viewport()->grab(view->visualRect(progress)).toImage();
+
+    QTest::qWait(1100); // the painted time has whole seconds
+    QVERIFY(h.model().hasProgress()); // still compacting
+    progress = h.model().progressIndex();
+    // The row keeps its start (an update does not restart the clock) and a second has gone by.
+    QCOMPARE(progress.data(ConversationModel::StartedAtRole).toDateTime(), started);
+    QVERIFY(started.secsTo(QDateTime::currentDateTime()) >= 1);
+    view->scrollTo(progress);
+    const QImage after = view->viewport()->grab(view->visualRect(progress)).toImage();
+    QCOMPARE(after.size(), before.size());
+    QVERIFY(after != before); // the elapsed time drawn on the row moved on
+
+    QVERIFY(h.click(progress.row(), ConversationAction::Skip));
+    QVERIFY(h.settle());
+    QVERIFY(!h.model().hasProgress());
 }
 
 QTEST_MAIN(TestLiveAgent)
