@@ -129,7 +129,7 @@ void MainWindow::init()
     m_agent->setApprovalPolicy(m_settings->approvalPolicy());
     m_agent->setDefaultPolicy(m_settings->compactionPolicy());
     m_agent->setTurnLimit(m_settings->turnLimit());
-    m_agent->setProfile(m_settings->defaultProfile());
+    applyProfiles();
     connect(m_settings, &AppSettings::changed, this, [this](AppSettings::Key key) { applySetting(int(key)); });
     connect(m_agent, &AgentController::statusChanged, this, &MainWindow::updateStatus);
     connect(m_agent, &AgentController::connectionChanged, this, &MainWindow::updateCentralPage);
@@ -274,7 +274,16 @@ void MainWindow::onFirstRunReachable(bool reachable)
         return;
     }
     m_settings->setDefaultProfileName(profile.name);
-    m_agent->setProfile(m_settings->defaultProfile());
+    applyProfiles();
+}
+
+void MainWindow::applyProfiles()
+{
+    m_agent->setProfiles(m_settings->profiles(), m_settings->defaultProfile());
+    // "The default profile" (empty name) adds no summariser step: the main model writes summaries.
+    const QString summarizer = m_settings->summarizerProfileName();
+    m_agent->setSummarizerProfile(summarizer.isEmpty() ? std::nullopt
+                                                       : std::optional<ProviderProfile>(m_settings->summarizerProfile()));
 }
 
 void MainWindow::applySetting(int key)
@@ -282,7 +291,7 @@ void MainWindow::applySetting(int key)
     switch (AppSettings::Key(key)) {
     case AppSettings::Key::ProviderProfiles:
     case AppSettings::Key::DefaultProfile:
-        m_agent->setProfile(m_settings->defaultProfile());
+        applyProfiles();
         m_firstRun->setProfile(m_settings->defaultProfile());
         updateNewSessionDefaults();
         if (showsFirstRun())
@@ -301,8 +310,10 @@ void MainWindow::applySetting(int key)
     case AppSettings::Key::Language:
         statusBar()->showMessage(tr("The new language is used from the next start of Waterline."), 8000);
         break;
-    case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
     case AppSettings::Key::SummarizerProfile:
+        applyProfiles();
+        break;
+    case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
         break;
     }
     updateStatus();
@@ -324,7 +335,9 @@ void MainWindow::updateStatus()
     m_statusTokens->setToolTip(tr("Input tokens the provider reported for the last request"));
     const ProviderProfile profile = m_agent ? m_agent->profile() : ProviderProfile();
     m_statusModel->setText(profile.model.isEmpty() ? tr("no model") : profile.model);
-    m_statusModel->setToolTip(tr("%1 at %2").arg(profile.name, profile.baseUrl.toString()));
+    const QString note = m_agent ? m_agent->profileNote() : QString();
+    m_statusModel->setToolTip(note.isEmpty() ? tr("%1 at %2").arg(profile.name, profile.baseUrl.toString())
+                                             : tr("%1 at %2\n%3").arg(profile.name, profile.baseUrl.toString(), note));
     const AgentController::Connection c = m_agent ? m_agent->connection() : AgentController::Connection::Unknown;
     QColor dot = palette().color(QPalette::Mid);
     switch (c) {

@@ -124,6 +124,7 @@ private:
     void fillConversation(const LoadedSession &session);
     void showDocks(const LoadedSession &session);
     void applySetting(int key);
+    void applyProfiles();
     void updateCentralPage();
     void updateStatus();
     void onFirstRunReachable(bool reachable);

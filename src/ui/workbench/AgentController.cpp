@@ -40,6 +40,7 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
     , m_view(view)
     , m_prompt(prompt)
     , m_profile(ProviderProfile::defaultProfile())
+    , m_defaultProfile(m_profile)
     , m_keys(new ApiKeyStore(this))
     , m_probe(new ProviderCheck(this))
 {
@@ -52,11 +53,20 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
         m_keys->setKeychainEnabled(false);
 
     connect(m_keys, &ApiKeyStore::keyResolved, this, [this](const QString &keyRef, const ApiKeyStore::Result &result) {
-        if (keyRef != m_profile.keyRef)
-            return; // an older profile's answer
-        m_key = result.key;
-        m_keyResolved = true;
-        rebuildClient();
+        // Answers for profiles no longer in use are dropped; one key may serve both clients.
+        bool changed = false;
+        if (keyRef == m_profile.keyRef && !m_keyResolved) {
+            m_key = result.key;
+            m_keyResolved = true;
+            changed = true;
+        }
+        if (m_summaryProfile && keyRef == m_summaryProfile->keyRef && !m_summaryKeyResolved) {
+            m_summaryKey = result.key;
+            m_summaryKeyResolved = true;
+            changed = true;
+        }
+        if (changed)
+            rebuildClient();
     });
     connect(m_probe, &ProviderCheck::modelsFound, this, [this](const QStringList &) {
         m_idleConnection = Connection::Reachable;
@@ -116,7 +126,46 @@ void AgentController::setStore(SessionStore *store, const QString &databasePath)
 
 void AgentController::setProfile(const ProviderProfile &profile)
 {
+    setProfiles({profile}, profile);
+}
+
+void AgentController::setProfiles(const QList<ProviderProfile> &profiles, const ProviderProfile &defaultProfile)
+{
+    m_profiles = profiles;
+    m_defaultProfile = defaultProfile;
+    // While a session is being read its own profile is not known yet: the read decides.
+    if (m_sessionId.isEmpty() || m_opening) {
+        useProfile(defaultProfile);
+        return;
+    }
+    QString note;
+    const ProviderProfile wanted = profileForSession(m_sessionProviderName, &note);
+    if (note != m_profileNote) {
+        m_profileNote = note;
+        if (!note.isEmpty())
+            Q_EMIT notice(note);
+    }
+    useProfile(wanted);
+}
+
+ProviderProfile AgentController::profileForSession(const QString &providerName, QString *note) const
+{
+    note->clear();
+    if (providerName.isEmpty())
+        return m_defaultProfile;
+    for (const ProviderProfile &p : m_profiles)
+        if (p.name == providerName)
+            return p;
+    *note = tr("This session ran on the provider profile \u201c%1\u201d, which no longer exists; it uses the default profile \u201c%2\u201d.")
+                .arg(providerName, m_defaultProfile.name);
+    return m_defaultProfile;
+}
+
+void AgentController::useProfile(const ProviderProfile &profile)
+{
     if (isBusy()) {
+        if (m_pendingProfile == profile || (!m_pendingProfile && profile == m_profile))
+            return;
         m_pendingProfile = profile;
         Q_EMIT notice(tr("The new provider is used when the agent has finished."));
         return;
@@ -135,12 +184,37 @@ void AgentController::setProfile(const ProviderProfile &profile)
     Q_EMIT statusChanged();
 }
 
+void AgentController::setSummarizerProfile(const std::optional<ProviderProfile> &profile)
+{
+    if (isBusy()) {
+        m_pendingSummary = profile;
+        return;
+    }
+    m_pendingSummary.reset();
+    if (profile == m_summaryProfile && (!profile || m_summaryKeyResolved))
+        return;
+    m_summaryProfile = profile;
+    m_summaryKeyResolved = false;
+    m_summaryKey.clear();
+    if (profile)
+        m_keys->lookup(*profile); // answers from the event loop: rebuildClient()
+    else
+        rebuildClient();
+}
+
 void AgentController::applyPendingProfile()
 {
-    if (m_pendingProfile && !isBusy()) {
+    if (isBusy())
+        return;
+    if (m_pendingSummary) {
+        const std::optional<ProviderProfile> p = *m_pendingSummary;
+        m_pendingSummary.reset();
+        setSummarizerProfile(p);
+    }
+    if (m_pendingProfile) {
         const ProviderProfile p = *m_pendingProfile;
         m_pendingProfile.reset();
-        setProfile(p);
+        useProfile(p);
     }
 }
 
@@ -179,11 +253,18 @@ void AgentController::checkConnection()
 
 void AgentController::rebuildClient()
 {
+    if (!m_keyResolved || (m_summaryProfile && !m_summaryKeyResolved))
+        return; // the other key is still being looked up: its answer comes back here
     // A new client needs a new run (the run connects to its client once); the session is read again.
     const QString session = m_sessionId;
     dropRun();
     delete m_client;
+    delete m_summaryClient;
+    m_summaryClient = nullptr;
     m_client = ChatClient::create(m_profile, m_key, this);
+    // A summariser profile that is the main one adds no step to the chain.
+    if (m_summaryProfile && !(*m_summaryProfile == m_profile))
+        m_summaryClient = ChatClient::create(*m_summaryProfile, m_summaryKey, this);
     m_sessionId.clear();
     if (!session.isEmpty())
         openSession(session);
@@ -207,6 +288,11 @@ bool AgentController::isOpen() const
     return m_run != nullptr;
 }
 
+bool AgentController::clientsReady() const
+{
+    return m_client && m_keyResolved && (!m_summaryProfile || m_summaryKeyResolved);
+}
+
 bool AgentController::isBusy() const
 {
     return m_run && m_run->isBusy();
@@ -216,6 +302,11 @@ void AgentController::openSession(const QString &sessionId)
 {
     const quint64 generation = ++m_generation;
     dropRun();
+    if (sessionId != m_noteSessionId) {
+        m_profileNote.clear();
+        m_noteSessionId.clear();
+        m_sessionProviderName.clear();
+    }
     m_sessionId = sessionId;
     m_openError.clear();
     m_streamText.clear();
@@ -248,8 +339,27 @@ void AgentController::openSession(const QString &sessionId)
                 Q_EMIT openFailed(sessionId, *error);
                 return;
             }
-            if (!m_client) {
-                // The key is still being looked up: rebuildClient() opens the session again.
+            // The session runs on the profile it names while that still exists, else on the default.
+            m_sessionProviderName = (*data)->info.providerName;
+            QString note;
+            const ProviderProfile wanted = profileForSession(m_sessionProviderName, &note);
+            if (note != m_profileNote || m_noteSessionId != sessionId) {
+                m_profileNote = note;
+                m_noteSessionId = sessionId;
+                if (!note.isEmpty()) {
+                    qCInfo(lcUi).noquote() << note;
+                    Q_EMIT notice(note);
+                }
+            }
+            if (!(wanted == m_profile)) {
+                // Its key is looked up first: rebuildClient() opens the session again.
+                m_opening = true;
+                useProfile(wanted);
+                updatePrompt();
+                return;
+            }
+            if (!clientsReady()) {
+                // A key is still being looked up: rebuildClient() opens the session again.
                 m_opening = true;
                 updatePrompt();
                 return;
@@ -262,6 +372,11 @@ void AgentController::openSession(const QString &sessionId)
             config.model = m_profile.model;
             config.maxOutputTokens = m_profile.effectiveMaxOutputTokens();
             config.approval = m_approval;
+            if (m_summaryClient) {
+                config.summarizerClient = m_summaryClient;
+                config.summarizerModel = m_summaryProfile->model;
+                config.summaryMaxOutputTokens = m_summaryProfile->effectiveMaxOutputTokens();
+            }
             config.maxTurns = m_turnLimit;
             if (session.info.policy.isEmpty()) {
                 // A session without a policy of its own gets the default one, with the model's window.

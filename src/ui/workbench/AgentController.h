@@ -56,8 +56,21 @@ public:
     // The store the run writes to (GUI thread) and its file, which the worker opens for reading.
     void setStore(SessionStore *store, const QString &databasePath);
 
+    // The profiles the settings hold and the default one. A session that names a profile of its
+    // own (SessionInfo::providerName) runs on it while it exists, otherwise on the default.
+    void setProfiles(const QList<ProviderProfile> &profiles, const ProviderProfile &defaultProfile);
+    // Shorthand for setProfiles({profile}, profile).
     void setProfile(const ProviderProfile &profile);
+    // The profile the agent runs on now (the session's or the default).
     ProviderProfile profile() const { return m_profile; }
+    ProviderProfile defaultProfile() const { return m_defaultProfile; }
+    // Why the open session does not run on the profile it names (empty: it does, or names none).
+    QString profileNote() const { return m_profileNote; }
+    // The profile that writes compaction summaries (spec section 5, step 1); nullopt: the main
+    // model writes them. When it fails or cannot be reached the run falls back to the main model,
+    // then to the extractive summariser.
+    void setSummarizerProfile(const std::optional<ProviderProfile> &profile);
+    std::optional<ProviderProfile> summarizerProfile() const { return m_summaryProfile; }
     void setApprovalPolicy(const ApprovalPolicy &policy);
     ApprovalPolicy approvalPolicy() const { return m_approval; }
     // The policy of sessions that have none stored yet (new sessions).
@@ -114,6 +127,9 @@ Q_SIGNALS:
     void runEnded();                      // finished, stopped or failed
 
 private:
+    void useProfile(const ProviderProfile &profile);
+    ProviderProfile profileForSession(const QString &providerName, QString *note) const;
+    bool clientsReady() const;
     void rebuildClient();
     void dropRun();
     void bindRun();
@@ -142,8 +158,18 @@ private:
     SessionStore *m_store = nullptr;
     QString m_databasePath;
 
-    ProviderProfile m_profile;
+    ProviderProfile m_profile;                          // in use
+    ProviderProfile m_defaultProfile;
+    QList<ProviderProfile> m_profiles;
+    QString m_sessionProviderName;                      // what the open session names
+    QString m_profileNote;
+    std::optional<ProviderProfile> m_summaryProfile;
+    QString m_summaryKey;                               // memory only
+    bool m_summaryKeyResolved = false;
+    ChatClient *m_summaryClient = nullptr;
     std::optional<ProviderProfile> m_pendingProfile;   // applied when the run is idle
+    std::optional<std::optional<ProviderProfile>> m_pendingSummary;
+    QString m_noteSessionId;                            // the session m_profileNote was said for
     QString m_key;                                      // memory only
     bool m_keyResolved = false;
     ApprovalPolicy m_approval;

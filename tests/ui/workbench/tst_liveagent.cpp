@@ -9,6 +9,8 @@
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
 #include "conversation/PromptInput.h"
+#include "offloads/OffloadListModel.h"
+#include "offloads/OffloadsPanel.h"
 #include "sessions/SessionsPanel.h"
 #include "settings/AgentPage.h"
 #include "settings/AppSettings.h"
@@ -25,14 +27,21 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QImage>
+#include <QPixmap>
 #include <QJsonDocument>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 #include <memory>
 
@@ -53,6 +62,25 @@ int findRow(const QAbstractItemModel &model, ConversationRowKind kind, const std
 }
 
 // Chat requests only (the window also probes GET /models).
+int summarizerRequests(const FakeLlmServer &server)
+{
+    int n = 0;
+    for (const RecordedRequest &r : server.requests())
+        n += r.protocol() == u"openai-chat" && r.isSummarizerCall() ? 1 : 0;
+    return n;
+}
+
+// Both servers answer summary requests with a usable summary.
+FakeReply summaryReply()
+{
+    FakeReply reply = FakeReply::withText(u"## Anchors\n### User Intent\nAnswer the questions\n### Execution Progress\n- N/A\n"
+                                          "### Key Decisions\n- N/A\n### Tried Solutions\n- N/A\n### Next Steps\n- N/A\n"
+                                          "## Summary\nSUMMARY-TEXT four questions answered."_s);
+    reply.when = [](const RecordedRequest &r) { return r.isSummarizerCall(); };
+    reply.persistent = true;
+    return reply;
+}
+
 int chatRequests(const FakeLlmServer &server)
 {
     int n = 0;
@@ -71,6 +99,7 @@ struct Harness
 {
     QTemporaryDir dir;
     FakeLlmServer server;
+    FakeLlmServer other;   // a second provider (summariser, or a session's own profile)
     SessionStore store;
     std::unique_ptr<AppSettings> settings;
     std::unique_ptr<MainWindow> window;
@@ -79,9 +108,21 @@ struct Harness
     QString sessionId;
     std::unique_ptr<QAbstractItemModelTester> tester;
 
-    bool setUp()
+    // A profile named `name` on the second server.
+    ProviderProfile otherProfile(const QString &name, const QString &model) const
     {
-        if (!dir.isValid() || !server.start())
+        ProviderProfile profile;
+        profile.name = name;
+        profile.baseUrl = other.openAiBaseUrl();
+        profile.model = model;
+        profile.contextWindow = 200000;
+        return profile;
+    }
+
+    // `beforeWindow` may change the settings the window starts with.
+    bool setUp(const std::function<bool(Harness &)> &beforeWindow = {})
+    {
+        if (!dir.isValid() || !server.start() || !other.start())
             return false;
         workspace = dir.filePath(u"ws"_s);
         QDir().mkpath(workspace);
@@ -98,6 +139,8 @@ struct Harness
         if (!settings->setProfiles({profile}, &error))
             return false;
         settings->setDefaultProfileName(profile.name);
+        if (beforeWindow && !beforeWindow(*this))
+            return false;
         window = std::make_unique<MainWindow>(settings.get());
         tester = std::make_unique<QAbstractItemModelTester>(window->conversationModel(),
                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -156,6 +199,13 @@ private slots:
     void errorRowRetry();
     void firstRunOpensDemo();
     void settingsReachTheAgent();
+    void summariesUseTheSummaryProfile_data();
+    void summariesUseTheSummaryProfile();
+    void sessionRunsOnItsOwnProfile_data();
+    void sessionRunsOnItsOwnProfile();
+    void stateSurvivesReopen();
+    void offloadedBadgeOpensThatResult();
+    void compactionElapsedAdvances();
 };
 
 void TestLiveAgent::initTestCase()
@@ -385,6 +435,237 @@ void TestLiveAgent::settingsReachTheAgent()
     QCOMPARE(h.run()->state(), AgentRun::State::Finished);
     QCOMPARE(findRow(h.model(), ConversationRowKind::Approval), -1);
     QCOMPARE(h.model().indexForCallId(u"c9"_s).data(ConversationModel::ToolStatusRole).toInt(), int(ToolCallStatus::Ok));
+}
+
+
+void TestLiveAgent::summariesUseTheSummaryProfile_data()
+{
+    QTest::addColumn<QString>("summarizer");   // Settings' "Summaries written by"; empty: the default profile
+    QTest::addColumn<int>("mainSummaryCalls");
+    QTest::addColumn<int>("otherSummaryCalls");
+    QTest::addColumn<int>("step");
+    QTest::addColumn<bool>("reachable");        // the summary profile's server answers
+    QTest::newRow("summary profile") << u"small"_s << 0 << 1 << int(SummarizerStep::Configured) << true;
+    QTest::newRow("the default profile") << QString() << 1 << 0 << int(SummarizerStep::MainModel) << true;
+    // The chain goes on to the main model when the summariser's server is down.
+    QTest::newRow("summary profile unreachable") << u"small"_s << 1 << 0 << int(SummarizerStep::MainModel) << false;
+}
+
+void TestLiveAgent::summariesUseTheSummaryProfile()
+{
+    QFETCH(QString, summarizer);
+    QFETCH(int, mainSummaryCalls);
+    QFETCH(int, otherSummaryCalls);
+    QFETCH(int, step);
+    QFETCH(bool, reachable);
+    Harness h;
+    QVERIFY(h.setUp([&](Harness &hh) {
+        QList<ProviderProfile> profiles = hh.settings->profiles();
+        ProviderProfile small = hh.otherProfile(u"small"_s, u"small-model"_s);
+        if (!reachable)
+            small.baseUrl = QUrl(u"http://127.0.0.1:9/v1"_s); // the discard port: nothing listens
+        profiles.append(small);
+        QString error;
+        if (!hh.settings->setProfiles(profiles, &error))
+            return false;
+        hh.settings->setSummarizerProfileName(summarizer);
+        return true;
+    }));
+    QCOMPARE(h.window->agent()->summarizerProfile().has_value(), !summarizer.isEmpty());
+    h.server.addRule(summaryReply());
+    h.other.addRule(summaryReply());
+    for (int i = 0; i < 4; ++i) {
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(400, u'a')));
+        QVERIFY(h.window->agent()->send(u"question %1 "_s.arg(i) + QString(400, u'q')));
+        QVERIFY(h.settle());
+    }
+    QSignalSpy recorded(h.run(), &AgentRun::compactionRecorded);
+    h.type(u"/compact force"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(recorded.size(), 1);
+    const CompactionRecord record = recorded.first().first().value<CompactionRecord>();
+    QVERIFY2(record.error.isEmpty() == reachable, qPrintable(record.error)); // a failed step is recorded
+    QCOMPARE(int(record.summarizerStep), step);
+    QCOMPARE(summarizerRequests(h.server), mainSummaryCalls);
+    QCOMPARE(summarizerRequests(h.other), otherSummaryCalls);
+    if (otherSummaryCalls > 0) {
+        const QList<RecordedRequest> requests = h.other.requests();
+        const auto summary = std::find_if(requests.cbegin(), requests.cend(), [](const RecordedRequest &r) { return r.isSummarizerCall(); });
+        QCOMPARE(summary->json().value(u"model").toString(), u"small-model"_s);
+    }
+    QCOMPARE(chatRequests(h.server), 4 + mainSummaryCalls); // the main server only answered the turns
+}
+
+void TestLiveAgent::sessionRunsOnItsOwnProfile_data()
+{
+    QTest::addColumn<QString>("stored");       // the profile the session names
+    QTest::addColumn<bool>("onOther");         // its request reaches the second server
+    QTest::addColumn<bool>("noted");           // the status bar says the default is used instead
+    QTest::newRow("its profile exists") << u"own"_s << true << false;
+    QTest::newRow("its profile is gone") << u"deleted"_s << false << true;
+    QTest::newRow("the default's own") << u"fake"_s << false << false;
+}
+
+void TestLiveAgent::sessionRunsOnItsOwnProfile()
+{
+    QFETCH(QString, stored);
+    QFETCH(bool, onOther);
+    QFETCH(bool, noted);
+    Harness h;
+    QVERIFY(h.setUp([](Harness &hh) {
+        QList<ProviderProfile> profiles = hh.settings->profiles();
+        profiles.append(hh.otherProfile(u"own"_s, u"own-model"_s));
+        QString error;
+        return hh.settings->setProfiles(profiles, &error);
+    }));
+    QCOMPARE(h.window->agent()->profile().name, u"fake"_s); // a new session records the default
+    QCOMPARE(h.store.session(h.sessionId)->providerName, u"fake"_s);
+
+    QString error;
+    const ProviderProfile named = h.otherProfile(stored, u"named-model"_s);
+    QVERIFY2(h.store.setProviderProfile(h.sessionId, stored, named.toJson(), &error), qPrintable(error));
+    QSignalSpy opened(h.window->agent(), &AgentController::sessionOpened);
+    h.window->openSession(h.dbPath, h.sessionId);
+    QVERIFY(opened.wait(10000));
+    QVERIFY(h.window->agent()->isOpen());
+    const QString expected = onOther ? u"own"_s : u"fake"_s;
+    QCOMPARE(h.window->agent()->profile().name, expected);
+    QCOMPARE(h.window->statusModelText(), onOther ? u"own-model"_s : u"fake-model"_s);
+    QCOMPARE(h.window->agent()->profileNote().isEmpty(), !noted);
+    if (noted) {
+        const QString message = h.window->statusBar()->currentMessage();
+        QVERIFY2(message.contains(stored) && message.contains(u"fake"_s), qPrintable(message));
+    }
+
+    FakeLlmServer &answering = onOther ? h.other : h.server;
+    const int before = chatRequests(h.server) + chatRequests(h.other);
+    answering.enqueue(FakeReply::withText(u"from the right server"_s));
+    h.type(u"which server?"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+    QCOMPARE(chatRequests(answering), onOther ? 1 : before + 1);
+    QCOMPARE(chatRequests(h.server) + chatRequests(h.other), before + 1);
+    QVERIFY(findRow(h.model(), ConversationRowKind::Assistant, [](const QModelIndex &i) {
+                return i.data(ConversationModel::TextRole).toString() == u"from the right server";
+            }) >= 0);
+}
+
+void TestLiveAgent::stateSurvivesReopen()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    // A height within the offscreen screen, so the restored geometry is not clamped to it (the
+    // window's minimum size may widen it).
+    h.window->resize(800, 700);
+    QTRY_COMPARE(h.window->height(), 700);
+    const QSize savedSize = h.window->size();
+    auto *splitter = h.window->findChild<QSplitter *>(u"ConversationSplitter"_s);
+    QVERIFY(splitter);
+    const QList<int> initial = splitter->sizes();
+    const int total = initial.value(0) + initial.value(1);
+    splitter->setSizes({total - 200, 200}); // a taller prompt than the default
+    const QList<int> sizes = splitter->sizes();
+    QVERIFY(sizes != initial);
+    QVERIFY(h.window->close()); // saves the layout; the session was remembered when it opened
+    h.tester.reset();
+    h.window.reset();
+
+    // A new window with the same settings, started the way main() starts it.
+    MainWindow again(h.settings.get());
+    again.setStore(&h.store, h.dbPath);
+    again.restoreLayout();
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    QSignalSpy opened(again.agent(), &AgentController::sessionOpened);
+    QVERIFY(again.openLastSession());
+    QVERIFY(opened.wait(10000));
+    QCOMPARE(again.session().info.id, h.sessionId);
+    QCOMPARE(again.agent()->sessionId(), h.sessionId);
+    auto *restored = again.findChild<QSplitter *>(u"ConversationSplitter"_s);
+    QVERIFY(restored);
+    QCOMPARE(again.size(), savedSize);
+    QTRY_COMPARE_WITH_TIMEOUT(restored->sizes(), sizes, 2000);
+}
+
+void TestLiveAgent::offloadedBadgeOpensThatResult()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    // Two search results bigger than gate 1: both are offloaded when the tool returns.
+    const qint64 gate1 = h.run()->policy().offloadAtToolTime;
+    QList<FakeToolCall> calls;
+    for (const QString &name : {u"first"_s, u"second"_s}) {
+        QFile file(QDir(h.workspace).filePath(name + u".txt"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray line = name.toUtf8() + QByteArray(70, 'x') + '\n';
+        for (qint64 written = 0; written < gate1 * 2; written += line.size())
+            file.write(line);
+        file.close();
+        // grep, not read_file: reading a file is exempt from gate 1.
+        const QJsonObject args{{u"pattern"_s, u"x{10}"_s}, {u"path"_s, QString(name + u".txt"_s)}, {u"max_results"_s, 1000}};
+        calls.append(FakeToolCall{u"call-"_s + name, u"grep"_s,
+                                  QString::fromUtf8(QJsonDocument(args).toJson(QJsonDocument::Compact))});
+    }
+    h.server.enqueue(FakeReply::withToolCalls(calls));
+    h.server.enqueue(FakeReply::withText(u"Both read."_s));
+    h.type(u"read both files"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+
+    const QModelIndex first = h.model().indexForCallId(u"call-first"_s);
+    QVERIFY(first.isValid());
+    QVERIFY(first.data(ConversationModel::OffloadedRole).toBool());
+    QVERIFY(h.model().indexForCallId(u"call-second"_s).data(ConversationModel::OffloadedRole).toBool());
+    // The docks have read both offloads; the viewer shows the newest.
+    QTRY_COMPARE_WITH_TIMEOUT(int(h.window->session().offloadRows().size()), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(h.window->offloadsPanel()->currentCallId(), u"call-second"_s, 5000);
+    QDockWidget *dock = h.window->dock(u"OffloadsDock"_s);
+    QVERIFY(dock);
+    dock->hide();
+
+    QVERIFY(h.click(first.row(), ConversationAction::OpenOffload));
+    QVERIFY(dock->isVisible());
+    QCOMPARE(h.window->offloadsPanel()->currentCallId(), u"call-first"_s);
+}
+
+void TestLiveAgent::compactionElapsedAdvances()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    FakeReply hang = FakeReply::withFault(FakeReply::Fault::Hang);
+    hang.when = [](const RecordedRequest &r) { return r.isSummarizerCall(); };
+    hang.persistent = true;
+    h.server.addRule(hang);
+    for (int i = 0; i < 4; ++i) {
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(400, u'a')));
+        QVERIFY(h.window->agent()->send(u"question %1 "_s.arg(i) + QString(400, u'q')));
+        QVERIFY(h.settle());
+    }
+    h.type(u"/compact force"_s);
+    QVERIFY(h.model().hasProgress());
+    ConversationView *view = h.window->conversationView();
+    QModelIndex progress = h.model().progressIndex();
+    const QDateTime started = progress.data(ConversationModel::StartedAtRole).toDateTime();
+    QVERIFY(started.isValid());
+    QVERIFY(started.msecsTo(QDateTime::currentDateTime()) < 1000);
+    view->scrollTo(progress);
+    view->ensureVisibleLayouts();
+    const QImage before = view->viewport()->grab(view->visualRect(progress)).toImage();
+
+    QTest::qWait(1100); // the painted time has whole seconds
+    QVERIFY(h.model().hasProgress()); // still compacting
+    progress = h.model().progressIndex();
+    // The row keeps its start (an update does not restart the clock) and a second has gone by.
+    QCOMPARE(progress.data(ConversationModel::StartedAtRole).toDateTime(), started);
+    QVERIFY(started.secsTo(QDateTime::currentDateTime()) >= 1);
+    view->scrollTo(progress);
+    const QImage after = view->viewport()->grab(view->visualRect(progress)).toImage();
+    QCOMPARE(after.size(), before.size());
+    QVERIFY(after != before); // the elapsed time drawn on the row moved on
+
+    QVERIFY(h.click(progress.row(), ConversationAction::Skip));
+    QVERIFY(h.settle());
+    QVERIFY(!h.model().hasProgress());
 }
 
 QTEST_MAIN(TestLiveAgent)
