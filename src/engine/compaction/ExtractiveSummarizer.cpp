@@ -539,6 +539,15 @@ qsizetype ExtractiveFacts::size() const
     return m_d->byId.size();
 }
 
+qsizetype ExtractiveFacts::versionCount() const
+{
+    QMutexLocker lock(&m_d->mutex);
+    qsizetype n = 0;
+    for (const MessageFacts &f : std::as_const(m_d->byId))
+        n += 1 + qsizetype(f.variants.size());
+    return n;
+}
+
 namespace {
 
 // Looks a fact up in the cache (if any), computing and recording it when missing. The lock is not

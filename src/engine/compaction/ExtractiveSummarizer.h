@@ -29,6 +29,8 @@ public:
 
     // How many messages have facts recorded.
     qsizetype size() const;
+    // How many versions of messages have: the originals plus the other versions kept by value.
+    qsizetype versionCount() const;
 
     struct Private;
     Private *d() const { return m_d.get(); }
