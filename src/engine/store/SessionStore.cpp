@@ -240,6 +240,21 @@ OffloadOverlay readOffload(const SqlQuery &q)
     return o;
 }
 
+// Runs a SELECT with `values` bound in order and hands each row to `row`. On failure, returns
+// false and `error` says what went wrong: `what` with %1 for `subject` and %2 for SQLite's words.
+template<typename Row, typename... Values>
+bool selectRows(SqlConnection &c, const QString &sql, Row row, const char *what, const QString &subject, QString *error,
+                const Values &...values)
+{
+    SqlQuery q(c, sql);
+    (q.bind(values), ...);
+    if (!q.exec())
+        return setError(error, QCoreApplication::translate("wl::SessionStore", what).arg(subject, q.error()));
+    while (q.next())
+        row(q);
+    return true;
+}
+
 // --- row writers shared by appendStep and importSession ------------------------------------
 
 std::optional<qint64> insertMessage(SqlConnection &c, const QString &sessionId, qint64 seq, const Message &m,
@@ -729,7 +744,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         qint64 viewCheckpoint = r.viewCheckpointId;
         if (viewCheckpoint == kThisStep) {
             if (ids.checkpointIds.isEmpty())
-                return fail(tr("the request names this step's checkpoint, but the step has none"));
+                return fail(QCoreApplication::translate("wl::SessionStore", "the request names this step's checkpoint, but the step has none"));
             viewCheckpoint = ids.checkpointIds.last();
         }
         SqlQuery q(*c, u"UPDATE requests SET view_checkpoint_id = ?, view_message_ids = ?, estimate_tokens = ?, "
@@ -741,9 +756,9 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
         q.bind(jsonText(IdRanges::encode(r.viewMessageIds))).bind(r.estimateTokens).bind(r.toolSchemaTokens);
         q.bind(int(r.tier)).bind(sessionId).bind(r.index);
         if (!q.exec())
-            return fail(tr("cannot update request %1: %2").arg(r.index).arg(q.error()));
+            return fail(QCoreApplication::translate("wl::SessionStore", "cannot update request %1: %2").arg(r.index).arg(q.error()));
         if (q.rowsAffected() != 1)
-            return fail(tr("there is no request %1 in session %2").arg(r.index).arg(sessionId));
+            return fail(QCoreApplication::translate("wl::SessionStore", "there is no request %1 in session %2").arg(r.index).arg(sessionId));
     }
 
     if (step.request) {
@@ -812,17 +827,12 @@ QList<Message> SessionStore::messages(const QString &sessionId, qint64 offset, i
     if (!c)
         return out;
     // seq is dense from 0, so a page is a range seek on (session_id, seq), not an OFFSET scan.
-    SqlQuery q(*c, u"SELECT "_s + kMessageColumns
-                       + u" FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?"_s);
-    q.bind(sessionId).bind(std::max<qint64>(offset, 0)).bind(limit);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the messages of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
     if (limit > 0)
         out.reserve(std::min(limit, 4096));
-    while (q.next())
-        out.append(readMessage(q));
+    selectRows(*c, u"SELECT "_s + kMessageColumns + u" FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?"_s,
+               [&out](const SqlQuery &q) { out.append(readMessage(q)); },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the messages of session %1: %2"), sessionId, error,
+               sessionId, std::max<qint64>(offset, 0), limit);
     return out;
 }
 
@@ -884,26 +894,18 @@ ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    {
-        SqlQuery q(*c, u"SELECT "_s + kCheckpointColumns + u" FROM checkpoints WHERE session_id = ? ORDER BY id"_s);
-        q.bind(sessionId);
-        if (!q.exec()) {
-            setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the checkpoints of session %1: %2").arg(sessionId, q.error()));
-            return out;
-        }
-        while (q.next())
-            out.checkpoints.append(readCheckpoint(q));
-    }
-    SqlQuery q(*c, u"SELECT "_s + kOffloadColumns + u" FROM offloads WHERE session_id = ? ORDER BY id"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the offloads of session %1: %2").arg(sessionId, q.error()));
+    if (!selectRows(*c, u"SELECT "_s + kCheckpointColumns + u" FROM checkpoints WHERE session_id = ? ORDER BY id"_s,
+                    [&out](const SqlQuery &q) { out.checkpoints.append(readCheckpoint(q)); },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the checkpoints of session %1: %2"), sessionId, error,
+                    sessionId))
         return out;
-    }
-    while (q.next()) {
-        const OffloadOverlay o = readOffload(q);
-        out.offloads.insert(o.messageId, o);
-    }
+    selectRows(*c, u"SELECT "_s + kOffloadColumns + u" FROM offloads WHERE session_id = ? ORDER BY id"_s,
+               [&out](const SqlQuery &q) {
+                   const OffloadOverlay o = readOffload(q);
+                   out.offloads.insert(o.messageId, o);
+               },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the offloads of session %1: %2"), sessionId, error,
+               sessionId);
     return out;
 }
 
@@ -927,14 +929,10 @@ QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *e
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the requests of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
-    while (q.next())
-        out.append(readRequest(q));
+    selectRows(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s,
+               [&out](const SqlQuery &q) { out.append(readRequest(q)); },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the requests of session %1: %2"), sessionId, error,
+               sessionId);
     return out;
 }
 
@@ -944,21 +942,19 @@ QList<CompactionRecord> SessionStore::records(const QString &sessionId, QString 
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT record_id, json FROM compaction_records WHERE session_id = ? ORDER BY request_index, id"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the compaction records of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
     QStringList problems;
-    while (q.next()) {
-        CompactionRecord record;
-        QString why;
-        if (CompactionRecord::fromJson(jsonObject(q.text(1)), &record, &why))
-            out.append(record);
-        else
-            problems << QCoreApplication::translate("wl::SessionStore", "record %1: %2").arg(q.text(0), why);
-    }
+    if (!selectRows(*c, u"SELECT record_id, json FROM compaction_records WHERE session_id = ? ORDER BY request_index, id"_s,
+                    [&](const SqlQuery &q) {
+                        CompactionRecord record;
+                        QString why;
+                        if (CompactionRecord::fromJson(jsonObject(q.text(1)), &record, &why))
+                            out.append(record);
+                        else
+                            problems << QCoreApplication::translate("wl::SessionStore", "record %1: %2").arg(q.text(0), why);
+                    },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the compaction records of session %1: %2"), sessionId,
+                    error, sessionId))
+        return out;
     if (!problems.isEmpty())
         setError(error, problems.join(u"; "));
     return out;
@@ -970,29 +966,26 @@ QList<AnchorHistoryEntry> SessionStore::anchorHistory(const QString &sessionId, 
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT h.record_row, r.record_id, h.request_index, h.kind, h.value, h.change "
-                   "FROM anchor_history h JOIN compaction_records r ON r.id = h.record_row "
-                   "WHERE h.session_id = ? ORDER BY h.request_index, h.record_row, h.kind"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the anchor history of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
     qint64 currentRow = -1;
-    while (q.next()) {
-        if (q.int64(0) != currentRow) {
-            currentRow = q.int64(0);
-            AnchorHistoryEntry entry;
-            entry.recordId = q.text(1);
-            entry.requestIndex = int(q.int64(2));
-            out.append(entry);
-        }
-        const qint64 kind = q.int64(3);
-        if (kind < 0 || kind >= kAnchorCount)
-            continue;
-        out.last().anchors.values[size_t(kind)] = q.text(4);
-        out.last().changes[size_t(kind)] = AnchorChange(q.int64(5));
-    }
+    selectRows(*c, u"SELECT h.record_row, r.record_id, h.request_index, h.kind, h.value, h.change "
+                   "FROM anchor_history h JOIN compaction_records r ON r.id = h.record_row "
+                   "WHERE h.session_id = ? ORDER BY h.request_index, h.record_row, h.kind"_s,
+               [&](const SqlQuery &q) {
+                   if (q.int64(0) != currentRow) {
+                       currentRow = q.int64(0);
+                       AnchorHistoryEntry entry;
+                       entry.recordId = q.text(1);
+                       entry.requestIndex = int(q.int64(2));
+                       out.append(entry);
+                   }
+                   const qint64 kind = q.int64(3);
+                   if (kind < 0 || kind >= kAnchorCount)
+                       return;
+                   out.last().anchors.values[size_t(kind)] = q.text(4);
+                   out.last().changes[size_t(kind)] = AnchorChange(q.int64(5));
+               },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the anchor history of session %1: %2"), sessionId, error,
+               sessionId);
     return out;
 }
 
@@ -1005,7 +998,7 @@ std::optional<QList<qint64>> SessionStore::appendRequests(const QString &session
     if (!c)
         return std::nullopt;
     auto fail = [&](const QString &text) -> std::optional<QList<qint64>> {
-        setError(error, tr("cannot add requests to session %1: %2").arg(sessionId, text));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot add requests to session %1: %2").arg(sessionId, text));
         return std::nullopt;
     };
     SqlTransaction transaction(*c);
@@ -1019,7 +1012,7 @@ std::optional<QList<qint64>> SessionStore::appendRequests(const QString &session
         if (!q.exec())
             return fail(q.error());
         if (!q.next())
-            return fail(tr("there is no such session"));
+            return fail(QCoreApplication::translate("wl::SessionStore", "there is no such session"));
         nextIndex = int(q.int64(0));
     }
     QList<qint64> rows;
@@ -1040,7 +1033,7 @@ std::optional<QList<qint64>> SessionStore::appendRequests(const QString &session
             if (!q.exec())
                 return fail(q.error());
             if (q.rowsAffected() != 1)
-                return fail(tr("message %1 is not in this session").arg(produced));
+                return fail(QCoreApplication::translate("wl::SessionStore", "message %1 is not in this session").arg(produced));
         }
     }
     if (!transaction.commit(&why))
@@ -1059,7 +1052,7 @@ bool SessionStore::setSessionSource(const QString &sessionId, const SessionSourc
     q.bind(toMs(source.importedAt.isValid() ? source.importedAt : QDateTime::currentDateTimeUtc()));
     q.bind(jsonText(source.details));
     if (!q.exec())
-        return setError(error, tr("cannot store the source of session %1: %2").arg(sessionId, q.error()));
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store the source of session %1: %2").arg(sessionId, q.error()));
     return true;
 }
 
@@ -1071,7 +1064,7 @@ std::optional<SessionSource> SessionStore::sessionSource(const QString &sessionI
     SqlQuery q(*c, u"SELECT format, source_path, imported_at, details FROM session_sources WHERE session_id = ?"_s);
     q.bind(sessionId);
     if (!q.exec()) {
-        setError(error, tr("cannot read the source of session %1: %2").arg(sessionId, q.error()));
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the source of session %1: %2").arg(sessionId, q.error()));
         return std::nullopt;
     }
     if (!q.next())
