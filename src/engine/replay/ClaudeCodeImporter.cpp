@@ -302,14 +302,9 @@ private:
 
 } // namespace
 
-QString ClaudeCodeImporter::id() const
+ClaudeCodeImporter::ClaudeCodeImporter()
+    : TranscriptImporter(u"claude-code"_s, QT_TRANSLATE_NOOP("TranscriptImport", "Claude Code session"))
 {
-    return u"claude-code"_s;
-}
-
-QString ClaudeCodeImporter::displayName() const
-{
-    return QCoreApplication::translate("TranscriptImport", "Claude Code session");
 }
 
 int ClaudeCodeImporter::canRead(const TranscriptSample &sample) const
@@ -335,9 +330,7 @@ int ClaudeCodeImporter::canRead(const TranscriptSample &sample) const
 bool ClaudeCodeImporter::read(ImportContext &context) const
 {
     ClaudeReader reader(context);
-    if (!context.readLines([&](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); }))
-        return false;
-    return reader.finish();
+    return context.readRecords(reader);
 }
 
 } // namespace wl
