@@ -14,7 +14,8 @@ constexpr QStringView kOffloadedHeading = u"## Offloaded References";
 
 QString offloadedLine(const OffloadEntry &entry)
 {
-    return u"- %1 (%2 lines, %3 bytes)"_s.arg(entry.relativePath).arg(entry.lines).arg(entry.bytes);
+    return u"- "_s + entry.relativePath + u" ("_s + QString::number(entry.lines) + u" lines, "_s
+        + QString::number(entry.bytes) + u" bytes)"_s;
 }
 
 // Splits a trailing offloaded-references block (as written by checkpointMessageText) off `summary`.
@@ -41,8 +42,10 @@ QString checkpointMessageText(const Anchors &anchors, const QString &summary, co
     QString text = kMarker.toString() + u'\n' + formatAnchors(anchors) + u"\n## Summary\n"_s + summary.trimmed() + u'\n';
     if (!offloaded.isEmpty()) {
         text += u'\n' + kOffloadedHeading.toString() + u'\n';
-        for (const OffloadEntry &entry : offloaded)
-            text += offloadedLine(entry) + u'\n';
+        for (const OffloadEntry &entry : offloaded) {
+            text += offloadedLine(entry);
+            text += u'\n';
+        }
     }
     return text;
 }

@@ -7,6 +7,7 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -20,7 +21,11 @@ int countLines(QStringView text)
 {
     if (text.isEmpty())
         return 0;
-    return int(text.count(u'\n') + (text.endsWith(u'\n') ? 0 : 1));
+    // indexOf() scans with SIMD; QStringView::count(QChar) goes one character at a time.
+    qsizetype breaks = 0;
+    for (qsizetype at = text.indexOf(u'\n'); at >= 0; at = text.indexOf(u'\n', at + 1))
+        ++breaks;
+    return int(breaks + (text.endsWith(u'\n') ? 0 : 1));
 }
 } // namespace
 
@@ -218,15 +223,29 @@ std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier ti
 QList<OffloadEntry> CompactionPass::hiddenOffloads(qint64 coversUpTo) const
 {
     // Files of results the checkpoint now hides: listing them keeps their paths in reach of read_file.
-    QList<OffloadEntry> entries;
+    // Only the newest kMaxCheckpointReferences are listed: keep those in a min-heap while scanning,
+    // instead of copying and sorting every offload of the session for each checkpoint.
+    auto newer = [](const OffloadEntry *a, const OffloadEntry *b) { return a->messageId > b->messageId; };
+    std::vector<const OffloadEntry *> newest;
+    newest.reserve(kMaxCheckpointReferences);
     for (const OffloadOverlay &o : std::as_const(m_overlays.offloads)) {
-        if (o.messageId <= coversUpTo)
-            entries.append(o.entry);
+        if (o.messageId > coversUpTo)
+            continue;
+        if (newest.size() < size_t(kMaxCheckpointReferences)) {
+            newest.push_back(&o.entry);
+            std::push_heap(newest.begin(), newest.end(), newer);
+        } else if (o.entry.messageId > newest.front()->messageId) {
+            std::pop_heap(newest.begin(), newest.end(), newer);
+            newest.back() = &o.entry;
+            std::push_heap(newest.begin(), newest.end(), newer);
+        }
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const OffloadEntry &a, const OffloadEntry &b) { return a.messageId < b.messageId; });
-    if (entries.size() > kMaxCheckpointReferences)
-        entries = entries.mid(entries.size() - kMaxCheckpointReferences);
+    std::sort(newest.begin(), newest.end(),
+              [](const OffloadEntry *a, const OffloadEntry *b) { return a->messageId < b->messageId; });
+    QList<OffloadEntry> entries;
+    entries.reserve(qsizetype(newest.size()));
+    for (const OffloadEntry *entry : newest)
+        entries.append(*entry);
     return entries;
 }
 

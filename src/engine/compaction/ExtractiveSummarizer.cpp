@@ -13,6 +13,7 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -465,7 +466,29 @@ struct MessageFacts
         }
         return true;
     }
+
+    // The same text read character by character: for small variants only (see ExtractiveFacts::Private).
+    bool isEqualTo(const Message &m) const
+    {
+        if (role != m.role || isError != m.isError || content != m.content || arguments.size() != m.toolCalls.size())
+            return false;
+        for (qsizetype k = 0; k < arguments.size(); ++k) {
+            const ToolCall &call = m.toolCalls.at(k);
+            if (arguments.at(k) != call.arguments || names.at(k) != call.name || argumentsValid.at(k) != call.argumentsValid)
+                return false;
+        }
+        return true;
+    }
+
+    // Other versions of the message seen under the same id: the offload placeholders views show
+    // in its place (made afresh by every what-if replay, so recognised by value, not by data).
+    std::vector<MessageFacts> variants;
 };
+
+// A variant is compared by value, so only short ones are kept: placeholders hold at most 20
+// preview lines of 500 characters. Comparing costs less than summarising again.
+constexpr qsizetype kMaxVariantChars = 16384;
+constexpr size_t kMaxVariants = 4;
 
 struct ExtractiveFacts::Private
 {
@@ -480,7 +503,26 @@ struct ExtractiveFacts::Private
         auto it = byId.find(m.id);
         if (it == byId.end())
             it = byId.insert(m.id, MessageFacts(m));
-        return it->isFactsOf(m) ? &*it : nullptr;
+        if (it->isFactsOf(m))
+            return &*it;
+        if (m.content.size() > kMaxVariantChars || !m.toolCalls.isEmpty())
+            return nullptr;
+        // The first version seen may itself be a placeholder, made again by every replay.
+        if (it->isEqualTo(m)) {
+            it->content = m.content; // the next lookup of this copy compares no text
+            return &*it;
+        }
+        for (MessageFacts &variant : it->variants) {
+            if (variant.isFactsOf(m))
+                return &variant;
+            if (variant.isEqualTo(m)) {
+                variant.content = m.content;
+                return &variant;
+            }
+        }
+        if (it->variants.size() >= kMaxVariants)
+            return nullptr;
+        return &it->variants.emplace_back(m);
     }
 };
 
@@ -495,6 +537,15 @@ qsizetype ExtractiveFacts::size() const
 {
     QMutexLocker lock(&m_d->mutex);
     return m_d->byId.size();
+}
+
+qsizetype ExtractiveFacts::versionCount() const
+{
+    QMutexLocker lock(&m_d->mutex);
+    qsizetype n = 0;
+    for (const MessageFacts &f : std::as_const(m_d->byId))
+        n += 1 + qsizetype(f.variants.size());
+    return n;
 }
 
 namespace {

@@ -17,7 +17,8 @@ struct Message;
 // step) pay only the merge. Filled lazily by ExtractiveSummarizer::summarize(); safe to share
 // between threads. A message is only served from the cache when it is the very message the facts
 // were taken from (same id, role, shared text and call arguments), so an offload placeholder or an
-// edited copy is never mistaken for the original: it is summarised afresh.
+// edited copy is never mistaken for the original. A few short other versions of a message (the
+// placeholders that views show in its place) have facts of their own, matched by value.
 class ExtractiveFacts
 {
 public:
@@ -28,6 +29,8 @@ public:
 
     // How many messages have facts recorded.
     qsizetype size() const;
+    // How many versions of messages have: the originals plus the other versions kept by value.
+    qsizetype versionCount() const;
 
     struct Private;
     Private *d() const { return m_d.get(); }

@@ -127,11 +127,8 @@ bool OffloadStore::isPlaceholder(const QString &content)
 QString OffloadStore::placeholderText(const OffloadEntry &entry, const QString &content, int previewLines)
 {
     const int shown = std::clamp(previewLines, 0, entry.lines);
-    QString text = u"[offloaded: %1 | %2 lines, %3 bytes]\nPreview (first %4 lines):\n"_s
-                       .arg(entry.relativePath)
-                       .arg(entry.lines)
-                       .arg(entry.bytes)
-                       .arg(shown);
+    QString text = u"[offloaded: "_s + entry.relativePath + u" | "_s + QString::number(entry.lines) + u" lines, "_s
+        + QString::number(entry.bytes) + u" bytes]\nPreview (first "_s + QString::number(shown) + u" lines):\n"_s;
     int taken = 0;
     for (QStringView line : QStringView(content).tokenize(u'\n')) {
         if (taken == shown)

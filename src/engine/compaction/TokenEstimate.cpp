@@ -28,10 +28,34 @@ double TokenEstimate::ratioFor(qint64 totalTokens, qint64 contextWindow)
 
 qint64 TokenEstimate::utf8Bytes(QStringView text)
 {
-    qint64 n = 0;
     const qsizetype len = text.size();
     const char16_t *d = text.utf16();
-    for (qsizetype i = 0; i < len; ++i) {
+    // Branch-free pass, 32 units per step with 16-bit sums so the compiler vectorises it: 1, 2 or
+    // 3 bytes per UTF-16 unit. Surrogates are rare; when there is one, count exactly below.
+    constexpr qsizetype kBlock = 32;
+    qint64 n = 0;
+    bool surrogates = false;
+    qsizetype i = 0;
+    for (; i + kBlock <= len; i += kBlock) {
+        quint16 extra = 0;
+        quint16 halves = 0;
+        for (qsizetype k = 0; k < kBlock; ++k) {
+            const char16_t c = d[i + k];
+            extra += quint16(quint16(c >= 0x80) + quint16(c >= 0x800));
+            halves |= quint16((c & 0xF800) == 0xD800);
+        }
+        n += kBlock + extra;
+        surrogates |= halves != 0;
+    }
+    for (; i < len; ++i) {
+        const char16_t c = d[i];
+        n += 1 + int(c >= 0x80) + int(c >= 0x800);
+        surrogates |= (c & 0xF800) == 0xD800;
+    }
+    if (!surrogates)
+        return n;
+    n = 0;
+    for (i = 0; i < len; ++i) {
         const char16_t c = d[i];
         if (c < 0x80) {
             n += 1;

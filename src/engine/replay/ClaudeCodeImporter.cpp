@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -30,6 +32,156 @@ bool isNoiseType(const QString &type)
     return false;
 }
 
+// A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool isJsonNumber(QByteArrayView t)
+{
+    qsizetype i = 0;
+    auto digits = [&] {
+        const qsizetype from = i;
+        while (i < t.size() && isdigit(static_cast<unsigned char>(t[i])))
+            ++i;
+        return i > from;
+    };
+    if (i < t.size() && t[i] == '-')
+        ++i;
+    if (i < t.size() && t[i] == '0')
+        ++i;
+    else if (!digits())
+        return false;
+    if (i < t.size() && t[i] == '.' && (++i, !digits()))
+        return false;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-'))
+            ++i;
+        if (!digits())
+            return false;
+    }
+    return i == t.size();
+}
+
+// The top-level "type" of a noise record line (isNoiseType) when the line is one well-formed
+// JSON object (checked here token by token: structure, strings and escapes, literals, numbers,
+// UTF-8; exactly one top-level "type" key); else empty. Lets the reader count a noise record
+// (40% of a real file's bytes are `progress`) without building its QJsonObject; any other
+// record, and anything doubtful, goes through the full parser.
+QByteArrayView noiseType(QByteArrayView line)
+{
+    // Per open container: its kind, and what may come next.
+    enum State : char { First, Colon, Value, CommaOrEnd, Key };
+    struct Frame { char kind; State state; };
+    Frame stack[64];
+    int depth = 0;
+    bool started = false;
+    QByteArrayView type;
+    int typeKeys = 0;
+    bool afterTypeKey = false; // the top-level value being read belongs to "type"
+    const qsizetype n = line.size();
+    auto atValue = [&] {
+        const Frame &f = stack[depth - 1];
+        return f.kind == '{' ? f.state == Value : (f.state == First || f.state == Value);
+    };
+    auto valueDone = [&] {
+        if (depth > 0)
+            stack[depth - 1].state = CommaOrEnd;
+    };
+    for (qsizetype i = 0; i < n; ++i) {
+        const char c = line[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            continue;
+        if (depth == 0) {
+            if (c != '{' || started)
+                return {};
+            started = true;
+            stack[depth++] = {'{', First};
+            continue;
+        }
+        Frame &f = stack[depth - 1];
+        switch (c) {
+        case '{': case '[':
+            if (!atValue() || depth == int(sizeof stack / sizeof *stack))
+                return {};
+            if (depth == 1)
+                afterTypeKey = false;
+            stack[depth++] = {c, First};
+            continue;
+        case '}': case ']':
+            if (f.kind != (c == '}' ? '{' : '[') || (f.state != First && f.state != CommaOrEnd))
+                return {};
+            --depth;
+            valueDone();
+            continue;
+        case ':':
+            if (f.kind != '{' || f.state != Colon)
+                return {};
+            f.state = Value;
+            continue;
+        case ',':
+            if (f.state != CommaOrEnd)
+                return {};
+            f.state = f.kind == '{' ? Key : Value;
+            continue;
+        case '"': {
+            const qsizetype begin = i + 1;
+            for (++i; i < n && line[i] != '"'; ++i) {
+                const unsigned char u = static_cast<unsigned char>(line[i]);
+                if (u < 0x20)
+                    return {};
+                if (u != '\\')
+                    continue;
+                if (++i >= n || !QByteArrayView("\"\\/bfnrtu").contains(line[i]))
+                    return {};
+                if (line[i] == 'u') {
+                    for (int h = 0; h < 4; ++h) {
+                        if (++i >= n || !isxdigit(static_cast<unsigned char>(line[i])))
+                            return {};
+                    }
+                }
+            }
+            if (i >= n)
+                return {};
+            const QByteArrayView text = line.sliced(begin, i - begin);
+            if (f.kind == '{' && (f.state == First || f.state == Key)) {
+                f.state = Colon;
+                if (depth == 1) {
+                    afterTypeKey = text == "type";
+                    typeKeys += afterTypeKey ? 1 : 0;
+                }
+                continue;
+            }
+            if (!atValue())
+                return {};
+            if (depth == 1 && afterTypeKey) {
+                if (!isNoiseType(QString::fromLatin1(text)))
+                    return {}; // a record to read: no need to look further
+                type = text;
+            }
+            afterTypeKey = false;
+            valueDone();
+            continue;
+        }
+        default: {
+            if (!atValue())
+                return {};
+            const qsizetype begin = i;
+            while (i < n && (isalnum(static_cast<unsigned char>(line[i])) || line[i] == '-' || line[i] == '+' || line[i] == '.'))
+                ++i;
+            const QByteArrayView token = line.sliced(begin, i - begin);
+            if (!(token == "true" || token == "false" || token == "null" || isJsonNumber(token)))
+                return {};
+            --i; // the loop steps past the token's last character
+            if (depth == 1)
+                afterTypeKey = false;
+            valueDone();
+            continue;
+        }
+        }
+    }
+    if (depth != 0 || !started || typeKeys != 1 || !line.isValidUtf8())
+        return {};
+    return type;
+}
+
 // User text that Claude Code injected rather than the user typed.
 bool isInjectedPrompt(const QJsonObject &record, const QString &text)
 {
@@ -48,6 +200,12 @@ public:
 
     bool record(const QByteArray &line, qint64 lineNumber)
     {
+        if (const QByteArrayView noise = noiseType(line); !noise.isEmpty()) {
+            const QString type = QString::fromLatin1(noise);
+            m_context.countRecord(type);
+            m_context.ignoreRecord(type);
+            return true;
+        }
         QJsonObject record;
         if (!m_context.parseObjectLine(line, lineNumber, &record))
             return true;
@@ -302,14 +460,9 @@ private:
 
 } // namespace
 
-QString ClaudeCodeImporter::id() const
+ClaudeCodeImporter::ClaudeCodeImporter()
+    : TranscriptImporter(u"claude-code"_s, QT_TRANSLATE_NOOP("TranscriptImport", "Claude Code session"))
 {
-    return u"claude-code"_s;
-}
-
-QString ClaudeCodeImporter::displayName() const
-{
-    return QCoreApplication::translate("TranscriptImport", "Claude Code session");
 }
 
 int ClaudeCodeImporter::canRead(const TranscriptSample &sample) const
@@ -335,9 +488,7 @@ int ClaudeCodeImporter::canRead(const TranscriptSample &sample) const
 bool ClaudeCodeImporter::read(ImportContext &context) const
 {
     ClaudeReader reader(context);
-    if (!context.readLines([&](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); }))
-        return false;
-    return reader.finish();
+    return context.readRecords(reader);
 }
 
 } // namespace wl

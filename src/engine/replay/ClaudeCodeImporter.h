@@ -15,8 +15,7 @@ namespace wl {
 class ClaudeCodeImporter : public TranscriptImporter
 {
 public:
-    QString id() const override;
-    QString displayName() const override;
+    ClaudeCodeImporter();
     int canRead(const TranscriptSample &sample) const override;
 
 protected:

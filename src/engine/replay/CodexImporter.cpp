@@ -262,14 +262,9 @@ private:
 
 } // namespace
 
-QString CodexImporter::id() const
+CodexImporter::CodexImporter()
+    : TranscriptImporter(u"codex"_s, QT_TRANSLATE_NOOP("TranscriptImport", "OpenAI Codex CLI rollout"))
 {
-    return u"codex"_s;
-}
-
-QString CodexImporter::displayName() const
-{
-    return QCoreApplication::translate("TranscriptImport", "OpenAI Codex CLI rollout");
 }
 
 int CodexImporter::canRead(const TranscriptSample &sample) const
@@ -293,9 +288,7 @@ int CodexImporter::canRead(const TranscriptSample &sample) const
 bool CodexImporter::read(ImportContext &context) const
 {
     CodexReader reader(context);
-    if (!context.readLines([&](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); }))
-        return false;
-    return reader.finish();
+    return context.readRecords(reader);
 }
 
 } // namespace wl

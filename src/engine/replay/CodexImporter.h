@@ -15,8 +15,7 @@ namespace wl {
 class CodexImporter : public TranscriptImporter
 {
 public:
-    QString id() const override;
-    QString displayName() const override;
+    CodexImporter();
     int canRead(const TranscriptSample &sample) const override;
 
 protected:

@@ -64,6 +64,13 @@ public:
     // JSON Lines: calls `record` for each non-blank line (1-based numbers). Lines longer
     // than maxRecordBytes end the import with an error. Returns false on error/cancel/stop.
     bool readLines(const std::function<bool(const QByteArray &line, qint64 lineNumber)> &record);
+    // readLines() into `reader.record(line, lineNumber)`, then `reader.finish()` when all went well.
+    template<typename Reader>
+    bool readRecords(Reader &reader)
+    {
+        return readLines([&reader](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); })
+            && reader.finish();
+    }
     // Single JSON documents: runs the streaming scanner with progress and cancel. A handler
     // that stops the scan early without an error counts as success.
     // `tolerable`, when given and true at the time of a syntax error, turns the error into

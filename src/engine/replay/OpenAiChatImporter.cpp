@@ -188,14 +188,9 @@ private:
 
 } // namespace
 
-QString OpenAiChatImporter::id() const
+OpenAiChatImporter::OpenAiChatImporter()
+    : TranscriptImporter(u"openai"_s, QT_TRANSLATE_NOOP("TranscriptImport", "OpenAI Chat messages"))
 {
-    return u"openai"_s;
-}
-
-QString OpenAiChatImporter::displayName() const
-{
-    return QCoreApplication::translate("TranscriptImport", "OpenAI Chat messages");
 }
 
 int OpenAiChatImporter::canRead(const TranscriptSample &sample) const

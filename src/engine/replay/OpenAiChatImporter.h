@@ -11,8 +11,7 @@ namespace wl {
 class OpenAiChatImporter : public TranscriptImporter
 {
 public:
-    QString id() const override;
-    QString displayName() const override;
+    OpenAiChatImporter();
     int canRead(const TranscriptSample &sample) const override;
 
 protected:

@@ -520,14 +520,9 @@ bool isV1(const TranscriptSample &sample)
 
 } // namespace
 
-QString OpenHandsImporter::id() const
+OpenHandsImporter::OpenHandsImporter()
+    : TranscriptImporter(u"openhands"_s, QT_TRANSLATE_NOOP("TranscriptImport", "OpenHands events"))
 {
-    return u"openhands"_s;
-}
-
-QString OpenHandsImporter::displayName() const
-{
-    return QCoreApplication::translate("TranscriptImport", "OpenHands events");
 }
 
 int OpenHandsImporter::canRead(const TranscriptSample &sample) const
@@ -555,9 +550,7 @@ bool OpenHandsImporter::read(ImportContext &context) const
     const TranscriptSample sample = context.peekSample();
     if (isV1(sample)) {
         V1Reader reader(context);
-        if (!context.readLines([&](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); }))
-            return false;
-        return reader.finish();
+        return context.readRecords(reader);
     }
     if (sample.firstChar != '[' && sample.firstChar != '{')
         return context.failAt(1, {}, tr("expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)"));

@@ -16,8 +16,7 @@ namespace wl {
 class OpenHandsImporter : public TranscriptImporter
 {
 public:
-    QString id() const override;
-    QString displayName() const override;
+    OpenHandsImporter();
     int canRead(const TranscriptSample &sample) const override;
 
 protected:

@@ -159,14 +159,9 @@ private:
 
 } // namespace
 
-QString SweAgentImporter::id() const
+SweAgentImporter::SweAgentImporter()
+    : TranscriptImporter(u"swe-agent"_s, QT_TRANSLATE_NOOP("TranscriptImport", "SWE-agent trajectory"))
 {
-    return u"swe-agent"_s;
-}
-
-QString SweAgentImporter::displayName() const
-{
-    return QCoreApplication::translate("TranscriptImport", "SWE-agent trajectory");
 }
 
 int SweAgentImporter::canRead(const TranscriptSample &sample) const

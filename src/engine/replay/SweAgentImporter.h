@@ -12,8 +12,7 @@ namespace wl {
 class SweAgentImporter : public TranscriptImporter
 {
 public:
-    QString id() const override;
-    QString displayName() const override;
+    SweAgentImporter();
     int canRead(const TranscriptSample &sample) const override;
 
 protected:

@@ -36,6 +36,22 @@ QByteArrayView withoutCutSequence(QByteArrayView head)
 }
 } // namespace
 
+TranscriptImporter::TranscriptImporter(const QString &id, const char *displayName)
+    : m_id(id)
+    , m_displayName(displayName)
+{
+}
+
+QString TranscriptImporter::id() const
+{
+    return m_id;
+}
+
+QString TranscriptImporter::displayName() const
+{
+    return tr(m_displayName);
+}
+
 TranscriptSample TranscriptSample::fromBytes(const QByteArray &head, const QString &fileName)
 {
     TranscriptSample sample;

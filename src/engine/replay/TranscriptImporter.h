@@ -35,9 +35,9 @@ public:
     virtual ~TranscriptImporter() = default;
 
     // Stable id used by --format and stored as ImportedSession::sourceFormat.
-    virtual QString id() const = 0;
+    virtual QString id() const;
     // Translated, user-visible name ("Claude Code session").
-    virtual QString displayName() const = 0;
+    virtual QString displayName() const;
     // 0 = not this format, 100 = certainly this format.
     virtual int canRead(const TranscriptSample &sample) const = 0;
 
@@ -47,8 +47,15 @@ public:
     ImportResult importFile(const QString &path, const ImportOptions &options = {}) const;
 
 protected:
+    // `displayName` is translated in the "TranscriptImport" context: mark it with QT_TRANSLATE_NOOP.
+    TranscriptImporter(const QString &id, const char *displayName);
+
     // Fills the context; returns false after ImportContext::fail() or on cancel.
     virtual bool read(ImportContext &context) const = 0;
+
+private:
+    QString m_id;
+    const char *m_displayName;
 };
 
 } // namespace wl

@@ -141,14 +141,9 @@ private:
 
 } // namespace
 
-QString WaterlineImporter::id() const
+WaterlineImporter::WaterlineImporter()
+    : TranscriptImporter(u"waterline"_s, QT_TRANSLATE_NOOP("TranscriptImport", "Waterline session export"))
 {
-    return u"waterline"_s;
-}
-
-QString WaterlineImporter::displayName() const
-{
-    return QCoreApplication::translate("TranscriptImport", "Waterline session export");
 }
 
 int WaterlineImporter::canRead(const TranscriptSample &sample) const
@@ -167,9 +162,7 @@ int WaterlineImporter::canRead(const TranscriptSample &sample) const
 bool WaterlineImporter::read(ImportContext &context) const
 {
     WaterlineReader reader(context);
-    if (!context.readLines([&](const QByteArray &line, qint64 lineNumber) { return reader.record(line, lineNumber); }))
-        return false;
-    return reader.finish();
+    return context.readRecords(reader);
 }
 
 } // namespace wl

@@ -12,8 +12,7 @@ namespace wl {
 class WaterlineImporter : public TranscriptImporter
 {
 public:
-    QString id() const override;         // "waterline"
-    QString displayName() const override;
+    WaterlineImporter(); // id "waterline"
     int canRead(const TranscriptSample &sample) const override;
 
 protected:

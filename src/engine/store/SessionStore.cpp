@@ -240,6 +240,21 @@ OffloadOverlay readOffload(const SqlQuery &q)
     return o;
 }
 
+// Runs a SELECT with `values` bound in order and hands each row to `row`. On failure, returns
+// false and `error` says what went wrong: `what` with %1 for `subject` and %2 for SQLite's words.
+template<typename Row, typename... Values>
+bool selectRows(SqlConnection &c, const QString &sql, Row row, const char *what, const QString &subject, QString *error,
+                const Values &...values)
+{
+    SqlQuery q(c, sql);
+    (q.bind(values), ...);
+    if (!q.exec())
+        return setError(error, QCoreApplication::translate("wl::SessionStore", what).arg(subject, q.error()));
+    while (q.next())
+        row(q);
+    return true;
+}
+
 // --- row writers shared by appendStep and importSession ------------------------------------
 
 std::optional<qint64> insertMessage(SqlConnection &c, const QString &sessionId, qint64 seq, const Message &m,
@@ -812,17 +827,12 @@ QList<Message> SessionStore::messages(const QString &sessionId, qint64 offset, i
     if (!c)
         return out;
     // seq is dense from 0, so a page is a range seek on (session_id, seq), not an OFFSET scan.
-    SqlQuery q(*c, u"SELECT "_s + kMessageColumns
-                       + u" FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?"_s);
-    q.bind(sessionId).bind(std::max<qint64>(offset, 0)).bind(limit);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the messages of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
     if (limit > 0)
         out.reserve(std::min(limit, 4096));
-    while (q.next())
-        out.append(readMessage(q));
+    selectRows(*c, u"SELECT "_s + kMessageColumns + u" FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?"_s,
+               [&out](const SqlQuery &q) { out.append(readMessage(q)); },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the messages of session %1: %2"), sessionId, error,
+               sessionId, std::max<qint64>(offset, 0), limit);
     return out;
 }
 
@@ -884,26 +894,18 @@ ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    {
-        SqlQuery q(*c, u"SELECT "_s + kCheckpointColumns + u" FROM checkpoints WHERE session_id = ? ORDER BY id"_s);
-        q.bind(sessionId);
-        if (!q.exec()) {
-            setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the checkpoints of session %1: %2").arg(sessionId, q.error()));
-            return out;
-        }
-        while (q.next())
-            out.checkpoints.append(readCheckpoint(q));
-    }
-    SqlQuery q(*c, u"SELECT "_s + kOffloadColumns + u" FROM offloads WHERE session_id = ? ORDER BY id"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the offloads of session %1: %2").arg(sessionId, q.error()));
+    if (!selectRows(*c, u"SELECT "_s + kCheckpointColumns + u" FROM checkpoints WHERE session_id = ? ORDER BY id"_s,
+                    [&out](const SqlQuery &q) { out.checkpoints.append(readCheckpoint(q)); },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the checkpoints of session %1: %2"), sessionId, error,
+                    sessionId))
         return out;
-    }
-    while (q.next()) {
-        const OffloadOverlay o = readOffload(q);
-        out.offloads.insert(o.messageId, o);
-    }
+    selectRows(*c, u"SELECT "_s + kOffloadColumns + u" FROM offloads WHERE session_id = ? ORDER BY id"_s,
+               [&out](const SqlQuery &q) {
+                   const OffloadOverlay o = readOffload(q);
+                   out.offloads.insert(o.messageId, o);
+               },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the offloads of session %1: %2"), sessionId, error,
+               sessionId);
     return out;
 }
 
@@ -927,14 +929,10 @@ QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *e
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the requests of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
-    while (q.next())
-        out.append(readRequest(q));
+    selectRows(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s,
+               [&out](const SqlQuery &q) { out.append(readRequest(q)); },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the requests of session %1: %2"), sessionId, error,
+               sessionId);
     return out;
 }
 
@@ -944,21 +942,19 @@ QList<CompactionRecord> SessionStore::records(const QString &sessionId, QString 
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT record_id, json FROM compaction_records WHERE session_id = ? ORDER BY request_index, id"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the compaction records of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
     QStringList problems;
-    while (q.next()) {
-        CompactionRecord record;
-        QString why;
-        if (CompactionRecord::fromJson(jsonObject(q.text(1)), &record, &why))
-            out.append(record);
-        else
-            problems << QCoreApplication::translate("wl::SessionStore", "record %1: %2").arg(q.text(0), why);
-    }
+    if (!selectRows(*c, u"SELECT record_id, json FROM compaction_records WHERE session_id = ? ORDER BY request_index, id"_s,
+                    [&](const SqlQuery &q) {
+                        CompactionRecord record;
+                        QString why;
+                        if (CompactionRecord::fromJson(jsonObject(q.text(1)), &record, &why))
+                            out.append(record);
+                        else
+                            problems << QCoreApplication::translate("wl::SessionStore", "record %1: %2").arg(q.text(0), why);
+                    },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the compaction records of session %1: %2"), sessionId,
+                    error, sessionId))
+        return out;
     if (!problems.isEmpty())
         setError(error, problems.join(u"; "));
     return out;
@@ -970,29 +966,26 @@ QList<AnchorHistoryEntry> SessionStore::anchorHistory(const QString &sessionId, 
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT h.record_row, r.record_id, h.request_index, h.kind, h.value, h.change "
-                   "FROM anchor_history h JOIN compaction_records r ON r.id = h.record_row "
-                   "WHERE h.session_id = ? ORDER BY h.request_index, h.record_row, h.kind"_s);
-    q.bind(sessionId);
-    if (!q.exec()) {
-        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read the anchor history of session %1: %2").arg(sessionId, q.error()));
-        return out;
-    }
     qint64 currentRow = -1;
-    while (q.next()) {
-        if (q.int64(0) != currentRow) {
-            currentRow = q.int64(0);
-            AnchorHistoryEntry entry;
-            entry.recordId = q.text(1);
-            entry.requestIndex = int(q.int64(2));
-            out.append(entry);
-        }
-        const qint64 kind = q.int64(3);
-        if (kind < 0 || kind >= kAnchorCount)
-            continue;
-        out.last().anchors.values[size_t(kind)] = q.text(4);
-        out.last().changes[size_t(kind)] = AnchorChange(q.int64(5));
-    }
+    selectRows(*c, u"SELECT h.record_row, r.record_id, h.request_index, h.kind, h.value, h.change "
+                   "FROM anchor_history h JOIN compaction_records r ON r.id = h.record_row "
+                   "WHERE h.session_id = ? ORDER BY h.request_index, h.record_row, h.kind"_s,
+               [&](const SqlQuery &q) {
+                   if (q.int64(0) != currentRow) {
+                       currentRow = q.int64(0);
+                       AnchorHistoryEntry entry;
+                       entry.recordId = q.text(1);
+                       entry.requestIndex = int(q.int64(2));
+                       out.append(entry);
+                   }
+                   const qint64 kind = q.int64(3);
+                   if (kind < 0 || kind >= kAnchorCount)
+                       return;
+                   out.last().anchors.values[size_t(kind)] = q.text(4);
+                   out.last().changes[size_t(kind)] = AnchorChange(q.int64(5));
+               },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the anchor history of session %1: %2"), sessionId, error,
+               sessionId);
     return out;
 }
 

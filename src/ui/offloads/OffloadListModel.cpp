@@ -139,6 +139,49 @@ int OffloadListModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+namespace {
+
+// The raw value of a cell: what SortRole gives, and what the text columns show as they are.
+QVariant rawValue(const OffloadRow &row, int column)
+{
+    switch (column) {
+    case OffloadListModel::ToolColumn: return row.entry.toolName;
+    case OffloadListModel::CallIdColumn: return row.entry.callId;
+    case OffloadListModel::GateColumn: return row.entry.gate;
+    case OffloadListModel::SizeColumn: return row.entry.bytes;
+    case OffloadListModel::LinesColumn: return row.entry.lines;
+    case OffloadListModel::TimeColumn: return row.time;
+    case OffloadListModel::ReadBacksColumn: return row.readBacks;
+    }
+    return {};
+}
+
+bool isNumberColumn(int column)
+{
+    return column == OffloadListModel::SizeColumn || column == OffloadListModel::LinesColumn
+        || column == OffloadListModel::ReadBacksColumn;
+}
+
+} // namespace
+
+QVariant OffloadListModel::displayValue(const OffloadRow &row, int column)
+{
+    const OffloadEntry &e = row.entry;
+    switch (column) {
+    case GateColumn:
+        return e.gate == 1 ? tr("Tool time") : e.gate == 2 ? tr("Compaction") : QString::number(e.gate);
+    case SizeColumn:
+        return QLocale().formattedDataSize(e.bytes, 1, QLocale::DataSizeTraditionalFormat);
+    case LinesColumn:
+        return QLocale().toString(e.lines);
+    case TimeColumn:
+        return row.time.isValid() ? QLocale().toString(row.time.toLocalTime(), QLocale::ShortFormat) : QString();
+    case ReadBacksColumn:
+        return QLocale().toString(row.readBacks);
+    }
+    return rawValue(row, column); // the text columns show their value as it is
+}
+
 QVariant OffloadListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -147,45 +190,13 @@ QVariant OffloadListModel::data(const QModelIndex &index, int role) const
     const OffloadEntry &e = row.entry;
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
-        case ToolColumn:
-            return e.toolName;
-        case CallIdColumn:
-            return e.callId;
-        case GateColumn:
-            return e.gate == 1 ? tr("Tool time") : e.gate == 2 ? tr("Compaction") : QString::number(e.gate);
-        case SizeColumn:
-            return QLocale().formattedDataSize(e.bytes, 1, QLocale::DataSizeTraditionalFormat);
-        case LinesColumn:
-            return QLocale().toString(e.lines);
-        case TimeColumn:
-            return row.time.isValid() ? QLocale().toString(row.time.toLocalTime(), QLocale::ShortFormat) : QString();
-        case ReadBacksColumn:
-            return QLocale().toString(row.readBacks);
-        }
-        break;
+        return displayValue(row, index.column());
     case SortRole:
-        switch (index.column()) {
-        case ToolColumn:
-            return e.toolName;
-        case CallIdColumn:
-            return e.callId;
-        case GateColumn:
-            return e.gate;
-        case SizeColumn:
-            return e.bytes;
-        case LinesColumn:
-            return e.lines;
-        case TimeColumn:
-            return row.time;
-        case ReadBacksColumn:
-            return row.readBacks;
-        }
-        break;
+        return rawValue(row, index.column());
     case Qt::ToolTipRole:
         return QDir::toNativeSeparators(row.absolutePath);
     case Qt::TextAlignmentRole:
-        if (index.column() == SizeColumn || index.column() == LinesColumn || index.column() == ReadBacksColumn)
+        if (isNumberColumn(index.column()))
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         break;
     case CallIdRole:
@@ -224,7 +235,7 @@ QVariant OffloadListModel::headerData(int section, Qt::Orientation orientation, 
         case TimeColumn: return tr("When the result was offloaded");
         case ReadBacksColumn: return tr("How many times the agent read the file back");
         }
-    } else if (role == Qt::TextAlignmentRole && (section == SizeColumn || section == LinesColumn || section == ReadBacksColumn)) {
+    } else if (role == Qt::TextAlignmentRole && isNumberColumn(section)) {
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     }
     return QAbstractTableModel::headerData(section, orientation, role);

@@ -55,6 +55,7 @@ public:
 
 private:
     void reindex();
+    static QVariant displayValue(const OffloadRow &row, int column);
 
     QList<OffloadRow> m_rows;
     QHash<QString, int> m_rowOfCallId;

@@ -95,6 +95,49 @@ private Q_SLOTS:
                 || ExtractiveSummarizer::summarize(first).anchors.value(AnchorKind::TriedSolution)
                        != expected.anchors.value(AnchorKind::TriedSolution));
     }
+
+    // What-if replays make the same placeholders again and again (equal text, new data): the
+    // facts of such a version are kept by value and served to the next copy; a few versions of one
+    // message can be kept side by side, more are summarised afresh. Summaries never change.
+    void otherVersionsAreKeptByValue()
+    {
+        auto versionOf = [this](int version) {
+            QList<Message> copy = m_history;
+            for (Message &m : copy) {
+                if (m.isToolResult()) // built here, so every call gives new string data
+                    m.content = u"[offloaded: v%1 | 3 lines]\nError: preview of %2\n"_s.arg(version).arg(m.id);
+            }
+            return copy;
+        };
+        qsizetype firstResult = -1;
+        for (qsizetype i = 0; i < m_history.size() && firstResult < 0; ++i)
+            firstResult = m_history.at(i).isToolResult() ? i : -1;
+        QVERIFY(firstResult >= 0);
+
+        ExtractiveFacts facts;
+        compare(ExtractiveSummarizer::summarize(m_history, &facts), ExtractiveSummarizer::summarize(m_history));
+        const qsizetype originals = facts.versionCount();
+        QCOMPARE(originals, facts.size());
+
+        const QList<Message> first = versionOf(1);
+        compare(ExtractiveSummarizer::summarize(first, &facts), ExtractiveSummarizer::summarize(first));
+        const qsizetype kept = facts.versionCount() - originals; // one per result whose facts were asked for
+        QVERIFY(kept > 0);
+
+        const QList<Message> again = versionOf(1); // equal text, other data: served from the cache
+        QVERIFY(again.at(firstResult).content.constData() != first.at(firstResult).content.constData());
+        compare(ExtractiveSummarizer::summarize(again, &facts), ExtractiveSummarizer::summarize(again));
+        QCOMPARE(facts.versionCount(), originals + kept);
+
+        for (int version = 2; version <= 6; ++version) { // more versions than are kept per message
+            const QList<Message> other = versionOf(version);
+            compare(ExtractiveSummarizer::summarize(other, &facts), ExtractiveSummarizer::summarize(other));
+        }
+        QVERIFY(facts.versionCount() > originals + kept);
+        QVERIFY(facts.versionCount() < originals + 6 * kept);
+        compare(ExtractiveSummarizer::summarize(m_history, &facts), ExtractiveSummarizer::summarize(m_history));
+        QCOMPARE(facts.size(), originals);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestExtractiveFacts)

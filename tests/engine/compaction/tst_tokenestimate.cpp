@@ -37,17 +37,33 @@ void TestTokenEstimate::divideOnceAtTheEnd()
 void TestTokenEstimate::utf8Bytes_data()
 {
     QTest::addColumn<QString>("text");
-    QTest::newRow("ascii") << u"hello"_s;
-    QTest::newRow("cjk") << u"上下文压缩"_s;
-    QTest::newRow("emoji") << u"🚀🚀"_s;
-    QTest::newRow("mixed") << u"a é 上 🚀"_s;
-    QTest::newRow("empty") << QString();
+    QTest::addColumn<bool>("wellFormed");
+    QTest::newRow("ascii") << u"hello"_s << true;
+    QTest::newRow("cjk") << u"上下文压缩"_s << true;
+    QTest::newRow("emoji") << u"🚀🚀"_s << true;
+    QTest::newRow("mixed") << u"a é 上 🚀"_s << true;
+    QTest::newRow("empty") << QString() << true;
+    // Longer than one eight-unit block, with the special units inside blocks and in the rest.
+    QTest::newRow("ascii-blocks") << u"src/engine/compaction/TokenEstimate.cpp:42"_s << true;
+    QTest::newRow("two-byte-blocks") << u"éééééééé ñññññññ ü"_s << true;
+    QTest::newRow("cjk-blocks") << u"上下文压缩上下文压缩上下文压缩 ok"_s << true;
+    QTest::newRow("emoji-in-block") << u"abc🚀defghijklmnop"_s << true;
+    QTest::newRow("emoji-across-blocks") << u"abcdefg🚀hijklmnop🚀"_s << true;
+    QTest::newRow("emoji-in-rest") << u"abcdefghijklmnop🚀"_s << true;
+    // Lone surrogates: counted as U+FFFD would be (3 bytes), like Message::computeBytes() does.
+    QTest::newRow("lone-high") << (u"abcdefghij"_s + QChar(0xD83D) + u"klmnop"_s) << false;
+    QTest::newRow("lone-low") << (u"abcdefghij"_s + QChar(0xDE80) + u"klmnopqrs"_s) << false;
+    QTest::newRow("high-at-end") << (u"abcdefghijklmnop"_s + QChar(0xD83D)) << false;
 }
 
 void TestTokenEstimate::utf8Bytes()
 {
     QFETCH(QString, text);
-    QCOMPARE(TokenEstimate::utf8Bytes(text), text.toUtf8().size());
+    QFETCH(bool, wellFormed);
+    // The view's sums and the messages' cached sizes must agree, whatever the text.
+    QCOMPARE(TokenEstimate::utf8Bytes(text), Message::user(text).computeBytes());
+    if (wellFormed)
+        QCOMPARE(TokenEstimate::utf8Bytes(text), text.toUtf8().size());
 }
 
 void TestTokenEstimate::usesCachedBytes()

@@ -127,6 +127,8 @@ private slots:
     void sourceCompactions();
     void malformedLines_data();
     void malformedLines();
+    void claudeNoiseRecords_data();
+    void claudeNoiseRecords();
     void unusableInput_data();
     void unusableInput();
     void truncatedDocumentNamesOffset();
@@ -608,6 +610,56 @@ void TestTranscriptImport::malformedLines()
     QCOMPARE(r.session.messageCount, messages);
     QCOMPARE(r.session.skippedLines, skipped);
     QVERIFY2(r.session.problems.value(0).startsWith(problem), qPrintable(r.session.problems.value(0)));
+}
+
+// Noise records (progress and the like) are counted without being parsed into objects when they
+// are plainly well-formed; anything doubtful goes through the full parser, so a broken noise line
+// is still reported, and a record that only mentions a noise type is still read.
+void TestTranscriptImport::claudeNoiseRecords_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<int>("messages");
+    QTest::addColumn<int>("ignored");  // "progress" records counted as ignored
+    QTest::addColumn<int>("skipped");
+
+    QTest::newRow("progress") << QByteArray(R"({"type":"progress","data":{"type":"user","n":[1,-2.5e3,true,null]}})") << 2 << 1 << 0;
+    QTest::newRow("progress with escapes")
+        << QByteArray(R"({"data":{"text":"a \"quoted\" \\ \u00e9 \/ line\n\t"},"type":"progress","x":false})") << 2 << 1 << 0;
+    QTest::newRow("progress with raw UTF-8") << QByteArray("{\"type\":\"progress\",\"t\":\"\xe4\xb8\x8a\xe4\xb8\x8b\"}") << 2 << 1 << 0;
+    QTest::newRow("escaped type key") << QByteArray(R"({"\u0074ype":"progress","data":{}})") << 2 << 1 << 0;
+    QTest::newRow("bad literal") << QByteArray(R"({"type":"progress","x":tru})") << 2 << 0 << 1;
+    QTest::newRow("bad number") << QByteArray(R"({"type":"progress","x":12abc})") << 2 << 0 << 1;
+    QTest::newRow("truncated") << QByteArray(R"({"type":"progress","data":{"a":)") << 2 << 0 << 1;
+    QTest::newRow("mismatched brackets") << QByteArray(R"({"type":"progress","data":[1,2}})") << 2 << 0 << 1;
+    // Not checked here; the full parser decides (Qt's reads "\q" as "q"), as it did before.
+    QTest::newRow("unknown escape") << QByteArray(R"({"type":"progress","x":"\q"})") << 2 << 1 << 0;
+    QTest::newRow("missing comma") << QByteArray(R"({"type":"progress" "x":1})") << 2 << 0 << 1;
+    QTest::newRow("missing colon") << QByteArray(R"({"type" "progress"})") << 2 << 0 << 1;
+    QTest::newRow("trailing garbage") << QByteArray(R"({"type":"progress"} x)") << 2 << 0 << 1;
+    QTest::newRow("user mentioning progress")
+        << QByteArray(R"({"type":"user","sessionId":"s","data":{"type":"progress"},"message":{"role":"user","content":"again"}})") << 3 << 0 << 0;
+}
+
+void TestTranscriptImport::claudeNoiseRecords()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(int, messages);
+    QFETCH(int, ignored);
+    QFETCH(int, skipped);
+
+    const QByteArray user = R"({"type":"user","sessionId":"s","parentUuid":null,"message":{"role":"user","content":"hello"}})";
+    const QByteArray reply = R"({"type":"assistant","sessionId":"s","message":{"id":"m1","model":"x","role":"assistant","content":[{"type":"text","text":"hi"}]}})";
+    QByteArray text = user + "\n" + line + "\n" + reply + "\n";
+    QBuffer buffer(&text);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    const ImportResult r = TranscriptFormats::importer(u"claude-code"_s)->import(&buffer, u"x.jsonl"_s);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.session.messageCount, messages);
+    QCOMPARE(r.session.ignoredRecords.value(u"progress"_s), ignored);
+    QCOMPARE(r.session.recordCounts.value(u"progress"_s), ignored);
+    QCOMPARE(r.session.skippedLines, skipped);
+    if (skipped > 0)
+        QVERIFY2(r.session.problems.value(0).startsWith(u"x.jsonl:2: invalid JSON"_s), qPrintable(r.session.problems.value(0)));
 }
 
 void TestTranscriptImport::unusableInput_data()
