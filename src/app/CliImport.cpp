@@ -21,17 +21,17 @@ int runImport(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QCoreApplication::translate("waterline-cli", "Import a transcript (another agent's session, or a Waterline export) into a new session of the "
-           "database and print the new session's id."));
+                                                     "database and print the new session's id."));
     parser.addHelpOption();
     parser.addPositionalArgument(u"file"_s, QCoreApplication::translate("waterline-cli", "The transcript file."));
     const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
     const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database (created when missing)."), u"PATH"_s);
     const QCommandLineOption workspace(u"workspace"_s, QCoreApplication::translate("waterline-cli", "Workspace folder of the session, where --replay writes offloaded results (default: the file's folder; "
-                                                     "a Waterline export keeps the workspace it was exported with)."), u"DIR"_s);
+                                                                                                    "a Waterline export keeps the workspace it was exported with)."), u"DIR"_s);
     const QCommandLineOption title(u"title"_s, QCoreApplication::translate("waterline-cli", "Session title (default: from the transcript)."), u"T"_s);
     const QCommandLineOption replay(u"replay"_s, QCoreApplication::translate("waterline-cli", "Re-run Waterline's compaction over the session (extractive summaries, "
-                                                    "offload files in the workspace) and store what it did."));
+                                                                                              "offload files in the workspace) and store what it did."));
     const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "With --replay: the context window in tokens (default 128000)."), u"N"_s);
     const QCommandLineOption run(u"run"_s, QCoreApplication::translate("waterline-cli", "OpenHands evaluation output: which run (line) to import (default 0)."), u"N"_s, u"0"_s);
     parser.addOptions({format, db, workspace, title, replay, window, run});

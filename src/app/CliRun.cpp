@@ -62,7 +62,7 @@ public:
         });
         QObject::connect(run, &AgentRun::approvalRequested, self, [this](const ApprovalRequest &request) {
             line(QCoreApplication::translate("waterline-cli", "[approval] denied %1: a headless run cannot ask; pass --auto-approve to allow write and "
-                    "execute calls")
+                                                              "execute calls")
                      .arg(request.summary.isEmpty() ? request.toolName : request.summary));
             m_run->approve(request.callId, ApprovalDecision::Deny);
         });
@@ -161,7 +161,7 @@ int runAgent(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QCoreApplication::translate("waterline-cli", "Run the agent loop headless in a workspace: stream the answer and the tool activity to stdout.\n"
-           "Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error."));
+                                                     "Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error."));
     parser.addHelpOption();
     const QCommandLineOption dbOption(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database (created if missing)."), QCoreApplication::translate("waterline-cli", "path"));
     const QCommandLineOption workspaceOption(u"workspace"_s, QCoreApplication::translate("waterline-cli", "Folder the agent works in."), QCoreApplication::translate("waterline-cli", "dir"));

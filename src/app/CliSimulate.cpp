@@ -133,8 +133,8 @@ int runSimulate(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QCoreApplication::translate("waterline-cli", "Replay a recorded session under a compaction policy, with no model and no network, and print what "
-           "each request would have sent.\nFILE_OR_SESSION is a transcript file (any format `import` reads, read in "
-           "memory) or, with --db, the id of a stored session (its saved policy is the starting point)."));
+                                                     "each request would have sent.\nFILE_OR_SESSION is a transcript file (any format `import` reads, read in "
+                                                     "memory) or, with --db, the id of a stored session (its saved policy is the starting point)."));
     parser.addHelpOption();
     const QCommandLineOption input(u"input"_s, QCoreApplication::translate("waterline-cli", "Transcript file, or session id with --db."), u"FILE_OR_SESSION"_s);
     const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
@@ -151,7 +151,7 @@ int runSimulate(const QStringList &arguments)
                                      u"BYTES"_s);
     const QCommandLineOption summary(u"summary"_s,
                                      QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
-                                        "('size' alone: the mean of the source's own summaries, else 600)."),
+                                                                                  "('size' alone: the mean of the source's own summaries, else 600)."),
                                      u"MODEL"_s, u"extractive"_s);
     const QCommandLineOption schemas(u"count-tool-schemas"_s, QCoreApplication::translate("waterline-cli", "Count tool schemas in the ratio: on (default) or off."),
                                      u"on|off"_s);

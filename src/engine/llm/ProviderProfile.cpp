@@ -118,7 +118,7 @@ std::optional<ProviderProfile> ProviderProfile::fromJson(const QJsonObject &o, Q
     p.keyRef = o.value(u"keyRef").toString().trimmed();
     if (looksLikeSecret(p.keyRef)) {
         fail(error, QCoreApplication::translate("wl::ProviderProfile", "keyRef looks like an API key itself; store the key in the keychain or an "
-                       "environment variable and put its name here"));
+                                                                       "environment variable and put its name here"));
         return std::nullopt;
     }
     p.contextWindow = qint64(o.value(u"contextWindow").toDouble(0));

@@ -31,7 +31,7 @@ QString DemoSession::transcriptResource()
 QString DemoSession::sourceNote()
 {
     return QCoreApplication::translate("DemoSession", "The demo session replays a real Claude Code session from marot/spotter "
-              "(test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).");
+                                                      "(test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).");
 }
 
 CompactionPolicy DemoSession::policy()
