@@ -39,6 +39,11 @@ install(FILES ${PROJECT_SOURCE_DIR}/packaging/${WATERLINE_APP_ID}.desktop
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/${WATERLINE_APP_ID}.metainfo.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 
+# --- licence: Debian's place for it is /usr/share/doc/<package>/copyright ----
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/waterline
+        RENAME copyright)
+
 # --- CPack: a Debian package installed under /usr ---------------------------
 # `install` and cpack must not build the whole tree (tests, benchmarks) first:
 # scripts/package builds the installed targets itself.

@@ -2,6 +2,198 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CompactionPolicy</name>
+    <message>
+        <source>%1 threshold %2 is outside (0, 1]</source>
+        <translation>%1 阈值 %2 超出 (0, 1] 范围</translation>
+    </message>
+    <message>
+        <source>%1 threshold %2 is below the %3 threshold %4</source>
+        <translation>%1 阈值 %2 低于 %3 阈值 %4</translation>
+    </message>
+    <message>
+        <source>tailMessages %1 must be at least 1</source>
+        <translation>tailMessages %1 必须至少为 1</translation>
+    </message>
+    <message>
+        <source>offloadAtToolTime %1 must not be negative</source>
+        <translation>offloadAtToolTime %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>offloadAtCompaction %1 must not be negative</source>
+        <translation>offloadAtCompaction %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>previewLinesToolTime %1 must not be negative</source>
+        <translation>previewLinesToolTime %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>previewLinesCompaction %1 must not be negative</source>
+        <translation>previewLinesCompaction %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>summaryTimeoutMs %1 must be positive</source>
+        <translation>summaryTimeoutMs %1 必须为正数</translation>
+    </message>
+    <message>
+        <source>reservedOutput %1 must not be negative</source>
+        <translation>reservedOutput %1 不能为负数</translation>
+    </message>
+    <message>
+        <source>%1 must be a number</source>
+        <translation>%1 必须是数字</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number</source>
+        <translation>%1 必须是整数</translation>
+    </message>
+    <message>
+        <source>count_tool_schemas must be true or false</source>
+        <translation>count_tool_schemas 必须是 true 或 false</translation>
+    </message>
+</context>
+<context>
+    <name>DemoSession</name>
+    <message>
+        <source>The demo session replays a real Claude Code session from marot/spotter (test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).</source>
+        <translation>演示会话重放了来自 marot/spotter 的一个真实 Claude Code 会话（test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl，MIT 许可证）。</translation>
+    </message>
+    <message>
+        <source>Preparing the demo session</source>
+        <translation>正在准备演示会话</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Could not unpack the demo transcript to %1.</source>
+        <translation>无法将演示对话记录解压到 %1。</translation>
+    </message>
+    <message>
+        <source>Demo: a Claude Code session, replayed</source>
+        <translation>演示：一个重放的 Claude Code 会话</translation>
+    </message>
+    <message>
+        <source>Importing the demo transcript</source>
+        <translation>正在导入演示对话记录</translation>
+    </message>
+    <message>
+        <source>Replaying it with Waterline&apos;s compaction</source>
+        <translation>正在用 Waterline 的压缩机制重放</translation>
+    </message>
+    <message>
+        <source>Demo session ready</source>
+        <translation>演示会话已就绪</translation>
+    </message>
+</context>
+<context>
+    <name>DockPanels</name>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Your agent sessions: open one, or start a new one in a workspace folder.</source>
+        <translation>你的智能体会话：打开一个会话，或在某个工作区文件夹中开始新会话。</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Context utilisation per LLM request against the compaction thresholds.</source>
+        <translation>每次 LLM 请求的上下文占用率，以及与压缩阈值的对照。</translation>
+    </message>
+    <message>
+        <source>Thresholds</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Tune the compaction policy and replay the session under it.</source>
+        <translation>调整压缩策略，并按新策略重放会话。</translation>
+    </message>
+    <message>
+        <source>Anchors</source>
+        <translation>锚点</translation>
+    </message>
+    <message>
+        <source>The five anchors and how they merged across compactions.</source>
+        <translation>五个锚点，以及它们在历次压缩中如何合并。</translation>
+    </message>
+    <message>
+        <source>Offloads</source>
+        <translation>卸载</translation>
+    </message>
+    <message>
+        <source>Tool results moved out of the context into files, with a viewer.</source>
+        <translation>被移出上下文、写入文件的工具结果，附带查看器。</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>What the model actually saw for the selected request, beside the full history.</source>
+        <translation>所选请求中模型实际看到的内容，与完整历史并列对照。</translation>
+    </message>
+    <message>
+        <source>Compactions</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>Every compaction record: tier, tokens before and after, summariser, errors.</source>
+        <translation>所有压缩记录：层级、压缩前后的 token 数、摘要器、错误。</translation>
+    </message>
+</context>
+<context>
+    <name>JsonStreamScanner</name>
+    <message>
+        <source>read error: %1</source>
+        <translation>读取错误：%1</translation>
+    </message>
+    <message>
+        <source>line break inside a string (truncated value?)</source>
+        <translation>字符串中出现换行（值被截断？）</translation>
+    </message>
+    <message>
+        <source>control character inside a string</source>
+        <translation>字符串中出现控制字符</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;%1&apos;</source>
+        <translation>意外的 '%1'</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;:&apos;</source>
+        <translation>意外的 ':'</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;,&apos;</source>
+        <translation>意外的 ','</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos;</source>
+        <translation>意外的字符 '%1'</translation>
+    </message>
+    <message>
+        <source>unexpected end of input (truncated JSON)</source>
+        <translation>输入意外结束（JSON 被截断）</translation>
+    </message>
+    <message>
+        <source>expected an object or an array</source>
+        <translation>应为对象或数组</translation>
+    </message>
+    <message>
+        <source>unexpected value</source>
+        <translation>意外的值</translation>
+    </message>
+    <message>
+        <source>a single JSON element is larger than %1 MB</source>
+        <translation>单个 JSON 元素超过 %1 MB</translation>
+    </message>
+</context>
+<context>
     <name>LoadedSession</name>
     <message>
         <source>%1 compaction: %2 → %3 tokens, %4 → %5 messages, %6 summarised, %7 offloaded, %8 ms</source>
@@ -71,10 +263,52 @@
     </message>
 </context>
 <context>
+    <name>SessionImporter</name>
+    <message>
+        <source>unknown format &apos;%1&apos; (known: %2)</source>
+        <translation>未知格式 '%1'（已知格式：%2）</translation>
+    </message>
+    <message>
+        <source>%1: import cancelled</source>
+        <translation>%1：导入已取消</translation>
+    </message>
+    <message>
+        <source>%1: %2 messages read but %3 stored</source>
+        <translation>%1：读取了 %2 条消息，但只保存了 %3 条</translation>
+    </message>
+</context>
+<context>
     <name>SessionLoader</name>
     <message>
         <source>There is no session %1 in %2.</source>
         <translation>%2 中没有会话 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>SessionReplayer</name>
+    <message>
+        <source>invalid policy: %1</source>
+        <translation>策略无效：%1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a session id</source>
+        <translation>"%1" 不是会话 ID</translation>
+    </message>
+    <message>
+        <source>session %1 already has compaction overlays or records; replay starts from the raw history</source>
+        <translation>会话 %1 已有压缩覆盖层或记录；重放将从原始历史开始</translation>
+    </message>
+    <message>
+        <source>session %1 has no workspace folder for the offloaded results</source>
+        <translation>会话 %1 没有用于存放卸载结果的工作区文件夹</translation>
+    </message>
+    <message>
+        <source>replay of session %1 cancelled after %2 of %3 requests</source>
+        <translation>会话 %1 的重放已取消，已完成 %2/%3 个请求</translation>
+    </message>
+    <message>
+        <source>replay of request %1: %2</source>
+        <translation>重放请求 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -108,6 +342,266 @@
     <message>
         <source>Waterline session export</source>
         <translation>Waterline 会话导出</translation>
+    </message>
+    <message>
+        <source>missing or not a string (%1)</source>
+        <translation>缺失或不是字符串（%1）</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>应为对象，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unknown record kind &apos;%1&apos;</source>
+        <translation>未知的记录类型 '%1'</translation>
+    </message>
+    <message>
+        <source>expected an array or a string, got %1</source>
+        <translation>应为数组或字符串，实际为 %1</translation>
+    </message>
+    <message>
+        <source>missing or not a string</source>
+        <translation>缺失或不是字符串</translation>
+    </message>
+    <message>
+        <source>expected an array, got %1</source>
+        <translation>应为数组，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unknown role &apos;%1&apos;</source>
+        <translation>未知角色 '%1'</translation>
+    </message>
+    <message>
+        <source>unknown response item &apos;%1&apos;</source>
+        <translation>未知的响应项 '%1'</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: field &apos;%2&apos;: %3</source>
+        <translation>%1：字段 '%2'：%3</translation>
+    </message>
+    <message>
+        <source>%1:%2 (byte %3): %4</source>
+        <translation>%1:%2（字节 %3）：%4</translation>
+    </message>
+    <message>
+        <source>... further problems not listed</source>
+        <translation>... 其余问题不再列出</translation>
+    </message>
+    <message>
+        <source>call to &apos;%1&apos; has no id and cannot be answered</source>
+        <translation>对 '%1' 的调用没有 ID，无法回应</translation>
+    </message>
+    <message>
+        <source>call id &apos;%1&apos; is used again before its result</source>
+        <translation>调用 ID '%1' 在其结果返回之前被重复使用</translation>
+    </message>
+    <message>
+        <source>call id &apos;%1&apos; is reused after it was answered</source>
+        <translation>调用 ID '%1' 在已得到回应后被重复使用</translation>
+    </message>
+    <message>
+        <source>second result for call &apos;%1&apos;</source>
+        <translation>调用 '%1' 的第二个结果</translation>
+    </message>
+    <message>
+        <source>result for unknown call &apos;%1&apos;</source>
+        <translation>未知调用 '%1' 的结果</translation>
+    </message>
+    <message>
+        <source>%1: message %2 could not be stored: %3</source>
+        <translation>%1：消息 %2 无法保存：%3</translation>
+    </message>
+    <message>
+        <source>call &apos;%1&apos; has no result</source>
+        <translation>调用 '%1' 没有结果</translation>
+    </message>
+    <message>
+        <source>%1: import cancelled</source>
+        <translation>%1：导入已取消</translation>
+    </message>
+    <message>
+        <source>line is longer than %1 MB; this is not a transcript line</source>
+        <translation>该行超过 %1 MB，不是对话记录中的行</translation>
+    </message>
+    <message>
+        <source>%1: read error: %2</source>
+        <translation>%1：读取错误：%2</translation>
+    </message>
+    <message>
+        <source>binary data (NUL byte)</source>
+        <translation>二进制数据（NUL 字节）</translation>
+    </message>
+    <message>
+        <source>invalid JSON at column %1: %2</source>
+        <translation>第 %1 列的 JSON 无效：%2</translation>
+    </message>
+    <message>
+        <source>expected a JSON object</source>
+        <translation>应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1 (byte %2)</source>
+        <translation>%1（字节 %2）</translation>
+    </message>
+    <message>
+        <source>invalid JSON: %1</source>
+        <translation>无效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <source>extra JSON value after the document</source>
+        <translation>文档之后还有多余的 JSON 值</translation>
+    </message>
+    <message>
+        <source>expected an array of messages</source>
+        <translation>应为消息数组</translation>
+    </message>
+    <message>
+        <source>expected a JSON array or object of chat messages</source>
+        <translation>应为聊天消息的 JSON 数组或对象</translation>
+    </message>
+    <message>
+        <source>neither an action nor an observation</source>
+        <translation>既不是动作也不是观察结果</translation>
+    </message>
+    <message>
+        <source>error observation without a call, kept as a user message</source>
+        <translation>没有对应调用的错误观察结果，已作为用户消息保留</translation>
+    </message>
+    <message>
+        <source>extra JSON value after the event array</source>
+        <translation>事件数组之后还有多余的 JSON 值</translation>
+    </message>
+    <message>
+        <source>run %1: expected an object</source>
+        <translation>运行 %1：应为对象</translation>
+    </message>
+    <message>
+        <source>expected an array of events</source>
+        <translation>应为事件数组</translation>
+    </message>
+    <message>
+        <source>missing or unknown</source>
+        <translation>缺失或未知</translation>
+    </message>
+    <message>
+        <source>unknown event kind &apos;%1&apos;</source>
+        <translation>未知的事件类型 '%1'</translation>
+    </message>
+    <message>
+        <source>expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)</source>
+        <translation>应为 OpenHands 事件（JSON 数组、每行一个运行的 JSON Lines，或 events.jsonl）</translation>
+    </message>
+    <message>
+        <source>%1: run index %2 is not valid</source>
+        <translation>%1：运行索引 %2 无效</translation>
+    </message>
+    <message>
+        <source>%1: field &apos;history&apos;: missing in run %2</source>
+        <translation>%1：运行 %2 中缺少字段 'history'</translation>
+    </message>
+    <message>
+        <source>extra JSON value after the trajectory</source>
+        <translation>轨迹之后还有多余的 JSON 值</translation>
+    </message>
+    <message>
+        <source>%1: expected a JSON object with a &apos;history&apos; array</source>
+        <translation>%1：应为包含 'history' 数组的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>expected an array</source>
+        <translation>应为数组</translation>
+    </message>
+    <message>
+        <source>expected a string, got %1</source>
+        <translation>应为字符串，实际为 %1</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>a tool message without a call id</source>
+        <translation>工具消息没有调用 ID</translation>
+    </message>
+    <message>
+        <source>%1: field &apos;history&apos;: missing; not a SWE-agent trajectory</source>
+        <translation>%1：缺少字段 'history'；不是 SWE-agent 轨迹</translation>
+    </message>
+    <message>
+        <source>%1: is a folder, not a transcript file</source>
+        <translation>%1：是文件夹，不是对话记录文件</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: the file is empty</source>
+        <translation>%1：文件为空</translation>
+    </message>
+    <message>
+        <source>%1: binary file, not a transcript</source>
+        <translation>%1：二进制文件，不是对话记录</translation>
+    </message>
+    <message>
+        <source>%1: not UTF-8 text (binary file?), not a transcript</source>
+        <translation>%1：不是 UTF-8 文本（二进制文件？），不是对话记录</translation>
+    </message>
+    <message>
+        <source>%1: unknown transcript format (supported: %2)</source>
+        <translation>%1：未知的对话记录格式（支持：%2）</translation>
+    </message>
+    <message>
+        <source>unknown format &apos;%1&apos; (known: %2)</source>
+        <translation>未知格式 '%1'（已知格式：%2）</translation>
+    </message>
+    <message>
+        <source>%1: not readable</source>
+        <translation>%1：不可读</translation>
+    </message>
+    <message>
+        <source>%1: binary file (NUL byte at offset %2), not a transcript</source>
+        <translation>%1：二进制文件（偏移量 %2 处有 NUL 字节），不是对话记录</translation>
+    </message>
+    <message>
+        <source>%1: no conversation found for format &apos;%2&apos;</source>
+        <translation>%1：按格式 '%2' 未找到对话</translation>
+    </message>
+    <message>
+        <source>%1: no conversation found; %2 record(s) skipped, the first: %3</source>
+        <translation>%1：未找到对话；跳过了 %2 条记录，第一条：%3</translation>
+    </message>
+    <message>
+        <source>%1: import stopped</source>
+        <translation>%1：导入已停止</translation>
+    </message>
+    <message>
+        <source>expected a &quot;%1&quot; header line</source>
+        <translation>应为 "%1" 头部行</translation>
+    </message>
+    <message>
+        <source>export format %1 is not one this version reads (1 to %2)</source>
+        <translation>此版本无法读取导出格式 %1（支持 1 到 %2）</translation>
+    </message>
+    <message>
+        <source>unknown line type &apos;%1&apos;</source>
+        <translation>未知的行类型 '%1'</translation>
+    </message>
+    <message>
+        <source>the file has no end line: it was cut off</source>
+        <translation>文件没有结束行：内容被截断了</translation>
+    </message>
+    <message>
+        <source>expected a number, got %1</source>
+        <translation>应为数字，实际为 %1</translation>
     </message>
 </context>
 <context>
@@ -153,16 +647,6 @@
         <translation>没有名为 &apos;%1&apos; 的停靠面板</translation>
     </message>
     <message>
-        <source>Demo session</source>
-        <translation>演示会话</translation>
-    </message>
-    <message>
-        <source>The demo session could not be prepared:
-%1</source>
-        <translation>无法准备演示会话：
-%1</translation>
-    </message>
-    <message>
         <source>The session database %1 could not be opened:
 %2
 
@@ -199,64 +683,469 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
         <source>unknown command &apos;%1&apos;</source>
         <translation>未知命令 &apos;%1&apos;</translation>
     </message>
-</context>
-<context>
-    <name>wl</name>
     <message>
-        <source>Sessions</source>
-        <translation>会话</translation>
+        <source>Decode a JSON array of OpenAI chat messages and print the message count and token estimate.</source>
+        <translation>解码一个 OpenAI 聊天消息的 JSON 数组，输出消息数量和 token 估算值。</translation>
     </message>
     <message>
-        <source>Your agent sessions: open one, or start a new one in a workspace folder.</source>
-        <translation>你的智能体会话：打开一个会话，或在某个工作区文件夹中开始新会话。</translation>
+        <source>JSON file holding an array of messages.</source>
+        <translation>包含消息数组的 JSON 文件。</translation>
     </message>
     <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
+        <source>estimate takes exactly one file</source>
+        <translation>estimate 只接受一个文件</translation>
     </message>
     <message>
-        <source>Context utilisation per LLM request against the compaction thresholds.</source>
-        <translation>每次 LLM 请求的上下文占用率，以及与压缩阈值的对照。</translation>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
     <message>
-        <source>Thresholds</source>
-        <translation>阈值</translation>
+        <source>%1: offset %2: %3</source>
+        <translation>%1：偏移量 %2：%3</translation>
     </message>
     <message>
-        <source>Tune the compaction policy and replay the session under it.</source>
-        <translation>调整压缩策略，并按新策略重放会话。</translation>
+        <source>%1: field &apos;messages&apos;: expected an array of messages</source>
+        <translation>%1：字段 'messages'：应为消息数组</translation>
     </message>
     <message>
-        <source>Anchors</source>
-        <translation>锚点</translation>
+        <source>Token estimate of a JSON messages file</source>
+        <translation>估算 JSON 消息文件的 token 数</translation>
     </message>
     <message>
-        <source>The five anchors and how they merged across compactions.</source>
-        <translation>五个锚点，以及它们在历次压缩中如何合并。</translation>
+        <source>Import a transcript into a new stored session</source>
+        <translation>将对话记录导入为一个新的已存储会话</translation>
     </message>
     <message>
-        <source>Offloads</source>
-        <translation>卸载</translation>
+        <source>Write a stored session as Waterline JSONL</source>
+        <translation>将已存储的会话写为 Waterline JSONL</translation>
     </message>
     <message>
-        <source>Tool results moved out of the context into files, with a viewer.</source>
-        <translation>被移出上下文、写入文件的工具结果，附带查看器。</translation>
+        <source>Replay a session under a compaction policy, no model needed</source>
+        <translation>按某个压缩策略重放会话，无需模型</translation>
     </message>
     <message>
-        <source>Context</source>
-        <translation>上下文</translation>
+        <source>Run the agent headless on a prompt</source>
+        <translation>以无界面方式按提示词运行智能体</translation>
     </message>
     <message>
-        <source>What the model actually saw for the selected request, beside the full history.</source>
-        <translation>所选请求中模型实际看到的内容，与完整历史并列对照。</translation>
+        <source>Write a stored session as Waterline JSONL (the format `import` reads back).</source>
+        <translation>将已存储的会话写为 Waterline JSONL（即 `import` 可读回的格式）。</translation>
     </message>
     <message>
-        <source>Compactions</source>
-        <translation>压缩</translation>
+        <source>Id of the session.</source>
+        <translation>会话 ID。</translation>
     </message>
     <message>
-        <source>Every compaction record: tier, tokens before and after, summariser, errors.</source>
-        <translation>所有压缩记录：层级、压缩前后的 token 数、摘要器、错误。</translation>
+        <source>Session database.</source>
+        <translation>会话数据库。</translation>
+    </message>
+    <message>
+        <source>Output file (default: standard output).</source>
+        <translation>输出文件（默认：标准输出）。</translation>
+    </message>
+    <message>
+        <source>export takes exactly one session id</source>
+        <translation>export 只接受一个会话 ID</translation>
+    </message>
+    <message>
+        <source>--db is required</source>
+        <translation>必须提供 --db</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary folder: %1</source>
+        <translation>无法创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot write to standard output</source>
+        <translation>无法写入标准输出</translation>
+    </message>
+    <message>
+        <source>Import a transcript (another agent&apos;s session, or a Waterline export) into a new session of the database and print the new session&apos;s id.</source>
+        <translation>将对话记录（其他智能体的会话，或 Waterline 导出文件）导入数据库中的新会话，并输出新会话的 ID。</translation>
+    </message>
+    <message>
+        <source>The transcript file.</source>
+        <translation>对话记录文件。</translation>
+    </message>
+    <message>
+        <source>Transcript format: auto (default), %1.</source>
+        <translation>对话记录格式：auto（默认）、%1。</translation>
+    </message>
+    <message>
+        <source>Session database (created when missing).</source>
+        <translation>会话数据库（不存在时会自动创建）。</translation>
+    </message>
+    <message>
+        <source>Workspace folder of the session, where --replay writes offloaded results (default: the file&apos;s folder; a Waterline export keeps the workspace it was exported with).</source>
+        <translation>会话的工作区文件夹，--replay 会将卸载的结果写入其中（默认：该文件所在的文件夹；Waterline 导出文件保留导出时的工作区）。</translation>
+    </message>
+    <message>
+        <source>Session title (default: from the transcript).</source>
+        <translation>会话标题（默认：取自对话记录）。</translation>
+    </message>
+    <message>
+        <source>Re-run Waterline&apos;s compaction over the session (extractive summaries, offload files in the workspace) and store what it did.</source>
+        <translation>在会话上重新运行 Waterline 的压缩（抽取式摘要，卸载文件写入工作区），并保存其结果。</translation>
+    </message>
+    <message>
+        <source>With --replay: the context window in tokens (default 128000).</source>
+        <translation>配合 --replay：上下文窗口大小，单位为 token（默认 128000）。</translation>
+    </message>
+    <message>
+        <source>OpenHands evaluation output: which run (line) to import (default 0).</source>
+        <translation>OpenHands 评测输出：要导入哪个运行（行）（默认 0）。</translation>
+    </message>
+    <message>
+        <source>import takes exactly one file</source>
+        <translation>import 只接受一个文件</translation>
+    </message>
+    <message>
+        <source>--format: unknown format &apos;%1&apos; (known: auto, %2)</source>
+        <translation>--format：未知格式 '%1'（已知格式：auto、%2）</translation>
+    </message>
+    <message>
+        <source>--window needs --replay</source>
+        <translation>--window 需要配合 --replay 使用</translation>
+    </message>
+    <message>
+        <source>--run: &apos;%1&apos; is not a whole number of at least 0</source>
+        <translation>--run：'%1' 不是大于等于 0 的整数</translation>
+    </message>
+    <message>
+        <source>%1: is a folder, not a transcript file</source>
+        <translation>%1：是文件夹，不是对话记录文件</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：没有这个文件</translation>
+    </message>
+    <message>
+        <source>--workspace: %1 is not a folder</source>
+        <translation>--workspace：%1 不是文件夹</translation>
+    </message>
+    <message>
+        <source>warning: %1: %2 record(s) skipped; the first: %3</source>
+        <translation>警告：%1：跳过了 %2 条记录；第一条：%3</translation>
+    </message>
+    <message>
+        <source>note: %1: %2 structural issue(s) kept as they were (calls without results, results without calls)</source>
+        <translation>注意：%1：%2 个结构问题按原样保留（没有结果的调用、没有调用的结果）</translation>
+    </message>
+    <message>
+        <source>[tool] %1 %2</source>
+        <translation>[tool] %1 %2</translation>
+    </message>
+    <message>
+        <source>[tool] %1 failed after %2 ms: %3</source>
+        <translation>[tool] %1 在 %2 毫秒后失败：%3</translation>
+    </message>
+    <message>
+        <source>[tool] %1 done in %2 ms (exit %3, %4 bytes)</source>
+        <translation>[tool] %1 完成，耗时 %2 毫秒（退出码 %3，%4 字节）</translation>
+    </message>
+    <message>
+        <source>[approval] denied %1: a headless run cannot ask; pass --auto-approve to allow write and execute calls</source>
+        <translation>[approval] 已拒绝 %1：无界面运行无法询问；传入 --auto-approve 以允许写入和执行类调用</translation>
+    </message>
+    <message>
+        <source>[compaction] %1: summarising %2 messages…</source>
+        <translation>[compaction] %1：正在摘要 %2 条消息…</translation>
+    </message>
+    <message>
+        <source>[compaction] %1: %2 -&gt; %3 tokens, %4 -&gt; %5 messages, %6 offloaded</source>
+        <translation>[compaction] %1：%2 -&gt; %3 个 token，%4 -&gt; %5 条消息，卸载 %6 条</translation>
+    </message>
+    <message>
+        <source>, summary by %1</source>
+        <translation>，摘要由 %1 生成</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> （%1）</translation>
+    </message>
+    <message>
+        <source>[retry] attempt %1 in %2 ms: %3</source>
+        <translation>[retry] 第 %1 次尝试，%2 毫秒后进行：%3</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>unknown profile &quot;%1&quot; (known: %2, and the session&apos;s own)</source>
+        <translation>未知的配置“%1”（已知：%2，以及会话自己的配置）</translation>
+    </message>
+    <message>
+        <source>Run the agent loop headless in a workspace: stream the answer and the tool activity to stdout.
+Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
+        <translation>以无界面方式在工作区中运行智能体循环：将回答和工具活动以流式输出到标准输出。
+回答完成时退出码为 0，失败时为 1，用法错误时为 2。</translation>
+    </message>
+    <message>
+        <source>Session database (created if missing).</source>
+        <translation>会话数据库（不存在时会自动创建）。</translation>
+    </message>
+    <message>
+        <source>path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Folder the agent works in.</source>
+        <translation>智能体工作的文件夹。</translation>
+    </message>
+    <message>
+        <source>dir</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>The user&apos;s prompt.</source>
+        <translation>用户的提示词。</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Provider profile: local, or a saved profile name.</source>
+        <translation>提供商配置：local，或已保存的配置名称。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Protocol: openai-chat or anthropic.</source>
+        <translation>协议：openai-chat 或 anthropic。</translation>
+    </message>
+    <message>
+        <source>protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>Provider base URL.</source>
+        <translation>提供商基础 URL。</translation>
+    </message>
+    <message>
+        <source>url</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Model name.</source>
+        <translation>模型名称。</translation>
+    </message>
+    <message>
+        <source>Model that writes compaction summaries (same provider).</source>
+        <translation>编写压缩摘要的模型（同一提供商）。</translation>
+    </message>
+    <message>
+        <source>Continue this session instead of creating one.</source>
+        <translation>继续此会话，而不是新建会话。</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Allow write and execute tool calls.</source>
+        <translation>允许写入和执行类工具调用。</translation>
+    </message>
+    <message>
+        <source>Context window in tokens.</source>
+        <translation>上下文窗口大小，单位为 token。</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>token 数</translation>
+    </message>
+    <message>
+        <source>LLM requests before giving up (default 100).</source>
+        <translation>放弃前最多发起的 LLM 请求数（默认 100）。</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>unexpected argument &quot;%1&quot;</source>
+        <translation>意外的参数 "%1"</translation>
+    </message>
+    <message>
+        <source>--prompt is required and must not be empty</source>
+        <translation>必须提供 --prompt，且不能为空</translation>
+    </message>
+    <message>
+        <source>--profile and --provider exclude each other</source>
+        <translation>--profile 与 --provider 不能同时使用</translation>
+    </message>
+    <message>
+        <source>--workspace is required for a new session</source>
+        <translation>新会话必须提供 --workspace</translation>
+    </message>
+    <message>
+        <source>--window must be a positive number of tokens</source>
+        <translation>--window 必须是正数（单位为 token）</translation>
+    </message>
+    <message>
+        <source>--max-turns must be a positive number</source>
+        <translation>--max-turns 必须是正数</translation>
+    </message>
+    <message>
+        <source>the workspace %1 is not a folder</source>
+        <translation>工作区 %1 不是文件夹</translation>
+    </message>
+    <message>
+        <source>cannot open the database %1: %2</source>
+        <translation>无法打开数据库 %1：%2</translation>
+    </message>
+    <message>
+        <source>session %1 works in %2, not in %3</source>
+        <translation>会话 %1 的工作区是 %2，而不是 %3</translation>
+    </message>
+    <message>
+        <source>unknown provider &quot;%1&quot; (expected openai-chat or anthropic)</source>
+        <translation>未知提供商 "%1"（应为 openai-chat 或 anthropic）</translation>
+    </message>
+    <message>
+        <source>--provider needs --model</source>
+        <translation>--provider 需要配合 --model 使用</translation>
+    </message>
+    <message>
+        <source>the session&apos;s provider profile is unusable: %1</source>
+        <translation>该会话的提供商配置不可用：%1</translation>
+    </message>
+    <message>
+        <source>--base-url &quot;%1&quot; is not an http(s) URL</source>
+        <translation>--base-url "%1" 不是 http(s) URL</translation>
+    </message>
+    <message>
+        <source>no model: pass --model</source>
+        <translation>没有模型：请传入 --model</translation>
+    </message>
+    <message>
+        <source>the session&apos;s compaction policy is invalid: %1</source>
+        <translation>该会话的压缩策略无效：%1</translation>
+    </message>
+    <message>
+        <source>the prompt could not be submitted</source>
+        <translation>无法提交提示词</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
+        <translation>%1：'%2' 不是 (0, 1] 范围内的窗口比例</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a whole number of at least %3</source>
+        <translation>%1：'%2' 不是大于等于 %3 的整数</translation>
+    </message>
+    <message>
+        <source>requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5</source>
+        <translation>请求 %1 个，摘要调用 %2 次，紧急压缩 %3 次，峰值占用率 %4，发送 token 数 %5</translation>
+    </message>
+    <message>
+        <source>%1: no such session database</source>
+        <translation>%1：没有这个会话数据库</translation>
+    </message>
+    <message>
+        <source>Replay a recorded session under a compaction policy, with no model and no network, and print what each request would have sent.
+FILE_OR_SESSION is a transcript file (any format `import` reads, read in memory) or, with --db, the id of a stored session (its saved policy is the starting point).</source>
+        <translation>在不使用模型、不联网的情况下，按某个压缩策略重放已记录的会话，并输出每个请求本应发送的内容。
+FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在内存中读取），或者配合 --db 使用时为已存储会话的 ID（以其保存的策略为起点）。</translation>
+    </message>
+    <message>
+        <source>Transcript file, or session id with --db.</source>
+        <translation>对话记录文件，或配合 --db 使用时的会话 ID。</translation>
+    </message>
+    <message>
+        <source>Session database holding the session.</source>
+        <translation>包含该会话的会话数据库。</translation>
+    </message>
+    <message>
+        <source>Context window in tokens (default 128000).</source>
+        <translation>上下文窗口大小，单位为 token（默认 128000）。</translation>
+    </message>
+    <message>
+        <source>Warn threshold, a fraction of the window (default 0.60).</source>
+        <translation>警告阈值，占窗口的比例（默认 0.60）。</translation>
+    </message>
+    <message>
+        <source>Soft threshold (default 0.70).</source>
+        <translation>轻度压缩阈值（默认 0.70）。</translation>
+    </message>
+    <message>
+        <source>Full threshold (default 0.80).</source>
+        <translation>完全压缩阈值（默认 0.80）。</translation>
+    </message>
+    <message>
+        <source>Emergency threshold (default 0.95).</source>
+        <translation>紧急阈值（默认 0.95）。</translation>
+    </message>
+    <message>
+        <source>Messages always kept at the end of the view (default 6).</source>
+        <translation>视图末尾始终保留的消息数（默认 6）。</translation>
+    </message>
+    <message>
+        <source>Tool results larger than this are offloaded at compaction (gate 2, default 4000).</source>
+        <translation>大于此值的工具结果会在压缩时卸载（关口 2，默认 4000）。</translation>
+    </message>
+    <message>
+        <source>How new summaries are made: extractive (default), or size:TOKENS for a fixed size (&apos;size&apos; alone: the mean of the source&apos;s own summaries, else 600).</source>
+        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS 表示固定大小（仅写 'size'：取来源自身摘要的平均值，否则为 600）。</translation>
+    </message>
+    <message>
+        <source>Count tool schemas in the ratio: on (default) or off.</source>
+        <translation>将工具 schema 计入占用比例：on（默认）或 off。</translation>
+    </message>
+    <message>
+        <source>Write DIR/&lt;index&gt;.json per request: the view as OpenAI chat messages.</source>
+        <translation>为每个请求写入 DIR/&lt;index&gt;.json：以 OpenAI 聊天消息表示的视图。</translation>
+    </message>
+    <message>
+        <source>Print one JSON object {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}.</source>
+        <translation>输出一个 JSON 对象 {"requests": [...], "totals": {...}}。</translation>
+    </message>
+    <message>
+        <source>OpenHands evaluation output: which run (line) to read (default 0).</source>
+        <translation>OpenHands 评测输出：要读取哪个运行（行）（默认 0）。</translation>
+    </message>
+    <message>
+        <source>simulate takes no positional arguments (give --input)</source>
+        <translation>simulate 不接受位置参数（请使用 --input）</translation>
+    </message>
+    <message>
+        <source>--input is required</source>
+        <translation>必须提供 --input</translation>
+    </message>
+    <message>
+        <source>--summary: &apos;%1&apos; is not &apos;extractive&apos; or &apos;size:TOKENS&apos;</source>
+        <translation>--summary：'%1' 既不是 'extractive' 也不是 'size:TOKENS'</translation>
+    </message>
+    <message>
+        <source>--count-tool-schemas: &apos;%1&apos; is not &apos;on&apos; or &apos;off&apos;</source>
+        <translation>--count-tool-schemas：'%1' 既不是 'on' 也不是 'off'</translation>
+    </message>
+    <message>
+        <source>%1: no such file (a session id needs --db PATH)</source>
+        <translation>%1：没有这个文件（会话 ID 需要配合 --db PATH 使用）</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is below the %3 threshold %4 (need warn &lt;= soft &lt;= full &lt;= emergency)</source>
+        <translation>--%1：%2 低于 %3 阈值 %4（需要满足 warn &lt;= soft &lt;= full &lt;= emergency）</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is above the %3 threshold %4 (need warn &lt;= soft &lt;= full &lt;= emergency)</source>
+        <translation>--%1：%2 高于 %3 阈值 %4（需要满足 warn &lt;= soft &lt;= full &lt;= emergency）</translation>
+    </message>
+    <message>
+        <source>--dump-views: cannot create the folder %1</source>
+        <translation>--dump-views：无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -264,10 +1153,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>About Waterline</source>
         <translation>关于 Waterline</translation>
-    </message>
-    <message>
-        <source>Waterline&apos;s own licence has not been declared yet.</source>
-        <translation>Waterline 本身的许可证尚未声明。</translation>
     </message>
     <message>
         <source>Waterline is distributed under the %1 licence.</source>
@@ -324,6 +1209,113 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AgentController</name>
+    <message>
+        <source>Skipped this summary step; the next fallback writes it.</source>
+        <translation>已跳过此摘要步骤；由下一个后备方案生成。</translation>
+    </message>
+    <message>
+        <source>The new provider is used when the agent has finished.</source>
+        <translation>新的提供商将在智能体完成后启用。</translation>
+    </message>
+    <message>
+        <source>The new policy applies from the next prompt.</source>
+        <translation>新策略从下一条提示词开始生效。</translation>
+    </message>
+    <message>
+        <source>the provider has no valid address</source>
+        <translation>该提供商没有有效的地址</translation>
+    </message>
+    <message>
+        <source>no session database is open</source>
+        <translation>没有打开的会话数据库</translation>
+    </message>
+    <message>
+        <source>The last compaction was undone: the next request sends the earlier view again.</source>
+        <translation>已撤销上一次压缩：下一个请求将重新发送之前的视图。</translation>
+    </message>
+    <message>
+        <source>The agent is still working; stop it (Esc) or wait.</source>
+        <translation>智能体仍在运行；请停止它（Esc）或等待。</translation>
+    </message>
+    <message>
+        <source>There is nothing to retry.</source>
+        <translation>没有可重试的内容。</translation>
+    </message>
+    <message>
+        <source>The agent is working; stop it (Esc) before running a command.</source>
+        <translation>智能体正在运行；请先停止它（Esc）再执行命令。</translation>
+    </message>
+    <message>
+        <source>There is no compaction to undo.</source>
+        <translation>没有可撤销的压缩。</translation>
+    </message>
+    <message>
+        <source>Start a session to talk to an agent: File › New Session (Ctrl+N) picks its workspace folder.</source>
+        <translation>先开始一个会话再与智能体对话：通过“文件 › 新建会话”（Ctrl+N）选择其工作区文件夹。</translation>
+    </message>
+    <message>
+        <source>This session cannot run an agent: %1</source>
+        <translation>此会话无法运行智能体：%1</translation>
+    </message>
+    <message>
+        <source>The provider “%1” has no model set: choose one in Settings (Ctrl+,).</source>
+        <translation>提供商“%1”尚未设置模型：请在设置（Ctrl+,）中选择一个。</translation>
+    </message>
+    <message>
+        <source>No model is reachable at %1 (%2). Start the server or pick another provider in Settings (Ctrl+,).</source>
+        <translation>无法访问 %1 上的模型（%2）。请启动服务器，或在设置（Ctrl+,）中选择其他提供商。</translation>
+    </message>
+    <message>
+        <source>Opening the session…</source>
+        <translation>正在打开会话…</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>未检查</translation>
+    </message>
+    <message>
+        <source>checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>reachable</source>
+        <translation>可访问</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <source>streaming</source>
+        <translation>流式传输中</translation>
+    </message>
+    <message>
+        <source>retrying</source>
+        <translation>正在重试</translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
+        <translation>问题：%1</translation>
+    </message>
+    <message>
+        <source>Compaction checked: the context is below every threshold, nothing changed.</source>
+        <translation>已检查压缩：上下文低于所有阈值，未做任何更改。</translation>
+    </message>
+    <message>
+        <source>The provider answered: %1</source>
+        <translation>提供商返回：%1</translation>
+    </message>
+    <message>
+        <source>Stopped by the user. The partial answer above was not kept; Retry continues the turn.</source>
+        <translation>已被用户停止。上方的部分回答未保留；点击“重试”可继续本轮。</translation>
+    </message>
+    <message>
+        <source>Stopped by the user. Retry continues the turn.</source>
+        <translation>已被用户停止。点击“重试”可继续本轮。</translation>
     </message>
 </context>
 <context>
@@ -424,18 +1416,8 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
         <translation>无法保存会话进度：%1</translation>
     </message>
     <message>
-        <source>[no result: the agent was interrupted while this %1 call was pending; it may or may not have taken effect. Check before repeating it.]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[no result: the agent was interrupted while this %1 call was pending; it may or may not have taken effect. Check before repeating it.]</translation>
-    </message>
-    <message>
         <source>stopped by the user</source>
         <translation>已被用户停止</translation>
-    </message>
-    <message>
-        <source>the %1 call was cancelled: the user stopped the agent</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the %1 call was cancelled: the user stopped the agent</translation>
     </message>
     <message>
         <source>cannot undo the compaction: %1</source>
@@ -450,9 +1432,8 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
         <translation>无法保存压缩：%1</translation>
     </message>
     <message>
-        <source>[not run: the user stopped the agent before this call]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[not run: the user stopped the agent before this call]</translation>
+        <source>the data read is of session %1, not of %2</source>
+        <translation>读取的数据属于会话 %1，而不是 %2</translation>
     </message>
 </context>
 <context>
@@ -623,14 +1604,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
-    <name>wl::ApprovalGate</name>
-    <message>
-        <source>the user denied this %1 call</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the user denied this %1 call</translation>
-    </message>
-</context>
-<context>
     <name>wl::ApprovalPolicy</name>
     <message>
         <source>&apos;%1&apos; must be &quot;ask&quot; or &quot;allow&quot;</source>
@@ -673,73 +1646,10 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
-    <name>wl::BashRun</name>
-    <message>
-        <source>bash could not be started: %1</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>bash could not be started: %1</translation>
-    </message>
-    <message>
-        <source>(no output)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>(no output)</translation>
-    </message>
-    <message>
-        <source>[the command wrote %1 bytes of binary output (NUL bytes or invalid UTF-8), not shown; pipe it through `xxd | head` or `cat -v` to inspect it]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[the command wrote %1 bytes of binary output (NUL bytes or invalid UTF-8), not shown; pipe it through `xxd | head` or `cat -v` to inspect it]</translation>
-    </message>
-    <message>
-        <source>[... %1 bytes of output left out; %2 bytes in total ...]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[... %1 bytes of output left out; %2 bytes in total ...]</translation>
-    </message>
-    <message>
-        <source>[timed out after %1 s; the command and every process it started were killed]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[timed out after %1 s; the command and every process it started were killed]</translation>
-    </message>
-    <message>
-        <source>[stopped by the user; the command and every process it started were killed]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[stopped by the user; the command and every process it started were killed]</translation>
-    </message>
-    <message>
-        <source>[the command was killed by a signal]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[the command was killed by a signal]</translation>
-    </message>
-    <message>
-        <source>[exit code: %1]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[exit code: %1]</translation>
-    </message>
-</context>
-<context>
     <name>wl::BashTool</name>
     <message>
-        <source>Run a shell command with `bash -c` in the workspace root. stdout and stderr are merged; long output keeps its first and last %1 bytes. The exit code is reported. timeout_s defaults to %2 and is at most %3; on timeout the command and everything it started are killed. No input is available (stdin is empty).</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Run a shell command with `bash -c` in the workspace root. stdout and stderr are merged; long output keeps its first and last %1 bytes. The exit code is reported. timeout_s defaults to %2 and is at most %3; on timeout the command and everything it started are killed. No input is available (stdin is empty).</translation>
-    </message>
-    <message>
-        <source>The command line</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>The command line</translation>
-    </message>
-    <message>
-        <source>Timeout in seconds (default %1, max %2)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Timeout in seconds (default %1, max %2)</translation>
-    </message>
-    <message>
-        <source>invalid arguments for bash: &apos;command&apos; is empty</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>invalid arguments for bash: &apos;command&apos; is empty</translation>
-    </message>
-    <message>
         <source>bash: %1</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translatorcomment>Shown to the user in the approval dialog; tool names (bash, edit_file, write_file) stay as they are.</translatorcomment>
         <translation>bash: %1</translation>
     </message>
 </context>
@@ -748,21 +1658,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>no LLM client</source>
         <translation>没有 LLM 客户端</translation>
-    </message>
-</context>
-<context>
-    <name>wl::ChatDocumentHandler</name>
-    <message>
-        <source>extra JSON value after the document</source>
-        <translation>文档之后还有多余的 JSON 值</translation>
-    </message>
-    <message>
-        <source>expected an array of messages</source>
-        <translation>应为消息数组</translation>
-    </message>
-    <message>
-        <source>expected an array, got %1</source>
-        <translation>应为数组，实际为 %1</translation>
     </message>
 </context>
 <context>
@@ -862,60 +1757,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>The request was cancelled.</source>
         <translation>请求已取消。</translation>
-    </message>
-</context>
-<context>
-    <name>wl::ClaudeReader</name>
-    <message>
-        <source>missing or not a string (%1)</source>
-        <translation>缺失或不是字符串（%1）</translation>
-    </message>
-    <message>
-        <source>expected an object, got %1</source>
-        <translation>应为对象，实际为 %1</translation>
-    </message>
-    <message>
-        <source>unknown record kind &apos;%1&apos;</source>
-        <translation>未知的记录类型 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>expected an array or a string, got %1</source>
-        <translation>应为数组或字符串，实际为 %1</translation>
-    </message>
-    <message>
-        <source>missing or not a string</source>
-        <translation>缺失或不是字符串</translation>
-    </message>
-</context>
-<context>
-    <name>wl::CodexReader</name>
-    <message>
-        <source>missing or not a string (%1)</source>
-        <translation>缺失或不是字符串（%1）</translation>
-    </message>
-    <message>
-        <source>expected an object, got %1</source>
-        <translation>应为对象，实际为 %1</translation>
-    </message>
-    <message>
-        <source>unknown record kind &apos;%1&apos;</source>
-        <translation>未知的记录类型 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>expected an array, got %1</source>
-        <translation>应为数组，实际为 %1</translation>
-    </message>
-    <message>
-        <source>unknown role &apos;%1&apos;</source>
-        <translation>未知角色 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>missing or not a string</source>
-        <translation>缺失或不是字符串</translation>
-    </message>
-    <message>
-        <source>unknown response item &apos;%1&apos;</source>
-        <translation>未知的响应项 &apos;%1&apos;</translation>
     </message>
 </context>
 <context>
@@ -1108,57 +1949,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
-    <name>wl::CompactionPolicy</name>
-    <message>
-        <source>%1 threshold %2 is outside (0, 1]</source>
-        <translation>%1 阈值 %2 超出 (0, 1] 范围</translation>
-    </message>
-    <message>
-        <source>%1 threshold %2 is below the %3 threshold %4</source>
-        <translation>%1 阈值 %2 低于 %3 阈值 %4</translation>
-    </message>
-    <message>
-        <source>tailMessages %1 must be at least 1</source>
-        <translation>tailMessages %1 必须至少为 1</translation>
-    </message>
-    <message>
-        <source>offloadAtToolTime %1 must not be negative</source>
-        <translation>offloadAtToolTime %1 不能为负数</translation>
-    </message>
-    <message>
-        <source>offloadAtCompaction %1 must not be negative</source>
-        <translation>offloadAtCompaction %1 不能为负数</translation>
-    </message>
-    <message>
-        <source>previewLinesToolTime %1 must not be negative</source>
-        <translation>previewLinesToolTime %1 不能为负数</translation>
-    </message>
-    <message>
-        <source>previewLinesCompaction %1 must not be negative</source>
-        <translation>previewLinesCompaction %1 不能为负数</translation>
-    </message>
-    <message>
-        <source>summaryTimeoutMs %1 must be positive</source>
-        <translation>summaryTimeoutMs %1 必须为正数</translation>
-    </message>
-    <message>
-        <source>reservedOutput %1 must not be negative</source>
-        <translation>reservedOutput %1 不能为负数</translation>
-    </message>
-    <message>
-        <source>%1 must be a number</source>
-        <translation>%1 必须是数字</translation>
-    </message>
-    <message>
-        <source>%1 must be a whole number</source>
-        <translation>%1 必须是整数</translation>
-    </message>
-    <message>
-        <source>count_tool_schemas must be true or false</source>
-        <translation>count_tool_schemas 必须是 true 或 false</translation>
-    </message>
-</context>
-<context>
     <name>wl::CompactionRecord</name>
     <message>
         <source>field &quot;%1&quot; is missing or has the wrong type</source>
@@ -1206,6 +1996,29 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ContextGauge</name>
+    <message>
+        <source>Next request: about %1 of %2 tokens (%3%), tier %4</source>
+        <translation>下一个请求：约 %1 / %2 个 token（%3%），层级 %4</translation>
+    </message>
+    <message>
+        <source>No session open</source>
+        <translation>未打开会话</translation>
+    </message>
+    <message>
+        <source>Context gauge</source>
+        <translation>上下文用量表</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
     </message>
 </context>
 <context>
@@ -1541,110 +2354,15 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
-    <name>wl::DemoSession</name>
-    <message>
-        <source>The demo session replays a real Claude Code session from marot/spotter (test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).</source>
-        <translation>演示会话重放了来自 marot/spotter 的一个真实 Claude Code 会话（test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl，MIT 许可证）。</translation>
-    </message>
-    <message>
-        <source>Preparing the demo session</source>
-        <translation>正在准备演示会话</translation>
-    </message>
-    <message>
-        <source>Could not create the folder %1.</source>
-        <translation>无法创建文件夹 %1。</translation>
-    </message>
-    <message>
-        <source>Could not unpack the demo transcript to %1.</source>
-        <translation>无法将演示对话记录解压到 %1。</translation>
-    </message>
-    <message>
-        <source>Demo: a Claude Code session, replayed</source>
-        <translation>演示：一个重放的 Claude Code 会话</translation>
-    </message>
-    <message>
-        <source>Importing the demo transcript</source>
-        <translation>正在导入演示对话记录</translation>
-    </message>
-    <message>
-        <source>Replaying it with Waterline&apos;s compaction</source>
-        <translation>正在用 Waterline 的压缩机制重放</translation>
-    </message>
-    <message>
-        <source>Demo session ready</source>
-        <translation>演示会话已就绪</translation>
-    </message>
-</context>
-<context>
     <name>wl::EditFileTool</name>
     <message>
-        <source>Replace one passage of a text file in the workspace. old_text must occur exactly once; include enough surrounding lines to make it unique. Differences in spaces, tabs, indentation and line endings are tolerated when there is no exact match. The file keeps its line endings.</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Replace one passage of a text file in the workspace. old_text must occur exactly once; include enough surrounding lines to make it unique. Differences in spaces, tabs, indentation and line endings are tolerated when there is no exact match. The file keeps its line endings.</translation>
-    </message>
-    <message>
-        <source>File path, relative to the workspace root</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>File path, relative to the workspace root</translation>
-    </message>
-    <message>
-        <source>The passage to replace, as it appears in the file</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>The passage to replace, as it appears in the file</translation>
-    </message>
-    <message>
-        <source>The text to put in its place</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>The text to put in its place</translation>
-    </message>
-    <message>
-        <source>old_text is empty; to write a whole file use write_file</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>old_text is empty; to write a whole file use write_file</translation>
-    </message>
-    <message>
-        <source>old_text and new_text are the same; nothing would change</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>old_text and new_text are the same; nothing would change</translation>
-    </message>
-    <message>
-        <source>old_text occurs %1 times in &apos;%2&apos;; include more surrounding lines so it matches exactly once</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>old_text occurs %1 times in &apos;%2&apos;; include more surrounding lines so it matches exactly once</translation>
-    </message>
-    <message>
-        <source>old_text was not found in &apos;%1&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>old_text was not found in &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>old_text was not found in &apos;%1&apos; (also tried ignoring differences in whitespace and line endings); read the file again and copy the passage exactly</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>old_text was not found in &apos;%1&apos; (also tried ignoring differences in whitespace and line endings); read the file again and copy the passage exactly</translation>
-    </message>
-    <message>
-        <source>old_text matches %1 places in &apos;%2&apos; when whitespace is ignored; include more surrounding lines so it matches exactly once</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>old_text matches %1 places in &apos;%2&apos; when whitespace is ignored; include more surrounding lines so it matches exactly once</translation>
-    </message>
-    <message>
         <source>file not found: &apos;%1&apos;; use write_file to create it</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>file not found: &apos;%1&apos;; use write_file to create it</translation>
-    </message>
-    <message>
-        <source>edited &apos;%1&apos; (matched ignoring whitespace differences)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>edited &apos;%1&apos; (matched ignoring whitespace differences)</translation>
-    </message>
-    <message>
-        <source>edited &apos;%1&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>edited &apos;%1&apos;</translation>
+        <translatorcomment>Shown to the user in the approval dialog; tool names (bash, edit_file, write_file) stay as they are.</translatorcomment>
+        <translation>找不到文件：&apos;%1&apos;；请使用 write_file 创建它</translation>
     </message>
     <message>
         <source>edit_file %1</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translatorcomment>Shown to the user in the approval dialog; tool names (bash, edit_file, write_file) stay as they are.</translatorcomment>
         <translation>edit_file %1</translation>
     </message>
 </context>
@@ -1755,252 +2473,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
-    <name>wl::GlobTool</name>
-    <message>
-        <source>Find files by path pattern. `*` and `?` match within one folder, `**` across folders (`**/*.cpp` finds every .cpp file), `{a,b}` and `[abc]` as in bash. Paths are listed relative to the workspace root; .git and .waterline are skipped.</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Find files by path pattern. `*` and `?` match within one folder, `**` across folders (`**/*.cpp` finds every .cpp file), `{a,b}` and `[abc]` as in bash. Paths are listed relative to the workspace root; .git and .waterline are skipped.</translation>
-    </message>
-    <message>
-        <source>The pattern, relative to path</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>The pattern, relative to path</translation>
-    </message>
-    <message>
-        <source>Folder to search in (default: the workspace root)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Folder to search in (default: the workspace root)</translation>
-    </message>
-    <message>
-        <source>invalid arguments for glob: &apos;pattern&apos; is empty</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>invalid arguments for glob: &apos;pattern&apos; is empty</translation>
-    </message>
-    <message>
-        <source>the pattern &apos;%1&apos; must be relative; pass the folder as path instead</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the pattern &apos;%1&apos; must be relative; pass the folder as path instead</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; is not a folder</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; is not a folder</translation>
-    </message>
-    <message>
-        <source>no files match &apos;%1&apos; in &apos;%2&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>no files match &apos;%1&apos; in &apos;%2&apos;</translation>
-    </message>
-    <message>
-        <source>(a pattern without &apos;/&apos; only looks directly in that folder; use &apos;**/%1&apos; to include subfolders)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>(a pattern without &apos;/&apos; only looks directly in that folder; use &apos;**/%1&apos; to include subfolders)</translation>
-    </message>
-    <message>
-        <source>[showing %1 of %2 matches; narrow the pattern or the path]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[showing %1 of %2 matches; narrow the pattern or the path]</translation>
-    </message>
-    <message>
-        <source>[the search stopped after %1 entries; narrow the path]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[the search stopped after %1 entries; narrow the path]</translation>
-    </message>
-</context>
-<context>
-    <name>wl::GrepTool</name>
-    <message>
-        <source>Search file contents with a regular expression (Perl syntax). Prints matching lines as `file:line: text`. Searches the files under path (default: the workspace root), or the one file it names; glob filters the files (a glob without &apos;/&apos; matches file names, e.g. &apos;*.cpp&apos;). Binary files, files over %1 MB, .git and .waterline are skipped.</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Search file contents with a regular expression (Perl syntax). Prints matching lines as `file:line: text`. Searches the files under path (default: the workspace root), or the one file it names; glob filters the files (a glob without &apos;/&apos; matches file names, e.g. &apos;*.cpp&apos;). Binary files, files over %1 MB, .git and .waterline are skipped.</translation>
-    </message>
-    <message>
-        <source>The regular expression</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>The regular expression</translation>
-    </message>
-    <message>
-        <source>File or folder to search (default: the workspace root)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>File or folder to search (default: the workspace root)</translation>
-    </message>
-    <message>
-        <source>Only files matching this pattern, e.g. &apos;*.h&apos; or &apos;src/**/*.cpp&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Only files matching this pattern, e.g. &apos;*.h&apos; or &apos;src/**/*.cpp&apos;</translation>
-    </message>
-    <message>
-        <source>Match without regard to case (default false)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Match without regard to case (default false)</translation>
-    </message>
-    <message>
-        <source>Stop after this many matching lines (default %1, max %2)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Stop after this many matching lines (default %1, max %2)</translation>
-    </message>
-    <message>
-        <source>invalid regular expression &apos;%1&apos;: %2 (at offset %3)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>invalid regular expression &apos;%1&apos;: %2 (at offset %3)</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; does not exist</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; does not exist</translation>
-    </message>
-    <message>
-        <source>no matches for &apos;%1&apos; in &apos;%2&apos; (%3 files searched)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>no matches for &apos;%1&apos; in &apos;%2&apos; (%3 files searched)</translation>
-    </message>
-    <message>
-        <source>[reached max_results (%1 lines); there may be more matches: narrow the pattern or the path, or raise max_results]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[reached max_results (%1 lines); there may be more matches: narrow the pattern or the path, or raise max_results]</translation>
-    </message>
-    <message>
-        <source>[%1 files over %2 MB were not searched]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[%1 files over %2 MB were not searched]</translation>
-    </message>
-    <message>
-        <source>[the search stopped early: too many files; narrow the path]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[the search stopped early: too many files; narrow the path]</translation>
-    </message>
-</context>
-<context>
-    <name>wl::ImportContext</name>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>%1: field &apos;%2&apos;: %3</source>
-        <translation>%1：字段 &apos;%2&apos;：%3</translation>
-    </message>
-    <message>
-        <source>%1:%2 (byte %3): %4</source>
-        <translation>%1:%2（字节 %3）：%4</translation>
-    </message>
-    <message>
-        <source>... further problems not listed</source>
-        <translation>... 其余问题不再列出</translation>
-    </message>
-    <message>
-        <source>call to &apos;%1&apos; has no id and cannot be answered</source>
-        <translation>对 &apos;%1&apos; 的调用没有 ID，无法回应</translation>
-    </message>
-    <message>
-        <source>call id &apos;%1&apos; is used again before its result</source>
-        <translation>调用 ID &apos;%1&apos; 在其结果返回之前被重复使用</translation>
-    </message>
-    <message>
-        <source>call id &apos;%1&apos; is reused after it was answered</source>
-        <translation>调用 ID &apos;%1&apos; 在已得到回应后被重复使用</translation>
-    </message>
-    <message>
-        <source>second result for call &apos;%1&apos;</source>
-        <translation>调用 &apos;%1&apos; 的第二个结果</translation>
-    </message>
-    <message>
-        <source>result for unknown call &apos;%1&apos;</source>
-        <translation>未知调用 &apos;%1&apos; 的结果</translation>
-    </message>
-    <message>
-        <source>%1: message %2 could not be stored: %3</source>
-        <translation>%1：消息 %2 无法保存：%3</translation>
-    </message>
-    <message>
-        <source>call &apos;%1&apos; has no result</source>
-        <translation>调用 &apos;%1&apos; 没有结果</translation>
-    </message>
-    <message>
-        <source>%1: import cancelled</source>
-        <translation>%1：导入已取消</translation>
-    </message>
-    <message>
-        <source>line is longer than %1 MB; this is not a transcript line</source>
-        <translation>该行超过 %1 MB，不是对话记录中的行</translation>
-    </message>
-    <message>
-        <source>%1: read error: %2</source>
-        <translation>%1：读取错误：%2</translation>
-    </message>
-    <message>
-        <source>binary data (NUL byte)</source>
-        <translation>二进制数据（NUL 字节）</translation>
-    </message>
-    <message>
-        <source>invalid JSON at column %1: %2</source>
-        <translation>第 %1 列的 JSON 无效：%2</translation>
-    </message>
-    <message>
-        <source>expected a JSON object</source>
-        <translation>应为 JSON 对象</translation>
-    </message>
-    <message>
-        <source>%1 (byte %2)</source>
-        <translation>%1（字节 %2）</translation>
-    </message>
-    <message>
-        <source>invalid JSON: %1</source>
-        <translation>无效的 JSON：%1</translation>
-    </message>
-    <message>
-        <source>expected an object</source>
-        <translation>应为对象</translation>
-    </message>
-</context>
-<context>
-    <name>wl::JsonStreamScanner</name>
-    <message>
-        <source>read error: %1</source>
-        <translation>读取错误：%1</translation>
-    </message>
-    <message>
-        <source>line break inside a string (truncated value?)</source>
-        <translation>字符串中出现换行（值被截断？）</translation>
-    </message>
-    <message>
-        <source>control character inside a string</source>
-        <translation>字符串中出现控制字符</translation>
-    </message>
-    <message>
-        <source>unexpected &apos;%1&apos;</source>
-        <translation>意外的 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>unexpected &apos;:&apos;</source>
-        <translation>意外的 &apos;:&apos;</translation>
-    </message>
-    <message>
-        <source>unexpected &apos;,&apos;</source>
-        <translation>意外的 &apos;,&apos;</translation>
-    </message>
-    <message>
-        <source>unexpected character &apos;%1&apos;</source>
-        <translation>意外的字符 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>unexpected end of input (truncated JSON)</source>
-        <translation>输入意外结束（JSON 被截断）</translation>
-    </message>
-    <message>
-        <source>expected an object or an array</source>
-        <translation>应为对象或数组</translation>
-    </message>
-    <message>
-        <source>unexpected value</source>
-        <translation>意外的值</translation>
-    </message>
-    <message>
-        <source>a single JSON element is larger than %1 MB</source>
-        <translation>单个 JSON 元素超过 %1 MB</translation>
-    </message>
-</context>
-<context>
     <name>wl::MainWindow</name>
     <message>
         <source>Waterline</source>
@@ -2017,10 +2489,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
-    </message>
-    <message>
-        <source>Open or start a session to talk to an agent.</source>
-        <translation>打开或开始一个会话，与智能体对话。</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -2127,6 +2595,68 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>Import failed</source>
         <translation>导入失败</translation>
+    </message>
+    <message>
+        <source>The agent cannot run in this session: %1</source>
+        <translation>智能体无法在此会话中运行：%1</translation>
+    </message>
+    <message>
+        <source>Could not refresh the docks: %1</source>
+        <translation>无法刷新停靠面板：%1</translation>
+    </message>
+    <message>
+        <source>Could not save the provider: %1</source>
+        <translation>无法保存提供商：%1</translation>
+    </message>
+    <message>
+        <source>The new language is used from the next start of Waterline.</source>
+        <translation>新语言将在下次启动 Waterline 时生效。</translation>
+    </message>
+    <message>
+        <source>last request: %1 input tokens</source>
+        <translation>上一个请求：%1 个输入 token</translation>
+    </message>
+    <message>
+        <source>Input tokens the provider reported for the last request</source>
+        <translation>提供商报告的上一个请求的输入 token 数</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>无模型</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新会话</translation>
+    </message>
+    <message>
+        <source>&amp;New Session...</source>
+        <translation>新建会话(&amp;N)...</translation>
+    </message>
+    <message>
+        <source>Start an agent session in a workspace folder</source>
+        <translation>在工作区文件夹中开始一个智能体会话</translation>
+    </message>
+    <message>
+        <source>Open the &amp;Demo Session</source>
+        <translation>打开演示会话(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings...</source>
+        <translation>设置(&amp;S)...</translation>
+    </message>
+    <message>
+        <source>Demo session</source>
+        <translation>演示会话</translation>
+    </message>
+    <message>
+        <source>The demo session could not be prepared:
+%1</source>
+        <translation>无法准备演示会话：
+%1</translation>
     </message>
 </context>
 <context>
@@ -2377,28 +2907,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>Copy Call ID</source>
         <translation>复制调用 ID</translation>
-    </message>
-</context>
-<context>
-    <name>wl::OpenAiChatImporter</name>
-    <message>
-        <source>expected a JSON array or object of chat messages</source>
-        <translation>应为聊天消息的 JSON 数组或对象</translation>
-    </message>
-</context>
-<context>
-    <name>wl::OpenHandsImporter</name>
-    <message>
-        <source>expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)</source>
-        <translation>应为 OpenHands 事件（JSON 数组、每行一个运行的 JSON Lines，或 events.jsonl）</translation>
-    </message>
-    <message>
-        <source>%1: run index %2 is not valid</source>
-        <translation>%1：运行索引 %2 无效</translation>
-    </message>
-    <message>
-        <source>%1: field &apos;history&apos;: missing in run %2</source>
-        <translation>%1：运行 %2 中缺少字段 &apos;history&apos;</translation>
     </message>
 </context>
 <context>
@@ -2793,64 +3301,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
-    <name>wl::ReadFileTool</name>
-    <message>
-        <source>Read a text file in the workspace, one page at a time. Pages are byte ranges: offset (default 0) and limit (default %1, at most %2 bytes). A partial page ends with a line giving the next offset and the total size. Also reads offloaded tool results (.waterline/tool_results/...).</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Read a text file in the workspace, one page at a time. Pages are byte ranges: offset (default 0) and limit (default %1, at most %2 bytes). A partial page ends with a line giving the next offset and the total size. Also reads offloaded tool results (.waterline/tool_results/...).</translation>
-    </message>
-    <message>
-        <source>File path, relative to the workspace root</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>File path, relative to the workspace root</translation>
-    </message>
-    <message>
-        <source>Byte offset to start at (default 0)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Byte offset to start at (default 0)</translation>
-    </message>
-    <message>
-        <source>Bytes to read (default %1, max %2)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Bytes to read (default %1, max %2)</translation>
-    </message>
-    <message>
-        <source>file not found: &apos;%1&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>file not found: &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; is a folder, not a file; use glob to list its files</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; is a folder, not a file; use glob to list its files</translation>
-    </message>
-    <message>
-        <source>cannot read &apos;%1&apos;: %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>cannot read &apos;%1&apos;: %2</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; is a binary file (%2 bytes); read_file shows text files only</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; is a binary file (%2 bytes); read_file shows text files only</translation>
-    </message>
-    <message>
-        <source>[the file &apos;%1&apos; is empty]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[the file &apos;%1&apos; is empty]</translation>
-    </message>
-    <message>
-        <source>offset %1 is past the end of &apos;%2&apos; (%3 bytes)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>offset %1 is past the end of &apos;%2&apos; (%3 bytes)</translation>
-    </message>
-    <message>
-        <source>[showing bytes %1-%2 of %3 total; next offset: %2]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[showing bytes %1-%2 of %3 total; next offset: %2]</translation>
-    </message>
-</context>
-<context>
     <name>wl::SessionExport</name>
     <message>
         <source>line %1: %2</source>
@@ -2970,21 +3420,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
 </context>
 <context>
-    <name>wl::SessionImporter</name>
-    <message>
-        <source>unknown format &apos;%1&apos; (known: %2)</source>
-        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
-    </message>
-    <message>
-        <source>%1: import cancelled</source>
-        <translation>%1：导入已取消</translation>
-    </message>
-    <message>
-        <source>%1: %2 messages read but %3 stored</source>
-        <translation>%1：读取了 %2 条消息，但只保存了 %3 条</translation>
-    </message>
-</context>
-<context>
     <name>wl::SessionListModel</name>
     <message>
         <source>Untitled session</source>
@@ -3015,33 +3450,6 @@ ID：%5</translation>
     <message>
         <source>Messages</source>
         <translation>消息数</translation>
-    </message>
-</context>
-<context>
-    <name>wl::SessionReplayer</name>
-    <message>
-        <source>invalid policy: %1</source>
-        <translation>策略无效：%1</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a session id</source>
-        <translation>&quot;%1&quot; 不是会话 ID</translation>
-    </message>
-    <message>
-        <source>session %1 already has compaction overlays or records; replay starts from the raw history</source>
-        <translation>会话 %1 已有压缩覆盖层或记录；重放将从原始历史开始</translation>
-    </message>
-    <message>
-        <source>session %1 has no workspace folder for the offloaded results</source>
-        <translation>会话 %1 没有用于存放卸载结果的工作区文件夹</translation>
-    </message>
-    <message>
-        <source>replay of session %1 cancelled after %2 of %3 requests</source>
-        <translation>会话 %1 的重放已取消，已完成 %2/%3 个请求</translation>
-    </message>
-    <message>
-        <source>replay of request %1: %2</source>
-        <translation>重放请求 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -3426,46 +3834,6 @@ ID：%5</translation>
     </message>
 </context>
 <context>
-    <name>wl::SweAgentImporter</name>
-    <message>
-        <source>%1: field &apos;history&apos;: missing; not a SWE-agent trajectory</source>
-        <translation>%1：缺少字段 &apos;history&apos;；不是 SWE-agent 轨迹</translation>
-    </message>
-</context>
-<context>
-    <name>wl::TextFiles</name>
-    <message>
-        <source>&apos;%1&apos; is a folder, not a file</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; is a folder, not a file</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; is too large to edit (%2 bytes; the limit is %3)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; is too large to edit (%2 bytes; the limit is %3)</translation>
-    </message>
-    <message>
-        <source>cannot read &apos;%1&apos;: %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>cannot read &apos;%1&apos;: %2</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; is a binary or non-UTF-8 file; only UTF-8 text files can be edited</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; is a binary or non-UTF-8 file; only UTF-8 text files can be edited</translation>
-    </message>
-    <message>
-        <source>cannot create the folder for &apos;%1&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>cannot create the folder for &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>cannot write &apos;%1&apos;: %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>cannot write &apos;%1&apos;: %2</translation>
-    </message>
-</context>
-<context>
     <name>wl::ThresholdsPanel</name>
     <message>
         <source>Tier thresholds (% of the context window)</source>
@@ -3723,848 +4091,11 @@ ID：%5</translation>
     </message>
 </context>
 <context>
-    <name>wl::Tool</name>
-    <message>
-        <source>invalid arguments for %1: %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>invalid arguments for %1: %2</translation>
-    </message>
-    <message>
-        <source>%1 cannot run: the session has no workspace</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>%1 cannot run: the session has no workspace</translation>
-    </message>
-</context>
-<context>
-    <name>wl::ToolArguments</name>
-    <message>
-        <source>null</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>null</translation>
-    </message>
-    <message>
-        <source>a boolean</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>a boolean</translation>
-    </message>
-    <message>
-        <source>a number</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>a number</translation>
-    </message>
-    <message>
-        <source>a string</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>a string</translation>
-    </message>
-    <message>
-        <source>an array</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>an array</translation>
-    </message>
-    <message>
-        <source>an object</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>an object</translation>
-    </message>
-    <message>
-        <source>nothing</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>nothing</translation>
-    </message>
-    <message>
-        <source>the arguments must be a JSON object</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the arguments must be a JSON object</translation>
-    </message>
-    <message>
-        <source>the arguments are not valid JSON (%1 at offset %2)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the arguments are not valid JSON (%1 at offset %2)</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; is required</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; is required</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; must be %2, got %3</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; must be %2, got %3</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; must be at least %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; must be at least %2</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; must be one of: %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>&apos;%1&apos; must be one of: %2</translation>
-    </message>
-</context>
-<context>
-    <name>wl::ToolInvocation</name>
-    <message>
-        <source>the %1 call was cancelled by the user</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the %1 call was cancelled by the user</translation>
-    </message>
-</context>
-<context>
-    <name>wl::ToolRegistry</name>
-    <message>
-        <source>unknown tool &apos;%1&apos;; the available tools are: %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>unknown tool &apos;%1&apos;; the available tools are: %2</translation>
-    </message>
-    <message>
-        <source>invalid arguments for %1: %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>invalid arguments for %1: %2</translation>
-    </message>
-</context>
-<context>
-    <name>wl::ToolRun</name>
-    <message>
-        <source>the %1 call was cancelled by the user</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the %1 call was cancelled by the user</translation>
-    </message>
-</context>
-<context>
-    <name>wl::TrajHandler</name>
-    <message>
-        <source>extra JSON value after the trajectory</source>
-        <translation>轨迹之后还有多余的 JSON 值</translation>
-    </message>
-    <message>
-        <source>%1: expected a JSON object with a &apos;history&apos; array</source>
-        <translation>%1：应为包含 &apos;history&apos; 数组的 JSON 对象</translation>
-    </message>
-    <message>
-        <source>expected an array</source>
-        <translation>应为数组</translation>
-    </message>
-    <message>
-        <source>unknown role &apos;%1&apos;</source>
-        <translation>未知角色 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>missing or not a string</source>
-        <translation>缺失或不是字符串</translation>
-    </message>
-    <message>
-        <source>expected a string, got %1</source>
-        <translation>应为字符串，实际为 %1</translation>
-    </message>
-    <message>
-        <source>missing</source>
-        <translation>缺失</translation>
-    </message>
-    <message>
-        <source>a tool message without a call id</source>
-        <translation>工具消息没有调用 ID</translation>
-    </message>
-</context>
-<context>
-    <name>wl::TranscriptFormats</name>
-    <message>
-        <source>%1: is a folder, not a transcript file</source>
-        <translation>%1：是文件夹，不是对话记录文件</translation>
-    </message>
-    <message>
-        <source>%1: cannot open: %2</source>
-        <translation>%1：无法打开：%2</translation>
-    </message>
-    <message>
-        <source>%1: the file is empty</source>
-        <translation>%1：文件为空</translation>
-    </message>
-    <message>
-        <source>%1: binary file, not a transcript</source>
-        <translation>%1：二进制文件，不是对话记录</translation>
-    </message>
-    <message>
-        <source>%1: not UTF-8 text (binary file?), not a transcript</source>
-        <translation>%1：不是 UTF-8 文本（二进制文件？），不是对话记录</translation>
-    </message>
-    <message>
-        <source>%1: unknown transcript format (supported: %2)</source>
-        <translation>%1：未知的对话记录格式（支持：%2）</translation>
-    </message>
-    <message>
-        <source>unknown format &apos;%1&apos; (known: %2)</source>
-        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
-    </message>
-</context>
-<context>
-    <name>wl::TranscriptImporter</name>
-    <message>
-        <source>%1: cannot open: %2</source>
-        <translation>%1：无法打开：%2</translation>
-    </message>
-    <message>
-        <source>%1: is a folder, not a transcript file</source>
-        <translation>%1：是文件夹，不是对话记录文件</translation>
-    </message>
-    <message>
-        <source>%1: not readable</source>
-        <translation>%1：不可读</translation>
-    </message>
-    <message>
-        <source>%1: the file is empty</source>
-        <translation>%1：文件为空</translation>
-    </message>
-    <message>
-        <source>%1: binary file (NUL byte at offset %2), not a transcript</source>
-        <translation>%1：二进制文件（偏移量 %2 处有 NUL 字节），不是对话记录</translation>
-    </message>
-    <message>
-        <source>%1: not UTF-8 text (binary file?), not a transcript</source>
-        <translation>%1：不是 UTF-8 文本（二进制文件？），不是对话记录</translation>
-    </message>
-    <message>
-        <source>%1: no conversation found for format &apos;%2&apos;</source>
-        <translation>%1：按格式 &apos;%2&apos; 未找到对话</translation>
-    </message>
-    <message>
-        <source>%1: no conversation found; %2 record(s) skipped, the first: %3</source>
-        <translation>%1：未找到对话；跳过了 %2 条记录，第一条：%3</translation>
-    </message>
-    <message>
-        <source>%1: import stopped</source>
-        <translation>%1：导入已停止</translation>
-    </message>
-</context>
-<context>
-    <name>wl::UnifiedDiff</name>
-    <message>
-        <source>[diff cut at %1 characters]</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>[diff cut at %1 characters]</translation>
-    </message>
-</context>
-<context>
-    <name>wl::V0Events</name>
-    <message>
-        <source>neither an action nor an observation</source>
-        <translation>既不是动作也不是观察结果</translation>
-    </message>
-    <message>
-        <source>expected an object, got %1</source>
-        <translation>应为对象，实际为 %1</translation>
-    </message>
-    <message>
-        <source>error observation without a call, kept as a user message</source>
-        <translation>没有对应调用的错误观察结果，已作为用户消息保留</translation>
-    </message>
-</context>
-<context>
-    <name>wl::V0Handler</name>
-    <message>
-        <source>extra JSON value after the event array</source>
-        <translation>事件数组之后还有多余的 JSON 值</translation>
-    </message>
-    <message>
-        <source>run %1: expected an object</source>
-        <translation>运行 %1：应为对象</translation>
-    </message>
-    <message>
-        <source>expected an array of events</source>
-        <translation>应为事件数组</translation>
-    </message>
-</context>
-<context>
-    <name>wl::V1Reader</name>
-    <message>
-        <source>missing or not a string (%1)</source>
-        <translation>缺失或不是字符串（%1）</translation>
-    </message>
-    <message>
-        <source>expected an object, got %1</source>
-        <translation>应为对象，实际为 %1</translation>
-    </message>
-    <message>
-        <source>missing or not a string</source>
-        <translation>缺失或不是字符串</translation>
-    </message>
-    <message>
-        <source>missing or unknown</source>
-        <translation>缺失或未知</translation>
-    </message>
-    <message>
-        <source>unknown event kind &apos;%1&apos;</source>
-        <translation>未知的事件类型 &apos;%1&apos;</translation>
-    </message>
-</context>
-<context>
-    <name>wl::WaterlineReader</name>
-    <message>
-        <source>expected a &quot;%1&quot; header line</source>
-        <translation>应为 &quot;%1&quot; 头部行</translation>
-    </message>
-    <message>
-        <source>export format %1 is not one this version reads (1 to %2)</source>
-        <translation>此版本无法读取导出格式 %1（支持 1 到 %2）</translation>
-    </message>
-    <message>
-        <source>unknown line type &apos;%1&apos;</source>
-        <translation>未知的行类型 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>the file has no end line: it was cut off</source>
-        <translation>文件没有结束行：内容被截断了</translation>
-    </message>
-    <message>
-        <source>expected a number, got %1</source>
-        <translation>应为数字，实际为 %1</translation>
-    </message>
-</context>
-<context>
-    <name>wl::Workspace</name>
-    <message>
-        <source>the workspace folder does not exist</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the workspace folder does not exist</translation>
-    </message>
-    <message>
-        <source>the path is empty</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the path is empty</translation>
-    </message>
-    <message>
-        <source>the path contains a NUL character</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>the path contains a NUL character</translation>
-    </message>
-    <message>
-        <source>path &apos;%1&apos; has too many levels of symbolic links</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>path &apos;%1&apos; has too many levels of symbolic links</translation>
-    </message>
-    <message>
-        <source>cannot read the symbolic link &apos;%1&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>cannot read the symbolic link &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>path &apos;%1&apos; resolves to %2 through a symbolic link, which is outside the workspace %3</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>path &apos;%1&apos; resolves to %2 through a symbolic link, which is outside the workspace %3</translation>
-    </message>
-    <message>
-        <source>path &apos;%1&apos; is outside the workspace %2</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>path &apos;%1&apos; is outside the workspace %2</translation>
-    </message>
-    <message>
-        <source>path &apos;%1&apos; is inside Waterline&apos;s own folder %2, which tools may read but not change</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>path &apos;%1&apos; is inside Waterline&apos;s own folder %2, which tools may read but not change</translation>
-    </message>
-</context>
-<context>
     <name>wl::WriteFileTool</name>
     <message>
-        <source>Write a whole file in the workspace, replacing it if it exists. Missing folders are created. Prefer edit_file for changing part of an existing file.</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>Write a whole file in the workspace, replacing it if it exists. Missing folders are created. Prefer edit_file for changing part of an existing file.</translation>
-    </message>
-    <message>
-        <source>File path, relative to the workspace root</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>File path, relative to the workspace root</translation>
-    </message>
-    <message>
-        <source>The complete new content of the file</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>The complete new content of the file</translation>
-    </message>
-    <message>
-        <source>wrote %1 bytes to &apos;%2&apos; (replaced the previous content)</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>wrote %1 bytes to &apos;%2&apos; (replaced the previous content)</translation>
-    </message>
-    <message>
-        <source>wrote %1 bytes to the new file &apos;%2&apos;</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
-        <translation>wrote %1 bytes to the new file &apos;%2&apos;</translation>
-    </message>
-    <message>
         <source>write_file %1</source>
-        <translatorcomment>Model-facing: this text goes to the LLM (tool description, tool result or argument error), so it stays in English whatever the UI language; the agent&apos;s prompts must not depend on it.</translatorcomment>
+        <translatorcomment>Shown to the user in the approval dialog; tool names (bash, edit_file, write_file) stay as they are.</translatorcomment>
         <translation>write_file %1</translation>
-    </message>
-</context>
-<context>
-    <name>wl::cli</name>
-    <message>
-        <source>Decode a JSON array of OpenAI chat messages and print the message count and token estimate.</source>
-        <translation>解码一个 OpenAI 聊天消息的 JSON 数组，输出消息数量和 token 估算值。</translation>
-    </message>
-    <message>
-        <source>JSON file holding an array of messages.</source>
-        <translation>包含消息数组的 JSON 文件。</translation>
-    </message>
-    <message>
-        <source>estimate takes exactly one file</source>
-        <translation>estimate 只接受一个文件</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>%1: offset %2: %3</source>
-        <translation>%1：偏移量 %2：%3</translation>
-    </message>
-    <message>
-        <source>%1: field &apos;messages&apos;: expected an array of messages</source>
-        <translation>%1：字段 &apos;messages&apos;：应为消息数组</translation>
-    </message>
-    <message>
-        <source>Token estimate of a JSON messages file</source>
-        <translation>估算 JSON 消息文件的 token 数</translation>
-    </message>
-    <message>
-        <source>Import a transcript into a new stored session</source>
-        <translation>将对话记录导入为一个新的已存储会话</translation>
-    </message>
-    <message>
-        <source>Write a stored session as Waterline JSONL</source>
-        <translation>将已存储的会话写为 Waterline JSONL</translation>
-    </message>
-    <message>
-        <source>Replay a session under a compaction policy, no model needed</source>
-        <translation>按某个压缩策略重放会话，无需模型</translation>
-    </message>
-    <message>
-        <source>Run the agent headless on a prompt</source>
-        <translation>以无界面方式按提示词运行智能体</translation>
-    </message>
-    <message>
-        <source>Write a stored session as Waterline JSONL (the format `import` reads back).</source>
-        <translation>将已存储的会话写为 Waterline JSONL（即 `import` 可读回的格式）。</translation>
-    </message>
-    <message>
-        <source>Id of the session.</source>
-        <translation>会话 ID。</translation>
-    </message>
-    <message>
-        <source>Session database.</source>
-        <translation>会话数据库。</translation>
-    </message>
-    <message>
-        <source>Output file (default: standard output).</source>
-        <translation>输出文件（默认：标准输出）。</translation>
-    </message>
-    <message>
-        <source>export takes exactly one session id</source>
-        <translation>export 只接受一个会话 ID</translation>
-    </message>
-    <message>
-        <source>--db is required</source>
-        <translation>必须提供 --db</translation>
-    </message>
-    <message>
-        <source>cannot create a temporary folder: %1</source>
-        <translation>无法创建临时文件夹：%1</translation>
-    </message>
-    <message>
-        <source>cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <source>cannot write to standard output</source>
-        <translation>无法写入标准输出</translation>
-    </message>
-    <message>
-        <source>Import a transcript (another agent&apos;s session, or a Waterline export) into a new session of the database and print the new session&apos;s id.</source>
-        <translation>将对话记录（其他智能体的会话，或 Waterline 导出文件）导入数据库中的新会话，并输出新会话的 ID。</translation>
-    </message>
-    <message>
-        <source>The transcript file.</source>
-        <translation>对话记录文件。</translation>
-    </message>
-    <message>
-        <source>Transcript format: auto (default), %1.</source>
-        <translation>对话记录格式：auto（默认）、%1。</translation>
-    </message>
-    <message>
-        <source>Session database (created when missing).</source>
-        <translation>会话数据库（不存在时会自动创建）。</translation>
-    </message>
-    <message>
-        <source>Workspace folder of the session, where --replay writes offloaded results (default: the file&apos;s folder; a Waterline export keeps the workspace it was exported with).</source>
-        <translation>会话的工作区文件夹，--replay 会将卸载的结果写入其中（默认：该文件所在的文件夹；Waterline 导出文件保留导出时的工作区）。</translation>
-    </message>
-    <message>
-        <source>Session title (default: from the transcript).</source>
-        <translation>会话标题（默认：取自对话记录）。</translation>
-    </message>
-    <message>
-        <source>Re-run Waterline&apos;s compaction over the session (extractive summaries, offload files in the workspace) and store what it did.</source>
-        <translation>在会话上重新运行 Waterline 的压缩（抽取式摘要，卸载文件写入工作区），并保存其结果。</translation>
-    </message>
-    <message>
-        <source>With --replay: the context window in tokens (default 128000).</source>
-        <translation>配合 --replay：上下文窗口大小，单位为 token（默认 128000）。</translation>
-    </message>
-    <message>
-        <source>OpenHands evaluation output: which run (line) to import (default 0).</source>
-        <translation>OpenHands 评测输出：要导入哪个运行（行）（默认 0）。</translation>
-    </message>
-    <message>
-        <source>import takes exactly one file</source>
-        <translation>import 只接受一个文件</translation>
-    </message>
-    <message>
-        <source>--format: unknown format &apos;%1&apos; (known: auto, %2)</source>
-        <translation>--format：未知格式 &apos;%1&apos;（已知格式：auto、%2）</translation>
-    </message>
-    <message>
-        <source>--window needs --replay</source>
-        <translation>--window 需要配合 --replay 使用</translation>
-    </message>
-    <message>
-        <source>--run: &apos;%1&apos; is not a whole number of at least 0</source>
-        <translation>--run：&apos;%1&apos; 不是大于等于 0 的整数</translation>
-    </message>
-    <message>
-        <source>%1: is a folder, not a transcript file</source>
-        <translation>%1：是文件夹，不是对话记录文件</translation>
-    </message>
-    <message>
-        <source>%1: no such file</source>
-        <translation>%1：没有这个文件</translation>
-    </message>
-    <message>
-        <source>--workspace: %1 is not a folder</source>
-        <translation>--workspace：%1 不是文件夹</translation>
-    </message>
-    <message>
-        <source>warning: %1: %2 record(s) skipped; the first: %3</source>
-        <translation>警告：%1：跳过了 %2 条记录；第一条：%3</translation>
-    </message>
-    <message>
-        <source>note: %1: %2 structural issue(s) kept as they were (calls without results, results without calls)</source>
-        <translation>注意：%1：%2 个结构问题按原样保留（没有结果的调用、没有调用的结果）</translation>
-    </message>
-    <message>
-        <source>unknown profile &quot;%1&quot; (known: local, profiles saved in the settings, the session&apos;s own)</source>
-        <translation>未知配置 &quot;%1&quot;（已知：local、设置中保存的配置、会话自己的配置）</translation>
-    </message>
-    <message>
-        <source>Run the agent loop headless in a workspace: stream the answer and the tool activity to stdout.
-Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
-        <translation>以无界面方式在工作区中运行智能体循环：将回答和工具活动以流式输出到标准输出。
-回答完成时退出码为 0，失败时为 1，用法错误时为 2。</translation>
-    </message>
-    <message>
-        <source>Session database (created if missing).</source>
-        <translation>会话数据库（不存在时会自动创建）。</translation>
-    </message>
-    <message>
-        <source>path</source>
-        <translation>路径</translation>
-    </message>
-    <message>
-        <source>Folder the agent works in.</source>
-        <translation>智能体工作的文件夹。</translation>
-    </message>
-    <message>
-        <source>dir</source>
-        <translation>目录</translation>
-    </message>
-    <message>
-        <source>The user&apos;s prompt.</source>
-        <translation>用户的提示词。</translation>
-    </message>
-    <message>
-        <source>text</source>
-        <translation>文本</translation>
-    </message>
-    <message>
-        <source>Provider profile: local, or a saved profile name.</source>
-        <translation>提供商配置：local，或已保存的配置名称。</translation>
-    </message>
-    <message>
-        <source>name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Protocol: openai-chat or anthropic.</source>
-        <translation>协议：openai-chat 或 anthropic。</translation>
-    </message>
-    <message>
-        <source>protocol</source>
-        <translation>协议</translation>
-    </message>
-    <message>
-        <source>Provider base URL.</source>
-        <translation>提供商基础 URL。</translation>
-    </message>
-    <message>
-        <source>url</source>
-        <translation>URL</translation>
-    </message>
-    <message>
-        <source>Model name.</source>
-        <translation>模型名称。</translation>
-    </message>
-    <message>
-        <source>Model that writes compaction summaries (same provider).</source>
-        <translation>编写压缩摘要的模型（同一提供商）。</translation>
-    </message>
-    <message>
-        <source>Continue this session instead of creating one.</source>
-        <translation>继续此会话，而不是新建会话。</translation>
-    </message>
-    <message>
-        <source>id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>Allow write and execute tool calls.</source>
-        <translation>允许写入和执行类工具调用。</translation>
-    </message>
-    <message>
-        <source>Context window in tokens.</source>
-        <translation>上下文窗口大小，单位为 token。</translation>
-    </message>
-    <message>
-        <source>tokens</source>
-        <translation>token 数</translation>
-    </message>
-    <message>
-        <source>LLM requests before giving up (default 100).</source>
-        <translation>放弃前最多发起的 LLM 请求数（默认 100）。</translation>
-    </message>
-    <message>
-        <source>n</source>
-        <translation>n</translation>
-    </message>
-    <message>
-        <source>unexpected argument &quot;%1&quot;</source>
-        <translation>意外的参数 &quot;%1&quot;</translation>
-    </message>
-    <message>
-        <source>--prompt is required and must not be empty</source>
-        <translation>必须提供 --prompt，且不能为空</translation>
-    </message>
-    <message>
-        <source>--profile and --provider exclude each other</source>
-        <translation>--profile 与 --provider 不能同时使用</translation>
-    </message>
-    <message>
-        <source>--workspace is required for a new session</source>
-        <translation>新会话必须提供 --workspace</translation>
-    </message>
-    <message>
-        <source>--window must be a positive number of tokens</source>
-        <translation>--window 必须是正数（单位为 token）</translation>
-    </message>
-    <message>
-        <source>--max-turns must be a positive number</source>
-        <translation>--max-turns 必须是正数</translation>
-    </message>
-    <message>
-        <source>the workspace %1 is not a folder</source>
-        <translation>工作区 %1 不是文件夹</translation>
-    </message>
-    <message>
-        <source>cannot open the database %1: %2</source>
-        <translation>无法打开数据库 %1：%2</translation>
-    </message>
-    <message>
-        <source>session %1 works in %2, not in %3</source>
-        <translation>会话 %1 的工作区是 %2，而不是 %3</translation>
-    </message>
-    <message>
-        <source>unknown provider &quot;%1&quot; (expected openai-chat or anthropic)</source>
-        <translation>未知提供商 &quot;%1&quot;（应为 openai-chat 或 anthropic）</translation>
-    </message>
-    <message>
-        <source>--provider needs --model</source>
-        <translation>--provider 需要配合 --model 使用</translation>
-    </message>
-    <message>
-        <source>the session&apos;s provider profile is unusable: %1</source>
-        <translation>该会话的提供商配置不可用：%1</translation>
-    </message>
-    <message>
-        <source>--base-url &quot;%1&quot; is not an http(s) URL</source>
-        <translation>--base-url &quot;%1&quot; 不是 http(s) URL</translation>
-    </message>
-    <message>
-        <source>no model: pass --model</source>
-        <translation>没有模型：请传入 --model</translation>
-    </message>
-    <message>
-        <source>the session&apos;s compaction policy is invalid: %1</source>
-        <translation>该会话的压缩策略无效：%1</translation>
-    </message>
-    <message>
-        <source>the prompt could not be submitted</source>
-        <translation>无法提交提示词</translation>
-    </message>
-    <message>
-        <source>%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
-        <translation>%1：&apos;%2&apos; 不是 (0, 1] 范围内的窗口比例</translation>
-    </message>
-    <message>
-        <source>%1: &apos;%2&apos; is not a whole number of at least %3</source>
-        <translation>%1：&apos;%2&apos; 不是大于等于 %3 的整数</translation>
-    </message>
-    <message>
-        <source>requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5</source>
-        <translation>请求 %1 个，摘要调用 %2 次，紧急压缩 %3 次，峰值占用率 %4，发送 token 数 %5</translation>
-    </message>
-    <message>
-        <source>%1: no such session database</source>
-        <translation>%1：没有这个会话数据库</translation>
-    </message>
-    <message>
-        <source>Replay a recorded session under a compaction policy, with no model and no network, and print what each request would have sent.
-FILE_OR_SESSION is a transcript file (any format `import` reads, read in memory) or, with --db, the id of a stored session (its saved policy is the starting point).</source>
-        <translation>在不使用模型、不联网的情况下，按某个压缩策略重放已记录的会话，并输出每个请求本应发送的内容。
-FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在内存中读取），或者配合 --db 使用时为已存储会话的 ID（以其保存的策略为起点）。</translation>
-    </message>
-    <message>
-        <source>Transcript file, or session id with --db.</source>
-        <translation>对话记录文件，或配合 --db 使用时的会话 ID。</translation>
-    </message>
-    <message>
-        <source>Session database holding the session.</source>
-        <translation>包含该会话的会话数据库。</translation>
-    </message>
-    <message>
-        <source>Context window in tokens (default 128000).</source>
-        <translation>上下文窗口大小，单位为 token（默认 128000）。</translation>
-    </message>
-    <message>
-        <source>Warn threshold, a fraction of the window (default 0.60).</source>
-        <translation>警告阈值，占窗口的比例（默认 0.60）。</translation>
-    </message>
-    <message>
-        <source>Soft threshold (default 0.70).</source>
-        <translation>轻度压缩阈值（默认 0.70）。</translation>
-    </message>
-    <message>
-        <source>Full threshold (default 0.80).</source>
-        <translation>完全压缩阈值（默认 0.80）。</translation>
-    </message>
-    <message>
-        <source>Emergency threshold (default 0.95).</source>
-        <translation>紧急阈值（默认 0.95）。</translation>
-    </message>
-    <message>
-        <source>Messages always kept at the end of the view (default 6).</source>
-        <translation>视图末尾始终保留的消息数（默认 6）。</translation>
-    </message>
-    <message>
-        <source>Tool results larger than this are offloaded at compaction (gate 2, default 4000).</source>
-        <translation>大于此值的工具结果会在压缩时卸载（关口 2，默认 4000）。</translation>
-    </message>
-    <message>
-        <source>How new summaries are made: extractive (default), or size:TOKENS for a fixed size (&apos;size&apos; alone: the mean of the source&apos;s own summaries, else 600).</source>
-        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS 表示固定大小（仅写 &apos;size&apos;：取来源自身摘要的平均值，否则为 600）。</translation>
-    </message>
-    <message>
-        <source>Count tool schemas in the ratio: on (default) or off.</source>
-        <translation>将工具 schema 计入占用比例：on（默认）或 off。</translation>
-    </message>
-    <message>
-        <source>Write DIR/&lt;index&gt;.json per request: the view as OpenAI chat messages.</source>
-        <translation>为每个请求写入 DIR/&lt;index&gt;.json：以 OpenAI 聊天消息表示的视图。</translation>
-    </message>
-    <message>
-        <source>Print one JSON object {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}.</source>
-        <translation>输出一个 JSON 对象 {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}。</translation>
-    </message>
-    <message>
-        <source>OpenHands evaluation output: which run (line) to read (default 0).</source>
-        <translation>OpenHands 评测输出：要读取哪个运行（行）（默认 0）。</translation>
-    </message>
-    <message>
-        <source>simulate takes no positional arguments (give --input)</source>
-        <translation>simulate 不接受位置参数（请使用 --input）</translation>
-    </message>
-    <message>
-        <source>--input is required</source>
-        <translation>必须提供 --input</translation>
-    </message>
-    <message>
-        <source>--summary: &apos;%1&apos; is not &apos;extractive&apos; or &apos;size:TOKENS&apos;</source>
-        <translation>--summary：&apos;%1&apos; 既不是 &apos;extractive&apos; 也不是 &apos;size:TOKENS&apos;</translation>
-    </message>
-    <message>
-        <source>--count-tool-schemas: &apos;%1&apos; is not &apos;on&apos; or &apos;off&apos;</source>
-        <translation>--count-tool-schemas：&apos;%1&apos; 既不是 &apos;on&apos; 也不是 &apos;off&apos;</translation>
-    </message>
-    <message>
-        <source>%1: no such file (a session id needs --db PATH)</source>
-        <translation>%1：没有这个文件（会话 ID 需要配合 --db PATH 使用）</translation>
-    </message>
-    <message>
-        <source>--%1: %2 is below the %3 threshold %4 (need warn &lt;= soft &lt;= full &lt;= emergency)</source>
-        <translation>--%1：%2 低于 %3 阈值 %4（需要满足 warn &lt;= soft &lt;= full &lt;= emergency）</translation>
-    </message>
-    <message>
-        <source>--%1: %2 is above the %3 threshold %4 (need warn &lt;= soft &lt;= full &lt;= emergency)</source>
-        <translation>--%1：%2 高于 %3 阈值 %4（需要满足 warn &lt;= soft &lt;= full &lt;= emergency）</translation>
-    </message>
-    <message>
-        <source>--dump-views: cannot create the folder %1</source>
-        <translation>--dump-views：无法创建文件夹 %1</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>wl::cli::HeadlessPrinter</name>
-    <message>
-        <source>[tool] %1 %2</source>
-        <translation>[tool] %1 %2</translation>
-    </message>
-    <message>
-        <source>[tool] %1 failed after %2 ms: %3</source>
-        <translation>[tool] %1 在 %2 毫秒后失败：%3</translation>
-    </message>
-    <message>
-        <source>[tool] %1 done in %2 ms (exit %3, %4 bytes)</source>
-        <translation>[tool] %1 完成，耗时 %2 毫秒（退出码 %3，%4 字节）</translation>
-    </message>
-    <message>
-        <source>[approval] denied %1: a headless run cannot ask; pass --auto-approve to allow write and execute calls</source>
-        <translation>[approval] 已拒绝 %1：无界面运行无法询问；传入 --auto-approve 以允许写入和执行类调用</translation>
-    </message>
-    <message>
-        <source>[compaction] %1: summarising %2 messages…</source>
-        <translation>[compaction] %1：正在摘要 %2 条消息…</translation>
-    </message>
-    <message>
-        <source>[compaction] %1: %2 -&gt; %3 tokens, %4 -&gt; %5 messages, %6 offloaded</source>
-        <translation>[compaction] %1：%2 -&gt; %3 个 token，%4 -&gt; %5 条消息，卸载 %6 条</translation>
-    </message>
-    <message>
-        <source>, summary by %1</source>
-        <translation>，摘要由 %1 生成</translation>
-    </message>
-    <message>
-        <source> (%1)</source>
-        <translation> （%1）</translation>
-    </message>
-    <message>
-        <source>[retry] attempt %1 in %2 ms: %3</source>
-        <translation>[retry] 第 %1 次尝试，%2 毫秒后进行：%3</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>已停止</translation>
     </message>
 </context>
 </TS>

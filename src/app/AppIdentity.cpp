@@ -1,47 +1,17 @@
 #include "AppIdentity.h"
 
-#include <QByteArrayList>
+#include "AppSettings.h"
+
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QSettings>
 #include <QTranslator>
 
 using namespace Qt::StringLiterals;
 
 namespace wl {
-
-QByteArrayList translationContexts();   // generated from the .ts files by cmake/Translations.cmake
-
-namespace {
-
-// Sources that translate through a local helper (`tr(text)` calling
-// QCoreApplication::translate("Context", text)) use a context other than the one
-// lupdate records for the call. This translator, installed before the exact one
-// and so asked after it, finds such a string under any context of the catalogue.
-class AnyContextTranslator : public QTranslator
-{
-public:
-    using QTranslator::QTranslator;
-
-    QString translate(const char *context, const char *sourceText, const char *disambiguation, int n) const override
-    {
-        Q_UNUSED(context)
-        for (const QByteArray &candidate : m_contexts) {
-            QString text = QTranslator::translate(candidate.constData(), sourceText, disambiguation, n);
-            if (!text.isEmpty())
-                return text;
-        }
-        return {};
-    }
-
-private:
-    const QByteArrayList m_contexts = translationContexts();
-};
-
-} // namespace
 
 void setApplicationIdentity(QCoreApplication &app)
 {
@@ -58,8 +28,7 @@ void setApplicationIdentity(QCoreApplication &app)
 
 QString languageSetting()
 {
-    // Must match AppSettings::keyName(AppSettings::Key::Language); tst_translations checks that it does.
-    return QSettings().value(u"appearance/language"_s).toString();
+    return AppSettings().language();
 }
 
 QStringList installTranslations(QCoreApplication &app, const QString &language)
@@ -79,9 +48,10 @@ QStringList installTranslations(QCoreApplication &app, const QString &language)
         }
         delete translator;
     };
-    // The last installed is asked first: exact context, then any context, then Qt's own.
+    // The last installed is asked first: Waterline's catalogue, then Qt's own.
+    // A string is found only under the context lupdate recorded for it: the sources call
+    // tr() in their class or QCoreApplication::translate() with a literal context.
     install(new QTranslator, u"qtbase"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath));
-    install(new AnyContextTranslator, u"waterline"_s, u":/i18n"_s);
     install(new QTranslator, u"waterline"_s, u":/i18n"_s);
     return loaded;
 }

@@ -18,11 +18,6 @@
 
 namespace wl::cli {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("waterline-cli", text);
-}
-
 int printError(const QString &text)
 {
     std::fprintf(stderr, "waterline-cli: %s\n", text.toLocal8Bit().constData());
@@ -42,9 +37,9 @@ namespace {
 int runEstimate(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Decode a JSON array of OpenAI chat messages and print the message count and token estimate."));
+    parser.setApplicationDescription(QCoreApplication::translate("waterline-cli", "Decode a JSON array of OpenAI chat messages and print the message count and token estimate."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("file"), tr("JSON file holding an array of messages."));
+    parser.addPositionalArgument(QStringLiteral("file"), QCoreApplication::translate("waterline-cli", "JSON file holding an array of messages."));
     if (!parser.parse(arguments))
         return printError(parser.errorText()), UsageError;
     if (parser.isSet(QStringLiteral("help"))) {
@@ -52,23 +47,23 @@ int runEstimate(const QStringList &arguments)
         return Ok;
     }
     if (parser.positionalArguments().size() != 1)
-        return printError(tr("estimate takes exactly one file")), UsageError;
+        return printError(QCoreApplication::translate("waterline-cli", "estimate takes exactly one file")), UsageError;
 
     const QString path = parser.positionalArguments().constFirst();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return printError(tr("%1: %2").arg(path, file.errorString())), BadInput;
+        return printError(QCoreApplication::translate("waterline-cli", "%1: %2").arg(path, file.errorString())), BadInput;
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return printError(tr("%1: offset %2: %3").arg(path).arg(parseError.offset).arg(parseError.errorString())), BadInput;
+        return printError(QCoreApplication::translate("waterline-cli", "%1: offset %2: %3").arg(path).arg(parseError.offset).arg(parseError.errorString())), BadInput;
     const QJsonArray array = doc.isArray() ? doc.array() : doc.object().value(u"messages").toArray();
     if (!doc.isArray() && !doc.object().value(u"messages").isArray())
-        return printError(tr("%1: field 'messages': expected an array of messages").arg(path)), BadInput;
+        return printError(QCoreApplication::translate("waterline-cli", "%1: field 'messages': expected an array of messages").arg(path)), BadInput;
     QString error;
     const auto messages = MessageCodec::fromJson(array, &error);
     if (!messages)
-        return printError(tr("%1: %2").arg(path, error)), BadInput;
+        return printError(QCoreApplication::translate("waterline-cli", "%1: %2").arg(path, error)), BadInput;
     qint64 bytes = 0;
     int calls = 0;
     for (const Message &m : *messages) {
@@ -89,11 +84,11 @@ int runEstimate(const QStringList &arguments)
 QList<Command> commands()
 {
     return {
-        {QStringLiteral("estimate"), tr("Token estimate of a JSON messages file"), runEstimate},
-        {QStringLiteral("import"), tr("Import a transcript into a new stored session"), runImport},
-        {QStringLiteral("export"), tr("Write a stored session as Waterline JSONL"), runExport},
-        {QStringLiteral("simulate"), tr("Replay a session under a compaction policy, no model needed"), runSimulate},
-        {QStringLiteral("run"), tr("Run the agent headless on a prompt"), runAgent},
+        {QStringLiteral("estimate"), QCoreApplication::translate("waterline-cli", "Token estimate of a JSON messages file"), runEstimate},
+        {QStringLiteral("import"), QCoreApplication::translate("waterline-cli", "Import a transcript into a new stored session"), runImport},
+        {QStringLiteral("export"), QCoreApplication::translate("waterline-cli", "Write a stored session as Waterline JSONL"), runExport},
+        {QStringLiteral("simulate"), QCoreApplication::translate("waterline-cli", "Replay a session under a compaction policy, no model needed"), runSimulate},
+        {QStringLiteral("run"), QCoreApplication::translate("waterline-cli", "Run the agent headless on a prompt"), runAgent},
     };
 }
 

@@ -22,9 +22,6 @@ struct Command
 // Every subcommand; later components append theirs here.
 QList<Command> commands();
 
-// User-visible text of the command line tool (one translation context).
-QString tr(const char *text);
-
 int printError(const QString &text);   // "waterline-cli: <text>" on stderr, returns Failure
 void printOut(const QString &text);    // text on stdout, newline added
 

@@ -19,11 +19,11 @@ namespace wl::cli {
 int runExport(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Write a stored session as Waterline JSONL (the format `import` reads back)."));
+    parser.setApplicationDescription(QCoreApplication::translate("waterline-cli", "Write a stored session as Waterline JSONL (the format `import` reads back)."));
     parser.addHelpOption();
-    parser.addPositionalArgument(u"session"_s, tr("Id of the session."));
-    const QCommandLineOption db(u"db"_s, tr("Session database."), u"PATH"_s);
-    const QCommandLineOption out(u"out"_s, tr("Output file (default: standard output)."), u"FILE"_s);
+    parser.addPositionalArgument(u"session"_s, QCoreApplication::translate("waterline-cli", "Id of the session."));
+    const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database."), u"PATH"_s);
+    const QCommandLineOption out(u"out"_s, QCoreApplication::translate("waterline-cli", "Output file (default: standard output)."), u"FILE"_s);
     parser.addOptions({db, out});
 
     if (!parser.parse(arguments))
@@ -33,9 +33,9 @@ int runExport(const QStringList &arguments)
         return Ok;
     }
     if (parser.positionalArguments().size() != 1)
-        return printError(tr("export takes exactly one session id")), UsageError;
+        return printError(QCoreApplication::translate("waterline-cli", "export takes exactly one session id")), UsageError;
     if (!parser.isSet(db))
-        return printError(tr("--db is required")), UsageError;
+        return printError(QCoreApplication::translate("waterline-cli", "--db is required")), UsageError;
 
     SessionStore store;
     int code = Ok;
@@ -44,7 +44,7 @@ int runExport(const QStringList &arguments)
     const QString id = parser.positionalArguments().constFirst();
     QString error;
     if (!store.session(id, &error))
-        return printError(tr("%1: %2").arg(parser.value(db), error)), BadInput;
+        return printError(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error)), BadInput;
 
     if (parser.isSet(out)) {
         if (!store.exportSession(id, parser.value(out), &error))
@@ -53,17 +53,17 @@ int runExport(const QStringList &arguments)
     }
     QTemporaryDir dir;
     if (!dir.isValid())
-        return printError(tr("cannot create a temporary folder: %1").arg(dir.errorString()));
+        return printError(QCoreApplication::translate("waterline-cli", "cannot create a temporary folder: %1").arg(dir.errorString()));
     const QString path = dir.filePath(u"export.jsonl"_s);
     if (!store.exportSession(id, path, &error))
         return printError(error);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return printError(tr("cannot read %1: %2").arg(path, file.errorString()));
+        return printError(QCoreApplication::translate("waterline-cli", "cannot read %1: %2").arg(path, file.errorString()));
     QByteArray chunk;
     while (!(chunk = file.read(1 << 20)).isEmpty()) {
         if (std::fwrite(chunk.constData(), 1, size_t(chunk.size()), stdout) != size_t(chunk.size()))
-            return printError(tr("cannot write to standard output"));
+            return printError(QCoreApplication::translate("waterline-cli", "cannot write to standard output"));
     }
     std::fflush(stdout);
     return Ok;

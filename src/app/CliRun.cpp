@@ -47,43 +47,43 @@ public:
             QString arguments = call.arguments.simplified();
             if (arguments.size() > 200)
                 arguments = arguments.left(200) + u"\u2026"_s;
-            line(tr("[tool] %1 %2").arg(call.name, arguments));
+            line(QCoreApplication::translate("waterline-cli", "[tool] %1 %2").arg(call.name, arguments));
         });
         QObject::connect(run, &AgentRun::toolFinished, self, [this](const ToolCall &call, const ToolResult &result, qint64 ms) {
             const QString first = result.content.section(u'\n', 0, 0).left(200);
             if (result.isError)
-                line(tr("[tool] %1 failed after %2 ms: %3").arg(call.name).arg(ms).arg(first));
+                line(QCoreApplication::translate("waterline-cli", "[tool] %1 failed after %2 ms: %3").arg(call.name).arg(ms).arg(first));
             else
-                line(tr("[tool] %1 done in %2 ms (exit %3, %4 bytes)")
+                line(QCoreApplication::translate("waterline-cli", "[tool] %1 done in %2 ms (exit %3, %4 bytes)")
                          .arg(call.name)
                          .arg(ms)
                          .arg(result.exitCode)
                          .arg(result.content.toUtf8().size()));
         });
         QObject::connect(run, &AgentRun::approvalRequested, self, [this](const ApprovalRequest &request) {
-            line(tr("[approval] denied %1: a headless run cannot ask; pass --auto-approve to allow write and "
-                    "execute calls")
+            line(QCoreApplication::translate("waterline-cli", "[approval] denied %1: a headless run cannot ask; pass --auto-approve to allow write and "
+                                                              "execute calls")
                      .arg(request.summary.isEmpty() ? request.toolName : request.summary));
             m_run->approve(request.callId, ApprovalDecision::Deny);
         });
         QObject::connect(run, &AgentRun::compactionStarted, self, [this](Tier tier, int messages, const QDateTime &) {
-            line(tr("[compaction] %1: summarising %2 messages\u2026").arg(tierName(tier)).arg(messages));
+            line(QCoreApplication::translate("waterline-cli", "[compaction] %1: summarising %2 messages\u2026").arg(tierName(tier)).arg(messages));
         });
         QObject::connect(run, &AgentRun::compactionRecorded, self, [this](const CompactionRecord &r) {
             const QLocale locale = QLocale::c();
-            QString text = tr("[compaction] %1: %2 -> %3 tokens, %4 -> %5 messages, %6 offloaded")
+            QString text = QCoreApplication::translate("waterline-cli", "[compaction] %1: %2 -> %3 tokens, %4 -> %5 messages, %6 offloaded")
                                .arg(tierName(r.tier), locale.toString(r.tokensBefore), locale.toString(r.tokensAfter))
                                .arg(r.msgsBefore)
                                .arg(r.msgsAfter)
                                .arg(r.offloaded.size());
             if (r.summarizerStep != SummarizerStep::None)
-                text += tr(", summary by %1").arg(summarizerStepName(r.summarizerStep));
+                text += QCoreApplication::translate("waterline-cli", ", summary by %1").arg(summarizerStepName(r.summarizerStep));
             if (!r.error.isEmpty())
-                text += tr(" (%1)").arg(r.error);
+                text += QCoreApplication::translate("waterline-cli", " (%1)").arg(r.error);
             line(text);
         });
         QObject::connect(run, &AgentRun::retrying, self, [this](int attempt, int delayMs, const QString &error) {
-            line(tr("[retry] attempt %1 in %2 ms: %3").arg(attempt).arg(delayMs).arg(error));
+            line(QCoreApplication::translate("waterline-cli", "[retry] attempt %1 in %2 ms: %3").arg(attempt).arg(delayMs).arg(error));
         });
         QObject::connect(run, &AgentRun::finished, self, [this, loop] {
             endLine();
@@ -96,7 +96,7 @@ public:
         });
         QObject::connect(run, &AgentRun::stopped, self, [this, loop] {
             endLine();
-            printError(tr("stopped"));
+            printError(QCoreApplication::translate("waterline-cli", "stopped"));
             loop->exit(Failure);
         });
     }
@@ -140,7 +140,7 @@ std::optional<ProviderProfile> profileNamed(const QString &name, const std::opti
     QStringList known{u"local"_s};
     for (const ProviderProfile &p : settings.profiles())
         known.append(p.name);
-    *error = tr("unknown profile \"%1\" (known: %2, and the session's own)").arg(name, known.join(u", "_s));
+    *error = QCoreApplication::translate("waterline-cli", "unknown profile \"%1\" (known: %2, and the session's own)").arg(name, known.join(u", "_s));
     return std::nullopt;
 }
 
@@ -160,23 +160,23 @@ int runAgent(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Run the agent loop headless in a workspace: stream the answer and the tool activity to stdout.\n"
-           "Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error."));
+        QCoreApplication::translate("waterline-cli", "Run the agent loop headless in a workspace: stream the answer and the tool activity to stdout.\n"
+                                                     "Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error."));
     parser.addHelpOption();
-    const QCommandLineOption dbOption(u"db"_s, tr("Session database (created if missing)."), tr("path"));
-    const QCommandLineOption workspaceOption(u"workspace"_s, tr("Folder the agent works in."), tr("dir"));
-    const QCommandLineOption promptOption(u"prompt"_s, tr("The user's prompt."), tr("text"));
-    const QCommandLineOption profileOption(u"profile"_s, tr("Provider profile: local, or a saved profile name."),
-                                           tr("name"));
-    const QCommandLineOption providerOption(u"provider"_s, tr("Protocol: openai-chat or anthropic."), tr("protocol"));
-    const QCommandLineOption baseUrlOption(u"base-url"_s, tr("Provider base URL."), tr("url"));
-    const QCommandLineOption modelOption(u"model"_s, tr("Model name."), tr("name"));
+    const QCommandLineOption dbOption(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database (created if missing)."), QCoreApplication::translate("waterline-cli", "path"));
+    const QCommandLineOption workspaceOption(u"workspace"_s, QCoreApplication::translate("waterline-cli", "Folder the agent works in."), QCoreApplication::translate("waterline-cli", "dir"));
+    const QCommandLineOption promptOption(u"prompt"_s, QCoreApplication::translate("waterline-cli", "The user's prompt."), QCoreApplication::translate("waterline-cli", "text"));
+    const QCommandLineOption profileOption(u"profile"_s, QCoreApplication::translate("waterline-cli", "Provider profile: local, or a saved profile name."),
+                                           QCoreApplication::translate("waterline-cli", "name"));
+    const QCommandLineOption providerOption(u"provider"_s, QCoreApplication::translate("waterline-cli", "Protocol: openai-chat or anthropic."), QCoreApplication::translate("waterline-cli", "protocol"));
+    const QCommandLineOption baseUrlOption(u"base-url"_s, QCoreApplication::translate("waterline-cli", "Provider base URL."), QCoreApplication::translate("waterline-cli", "url"));
+    const QCommandLineOption modelOption(u"model"_s, QCoreApplication::translate("waterline-cli", "Model name."), QCoreApplication::translate("waterline-cli", "name"));
     const QCommandLineOption summarizerOption(u"summarizer-model"_s,
-                                              tr("Model that writes compaction summaries (same provider)."), tr("name"));
-    const QCommandLineOption sessionOption(u"session"_s, tr("Continue this session instead of creating one."), tr("id"));
-    const QCommandLineOption autoApproveOption(u"auto-approve"_s, tr("Allow write and execute tool calls."));
-    const QCommandLineOption windowOption(u"window"_s, tr("Context window in tokens."), tr("tokens"));
-    const QCommandLineOption maxTurnsOption(u"max-turns"_s, tr("LLM requests before giving up (default 100)."), tr("n"));
+                                              QCoreApplication::translate("waterline-cli", "Model that writes compaction summaries (same provider)."), QCoreApplication::translate("waterline-cli", "name"));
+    const QCommandLineOption sessionOption(u"session"_s, QCoreApplication::translate("waterline-cli", "Continue this session instead of creating one."), QCoreApplication::translate("waterline-cli", "id"));
+    const QCommandLineOption autoApproveOption(u"auto-approve"_s, QCoreApplication::translate("waterline-cli", "Allow write and execute tool calls."));
+    const QCommandLineOption windowOption(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens."), QCoreApplication::translate("waterline-cli", "tokens"));
+    const QCommandLineOption maxTurnsOption(u"max-turns"_s, QCoreApplication::translate("waterline-cli", "LLM requests before giving up (default 100)."), QCoreApplication::translate("waterline-cli", "n"));
     parser.addOptions({dbOption, workspaceOption, promptOption, profileOption, providerOption, baseUrlOption,
                        modelOption, summarizerOption, sessionOption, autoApproveOption, windowOption, maxTurnsOption});
     if (!parser.parse(arguments))
@@ -186,35 +186,35 @@ int runAgent(const QStringList &arguments)
         return Ok;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usageError(tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
+        return usageError(QCoreApplication::translate("waterline-cli", "unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
     if (!parser.isSet(dbOption))
-        return usageError(tr("--db is required"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--db is required"));
     const QString prompt = parser.value(promptOption);
     if (prompt.trimmed().isEmpty())
-        return usageError(tr("--prompt is required and must not be empty"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--prompt is required and must not be empty"));
     if (parser.isSet(profileOption) && parser.isSet(providerOption))
-        return usageError(tr("--profile and --provider exclude each other"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--profile and --provider exclude each other"));
     if (!parser.isSet(sessionOption) && !parser.isSet(workspaceOption))
-        return usageError(tr("--workspace is required for a new session"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--workspace is required for a new session"));
     qint64 window = 0;
     if (parser.isSet(windowOption) && !positiveNumber(parser.value(windowOption), &window))
-        return usageError(tr("--window must be a positive number of tokens"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--window must be a positive number of tokens"));
     qint64 maxTurns = 100;
     if (parser.isSet(maxTurnsOption) && (!positiveNumber(parser.value(maxTurnsOption), &maxTurns) || maxTurns > 100000))
-        return usageError(tr("--max-turns must be a positive number"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--max-turns must be a positive number"));
 
     QString workspace;
     if (parser.isSet(workspaceOption)) {
         const QFileInfo info(parser.value(workspaceOption));
         if (!info.isDir())
-            return usageError(tr("the workspace %1 is not a folder").arg(parser.value(workspaceOption)));
+            return usageError(QCoreApplication::translate("waterline-cli", "the workspace %1 is not a folder").arg(parser.value(workspaceOption)));
         workspace = info.canonicalFilePath();
     }
 
     SessionStore store;
     QString why;
     if (!store.open(parser.value(dbOption), &why))
-        return printError(tr("cannot open the database %1: %2").arg(parser.value(dbOption), why));
+        return printError(QCoreApplication::translate("waterline-cli", "cannot open the database %1: %2").arg(parser.value(dbOption), why));
 
     std::optional<SessionInfo> session;
     if (parser.isSet(sessionOption)) {
@@ -222,7 +222,7 @@ int runAgent(const QStringList &arguments)
         if (!session)
             return printError(why);
         if (!workspace.isEmpty() && QFileInfo(session->workspace).canonicalFilePath() != workspace)
-            return usageError(tr("session %1 works in %2, not in %3").arg(session->id, session->workspace, workspace));
+            return usageError(QCoreApplication::translate("waterline-cli", "session %1 works in %2, not in %3").arg(session->id, session->workspace, workspace));
     }
 
     // The provider: --provider, else --profile, else the session's own, else the local default.
@@ -230,9 +230,9 @@ int runAgent(const QStringList &arguments)
     if (parser.isSet(providerOption)) {
         const auto protocol = ProviderProfile::protocolFromName(parser.value(providerOption));
         if (!protocol)
-            return usageError(tr("unknown provider \"%1\" (expected openai-chat or anthropic)").arg(parser.value(providerOption)));
+            return usageError(QCoreApplication::translate("waterline-cli", "unknown provider \"%1\" (expected openai-chat or anthropic)").arg(parser.value(providerOption)));
         if (!parser.isSet(modelOption))
-            return usageError(tr("--provider needs --model"));
+            return usageError(QCoreApplication::translate("waterline-cli", "--provider needs --model"));
         profile.name = parser.value(providerOption);
         profile.protocol = *protocol;
         profile.baseUrl = QUrl(*protocol == ProviderProfile::Protocol::Anthropic ? u"https://api.anthropic.com"_s
@@ -246,7 +246,7 @@ int runAgent(const QStringList &arguments)
     } else if (session && !session->providerProfile.isEmpty()) {
         const auto stored = ProviderProfile::fromJson(session->providerProfile, &why);
         if (!stored)
-            return printError(tr("the session's provider profile is unusable: %1").arg(why));
+            return printError(QCoreApplication::translate("waterline-cli", "the session's provider profile is unusable: %1").arg(why));
         profile = *stored;
     } else {
         profile = ProviderProfile::defaultProfile();
@@ -254,17 +254,17 @@ int runAgent(const QStringList &arguments)
     if (parser.isSet(baseUrlOption)) {
         const QUrl url(parser.value(baseUrlOption), QUrl::StrictMode);
         if (!url.isValid() || (url.scheme() != u"http" && url.scheme() != u"https") || url.host().isEmpty())
-            return usageError(tr("--base-url \"%1\" is not an http(s) URL").arg(parser.value(baseUrlOption)));
+            return usageError(QCoreApplication::translate("waterline-cli", "--base-url \"%1\" is not an http(s) URL").arg(parser.value(baseUrlOption)));
         profile.baseUrl = url;
     }
     if (parser.isSet(modelOption))
         profile.model = parser.value(modelOption);
     if (profile.model.trimmed().isEmpty())
-        return usageError(tr("no model: pass --model"));
+        return usageError(QCoreApplication::translate("waterline-cli", "no model: pass --model"));
 
     CompactionPolicy policy;
     if (session && !session->policy.isEmpty() && !CompactionPolicy::fromJson(session->policy, &policy, &why))
-        return printError(tr("the session's compaction policy is invalid: %1").arg(why));
+        return printError(QCoreApplication::translate("waterline-cli", "the session's compaction policy is invalid: %1").arg(why));
     if (window > 0)
         policy.contextWindow = window;
     else if (!session || session->policy.isEmpty())
@@ -315,7 +315,7 @@ int runAgent(const QStringList &arguments)
         return printError(why);
     HeadlessPrinter printer(&run, &loop);
     if (!run.submit(prompt))
-        return printError(tr("the prompt could not be submitted"));
+        return printError(QCoreApplication::translate("waterline-cli", "the prompt could not be submitted"));
     if (run.state() == AgentRun::State::Failed)
         return Failure; // the printer has shown why
     return loop.exec();

@@ -45,7 +45,7 @@ std::optional<double> parseThreshold(const QString &option, const QString &value
     bool ok = false;
     const double v = value.toDouble(&ok);
     if (!ok || !std::isfinite(v) || v <= 0 || v > 1) {
-        *error = tr("%1: '%2' is not a fraction of the window in (0, 1]").arg(option, value);
+        *error = QCoreApplication::translate("waterline-cli", "%1: '%2' is not a fraction of the window in (0, 1]").arg(option, value);
         return std::nullopt;
     }
     return v;
@@ -56,7 +56,7 @@ std::optional<qint64> parseCount(const QString &option, const QString &value, qi
     bool ok = false;
     const qint64 v = value.toLongLong(&ok);
     if (!ok || v < minimum) {
-        *error = tr("%1: '%2' is not a whole number of at least %3").arg(option, value).arg(minimum);
+        *error = QCoreApplication::translate("waterline-cli", "%1: '%2' is not a whole number of at least %3").arg(option, value).arg(minimum);
         return std::nullopt;
     }
     return v;
@@ -65,7 +65,7 @@ std::optional<qint64> parseCount(const QString &option, const QString &value, qi
 void warnAboutImport(const ImportedSession &s)
 {
     if (s.skippedLines > 0) {
-        printError(tr("warning: %1: %2 record(s) skipped; the first: %3")
+        printError(QCoreApplication::translate("waterline-cli", "warning: %1: %2 record(s) skipped; the first: %3")
                        .arg(s.sourcePath)
                        .arg(s.skippedLines)
                        .arg(s.problems.value(0)));
@@ -96,7 +96,7 @@ QString textTable(const SimulationResult &result)
         out += u'\n';
     }
     const SimulationTotals &t = result.totals;
-    out += tr("requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5")
+    out += QCoreApplication::translate("waterline-cli", "requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5")
                .arg(t.requests)
                .arg(t.summaryCalls)
                .arg(t.emergencies)
@@ -115,7 +115,7 @@ std::optional<qint64> parseWindow(const QString &option, const QString &value, Q
 bool openExistingStore(SessionStore &store, const QString &path, int *exitCode)
 {
     if (!QFileInfo(path).isFile()) {
-        printError(tr("%1: no such session database").arg(path));
+        printError(QCoreApplication::translate("waterline-cli", "%1: no such session database").arg(path));
         *exitCode = BadInput;
         return false;
     }
@@ -132,33 +132,33 @@ int runSimulate(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Replay a recorded session under a compaction policy, with no model and no network, and print what "
-           "each request would have sent.\nFILE_OR_SESSION is a transcript file (any format `import` reads, read in "
-           "memory) or, with --db, the id of a stored session (its saved policy is the starting point)."));
+        QCoreApplication::translate("waterline-cli", "Replay a recorded session under a compaction policy, with no model and no network, and print what "
+                                                     "each request would have sent.\nFILE_OR_SESSION is a transcript file (any format `import` reads, read in "
+                                                     "memory) or, with --db, the id of a stored session (its saved policy is the starting point)."));
     parser.addHelpOption();
-    const QCommandLineOption input(u"input"_s, tr("Transcript file, or session id with --db."), u"FILE_OR_SESSION"_s);
-    const QCommandLineOption db(u"db"_s, tr("Session database holding the session."), u"PATH"_s);
-    const QCommandLineOption format(u"format"_s, tr("Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
+    const QCommandLineOption input(u"input"_s, QCoreApplication::translate("waterline-cli", "Transcript file, or session id with --db."), u"FILE_OR_SESSION"_s);
+    const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
+    const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
-    const QCommandLineOption window(u"window"_s, tr("Context window in tokens (default 128000)."), u"N"_s);
-    const QCommandLineOption warn(u"warn"_s, tr("Warn threshold, a fraction of the window (default 0.60)."), u"F"_s);
-    const QCommandLineOption soft(u"soft"_s, tr("Soft threshold (default 0.70)."), u"F"_s);
-    const QCommandLineOption full(u"full"_s, tr("Full threshold (default 0.80)."), u"F"_s);
-    const QCommandLineOption emergency(u"emergency"_s, tr("Emergency threshold (default 0.95)."), u"F"_s);
-    const QCommandLineOption tail(u"tail"_s, tr("Messages always kept at the end of the view (default 6)."), u"N"_s);
+    const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default 128000)."), u"N"_s);
+    const QCommandLineOption warn(u"warn"_s, QCoreApplication::translate("waterline-cli", "Warn threshold, a fraction of the window (default 0.60)."), u"F"_s);
+    const QCommandLineOption soft(u"soft"_s, QCoreApplication::translate("waterline-cli", "Soft threshold (default 0.70)."), u"F"_s);
+    const QCommandLineOption full(u"full"_s, QCoreApplication::translate("waterline-cli", "Full threshold (default 0.80)."), u"F"_s);
+    const QCommandLineOption emergency(u"emergency"_s, QCoreApplication::translate("waterline-cli", "Emergency threshold (default 0.95)."), u"F"_s);
+    const QCommandLineOption tail(u"tail"_s, QCoreApplication::translate("waterline-cli", "Messages always kept at the end of the view (default 6)."), u"N"_s);
     const QCommandLineOption offload(u"offload-threshold"_s,
-                                     tr("Tool results larger than this are offloaded at compaction (gate 2, default 4000)."),
+                                     QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded at compaction (gate 2, default 4000)."),
                                      u"BYTES"_s);
     const QCommandLineOption summary(u"summary"_s,
-                                     tr("How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
-                                        "('size' alone: the mean of the source's own summaries, else 600)."),
+                                     QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
+                                                                                  "('size' alone: the mean of the source's own summaries, else 600)."),
                                      u"MODEL"_s, u"extractive"_s);
-    const QCommandLineOption schemas(u"count-tool-schemas"_s, tr("Count tool schemas in the ratio: on (default) or off."),
+    const QCommandLineOption schemas(u"count-tool-schemas"_s, QCoreApplication::translate("waterline-cli", "Count tool schemas in the ratio: on (default) or off."),
                                      u"on|off"_s);
-    const QCommandLineOption dump(u"dump-views"_s, tr("Write DIR/<index>.json per request: the view as OpenAI chat messages."),
+    const QCommandLineOption dump(u"dump-views"_s, QCoreApplication::translate("waterline-cli", "Write DIR/<index>.json per request: the view as OpenAI chat messages."),
                                   u"DIR"_s);
-    const QCommandLineOption json(u"json"_s, tr("Print one JSON object {\"requests\": [...], \"totals\": {...}}."));
-    const QCommandLineOption run(u"run"_s, tr("OpenHands evaluation output: which run (line) to read (default 0)."), u"N"_s, u"0"_s);
+    const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"requests\": [...], \"totals\": {...}}."));
+    const QCommandLineOption run(u"run"_s, QCoreApplication::translate("waterline-cli", "OpenHands evaluation output: which run (line) to read (default 0)."), u"N"_s, u"0"_s);
     parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, summary, schemas, dump, json, run});
 
     if (!parser.parse(arguments))
@@ -168,12 +168,12 @@ int runSimulate(const QStringList &arguments)
         return Ok;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage(tr("simulate takes no positional arguments (give --input)"));
+        return usage(QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)"));
     if (!parser.isSet(input))
-        return usage(tr("--input is required"));
+        return usage(QCoreApplication::translate("waterline-cli", "--input is required"));
     const QString formatName = parser.value(format);
     if (formatName != "auto"_L1 && !TranscriptFormats::formats().contains(formatName))
-        return usage(tr("--format: unknown format '%1' (known: auto, %2)").arg(formatName, TranscriptFormats::formats().join(u", "_s)));
+        return usage(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1' (known: auto, %2)").arg(formatName, TranscriptFormats::formats().join(u", "_s)));
 
     // Numbers first, so every bad value is a usage error naming its option.
     QString error;
@@ -204,14 +204,14 @@ int runSimulate(const QStringList &arguments)
                 return usage(error);
             summaryModel = SummaryModel::fixedSize(*tokens);
         } else if (s != "extractive"_L1) {
-            return usage(tr("--summary: '%1' is not 'extractive' or 'size:TOKENS'").arg(s));
+            return usage(QCoreApplication::translate("waterline-cli", "--summary: '%1' is not 'extractive' or 'size:TOKENS'").arg(s));
         }
     }
     std::optional<bool> countSchemas;
     if (parser.isSet(schemas)) {
         const QString v = parser.value(schemas);
         if (v != "on"_L1 && v != "off"_L1)
-            return usage(tr("--count-tool-schemas: '%1' is not 'on' or 'off'").arg(v));
+            return usage(QCoreApplication::translate("waterline-cli", "--count-tool-schemas: '%1' is not 'on' or 'off'").arg(v));
         countSchemas = v == "on"_L1;
     }
 
@@ -234,7 +234,7 @@ int runSimulate(const QStringList &arguments)
             return code;
         std::optional<ReplayInput> stored = ReplayInput::fromStore(store, source, &error);
         if (!stored)
-            return badInput(tr("%1: %2").arg(parser.value(db), error));
+            return badInput(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error));
         replay = std::move(*stored);
         if (const auto info = store.session(source); info && !info->policy.isEmpty()) {
             CompactionPolicy saved;
@@ -242,9 +242,9 @@ int runSimulate(const QStringList &arguments)
                 policy = saved;
         }
     } else if (QFileInfo(source).exists()) {
-        return badInput(tr("%1: is a folder, not a transcript file").arg(source));
+        return badInput(QCoreApplication::translate("waterline-cli", "%1: is a folder, not a transcript file").arg(source));
     } else {
-        return badInput(tr("%1: no such file (a session id needs --db PATH)").arg(source));
+        return badInput(QCoreApplication::translate("waterline-cli", "%1: no such file (a session id needs --db PATH)").arg(source));
     }
 
     if (windowValue)
@@ -261,9 +261,9 @@ int runSimulate(const QStringList &arguments)
         const QString low = thresholdOptions[i]->names().constFirst();
         const QString high = thresholdOptions[i - 1]->names().constFirst();
         if (thresholds[i])
-            return usage(tr("--%1: %2 is below the %3 threshold %4 (need warn <= soft <= full <= emergency)")
+            return usage(QCoreApplication::translate("waterline-cli", "--%1: %2 is below the %3 threshold %4 (need warn <= soft <= full <= emergency)")
                              .arg(low).arg(*fields[i]).arg(high).arg(*fields[i - 1]));
-        return usage(tr("--%1: %2 is above the %3 threshold %4 (need warn <= soft <= full <= emergency)")
+        return usage(QCoreApplication::translate("waterline-cli", "--%1: %2 is above the %3 threshold %4 (need warn <= soft <= full <= emergency)")
                          .arg(high).arg(*fields[i - 1]).arg(low).arg(*fields[i]));
     }
     if (tailValue)
@@ -280,16 +280,16 @@ int runSimulate(const QStringList &arguments)
     if (parser.isSet(dump)) {
         const QString dir = parser.value(dump);
         if (!QDir().mkpath(dir))
-            return printError(tr("--dump-views: cannot create the folder %1").arg(dir));
+            return printError(QCoreApplication::translate("waterline-cli", "--dump-views: cannot create the folder %1").arg(dir));
         for (int row = 0; row < result.rows.size(); ++row) {
             const QString path = QDir(dir).filePath(QString::number(result.rows[row].index) + u".json"_s);
             QSaveFile file(path);
             if (!file.open(QIODevice::WriteOnly))
-                return printError(tr("cannot write %1: %2").arg(path, file.errorString()));
+                return printError(QCoreApplication::translate("waterline-cli", "cannot write %1: %2").arg(path, file.errorString()));
             file.write(QJsonDocument(MessageCodec::toJson(result.viewAt(row))).toJson(QJsonDocument::Compact));
             file.write("\n");
             if (!file.commit())
-                return printError(tr("cannot write %1: %2").arg(path, file.errorString()));
+                return printError(QCoreApplication::translate("waterline-cli", "cannot write %1: %2").arg(path, file.errorString()));
         }
     }
 

@@ -18,9 +18,11 @@ namespace wl {
 
 namespace {
 
-// Waterline's own licence. The repository has no LICENSE file yet, so none is
-// claimed here; set it (and the metainfo's project_license) when one is chosen.
-constexpr const char *kWaterlineLicence = "";
+// Waterline's own licence: the LICENSE file at the top of the repository (installed as
+// /usr/share/doc/waterline/copyright) and the metainfo's project_license say the same.
+constexpr const char *kWaterlineLicence = "MIT";
+// A legal notice, reproduced as written in LICENSE, not translated.
+constexpr const char *kWaterlineCopyright = "Copyright (c) 2026 The Waterline developers";
 
 QString link(const QString &url, const QString &text)
 {
@@ -35,15 +37,13 @@ AboutDialog::AboutDialog(QWidget *parent)
     setObjectName(u"aboutDialog"_s);
     setWindowTitle(tr("About Waterline"));
 
-    const QString ownLicence = QString::fromLatin1(kWaterlineLicence);
-    const QString licenceLine = ownLicence.isEmpty()
-        ? tr("Waterline's own licence has not been declared yet.")
-        : tr("Waterline is distributed under the %1 licence.").arg(ownLicence);
+    const QString licenceLine = QString::fromLatin1(kWaterlineCopyright) + u"<br>"_s
+        + tr("Waterline is distributed under the %1 licence.").arg(QString::fromLatin1(kWaterlineLicence)).toHtmlEscaped();
 
     m_text = u"<h3>"_s + tr("Waterline %1").arg(QStringLiteral(WATERLINE_VERSION)) + u"</h3><p>"_s
         + tr("A workbench for long-running LLM agents: run an agent in a workspace folder, "
              "and watch, inspect and tune how its context window is compacted.").toHtmlEscaped()
-        + u"</p><p>"_s + licenceLine.toHtmlEscaped() + u"</p><h4>"_s + tr("Third-party software").toHtmlEscaped()
+        + u"</p><p>"_s + licenceLine + u"</p><h4>"_s + tr("Third-party software").toHtmlEscaped()
         + u"</h4><ul><li>"_s
         + tr("Qt %1 (Core, Gui, Widgets, Network, Sql, Svg): %2").arg(QString::fromLatin1(qVersion()),
              link(u"https://www.gnu.org/licenses/lgpl-3.0.html"_s, tr("GNU LGPL version 3")))

@@ -8,15 +8,14 @@ namespace wl {
 
 QList<DockPanel> dockPanels()
 {
-    auto tr = [](const char *s) { return QCoreApplication::translate("DockPanels", s); };
     return {
-        {"SessionsDock", tr("Sessions"), tr("Your agent sessions: open one, or start a new one in a workspace folder.")},
-        {"TimelineDock", tr("Timeline"), tr("Context utilisation per LLM request against the compaction thresholds.")},
-        {"ThresholdsDock", tr("Thresholds"), tr("Tune the compaction policy and replay the session under it.")},
-        {"AnchorsDock", tr("Anchors"), tr("The five anchors and how they merged across compactions.")},
-        {"OffloadsDock", tr("Offloads"), tr("Tool results moved out of the context into files, with a viewer.")},
-        {"ContextDock", tr("Context"), tr("What the model actually saw for the selected request, beside the full history.")},
-        {"CompactionsDock", tr("Compactions"), tr("Every compaction record: tier, tokens before and after, summariser, errors.")},
+        {"SessionsDock", QCoreApplication::translate("DockPanels", "Sessions"), QCoreApplication::translate("DockPanels", "Your agent sessions: open one, or start a new one in a workspace folder.")},
+        {"TimelineDock", QCoreApplication::translate("DockPanels", "Timeline"), QCoreApplication::translate("DockPanels", "Context utilisation per LLM request against the compaction thresholds.")},
+        {"ThresholdsDock", QCoreApplication::translate("DockPanels", "Thresholds"), QCoreApplication::translate("DockPanels", "Tune the compaction policy and replay the session under it.")},
+        {"AnchorsDock", QCoreApplication::translate("DockPanels", "Anchors"), QCoreApplication::translate("DockPanels", "The five anchors and how they merged across compactions.")},
+        {"OffloadsDock", QCoreApplication::translate("DockPanels", "Offloads"), QCoreApplication::translate("DockPanels", "Tool results moved out of the context into files, with a viewer.")},
+        {"ContextDock", QCoreApplication::translate("DockPanels", "Context"), QCoreApplication::translate("DockPanels", "What the model actually saw for the selected request, beside the full history.")},
+        {"CompactionsDock", QCoreApplication::translate("DockPanels", "Compactions"), QCoreApplication::translate("DockPanels", "Every compaction record: tier, tokens before and after, summariser, errors.")},
     };
 }
 

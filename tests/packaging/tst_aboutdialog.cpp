@@ -18,7 +18,7 @@ class TestAboutDialog : public QObject
 private Q_SLOTS:
     void namesVersionsAndLicences_data();
     void namesVersionsAndLicences();
-    void claimsNoLicenceWithoutLicenceFile();
+    void statesTheLicenceOfTheLicenseFile();
     void offersAboutQt();
     void helpMenuOpensIt();
 };
@@ -43,12 +43,33 @@ void TestAboutDialog::namesVersionsAndLicences()
     QVERIFY2(dialog.text().contains(needle), qPrintable(u"not in the About text: "_s + needle + u"\n"_s + dialog.text()));
 }
 
-void TestAboutDialog::claimsNoLicenceWithoutLicenceFile()
+void TestAboutDialog::statesTheLicenceOfTheLicenseFile()
 {
-    // Waterline's own licence is stated only once the repository declares one.
-    const bool hasLicenceFile = QFile::exists(QStringLiteral(WATERLINE_SOURCE_DIR "/LICENSE"));
+    // The licence and copyright holder come from the repository's LICENSE file, which the
+    // metainfo's project_license must name too: the dialog may not claim anything else.
+    QFile licenseFile(QStringLiteral(WATERLINE_SOURCE_DIR "/LICENSE"));
+    QVERIFY2(licenseFile.open(QIODevice::ReadOnly | QIODevice::Text), "the repository has no LICENSE file");
+    const QStringList lines = QString::fromUtf8(licenseFile.readAll()).split(u'\n');
+    QVERIFY(lines.size() > 3);
+    const QString heading = lines.first().trimmed();          // "MIT License"
+    QVERIFY2(heading.endsWith(u" License"_s), qPrintable(heading));
+    const QString licence = heading.chopped(int(qstrlen(" License")));
+    QString copyright;
+    for (const QString &line : lines) {
+        if (line.startsWith(u"Copyright"_s))
+            copyright = line.trimmed();
+    }
+    QVERIFY2(!copyright.isEmpty(), "LICENSE names no copyright holder");
+
+    QFile metainfo(QStringLiteral(WATERLINE_SOURCE_DIR "/packaging/dev.waterline.Waterline.metainfo.xml"));
+    QVERIFY(metainfo.open(QIODevice::ReadOnly));
+    QVERIFY2(QString::fromUtf8(metainfo.readAll()).contains(u"<project_license>"_s + licence + u"</project_license>"_s),
+             qPrintable(u"the metainfo's project_license is not "_s + licence));
+
     wl::AboutDialog dialog;
-    QCOMPARE(dialog.text().contains(u"Waterline is distributed under"_s), hasLicenceFile);
+    const QString text = dialog.text();
+    QVERIFY2(text.contains(u"Waterline is distributed under the "_s + licence + u" licence."_s), qPrintable(text));
+    QVERIFY2(text.contains(copyright), qPrintable(u"not in the About text: "_s + copyright + u"\n"_s + text));
 }
 
 void TestAboutDialog::offersAboutQt()

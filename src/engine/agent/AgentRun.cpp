@@ -322,8 +322,8 @@ void AgentRun::closeInterruptedCalls()
                 continue;
             results.append(Message::toolResult(
                 call.id,
-                tr("[no result: the agent was interrupted while this %1 call was pending; it may or may not have "
-                   "taken effect. Check before repeating it.]")
+                u"[no result: the agent was interrupted while this %1 call was pending; it may or may not have "
+                 "taken effect. Check before repeating it.]"_s
                     .arg(call.name),
                 true));
         }
@@ -426,7 +426,7 @@ void AgentRun::stop()
             m_invocation = nullptr;
             const ToolCall call = invocation->call();
             invocation->deleteLater();
-            ToolResult result = ToolResult::error(tr("the %1 call was cancelled: the user stopped the agent").arg(call.name));
+            ToolResult result = ToolResult::error(u"the %1 call was cancelled: the user stopped the agent"_s.arg(call.name));
             result.exitCode = -1;
             result.metadata.insert(u"cancelled"_s, true);
             completeTool(call, result);
@@ -739,7 +739,7 @@ void AgentRun::storeFailedRequest(const QString &error)
 void AgentRun::runNextTool()
 {
     if (m_stopRequested) {
-        closeCalls(m_callIndex, tr("[not run: the user stopped the agent before this call]"));
+        closeCalls(m_callIndex, u"[not run: the user stopped the agent before this call]"_s);
         if (m_state != State::Failed)
             endStopped();
         return;

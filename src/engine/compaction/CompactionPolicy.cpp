@@ -13,11 +13,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("CompactionPolicy", text);
-}
-
 bool inUnitInterval(double v)
 {
     return std::isfinite(v) && v > 0 && v <= 1;
@@ -31,28 +26,28 @@ QString CompactionPolicy::validate() const
         {"warn", warn}, {"soft", soft}, {"full", full}, {"emergency", emergency}};
     for (const auto &t : thresholds) {
         if (!inUnitInterval(t.value))
-            return tr("%1 threshold %2 is outside (0, 1]").arg(QLatin1StringView(t.name)).arg(t.value);
+            return QCoreApplication::translate("CompactionPolicy", "%1 threshold %2 is outside (0, 1]").arg(QLatin1StringView(t.name)).arg(t.value);
     }
     for (size_t i = 1; i < std::size(thresholds); ++i) {
         if (thresholds[i].value < thresholds[i - 1].value)
-            return tr("%1 threshold %2 is below the %3 threshold %4")
+            return QCoreApplication::translate("CompactionPolicy", "%1 threshold %2 is below the %3 threshold %4")
                 .arg(QLatin1StringView(thresholds[i].name)).arg(thresholds[i].value)
                 .arg(QLatin1StringView(thresholds[i - 1].name)).arg(thresholds[i - 1].value);
     }
     if (tailMessages < 1)
-        return tr("tailMessages %1 must be at least 1").arg(tailMessages);
+        return QCoreApplication::translate("CompactionPolicy", "tailMessages %1 must be at least 1").arg(tailMessages);
     if (offloadAtToolTime < 0)
-        return tr("offloadAtToolTime %1 must not be negative").arg(offloadAtToolTime);
+        return QCoreApplication::translate("CompactionPolicy", "offloadAtToolTime %1 must not be negative").arg(offloadAtToolTime);
     if (offloadAtCompaction < 0)
-        return tr("offloadAtCompaction %1 must not be negative").arg(offloadAtCompaction);
+        return QCoreApplication::translate("CompactionPolicy", "offloadAtCompaction %1 must not be negative").arg(offloadAtCompaction);
     if (previewLinesToolTime < 0)
-        return tr("previewLinesToolTime %1 must not be negative").arg(previewLinesToolTime);
+        return QCoreApplication::translate("CompactionPolicy", "previewLinesToolTime %1 must not be negative").arg(previewLinesToolTime);
     if (previewLinesCompaction < 0)
-        return tr("previewLinesCompaction %1 must not be negative").arg(previewLinesCompaction);
+        return QCoreApplication::translate("CompactionPolicy", "previewLinesCompaction %1 must not be negative").arg(previewLinesCompaction);
     if (summaryTimeoutMs <= 0)
-        return tr("summaryTimeoutMs %1 must be positive").arg(summaryTimeoutMs);
+        return QCoreApplication::translate("CompactionPolicy", "summaryTimeoutMs %1 must be positive").arg(summaryTimeoutMs);
     if (reservedOutput < 0)
-        return tr("reservedOutput %1 must not be negative").arg(reservedOutput);
+        return QCoreApplication::translate("CompactionPolicy", "reservedOutput %1 must not be negative").arg(reservedOutput);
     return {};
 }
 
@@ -111,7 +106,7 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
         if (v.isUndefined() || !problem.isEmpty())
             return;
         if (!v.isDouble()) {
-            problem = tr("%1 must be a number").arg(key);
+            problem = QCoreApplication::translate("CompactionPolicy", "%1 must be a number").arg(key);
             return;
         }
         using T = std::remove_pointer_t<decltype(target)>;
@@ -121,7 +116,7 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
             const double d = v.toDouble();
             if (!std::isfinite(d) || d != std::floor(d) || d > double(std::numeric_limits<T>::max())
                 || d < double(std::numeric_limits<T>::min())) {
-                problem = tr("%1 must be a whole number").arg(key);
+                problem = QCoreApplication::translate("CompactionPolicy", "%1 must be a whole number").arg(key);
                 return;
             }
             *target = T(d);
@@ -144,7 +139,7 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
         if (schemas.isBool())
             p.countToolSchemas = schemas.toBool();
         else
-            problem = tr("count_tool_schemas must be true or false");
+            problem = QCoreApplication::translate("CompactionPolicy", "count_tool_schemas must be true or false");
     }
     if (problem.isEmpty())
         problem = p.validate();

@@ -40,11 +40,6 @@ QString ChatError::kindName(Kind kind)
 
 
 namespace {
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("wl::ChatError", text);
-}
-
 struct ProviderError
 {
     QString message;
@@ -103,44 +98,44 @@ ChatError ChatError::fromHttp(const HttpReply &reply, const QString &model, bool
     const int s = reply.status;
     if (s == 401) {
         e.kind = Kind::Auth;
-        e.message = keyPresent ? tr("The API key was rejected (HTTP 401). Check the key set for this provider.")
-                               : tr("The provider needs an API key, and none is set (HTTP 401).");
+        e.message = keyPresent ? QCoreApplication::translate("wl::ChatError", "The API key was rejected (HTTP 401). Check the key set for this provider.")
+                               : QCoreApplication::translate("wl::ChatError", "The provider needs an API key, and none is set (HTTP 401).");
     } else if (s == 403) {
         e.kind = Kind::Auth;
-        e.message = tr("The API key is not allowed to use this model or endpoint (HTTP 403).");
+        e.message = QCoreApplication::translate("wl::ChatError", "The API key is not allowed to use this model or endpoint (HTTP 403).");
     } else if (s == 404) {
         e.kind = Kind::NotFound;
-        e.message = tr("Model not found: %1. Check the model name and the base URL (HTTP 404).").arg(model);
+        e.message = QCoreApplication::translate("wl::ChatError", "Model not found: %1. Check the model name and the base URL (HTTP 404).").arg(model);
     } else if (s == 408) {
         e.kind = Kind::Timeout;
-        e.message = tr("The provider timed out waiting for the request (HTTP 408).");
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider timed out waiting for the request (HTTP 408).");
     } else if (s == 429) {
         e.kind = Kind::RateLimited;
         if (isQuotaError(pe)) {
             e.retryable = false;
-            e.message = tr("The account's quota or credit is used up; waiting will not help (HTTP 429).");
+            e.message = QCoreApplication::translate("wl::ChatError", "The account's quota or credit is used up; waiting will not help (HTTP 429).");
         } else {
-            e.message = tr("The provider's rate limit was reached (HTTP 429).");
+            e.message = QCoreApplication::translate("wl::ChatError", "The provider's rate limit was reached (HTTP 429).");
         }
     } else if (s == 529 || pe.type == u"overloaded_error") {
         e.kind = Kind::Overloaded;
-        e.message = tr("The provider is overloaded right now (HTTP %1).").arg(s);
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider is overloaded right now (HTTP %1).").arg(s);
     } else if (s == 413) {
         e.kind = Kind::BadRequest;
-        e.message = tr("The request is too large for the provider (HTTP 413).");
+        e.message = QCoreApplication::translate("wl::ChatError", "The request is too large for the provider (HTTP 413).");
     } else if (s >= 400 && s < 500) {
         e.kind = Kind::BadRequest;
         if (pe.code == u"context_length_exceeded" || pe.message.contains(u"context length", Qt::CaseInsensitive)
             || pe.message.contains(u"prompt is too long", Qt::CaseInsensitive))
-            e.message = tr("The conversation is longer than the model's context window (HTTP %1).").arg(s);
+            e.message = QCoreApplication::translate("wl::ChatError", "The conversation is longer than the model's context window (HTTP %1).").arg(s);
         else
-            e.message = tr("The provider rejected the request (HTTP %1).").arg(s);
+            e.message = QCoreApplication::translate("wl::ChatError", "The provider rejected the request (HTTP %1).").arg(s);
     } else if (s >= 500) {
         e.kind = Kind::Server;
-        e.message = tr("The provider had an internal error (HTTP %1).").arg(s);
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider had an internal error (HTTP %1).").arg(s);
     } else {
         e.kind = Kind::Protocol;
-        e.message = tr("The provider answered with an unexpected HTTP status %1.").arg(s);
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider answered with an unexpected HTTP status %1.").arg(s);
     }
 
     const QByteArray shouldRetry = reply.shouldRetry.trimmed().toLower();
@@ -160,24 +155,24 @@ ChatError ChatError::fromStreamError(const QString &type, const QString &provide
     if (type == u"overloaded_error") {
         e.kind = Kind::Overloaded;
         e.retryable = true;
-        e.message = tr("The provider is overloaded right now.");
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider is overloaded right now.");
     } else if (type == u"rate_limit_error" || type == u"rate_limit_exceeded") {
         e.kind = Kind::RateLimited;
         e.retryable = true;
-        e.message = tr("The provider's rate limit was reached.");
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider's rate limit was reached.");
     } else if (type == u"insufficient_quota") {
         e.kind = Kind::RateLimited;
-        e.message = tr("The account's quota or credit is used up; waiting will not help.");
+        e.message = QCoreApplication::translate("wl::ChatError", "The account's quota or credit is used up; waiting will not help.");
     } else if (type == u"authentication_error" || type == u"permission_error") {
         e.kind = Kind::Auth;
-        e.message = tr("The API key was rejected.");
+        e.message = QCoreApplication::translate("wl::ChatError", "The API key was rejected.");
     } else if (type == u"invalid_request_error") {
         e.kind = Kind::BadRequest;
-        e.message = tr("The provider rejected the request.");
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider rejected the request.");
     } else {
         e.kind = Kind::Server;
         e.retryable = true;
-        e.message = tr("The provider reported an error in the middle of its reply.");
+        e.message = QCoreApplication::translate("wl::ChatError", "The provider reported an error in the middle of its reply.");
     }
     return e;
 }
@@ -187,7 +182,7 @@ ChatError ChatError::network(const QString &detail)
     ChatError e;
     e.kind = Kind::Network;
     e.retryable = true;
-    e.message = tr("Could not reach the provider, or the connection broke.");
+    e.message = QCoreApplication::translate("wl::ChatError", "Could not reach the provider, or the connection broke.");
     e.providerMessage = Redaction::redact(detail);
     return e;
 }
@@ -197,7 +192,7 @@ ChatError ChatError::timeout(int timeoutMs)
     ChatError e;
     e.kind = Kind::Timeout;
     e.retryable = true;
-    e.message = tr("The provider sent nothing for %1 s; the request timed out.").arg(double(timeoutMs) / 1000.0);
+    e.message = QCoreApplication::translate("wl::ChatError", "The provider sent nothing for %1 s; the request timed out.").arg(double(timeoutMs) / 1000.0);
     return e;
 }
 
@@ -205,7 +200,7 @@ ChatError ChatError::protocol(const QString &detail)
 {
     ChatError e;
     e.kind = Kind::Protocol;
-    e.message = tr("The provider's reply could not be understood.");
+    e.message = QCoreApplication::translate("wl::ChatError", "The provider's reply could not be understood.");
     e.providerMessage = Redaction::redact(detail);
     return e;
 }
@@ -214,7 +209,7 @@ ChatError ChatError::cancelled()
 {
     ChatError e;
     e.kind = Kind::Cancelled;
-    e.message = tr("The request was cancelled.");
+    e.message = QCoreApplication::translate("wl::ChatError", "The request was cancelled.");
     return e;
 }
 

@@ -92,40 +92,39 @@ QJsonObject ProviderProfile::toJson() const
 
 std::optional<ProviderProfile> ProviderProfile::fromJson(const QJsonObject &o, QString *error)
 {
-    const auto tr = [](const char *text) { return QCoreApplication::translate("wl::ProviderProfile", text); };
     ProviderProfile p;
     p.name = o.value(u"name").toString();
     const auto protocol = protocolFromName(o.value(u"protocol").toString());
     if (!protocol) {
-        fail(error, tr("unknown protocol \"%1\" (expected openai-chat or anthropic)").arg(o.value(u"protocol").toString()));
+        fail(error, QCoreApplication::translate("wl::ProviderProfile", "unknown protocol \"%1\" (expected openai-chat or anthropic)").arg(o.value(u"protocol").toString()));
         return std::nullopt;
     }
     p.protocol = *protocol;
     p.baseUrl = QUrl(o.value(u"baseUrl").toString(), QUrl::StrictMode);
     if (!p.baseUrl.isValid() || (p.baseUrl.scheme() != u"http" && p.baseUrl.scheme() != u"https")
         || p.baseUrl.host().isEmpty()) {
-        fail(error, tr("the base URL \"%1\" is not an http(s) URL").arg(o.value(u"baseUrl").toString()));
+        fail(error, QCoreApplication::translate("wl::ProviderProfile", "the base URL \"%1\" is not an http(s) URL").arg(o.value(u"baseUrl").toString()));
         return std::nullopt;
     }
     if (!p.baseUrl.userInfo().isEmpty()) {
-        fail(error, tr("the base URL must not carry a user name or password"));
+        fail(error, QCoreApplication::translate("wl::ProviderProfile", "the base URL must not carry a user name or password"));
         return std::nullopt;
     }
     p.model = o.value(u"model").toString().trimmed();
     if (p.model.isEmpty()) {
-        fail(error, tr("the profile names no model"));
+        fail(error, QCoreApplication::translate("wl::ProviderProfile", "the profile names no model"));
         return std::nullopt;
     }
     p.keyRef = o.value(u"keyRef").toString().trimmed();
     if (looksLikeSecret(p.keyRef)) {
-        fail(error, tr("keyRef looks like an API key itself; store the key in the keychain or an "
-                       "environment variable and put its name here"));
+        fail(error, QCoreApplication::translate("wl::ProviderProfile", "keyRef looks like an API key itself; store the key in the keychain or an "
+                                                                       "environment variable and put its name here"));
         return std::nullopt;
     }
     p.contextWindow = qint64(o.value(u"contextWindow").toDouble(0));
     p.maxOutputTokens = o.value(u"maxOutputTokens").toInt(0);
     if (p.contextWindow < 0 || p.maxOutputTokens < 0) {
-        fail(error, tr("context window and output limit must not be negative"));
+        fail(error, QCoreApplication::translate("wl::ProviderProfile", "context window and output limit must not be negative"));
         return std::nullopt;
     }
     // Any "apiKey"/"api_key"/"key" field is ignored on purpose: secrets never come from profile files.

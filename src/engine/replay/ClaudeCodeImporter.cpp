@@ -15,11 +15,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 // Record types that carry no conversation (UI progress, undo snapshots, queue state).
 bool isNoiseType(const QString &type)
 {
@@ -211,7 +206,7 @@ public:
             return true;
         const QJsonValue typeValue = record.value("type"_L1);
         if (!typeValue.isString()) {
-            m_context.skipRecord(lineNumber, u"type"_s, tr("missing or not a string (%1)").arg(ImportJson::typeName(typeValue)));
+            m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string (%1)").arg(ImportJson::typeName(typeValue)));
             return true;
         }
         const QString type = typeValue.toString();
@@ -220,7 +215,7 @@ public:
                 return true;
             const QJsonValue message = record.value("message"_L1);
             if (!message.isObject()) {
-                m_context.skipRecord(lineNumber, u"message"_s, tr("expected an object, got %1").arg(ImportJson::typeName(message)));
+                m_context.skipRecord(lineNumber, u"message"_s, QCoreApplication::translate("TranscriptImport", "expected an object, got %1").arg(ImportJson::typeName(message)));
                 return true;
             }
             m_context.countRecord(type);
@@ -246,7 +241,7 @@ public:
             m_context.ignoreRecord(type);
             return true;
         }
-        m_context.skipRecord(lineNumber, u"type"_s, tr("unknown record kind '%1'").arg(type));
+        m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "unknown record kind '%1'").arg(type));
         return true;
     }
 
@@ -305,7 +300,7 @@ private:
         const QString responseId = message.value("id"_L1).toString();
         const QJsonValue content = message.value("content"_L1);
         if (!content.isArray() && !content.isString()) {
-            m_context.skipRecord(lineNumber, u"message.content"_s, tr("expected an array or a string, got %1").arg(ImportJson::typeName(content)));
+            m_context.skipRecord(lineNumber, u"message.content"_s, QCoreApplication::translate("TranscriptImport", "expected an array or a string, got %1").arg(ImportJson::typeName(content)));
             return true;
         }
         if (!m_pending || responseId.isEmpty() || responseId != m_pendingRequest.responseId) {
@@ -345,7 +340,7 @@ private:
                 const QJsonValue nameValue = block.value("name"_L1);
                 if (!idValue.isString() || !nameValue.isString()) {
                     m_context.skipRecord(lineNumber, u"message.content[%1].%2"_s.arg(i).arg(idValue.isString() ? u"name"_s : u"id"_s),
-                                         tr("missing or not a string"));
+                                         QCoreApplication::translate("TranscriptImport", "missing or not a string"));
                     continue;
                 }
                 ToolCall call;
@@ -397,7 +392,7 @@ private:
             return flush() && push(Message::user(text));
         }
         if (!content.isArray()) {
-            m_context.skipRecord(lineNumber, u"message.content"_s, tr("expected an array or a string, got %1").arg(ImportJson::typeName(content)));
+            m_context.skipRecord(lineNumber, u"message.content"_s, QCoreApplication::translate("TranscriptImport", "expected an array or a string, got %1").arg(ImportJson::typeName(content)));
             return true;
         }
         const QJsonArray blocks = content.toArray();
@@ -408,7 +403,7 @@ private:
             if (type == "tool_result"_L1) {
                 const QJsonValue id = block.value("tool_use_id"_L1);
                 if (!id.isString() || id.toString().isEmpty()) {
-                    m_context.skipRecord(lineNumber, u"message.content[%1].tool_use_id"_s.arg(i), tr("missing or not a string"));
+                    m_context.skipRecord(lineNumber, u"message.content[%1].tool_use_id"_s.arg(i), QCoreApplication::translate("TranscriptImport", "missing or not a string"));
                     continue;
                 }
                 Message result = Message::toolResult(id.toString(), ImportJson::contentText(block.value("content"_L1)),

@@ -14,11 +14,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 // Rollout lines hold Responses API items, one item per line. An assistant turn is the run
 // of items one model response produced (text, function calls); it ends at a tool output,
 // a user message, the next response's reasoning item, or the response's token_count event.
@@ -34,13 +29,13 @@ public:
             return true;
         const QJsonValue typeValue = record.value("type"_L1);
         if (!typeValue.isString()) {
-            m_context.skipRecord(lineNumber, u"type"_s, tr("missing or not a string (%1)").arg(ImportJson::typeName(typeValue)));
+            m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string (%1)").arg(ImportJson::typeName(typeValue)));
             return true;
         }
         const QString type = typeValue.toString();
         const QJsonValue payloadValue = record.value("payload"_L1);
         if (!payloadValue.isObject()) {
-            m_context.skipRecord(lineNumber, u"payload"_s, tr("expected an object, got %1").arg(ImportJson::typeName(payloadValue)));
+            m_context.skipRecord(lineNumber, u"payload"_s, QCoreApplication::translate("TranscriptImport", "expected an object, got %1").arg(ImportJson::typeName(payloadValue)));
             return true;
         }
         const QJsonObject payload = payloadValue.toObject();
@@ -82,7 +77,7 @@ public:
             m_context.addCompaction(compaction);
             return true;
         }
-        m_context.skipRecord(lineNumber, u"type"_s, tr("unknown record kind '%1'").arg(type));
+        m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "unknown record kind '%1'").arg(type));
         return true;
     }
 
@@ -129,7 +124,7 @@ private:
             const QString role = item.value("role"_L1).toString();
             const QJsonValue content = item.value("content"_L1);
             if (!content.isArray() && !content.isString()) {
-                m_context.skipRecord(lineNumber, u"payload.content"_s, tr("expected an array, got %1").arg(ImportJson::typeName(content)));
+                m_context.skipRecord(lineNumber, u"payload.content"_s, QCoreApplication::translate("TranscriptImport", "expected an array, got %1").arg(ImportJson::typeName(content)));
                 return true;
             }
             const QString text = ImportJson::contentText(content);
@@ -150,13 +145,13 @@ private:
                 }
                 return m_context.addMessage(role == "user"_L1 ? Message::user(text) : Message::system(text)) >= 0;
             }
-            m_context.skipRecord(lineNumber, u"payload.role"_s, tr("unknown role '%1'").arg(role));
+            m_context.skipRecord(lineNumber, u"payload.role"_s, QCoreApplication::translate("TranscriptImport", "unknown role '%1'").arg(role));
             return true;
         }
         if (type == "function_call"_L1 || type == "custom_tool_call"_L1 || type == "local_shell_call"_L1) {
             const QJsonValue callId = item.value("call_id"_L1);
             if (!callId.isString()) {
-                m_context.skipRecord(lineNumber, u"payload.call_id"_s, tr("missing or not a string"));
+                m_context.skipRecord(lineNumber, u"payload.call_id"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string"));
                 return true;
             }
             ToolCall call;
@@ -181,7 +176,7 @@ private:
         if (type == "function_call_output"_L1 || type == "custom_tool_call_output"_L1 || type == "local_shell_call_output"_L1) {
             const QJsonValue callId = item.value("call_id"_L1);
             if (!callId.isString()) {
-                m_context.skipRecord(lineNumber, u"payload.call_id"_s, tr("missing or not a string"));
+                m_context.skipRecord(lineNumber, u"payload.call_id"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string"));
                 return true;
             }
             if (!flush())
@@ -211,7 +206,7 @@ private:
             m_context.ignoreRecord(type);
             return true;
         }
-        m_context.skipRecord(lineNumber, u"payload.type"_s, tr("unknown response item '%1'").arg(type));
+        m_context.skipRecord(lineNumber, u"payload.type"_s, QCoreApplication::translate("TranscriptImport", "unknown response item '%1'").arg(type));
         return true;
     }
 

@@ -23,10 +23,6 @@ namespace {
 constexpr int maxProblems = 200;
 constexpr qint64 progressStep = 1 << 20;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
 } // namespace
 
 ImportContext::ImportContext(QIODevice *device, const QString &sourceName, const ImportOptions &options,
@@ -50,13 +46,13 @@ bool ImportContext::fail(const QString &error)
 bool ImportContext::failAt(qint64 line, const QString &field, const QString &what)
 {
     if (field.isEmpty())
-        return fail(tr("%1: %2").arg(location(line), what));
-    return fail(tr("%1: field '%2': %3").arg(location(line), field, what));
+        return fail(QCoreApplication::translate("TranscriptImport", "%1: %2").arg(location(line), what));
+    return fail(QCoreApplication::translate("TranscriptImport", "%1: field '%2': %3").arg(location(line), field, what));
 }
 
 bool ImportContext::failAtOffset(qint64 offset, qint64 line, const QString &what)
 {
-    return fail(tr("%1:%2 (byte %3): %4").arg(m_source).arg(line).arg(offset).arg(what));
+    return fail(QCoreApplication::translate("TranscriptImport", "%1:%2 (byte %3): %4").arg(m_source).arg(line).arg(offset).arg(what));
 }
 
 QString ImportContext::location(qint64 line) const
@@ -68,10 +64,10 @@ void ImportContext::skipRecord(qint64 line, const QString &field, const QString 
 {
     ++m_session->skippedLines;
     if (m_session->problems.size() < maxProblems) {
-        m_session->problems.append(field.isEmpty() ? tr("%1: %2").arg(location(line), what)
-                                                   : tr("%1: field '%2': %3").arg(location(line), field, what));
+        m_session->problems.append(field.isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: %2").arg(location(line), what)
+                                                   : QCoreApplication::translate("TranscriptImport", "%1: field '%2': %3").arg(location(line), field, what));
     } else if (m_session->problems.size() == maxProblems) {
-        m_session->problems.append(tr("... further problems not listed"));
+        m_session->problems.append(QCoreApplication::translate("TranscriptImport", "... further problems not listed"));
     }
     qCDebug(lcReplay) << "skipped" << location(line) << field << what;
 }
@@ -88,13 +84,13 @@ int ImportContext::addMessage(Message &&message)
         ++m_session->toolCallCount;
         if (call.id.isEmpty()) {
             m_session->issues.append({ImportIssue::Kind::CallWithoutResult, index, call.id,
-                                      tr("call to '%1' has no id and cannot be answered").arg(call.name)});
+                                      QCoreApplication::translate("TranscriptImport", "call to '%1' has no id and cannot be answered").arg(call.name)});
         } else if (m_openCalls.contains(call.id)) {
-            note(index, tr("call id '%1' is used again before its result").arg(call.id), call.id);
+            note(index, QCoreApplication::translate("TranscriptImport", "call id '%1' is used again before its result").arg(call.id), call.id);
             m_openCalls.insert(call.id, index);
         } else if (m_answeredCalls.remove(call.id)) {
             // Ids only need to be unique among open calls; a reused id pairs with its next result.
-            note(index, tr("call id '%1' is reused after it was answered").arg(call.id), call.id);
+            note(index, QCoreApplication::translate("TranscriptImport", "call id '%1' is reused after it was answered").arg(call.id), call.id);
             m_openCalls.insert(call.id, index);
         } else {
             m_openCalls.insert(call.id, index);
@@ -106,17 +102,17 @@ int ImportContext::addMessage(Message &&message)
             m_answeredCalls.insert(message.toolCallId);
         } else if (m_answeredCalls.contains(message.toolCallId)) {
             m_session->issues.append({ImportIssue::Kind::DuplicateResult, index, message.toolCallId,
-                                      tr("second result for call '%1'").arg(message.toolCallId)});
+                                      QCoreApplication::translate("TranscriptImport", "second result for call '%1'").arg(message.toolCallId)});
         } else {
             m_session->issues.append({ImportIssue::Kind::ResultForUnknownCall, index, message.toolCallId,
-                                      tr("result for unknown call '%1'").arg(message.toolCallId)});
+                                      QCoreApplication::translate("TranscriptImport", "result for unknown call '%1'").arg(message.toolCallId)});
         }
     }
     message.cacheBytes();
     if (m_options.sink) {
         QString error;
         if (!m_options.sink->addMessage(std::move(message), &error)) {
-            fail(tr("%1: message %2 could not be stored: %3").arg(m_source).arg(index).arg(error));
+            fail(QCoreApplication::translate("TranscriptImport", "%1: message %2 could not be stored: %3").arg(m_source).arg(index).arg(error));
             return -1;
         }
     } else {
@@ -148,7 +144,7 @@ void ImportContext::finish()
 {
     for (auto it = m_openCalls.cbegin(); it != m_openCalls.cend(); ++it) {
         m_session->issues.append({ImportIssue::Kind::CallWithoutResult, it.value(), it.key(),
-                                  tr("call '%1' has no result").arg(it.key())});
+                                  QCoreApplication::translate("TranscriptImport", "call '%1' has no result").arg(it.key())});
     }
     m_openCalls.clear();
     // Models named once for the whole file (a header after the messages) apply to every call.
@@ -176,7 +172,7 @@ bool ImportContext::keepGoing(qint64 position)
 {
     if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
         m_cancelled = true;
-        return fail(tr("%1: import cancelled").arg(m_source));
+        return fail(QCoreApplication::translate("TranscriptImport", "%1: import cancelled").arg(m_source));
     }
     if (m_options.progress && (position - m_lastProgress >= progressStep || position == m_total)) {
         m_lastProgress = position;
@@ -198,7 +194,7 @@ bool ImportContext::readLines(const std::function<bool(const QByteArray &, qint6
     bool tooLong = false;
     auto deliver = [&]() -> bool {
         if (tooLong)
-            return failAt(lineNumber, {}, tr("line is longer than %1 MB; this is not a transcript line").arg(limit / (1024 * 1024)));
+            return failAt(lineNumber, {}, QCoreApplication::translate("TranscriptImport", "line is longer than %1 MB; this is not a transcript line").arg(limit / (1024 * 1024)));
         if (!keepGoing(consumed))
             return false;
         bool blank = true;
@@ -220,7 +216,7 @@ bool ImportContext::readLines(const std::function<bool(const QByteArray &, qint6
     for (;;) {
         const qint64 n = m_device->read(chunk.data(), readBytes);
         if (n < 0)
-            return fail(tr("%1: read error: %2").arg(m_source, m_device->errorString()));
+            return fail(QCoreApplication::translate("TranscriptImport", "%1: read error: %2").arg(m_source, m_device->errorString()));
         if (n == 0)
             break;
         const char *data = chunk.constData();
@@ -254,17 +250,17 @@ bool ImportContext::readLines(const std::function<bool(const QByteArray &, qint6
 bool ImportContext::parseObjectLine(const QByteArray &line, qint64 lineNumber, QJsonObject *object)
 {
     if (line.contains('\0')) {
-        skipRecord(lineNumber, {}, tr("binary data (NUL byte)"));
+        skipRecord(lineNumber, {}, QCoreApplication::translate("TranscriptImport", "binary data (NUL byte)"));
         return false;
     }
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
     if (error.error != QJsonParseError::NoError) {
-        skipRecord(lineNumber, {}, tr("invalid JSON at column %1: %2").arg(error.offset + 1).arg(error.errorString()));
+        skipRecord(lineNumber, {}, QCoreApplication::translate("TranscriptImport", "invalid JSON at column %1: %2").arg(error.offset + 1).arg(error.errorString()));
         return false;
     }
     if (!doc.isObject()) {
-        skipRecord(lineNumber, {}, tr("expected a JSON object"));
+        skipRecord(lineNumber, {}, QCoreApplication::translate("TranscriptImport", "expected a JSON object"));
         return false;
     }
     *object = doc.object();
@@ -284,7 +280,7 @@ bool ImportContext::scanJson(JsonStreamScanner::Handler &handler, int *topLevelV
     if (!ok && !scanner.stopped()) {
         if (!tolerable || !tolerable())
             return failAtOffset(scanner.errorOffset(), scanner.errorLine(), scanner.errorString());
-        skipRecord(scanner.errorLine(), {}, tr("%1 (byte %2)").arg(scanner.errorString()).arg(scanner.errorOffset()));
+        skipRecord(scanner.errorLine(), {}, QCoreApplication::translate("TranscriptImport", "%1 (byte %2)").arg(scanner.errorString()).arg(scanner.errorOffset()));
     }
     if (m_options.progress)
         m_options.progress(m_device->pos(), m_total);
@@ -293,11 +289,11 @@ bool ImportContext::scanJson(JsonStreamScanner::Handler &handler, int *topLevelV
 
 void ImportContext::skipElement(const JsonStreamScanner::Element &element, const QString &field, const QString &what)
 {
-    const QString where = tr("%1 (byte %2)").arg(location(element.line)).arg(element.offset);
+    const QString where = QCoreApplication::translate("TranscriptImport", "%1 (byte %2)").arg(location(element.line)).arg(element.offset);
     ++m_session->skippedLines;
     if (m_session->problems.size() < maxProblems) {
-        m_session->problems.append(field.isEmpty() ? tr("%1: %2").arg(where, what)
-                                                   : tr("%1: field '%2': %3").arg(where, field, what));
+        m_session->problems.append(field.isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: %2").arg(where, what)
+                                                   : QCoreApplication::translate("TranscriptImport", "%1: field '%2': %3").arg(where, field, what));
     }
 }
 
@@ -306,11 +302,11 @@ bool ImportContext::parseElement(const JsonStreamScanner::Element &element, QJso
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(element.bytes, &error);
     if (error.error != QJsonParseError::NoError) {
-        skipElement(element, element.member, tr("invalid JSON: %1").arg(error.errorString()));
+        skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "invalid JSON: %1").arg(error.errorString()));
         return false;
     }
     if (!doc.isObject()) {
-        skipElement(element, element.member, tr("expected an object"));
+        skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an object"));
         return false;
     }
     *object = doc.object();

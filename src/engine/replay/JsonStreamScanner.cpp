@@ -21,10 +21,6 @@ bool isScalarChar(char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' || c == '.';
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("JsonStreamScanner", text);
-}
 } // namespace
 
 JsonStreamScanner::JsonStreamScanner(QIODevice *device, qint64 maxElementBytes)
@@ -49,7 +45,7 @@ bool JsonStreamScanner::run(Handler &handler)
     for (;;) {
         const qint64 n = m_device->read(chunk.data(), chunk.size());
         if (n < 0)
-            return fail(tr("read error: %1").arg(m_device->errorString()), m_chunkBase);
+            return fail(QCoreApplication::translate("JsonStreamScanner", "read error: %1").arg(m_device->errorString()), m_chunkBase);
         if (n == 0)
             break;
         const char *buf = chunk.constData();
@@ -64,8 +60,8 @@ bool JsonStreamScanner::run(Handler &handler)
                     else if (ch == '"')
                         break;
                     else if (ch < 0x20)
-                        return fail(ch == '\n' ? tr("line break inside a string (truncated value?)")
-                                               : tr("control character inside a string"),
+                        return fail(ch == '\n' ? QCoreApplication::translate("JsonStreamScanner", "line break inside a string (truncated value?)")
+                                               : QCoreApplication::translate("JsonStreamScanner", "control character inside a string"),
                                     m_chunkBase + i);
                     ++i;
                 }
@@ -105,12 +101,12 @@ bool JsonStreamScanner::run(Handler &handler)
             case '}':
             case ']': {
                 if (m_stack.empty())
-                    return fail(tr("unexpected '%1'").arg(QLatin1Char(c)), m_chunkBase + i);
+                    return fail(QCoreApplication::translate("JsonStreamScanner", "unexpected '%1'").arg(QLatin1Char(c)), m_chunkBase + i);
                 const Frame f = m_stack.back();
                 const bool ok = c == '}' ? (f.type == '{' && (f.state == ExpectKeyOrEnd || f.state == ExpectCommaOrEnd))
                                          : (f.type == '[' && (f.state == ExpectValueOrEnd || f.state == ExpectCommaOrEnd));
                 if (!ok)
-                    return fail(tr("unexpected '%1'").arg(QLatin1Char(c)), m_chunkBase + i);
+                    return fail(QCoreApplication::translate("JsonStreamScanner", "unexpected '%1'").arg(QLatin1Char(c)), m_chunkBase + i);
                 m_stack.pop_back();
                 if (!valueDone(buf, i + 1))
                     return false;
@@ -118,12 +114,12 @@ bool JsonStreamScanner::run(Handler &handler)
             }
             case ':':
                 if (m_stack.empty() || m_stack.back().state != ExpectColon)
-                    return fail(tr("unexpected ':'"), m_chunkBase + i);
+                    return fail(QCoreApplication::translate("JsonStreamScanner", "unexpected ':'"), m_chunkBase + i);
                 m_stack.back().state = ExpectValue;
                 break;
             case ',':
                 if (m_stack.empty() || m_stack.back().state != ExpectCommaOrEnd)
-                    return fail(tr("unexpected ','"), m_chunkBase + i);
+                    return fail(QCoreApplication::translate("JsonStreamScanner", "unexpected ','"), m_chunkBase + i);
                 m_stack.back().state = m_stack.back().type == '{' ? ExpectKey : ExpectValue;
                 break;
             case '"':
@@ -145,7 +141,7 @@ bool JsonStreamScanner::run(Handler &handler)
                 break;
             default:
                 if (!isScalarStart(c))
-                    return fail(tr("unexpected character '%1'").arg(QLatin1Char(c)), m_chunkBase + i);
+                    return fail(QCoreApplication::translate("JsonStreamScanner", "unexpected character '%1'").arg(QLatin1Char(c)), m_chunkBase + i);
                 if (!beginValue(buf, i, c))
                     return false;
                 m_inScalar = true;
@@ -168,7 +164,7 @@ bool JsonStreamScanner::run(Handler &handler)
         }
     }
     if (m_inString || m_inScalar || !m_stack.empty())
-        return fail(tr("unexpected end of input (truncated JSON)"), m_chunkBase);
+        return fail(QCoreApplication::translate("JsonStreamScanner", "unexpected end of input (truncated JSON)"), m_chunkBase);
     return true;
 }
 
@@ -177,7 +173,7 @@ bool JsonStreamScanner::beginValue(const char *buf, qsizetype i, char c)
     Q_UNUSED(buf)
     if (m_stack.empty()) {
         if (c != '{' && c != '[')
-            return fail(tr("expected an object or an array"), m_chunkBase + i);
+            return fail(QCoreApplication::translate("JsonStreamScanner", "expected an object or an array"), m_chunkBase + i);
         const int index = m_topIndex++;
         m_skipTop = !m_handler->beginTop(index, c);
         m_expandArray = false;
@@ -186,7 +182,7 @@ bool JsonStreamScanner::beginValue(const char *buf, qsizetype i, char c)
     }
     Frame &f = m_stack.back();
     if (f.state != ExpectValue && !(f.type == '[' && f.state == ExpectValueOrEnd))
-        return fail(tr("unexpected value"), m_chunkBase + i);
+        return fail(QCoreApplication::translate("JsonStreamScanner", "unexpected value"), m_chunkBase + i);
     f.state = ExpectCommaOrEnd;
     if (m_capturing || m_skipTop)
         return true;
@@ -230,7 +226,7 @@ bool JsonStreamScanner::appendCapture(const char *buf, qsizetype from, qsizetype
 {
     m_element.bytes.append(buf + from, to - from);
     if (m_element.bytes.size() > m_maxElementBytes)
-        return fail(tr("a single JSON element is larger than %1 MB").arg(m_maxElementBytes / (1024 * 1024)),
+        return fail(QCoreApplication::translate("JsonStreamScanner", "a single JSON element is larger than %1 MB").arg(m_maxElementBytes / (1024 * 1024)),
                     m_element.offset);
     return true;
 }

@@ -15,11 +15,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 // Converts one Chat Completions message; "developer" is the newer name of "system".
 std::optional<Message> chatMessage(QJsonObject object, QString *error)
 {
@@ -78,7 +73,7 @@ public:
     bool beginTop(int topIndex, char type) override
     {
         if (topIndex > 0) // one document; anything after it is ignored but counted
-            m_context.skipRecord(0, {}, tr("extra JSON value after the document"));
+            m_context.skipRecord(0, {}, QCoreApplication::translate("TranscriptImport", "extra JSON value after the document"));
         m_rootIsArray = type == '[';
         return topIndex == 0;
     }
@@ -98,7 +93,7 @@ public:
             return false;
         if (m_rootIsArray || element.member == "messages"_L1) {
             if (element.index < 0) {
-                m_context.skipElement(element, element.member, tr("expected an array of messages"));
+                m_context.skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an array of messages"));
                 return true;
             }
             QJsonObject object;
@@ -120,7 +115,7 @@ public:
         const QJsonValue value = doc.array().at(0);
         if (element.member == "tools"_L1) {
             if (!value.isArray()) {
-                m_context.skipElement(element, element.member, tr("expected an array, got %1").arg(ImportJson::typeName(value)));
+                m_context.skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an array, got %1").arg(ImportJson::typeName(value)));
                 return true;
             }
             const QJsonArray tools = value.toArray();
@@ -234,7 +229,7 @@ bool OpenAiChatImporter::read(ImportContext &context) const
         });
     }
     if (sample.firstChar != '[' && sample.firstChar != '{')
-        return context.failAt(1, {}, tr("expected a JSON array or object of chat messages"));
+        return context.failAt(1, {}, QCoreApplication::translate("TranscriptImport", "expected a JSON array or object of chat messages"));
     ChatDocumentHandler handler(context);
     if (!context.scanJson(handler))
         return false;

@@ -16,11 +16,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 TokenUsage chatUsage(const QJsonObject &usage)
 {
     TokenUsage u;
@@ -114,7 +109,7 @@ public:
             return action(e, field, skip);
         if (e.contains("observation"_L1))
             return observation(e);
-        skip(field, tr("neither an action nor an observation"));
+        skip(field, QCoreApplication::translate("TranscriptImport", "neither an action nor an observation"));
         return true;
     }
 
@@ -155,7 +150,7 @@ private:
         const QString source = e.value("source"_L1).toString();
         const QJsonValue argsValue = e.value("args"_L1);
         if (!argsValue.isObject() && !argsValue.isUndefined()) {
-            skip(field + u".args"_s, tr("expected an object, got %1").arg(ImportJson::typeName(argsValue)));
+            skip(field + u".args"_s, QCoreApplication::translate("TranscriptImport", "expected an object, got %1").arg(ImportJson::typeName(argsValue)));
             return true;
         }
         const QJsonObject args = argsValue.toObject();
@@ -259,7 +254,7 @@ private:
             const int index = m_context.addMessage(Message::user(content));
             if (index < 0)
                 return false;
-            m_context.note(index, tr("error observation without a call, kept as a user message"));
+            m_context.note(index, QCoreApplication::translate("TranscriptImport", "error observation without a call, kept as a user message"));
             return true;
         }
         m_context.ignoreRecord(u"observation/"_s + kind);
@@ -281,11 +276,11 @@ public:
     {
         if (!m_output) {
             if (topIndex > 0)
-                m_context.skipRecord(0, {}, tr("extra JSON value after the event array"));
+                m_context.skipRecord(0, {}, QCoreApplication::translate("TranscriptImport", "extra JSON value after the event array"));
             return topIndex == 0 && type == '[';
         }
         if (type != '{') {
-            m_context.skipRecord(0, {}, tr("run %1: expected an object").arg(topIndex));
+            m_context.skipRecord(0, {}, QCoreApplication::translate("TranscriptImport", "run %1: expected an object").arg(topIndex));
             return false;
         }
         return topIndex == m_context.options().runIndex;
@@ -309,7 +304,7 @@ public:
         if (!m_output || element.member == "history"_L1) {
             QJsonObject e;
             if (element.index < 0) {
-                m_context.skipElement(element, element.member, tr("expected an array of events"));
+                m_context.skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an array of events"));
                 return true;
             }
             if (!m_context.parseElement(element, &e))
@@ -367,7 +362,7 @@ public:
             return true;
         const QJsonValue kindValue = e.value("kind"_L1);
         if (!kindValue.isString()) {
-            m_context.skipRecord(lineNumber, u"kind"_s, tr("missing or not a string (%1)").arg(ImportJson::typeName(kindValue)));
+            m_context.skipRecord(lineNumber, u"kind"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string (%1)").arg(ImportJson::typeName(kindValue)));
             return true;
         }
         const QString kind = kindValue.toString();
@@ -376,7 +371,7 @@ public:
             m_context.countRecord(kind);
             const QJsonValue toolCall = e.value("tool_call"_L1);
             if (!toolCall.isObject()) {
-                m_context.skipRecord(lineNumber, u"tool_call"_s, tr("expected an object, got %1").arg(ImportJson::typeName(toolCall)));
+                m_context.skipRecord(lineNumber, u"tool_call"_s, QCoreApplication::translate("TranscriptImport", "expected an object, got %1").arg(ImportJson::typeName(toolCall)));
                 return true;
             }
             const QJsonObject tc = toolCall.toObject();
@@ -405,7 +400,7 @@ public:
             m_context.countRecord(kind);
             const QJsonValue callId = e.value("tool_call_id"_L1);
             if (!callId.isString() || callId.toString().isEmpty()) {
-                m_context.skipRecord(lineNumber, u"tool_call_id"_s, tr("missing or not a string"));
+                m_context.skipRecord(lineNumber, u"tool_call_id"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string"));
                 return true;
             }
             QString text;
@@ -426,7 +421,7 @@ public:
             const QJsonObject message = e.value("llm_message"_L1).toObject();
             Role role;
             if (!roleFromName(message.value("role"_L1).toString(), &role)) {
-                m_context.skipRecord(lineNumber, u"llm_message.role"_s, tr("missing or unknown"));
+                m_context.skipRecord(lineNumber, u"llm_message.role"_s, QCoreApplication::translate("TranscriptImport", "missing or unknown"));
                 return true;
             }
             const QString text = ImportJson::contentText(message.value("content"_L1));
@@ -484,7 +479,7 @@ public:
             m_context.ignoreRecord(kind);
             return true;
         }
-        m_context.skipRecord(lineNumber, u"kind"_s, tr("unknown event kind '%1'").arg(kind));
+        m_context.skipRecord(lineNumber, u"kind"_s, QCoreApplication::translate("TranscriptImport", "unknown event kind '%1'").arg(kind));
         return true;
     }
 
@@ -553,10 +548,10 @@ bool OpenHandsImporter::read(ImportContext &context) const
         return context.readRecords(reader);
     }
     if (sample.firstChar != '[' && sample.firstChar != '{')
-        return context.failAt(1, {}, tr("expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)"));
+        return context.failAt(1, {}, QCoreApplication::translate("TranscriptImport", "expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)"));
     const bool output = sample.firstChar == '{';
     if (output && context.options().runIndex < 0)
-        return context.fail(tr("%1: run index %2 is not valid").arg(context.sourceName()).arg(context.options().runIndex));
+        return context.fail(QCoreApplication::translate("TranscriptImport", "%1: run index %2 is not valid").arg(context.sourceName()).arg(context.options().runIndex));
     V0Handler handler(context, output);
     int runs = 0;
     if (!context.scanJson(handler, &runs, [&] { return handler.done(); }))
@@ -568,7 +563,7 @@ bool OpenHandsImporter::read(ImportContext &context) const
             return context.fail(QCoreApplication::translate("TranscriptImport", "%1: run %2 does not exist; the file holds %n run(s)", nullptr, runs)
                                     .arg(context.sourceName()).arg(context.options().runIndex));
         if (!handler.sawHistory())
-            return context.fail(tr("%1: field 'history': missing in run %2").arg(context.sourceName()).arg(context.options().runIndex));
+            return context.fail(QCoreApplication::translate("TranscriptImport", "%1: field 'history': missing in run %2").arg(context.sourceName()).arg(context.options().runIndex));
     }
     return true;
 }

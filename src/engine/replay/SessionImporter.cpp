@@ -19,11 +19,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SessionImporter", text);
-}
-
 // Collects messages into appendStep batches; remembers each stored message's id and the byte
 // sum before it (16 bytes per message), which is all the requests need afterwards.
 class StoreSink : public ImportSink
@@ -106,7 +101,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
             return badInput(detection.error);
         format = detection.format;
     } else if (!TranscriptFormats::importer(format)) {
-        return badInput(tr("unknown format '%1' (known: %2)").arg(format, TranscriptFormats::formats().join(u", "_s)));
+        return badInput(QCoreApplication::translate("SessionImporter", "unknown format '%1' (known: %2)").arg(format, TranscriptFormats::formats().join(u", "_s)));
     }
     result.format = format;
     const qint64 total = QFileInfo(path).size();
@@ -114,7 +109,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
     if (format == "waterline"_L1) {
         if (cancelled(options.cancel)) {
             result.cancelled = true;
-            result.error = tr("%1: import cancelled").arg(path);
+            result.error = QCoreApplication::translate("SessionImporter", "%1: import cancelled").arg(path);
             return result;
         }
         if (options.progress)
@@ -190,7 +185,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
     }
     const ImportedSession &s = imported.session;
     if (sink.ids().size() != s.messageCount)
-        return abandon(tr("%1: %2 messages read but %3 stored").arg(path).arg(s.messageCount).arg(sink.ids().size()), false, false);
+        return abandon(QCoreApplication::translate("SessionImporter", "%1: %2 messages read but %3 stored").arg(path).arg(s.messageCount).arg(sink.ids().size()), false, false);
 
     // Requests, in message order, in transactions bounded by the view ids they carry.
     QList<ImportedRequest> requests = s.requests;
@@ -233,13 +228,13 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
         producedBy.append(ids[in.messageIndex]);
         if (batch.size() >= 1000 || batchIds >= 2'000'000) {
             if (cancelled(options.cancel))
-                return abandon(tr("%1: import cancelled").arg(path), false, true);
+                return abandon(QCoreApplication::translate("SessionImporter", "%1: import cancelled").arg(path), false, true);
             if (!writeBatch())
                 return abandon(error, false, false);
         }
     }
     if (cancelled(options.cancel))
-        return abandon(tr("%1: import cancelled").arg(path), false, true);
+        return abandon(QCoreApplication::translate("SessionImporter", "%1: import cancelled").arg(path), false, true);
     if (!writeBatch())
         return abandon(error, false, false);
 

@@ -19,11 +19,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SessionReplayer", text);
-}
-
 // Namespace of replay record ids (a fixed random UUID: ids are v5 names inside it).
 const QUuid kReplayNamespace(u"6f3c2a9e-51d4-4e8b-9a57-0c1d2e3f4a5b"_s);
 
@@ -71,9 +66,9 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
         return result;
     };
     if (const QString problem = options.policy.validate(); !problem.isEmpty())
-        return fail(tr("invalid policy: %1").arg(problem));
+        return fail(QCoreApplication::translate("SessionReplayer", "invalid policy: %1").arg(problem));
     if (!Paths::isSafePathComponent(sessionId))
-        return fail(tr("\"%1\" is not a session id").arg(sessionId));
+        return fail(QCoreApplication::translate("SessionReplayer", "\"%1\" is not a session id").arg(sessionId));
 
     QString error;
     const std::optional<SessionInfo> info = store.session(sessionId, &error);
@@ -86,12 +81,12 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
     if (!error.isEmpty())
         return fail(error);
     if (!existing.checkpoints.isEmpty() || !existing.offloads.isEmpty() || !existingRecords.isEmpty())
-        return fail(tr("session %1 already has compaction overlays or records; replay starts from the raw history")
+        return fail(QCoreApplication::translate("SessionReplayer", "session %1 already has compaction overlays or records; replay starts from the raw history")
                         .arg(sessionId));
 
     const QString workspace = options.workspace.isEmpty() ? info->workspace : options.workspace;
     if (workspace.isEmpty())
-        return fail(tr("session %1 has no workspace folder for the offloaded results").arg(sessionId));
+        return fail(QCoreApplication::translate("SessionReplayer", "session %1 has no workspace folder for the offloaded results").arg(sessionId));
     const QString auditPath = options.auditPath.isEmpty() ? Paths::auditFile(sessionId) : options.auditPath;
 
     std::optional<ReplayInput> input = ReplayInput::fromStore(store, sessionId, &error);
@@ -111,7 +106,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
     for (int r = 0; r < total; ++r) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
             result.cancelled = true;
-            return fail(tr("replay of session %1 cancelled after %2 of %3 requests").arg(sessionId).arg(r).arg(total));
+            return fail(QCoreApplication::translate("SessionReplayer", "replay of session %1 cancelled after %2 of %3 requests").arg(sessionId).arg(r).arg(total));
         }
         const int requestIndex = input->requestIndexes[r];
         const QDateTime time = input->requestTimes[r].isValid() ? input->requestTimes[r] : lastTime;
@@ -153,7 +148,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
 
         const std::optional<StepIds> ids = store.appendStep(sessionId, step, &error);
         if (!ids)
-            return fail(tr("replay of request %1: %2").arg(requestIndex).arg(error));
+            return fail(QCoreApplication::translate("SessionReplayer", "replay of request %1: %2").arg(requestIndex).arg(error));
         if (!ids->checkpointIds.isEmpty()) {
             lastCheckpointId = ids->checkpointIds.constLast();
             // Keep the stored ids on the overlays that later views are built from.
@@ -165,7 +160,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
             lastStateKey = out.stateKey;
             ++result.records;
             if (!AuditLog::append(auditPath, out.record, &error))
-                return fail(tr("replay of request %1: %2").arg(requestIndex).arg(error));
+                return fail(QCoreApplication::translate("SessionReplayer", "replay of request %1: %2").arg(requestIndex).arg(error));
         }
         result.checkpoints += int(out.newCheckpoints.size());
         result.offloads += int(out.newOffloads.size());

@@ -16,11 +16,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 // Reads the top-level `history` array (the chat as sent to the model) one element at a
 // time; `trajectory` (which in 1.0 repeats the whole history per step) is skipped unread.
 class TrajHandler : public JsonStreamScanner::Handler
@@ -31,11 +26,11 @@ public:
     bool beginTop(int topIndex, char type) override
     {
         if (topIndex > 0) {
-            m_context.skipRecord(0, {}, tr("extra JSON value after the trajectory"));
+            m_context.skipRecord(0, {}, QCoreApplication::translate("TranscriptImport", "extra JSON value after the trajectory"));
             return false;
         }
         if (type != '{')
-            m_context.fail(tr("%1: expected a JSON object with a 'history' array").arg(m_context.sourceName()));
+            m_context.fail(QCoreApplication::translate("TranscriptImport", "%1: expected a JSON object with a 'history' array").arg(m_context.sourceName()));
         return type == '{';
     }
 
@@ -86,7 +81,7 @@ private:
     bool historyElement(const JsonStreamScanner::Element &element)
     {
         if (element.index < 0) {
-            m_context.skipElement(element, u"history"_s, tr("expected an array"));
+            m_context.skipElement(element, u"history"_s, QCoreApplication::translate("TranscriptImport", "expected an array"));
             return true;
         }
         QJsonObject object;
@@ -96,8 +91,8 @@ private:
         const QJsonValue roleValue = object.value("role"_L1);
         Role role;
         if (!roleValue.isString() || !roleFromName(roleValue.toString(), &role)) {
-            m_context.skipElement(element, field + u"role"_s, roleValue.isString() ? tr("unknown role '%1'").arg(roleValue.toString())
-                                                                                   : tr("missing or not a string"));
+            m_context.skipElement(element, field + u"role"_s, roleValue.isString() ? QCoreApplication::translate("TranscriptImport", "unknown role '%1'").arg(roleValue.toString())
+                                                                                   : QCoreApplication::translate("TranscriptImport", "missing or not a string"));
             return true;
         }
         // Only the main agent's conversation; other agents (reviewers, forwards) are left out.
@@ -110,7 +105,7 @@ private:
         }
         const QJsonValue content = object.value("content"_L1);
         if (!content.isString() && !content.isArray() && !content.isNull()) {
-            m_context.skipElement(element, field + u"content"_s, tr("expected a string, got %1").arg(ImportJson::typeName(content)));
+            m_context.skipElement(element, field + u"content"_s, QCoreApplication::translate("TranscriptImport", "expected a string, got %1").arg(ImportJson::typeName(content)));
             return true;
         }
         m_context.countRecord(roleValue.toString());
@@ -128,7 +123,7 @@ private:
                 call.arguments = ImportJson::compact(function.value("arguments"_L1));
                 call.argumentsValid = MessageCodec::argumentsAreValid(call.arguments);
                 if (call.name.isEmpty()) {
-                    m_context.skipElement(element, field + u"tool_calls[%1].function.name"_s.arg(i), tr("missing"));
+                    m_context.skipElement(element, field + u"tool_calls[%1].function.name"_s.arg(i), QCoreApplication::translate("TranscriptImport", "missing"));
                     continue;
                 }
                 message.toolCalls.append(call);
@@ -137,7 +132,7 @@ private:
             const QJsonArray ids = object.value("tool_call_ids"_L1).toArray();
             message.toolCallId = ids.isEmpty() ? object.value("tool_call_id"_L1).toString() : ids.at(0).toString();
             if (message.toolCallId.isEmpty()) {
-                m_context.skipElement(element, field + u"tool_call_ids"_s, tr("a tool message without a call id"));
+                m_context.skipElement(element, field + u"tool_call_ids"_s, QCoreApplication::translate("TranscriptImport", "a tool message without a call id"));
                 return true;
             }
         }
@@ -186,7 +181,7 @@ bool SweAgentImporter::read(ImportContext &context) const
     if (!context.scanJson(handler))
         return false;
     if (!handler.sawHistory())
-        return context.fail(tr("%1: field 'history': missing; not a SWE-agent trajectory").arg(context.sourceName()));
+        return context.fail(QCoreApplication::translate("TranscriptImport", "%1: field 'history': missing; not a SWE-agent trajectory").arg(context.sourceName()));
     return true;
 }
 

@@ -21,11 +21,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 struct Registry
 {
     QMutex mutex;
@@ -55,21 +50,21 @@ TranscriptFormats::Detection TranscriptFormats::detect(const QString &path)
     Detection detection;
     QFile file(path);
     if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly)) {
-        detection.error = QFileInfo(path).isDir() ? tr("%1: is a folder, not a transcript file").arg(path)
-                                                  : tr("%1: cannot open: %2").arg(path, file.errorString());
+        detection.error = QFileInfo(path).isDir() ? QCoreApplication::translate("TranscriptImport", "%1: is a folder, not a transcript file").arg(path)
+                                                  : QCoreApplication::translate("TranscriptImport", "%1: cannot open: %2").arg(path, file.errorString());
         return detection;
     }
     const QByteArray head = file.read(TranscriptSample::sampleBytes);
     if (head.trimmed().isEmpty()) {
-        detection.error = tr("%1: the file is empty").arg(path);
+        detection.error = QCoreApplication::translate("TranscriptImport", "%1: the file is empty").arg(path);
         return detection;
     }
     if (head.contains('\0')) {
-        detection.error = tr("%1: binary file, not a transcript").arg(path);
+        detection.error = QCoreApplication::translate("TranscriptImport", "%1: binary file, not a transcript").arg(path);
         return detection;
     }
     if (!TranscriptSample::isUtf8(head, head.size() < TranscriptSample::sampleBytes)) {
-        detection.error = tr("%1: not UTF-8 text (binary file?), not a transcript").arg(path);
+        detection.error = QCoreApplication::translate("TranscriptImport", "%1: not UTF-8 text (binary file?), not a transcript").arg(path);
         return detection;
     }
     const TranscriptSample sample = TranscriptSample::fromBytes(head, QFileInfo(path).fileName());
@@ -85,7 +80,7 @@ TranscriptFormats::Detection TranscriptFormats::detect(const QString &path)
         }
     }
     if (detection.format.isEmpty())
-        detection.error = tr("%1: unknown transcript format (supported: %2)").arg(path, formats().join(u", "_s));
+        detection.error = QCoreApplication::translate("TranscriptImport", "%1: unknown transcript format (supported: %2)").arg(path, formats().join(u", "_s));
     return detection;
 }
 
@@ -104,7 +99,7 @@ ImportResult TranscriptFormats::importFile(const QString &path, const QString &f
     const TranscriptImporter *found = importer(chosen);
     if (!found) {
         ImportResult result;
-        result.error = tr("unknown format '%1' (known: %2)").arg(chosen, formats().join(u", "_s));
+        result.error = QCoreApplication::translate("TranscriptImport", "unknown format '%1' (known: %2)").arg(chosen, formats().join(u", "_s));
         return result;
     }
     return found->importFile(path, options);

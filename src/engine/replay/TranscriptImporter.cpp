@@ -14,11 +14,6 @@ namespace wl {
 namespace {
 constexpr qint64 checkBytes = 64 * 1024;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 // A head cut at an arbitrary byte may end inside a UTF-8 sequence; drop that tail.
 QByteArrayView withoutCutSequence(QByteArrayView head)
 {
@@ -90,12 +85,12 @@ ImportResult TranscriptImporter::importFile(const QString &path, const ImportOpt
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         ImportResult result;
-        result.error = tr("%1: cannot open: %2").arg(path, file.errorString());
+        result.error = QCoreApplication::translate("TranscriptImport", "%1: cannot open: %2").arg(path, file.errorString());
         return result;
     }
     if (QFileInfo(path).isDir()) {
         ImportResult result;
-        result.error = tr("%1: is a folder, not a transcript file").arg(path);
+        result.error = QCoreApplication::translate("TranscriptImport", "%1: is a folder, not a transcript file").arg(path);
         return result;
     }
     return import(&file, path, options);
@@ -108,20 +103,20 @@ ImportResult TranscriptImporter::import(QIODevice *device, const QString &source
     result.session.sourcePath = sourceName;
 
     if (!device || !device->isReadable()) {
-        result.error = tr("%1: not readable").arg(sourceName);
+        result.error = QCoreApplication::translate("TranscriptImport", "%1: not readable").arg(sourceName);
         return result;
     }
     const QByteArray head = device->peek(checkBytes);
     if (head.trimmed().isEmpty() && (device->atEnd() || (!device->isSequential() && device->size() - device->pos() <= head.size()))) {
-        result.error = tr("%1: the file is empty").arg(sourceName);
+        result.error = QCoreApplication::translate("TranscriptImport", "%1: the file is empty").arg(sourceName);
         return result;
     }
     if (const qsizetype nul = head.indexOf('\0'); nul >= 0) {
-        result.error = tr("%1: binary file (NUL byte at offset %2), not a transcript").arg(sourceName).arg(nul);
+        result.error = QCoreApplication::translate("TranscriptImport", "%1: binary file (NUL byte at offset %2), not a transcript").arg(sourceName).arg(nul);
         return result;
     }
     if (!TranscriptSample::isUtf8(head, head.size() < checkBytes)) {
-        result.error = tr("%1: not UTF-8 text (binary file?), not a transcript").arg(sourceName);
+        result.error = QCoreApplication::translate("TranscriptImport", "%1: not UTF-8 text (binary file?), not a transcript").arg(sourceName);
         return result;
     }
     if (head.startsWith("\xEF\xBB\xBF"))
@@ -131,8 +126,8 @@ ImportResult TranscriptImporter::import(QIODevice *device, const QString &source
     const bool ok = read(context);
     if (ok && context.error().isEmpty() && result.session.messageCount == 0) {
         const QString first = result.session.problems.value(0);
-        result.error = first.isEmpty() ? tr("%1: no conversation found for format '%2'").arg(sourceName, id())
-                                       : tr("%1: no conversation found; %2 record(s) skipped, the first: %3")
+        result.error = first.isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: no conversation found for format '%2'").arg(sourceName, id())
+                                       : QCoreApplication::translate("TranscriptImport", "%1: no conversation found; %2 record(s) skipped, the first: %3")
                                              .arg(sourceName).arg(result.session.skippedLines).arg(first);
         return result;
     }
@@ -143,7 +138,7 @@ ImportResult TranscriptImporter::import(QIODevice *device, const QString &source
                          << result.session.requests.size() << "requests," << result.session.skippedLines << "skipped";
     } else {
         result.cancelled = context.wasCancelled();
-        result.error = context.error().isEmpty() ? tr("%1: import stopped").arg(sourceName) : context.error();
+        result.error = context.error().isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: import stopped").arg(sourceName) : context.error();
         qCInfo(lcReplay) << "import failed:" << result.error;
     }
     return result;

@@ -15,11 +15,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TranscriptImport", text);
-}
-
 qint64 usageValue(const QJsonObject &usage, QLatin1StringView key)
 {
     const QJsonValue v = usage.value(key);
@@ -39,11 +34,11 @@ public:
         const QString type = o.value("type"_L1).toString();
         if (!m_sawHeader) {
             if (type != "header"_L1 || o.value("format"_L1).toString() != SessionExport::formatName())
-                return m_context.failAt(lineNumber, u"type"_s, tr("expected a \"%1\" header line").arg(SessionExport::formatName()));
+                return m_context.failAt(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "expected a \"%1\" header line").arg(SessionExport::formatName()));
             const int version = o.value("version"_L1).toInt(-1);
             if (version < 1 || version > SessionExport::kFormatVersion)
                 return m_context.failAt(lineNumber, u"version"_s,
-                                        tr("export format %1 is not one this version reads (1 to %2)")
+                                        QCoreApplication::translate("TranscriptImport", "export format %1 is not one this version reads (1 to %2)")
                                             .arg(version)
                                             .arg(SessionExport::kFormatVersion));
             m_sawHeader = true;
@@ -66,7 +61,7 @@ public:
             m_sawEnd = true;
             return true;
         }
-        m_context.skipRecord(lineNumber, u"type"_s, tr("unknown line type '%1'").arg(type));
+        m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "unknown line type '%1'").arg(type));
         return true;
     }
 
@@ -74,7 +69,7 @@ public:
     {
         if (!m_sawEnd) {
             // A cut-off export still gives what it holds; say so.
-            m_context.skipRecord(0, u"end"_s, tr("the file has no end line: it was cut off"));
+            m_context.skipRecord(0, u"end"_s, QCoreApplication::translate("TranscriptImport", "the file has no end line: it was cut off"));
         }
         auto &requests = m_context.session().requests;
         std::stable_sort(requests.begin(), requests.end(),
@@ -110,7 +105,7 @@ private:
     {
         const QJsonValue indexValue = o.value("index"_L1);
         if (!indexValue.isDouble()) {
-            m_context.skipRecord(lineNumber, u"index"_s, tr("expected a number, got %1").arg(ImportJson::typeName(indexValue)));
+            m_context.skipRecord(lineNumber, u"index"_s, QCoreApplication::translate("TranscriptImport", "expected a number, got %1").arg(ImportJson::typeName(indexValue)));
             return true;
         }
         m_context.countRecord(u"request"_s);

@@ -63,7 +63,7 @@ void ApprovalGate::resetSession()
 
 ToolResult ApprovalGate::deniedResult(const ApprovalRequest &request)
 {
-    ToolResult result = ToolResult::error(tr("the user denied this %1 call").arg(request.toolName));
+    ToolResult result = ToolResult::error(u"the user denied this %1 call"_s.arg(request.toolName));
     result.exitCode = -1;
     result.metadata.insert(u"denied"_s, true);
     return result;

@@ -83,7 +83,7 @@ BashRun::BashRun(const QString &command, const QString &workingDirectory, int ti
             return;
         m_completed = true;
         m_timer.stop();
-        ToolResult result = ToolResult::error(tr("bash could not be started: %1").arg(m_process.errorString()));
+        ToolResult result = ToolResult::error(u"bash could not be started: %1"_s.arg(m_process.errorString()));
         result.exitCode = -1;
         finishQueued(result);
     });
@@ -146,18 +146,18 @@ QString BashRun::outputText() const
 {
     const OutputCapture::Parts parts = m_capture.parts();
     if (m_capture.totalBytes() == 0)
-        return tr("(no output)");
+        return u"(no output)"_s;
     const bool binary = Utf8Text::looksBinary(parts.head, parts.omittedBytes > 0 || !parts.tail.isEmpty())
         || Utf8Text::looksBinary(parts.tail, false);
     if (binary)
-        return tr("[the command wrote %1 bytes of binary output (NUL bytes or invalid UTF-8), not shown; pipe it "
-                  "through `xxd | head` or `cat -v` to inspect it]")
+        return u"[the command wrote %1 bytes of binary output (NUL bytes or invalid UTF-8), not shown; pipe it "
+                "through `xxd | head` or `cat -v` to inspect it]"_s
             .arg(m_capture.totalBytes());
     QString text = QString::fromUtf8(parts.head);
     if (parts.omittedBytes > 0) {
         if (!text.endsWith(u'\n'))
             text += u'\n';
-        text += tr("[... %1 bytes of output left out; %2 bytes in total ...]")
+        text += u"[... %1 bytes of output left out; %2 bytes in total ...]"_s
                     .arg(parts.omittedBytes)
                     .arg(m_capture.totalBytes())
             + u'\n' + QString::fromUtf8(parts.tail);
@@ -183,18 +183,18 @@ void BashRun::complete(int exitCode, bool crashed)
                                   {u"retainedBytes"_s, qint64(m_capture.retainedBytes())}};
     switch (m_stop) {
     case Stop::Timeout:
-        content += tr("[timed out after %1 s; the command and every process it started were killed]").arg(m_timeoutSeconds);
+        content += u"[timed out after %1 s; the command and every process it started were killed]"_s.arg(m_timeoutSeconds);
         result.metadata.insert(u"timedOut"_s, true);
         break;
     case Stop::Cancel:
-        content += tr("[stopped by the user; the command and every process it started were killed]");
+        content += u"[stopped by the user; the command and every process it started were killed]"_s;
         result.metadata.insert(u"cancelled"_s, true);
         break;
     case Stop::None:
         if (crashed)
-            content += tr("[the command was killed by a signal]");
+            content += u"[the command was killed by a signal]"_s;
         else
-            content += tr("[exit code: %1]").arg(exitCode);
+            content += u"[exit code: %1]"_s.arg(exitCode);
         break;
     }
     result.content = content;
@@ -211,14 +211,14 @@ ToolSpec BashTool::spec() const
     using namespace ToolArguments;
     return ToolSpec{
         u"bash"_s,
-        tr("Run a shell command with `bash -c` in the workspace root. stdout and stderr are merged; long output keeps "
-           "its first and last %1 bytes. The exit code is reported. timeout_s defaults to %2 and is at most %3; on "
-           "timeout the command and everything it started are killed. No input is available (stdin is empty).")
+        u"Run a shell command with `bash -c` in the workspace root. stdout and stderr are merged; long output keeps "
+         "its first and last %1 bytes. The exit code is reported. timeout_s defaults to %2 and is at most %3; on "
+         "timeout the command and everything it started are killed. No input is available (stdin is empty)."_s
             .arg(outputCap / 2)
             .arg(defaultTimeoutSeconds)
             .arg(maxTimeoutSeconds),
-        objectSchema(QJsonObject{{u"command"_s, stringProperty(tr("The command line"))},
-                                 {u"timeout_s"_s, integerProperty(tr("Timeout in seconds (default %1, max %2)")
+        objectSchema(QJsonObject{{u"command"_s, stringProperty(u"The command line"_s)},
+                                 {u"timeout_s"_s, integerProperty(u"Timeout in seconds (default %1, max %2)"_s
                                                                       .arg(defaultTimeoutSeconds)
                                                                       .arg(maxTimeoutSeconds),
                                                                   1)}},
@@ -229,7 +229,7 @@ ToolRun *BashTool::run(const QJsonObject &arguments, const ToolContext &context,
 {
     const QString command = ToolArguments::string(arguments, u"command"_s);
     if (command.trimmed().isEmpty())
-        return fail(tr("invalid arguments for bash: 'command' is empty"), parent);
+        return fail(u"invalid arguments for bash: 'command' is empty"_s, parent);
     const int timeout = int(std::clamp<qint64>(ToolArguments::integer(arguments, u"timeout_s"_s, defaultTimeoutSeconds), 1,
                                            maxTimeoutSeconds));
     return new BashRun(command, context.workspace->root(), timeout, parent);

@@ -78,12 +78,12 @@ ToolSpec EditFileTool::spec() const
     using namespace ToolArguments;
     return ToolSpec{
         u"edit_file"_s,
-        tr("Replace one passage of a text file in the workspace. old_text must occur exactly once; include enough "
-           "surrounding lines to make it unique. Differences in spaces, tabs, indentation and line endings are "
-           "tolerated when there is no exact match. The file keeps its line endings."),
-        objectSchema(QJsonObject{{u"path"_s, stringProperty(tr("File path, relative to the workspace root"))},
-                                 {u"old_text"_s, stringProperty(tr("The passage to replace, as it appears in the file"))},
-                                 {u"new_text"_s, stringProperty(tr("The text to put in its place"))}},
+        u"Replace one passage of a text file in the workspace. old_text must occur exactly once; include enough "
+         "surrounding lines to make it unique. Differences in spaces, tabs, indentation and line endings are "
+         "tolerated when there is no exact match. The file keeps its line endings."_s,
+        objectSchema(QJsonObject{{u"path"_s, stringProperty(u"File path, relative to the workspace root"_s)},
+                                 {u"old_text"_s, stringProperty(u"The passage to replace, as it appears in the file"_s)},
+                                 {u"new_text"_s, stringProperty(u"The text to put in its place"_s)}},
                      {u"path"_s, u"old_text"_s, u"new_text"_s})};
 }
 
@@ -92,11 +92,11 @@ EditFileTool::Edit EditFileTool::apply(const QString &original, const QString &o
 {
     Edit edit;
     if (oldText.isEmpty()) {
-        edit.error = tr("old_text is empty; to write a whole file use write_file");
+        edit.error = u"old_text is empty; to write a whole file use write_file"_s;
         return edit;
     }
     if (oldText == newText) {
-        edit.error = tr("old_text and new_text are the same; nothing would change");
+        edit.error = u"old_text and new_text are the same; nothing would change"_s;
         return edit;
     }
     const bool crlf = prefersCrlf(original);
@@ -111,7 +111,7 @@ EditFileTool::Edit EditFileTool::apply(const QString &original, const QString &o
         const qsizetype count = original.count(candidate);
         if (count > 1) {
             edit.matches = int(count);
-            edit.error = tr("old_text occurs %1 times in '%2'; include more surrounding lines so it matches exactly once")
+            edit.error = u"old_text occurs %1 times in '%2'; include more surrounding lines so it matches exactly once"_s
                              .arg(count)
                              .arg(displayPath);
             return edit;
@@ -128,7 +128,7 @@ EditFileTool::Edit EditFileTool::apply(const QString &original, const QString &o
 
     const QRegularExpression pattern = tolerantPattern(oldText);
     if (!pattern.isValid()) {
-        edit.error = tr("old_text was not found in '%1'").arg(displayPath);
+        edit.error = u"old_text was not found in '%1'"_s.arg(displayPath);
         return edit;
     }
     QRegularExpressionMatch first;
@@ -144,14 +144,14 @@ EditFileTool::Edit EditFileTool::apply(const QString &original, const QString &o
     }
     edit.matches = count;
     if (count == 0) {
-        edit.error = tr("old_text was not found in '%1' (also tried ignoring differences in whitespace and line "
-                        "endings); read the file again and copy the passage exactly")
+        edit.error = u"old_text was not found in '%1' (also tried ignoring differences in whitespace and line "
+                      "endings); read the file again and copy the passage exactly"_s
                          .arg(displayPath);
         return edit;
     }
     if (count > 1) {
-        edit.error = tr("old_text matches %1 places in '%2' when whitespace is ignored; include more surrounding lines "
-                        "so it matches exactly once")
+        edit.error = u"old_text matches %1 places in '%2' when whitespace is ignored; include more surrounding lines "
+                      "so it matches exactly once"_s
                          .arg(count)
                          .arg(displayPath);
         return edit;
@@ -177,7 +177,7 @@ ToolRun *EditFileTool::run(const QJsonObject &arguments, const ToolContext &cont
         [absolute, relative, oldText, newText](const std::atomic_bool &) {
             const TextFiles::Loaded loaded = TextFiles::load(absolute, relative);
             if (!loaded.exists)
-                return ToolResult::error(tr("file not found: '%1'; use write_file to create it").arg(relative));
+                return ToolResult::error(u"file not found: '%1'; use write_file to create it"_s.arg(relative));
             if (!loaded.ok)
                 return ToolResult::error(loaded.error);
             const Edit edit = apply(loaded.text, oldText, newText, relative);
@@ -189,8 +189,8 @@ ToolRun *EditFileTool::run(const QJsonObject &arguments, const ToolContext &cont
                 return ToolResult::error(problem, metadata);
             const bool tolerant = edit.match == Match::WhitespaceTolerant;
             metadata.insert(u"match"_s, tolerant ? u"whitespace"_s : u"exact"_s);
-            return ToolResult::success(tolerant ? tr("edited '%1' (matched ignoring whitespace differences)").arg(relative)
-                                                : tr("edited '%1'").arg(relative),
+            return ToolResult::success(tolerant ? u"edited '%1' (matched ignoring whitespace differences)"_s.arg(relative)
+                                                : u"edited '%1'"_s.arg(relative),
                                        metadata);
         },
         parent);

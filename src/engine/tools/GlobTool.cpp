@@ -19,11 +19,11 @@ ToolSpec GlobTool::spec() const
     using namespace ToolArguments;
     return ToolSpec{
         u"glob"_s,
-        tr("Find files by path pattern. `*` and `?` match within one folder, `**` across folders (`**/*.cpp` finds "
-           "every .cpp file), `{a,b}` and `[abc]` as in bash. Paths are listed relative to the workspace root; .git "
-           "and .waterline are skipped."),
-        objectSchema(QJsonObject{{u"pattern"_s, stringProperty(tr("The pattern, relative to path"))},
-                                 {u"path"_s, stringProperty(tr("Folder to search in (default: the workspace root)"))}},
+        u"Find files by path pattern. `*` and `?` match within one folder, `**` across folders (`**/*.cpp` finds "
+         "every .cpp file), `{a,b}` and `[abc]` as in bash. Paths are listed relative to the workspace root; .git "
+         "and .waterline are skipped."_s,
+        objectSchema(QJsonObject{{u"pattern"_s, stringProperty(u"The pattern, relative to path"_s)},
+                                 {u"path"_s, stringProperty(u"Folder to search in (default: the workspace root)"_s)}},
                      {u"pattern"_s})};
 }
 
@@ -32,14 +32,14 @@ ToolRun *GlobTool::run(const QJsonObject &arguments, const ToolContext &context,
     const QString pattern = ToolArguments::string(arguments, u"pattern"_s);
     const QString path = ToolArguments::string(arguments, u"path"_s, u"."_s);
     if (pattern.isEmpty())
-        return fail(tr("invalid arguments for glob: 'pattern' is empty"), parent);
+        return fail(u"invalid arguments for glob: 'pattern' is empty"_s, parent);
     if (pattern.startsWith(u'/'))
-        return fail(tr("the pattern '%1' must be relative; pass the folder as path instead").arg(pattern), parent);
+        return fail(u"the pattern '%1' must be relative; pass the folder as path instead"_s.arg(pattern), parent);
     const Workspace::Resolved resolved = context.workspace->resolve(path, Workspace::Access::Read);
     if (!resolved.ok)
         return fail(resolved.error, parent);
     if (!QFileInfo(resolved.absolutePath).isDir())
-        return fail(tr("'%1' is not a folder").arg(path), parent);
+        return fail(u"'%1' is not a folder"_s.arg(path), parent);
 
     const QString root = context.workspace->root();
     const QString base = resolved.absolutePath;
@@ -67,20 +67,20 @@ ToolRun *GlobTool::run(const QJsonObject &arguments, const ToolContext &context,
             QJsonObject metadata{{u"matches"_s, total}, {u"visitedEntries"_s, outcome.visitedEntries}};
             QString content;
             if (total == 0) {
-                content = tr("no files match '%1' in '%2'").arg(pattern, path);
+                content = u"no files match '%1' in '%2'"_s.arg(pattern, path);
                 if (!pattern.contains(u'/') && !pattern.contains(u"**"_s))
-                    content += u' ' + tr("(a pattern without '/' only looks directly in that folder; use '**/%1' to "
-                                         "include subfolders)")
+                    content += u' ' + u"(a pattern without '/' only looks directly in that folder; use '**/%1' to "
+                                       "include subfolders)"_s
                                           .arg(pattern);
             } else {
                 content = matches.join(u'\n');
                 if (total > matches.size())
-                    content += u'\n' + tr("[showing %1 of %2 matches; narrow the pattern or the path]")
+                    content += u'\n' + u"[showing %1 of %2 matches; narrow the pattern or the path]"_s
                                            .arg(matches.size())
                                            .arg(total);
             }
             if (outcome.hitEntryLimit)
-                content += u'\n' + tr("[the search stopped after %1 entries; narrow the path]").arg(outcome.visitedEntries - 1);
+                content += u'\n' + u"[the search stopped after %1 entries; narrow the path]"_s.arg(outcome.visitedEntries - 1);
             metadata.insert(u"entryLimitHit"_s, outcome.hitEntryLimit);
             return ToolResult::success(content, metadata);
         },

@@ -86,17 +86,17 @@ ToolSpec GrepTool::spec() const
     using namespace ToolArguments;
     return ToolSpec{
         u"grep"_s,
-        tr("Search file contents with a regular expression (Perl syntax). Prints matching lines as "
-           "`file:line: text`. Searches the files under path (default: the workspace root), or the one file it "
-           "names; glob filters the files (a glob without '/' matches file names, e.g. '*.cpp'). Binary files, "
-           "files over %1 MB, .git and .waterline are skipped.")
+        u"Search file contents with a regular expression (Perl syntax). Prints matching lines as "
+         "`file:line: text`. Searches the files under path (default: the workspace root), or the one file it "
+         "names; glob filters the files (a glob without '/' matches file names, e.g. '*.cpp'). Binary files, "
+         "files over %1 MB, .git and .waterline are skipped."_s
             .arg(maxFileBytes / (1024 * 1024)),
         objectSchema(
-            QJsonObject{{u"pattern"_s, stringProperty(tr("The regular expression"))},
-                        {u"path"_s, stringProperty(tr("File or folder to search (default: the workspace root)"))},
-                        {u"glob"_s, stringProperty(tr("Only files matching this pattern, e.g. '*.h' or 'src/**/*.cpp'"))},
-                        {u"ignore_case"_s, booleanProperty(tr("Match without regard to case (default false)"))},
-                        {u"max_results"_s, integerProperty(tr("Stop after this many matching lines (default %1, max %2)")
+            QJsonObject{{u"pattern"_s, stringProperty(u"The regular expression"_s)},
+                        {u"path"_s, stringProperty(u"File or folder to search (default: the workspace root)"_s)},
+                        {u"glob"_s, stringProperty(u"Only files matching this pattern, e.g. '*.h' or 'src/**/*.cpp'"_s)},
+                        {u"ignore_case"_s, booleanProperty(u"Match without regard to case (default false)"_s)},
+                        {u"max_results"_s, integerProperty(u"Stop after this many matching lines (default %1, max %2)"_s
                                                                .arg(defaultMaxResults)
                                                                .arg(maxMaxResults),
                                                            1)}},
@@ -116,7 +116,7 @@ ToolRun *GrepTool::run(const QJsonObject &arguments, const ToolContext &context,
     search->regex = QRegularExpression(pattern, ignoreCase ? QRegularExpression::CaseInsensitiveOption
                                                            : QRegularExpression::NoPatternOption);
     if (!search->regex.isValid())
-        return fail(tr("invalid regular expression '%1': %2 (at offset %3)")
+        return fail(u"invalid regular expression '%1': %2 (at offset %3)"_s
                         .arg(pattern, search->regex.errorString())
                         .arg(search->regex.patternErrorOffset()),
                     parent);
@@ -131,7 +131,7 @@ ToolRun *GrepTool::run(const QJsonObject &arguments, const ToolContext &context,
         return fail(resolved.error, parent);
     const QFileInfo target(resolved.absolutePath);
     if (!target.exists())
-        return fail(tr("'%1' does not exist").arg(path), parent);
+        return fail(u"'%1' does not exist"_s.arg(path), parent);
 
     const QString root = context.workspace->root();
     const QString base = resolved.absolutePath;
@@ -165,18 +165,18 @@ ToolRun *GrepTool::run(const QJsonObject &arguments, const ToolContext &context,
                                  {u"skippedLarge"_s, search->skippedLarge}};
             QString content;
             if (search->matches == 0)
-                content = tr("no matches for '%1' in '%2' (%3 files searched)").arg(pattern, path).arg(search->filesSearched);
+                content = u"no matches for '%1' in '%2' (%3 files searched)"_s.arg(pattern, path).arg(search->filesSearched);
             else
                 content = search->lines.join(u'\n');
             if (search->full())
-                content += u'\n' + tr("[reached max_results (%1 lines); there may be more matches: narrow the pattern or the path, or raise max_results]")
+                content += u'\n' + u"[reached max_results (%1 lines); there may be more matches: narrow the pattern or the path, or raise max_results]"_s
                                        .arg(search->maxResults);
             if (search->skippedLarge > 0)
-                content += u'\n' + tr("[%1 files over %2 MB were not searched]")
+                content += u'\n' + u"[%1 files over %2 MB were not searched]"_s
                                        .arg(search->skippedLarge)
                                        .arg(GrepTool::maxFileBytes / (1024 * 1024));
             if (hitEntryLimit)
-                content += u'\n' + tr("[the search stopped early: too many files; narrow the path]");
+                content += u'\n' + u"[the search stopped early: too many files; narrow the path]"_s;
             metadata.insert(u"capped"_s, search->full());
             return ToolResult::success(content, metadata);
         },

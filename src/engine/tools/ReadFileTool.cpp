@@ -18,14 +18,14 @@ ToolSpec ReadFileTool::spec() const
     using namespace ToolArguments;
     return ToolSpec{
         u"read_file"_s,
-        tr("Read a text file in the workspace, one page at a time. Pages are byte ranges: offset (default 0) "
-           "and limit (default %1, at most %2 bytes). A partial page ends with a line giving the next offset "
-           "and the total size. Also reads offloaded tool results (.waterline/tool_results/...).")
+        u"Read a text file in the workspace, one page at a time. Pages are byte ranges: offset (default 0) "
+         "and limit (default %1, at most %2 bytes). A partial page ends with a line giving the next offset "
+         "and the total size. Also reads offloaded tool results (.waterline/tool_results/...)."_s
             .arg(defaultLimit)
             .arg(maxLimit),
-        objectSchema(QJsonObject{{u"path"_s, stringProperty(tr("File path, relative to the workspace root"))},
-                                 {u"offset"_s, integerProperty(tr("Byte offset to start at (default 0)"), 0)},
-                                 {u"limit"_s, integerProperty(tr("Bytes to read (default %1, max %2)")
+        objectSchema(QJsonObject{{u"path"_s, stringProperty(u"File path, relative to the workspace root"_s)},
+                                 {u"offset"_s, integerProperty(u"Byte offset to start at (default 0)"_s, 0)},
+                                 {u"limit"_s, integerProperty(u"Bytes to read (default %1, max %2)"_s
                                                                   .arg(defaultLimit)
                                                                   .arg(maxLimit),
                                                               1)}},
@@ -59,12 +59,12 @@ ToolResult ReadFileTool::readPage(const QString &absolutePath, const QString &di
 {
     const QFileInfo info(absolutePath);
     if (!info.exists())
-        return ToolResult::error(tr("file not found: '%1'").arg(displayPath));
+        return ToolResult::error(u"file not found: '%1'"_s.arg(displayPath));
     if (info.isDir())
-        return ToolResult::error(tr("'%1' is a folder, not a file; use glob to list its files").arg(displayPath));
+        return ToolResult::error(u"'%1' is a folder, not a file; use glob to list its files"_s.arg(displayPath));
     QFile file(absolutePath);
     if (!file.open(QIODevice::ReadOnly))
-        return ToolResult::error(tr("cannot read '%1': %2").arg(displayPath, file.errorString()));
+        return ToolResult::error(u"cannot read '%1': %2"_s.arg(displayPath, file.errorString()));
 
     const qint64 total = file.size();
     QJsonObject metadata{{u"path"_s, displayPath}, {u"totalBytes"_s, total}};
@@ -72,20 +72,20 @@ ToolResult ReadFileTool::readPage(const QString &absolutePath, const QString &di
     if (Utf8Text::looksBinary(sniff, total > sniff.size())) {
         metadata.insert(u"binary"_s, true);
         return ToolResult::error(
-            tr("'%1' is a binary file (%2 bytes); read_file shows text files only").arg(displayPath).arg(total), metadata);
+            u"'%1' is a binary file (%2 bytes); read_file shows text files only"_s.arg(displayPath).arg(total), metadata);
     }
     if (total == 0)
-        return ToolResult::success(tr("[the file '%1' is empty]").arg(displayPath), metadata);
+        return ToolResult::success(u"[the file '%1' is empty]"_s.arg(displayPath), metadata);
     if (offset >= total)
         return ToolResult::error(
-            tr("offset %1 is past the end of '%2' (%3 bytes)").arg(offset).arg(displayPath).arg(total), metadata);
+            u"offset %1 is past the end of '%2' (%3 bytes)"_s.arg(offset).arg(displayPath).arg(total), metadata);
 
     const bool clamped = limit > maxLimit;
     limit = qBound<qint64>(1, limit, maxLimit);
     // Read a few bytes on either side, so the page can be moved to whole sequences.
     const qint64 readStart = qMax<qint64>(0, offset - 3);
     if (!file.seek(readStart))
-        return ToolResult::error(tr("cannot read '%1': %2").arg(displayPath, file.errorString()), metadata);
+        return ToolResult::error(u"cannot read '%1': %2"_s.arg(displayPath, file.errorString()), metadata);
     const QByteArray buffer = file.read(offset - readStart + limit + 4);
     const qsizetype wanted = qsizetype(offset - readStart);
     const qsizetype begin = Utf8Text::boundaryAtOrBefore(buffer, wanted);
@@ -104,7 +104,7 @@ ToolResult ReadFileTool::readPage(const QString &absolutePath, const QString &di
         metadata.insert(u"nextOffset"_s, pageEnd);
         if (!content.endsWith(u'\n'))
             content += u'\n';
-        content += tr("[showing bytes %1-%2 of %3 total; next offset: %2]").arg(pageStart).arg(pageEnd).arg(total);
+        content += u"[showing bytes %1-%2 of %3 total; next offset: %2]"_s.arg(pageStart).arg(pageEnd).arg(total);
     }
     return ToolResult::success(content, metadata);
 }

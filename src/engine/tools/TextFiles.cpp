@@ -8,13 +8,11 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+using namespace Qt::StringLiterals;
+
 namespace wl::TextFiles {
 
 namespace {
-struct Text
-{
-    Q_DECLARE_TR_FUNCTIONS(wl::TextFiles)
-};
 constexpr QByteArrayView utf8Bom("\xEF\xBB\xBF");
 } // namespace
 
@@ -35,11 +33,11 @@ Loaded load(const QString &absolutePath, const QString &displayPath)
     }
     loaded.exists = true;
     if (info.isDir()) {
-        loaded.error = Text::tr("'%1' is a folder, not a file").arg(displayPath);
+        loaded.error = u"'%1' is a folder, not a file"_s.arg(displayPath);
         return loaded;
     }
     if (info.size() > maxEditableBytes) {
-        loaded.error = Text::tr("'%1' is too large to edit (%2 bytes; the limit is %3)")
+        loaded.error = u"'%1' is too large to edit (%2 bytes; the limit is %3)"_s
                            .arg(displayPath)
                            .arg(info.size())
                            .arg(maxEditableBytes);
@@ -47,12 +45,12 @@ Loaded load(const QString &absolutePath, const QString &displayPath)
     }
     QFile file(absolutePath);
     if (!file.open(QIODevice::ReadOnly)) {
-        loaded.error = Text::tr("cannot read '%1': %2").arg(displayPath, file.errorString());
+        loaded.error = u"cannot read '%1': %2"_s.arg(displayPath, file.errorString());
         return loaded;
     }
     const QByteArray bytes = file.readAll();
     if (Utf8Text::looksBinary(bytes, false)) {
-        loaded.error = Text::tr("'%1' is a binary or non-UTF-8 file; only UTF-8 text files can be edited").arg(displayPath);
+        loaded.error = u"'%1' is a binary or non-UTF-8 file; only UTF-8 text files can be edited"_s.arg(displayPath);
         return loaded;
     }
     loaded.byteOrderMark = bytes.startsWith(utf8Bom);
@@ -65,19 +63,19 @@ QString save(const QString &absolutePath, const QString &displayPath, const QByt
 {
     const QFileInfo info(absolutePath);
     if (info.isDir())
-        return Text::tr("'%1' is a folder, not a file").arg(displayPath);
+        return u"'%1' is a folder, not a file"_s.arg(displayPath);
     if (!QDir().mkpath(info.absolutePath()))
-        return Text::tr("cannot create the folder for '%1'").arg(displayPath);
+        return u"cannot create the folder for '%1'"_s.arg(displayPath);
     QSaveFile file(absolutePath);
     if (!file.open(QIODevice::WriteOnly))
-        return Text::tr("cannot write '%1': %2").arg(displayPath, file.errorString());
+        return u"cannot write '%1': %2"_s.arg(displayPath, file.errorString());
     if (file.write(bytes) != bytes.size()) {
         const QString reason = file.errorString();
         file.cancelWriting();
-        return Text::tr("cannot write '%1': %2").arg(displayPath, reason);
+        return u"cannot write '%1': %2"_s.arg(displayPath, reason);
     }
     if (!file.commit())
-        return Text::tr("cannot write '%1': %2").arg(displayPath, file.errorString());
+        return u"cannot write '%1': %2"_s.arg(displayPath, file.errorString());
     return {};
 }
 

@@ -22,7 +22,7 @@ QString Tool::checkArguments(const QJsonObject &arguments) const
     const QString problem = ToolArguments::validate(toolSpec.inputSchema, arguments);
     if (problem.isEmpty())
         return {};
-    return tr("invalid arguments for %1: %2").arg(toolSpec.name, problem);
+    return u"invalid arguments for %1: %2"_s.arg(toolSpec.name, problem);
 }
 
 ToolRun *Tool::start(const QJsonObject &arguments, const ToolContext &context, QObject *parent)
@@ -31,7 +31,7 @@ ToolRun *Tool::start(const QJsonObject &arguments, const ToolContext &context, Q
     if (!problem.isEmpty())
         return fail(problem, parent);
     if (!context.workspace)
-        return fail(tr("%1 cannot run: the session has no workspace").arg(name()), parent);
+        return fail(u"%1 cannot run: the session has no workspace"_s.arg(name()), parent);
     return run(arguments, context, parent);
 }
 

@@ -13,31 +13,25 @@ namespace wl::ToolArguments {
 
 namespace {
 
-// Gives lupdate a context for the messages below.
-struct Text
-{
-    Q_DECLARE_TR_FUNCTIONS(wl::ToolArguments)
-};
-
 QString jsonTypeName(const QJsonValue &value)
 {
     switch (value.type()) {
     case QJsonValue::Null:
-        return Text::tr("null");
+        return u"null"_s;
     case QJsonValue::Bool:
-        return Text::tr("a boolean");
+        return u"a boolean"_s;
     case QJsonValue::Double:
-        return Text::tr("a number");
+        return u"a number"_s;
     case QJsonValue::String:
-        return Text::tr("a string");
+        return u"a string"_s;
     case QJsonValue::Array:
-        return Text::tr("an array");
+        return u"an array"_s;
     case QJsonValue::Object:
-        return Text::tr("an object");
+        return u"an object"_s;
     case QJsonValue::Undefined:
         break;
     }
-    return Text::tr("nothing");
+    return u"nothing"_s;
 }
 
 bool isInteger(const QJsonValue &value)
@@ -86,11 +80,11 @@ QString parse(const QString &text, QJsonObject *arguments)
         QJsonParseError wrapped;
         QJsonDocument::fromJson("[" + text.toUtf8() + "]", &wrapped);
         if (wrapped.error == QJsonParseError::NoError)
-            return Text::tr("the arguments must be a JSON object");
-        return Text::tr("the arguments are not valid JSON (%1 at offset %2)").arg(error.errorString()).arg(error.offset);
+            return u"the arguments must be a JSON object"_s;
+        return u"the arguments are not valid JSON (%1 at offset %2)"_s.arg(error.errorString()).arg(error.offset);
     }
     if (!document.isObject())
-        return Text::tr("the arguments must be a JSON object");
+        return u"the arguments must be a JSON object"_s;
     *arguments = document.object();
     return {};
 }
@@ -102,7 +96,7 @@ QString validate(const QJsonObject &schema, const QJsonObject &arguments)
     for (const QJsonValue &name : required) {
         const QJsonValue value = arguments.value(name.toString());
         if (value.isUndefined() || value.isNull())
-            return Text::tr("'%1' is required").arg(name.toString());
+            return u"'%1' is required"_s.arg(name.toString());
     }
     for (auto it = properties.begin(); it != properties.end(); ++it) {
         const QJsonValue value = arguments.value(it.key());
@@ -113,16 +107,16 @@ QString validate(const QJsonObject &schema, const QJsonObject &arguments)
         if (value.isNull() && !required.contains(it.key()))
             continue;  // an explicit null for an optional field means "use the default"
         if (!type.isEmpty() && !hasType(value, type))
-            return Text::tr("'%1' must be %2, got %3").arg(it.key(), article(type), jsonTypeName(value));
+            return u"'%1' must be %2, got %3"_s.arg(it.key(), article(type), jsonTypeName(value));
         if (property.contains(u"minimum"_s) && value.isDouble()
             && value.toDouble() < property.value(u"minimum"_s).toDouble())
-            return Text::tr("'%1' must be at least %2").arg(it.key()).arg(property.value(u"minimum"_s).toInteger());
+            return u"'%1' must be at least %2"_s.arg(it.key()).arg(property.value(u"minimum"_s).toInteger());
         const QJsonArray allowed = property.value(u"enum"_s).toArray();
         if (!allowed.isEmpty() && !allowed.contains(value)) {
             QStringList names;
             for (const QJsonValue &option : allowed)
                 names << option.toVariant().toString();
-            return Text::tr("'%1' must be one of: %2").arg(it.key(), names.join(u", "_s));
+            return u"'%1' must be one of: %2"_s.arg(it.key(), names.join(u", "_s));
         }
     }
     return {};

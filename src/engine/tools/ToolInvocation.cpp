@@ -61,7 +61,7 @@ void ToolInvocation::cancel()
     case State::Idle:
     case State::AwaitingApproval: {
         setState(State::Running);
-        ToolResult result = ToolResult::error(tr("the %1 call was cancelled by the user").arg(m_call.name));
+        ToolResult result = ToolResult::error(u"the %1 call was cancelled by the user"_s.arg(m_call.name));
         result.exitCode = -1;
         result.metadata.insert(u"cancelled"_s, true);
         finishQueued(result);

@@ -71,12 +71,12 @@ ToolRegistry::Prepared ToolRegistry::prepare(const ToolCall &call) const
     Prepared prepared;
     prepared.tool = tool(call.name);
     if (!prepared.tool) {
-        prepared.error = tr("unknown tool '%1'; the available tools are: %2").arg(call.name, names().join(u", "_s));
+        prepared.error = u"unknown tool '%1'; the available tools are: %2"_s.arg(call.name, names().join(u", "_s));
         return prepared;
     }
     const QString parseError = ToolArguments::parse(call.arguments, &prepared.arguments);
     if (!parseError.isEmpty()) {
-        prepared.error = tr("invalid arguments for %1: %2").arg(call.name, parseError);
+        prepared.error = u"invalid arguments for %1: %2"_s.arg(call.name, parseError);
         return prepared;
     }
     prepared.error = prepared.tool->checkArguments(prepared.arguments);

@@ -44,7 +44,7 @@ void ToolRun::cancel()
 ToolResult ToolRun::cancelledResult() const
 {
     ToolResult result = ToolResult::error(
-        QCoreApplication::translate("wl::ToolRun", "the %1 call was cancelled by the user").arg(m_toolName));
+        QStringLiteral("the %1 call was cancelled by the user").arg(m_toolName));
     result.exitCode = -1;
     result.metadata.insert(QStringLiteral("cancelled"), true);
     return result;

@@ -13,11 +13,6 @@ namespace wl::UnifiedDiff {
 
 namespace {
 
-struct Text
-{
-    Q_DECLARE_TR_FUNCTIONS(wl::UnifiedDiff)
-};
-
 // Lines keep their terminator; the last one may have none.
 QList<QStringView> splitLines(const QString &text)
 {
@@ -204,7 +199,7 @@ QString diff(const QString &oldText, const QString &newText, const QString &oldL
         }
         if (out.size() > options.maxBytes) {
             out.truncate(options.maxBytes);
-            out += u'\n' + Text::tr("[diff cut at %1 characters]").arg(options.maxBytes) + u'\n';
+            out += u'\n' + u"[diff cut at %1 characters]"_s.arg(options.maxBytes) + u'\n';
             return out;
         }
         i = hunkEnd;

@@ -80,15 +80,15 @@ Workspace::Resolved Workspace::resolve(const QString &path, Access access) const
 {
     Resolved result;
     if (m_root.isEmpty()) {
-        result.error = tr("the workspace folder does not exist");
+        result.error = u"the workspace folder does not exist"_s;
         return result;
     }
     if (path.trimmed().isEmpty()) {
-        result.error = tr("the path is empty");
+        result.error = u"the path is empty"_s;
         return result;
     }
     if (path.contains(QChar(0))) {
-        result.error = tr("the path contains a NUL character");
+        result.error = u"the path contains a NUL character"_s;
         return result;
     }
 
@@ -111,13 +111,13 @@ Workspace::Resolved Workspace::resolve(const QString &path, Access access) const
         const QFileInfo info(next);
         if (info.isSymLink()) {
             if (++hops > maxSymlinkHops) {
-                result.error = tr("path '%1' has too many levels of symbolic links").arg(path);
+                result.error = u"path '%1' has too many levels of symbolic links"_s.arg(path);
                 return result;
             }
             viaSymlink = true;
             const QString target = readLink(next);
             if (target.isEmpty()) {
-                result.error = tr("cannot read the symbolic link '%1'").arg(next);
+                result.error = u"cannot read the symbolic link '%1'"_s.arg(next);
                 return result;
             }
             pending = target.split(u'/', Qt::SkipEmptyParts) + pending;
@@ -130,17 +130,17 @@ Workspace::Resolved Workspace::resolve(const QString &path, Access access) const
 
     if (!contains(current)) {
         if (viaSymlink)
-            result.error = tr("path '%1' resolves to %2 through a symbolic link, which is outside the workspace %3")
+            result.error = u"path '%1' resolves to %2 through a symbolic link, which is outside the workspace %3"_s
                                .arg(path, current, m_root);
         else
-            result.error = tr("path '%1' is outside the workspace %2").arg(path, m_root);
+            result.error = u"path '%1' is outside the workspace %2"_s.arg(path, m_root);
         return result;
     }
     result.absolutePath = current;
     result.relativePath = relativePath(current);
     if (access == Access::Write
         && (result.relativePath == privateFolder || result.relativePath.startsWith(privateFolder + u'/'))) {
-        result.error = tr("path '%1' is inside Waterline's own folder %2, which tools may read but not change")
+        result.error = u"path '%1' is inside Waterline's own folder %2, which tools may read but not change"_s
                            .arg(path, privateFolder);
         result.absolutePath.clear();
         return result;

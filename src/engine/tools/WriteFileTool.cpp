@@ -16,10 +16,10 @@ ToolSpec WriteFileTool::spec() const
 {
     using namespace ToolArguments;
     return ToolSpec{u"write_file"_s,
-                    tr("Write a whole file in the workspace, replacing it if it exists. Missing folders are created. "
-                       "Prefer edit_file for changing part of an existing file."),
-                    objectSchema(QJsonObject{{u"path"_s, stringProperty(tr("File path, relative to the workspace root"))},
-                                             {u"content"_s, stringProperty(tr("The complete new content of the file"))}},
+                    u"Write a whole file in the workspace, replacing it if it exists. Missing folders are created. "
+                     "Prefer edit_file for changing part of an existing file."_s,
+                    objectSchema(QJsonObject{{u"path"_s, stringProperty(u"File path, relative to the workspace root"_s)},
+                                             {u"content"_s, stringProperty(u"The complete new content of the file"_s)}},
                                  {u"path"_s, u"content"_s})};
 }
 
@@ -40,8 +40,8 @@ ToolRun *WriteFileTool::run(const QJsonObject &arguments, const ToolContext &con
             if (!problem.isEmpty())
                 return ToolResult::error(problem);
             const QJsonObject metadata{{u"path"_s, relative}, {u"bytes"_s, qint64(bytes.size())}, {u"created"_s, !existed}};
-            const QString message = existed ? tr("wrote %1 bytes to '%2' (replaced the previous content)")
-                                            : tr("wrote %1 bytes to the new file '%2'");
+            const QString message = existed ? u"wrote %1 bytes to '%2' (replaced the previous content)"_s
+                                            : u"wrote %1 bytes to the new file '%2'"_s;
             return ToolResult::success(message.arg(bytes.size()).arg(relative), metadata);
         },
         parent);

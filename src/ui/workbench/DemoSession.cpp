@@ -16,10 +16,6 @@ namespace {
 // Bump when the transcript, the policy or the replay changes: the demo is rebuilt.
 constexpr auto kDemoVersion = "1";
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("DemoSession", text);
-}
 } // namespace
 
 QString DemoSession::defaultFolder()
@@ -34,8 +30,8 @@ QString DemoSession::transcriptResource()
 
 QString DemoSession::sourceNote()
 {
-    return tr("The demo session replays a real Claude Code session from marot/spotter "
-              "(test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).");
+    return QCoreApplication::translate("DemoSession", "The demo session replays a real Claude Code session from marot/spotter "
+                                                      "(test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl, MIT licence).");
 }
 
 CompactionPolicy DemoSession::policy()
@@ -75,19 +71,19 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
     }
 
     // Build it afresh: nothing of an older or broken demo is kept.
-    report(tr("Preparing the demo session"), 0);
+    report(QCoreApplication::translate("DemoSession", "Preparing the demo session"), 0);
     QFile::remove(stampPath);
     for (const QString &name : {QStringLiteral("demo.db"), QStringLiteral("demo.db-wal"), QStringLiteral("demo.db-shm")})
         QFile::remove(dir.filePath(name));
     QDir(workspace).removeRecursively();
     if (!QDir().mkpath(workspace)) {
-        result.error = tr("Could not create the folder %1.").arg(workspace);
+        result.error = QCoreApplication::translate("DemoSession", "Could not create the folder %1.").arg(workspace);
         return result;
     }
     const QString transcript = dir.filePath(QStringLiteral("demo-transcript.jsonl"));
     QFile::remove(transcript);
     if (!QFile::copy(transcriptResource(), transcript)) {
-        result.error = tr("Could not unpack the demo transcript to %1.").arg(transcript);
+        result.error = QCoreApplication::translate("DemoSession", "Could not unpack the demo transcript to %1.").arg(transcript);
         return result;
     }
 
@@ -96,9 +92,9 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
         return result;
     SessionImporter::Options importOptions;
     importOptions.workspace = workspace;
-    importOptions.title = tr("Demo: a Claude Code session, replayed");
+    importOptions.title = QCoreApplication::translate("DemoSession", "Demo: a Claude Code session, replayed");
     importOptions.cancel = cancel;
-    importOptions.progress = [&](qint64 done, qint64 total) { report(tr("Importing the demo transcript"), total > 0 ? int(40 * done / total) : 0); };
+    importOptions.progress = [&](qint64 done, qint64 total) { report(QCoreApplication::translate("DemoSession", "Importing the demo transcript"), total > 0 ? int(40 * done / total) : 0); };
     const SessionImporter::Result imported = SessionImporter::importFile(store, transcript, importOptions);
     if (!imported.ok) {
         result.error = imported.error;
@@ -111,7 +107,7 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
     replayOptions.auditPath = dir.filePath(QStringLiteral("compaction_records.jsonl"));
     QFile::remove(replayOptions.auditPath);
     replayOptions.cancel = cancel;
-    replayOptions.progress = [&](int done, int total) { report(tr("Replaying it with Waterline's compaction"), 40 + (total > 0 ? 60 * done / total : 0)); };
+    replayOptions.progress = [&](int done, int total) { report(QCoreApplication::translate("DemoSession", "Replaying it with Waterline's compaction"), 40 + (total > 0 ? 60 * done / total : 0)); };
     const SessionReplayer::Result replayed = SessionReplayer::replay(store, imported.sessionId, replayOptions);
     if (!replayed.ok) {
         QString ignored;
@@ -127,7 +123,7 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
         out.write(QByteArray(kDemoVersion) + '\n' + imported.sessionId.toUtf8() + '\n');
         out.commit();
     }
-    report(tr("Demo session ready"), 100);
+    report(QCoreApplication::translate("DemoSession", "Demo session ready"), 100);
     result.ok = true;
     result.built = true;
     result.sessionId = imported.sessionId;
