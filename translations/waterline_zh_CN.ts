@@ -162,19 +162,19 @@
     </message>
     <message>
         <source>unexpected &apos;%1&apos;</source>
-        <translation>意外的 '%1'</translation>
+        <translation>意外的 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>unexpected &apos;:&apos;</source>
-        <translation>意外的 ':'</translation>
+        <translation>意外的 &apos;:&apos;</translation>
     </message>
     <message>
         <source>unexpected &apos;,&apos;</source>
-        <translation>意外的 ','</translation>
+        <translation>意外的 &apos;,&apos;</translation>
     </message>
     <message>
         <source>unexpected character &apos;%1&apos;</source>
-        <translation>意外的字符 '%1'</translation>
+        <translation>意外的字符 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>unexpected end of input (truncated JSON)</source>
@@ -266,7 +266,7 @@
     <name>SessionImporter</name>
     <message>
         <source>unknown format &apos;%1&apos; (known: %2)</source>
-        <translation>未知格式 '%1'（已知格式：%2）</translation>
+        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
     </message>
     <message>
         <source>%1: import cancelled</source>
@@ -292,7 +292,7 @@
     </message>
     <message>
         <source>&quot;%1&quot; is not a session id</source>
-        <translation>"%1" 不是会话 ID</translation>
+        <translation>&quot;%1&quot; 不是会话 ID</translation>
     </message>
     <message>
         <source>session %1 already has compaction overlays or records; replay starts from the raw history</source>
@@ -353,7 +353,7 @@
     </message>
     <message>
         <source>unknown record kind &apos;%1&apos;</source>
-        <translation>未知的记录类型 '%1'</translation>
+        <translation>未知的记录类型 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>expected an array or a string, got %1</source>
@@ -369,11 +369,11 @@
     </message>
     <message>
         <source>unknown role &apos;%1&apos;</source>
-        <translation>未知角色 '%1'</translation>
+        <translation>未知角色 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>unknown response item &apos;%1&apos;</source>
-        <translation>未知的响应项 '%1'</translation>
+        <translation>未知的响应项 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -381,7 +381,7 @@
     </message>
     <message>
         <source>%1: field &apos;%2&apos;: %3</source>
-        <translation>%1：字段 '%2'：%3</translation>
+        <translation>%1：字段 &apos;%2&apos;：%3</translation>
     </message>
     <message>
         <source>%1:%2 (byte %3): %4</source>
@@ -393,23 +393,23 @@
     </message>
     <message>
         <source>call to &apos;%1&apos; has no id and cannot be answered</source>
-        <translation>对 '%1' 的调用没有 ID，无法回应</translation>
+        <translation>对 &apos;%1&apos; 的调用没有 ID，无法回应</translation>
     </message>
     <message>
         <source>call id &apos;%1&apos; is used again before its result</source>
-        <translation>调用 ID '%1' 在其结果返回之前被重复使用</translation>
+        <translation>调用 ID &apos;%1&apos; 在其结果返回之前被重复使用</translation>
     </message>
     <message>
         <source>call id &apos;%1&apos; is reused after it was answered</source>
-        <translation>调用 ID '%1' 在已得到回应后被重复使用</translation>
+        <translation>调用 ID &apos;%1&apos; 在已得到回应后被重复使用</translation>
     </message>
     <message>
         <source>second result for call &apos;%1&apos;</source>
-        <translation>调用 '%1' 的第二个结果</translation>
+        <translation>调用 &apos;%1&apos; 的第二个结果</translation>
     </message>
     <message>
         <source>result for unknown call &apos;%1&apos;</source>
-        <translation>未知调用 '%1' 的结果</translation>
+        <translation>未知调用 &apos;%1&apos; 的结果</translation>
     </message>
     <message>
         <source>%1: message %2 could not be stored: %3</source>
@@ -417,7 +417,7 @@
     </message>
     <message>
         <source>call &apos;%1&apos; has no result</source>
-        <translation>调用 '%1' 没有结果</translation>
+        <translation>调用 &apos;%1&apos; 没有结果</translation>
     </message>
     <message>
         <source>%1: import cancelled</source>
@@ -493,7 +493,7 @@
     </message>
     <message>
         <source>unknown event kind &apos;%1&apos;</source>
-        <translation>未知的事件类型 '%1'</translation>
+        <translation>未知的事件类型 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)</source>
@@ -505,7 +505,7 @@
     </message>
     <message>
         <source>%1: field &apos;history&apos;: missing in run %2</source>
-        <translation>%1：运行 %2 中缺少字段 'history'</translation>
+        <translation>%1：运行 %2 中缺少字段 &apos;history&apos;</translation>
     </message>
     <message>
         <source>extra JSON value after the trajectory</source>
@@ -513,7 +513,7 @@
     </message>
     <message>
         <source>%1: expected a JSON object with a &apos;history&apos; array</source>
-        <translation>%1：应为包含 'history' 数组的 JSON 对象</translation>
+        <translation>%1：应为包含 &apos;history&apos; 数组的 JSON 对象</translation>
     </message>
     <message>
         <source>expected an array</source>
@@ -533,7 +533,7 @@
     </message>
     <message>
         <source>%1: field &apos;history&apos;: missing; not a SWE-agent trajectory</source>
-        <translation>%1：缺少字段 'history'；不是 SWE-agent 轨迹</translation>
+        <translation>%1：缺少字段 &apos;history&apos;；不是 SWE-agent 轨迹</translation>
     </message>
     <message>
         <source>%1: is a folder, not a transcript file</source>
@@ -561,7 +561,7 @@
     </message>
     <message>
         <source>unknown format &apos;%1&apos; (known: %2)</source>
-        <translation>未知格式 '%1'（已知格式：%2）</translation>
+        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
     </message>
     <message>
         <source>%1: not readable</source>
@@ -573,7 +573,7 @@
     </message>
     <message>
         <source>%1: no conversation found for format &apos;%2&apos;</source>
-        <translation>%1：按格式 '%2' 未找到对话</translation>
+        <translation>%1：按格式 &apos;%2&apos; 未找到对话</translation>
     </message>
     <message>
         <source>%1: no conversation found; %2 record(s) skipped, the first: %3</source>
@@ -585,7 +585,7 @@
     </message>
     <message>
         <source>expected a &quot;%1&quot; header line</source>
-        <translation>应为 "%1" 头部行</translation>
+        <translation>应为 &quot;%1&quot; 头部行</translation>
     </message>
     <message>
         <source>export format %1 is not one this version reads (1 to %2)</source>
@@ -593,7 +593,7 @@
     </message>
     <message>
         <source>unknown line type &apos;%1&apos;</source>
-        <translation>未知的行类型 '%1'</translation>
+        <translation>未知的行类型 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>the file has no end line: it was cut off</source>
@@ -705,7 +705,7 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
     <message>
         <source>%1: field &apos;messages&apos;: expected an array of messages</source>
-        <translation>%1：字段 'messages'：应为消息数组</translation>
+        <translation>%1：字段 &apos;messages&apos;：应为消息数组</translation>
     </message>
     <message>
         <source>Token estimate of a JSON messages file</source>
@@ -805,7 +805,7 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
     <message>
         <source>--format: unknown format &apos;%1&apos; (known: auto, %2)</source>
-        <translation>--format：未知格式 '%1'（已知格式：auto、%2）</translation>
+        <translation>--format：未知格式 &apos;%1&apos;（已知格式：auto、%2）</translation>
     </message>
     <message>
         <source>--window needs --replay</source>
@@ -813,7 +813,7 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     </message>
     <message>
         <source>--run: &apos;%1&apos; is not a whole number of at least 0</source>
-        <translation>--run：'%1' 不是大于等于 0 的整数</translation>
+        <translation>--run：&apos;%1&apos; 不是大于等于 0 的整数</translation>
     </message>
     <message>
         <source>%1: is a folder, not a transcript file</source>
@@ -971,7 +971,7 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
     </message>
     <message>
         <source>unexpected argument &quot;%1&quot;</source>
-        <translation>意外的参数 "%1"</translation>
+        <translation>意外的参数 &quot;%1&quot;</translation>
     </message>
     <message>
         <source>--prompt is required and must not be empty</source>
@@ -1007,7 +1007,7 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
     </message>
     <message>
         <source>unknown provider &quot;%1&quot; (expected openai-chat or anthropic)</source>
-        <translation>未知提供商 "%1"（应为 openai-chat 或 anthropic）</translation>
+        <translation>未知提供商 &quot;%1&quot;（应为 openai-chat 或 anthropic）</translation>
     </message>
     <message>
         <source>--provider needs --model</source>
@@ -1019,7 +1019,7 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
     </message>
     <message>
         <source>--base-url &quot;%1&quot; is not an http(s) URL</source>
-        <translation>--base-url "%1" 不是 http(s) URL</translation>
+        <translation>--base-url &quot;%1&quot; 不是 http(s) URL</translation>
     </message>
     <message>
         <source>no model: pass --model</source>
@@ -1035,11 +1035,11 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
     </message>
     <message>
         <source>%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
-        <translation>%1：'%2' 不是 (0, 1] 范围内的窗口比例</translation>
+        <translation>%1：&apos;%2&apos; 不是 (0, 1] 范围内的窗口比例</translation>
     </message>
     <message>
         <source>%1: &apos;%2&apos; is not a whole number of at least %3</source>
-        <translation>%1：'%2' 不是大于等于 %3 的整数</translation>
+        <translation>%1：&apos;%2&apos; 不是大于等于 %3 的整数</translation>
     </message>
     <message>
         <source>requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5</source>
@@ -1093,7 +1093,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>How new summaries are made: extractive (default), or size:TOKENS for a fixed size (&apos;size&apos; alone: the mean of the source&apos;s own summaries, else 600).</source>
-        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS 表示固定大小（仅写 'size'：取来源自身摘要的平均值，否则为 600）。</translation>
+        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS 表示固定大小（仅写 &apos;size&apos;：取来源自身摘要的平均值，否则为 600）。</translation>
     </message>
     <message>
         <source>Count tool schemas in the ratio: on (default) or off.</source>
@@ -1105,7 +1105,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Print one JSON object {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}.</source>
-        <translation>输出一个 JSON 对象 {"requests": [...], "totals": {...}}。</translation>
+        <translation>输出一个 JSON 对象 {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}。</translation>
     </message>
     <message>
         <source>OpenHands evaluation output: which run (line) to read (default 0).</source>
@@ -1121,11 +1121,11 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>--summary: &apos;%1&apos; is not &apos;extractive&apos; or &apos;size:TOKENS&apos;</source>
-        <translation>--summary：'%1' 既不是 'extractive' 也不是 'size:TOKENS'</translation>
+        <translation>--summary：&apos;%1&apos; 既不是 &apos;extractive&apos; 也不是 &apos;size:TOKENS&apos;</translation>
     </message>
     <message>
         <source>--count-tool-schemas: &apos;%1&apos; is not &apos;on&apos; or &apos;off&apos;</source>
-        <translation>--count-tool-schemas：'%1' 既不是 'on' 也不是 'off'</translation>
+        <translation>--count-tool-schemas：&apos;%1&apos; 既不是 &apos;on&apos; 也不是 &apos;off&apos;</translation>
     </message>
     <message>
         <source>%1: no such file (a session id needs --db PATH)</source>
@@ -1316,6 +1316,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>Stopped by the user. Retry continues the turn.</source>
         <translation>已被用户停止。点击“重试”可继续本轮。</translation>
+    </message>
+    <message>
+        <source>This session ran on the provider profile “%1”, which no longer exists; it uses the default profile “%2”.</source>
+        <translation>此会话原先使用的提供商配置“%1”已不存在；现改用默认配置“%2”。</translation>
     </message>
 </context>
 <context>
@@ -2657,6 +2661,12 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 %1</source>
         <translation>无法准备演示会话：
 %1</translation>
+    </message>
+    <message>
+        <source>%1 at %2
+%3</source>
+        <translation>%1（%2）
+%3</translation>
     </message>
 </context>
 <context>

@@ -44,7 +44,7 @@ QString TranscriptImporter::id() const
 
 QString TranscriptImporter::displayName() const
 {
-    return tr(m_displayName);
+    return QCoreApplication::translate("TranscriptImport", m_displayName);
 }
 
 TranscriptSample TranscriptSample::fromBytes(const QByteArray &head, const QString &fileName)

@@ -1,5 +1,7 @@
 #include "WhatIfRunner.h"
 
+#include "compaction/ExtractiveSummarizer.h"
+
 #include <QElapsedTimer>
 
 namespace wl {
@@ -19,9 +21,17 @@ WhatIfRunner::~WhatIfRunner()
 
 void WhatIfRunner::setSession(const Simulator::Input &input)
 {
-    m_input = std::make_shared<const Simulator::Input>(input);
+    auto shared = std::make_shared<Simulator::Input>(input);
+    if (!shared->extractiveFacts)
+        shared->extractiveFacts = std::make_shared<const ExtractiveFacts>();
+    m_input = std::move(shared);
     m_pending.reset();
     ++m_generation;
+}
+
+std::shared_ptr<const ExtractiveFacts> WhatIfRunner::extractiveFacts() const
+{
+    return m_input ? m_input->extractiveFacts : nullptr;
 }
 
 void WhatIfRunner::request(const CompactionPolicy &policy)

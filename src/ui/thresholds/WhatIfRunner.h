@@ -20,8 +20,12 @@ public:
     explicit WhatIfRunner(QObject *parent = nullptr);
     ~WhatIfRunner() override;
 
-    // The recorded session (its policy field is ignored). Resets any pending request.
+    // The recorded session (its policy field is ignored). Resets any pending request. Unless the
+    // input brings one, every run over this session shares one extractive facts cache, so a slider
+    // step pays only the merge of cached per-message facts.
     void setSession(const Simulator::Input &input);
+    // The facts cache the runs over the current session share (null before a session is set).
+    std::shared_ptr<const ExtractiveFacts> extractiveFacts() const;
     bool hasSession() const { return bool(m_input); }
 
     void request(const CompactionPolicy &policy);

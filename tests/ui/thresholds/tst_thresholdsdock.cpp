@@ -1,4 +1,5 @@
 #include "WhatIfBinding.h"
+#include "compaction/ExtractiveSummarizer.h"
 #include "thresholds/ThresholdsPanel.h"
 #include "thresholds/WhatIfRunner.h"
 #include "timeline/TimelineModel.h"
@@ -51,6 +52,7 @@ private slots:
     void applyAndReset();
     void sliderDrivesWhatIf();
     void runnerCoalesces();
+    void runnerSharesFactsAcrossRuns();
 };
 
 void TestThresholdsDock::orderIsKept_data()
@@ -180,6 +182,43 @@ void TestThresholdsDock::runnerCoalesces()
     // The first request runs at once; the 29 that arrived meanwhile collapse into the newest.
     QVERIFY2(runner.runsStarted() <= 2, qPrintable(QString::number(runner.runsStarted())));
     QCOMPARE(results.last().at(0).value<CompactionPolicy>().full, policy.full);
+}
+
+void TestThresholdsDock::runnerSharesFactsAcrossRuns()
+{
+    // Slider steps over one session reuse the per-message facts of the extractive summariser, and a
+    // run served from the cache gives the same what-if as a run without one.
+    const Simulator::Input input = growingSession(200);
+    WhatIfRunner runner;
+    runner.setSession(input);
+    const std::shared_ptr<const ExtractiveFacts> facts = runner.extractiveFacts();
+    QVERIFY(facts);
+    QCOMPARE(facts->size(), 0);
+    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    CompactionPolicy policy = input.policy;
+    policy.full = 0.75;
+    runner.request(policy);
+    QTRY_COMPARE(results.size(), 1);
+    const qsizetype filled = facts->size();
+    QVERIFY(filled > 0);
+    policy.full = 0.72;
+    runner.request(policy);
+    QTRY_COMPARE(results.size(), 2);
+    QCOMPARE(runner.extractiveFacts(), facts);
+
+    Simulator::Input uncached = input;
+    uncached.policy = policy;
+    const SimulationResult expected = Simulator::simulate(uncached);
+    const auto got = results.at(1).at(1).value<SimulationResult>();
+    QCOMPARE(got.totals.summaryCalls, expected.totals.summaryCalls);
+    QCOMPARE(got.totals.tokensSent, expected.totals.tokensSent);
+    QCOMPARE(got.rows.size(), expected.rows.size());
+    for (qsizetype i = 0; i < expected.rows.size(); ++i)
+        QCOMPARE(got.rows.at(i).ratioAfter, expected.rows.at(i).ratioAfter);
+    QVERIFY(expected.totals.summaryCalls > 0);
+
+    runner.setSession(input); // a new session starts a new cache
+    QVERIFY(runner.extractiveFacts() != facts);
 }
 
 QTEST_MAIN(TestThresholdsDock)
