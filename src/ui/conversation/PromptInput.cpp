@@ -178,6 +178,8 @@ void PromptInput::showNotice(const QString &text, bool warning)
     if (warning) {
         const bool dark = palette.color(QPalette::Base).lightness() < 128;
         palette.setColor(QPalette::WindowText, dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xb7, 0x1c, 0x1c));
+    } else {
+        palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
     }
     m_notice->setPalette(palette);
 }
@@ -194,8 +196,10 @@ void PromptInput::updateState()
         m_sendButton->setText(tr("Send"));
         m_sendButton->setToolTip(tr("Send the prompt (Ctrl+Enter)"));
     }
+    // Why the prompt is disabled is a state, not a fault (the demo and imported sessions have no
+    // model on purpose): say it calmly. A rejected command is the user's to fix, so it warns.
     if (blocked)
-        showNotice(m_blockedReason, true);
+        showNotice(m_blockedReason, false);
     else
         showNotice(m_message, true);
 }

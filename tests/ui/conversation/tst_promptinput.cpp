@@ -150,6 +150,10 @@ void TestPromptInput::unknownCommandIsExplained()
     QCOMPARE(commands.size(), 0);
     QCOMPARE(input.text(), u"/frobnicate"_s);
     QVERIFY2(input.notice().contains(u"Unknown command /frobnicate"_s), qPrintable(input.notice()));
+    auto *notice = input.findChild<QLabel *>(u"PromptNotice"_s);
+    QVERIFY(notice);
+    QVERIFY(notice->palette().color(QPalette::WindowText) != input.palette().color(QPalette::WindowText));
+    QVERIFY(notice->palette().color(QPalette::WindowText) != input.palette().color(QPalette::PlaceholderText));
     QVERIFY(input.notice().contains(u"/compact force"_s));
     // Typing clears the message.
     QTest::keyClick(input.editor(), Qt::Key_Backspace);
@@ -223,6 +227,11 @@ void TestPromptInput::blockedReason()
     QCOMPARE(input.notice(), reason);
     input.submit();
     QCOMPARE(submitted.size(), 0);
+    // The reason reads as a state (the dimmed text colour); a rejected command reads as a warning.
+    auto *notice = input.findChild<QLabel *>(u"PromptNotice"_s);
+    QVERIFY(notice);
+    const QColor calm = notice->palette().color(QPalette::WindowText);
+    QCOMPARE(calm, input.palette().color(QPalette::PlaceholderText));
 
     input.setBlockedReason({});
     QVERIFY(!input.isBlocked());
