@@ -1,5 +1,6 @@
 // Transcript import throughput on the real corpus files, and peak memory on a generated
 // 200 MB transcript streamed to a sink.
+#include "BenchReplayData.h"
 #include "replay/TranscriptFormats.h"
 
 #include <QFile>
@@ -14,23 +15,6 @@ using namespace wl;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QString data(const char *relative)
-{
-    return QStringLiteral(WATERLINE_TEST_DATA "/replay/") + QString::fromUtf8(relative);
-}
-
-qint64 statusValue(const char *key)
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith(key))
-            return line.mid(qstrlen(key)).trimmed().split(' ').value(0).toLongLong() * 1024;
-    }
-    return -1;
-}
 
 class NullSink : public ImportSink
 {
@@ -47,7 +31,7 @@ public:
 
 void importFile(benchmark::State &state, const char *relative)
 {
-    const QString path = data(relative);
+    const QString path = bench::corpusFile(relative);
     const qint64 size = QFileInfo(path).size();
     for (auto _ : state) {
         ImportResult r = TranscriptFormats::importFile(path);
@@ -75,30 +59,13 @@ static void importGenerated200MB(benchmark::State &state)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(u"big.jsonl"_s);
-    qint64 size = 0;
-    {
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) {
-            state.SkipWithError("cannot write the generated file");
-            return;
-        }
-        const QByteArray body(20000, 'r');
-        const QByteArray big(4 << 20, 'R');
-        for (qint64 turn = 0; size < 200ll * 1024 * 1024; ++turn) {
-            const QByteArray id = "call_" + QByteArray::number(turn);
-            size += file.write(R"({"role":"user","content":"step"})" "\n"
-                               R"({"role":"assistant","content":"","tool_calls":[{"id":")" + id
-                               + R"(","type":"function","function":{"name":"bash","arguments":"{}"}}]})" "\n"
-                               R"({"role":"tool","tool_call_id":")" + id + R"(","content":")"
-                               + (turn % 500 == 7 ? big : body) + "\"}\n");
-        }
+    const qint64 size = bench::writeGenerated200MB(path);
+    if (size < 0) {
+        state.SkipWithError("cannot write the generated file");
+        return;
     }
     for (auto _ : state) {
-        QFile clear(u"/proc/self/clear_refs"_s);
-        if (clear.open(QIODevice::WriteOnly))
-            clear.write("5");
-        clear.close();
-        const qint64 before = statusValue("VmHWM:");
+        const qint64 before = bench::resetPeakMemory();
         NullSink sink;
         ImportOptions options;
         options.sink = &sink;
@@ -107,9 +74,9 @@ static void importGenerated200MB(benchmark::State &state)
             state.SkipWithError(qPrintable(r.error));
             return;
         }
-        const qint64 after = statusValue("VmHWM:");
+        const qint64 after = bench::statusValue("VmHWM:");
         state.counters["VmHWM_growth_MB"] = double(after - before) / (1024.0 * 1024.0);
-        state.counters["largest_message_MB"] = 4.0;
+        state.counters["largest_message_MB"] = bench::kGeneratedLargestMessageMB;
         state.counters["messages"] = double(sink.messages);
     }
     state.SetBytesProcessed(state.iterations() * size);
@@ -119,7 +86,7 @@ BENCHMARK(importGenerated200MB)->Iterations(1)->Unit(benchmark::kMillisecond);
 // Baseline: QJsonDocument parsing of every line of the same Claude Code file, nothing else.
 static void qtJsonParseBaseline(benchmark::State &state)
 {
-    QFile file(data("claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"));
+    QFile file(bench::corpusFile("claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"));
     if (!file.open(QIODevice::ReadOnly)) {
         state.SkipWithError("cannot read the corpus file");
         return;

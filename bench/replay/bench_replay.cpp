@@ -5,6 +5,7 @@
 #include "replay/ReplayInput.h"
 #include "replay/SessionImporter.h"
 #include "replay/SessionReplayer.h"
+#include "BenchReplayData.h"
 #include "replay/TranscriptFormats.h"
 #include "store/SessionStore.h"
 
@@ -21,11 +22,6 @@ using namespace wl;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QString data(const char *relative)
-{
-    return QStringLiteral(WATERLINE_TEST_DATA "/replay/") + QString::fromUtf8(relative);
-}
 
 const char *const kLargest = "claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
 
@@ -108,7 +104,7 @@ BENCHMARK(simulate2000Requests)
 // The same through the whole file path: read the corpus file, build the input, simulate.
 static void simulateCorpusFile(benchmark::State &state)
 {
-    const QString path = data(kLargest);
+    const QString path = bench::corpusFile(kLargest);
     for (auto _ : state) {
         const ImportResult imported = TranscriptFormats::importFile(path);
         const ReplayInput input = ReplayInput::fromImport(imported.session);
@@ -124,7 +120,7 @@ BENCHMARK(simulateCorpusFile)->Unit(benchmark::kMillisecond);
 // largest corpus file (2.76 MB Claude Code session). One fresh database per iteration.
 static void importIntoStore(benchmark::State &state)
 {
-    const QString path = data(kLargest);
+    const QString path = bench::corpusFile(kLargest);
     const qint64 size = QFileInfo(path).size();
     int round = 0;
     for (auto _ : state) {
@@ -154,39 +150,14 @@ BENCHMARK(importIntoStore)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 // 200 MB of OpenAI Chat JSONL (20 KB tool results, every 500th one 4 MB) imported into a store:
 // speed, and how far VmHWM rose above the resident size before (the history is streamed in
 // batches; only ids and byte sums are kept, 16 bytes per message).
-static qint64 statusValue(const char *key)
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith(key))
-            return line.mid(qstrlen(key)).trimmed().split(' ').value(0).toLongLong() * 1024;
-    }
-    return -1;
-}
-
 static void importGenerated200MBIntoStore(benchmark::State &state)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(u"big.jsonl"_s);
-    qint64 size = 0;
-    {
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) {
-            state.SkipWithError("cannot write the generated file");
-            return;
-        }
-        const QByteArray body(20000, 'r');
-        const QByteArray big(4 << 20, 'R');
-        for (qint64 turn = 0; size < 200ll * 1024 * 1024; ++turn) {
-            const QByteArray id = "call_" + QByteArray::number(turn);
-            size += file.write(R"({"role":"user","content":"step"})" "\n"
-                               R"({"role":"assistant","content":"","tool_calls":[{"id":")" + id
-                               + R"(","type":"function","function":{"name":"bash","arguments":"{}"}}]})" "\n"
-                               R"({"role":"tool","tool_call_id":")" + id + R"(","content":")"
-                               + (turn % 500 == 7 ? big : body) + "\"}\n");
-        }
+    const qint64 size = bench::writeGenerated200MB(path);
+    if (size < 0) {
+        state.SkipWithError("cannot write the generated file");
+        return;
     }
     for (auto _ : state) {
         SessionStore store;
@@ -194,19 +165,15 @@ static void importGenerated200MBIntoStore(benchmark::State &state)
             state.SkipWithError("cannot open a store");
             return;
         }
-        QFile clear(u"/proc/self/clear_refs"_s);
-        if (clear.open(QIODevice::WriteOnly))
-            clear.write("5");
-        clear.close();
-        const qint64 before = statusValue("VmHWM:");
+        const qint64 before = bench::resetPeakMemory();
         const SessionImporter::Result r = SessionImporter::importFile(store, path);
         if (!r.ok) {
             state.SkipWithError(qPrintable(r.error));
             return;
         }
-        const qint64 after = statusValue("VmHWM:");
+        const qint64 after = bench::statusValue("VmHWM:");
         state.counters["VmHWM_growth_MB"] = double(after - before) / (1024.0 * 1024.0);
-        state.counters["largest_message_MB"] = 4.0;
+        state.counters["largest_message_MB"] = bench::kGeneratedLargestMessageMB;
         state.counters["messages"] = r.messages;
         state.counters["requests"] = r.requests;
     }
@@ -217,7 +184,7 @@ BENCHMARK(importGenerated200MBIntoStore)->Iterations(1)->Unit(benchmark::kMillis
 // Replay of the stored corpus session with real offload files and the audit (the demo path).
 static void replayStored(benchmark::State &state)
 {
-    const QString path = data(kLargest);
+    const QString path = bench::corpusFile(kLargest);
     for (auto _ : state) {
         state.PauseTiming();
         QTemporaryDir dir;
