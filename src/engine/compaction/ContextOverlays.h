@@ -3,8 +3,8 @@
 #include "Checkpoint.h"
 #include "OffloadStore.h"
 
-#include <QHash>
 #include <QList>
+#include <QMap>
 
 namespace wl {
 
@@ -24,7 +24,7 @@ struct OffloadOverlay
 struct ContextOverlays
 {
     QList<Checkpoint> checkpoints;          // oldest first; the view uses the newest
-    QHash<qint64, OffloadOverlay> offloads; // by message id
+    QMap<qint64, OffloadOverlay> offloads;  // by message id, in id order (a checkpoint lists the newest)
 };
 
 } // namespace wl

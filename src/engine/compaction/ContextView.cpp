@@ -48,7 +48,7 @@ ContextOverlays ContextView::withoutCompaction(const ContextOverlays &overlays, 
 {
     ContextOverlays out = overlays;
     out.checkpoints.removeIf([&](const Checkpoint &c) { return c.recordId == recordId; });
-    out.offloads.removeIf([&](const QHash<qint64, OffloadOverlay>::iterator &it) { return it->recordId == recordId; });
+    out.offloads.removeIf([&](const QMap<qint64, OffloadOverlay>::iterator &it) { return it->recordId == recordId; });
     return out;
 }
 
