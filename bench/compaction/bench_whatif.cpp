@@ -1,6 +1,7 @@
 // What-if replay with the facts cache: 2,000 requests over 20,000 messages, extractive summaries.
 // The thresholds dock re-runs it on every slider step over the same history (target < 50 ms).
 #include "compaction/ExtractiveSummarizer.h"
+#include "compaction/SimulatedOffloads.h"
 #include "compaction/Simulator.h"
 #include "model/Message.h"
 
@@ -93,7 +94,7 @@ void count(benchmark::State &state, const SimulationResult &result)
     state.counters["emergencies"] = result.totals.emergencies;
 }
 
-// No facts cache passed in: the run keeps one for itself only.
+// No caches passed in: the run keeps its facts for itself only.
 void BM_SimulateNoCache(benchmark::State &state)
 {
     const Simulator::Input in = input();
@@ -106,13 +107,14 @@ void BM_SimulateNoCache(benchmark::State &state)
 }
 BENCHMARK(BM_SimulateNoCache)->Unit(benchmark::kMillisecond);
 
-// A fresh shared cache per run: the first replay after a history is loaded.
+// Fresh shared caches per run: the first replay after a history is loaded.
 void BM_SimulateColdCache(benchmark::State &state)
 {
     Simulator::Input in = input();
     SimulationResult result;
     for (auto _ : state) {
         in.extractiveFacts = std::make_shared<const ExtractiveFacts>();
+        in.offloads = std::make_shared<SimulatedOffloads>();
         result = Simulator::simulate(in);
         benchmark::DoNotOptimize(result);
     }
@@ -120,11 +122,12 @@ void BM_SimulateColdCache(benchmark::State &state)
 }
 BENCHMARK(BM_SimulateColdCache)->Unit(benchmark::kMillisecond);
 
-// The cache filled by an earlier replay at another threshold: every slider step after the first.
+// The caches filled by an earlier replay at another threshold: every slider step after the first.
 void BM_SimulateWarmCache(benchmark::State &state)
 {
     Simulator::Input in = input();
     in.extractiveFacts = std::make_shared<const ExtractiveFacts>();
+    in.offloads = std::make_shared<SimulatedOffloads>();
     in.policy.full = 0.85; // an earlier slider position
     Simulator::simulate(in);
     in.policy = CompactionPolicy();

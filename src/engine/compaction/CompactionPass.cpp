@@ -1,13 +1,13 @@
 #include "CompactionPass.h"
 
 #include "LoggingCategories.h"
+#include "SimulatedOffloads.h"
 #include "model/Message.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 
 #include <algorithm>
-#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -40,15 +40,24 @@ Offloader Offloader::disk(const QString &workspaceDir, const QString &sessionId)
     return Offloader(workspaceDir, sessionId, false);
 }
 
-Offloader Offloader::simulated(const QString &sessionId)
+Offloader Offloader::simulated(const QString &sessionId, SimulatedOffloads *memo)
 {
-    return Offloader(QString(), sessionId, true);
+    Offloader offloader(QString(), sessionId, true);
+    offloader.m_memo = memo;
+    return offloader;
 }
 
 OffloadStore::Result Offloader::offload(const Message &message, const QString &toolName, int gate, int previewLines) const
 {
     if (!m_simulate)
         return m_store.offload(message, toolName, gate, previewLines);
+    if (m_memo)
+        return m_memo->get(message, toolName, gate, previewLines, [&] { return simulate(message, toolName, gate, previewLines); });
+    return simulate(message, toolName, gate, previewLines);
+}
+
+OffloadStore::Result Offloader::simulate(const Message &message, const QString &toolName, int gate, int previewLines) const
+{
     OffloadStore::Result r;
     if (message.toolCallId.isEmpty() || OffloadStore::isPlaceholder(message.content)) {
         r.error = QCoreApplication::translate("wl::CompactionPass", "not offloaded: not an offloadable tool result");
@@ -223,29 +232,16 @@ std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier ti
 QList<OffloadEntry> CompactionPass::hiddenOffloads(qint64 coversUpTo) const
 {
     // Files of results the checkpoint now hides: listing them keeps their paths in reach of read_file.
-    // Only the newest kMaxCheckpointReferences are listed: keep those in a min-heap while scanning,
-    // instead of copying and sorting every offload of the session for each checkpoint.
-    auto newer = [](const OffloadEntry *a, const OffloadEntry *b) { return a->messageId > b->messageId; };
-    std::vector<const OffloadEntry *> newest;
-    newest.reserve(kMaxCheckpointReferences);
-    for (const OffloadOverlay &o : std::as_const(m_overlays.offloads)) {
-        if (o.messageId > coversUpTo)
-            continue;
-        if (newest.size() < size_t(kMaxCheckpointReferences)) {
-            newest.push_back(&o.entry);
-            std::push_heap(newest.begin(), newest.end(), newer);
-        } else if (o.entry.messageId > newest.front()->messageId) {
-            std::pop_heap(newest.begin(), newest.end(), newer);
-            newest.back() = &o.entry;
-            std::push_heap(newest.begin(), newest.end(), newer);
-        }
-    }
-    std::sort(newest.begin(), newest.end(),
-              [](const OffloadEntry *a, const OffloadEntry *b) { return a->messageId < b->messageId; });
+    // Only the newest kMaxCheckpointReferences are listed; the overlays are in message id order, so
+    // they are the ones just before the first id the checkpoint does not cover.
+    const auto &offloads = m_overlays.offloads;
+    auto from = offloads.upperBound(coversUpTo);
+    for (int n = 0; n < kMaxCheckpointReferences && from != offloads.cbegin(); ++n)
+        --from;
     QList<OffloadEntry> entries;
-    entries.reserve(qsizetype(newest.size()));
-    for (const OffloadEntry *entry : newest)
-        entries.append(*entry);
+    entries.reserve(std::min<qsizetype>(kMaxCheckpointReferences, offloads.size()));
+    for (auto it = from, end = offloads.upperBound(coversUpTo); it != end; ++it)
+        entries.append(it->entry);
     return entries;
 }
 

@@ -15,20 +15,25 @@
 
 namespace wl {
 
+class SimulatedOffloads;
+
 // Where gate-2 offloads go: files through an OffloadStore, or (what-if replay) only
 // placeholders built in memory with the path the file would have had.
 class Offloader
 {
 public:
     static Offloader disk(const QString &workspaceDir, const QString &sessionId);
-    static Offloader simulated(const QString &sessionId);
+    // `memo`, when given, keeps the simulated offloads for later runs over the same history.
+    static Offloader simulated(const QString &sessionId, SimulatedOffloads *memo = nullptr);
 
     OffloadStore::Result offload(const Message &message, const QString &toolName, int gate, int previewLines) const;
     bool isSimulated() const { return m_simulate; }
 
 private:
     Offloader(const QString &workspaceDir, const QString &sessionId, bool simulate);
+    OffloadStore::Result simulate(const Message &message, const QString &toolName, int gate, int previewLines) const;
     OffloadStore m_store;
+    SimulatedOffloads *m_memo = nullptr;
     bool m_simulate = false;
 };
 

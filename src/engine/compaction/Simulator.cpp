@@ -68,7 +68,7 @@ SimulationResult Simulator::simulate(const Input &input)
     const QList<Message> &history = result.m_history;
     const CompactionPolicy &policy = input.policy;
     const QString sessionId = Paths::isSafePathComponent(input.sessionId) ? input.sessionId : u"simulation"_s;
-    const Offloader offloader = Offloader::simulated(sessionId);
+    const Offloader offloader = Offloader::simulated(sessionId, input.offloads.get());
     const qint64 schemaBytes = input.toolSchemaBytes >= 0 ? input.toolSchemaBytes : TokenEstimate::toolSchemaBytes(input.tools);
 
     qint64 fixedTokens = input.summaryModel.tokens;

@@ -14,6 +14,7 @@
 namespace wl {
 
 class ExtractiveFacts;
+class SimulatedOffloads;
 
 // How the simulator makes new summaries: the extractive summariser, or a fixed size.
 struct SummaryModel
@@ -93,6 +94,8 @@ public:
         // Per-message facts of the extractive summariser, kept across runs over the same history
         // (share one between the runs; it fills itself). Null: a cache for this run only.
         std::shared_ptr<const ExtractiveFacts> extractiveFacts;
+        // The same for the simulated offloads (placeholders), kept across runs. Null: none kept.
+        std::shared_ptr<SimulatedOffloads> offloads;
     };
 
     static SimulationResult simulate(const Input &input);

@@ -1,6 +1,7 @@
 #include "WhatIfRunner.h"
 
 #include "compaction/ExtractiveSummarizer.h"
+#include "compaction/SimulatedOffloads.h"
 
 #include <QElapsedTimer>
 
@@ -24,6 +25,8 @@ void WhatIfRunner::setSession(const Simulator::Input &input)
     auto shared = std::make_shared<Simulator::Input>(input);
     if (!shared->extractiveFacts)
         shared->extractiveFacts = std::make_shared<const ExtractiveFacts>();
+    if (!shared->offloads)
+        shared->offloads = std::make_shared<SimulatedOffloads>();
     m_input = std::move(shared);
     m_pending.reset();
     ++m_generation;

@@ -1,7 +1,9 @@
 #include "CompactionFixtures.h"
 
 #include "compaction/ContextView.h"
+#include "compaction/ExtractiveSummarizer.h"
 #include "compaction/Preflight.h"
+#include "compaction/SimulatedOffloads.h"
 #include "compaction/Simulator.h"
 
 #include <QDir>
@@ -61,6 +63,8 @@ private slots:
     void jsonShape();
     void historyWithoutIds();
     void windowZeroNeverCompacts();
+    void sharedCachesChangeNothing();
+    void checkpointListsNewestOffloads();
 };
 
 void TestSimulator::matchesPreflightStepByStep()
@@ -248,6 +252,91 @@ void TestSimulator::windowZeroNeverCompacts()
         QCOMPARE(row.tokensAfter, row.tokensBefore);
     }
     QCOMPARE(sim.totals.summaryCalls, 0);
+}
+
+namespace {
+void compareRuns(const SimulationResult &got, const SimulationResult &expected)
+{
+    QCOMPARE(got.rows.size(), expected.rows.size());
+    QCOMPARE(got.toJson(), expected.toJson());
+    for (int i = 0; i < got.rows.size(); ++i) {
+        const QList<Message> a = got.viewAt(i);
+        const QList<Message> b = expected.viewAt(i);
+        QVERIFY2(identical(a, b), qPrintable(u"view of request %1 differs"_s.arg(i)));
+    }
+}
+} // namespace
+
+void TestSimulator::sharedCachesChangeNothing()
+{
+    // Slider steps share the summariser's facts and the simulated offloads between runs; a run
+    // served from them must give what a run without them gives, view for view.
+    const Recorded rec = recorded(80);
+    Simulator::Input in;
+    in.systemPrompt = kSystem;
+    in.history = rec.history;
+    in.requests = rec.requests;
+    in.policy = smallWindow();
+    in.extractiveFacts = std::make_shared<const ExtractiveFacts>();
+    in.offloads = std::make_shared<SimulatedOffloads>();
+    Simulator::simulate(in);
+    QVERIFY(in.offloads->size() > 0);
+
+    for (double full : {0.7, 0.85}) {
+        in.policy.full = full;
+        in.policy.previewLinesCompaction = full < 0.8 ? 3 : 10; // another preview length: other placeholders
+        Simulator::Input plain = in;
+        plain.extractiveFacts.reset();
+        plain.offloads.reset();
+        compareRuns(Simulator::simulate(in), Simulator::simulate(plain));
+    }
+
+    // Another history under the same ids (results of other sizes) is never served stale entries.
+    Recorded other = rec;
+    for (Message &m : other.history) {
+        if (m.isToolResult())
+            m.content = big(m.content.size() + 1500, QLatin1Char('z'));
+        m.cachedBytes = -1;
+        m.cacheBytes();
+    }
+    Simulator::Input changed = in;
+    changed.history = other.history;
+    Simulator::Input plain = changed;
+    plain.extractiveFacts.reset();
+    plain.offloads.reset();
+    compareRuns(Simulator::simulate(changed), Simulator::simulate(plain));
+}
+
+void TestSimulator::checkpointListsNewestOffloads()
+{
+    // A checkpoint lists the files of the offloaded results it hides: the 40 newest, oldest first.
+    const Recorded rec = recorded(400);
+    CompactionPolicy p = smallWindow();
+    p.contextWindow = 30000;
+    p.offloadAtCompaction = 500;
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, p);
+    int row = -1;
+    for (int i = 0; i < sim.rows.size(); ++i) {
+        if ((sim.rows[i].tier == Tier::Soft || sim.rows[i].tier == Tier::Full) && sim.rows[i].summarized > 0)
+            row = i;
+    }
+    QVERIFY(row >= 0);
+    const ContextOverlays o = sim.overlaysAt(row);
+    const Checkpoint &cp = o.checkpoints.constLast();
+    QList<const OffloadOverlay *> hidden;
+    for (const OffloadOverlay &overlay : o.offloads) {
+        if (overlay.messageId <= cp.coversUpToMessageId)
+            hidden << &overlay;
+    }
+    std::sort(hidden.begin(), hidden.end(), [](auto *a, auto *b) { return a->messageId < b->messageId; });
+    QVERIFY2(hidden.size() > 40, qPrintable(QString::number(hidden.size())));
+    const QString references = cp.text.sliced(cp.text.indexOf(u"## Offloaded References\n"_s));
+    QStringList expected{u"## Offloaded References"_s};
+    for (qsizetype i = hidden.size() - 40; i < hidden.size(); ++i) {
+        const OffloadEntry &e = hidden[i]->entry;
+        expected << u"- %1 (%2 lines, %3 bytes)"_s.arg(e.relativePath).arg(e.lines).arg(e.bytes);
+    }
+    QCOMPARE(references.trimmed().split(u'\n'), expected);
 }
 
 QTEST_GUILESS_MAIN(TestSimulator)
