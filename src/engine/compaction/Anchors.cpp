@@ -238,7 +238,12 @@ AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming)
 
 QString formatAnchors(const Anchors &anchors)
 {
-    QString out = u"## Anchors\n"_s;
+    qsizetype size = 16;
+    for (AnchorKind kind : kAllAnchorKinds)
+        size += anchors.value(kind).size() + 48;
+    QString out;
+    out.reserve(size);
+    out += u"## Anchors\n"_s;
     for (AnchorKind kind : kAllAnchorKinds) {
         out += u"### "_s + anchorHeader(kind) + u'\n';
         // A value line that looks like a heading would end the section when read back: escape it.

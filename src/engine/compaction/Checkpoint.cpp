@@ -4,6 +4,8 @@
 
 #include <QRegularExpression>
 
+#include <iterator>
+
 using namespace Qt::StringLiterals;
 
 namespace wl {
@@ -12,10 +14,32 @@ namespace {
 constexpr QStringView kMarker = u"[Context Compaction]";
 constexpr QStringView kOffloadedHeading = u"## Offloaded References";
 
-QString offloadedLine(const OffloadEntry &entry)
+// Appends the decimal digits of n (no allocation: checkpoints list up to 40 of these per text).
+void appendNumber(QString &text, qint64 n)
 {
-    return u"- "_s + entry.relativePath + u" ("_s + QString::number(entry.lines) + u" lines, "_s
-        + QString::number(entry.bytes) + u" bytes)"_s;
+    char16_t digits[24];
+    qsizetype at = std::size(digits);
+    const bool negative = n < 0;
+    quint64 u = negative ? 0 - quint64(n) : quint64(n);
+    do {
+        digits[--at] = char16_t(u'0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (negative)
+        digits[--at] = u'-';
+    text.append(QStringView(digits + at, std::size(digits) - at));
+}
+
+// "- <path> (<lines> lines, <bytes> bytes)\n"
+void appendOffloadedLine(QString &text, const OffloadEntry &entry)
+{
+    text += u"- "_s;
+    text += entry.relativePath;
+    text += u" ("_s;
+    appendNumber(text, entry.lines);
+    text += u" lines, "_s;
+    appendNumber(text, entry.bytes);
+    text += u" bytes)\n"_s;
 }
 
 // Splits a trailing offloaded-references block (as written by checkpointMessageText) off `summary`.
@@ -39,13 +63,25 @@ QString takeOffloadedBlock(QString *summary)
 
 QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded)
 {
-    QString text = kMarker.toString() + u'\n' + formatAnchors(anchors) + u"\n## Summary\n"_s + summary.trimmed() + u'\n';
+    const QString anchorText = formatAnchors(anchors);
+    const QStringView summaryText = QStringView(summary).trimmed();
+    qsizetype size = kMarker.size() + anchorText.size() + summaryText.size() + 16 + kOffloadedHeading.size() + 4;
+    for (const OffloadEntry &entry : offloaded)
+        size += entry.relativePath.size() + 48;
+    QString text;
+    text.reserve(size);
+    text += kMarker;
+    text += u'\n';
+    text += anchorText;
+    text += u"\n## Summary\n"_s;
+    text += summaryText;
+    text += u'\n';
     if (!offloaded.isEmpty()) {
-        text += u'\n' + kOffloadedHeading.toString() + u'\n';
-        for (const OffloadEntry &entry : offloaded) {
-            text += offloadedLine(entry);
-            text += u'\n';
-        }
+        text += u'\n';
+        text += kOffloadedHeading;
+        text += u'\n';
+        for (const OffloadEntry &entry : offloaded)
+            appendOffloadedLine(text, entry);
     }
     return text;
 }
