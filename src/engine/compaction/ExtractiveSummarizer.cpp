@@ -56,6 +56,10 @@ QString cut(QStringView text, qsizetype max)
 // One line: whitespace runs collapsed, leading heading/list markers dropped, cut to `max`.
 QString oneLine(QStringView text, qsizetype max)
 {
+    // Most paths and commands are one short line already: nothing to collapse, strip or cut.
+    if (text.size() <= max && !text.isEmpty() && text.front() != u'#' && text.front() != u'>'
+        && std::none_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); }))
+        return text.toString();
     // Simplify a bounded slice only: cost stays independent of the message size.
     QString line = text.first(safeCutPosition(text, max * 4)).toString().simplified();
     qsizetype start = 0;
@@ -94,22 +98,41 @@ QStringView scanTail(const QString &text)
     return QStringView(text).sliced(from);
 }
 
+// True when `item` starts like a list item already ("- ", "* ", "\u2022 ", "12. ", "3) ").
+bool isListItem(QStringView item)
+{
+    if (item.size() >= 2 && item[1] == u' ' && (item[0] == u'-' || item[0] == u'*' || item[0] == u'\u2022'))
+        return true;
+    qsizetype digits = 0;
+    while (digits < item.size() && item[digits] >= u'0' && item[digits] <= u'9')
+        ++digits;
+    return digits > 0 && digits + 1 < item.size() && (item[digits] == u'.' || item[digits] == u')') && item[digits + 1] == u' ';
+}
+
 // Adds `items` as "- item" lines, dropping the oldest ones until the block fits `max`.
 QString bulletBlock(const QStringList &items, qsizetype max)
 {
-    static const QRegularExpression listItem(uR"re(^(?:[-*\x{2022}] |\d+[.)] ))re"_s);
-    QStringList kept = items;
-    auto render = [](const QStringList &list) {
-        QStringList lines;
-        lines.reserve(list.size());
-        for (const QString &item : list)
-            lines << (listItem.matchView(item).hasMatch() ? item : u"- "_s + item);
-        return lines.join(u'\n');
-    };
-    QString text = render(kept);
-    while (text.size() > max && kept.size() > 1) {
-        kept.removeFirst();
-        text = render(kept);
+    if (items.isEmpty())
+        return {};
+    QList<bool> bare(items.size());
+    qsizetype total = -1; // the newlines between lines
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        bare[i] = !isListItem(items.at(i));
+        total += items.at(i).size() + (bare[i] ? 2 : 0) + 1;
+    }
+    qsizetype first = 0;
+    while (total > max && items.size() - first > 1) {
+        total -= items.at(first).size() + (bare[first] ? 2 : 0) + 1;
+        ++first;
+    }
+    QString text;
+    text.reserve(total);
+    for (qsizetype i = first; i < items.size(); ++i) {
+        if (i > first)
+            text += u'\n';
+        if (bare[i])
+            text += u"- "_s;
+        text += items.at(i);
     }
     return cut(text, max);
 }
