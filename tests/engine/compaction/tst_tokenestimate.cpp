@@ -6,6 +6,7 @@
 #include "model/ToolSpec.h"
 
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace wl;
@@ -19,6 +20,7 @@ private slots:
     void divideOnceAtTheEnd();
     void utf8Bytes_data();
     void utf8Bytes();
+    void utf8BytesRandom();
     void usesCachedBytes();
     void toolSchemas();
     void ratio_data();
@@ -64,6 +66,31 @@ void TestTokenEstimate::utf8Bytes()
     QCOMPARE(TokenEstimate::utf8Bytes(text), Message::user(text).computeBytes());
     if (wellFormed)
         QCOMPARE(TokenEstimate::utf8Bytes(text), text.toUtf8().size());
+}
+
+void TestTokenEstimate::utf8BytesRandom()
+{
+    // Every length around the eight-unit steps and past the 32,768-unit sums, with every kind of
+    // unit at every position: the count must equal the scalar one of Message::computeBytes().
+    QRandomGenerator random(4242);
+    const char16_t kinds[] = {u'a', u'\n', 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E0A, 0xFFFF, 0xD83D, 0xDE80};
+    QList<qsizetype> lengths;
+    for (qsizetype n = 0; n <= 80; ++n)
+        lengths << n;
+    lengths << 32767 << 32768 << 32769 << 70001;
+    for (qsizetype length : std::as_const(lengths)) {
+        for (int round = 0; round < 6; ++round) {
+            QString text(length, Qt::Uninitialized);
+            for (qsizetype i = 0; i < length; ++i) {
+                const int pick = random.bounded(round == 0 ? 2 : int(std::size(kinds)));
+                text[i] = QChar(kinds[pick]);
+                if (pick == 9 && i + 1 < length && random.bounded(2) == 0)
+                    text[++i] = QChar(0xDE80); // a well-formed pair
+            }
+            QVERIFY2(TokenEstimate::utf8Bytes(text) == Message::user(text).computeBytes(),
+                     qPrintable(u"length %1, round %2"_s.arg(length).arg(round)));
+        }
+    }
 }
 
 void TestTokenEstimate::usesCachedBytes()
