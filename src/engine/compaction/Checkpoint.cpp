@@ -4,6 +4,7 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <iterator>
 
 using namespace Qt::StringLiterals;
@@ -14,33 +15,51 @@ namespace {
 constexpr QStringView kMarker = u"[Context Compaction]";
 constexpr QStringView kOffloadedHeading = u"## Offloaded References";
 
-// Appends the decimal digits of n (no allocation: checkpoints list up to 40 of these per text).
-void appendNumber(QString &text, qint64 n)
+// Writes pieces into a string sized once (checkpoints list up to 40 files each and a what-if
+// replay makes hundreds of checkpoints: appending piece by piece cost more than the summary).
+class TextWriter
 {
-    char16_t digits[24];
-    qsizetype at = std::size(digits);
-    const bool negative = n < 0;
-    quint64 u = negative ? 0 - quint64(n) : quint64(n);
-    do {
-        digits[--at] = char16_t(u'0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (negative)
-        digits[--at] = u'-';
-    text.append(QStringView(digits + at, std::size(digits) - at));
-}
+public:
+    explicit TextWriter(qsizetype capacity)
+        : m_text(capacity, Qt::Uninitialized)
+        , m_out(m_text.data())
+    {
+    }
 
-// "- <path> (<lines> lines, <bytes> bytes)\n"
-void appendOffloadedLine(QString &text, const OffloadEntry &entry)
-{
-    text += u"- "_s;
-    text += entry.relativePath;
-    text += u" ("_s;
-    appendNumber(text, entry.lines);
-    text += u" lines, "_s;
-    appendNumber(text, entry.bytes);
-    text += u" bytes)\n"_s;
-}
+    void put(QStringView piece)
+    {
+        std::copy_n(piece.data(), piece.size(), m_out);
+        m_out += piece.size();
+    }
+
+    void put(QChar c) { *m_out++ = c; }
+
+    // The decimal digits of n (at most 20 characters).
+    void putNumber(qint64 n)
+    {
+        QChar digits[20];
+        qsizetype at = std::size(digits);
+        const bool negative = n < 0;
+        quint64 u = negative ? 0 - quint64(n) : quint64(n);
+        do {
+            digits[--at] = QChar(char16_t(u'0' + u % 10));
+            u /= 10;
+        } while (u != 0);
+        if (negative)
+            put(u'-');
+        put(QStringView(digits + at, std::size(digits) - at));
+    }
+
+    QString take()
+    {
+        m_text.truncate(m_out - m_text.constData());
+        return std::move(m_text);
+    }
+
+private:
+    QString m_text;
+    QChar *m_out;
+};
 
 // Splits a trailing offloaded-references block (as written by checkpointMessageText) off `summary`.
 QString takeOffloadedBlock(QString *summary)
@@ -63,27 +82,36 @@ QString takeOffloadedBlock(QString *summary)
 
 QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded)
 {
+    constexpr QStringView summaryHeading = u"\n## Summary\n";
+    constexpr qsizetype kMaxLineExtras = 2 + 2 + 21 + 8 + 20 + 7 + 1; // "- ", " (", lines, " lines, ", bytes, " bytes)", "\n"
     const QString anchorText = formatAnchors(anchors);
     const QStringView summaryText = QStringView(summary).trimmed();
-    qsizetype size = kMarker.size() + anchorText.size() + summaryText.size() + 16 + kOffloadedHeading.size() + 4;
+    qsizetype size = kMarker.size() + 1 + anchorText.size() + summaryHeading.size() + summaryText.size() + 1
+        + 1 + kOffloadedHeading.size() + 1;
     for (const OffloadEntry &entry : offloaded)
-        size += entry.relativePath.size() + 48;
-    QString text;
-    text.reserve(size);
-    text += kMarker;
-    text += u'\n';
-    text += anchorText;
-    text += u"\n## Summary\n"_s;
-    text += summaryText;
-    text += u'\n';
+        size += entry.relativePath.size() + kMaxLineExtras;
+    TextWriter text(size);
+    text.put(kMarker);
+    text.put(u'\n');
+    text.put(anchorText);
+    text.put(summaryHeading);
+    text.put(summaryText);
+    text.put(u'\n');
     if (!offloaded.isEmpty()) {
-        text += u'\n';
-        text += kOffloadedHeading;
-        text += u'\n';
-        for (const OffloadEntry &entry : offloaded)
-            appendOffloadedLine(text, entry);
+        text.put(u'\n');
+        text.put(kOffloadedHeading);
+        text.put(u'\n');
+        for (const OffloadEntry &entry : offloaded) {
+            text.put(u"- ");
+            text.put(entry.relativePath);
+            text.put(u" (");
+            text.putNumber(entry.lines);
+            text.put(u" lines, ");
+            text.putNumber(entry.bytes);
+            text.put(u" bytes)\n");
+        }
     }
-    return text;
+    return text.take();
 }
 
 bool isCheckpointText(const QString &text)

@@ -186,6 +186,19 @@ struct CallInfo
     QStringList paths;
     QString command;
     QStringList pendingSteps; // plan tools
+
+    // oneLine(command, max) for the widths summaries show it at, worked out once per call.
+    static constexpr std::array<qsizetype, 3> kCommandWidths{60, 80, 100};
+    std::array<QString, 3> commandLines;
+
+    QString commandLine(qsizetype max) const
+    {
+        for (size_t i = 0; i < kCommandWidths.size(); ++i) {
+            if (kCommandWidths[i] == max)
+                return commandLines[i];
+        }
+        return oneLine(command, max);
+    }
 };
 
 QString jsonText(const QJsonValue &value)
@@ -278,6 +291,10 @@ CallInfo describeCall(const ToolCall &call)
     }
     if (info.kind == ToolKind::Shell && info.command.isEmpty() && !call.argumentsValid)
         info.command = head.toString(); // some agents send the bare command line
+    if (!info.command.isEmpty()) {
+        for (size_t i = 0; i < CallInfo::kCommandWidths.size(); ++i)
+            info.commandLines[i] = oneLine(info.command, CallInfo::kCommandWidths[i]);
+    }
     return info;
 }
 
@@ -678,7 +695,7 @@ struct Action
         switch (call.kind) {
         case ToolKind::Shell:
             if (!call.command.isEmpty())
-                return u"ran \"%1\""_s.arg(oneLine(call.command, 80));
+                return u"ran \"%1\""_s.arg(call.commandLine(80));
             break;
         case ToolKind::Edit:
             if (!call.paths.isEmpty())
@@ -868,7 +885,7 @@ private:
                 for (const QString &path : action.call.paths)
                     appendUnique(&files, oneLine(shown(path), 160));
             } else if (action.call.kind == ToolKind::Shell && action.resultIndex >= 0 && !action.call.command.isEmpty()) {
-                const QString command = u'"' + oneLine(action.call.command, 100) + u'"';
+                const QString command = u'"' + action.call.commandLine(100) + u'"';
                 commands.removeAll(command); // keep the latest run of each command, in order
                 commands << command;
             }
@@ -977,7 +994,7 @@ private:
                 break;
             case ToolKind::Shell:
                 if (!action.call.command.isEmpty()) {
-                    appendUnique(&ran, u'"' + oneLine(action.call.command, 60) + u'"' + (action.failed ? u" (failed)"_s : QString()));
+                    appendUnique(&ran, u'"' + action.call.commandLine(60) + u'"' + (action.failed ? u" (failed)"_s : QString()));
                     break;
                 }
                 appendUnique(&other, action.call.name);
