@@ -1,6 +1,7 @@
 #include "SqlConnection.h"
 
 #include "LoggingCategories.h"
+#include "SqlQuery.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -79,7 +80,7 @@ QSqlQuery *SqlConnection::borrowStatement(const QString &sql)
     if (it == m_cache.end()) {
         auto *query = new QSqlQuery(m_db);
         query->setForwardOnly(true);
-        if (!query->prepare(sql)) {
+        if (!query->prepare(namedPlaceholders(sql))) {
             qCWarning(lcStore) << "prepare failed:" << sql << sqlErrorText(query->lastError());
             delete query;
             return nullptr;

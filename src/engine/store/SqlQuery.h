@@ -11,6 +11,10 @@ namespace wl {
 
 class SqlConnection;
 
+// `sql` with each positional '?' (outside quotes) renamed to :p0, :p1, ... in order; what
+// SqlQuery prepares, so bind() can name the placeholder without formatting it per value.
+QString namedPlaceholders(const QString &sql);
+
 // RAII prepared statement: values are always bound, never interpolated into SQL.
 // Borrows a cached statement from the connection and resets it when it goes out of scope.
 class SqlQuery
@@ -50,6 +54,7 @@ private:
     QSqlQuery *m_query = nullptr;
     std::unique_ptr<QSqlQuery> m_own; // when the cached statement was busy
     bool m_borrowed = false;
+    int m_bound = 0; // values bound so far: the next one goes to placeholder :p<m_bound>
     QString m_error;
 };
 
