@@ -103,6 +103,19 @@ SqlQuery &SqlQuery::bindNull()
     return bind(QVariant(QMetaType::fromType<qint64>()));
 }
 
+SqlQuery &SqlQuery::bindUtf8(const QByteArray &utf8)
+{
+    return bind(QVariant(utf8));
+}
+
+SqlQuery &SqlQuery::bindText(QStringView text)
+{
+    QByteArray utf8 = text.toUtf8();
+    if (utf8.isNull())
+        utf8 = QByteArray("", 0); // empty, not null: the column gets ''
+    return bindUtf8(utf8);
+}
+
 bool SqlQuery::exec()
 {
     if (!m_query)

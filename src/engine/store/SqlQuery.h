@@ -35,6 +35,12 @@ public:
     SqlQuery &bind(int value) { return bind(QVariant(value)); }
     SqlQuery &bind(bool value) { return bind(QVariant(value ? 1 : 0)); }
     SqlQuery &bindNull(); // NULL of integer type
+    // Text handed to SQLite as UTF-8, its own encoding, so it is not converted from UTF-16 on
+    // the way in. QtSql binds a QByteArray as a BLOB: the SQL must read the placeholder as
+    // CAST(? AS TEXT), which reinterprets the bytes as text without copying or checking them.
+    // A null QByteArray binds NULL.
+    SqlQuery &bindUtf8(const QByteArray &utf8);
+    SqlQuery &bindText(QStringView text); // '' for a null string, like bind(QString); needs the CAST too
 
     bool exec();
     bool next();

@@ -23,6 +23,9 @@ private slots:
     void namedPlaceholders();
     void roundTripsEachType_data();
     void roundTripsEachType();
+    void utf8TextIsStoredAsText_data();
+    void utf8TextIsStoredAsText();
+    void nullUtf8IsNull();
     void reExecutionBindsFromTheStart();
     void manyPlaceholders();
 
@@ -105,6 +108,51 @@ void TestSqlQuery::roundTripsEachType()
     } else {
         QCOMPARE(select.int64(1), expected.toLongLong());
     }
+}
+
+void TestSqlQuery::utf8TextIsStoredAsText_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::newRow("ascii") << u"plain text"_s;
+    QTest::newRow("null string") << QString();
+    QTest::newRow("empty") << u""_s;
+    QTest::newRow("non-ASCII") << u"naïve café 日本語 🙂 𝄞"_s;
+    QTest::newRow("NUL inside") << QString(u"before\0after"_s);
+    QTest::newRow("large") << QString(3 * 1024 * 1024, QChar(u'é'));
+}
+
+void TestSqlQuery::utf8TextIsStoredAsText()
+{
+    // bindText must store exactly what bind(QString) stores: the same type, bytes and length.
+    QFETCH(QString, text);
+    {
+        SqlQuery insert(*m_connection, u"INSERT INTO t (v) VALUES (CAST(? AS TEXT)), (?)"_s);
+        insert.bindText(text).bind(text);
+        QVERIFY2(insert.exec(), qPrintable(insert.error()));
+    }
+    SqlQuery select(*m_connection, u"SELECT typeof(v), length(CAST(v AS BLOB)), hex(v) = hex(?), v FROM t ORDER BY rowid"_s);
+    select.bind(text);
+    QVERIFY(select.exec());
+    for (int row = 0; row < 2; ++row) {
+        QVERIFY(select.next());
+        QCOMPARE(select.text(0), u"text"_s);
+        QCOMPARE(select.int64(1), text.toUtf8().size());
+        QCOMPARE(select.int64(2), 1);
+        QCOMPARE(select.text(3), text.isNull() ? u""_s : text);
+    }
+    QVERIFY(!select.next());
+}
+
+void TestSqlQuery::nullUtf8IsNull()
+{
+    {
+        SqlQuery insert(*m_connection, u"INSERT INTO t (v) VALUES (CAST(? AS TEXT))"_s);
+        insert.bindUtf8(QByteArray());
+        QVERIFY2(insert.exec(), qPrintable(insert.error()));
+    }
+    SqlQuery select(*m_connection, u"SELECT typeof(v) FROM t"_s);
+    QVERIFY(select.exec() && select.next());
+    QCOMPARE(select.text(0), u"null"_s);
 }
 
 void TestSqlQuery::reExecutionBindsFromTheStart()
