@@ -1,5 +1,7 @@
 #include "IdRanges.h"
 
+#include <limits>
+
 namespace wl::IdRanges {
 
 QJsonArray encode(const QList<qint64> &ids)
@@ -8,7 +10,7 @@ QJsonArray encode(const QList<qint64> &ids)
     qsizetype i = 0;
     while (i < ids.size()) {
         qsizetype j = i;
-        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+        while (j + 1 < ids.size() && ids[j] < std::numeric_limits<qint64>::max() && ids[j + 1] == ids[j] + 1)
             ++j;
         if (j - i >= 2)
             out.append(QJsonArray{ids[i], ids[j]});
@@ -34,10 +36,13 @@ bool decode(const QJsonArray &array, QList<qint64> *ids)
                 return false;
             const qint64 first = pair[0].toInteger();
             const qint64 last = pair[1].toInteger();
-            if (last < first || last - first > kMaxRun)
+            // Unsigned: the difference of any first <= last fits, and a run ending at the
+            // largest id must not loop past it.
+            const quint64 span = quint64(last) - quint64(first);
+            if (last < first || span > quint64(kMaxRun))
                 return false;
-            for (qint64 id = first; id <= last; ++id)
-                ids->append(id);
+            for (quint64 k = 0; k <= span; ++k)
+                ids->append(qint64(quint64(first) + k));
         } else {
             return false;
         }

@@ -1,5 +1,6 @@
 #include "SessionStore.h"
 
+#include "CompactJson.h"
 #include "IdRanges.h"
 #include "LoggingCategories.h"
 #include "Migrations.h"
@@ -85,28 +86,17 @@ QString jsonText(const QJsonObject &object)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-QString jsonText(const QJsonArray &array)
-{
-    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
-}
-
 QJsonObject jsonObject(const QString &text)
 {
     return QJsonDocument::fromJson(text.toUtf8()).object();
 }
 
-QVariant toolCallsText(const QList<ToolCall> &calls)
+// UTF-8 for SqlQuery::bindUtf8; a null QByteArray (stored as NULL) when there are no calls.
+QByteArray toolCallsText(const QList<ToolCall> &calls)
 {
     if (calls.isEmpty())
-        return QVariant(QMetaType::fromType<QString>());
-    QJsonArray array;
-    for (const ToolCall &call : calls) {
-        QJsonObject o{{u"id"_s, call.id}, {u"name"_s, call.name}, {u"arguments"_s, call.arguments}};
-        if (!call.argumentsValid)
-            o.insert(u"valid", false);
-        array.append(o);
-    }
-    return jsonText(array);
+        return {};
+    return CompactJson::toolCalls(calls);
 }
 
 QList<ToolCall> toolCallsFromText(const QString &text)
@@ -260,9 +250,10 @@ bool selectRows(SqlConnection &c, const QString &sql, Row row, const char *what,
 std::optional<qint64> insertMessage(SqlConnection &c, const QString &sessionId, qint64 seq, const Message &m,
                                     qint64 origin, qint64 nowMs, QString *error)
 {
+    // content and tool_calls go in as UTF-8 (see SqlQuery::bindUtf8): most of a step's bytes.
     SqlQuery q(c, u"INSERT INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, is_error, "
-                  "bytes, created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
-    q.bind(sessionId).bind(seq).bind(roleName(m.role)).bind(m.content).bind(toolCallsText(m.toolCalls));
+                  "bytes, created_at, request_id) VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(seq).bind(roleName(m.role)).bindText(m.content).bindUtf8(toolCallsText(m.toolCalls));
     q.bind(m.toolCallId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(m.toolCallId));
     q.bind(m.isError).bind(m.cachedBytes >= 0 ? m.cachedBytes : m.computeBytes());
     q.bind(m.createdAt.isValid() ? toMs(m.createdAt) : nowMs);
@@ -282,13 +273,13 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
 {
     SqlQuery q(c, u"INSERT INTO requests (session_id, idx, view_checkpoint_id, view_message_ids, estimate_tokens, "
                   "tool_schema_tokens, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, "
-                  "model, started_at, finished_at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                  "model, started_at, finished_at, error) VALUES (?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(sessionId).bind(index);
     if (viewCheckpointId > 0)
         q.bind(viewCheckpointId);
     else
         q.bindNull();
-    q.bind(jsonText(IdRanges::encode(viewIds))).bind(r.estimateTokens).bind(r.toolSchemaTokens);
+    q.bindUtf8(CompactJson::idRanges(viewIds)).bind(r.estimateTokens).bind(r.toolSchemaTokens);
     q.bind(optionalToVariant(r.inputTokens)).bind(optionalToVariant(r.outputTokens));
     q.bind(optionalToVariant(r.cacheReadTokens)).bind(optionalToVariant(r.cacheWriteTokens));
     q.bind(int(r.tier)).bind(r.model).bind(toMsOrNull(r.startedAt)).bind(toMsOrNull(r.finishedAt)).bind(r.error);
@@ -747,13 +738,13 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
                 return fail(QCoreApplication::translate("wl::SessionStore", "the request names this step's checkpoint, but the step has none"));
             viewCheckpoint = ids.checkpointIds.last();
         }
-        SqlQuery q(*c, u"UPDATE requests SET view_checkpoint_id = ?, view_message_ids = ?, estimate_tokens = ?, "
+        SqlQuery q(*c, u"UPDATE requests SET view_checkpoint_id = ?, view_message_ids = CAST(? AS TEXT), estimate_tokens = ?, "
                        "tool_schema_tokens = ?, tier = ? WHERE session_id = ? AND idx = ?"_s);
         if (viewCheckpoint > 0)
             q.bind(viewCheckpoint);
         else
             q.bindNull();
-        q.bind(jsonText(IdRanges::encode(r.viewMessageIds))).bind(r.estimateTokens).bind(r.toolSchemaTokens);
+        q.bindUtf8(CompactJson::idRanges(r.viewMessageIds)).bind(r.estimateTokens).bind(r.toolSchemaTokens);
         q.bind(int(r.tier)).bind(sessionId).bind(r.index);
         if (!q.exec())
             return fail(QCoreApplication::translate("wl::SessionStore", "cannot update request %1: %2").arg(r.index).arg(q.error()));

@@ -11,6 +11,10 @@ namespace wl {
 
 class SqlConnection;
 
+// `sql` with each positional '?' (outside quotes) renamed to :p0, :p1, ... in order; what
+// SqlQuery prepares, so bind() can name the placeholder without formatting it per value.
+QString namedPlaceholders(const QString &sql);
+
 // RAII prepared statement: values are always bound, never interpolated into SQL.
 // Borrows a cached statement from the connection and resets it when it goes out of scope.
 class SqlQuery
@@ -31,6 +35,12 @@ public:
     SqlQuery &bind(int value) { return bind(QVariant(value)); }
     SqlQuery &bind(bool value) { return bind(QVariant(value ? 1 : 0)); }
     SqlQuery &bindNull(); // NULL of integer type
+    // Text handed to SQLite as UTF-8, its own encoding, so it is not converted from UTF-16 on
+    // the way in. QtSql binds a QByteArray as a BLOB: the SQL must read the placeholder as
+    // CAST(? AS TEXT), which reinterprets the bytes as text without copying or checking them.
+    // A null QByteArray binds NULL.
+    SqlQuery &bindUtf8(const QByteArray &utf8);
+    SqlQuery &bindText(QStringView text); // '' for a null string, like bind(QString); needs the CAST too
 
     bool exec();
     bool next();
@@ -50,6 +60,7 @@ private:
     QSqlQuery *m_query = nullptr;
     std::unique_ptr<QSqlQuery> m_own; // when the cached statement was busy
     bool m_borrowed = false;
+    int m_bound = 0; // values bound so far: the next one goes to placeholder :p<m_bound>
     QString m_error;
 };
 
