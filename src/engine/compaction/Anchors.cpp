@@ -39,7 +39,7 @@ bool isUnknownLine(QStringView line)
     if (text.isEmpty())
         return true;
     for (QStringView word : unknownWords) {
-        if (text.compare(word, Qt::CaseInsensitive) == 0)
+        if (text.size() == word.size() && text.compare(word, Qt::CaseInsensitive) == 0)
             return true;
     }
     return false;

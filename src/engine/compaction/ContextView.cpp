@@ -88,8 +88,10 @@ void ContextView::pushHistory(const QList<Message> &history, qsizetype index, co
         return;
     }
     item.isResult = true;
-    const auto offload = overlays.offloads.constFind(m.id);
-    if (offload != overlays.offloads.cend() && m.id != 0) {
+    // New messages come after every offloaded one: skip the search for them.
+    const auto &offloads = overlays.offloads;
+    const auto offload = offloads.isEmpty() || m.id > offloads.lastKey() ? offloads.cend() : offloads.constFind(m.id);
+    if (offload != offloads.cend() && m.id != 0) {
         item.kind = ViewItem::Kind::Placeholder;
         item.bytes = TokenEstimate::utf8Bytes(offload->placeholder) + TokenEstimate::utf8Bytes(m.toolCallId);
     } else {

@@ -695,7 +695,7 @@ struct Action
         switch (call.kind) {
         case ToolKind::Shell:
             if (!call.command.isEmpty())
-                return u"ran \"%1\""_s.arg(call.commandLine(80));
+                return u"ran \""_s + call.commandLine(80) + u'"';
             break;
         case ToolKind::Edit:
             if (!call.paths.isEmpty())
@@ -703,18 +703,18 @@ struct Action
                 QStringList paths;
                 for (const QString &path : call.paths)
                     paths << shown(path);
-                return u"edited %1"_s.arg(listWithMore(paths, 3));
+                return u"edited "_s + listWithMore(paths, 3);
             }
             break;
         case ToolKind::Read:
             if (!call.paths.isEmpty())
-                return u"read %1"_s.arg(shown(call.paths.first()));
+                return u"read "_s + shown(call.paths.first());
             break;
         case ToolKind::Plan:
         case ToolKind::Other:
             break;
         }
-        return u"called %1"_s.arg(oneLine(call.name, 60));
+        return u"called "_s + oneLine(call.name, 60);
     }
 };
 
@@ -762,7 +762,9 @@ private:
 
     QString range(int first, int last) const
     {
-        return first == last ? u"Message %1"_s.arg(label(first)) : u"Messages %1-%2"_s.arg(label(first), label(last));
+        if (first == last)
+            return u"Message "_s + label(first);
+        return u"Messages "_s + label(first) + u'-' + label(last);
     }
 
     void collect()
@@ -770,6 +772,8 @@ private:
         m_isRequest.fill(false, m_messages.size());
         m_firstActionOf.fill(-1, m_messages.size());
         QHash<QString, int> actionByCall;
+        actionByCall.reserve(m_messages.size() / 2 + 1);
+        m_actions.reserve(m_messages.size() / 2 + 1);
         for (int i = 0; i < m_messages.size(); ++i) {
             const Message &m = m_messages.at(i);
             if (m.role == Role::User && !m.isToolResult() && isCheckpointText(m.content)) {
@@ -790,12 +794,11 @@ private:
                 const QList<CallInfo> calls = m_facts.calls(m);
                 for (qsizetype k = 0; k < m.toolCalls.size(); ++k) {
                     const ToolCall &call = m.toolCalls.at(k);
-                    Action action;
-                    action.callIndex = i;
-                    action.call = calls.at(k);
                     if (!call.id.isEmpty())
                         actionByCall.insert(call.id, int(m_actions.size()));
-                    m_actions << action;
+                    Action &action = m_actions.emplaceBack();
+                    action.callIndex = i;
+                    action.call = calls.at(k);
                 }
                 continue;
             }
@@ -977,7 +980,7 @@ private:
     {
         QStringList parts;
         if (m_isRequest.at(first))
-            parts << u"user asked \"%1\""_s.arg(m_facts.headLine(m_messages.at(first), 80));
+            parts << u"user asked \""_s + m_facts.headLine(m_messages.at(first), 80) + u'"';
         QStringList edited, reads, ran, other;
         for (qsizetype a = actionBegin; a < actionEnd; ++a) {
             const Action &action = m_actions.at(a);

@@ -47,7 +47,7 @@ public:
 
 private:
     QList<ToolCall> m_openCalls;   // calls of the last assistant message while only results follow it
-    std::vector<bool> m_answered;
+    std::vector<char> m_answered;  // per open call: its result arrived (char: no bit packing to pay for)
     qsizetype m_openSlots = -1;    // index in items of the first call slot of the open group
     Report m_report;
 };
