@@ -845,9 +845,10 @@ private:
             m_root = common;
     }
 
-    QString shown(const QString &path) const
+    // The path relative to the common root (a view: callers copy only what they keep).
+    QStringView shown(const QString &path) const
     {
-        return !m_root.isEmpty() && path.startsWith(m_root) ? path.sliced(m_root.size()) : path;
+        return !m_root.isEmpty() && path.startsWith(m_root) ? QStringView(path).sliced(m_root.size()) : QStringView(path);
     }
 
     QString intent() const

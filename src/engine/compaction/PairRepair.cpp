@@ -19,7 +19,7 @@ qint64 PairRepair::stubBytes(const QString &callId)
 
 void PairRepair::reset()
 {
-    m_openCalls.clear();
+    m_openCalls = {}; // not clear(): on a list shared with a message that allocates a new buffer
     m_answered.clear();
     m_openSlots = -1;
     m_report = {};
@@ -27,7 +27,7 @@ void PairRepair::reset()
 
 qint64 PairRepair::pushMessage(QList<ViewItem> &items, const ViewItem &item, const Message *message)
 {
-    m_openCalls.clear();
+    m_openCalls = {}; // not clear(): on a list shared with a message that allocates a new buffer
     m_answered.clear();
     m_openSlots = -1;
     items.append(item);
