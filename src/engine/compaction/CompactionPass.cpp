@@ -71,6 +71,7 @@ OffloadStore::Result Offloader::simulate(const Message &message, const QString &
     r.entry.gate = gate;
     r.entry.messageId = message.id;
     r.placeholder = OffloadStore::placeholderText(r.entry, message.content, previewLines);
+    r.placeholderBytes = TokenEstimate::utf8Bytes(r.placeholder); // kept by the memo with the text
     r.ok = true;
     return r;
 }
@@ -159,7 +160,8 @@ bool CompactionPass::offloadItem(int index, const QString &recordId, int preview
     overlay.placeholder = r.placeholder;
     overlay.recordId = recordId;
     m_overlays.offloads.insert(message.id, overlay);
-    m_view.substitutePlaceholder(index, r.placeholder, message.toolCallId);
+    const qint64 placeholderBytes = r.placeholderBytes >= 0 ? r.placeholderBytes : TokenEstimate::utf8Bytes(r.placeholder);
+    m_view.substitutePlaceholder(index, placeholderBytes + TokenEstimate::utf8Bytes(message.toolCallId));
     newOffloads.append(overlay);
     offloaded.append(overlay.entry);
     return true;

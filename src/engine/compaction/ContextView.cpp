@@ -100,13 +100,12 @@ void ContextView::pushHistory(const QList<Message> &history, qsizetype index, co
     m_bytes += m_pairs.pushResult(m_items, item, m.toolCallId);
 }
 
-void ContextView::substitutePlaceholder(int index, const QString &placeholder, const QString &callId)
+void ContextView::substitutePlaceholder(int index, qint64 shownBytes)
 {
     ViewItem &item = m_items[index];
     Q_ASSERT(item.kind == ViewItem::Kind::Original && item.isResult);
-    const qint64 bytes = TokenEstimate::utf8Bytes(placeholder) + TokenEstimate::utf8Bytes(callId);
-    m_bytes += bytes - item.bytes;
-    item.bytes = bytes;
+    m_bytes += shownBytes - item.bytes;
+    item.bytes = shownBytes;
     item.kind = ViewItem::Kind::Placeholder;
 }
 

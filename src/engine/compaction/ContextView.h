@@ -40,8 +40,9 @@ public:
     // Extends the view up to history[0, end).
     void appendUpTo(const QList<Message> &history, const ContextOverlays &overlays, qsizetype end);
 
-    // Item `index` (an Original tool result) is now shown as `placeholder`; keeps the sum right.
-    void substitutePlaceholder(int index, const QString &placeholder, const QString &callId);
+    // Item `index` (an Original tool result) is now shown as its offload placeholder, which with
+    // its call id takes `shownBytes`; keeps the sum right.
+    void substitutePlaceholder(int index, qint64 shownBytes);
 
     QList<Message> messages(const QList<Message> &history, const ContextOverlays &overlays) const;
     Message messageAt(int index, const QList<Message> &history, const ContextOverlays &overlays) const;

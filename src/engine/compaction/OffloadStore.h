@@ -33,6 +33,7 @@ public:
         bool ok = false;       // false: nothing changed, keep the original content (fail open)
         bool reused = false;   // the file already existed for this call id
         QString placeholder;   // the text the model reads instead of the content
+        qint64 placeholderBytes = -1; // its UTF-8 bytes, when already counted (-1: not)
         OffloadEntry entry;
         QString error;         // why it failed, for the compaction record
     };

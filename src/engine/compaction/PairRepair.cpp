@@ -44,7 +44,7 @@ qint64 PairRepair::pushMessage(QList<ViewItem> &items, const ViewItem &item, con
             stub.callIndex = qint32(i);
             stub.sourceMessageId = item.sourceMessageId;
             stub.coversFrom = stub.coversTo = item.sourceMessageId;
-            stub.bytes = stubBytes(m_openCalls[i].id);
+            stub.bytes = stubBytes(m_openCalls.at(i).id); // at(): operator[] would copy the list shared with the message
             items.append(stub);
             delta += stub.bytes;
         }
@@ -56,7 +56,7 @@ qint64 PairRepair::pushResult(QList<ViewItem> &items, const ViewItem &item, cons
 {
     bool duplicate = false;
     for (qsizetype i = 0; i < m_openCalls.size(); ++i) {
-        if (m_openCalls[i].id != callId)
+        if (m_openCalls.at(i).id != callId)
             continue;
         if (m_answered[size_t(i)]) {
             duplicate = true;
