@@ -178,7 +178,8 @@ int CompactionPass::warnOffload(const QString &recordId)
     int done = 0;
     for (int i = from; i < s.tailStart; ++i) {
         const ViewItem &item = m_view.items()[i];
-        if (!offloadable(item) || contentBytes(item) <= threshold)
+        // item.bytes bounds the content's bytes: most results are ruled out without counting.
+        if (item.bytes <= threshold || !offloadable(item) || contentBytes(item) <= threshold)
             continue;
         if (offloadItem(i, recordId, m_policy.previewLinesCompaction))
             ++done;
@@ -209,7 +210,8 @@ std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier ti
     m_rangeOffloads.clear();
     const qsizetype before = offloaded.size();
     for (int i = job.from; i < job.to; ++i) {
-        if (offloadable(items[i]) && contentBytes(items[i]) > m_policy.offloadAtCompaction)
+        if (items[i].bytes > m_policy.offloadAtCompaction && offloadable(items[i])
+            && contentBytes(items[i]) > m_policy.offloadAtCompaction)
             offloadItem(i, recordId, m_policy.previewLinesCompaction);
     }
     m_rangeOffloads = offloaded.mid(before);
