@@ -3,12 +3,7 @@
 #include "CompactionPolicy.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
-
-#include <algorithm>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "model/Utf8.h"
 
 namespace wl {
 
@@ -34,62 +29,7 @@ double TokenEstimate::ratioFor(qint64 totalTokens, qint64 contextWindow)
 
 qint64 TokenEstimate::utf8Bytes(QStringView text)
 {
-    const qsizetype len = text.size();
-    const char16_t *d = text.utf16();
-    // 1, 2 or 3 bytes per UTF-16 unit, counted without branches. Surrogates are rare; when there is
-    // one, count exactly below.
-    qint64 n = 0;
-    bool surrogates = false;
-    qsizetype i = 0;
-#if defined(__SSE2__)
-    // Eight units per step: each lane subtracts 1 (adds 0xFFFF) for a unit below 0x80 and 1 for a
-    // unit below 0x800 from the 3 bytes a unit can take; 16-bit lanes are summed every 4,096 steps.
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i above7F = _mm_set1_epi16(short(0xFF80));
-    const __m128i above7FF = _mm_set1_epi16(short(0xF800));
-    const __m128i surrogate = _mm_set1_epi16(short(0xD800));
-    const __m128i ones = _mm_set1_epi16(1);
-    while (i + 8 <= len) {
-        const qsizetype stop = std::min<qsizetype>(len - 7, i + 8 * 4096);
-        __m128i fewer = zero; // negative counts of the bytes below 3 per unit
-        __m128i halves = zero;
-        for (; i < stop; i += 8) {
-            const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i));
-            fewer = _mm_add_epi16(fewer, _mm_cmpeq_epi16(_mm_and_si128(c, above7F), zero));
-            const __m128i high = _mm_and_si128(c, above7FF);
-            fewer = _mm_add_epi16(fewer, _mm_cmpeq_epi16(high, zero));
-            halves = _mm_or_si128(halves, _mm_cmpeq_epi16(high, surrogate));
-        }
-        const __m128i sums = _mm_madd_epi16(fewer, ones); // four 32-bit sums of signed lanes
-        alignas(16) qint32 parts[4];
-        _mm_store_si128(reinterpret_cast<__m128i *>(parts), sums);
-        n += qint64(parts[0]) + parts[1] + parts[2] + parts[3];
-        surrogates |= _mm_movemask_epi8(halves) != 0;
-    }
-    n += 3 * qint64(i);
-#endif
-    for (; i < len; ++i) {
-        const char16_t c = d[i];
-        n += 1 + int(c >= 0x80) + int(c >= 0x800);
-        surrogates |= (c & 0xF800) == 0xD800;
-    }
-    if (!surrogates)
-        return n;
-    n = 0;
-    for (i = 0; i < len; ++i) {
-        const char16_t c = d[i];
-        if (c < 0x80) {
-            n += 1;
-        } else if (c < 0x800) {
-            n += 2;
-        } else if (QChar::isHighSurrogate(c) && i + 1 < len && QChar::isLowSurrogate(d[i + 1])) {
-            n += 4;
-            ++i;
-        } else {
-            n += 3; // lone surrogates become U+FFFD, also 3 bytes
-        }
-    }
-    return n;
+    return utf8ByteCount(text);
 }
 
 qint64 TokenEstimate::messageBytes(const QList<Message> &messages)

@@ -1,29 +1,8 @@
 #include "Message.h"
 
-namespace wl {
+#include "Utf8.h"
 
-namespace {
-qint64 utf8Bytes(const QString &s)
-{
-    // Count without allocating: surrogate pairs are 4 bytes, BMP by code point range.
-    qint64 n = 0;
-    const qsizetype len = s.size();
-    const QChar *d = s.constData();
-    for (qsizetype i = 0; i < len; ++i) {
-        const char16_t c = d[i].unicode();
-        if (c < 0x80)
-            n += 1;
-        else if (c < 0x800)
-            n += 2;
-        else if (QChar::isHighSurrogate(c) && i + 1 < len && QChar::isLowSurrogate(d[i + 1].unicode())) {
-            n += 4;
-            ++i;
-        } else
-            n += 3; // includes lone surrogates, which UTF-8 encoding replaces with U+FFFD (3 bytes)
-    }
-    return n;
-}
-} // namespace
+namespace wl {
 
 QString roleName(Role role)
 {
@@ -53,9 +32,9 @@ bool roleFromName(QStringView name, Role *role)
 
 qint64 Message::computeBytes() const
 {
-    qint64 n = utf8Bytes(content) + utf8Bytes(toolCallId);
+    qint64 n = utf8ByteCount(content) + utf8ByteCount(toolCallId);
     for (const ToolCall &call : toolCalls)
-        n += utf8Bytes(call.id) + utf8Bytes(call.name) + utf8Bytes(call.arguments);
+        n += utf8ByteCount(call.id) + utf8ByteCount(call.name) + utf8ByteCount(call.arguments);
     return n;
 }
 
