@@ -11,7 +11,11 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <QVarLengthArray>
+
 #include <array>
+#include <deque>
+#include <unordered_map>
 #include <optional>
 #include <vector>
 
@@ -522,7 +526,8 @@ struct MessageFacts
 
     // Other versions of the message seen under the same id: the offload placeholders views show
     // in its place (made afresh by every what-if replay, so recognised by value, not by data).
-    std::vector<MessageFacts> variants;
+    // Held by pointer so that an entry never moves once handed out.
+    std::vector<std::unique_ptr<MessageFacts>> variants;
 };
 
 // A variant is compared by value, so only short ones are kept: placeholders hold at most 20
@@ -533,7 +538,9 @@ constexpr size_t kMaxVariants = 4;
 struct ExtractiveFacts::Private
 {
     mutable QMutex mutex;
-    QHash<qint64, MessageFacts> byId; // the first message seen with an id keeps it
+    // The first message seen with an id keeps it. A node-based map: entries never move, so a summary
+    // holding the lock may keep pointers to them while it adds others.
+    std::unordered_map<qint64, MessageFacts> byId;
 
     // Under `mutex`: the facts of `m`, created when its id is new; null when another message holds the id.
     MessageFacts *slot(const Message &m)
@@ -542,27 +549,28 @@ struct ExtractiveFacts::Private
             return nullptr;
         auto it = byId.find(m.id);
         if (it == byId.end())
-            it = byId.insert(m.id, MessageFacts(m));
-        if (it->isFactsOf(m))
-            return &*it;
+            it = byId.try_emplace(m.id, m).first;
+        MessageFacts &first = it->second;
+        if (first.isFactsOf(m))
+            return &first;
         if (m.content.size() > kMaxVariantChars || !m.toolCalls.isEmpty())
             return nullptr;
         // The first version seen may itself be a placeholder, made again by every replay.
-        if (it->isEqualTo(m)) {
-            it->content = m.content; // the next lookup of this copy compares no text
-            return &*it;
+        if (first.isEqualTo(m)) {
+            first.content = m.content; // the next lookup of this copy compares no text
+            return &first;
         }
-        for (MessageFacts &variant : it->variants) {
-            if (variant.isFactsOf(m))
-                return &variant;
-            if (variant.isEqualTo(m)) {
-                variant.content = m.content;
-                return &variant;
+        for (const std::unique_ptr<MessageFacts> &variant : first.variants) {
+            if (variant->isFactsOf(m))
+                return variant.get();
+            if (variant->isEqualTo(m)) {
+                variant->content = m.content;
+                return variant.get();
             }
         }
-        if (it->variants.size() >= kMaxVariants)
+        if (first.variants.size() >= kMaxVariants)
             return nullptr;
-        return &it->variants.emplace_back(m);
+        return first.variants.emplace_back(std::make_unique<MessageFacts>(m)).get();
     }
 };
 
@@ -576,154 +584,242 @@ ExtractiveFacts::~ExtractiveFacts() = default;
 qsizetype ExtractiveFacts::size() const
 {
     QMutexLocker lock(&m_d->mutex);
-    return m_d->byId.size();
+    return qsizetype(m_d->byId.size());
 }
 
 qsizetype ExtractiveFacts::versionCount() const
 {
     QMutexLocker lock(&m_d->mutex);
     qsizetype n = 0;
-    for (const MessageFacts &f : std::as_const(m_d->byId))
+    for (const auto &[id, f] : m_d->byId)
         n += 1 + qsizetype(f.variants.size());
     return n;
 }
 
 namespace {
 
-// Looks a fact up in the cache (if any), computing and recording it when missing. The lock is not
-// held while computing: two threads may compute the same fact, and both get the same value.
+// The facts of the messages one summary reads, from the shared cache when there is one (locked for
+// the whole summary: one lock instead of one per fact, and entries stay put while it is held) or
+// from a cache of its own. Each fact is computed the first time it is asked for; references stay
+// valid until the lookup is destroyed.
 class FactsLookup
 {
 public:
-    explicit FactsLookup(ExtractiveFacts::Private *facts)
-        : m_facts(facts)
+    FactsLookup(const QList<Message> &messages, ExtractiveFacts::Private *shared)
+        : m_messages(messages)
+        , m_cache(shared ? shared : &m_own)
+        , m_lock(shared ? &shared->mutex : nullptr)
+        , m_of(size_t(messages.size()), nullptr)
     {
     }
 
-    template<typename T, typename Field, typename Compute>
-    T get(const Message &m, Field field, Compute compute) const
+    const QList<CallInfo> &calls(int i)
     {
-        if (!m_facts)
-            return compute();
-        {
-            QMutexLocker lock(&m_facts->mutex);
-            MessageFacts *f = m_facts->slot(m);
-            if (!f)
-                return compute();
-            if (const std::optional<T> &value = field(*f))
-                return *value;
-        }
-        T value = compute();
-        QMutexLocker lock(&m_facts->mutex);
-        if (MessageFacts *f = m_facts->slot(m))
-            field(*f) = value;
-        return value;
-    }
-
-    QList<CallInfo> calls(const Message &m) const
-    {
-        return get<QList<CallInfo>>(m, [](MessageFacts &f) -> auto & { return f.calls; }, [&m] {
+        MessageFacts &f = of(i);
+        if (!f.calls) {
+            const Message &m = m_messages.at(i);
             QList<CallInfo> out;
             out.reserve(m.toolCalls.size());
             for (const ToolCall &call : m.toolCalls)
                 out << describeCall(call);
-            return out;
-        });
+            f.calls = std::move(out);
+        }
+        return *f.calls;
     }
 
-    ResultFacts result(const Message &m, ToolKind kind) const
+    const ResultFacts &result(int i, ToolKind kind)
     {
         const size_t k = kind == ToolKind::Shell ? 0 : kind == ToolKind::Edit ? 1 : 2;
-        return get<ResultFacts>(m, [k](MessageFacts &f) -> auto & { return f.results[k]; },
-                                [&m, kind] { return resultFacts(m, kind); });
+        std::optional<ResultFacts> &slot = of(i).results[k];
+        if (!slot)
+            slot = resultFacts(m_messages.at(i), kind);
+        return *slot;
     }
 
-    QStringList decisions(const Message &m) const
+    const QStringList &decisions(int i)
     {
-        return get<QStringList>(m, [](MessageFacts &f) -> auto & { return f.decisions; },
-                                [&m] { return decisionsIn(scanHead(m.content)); });
+        std::optional<QStringList> &slot = of(i).decisions;
+        if (!slot)
+            slot = decisionsIn(scanHead(m_messages.at(i).content));
+        return *slot;
     }
 
-    QStringList plans(const Message &m) const
+    const QStringList &plans(int i)
     {
-        return get<QStringList>(m, [](MessageFacts &f) -> auto & { return f.plans; }, [&m] { return planLinesOf(m.content); });
+        std::optional<QStringList> &slot = of(i).plans;
+        if (!slot)
+            slot = planLinesOf(m_messages.at(i).content);
+        return *slot;
     }
 
     // sentenceAround() of the trimmed start of the message.
-    QString firstSentence(const Message &m) const
+    const QString &firstSentence(int i)
     {
-        return get<QString>(m, [](MessageFacts &f) -> auto & { return f.firstSentence; },
-                            [&m] { return sentenceAround(scanHead(m.content).trimmed(), 0, 0); });
+        std::optional<QString> &slot = of(i).firstSentence;
+        if (!slot)
+            slot = sentenceAround(scanHead(m_messages.at(i).content).trimmed(), 0, 0);
+        return *slot;
     }
 
     // oneLine() of the start of the message.
-    QString headLine(const Message &m, qsizetype max) const
+    QString headLine(int i, qsizetype max)
     {
-        if (!m_facts)
-            return oneLine(scanHead(m.content), max);
-        {
-            QMutexLocker lock(&m_facts->mutex);
-            MessageFacts *f = m_facts->slot(m);
-            if (!f)
-                return oneLine(scanHead(m.content), max);
-            const auto found = f->headLines.constFind(max);
-            if (found != f->headLines.cend())
-                return *found;
-        }
-        const QString line = oneLine(scanHead(m.content), max);
-        QMutexLocker lock(&m_facts->mutex);
-        if (MessageFacts *f = m_facts->slot(m))
-            f->headLines.insert(max, line);
-        return line;
+        QHash<qsizetype, QString> &lines = of(i).headLines;
+        auto found = lines.find(max);
+        if (found == lines.end())
+            found = lines.insert(max, oneLine(scanHead(m_messages.at(i).content), max));
+        return *found;
     }
 
 private:
-    ExtractiveFacts::Private *m_facts;
+    MessageFacts &of(int i)
+    {
+        MessageFacts *&f = m_of[size_t(i)];
+        if (!f) {
+            const Message &m = m_messages.at(i);
+            f = m_cache->slot(m);
+            if (!f)
+                f = &m_uncached.emplace_back(m); // another message holds its id: facts for this summary only
+        }
+        return *f;
+    }
+
+    const QList<Message> &m_messages;
+    ExtractiveFacts::Private m_own;
+    ExtractiveFacts::Private *m_cache;
+    QMutexLocker<QMutex> m_lock;
+    std::vector<MessageFacts *> m_of; // by message index, filled on first use
+    std::deque<MessageFacts> m_uncached;
 };
 
 struct Action
 {
     int callIndex = 0;   // message holding the call
     int resultIndex = -1;
-    CallInfo call;
+    const CallInfo *call = nullptr; // in the facts, which outlive the extraction
+    QStringView callId;             // the call's id, in the message
     bool failed = false;
     QString errorLine;
 
     QString describe(const QString &root) const
     {
         auto shown = [&root](const QString &path) { return !root.isEmpty() && path.startsWith(root) ? path.sliced(root.size()) : path; };
-        switch (call.kind) {
+        switch (call->kind) {
         case ToolKind::Shell:
-            if (!call.command.isEmpty())
-                return u"ran \""_s + call.commandLine(80) + u'"';
+            if (!call->command.isEmpty())
+                return u"ran \""_s + call->commandLine(80) + u'"';
             break;
         case ToolKind::Edit:
-            if (!call.paths.isEmpty())
+            if (!call->paths.isEmpty())
             {
                 QStringList paths;
-                for (const QString &path : call.paths)
+                for (const QString &path : call->paths)
                     paths << shown(path);
                 return u"edited "_s + listWithMore(paths, 3);
             }
             break;
         case ToolKind::Read:
-            if (!call.paths.isEmpty())
-                return u"read "_s + shown(call.paths.first());
+            if (!call->paths.isEmpty())
+                return u"read "_s + shown(call->paths.first());
             break;
         case ToolKind::Plan:
         case ToolKind::Other:
             break;
         }
-        return u"called "_s + oneLine(call.name, 60);
+        return u"called "_s + oneLine(call->name, 60);
     }
 };
+
+// a1 + a2 == b1 + b2, without building either.
+bool concatEquals(QStringView a1, QStringView a2, QStringView b1, QStringView b2)
+{
+    if (a1.size() + a2.size() != b1.size() + b2.size())
+        return false;
+    if (a1.size() > b1.size()) {
+        std::swap(a1, b1);
+        std::swap(a2, b2);
+    }
+    const qsizetype n = a1.size();
+    const qsizetype m = b1.size() - n;
+    return a1 == b1.first(n) && a2.first(m) == b1.sliced(n) && a2.sliced(m) == b2;
+}
+
+// A list item of a turn line, shown as `text` + `suffix`, kept once (appendUnique on what is shown).
+struct Shown
+{
+    QStringView text;
+    QStringView suffix;
+};
+
+using ShownList = QVarLengthArray<Shown, 8>;
+
+void appendUniqueShown(ShownList *list, QStringView text, QStringView suffix = {})
+{
+    if (text.isEmpty() && suffix.isEmpty())
+        return;
+    for (const Shown &s : std::as_const(*list)) {
+        if (concatEquals(s.text, s.suffix, text, suffix))
+            return;
+    }
+    list->append({text, suffix});
+}
+
+void appendNumber(QString &out, qint64 n)
+{
+    char16_t digits[24];
+    qsizetype at = std::size(digits);
+    quint64 u = n < 0 ? 0 - quint64(n) : quint64(n);
+    do {
+        digits[--at] = char16_t(u'0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (n < 0)
+        digits[--at] = u'-';
+    out += QStringView(digits + at, std::size(digits) - at);
+}
+
+// listWithMore() written into `out`, each item shown after `prefix`.
+void appendListWithMore(QString &out, const ShownList &items, int max, QStringView prefix = {})
+{
+    const qsizetype shown = std::min<qsizetype>(items.size(), max);
+    for (qsizetype k = 0; k < shown; ++k) {
+        if (k > 0)
+            out += u", "_s;
+        out += prefix;
+        out += items[k].text;
+        out += items[k].suffix;
+    }
+    if (items.size() > max) {
+        out += u" (+"_s;
+        appendNumber(out, items.size() - max);
+        out += u" more)"_s;
+    }
+}
+
+// oneLine(), as a view of `text` itself when nothing changes, else of a string kept in `keep`.
+QStringView oneLineView(QStringView text, qsizetype max, std::deque<QString> *keep)
+{
+    if (text.size() <= max && !text.isEmpty() && text.front() != u'#' && text.front() != u'>'
+        && std::none_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); }))
+        return text;
+    return keep->emplace_back(oneLine(text, max));
+}
+
+// cut() of a string that is usually short enough already: no copy then.
+void cutInPlace(QString &text, qsizetype max)
+{
+    if (text.size() > max)
+        text = cut(text, max);
+}
+
+const QString kFailedSuffix = u" (failed)"_s;
 
 class Extraction
 {
 public:
     Extraction(const QList<Message> &messages, ExtractiveFacts::Private *facts)
         : m_messages(messages)
-        , m_facts(facts)
+        , m_facts(messages, facts)
     {
     }
 
@@ -746,33 +842,59 @@ public:
             }
         }
         for (AnchorKind kind : kAllAnchorKinds) {
-            const QString value = out.anchors.value(kind).trimmed();
-            out.anchors.setValue(kind, value.isEmpty() ? u"N/A"_s : cut(value, ExtractiveSummarizer::kMaxAnchorChars));
+            QString value = out.anchors.value(kind).trimmed();
+            if (value.isEmpty())
+                value = u"N/A"_s;
+            else
+                cutInPlace(value, ExtractiveSummarizer::kMaxAnchorChars);
+            out.anchors.setValue(kind, value);
         }
         out.summary = summary();
         return out;
     }
 
 private:
-    QString label(int index) const
+    void appendLabel(QString &out, int index) const
     {
         const qint64 id = m_messages.at(index).id;
-        return QString::number(id != 0 ? id : qint64(index) + 1);
+        appendNumber(out, id != 0 ? id : qint64(index) + 1);
     }
 
-    QString range(int first, int last) const
+    void appendRange(QString &out, int first, int last) const
     {
-        if (first == last)
-            return u"Message "_s + label(first);
-        return u"Messages "_s + label(first) + u'-' + label(last);
+        out += first == last ? u"Message "_s : u"Messages "_s;
+        appendLabel(out, first);
+        if (first != last) {
+            out += u'-';
+            appendLabel(out, last);
+        }
+    }
+
+    // The newest action calling `callId`, or -1. Results usually follow their call closely: the
+    // recent actions are searched first, older ones through an index built when first needed.
+    qsizetype actionForCall(QStringView callId)
+    {
+        if (callId.isEmpty())
+            return -1;
+        constexpr qsizetype kRecent = 16;
+        const qsizetype count = qsizetype(m_actions.size());
+        const qsizetype stop = std::max<qsizetype>(0, count - kRecent);
+        for (qsizetype a = count - 1; a >= stop; --a) {
+            if (m_actions.at(size_t(a)).callId == callId)
+                return a;
+        }
+        for (; m_indexedActions < stop; ++m_indexedActions) {
+            const QStringView id = m_actions.at(size_t(m_indexedActions)).callId;
+            if (!id.isEmpty())
+                m_olderActions.insert(id, m_indexedActions); // a later call with the same id wins
+        }
+        return m_olderActions.value(callId, -1);
     }
 
     void collect()
     {
-        m_isRequest.fill(false, m_messages.size());
-        m_firstActionOf.fill(-1, m_messages.size());
-        QHash<QString, int> actionByCall;
-        actionByCall.reserve(m_messages.size() / 2 + 1);
+        m_isRequest.assign(size_t(m_messages.size()), false);
+        m_firstActionOf.assign(size_t(m_messages.size()), -1);
         m_actions.reserve(m_messages.size() / 2 + 1);
         for (int i = 0; i < m_messages.size(); ++i) {
             const Message &m = m_messages.at(i);
@@ -783,36 +905,34 @@ private:
             }
             if (isUserRequest(m) && !isInjectedNoise(scanHead(m.content))) {
                 m_userRequests << i;
-                m_isRequest[i] = true;
+                m_isRequest[size_t(i)] = true;
                 continue;
             }
             if (m.role == Role::Assistant) {
                 m_assistants << i;
                 if (!m.hasToolCalls())
                     continue;
-                m_firstActionOf[i] = m_actions.size();
-                const QList<CallInfo> calls = m_facts.calls(m);
+                m_firstActionOf[size_t(i)] = qsizetype(m_actions.size());
+                const QList<CallInfo> &calls = m_facts.calls(i);
                 for (qsizetype k = 0; k < m.toolCalls.size(); ++k) {
-                    const ToolCall &call = m.toolCalls.at(k);
-                    if (!call.id.isEmpty())
-                        actionByCall.insert(call.id, int(m_actions.size()));
-                    Action &action = m_actions.emplaceBack();
+                    Action &action = m_actions.emplace_back();
                     action.callIndex = i;
-                    action.call = calls.at(k);
+                    action.call = &calls.at(k);
+                    action.callId = m.toolCalls.at(k).id;
                 }
                 continue;
             }
             if (m.isToolResult()) {
-                const auto found = actionByCall.constFind(m.toolCallId);
-                if (found == actionByCall.cend())
+                const qsizetype found = actionForCall(m.toolCallId);
+                if (found < 0)
                     continue; // its call was compacted away earlier
-                Action &action = m_actions[*found];
+                Action &action = m_actions[size_t(found)];
                 if (action.resultIndex >= 0)
                     continue; // duplicate result
                 action.resultIndex = i;
-                ResultFacts result = m_facts.result(m, action.call.kind);
+                const ResultFacts &result = m_facts.result(i, action.call->kind);
                 action.failed = result.failed;
-                action.errorLine = std::move(result.errorLine);
+                action.errorLine = result.errorLine;
             }
         }
     }
@@ -823,10 +943,10 @@ private:
     {
         QString common;
         bool first = true;
-        for (const Action &action : std::as_const(m_actions)) {
-            if (action.call.kind != ToolKind::Edit)
+        for (const Action &action : m_actions) {
+            if (action.call->kind != ToolKind::Edit)
                 continue;
-            for (const QString &path : action.call.paths) {
+            for (const QString &path : action.call->paths) {
                 if (!path.startsWith(u'/'))
                     return;
                 if (first) {
@@ -851,7 +971,7 @@ private:
         return !m_root.isEmpty() && path.startsWith(m_root) ? QStringView(path).sliced(m_root.size()) : QStringView(path);
     }
 
-    QString intent() const
+    QString intent()
     {
         QStringList later;
         int firstLater = 0;
@@ -859,13 +979,13 @@ private:
         if (m_hasPrevious && !isUnknownAnchorValue(m_previous.anchors.value(AnchorKind::UserIntent))) {
             first = cut(m_previous.anchors.value(AnchorKind::UserIntent), kIntentChars);
         } else if (!m_userRequests.isEmpty()) {
-            first = m_facts.headLine(m_messages.at(m_userRequests.first()), kIntentChars);
+            first = m_facts.headLine(m_userRequests.first(), kIntentChars);
             firstLater = 1;
         }
         for (int k = firstLater; k < m_userRequests.size(); ++k) {
-            const Message &m = m_messages.at(m_userRequests.at(k));
-            if (m.content.size() <= kShortUserMessage || firstLater == 0)
-                appendUnique(&later, u"Later: "_s + m_facts.headLine(m, kLaterChars));
+            const int index = m_userRequests.at(k);
+            if (m_messages.at(index).content.size() <= kShortUserMessage || firstLater == 0)
+                appendUnique(&later, u"Later: "_s + m_facts.headLine(index, kLaterChars));
         }
         while (later.size() > kMaxLater)
             later.removeFirst();
@@ -880,37 +1000,57 @@ private:
 
     QString progress() const
     {
-        QStringList files;
-        QStringList commands;
+        std::deque<QString> keep;
+        ShownList files;
+        // Each command once, at its latest successful run, in the order of those runs: found newest first.
+        QVarLengthArray<QStringView, 16> commands;
+        for (auto action = m_actions.crbegin(); action != m_actions.crend(); ++action) {
+            if (!action->failed && action->call->kind == ToolKind::Shell && action->resultIndex >= 0 && !action->call->command.isEmpty()) {
+                const QStringView command = action->call->commandLines[2];
+                if (std::find(commands.cbegin(), commands.cend(), command) == commands.cend())
+                    commands.append(command);
+            }
+        }
         for (const Action &action : m_actions) {
-            if (action.failed)
-                continue;
-            if (action.call.kind == ToolKind::Edit) {
-                for (const QString &path : action.call.paths)
-                    appendUnique(&files, oneLine(shown(path), 160));
-            } else if (action.call.kind == ToolKind::Shell && action.resultIndex >= 0 && !action.call.command.isEmpty()) {
-                const QString command = u'"' + action.call.commandLine(100) + u'"';
-                commands.removeAll(command); // keep the latest run of each command, in order
-                commands << command;
+            if (!action.failed && action.call->kind == ToolKind::Edit) {
+                for (const QString &path : action.call->paths)
+                    appendUniqueShown(&files, oneLineView(shown(path), 160, &keep));
             }
         }
         QStringList lines;
-        if (!files.isEmpty())
-            lines << u"- Files written or edited"_s + (m_root.isEmpty() ? QString() : u" (in "_s + oneLine(m_root, 120) + u')')
-                         + u": "_s + listWithMore(files, kMaxProgressFiles);
+        if (!files.isEmpty()) {
+            QString line = u"- Files written or edited"_s;
+            if (!m_root.isEmpty())
+                line += u" (in "_s + oneLine(m_root, 120) + u')';
+            line += u": "_s;
+            appendListWithMore(line, files, kMaxProgressFiles);
+            lines << line;
+        }
         if (!commands.isEmpty()) {
-            const QStringList recent = commands.size() > kMaxProgressCommands ? commands.last(kMaxProgressCommands) : commands;
-            lines << u"- Commands that succeeded: "_s + recent.join(u", "_s)
-                         + (commands.size() > recent.size() ? u" (and %1 earlier)"_s.arg(commands.size() - recent.size()) : QString());
+            const qsizetype recent = std::min<qsizetype>(commands.size(), kMaxProgressCommands);
+            QString line = u"- Commands that succeeded: "_s;
+            for (qsizetype k = recent - 1; k >= 0; --k) {
+                line += u'"';
+                line += commands[k];
+                line += u'"';
+                if (k > 0)
+                    line += u", "_s;
+            }
+            if (commands.size() > recent) {
+                line += u" (and "_s;
+                appendNumber(line, commands.size() - recent);
+                line += u" earlier)"_s;
+            }
+            lines << line;
         }
         return bulletBlock(lines, ExtractiveSummarizer::kMaxAnchorChars);
     }
 
-    QString decisions() const
+    QString decisions()
     {
         QStringList found; // the most recent statements of choice, oldest first
         for (qsizetype k = m_assistants.size() - 1; k >= 0 && found.size() < kMaxDecisions; --k) {
-            const QStringList sentences = m_facts.decisions(m_messages.at(m_assistants.at(k)));
+            const QStringList &sentences = m_facts.decisions(m_assistants.at(k));
             for (qsizetype j = sentences.size() - 1; j >= 0 && found.size() < kMaxDecisions; --j) {
                 if (!found.contains(sentences.at(j)))
                     found.prepend(sentences.at(j));
@@ -920,16 +1060,16 @@ private:
     }
 
     // What the agent did after a failure: the next assistant message's first sentence or call.
-    QString followUp(int afterIndex) const
+    QString followUp(int afterIndex)
     {
         for (int i = afterIndex + 1; i < m_messages.size(); ++i) {
             const Message &m = m_messages.at(i);
             if (isUserRequest(m))
-                return u"the user wrote: "_s + m_facts.headLine(m, 80);
+                return u"the user wrote: "_s + m_facts.headLine(i, 80);
             if (m.role != Role::Assistant)
                 continue;
             if (!scanHead(m.content).trimmed().isEmpty())
-                return m_facts.firstSentence(m);
+                return m_facts.firstSentence(i);
             const QList<const Action *> actions = actionsOf(i);
             if (!actions.isEmpty())
                 return actions.first()->describe(m_root);
@@ -937,11 +1077,11 @@ private:
         return {};
     }
 
-    QString tried() const
+    QString tried()
     {
         QStringList items; // the most recent failures, oldest first
-        for (qsizetype a = m_actions.size() - 1; a >= 0 && items.size() < kMaxTried; --a) {
-            const Action &action = m_actions.at(a);
+        for (qsizetype a = qsizetype(m_actions.size()) - 1; a >= 0 && items.size() < kMaxTried; --a) {
+            const Action &action = m_actions.at(size_t(a));
             if (!action.failed)
                 continue;
             QString item = action.describe(m_root) + u" failed"_s;
@@ -955,7 +1095,7 @@ private:
         return bulletBlock(items, ExtractiveSummarizer::kMaxAnchorChars);
     }
 
-    QString nextSteps() const
+    QString nextSteps()
     {
         const int lastRequest = m_userRequests.isEmpty() ? -1 : m_userRequests.last();
         for (qsizetype k = m_assistants.size() - 1; k >= 0; --k) {
@@ -963,10 +1103,10 @@ private:
             if (index < lastRequest)
                 break; // a plan made before the user's latest word is stale
             // Plans tend to close a message: look at its end as well as its start.
-            QStringList lines = m_facts.plans(m_messages.at(index));
+            QStringList lines = m_facts.plans(index);
             for (const Action *action : actionsOf(index)) {
-                if (action->call.kind == ToolKind::Plan) {
-                    for (const QString &step : action->call.pendingSteps)
+                if (action->call->kind == ToolKind::Plan) {
+                    for (const QString &step : action->call->pendingSteps)
                         appendUnique(&lines, u"- "_s + step);
                 }
             }
@@ -977,60 +1117,90 @@ private:
     }
 
     // One line per user turn: "Messages 12-40: user asked "..."; edited a, b; ran "make" (failed)".
-    QString turnLine(int first, int last, qsizetype actionBegin, qsizetype actionEnd) const
+    QString turnLine(int first, int last, qsizetype actionBegin, qsizetype actionEnd)
     {
-        QStringList parts;
-        if (m_isRequest.at(first))
-            parts << u"user asked \""_s + m_facts.headLine(m_messages.at(first), 80) + u'"';
-        QStringList edited, reads, ran, other;
+        std::deque<QString> keep;
+        ShownList edited, reads, ran, other;
         for (qsizetype a = actionBegin; a < actionEnd; ++a) {
-            const Action &action = m_actions.at(a);
-            switch (action.call.kind) {
+            const Action &action = m_actions.at(size_t(a));
+            const CallInfo &call = *action.call;
+            const QStringView failed = action.failed ? QStringView(kFailedSuffix) : QStringView();
+            switch (call.kind) {
             case ToolKind::Edit:
-                for (const QString &path : action.call.paths)
-                    appendUnique(&edited, oneLine(shown(path), 100) + (action.failed ? u" (failed)"_s : QString()));
-                if (action.call.paths.isEmpty())
-                    appendUnique(&other, action.call.name);
+                for (const QString &path : call.paths)
+                    appendUniqueShown(&edited, oneLineView(shown(path), 100, &keep), failed);
+                if (call.paths.isEmpty())
+                    appendUniqueShown(&other, call.name);
                 break;
             case ToolKind::Read:
-                for (const QString &path : action.call.paths)
-                    appendUnique(&reads, oneLine(shown(path), 100));
+                for (const QString &path : call.paths)
+                    appendUniqueShown(&reads, oneLineView(shown(path), 100, &keep));
                 break;
             case ToolKind::Shell:
-                if (!action.call.command.isEmpty()) {
-                    appendUnique(&ran, u'"' + action.call.commandLine(60) + u'"' + (action.failed ? u" (failed)"_s : QString()));
+                if (!call.command.isEmpty()) {
+                    // Shown quoted: the closing quote goes before the suffix.
+                    appendUniqueShown(&ran, call.commandLines[0], action.failed ? u"\" (failed)" : u"\"");
                     break;
                 }
-                appendUnique(&other, action.call.name);
+                appendUniqueShown(&other, call.name);
                 break;
             case ToolKind::Plan:
             case ToolKind::Other:
-                appendUnique(&other, oneLine(action.call.name, 40) + (action.failed ? u" (failed)"_s : QString()));
+                appendUniqueShown(&other, oneLineView(call.name, 40, &keep), failed);
                 break;
             }
         }
-        if (!edited.isEmpty())
-            parts << u"edited "_s + listWithMore(edited, 5);
-        if (!ran.isEmpty())
-            parts << u"ran "_s + listWithMore(ran, 4);
-        if (!reads.isEmpty())
-            parts << u"read "_s + listWithMore(reads, 4);
-        if (!other.isEmpty())
-            parts << u"called "_s + listWithMore(other, 4);
-        if (parts.isEmpty()) {
+
+        QString line;
+        line.reserve(400);
+        appendRange(line, first, last);
+        line += u": "_s;
+        const qsizetype start = line.size();
+        auto separate = [&line, start] {
+            if (line.size() > start)
+                line += u"; "_s;
+        };
+        if (m_isRequest.at(size_t(first))) {
+            line += u"user asked \""_s;
+            line += m_facts.headLine(first, 80);
+            line += u'"';
+        }
+        if (!edited.isEmpty()) {
+            separate();
+            line += u"edited "_s;
+            appendListWithMore(line, edited, 5);
+        }
+        if (!ran.isEmpty()) {
+            separate();
+            line += u"ran "_s;
+            appendListWithMore(line, ran, 4, u"\""); // each closing quote is in the item's suffix
+        }
+        if (!reads.isEmpty()) {
+            separate();
+            line += u"read "_s;
+            appendListWithMore(line, reads, 4);
+        }
+        if (!other.isEmpty()) {
+            separate();
+            line += u"called "_s;
+            appendListWithMore(line, other, 4);
+        }
+        if (line.size() == start) {
             for (int i = first; i <= last; ++i) {
                 if (m_messages.at(i).role == Role::Assistant && !scanHead(m_messages.at(i).content).trimmed().isEmpty()) {
-                    parts << u"assistant: "_s + m_facts.firstSentence(m_messages.at(i));
+                    line += u"assistant: "_s;
+                    line += m_facts.firstSentence(i);
                     break;
                 }
             }
         }
-        if (parts.isEmpty())
-            parts << u"no actions"_s;
-        return cut(QString(range(first, last) + u": "_s + parts.join(u"; "_s)), 400);
+        if (line.size() == start)
+            line += u"no actions"_s;
+        cutInPlace(line, 400);
+        return line;
     }
 
-    QString summary() const
+    QString summary()
     {
         QStringList head;
         if (m_hasPrevious && !m_previous.summary.isEmpty())
@@ -1047,7 +1217,7 @@ private:
                 continue;
             if (start < 0) {
                 start = i;
-            } else if (m_isRequest.at(i)) {
+            } else if (m_isRequest.at(size_t(i))) {
                 turns << std::pair{start, i - 1};
                 start = i;
             }
@@ -1058,14 +1228,15 @@ private:
         }
 
         QStringList lines;
-        qsizetype actionAt = 0;
+        lines.reserve(turns.size());
+        size_t actionAt = 0;
         for (const auto &[first, last] : std::as_const(turns)) {
             while (actionAt < m_actions.size() && m_actions.at(actionAt).callIndex < first)
                 ++actionAt;
-            qsizetype actionEnd = actionAt;
+            size_t actionEnd = actionAt;
             while (actionEnd < m_actions.size() && m_actions.at(actionEnd).callIndex <= last)
                 ++actionEnd;
-            lines << turnLine(first, last, actionAt, actionEnd);
+            lines << turnLine(first, last, qsizetype(actionAt), qsizetype(actionEnd));
             actionAt = actionEnd;
         }
 
@@ -1095,25 +1266,29 @@ private:
             }
         }
         head << lines;
-        return cut(head.join(u'\n'), budget);
+        QString text = head.join(u'\n');
+        cutInPlace(text, budget);
+        return text;
     }
 
     // The actions called by message `index` (contiguous in m_actions).
     QList<const Action *> actionsOf(int index) const
     {
         QList<const Action *> out;
-        for (qsizetype a = m_firstActionOf.at(index); a >= 0 && a < m_actions.size() && m_actions.at(a).callIndex == index; ++a)
-            out << &m_actions.at(a);
+        for (qsizetype a = m_firstActionOf.at(size_t(index)); a >= 0 && a < qsizetype(m_actions.size()) && m_actions.at(size_t(a)).callIndex == index; ++a)
+            out << &m_actions.at(size_t(a));
         return out;
     }
 
     const QList<Message> &m_messages;
     FactsLookup m_facts;
-    QList<bool> m_isRequest;        // by message index
-    QList<qsizetype> m_firstActionOf; // by message index, -1 for none
+    std::vector<bool> m_isRequest;        // by message index
+    std::vector<qsizetype> m_firstActionOf; // by message index, -1 for none
     QList<int> m_userRequests;
     QList<int> m_assistants;
-    QList<Action> m_actions; // in call order
+    std::vector<Action> m_actions; // in call order
+    qsizetype m_indexedActions = 0; // actions before this one are in m_olderActions
+    QHash<QStringView, qsizetype> m_olderActions;
     QString m_root;          // common folder of the touched files, empty for none
     ParsedSummary m_previous;
     bool m_hasPrevious = false;
