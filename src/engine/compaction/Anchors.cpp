@@ -1,5 +1,7 @@
 #include "Anchors.h"
 
+#include "TextSink.h"
+
 #include <QStringList>
 
 using namespace Qt::StringLiterals;
@@ -236,6 +238,27 @@ AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming)
     return merge;
 }
 
+namespace {
+// "## Anchors", then each section: its "### " header line and its value's lines.
+template<typename Sink>
+void writeAnchors(Sink &out, const Anchors &anchors)
+{
+    out.put(u"## Anchors\n");
+    for (AnchorKind kind : kAllAnchorKinds) {
+        out.put(u"### ");
+        out.put(anchorHeader(kind));
+        out.put(u'\n');
+        // A value line that looks like a heading would end the section when read back: escape it.
+        for (QStringView line : QStringView(anchors.value(kind)).tokenize(u'\n')) {
+            if (line.trimmed().startsWith(u"##"))
+                out.put(u'\\');
+            out.put(line);
+            out.put(u'\n');
+        }
+    }
+}
+} // namespace
+
 QString formatAnchors(const Anchors &anchors)
 {
     qsizetype size = 16;
@@ -243,18 +266,16 @@ QString formatAnchors(const Anchors &anchors)
         size += anchors.value(kind).size() + 48;
     QString out;
     out.reserve(size);
-    out += u"## Anchors\n"_s;
-    for (AnchorKind kind : kAllAnchorKinds) {
-        out += u"### "_s + anchorHeader(kind) + u'\n';
-        // A value line that looks like a heading would end the section when read back: escape it.
-        for (QStringView line : QStringView(anchors.value(kind)).tokenize(u'\n')) {
-            if (line.trimmed().startsWith(u"##"))
-                out += u'\\';
-            out += line;
-            out += u'\n';
-        }
-    }
+    text::TextAppender appender(out);
+    writeAnchors(appender, anchors);
     return out;
+}
+
+qint64 formattedAnchorsBytes(const Anchors &anchors)
+{
+    text::ByteCounter counter;
+    writeAnchors(counter, anchors);
+    return counter.bytes();
 }
 
 } // namespace wl

@@ -60,5 +60,7 @@ AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming);
 // "## Anchors\n### User Intent\n<value>\n..." (five sections, fixed order). A value line that
 // starts with "##" is written with a leading backslash so it cannot be read back as a heading.
 QString formatAnchors(const Anchors &anchors);
+// The UTF-8 size of formatAnchors(anchors), without making it.
+qint64 formattedAnchorsBytes(const Anchors &anchors);
 
 } // namespace wl

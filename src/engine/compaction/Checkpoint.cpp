@@ -1,11 +1,9 @@
 #include "Checkpoint.h"
 
 #include "OffloadStore.h"
+#include "TextSink.h"
 
 #include <QRegularExpression>
-
-#include <algorithm>
-#include <iterator>
 
 using namespace Qt::StringLiterals;
 
@@ -14,52 +12,6 @@ namespace wl {
 namespace {
 constexpr QStringView kMarker = u"[Context Compaction]";
 constexpr QStringView kOffloadedHeading = u"## Offloaded References";
-
-// Writes pieces into a string sized once (checkpoints list up to 40 files each and a what-if
-// replay makes hundreds of checkpoints: appending piece by piece cost more than the summary).
-class TextWriter
-{
-public:
-    explicit TextWriter(qsizetype capacity)
-        : m_text(capacity, Qt::Uninitialized)
-        , m_out(m_text.data())
-    {
-    }
-
-    void put(QStringView piece)
-    {
-        std::copy_n(piece.data(), piece.size(), m_out);
-        m_out += piece.size();
-    }
-
-    void put(QChar c) { *m_out++ = c; }
-
-    // The decimal digits of n (at most 20 characters).
-    void putNumber(qint64 n)
-    {
-        QChar digits[20];
-        qsizetype at = std::size(digits);
-        const bool negative = n < 0;
-        quint64 u = negative ? 0 - quint64(n) : quint64(n);
-        do {
-            digits[--at] = QChar(char16_t(u'0' + u % 10));
-            u /= 10;
-        } while (u != 0);
-        if (negative)
-            put(u'-');
-        put(QStringView(digits + at, std::size(digits) - at));
-    }
-
-    QString take()
-    {
-        m_text.truncate(m_out - m_text.constData());
-        return std::move(m_text);
-    }
-
-private:
-    QString m_text;
-    QChar *m_out;
-};
 
 // Splits a trailing offloaded-references block (as written by checkpointMessageText) off `summary`.
 QString takeOffloadedBlock(QString *summary)
@@ -78,40 +30,76 @@ QString takeOffloadedBlock(QString *summary)
     *summary = summary->left(at).trimmed();
     return block;
 }
+
+constexpr QStringView kSummaryHeading = u"\n## Summary\n";
+
+// "- <path> (<lines> lines, <bytes> bytes)\n"
+template<typename Sink>
+void writeReference(Sink &out, const OffloadEntry &entry)
+{
+    out.put(u"- ");
+    out.put(entry.relativePath);
+    out.put(u" (");
+    text::putNumber(out, entry.lines);
+    out.put(u" lines, ");
+    text::putNumber(out, entry.bytes);
+    out.put(u" bytes)\n");
+}
+
+// The checkpoint message around its anchors (written by `putAnchors`) and its references
+// (written by `putReferences`, when there are any).
+template<typename Sink, typename PutAnchors, typename PutReferences>
+void writeCheckpoint(Sink &out, PutAnchors putAnchors, QStringView summaryText, bool hasReferences, PutReferences putReferences)
+{
+    out.put(kMarker);
+    out.put(u'\n');
+    putAnchors(out);
+    out.put(kSummaryHeading);
+    out.put(summaryText);
+    out.put(u'\n');
+    if (hasReferences) {
+        out.put(u'\n');
+        out.put(kOffloadedHeading);
+        out.put(u'\n');
+        putReferences(out);
+    }
+}
 } // namespace
 
 QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded)
 {
-    constexpr QStringView summaryHeading = u"\n## Summary\n";
+    // Written into a string sized once: checkpoints list up to 40 files each and a what-if replay
+    // makes hundreds of them.
     constexpr qsizetype kMaxLineExtras = 2 + 2 + 21 + 8 + 20 + 7 + 1; // "- ", " (", lines, " lines, ", bytes, " bytes)", "\n"
     const QString anchorText = formatAnchors(anchors);
     const QStringView summaryText = QStringView(summary).trimmed();
-    qsizetype size = kMarker.size() + 1 + anchorText.size() + summaryHeading.size() + summaryText.size() + 1
+    qsizetype size = kMarker.size() + 1 + anchorText.size() + kSummaryHeading.size() + summaryText.size() + 1
         + 1 + kOffloadedHeading.size() + 1;
     for (const OffloadEntry &entry : offloaded)
         size += entry.relativePath.size() + kMaxLineExtras;
-    TextWriter text(size);
-    text.put(kMarker);
-    text.put(u'\n');
-    text.put(anchorText);
-    text.put(summaryHeading);
-    text.put(summaryText);
-    text.put(u'\n');
-    if (!offloaded.isEmpty()) {
-        text.put(u'\n');
-        text.put(kOffloadedHeading);
-        text.put(u'\n');
-        for (const OffloadEntry &entry : offloaded) {
-            text.put(u"- ");
-            text.put(entry.relativePath);
-            text.put(u" (");
-            text.putNumber(entry.lines);
-            text.put(u" lines, ");
-            text.putNumber(entry.bytes);
-            text.put(u" bytes)\n");
-        }
-    }
+    text::TextWriter text(size);
+    writeCheckpoint(text, [&](text::TextWriter &out) { out.put(anchorText); }, summaryText, !offloaded.isEmpty(),
+                    [&](text::TextWriter &out) {
+                        for (const OffloadEntry &entry : offloaded)
+                            writeReference(out, entry);
+                    });
     return text.take();
+}
+
+qint64 checkpointMessageBytes(const Anchors &anchors, const QString &summary, qsizetype references, qint64 referenceBytes)
+{
+    text::ByteCounter counter;
+    writeCheckpoint(counter, [&](text::ByteCounter &out) { out.add(formattedAnchorsBytes(anchors)); },
+                    QStringView(summary).trimmed(), references > 0,
+                    [&](text::ByteCounter &out) { out.add(referenceBytes); });
+    return counter.bytes();
+}
+
+qint64 offloadReferenceBytes(const OffloadEntry &entry)
+{
+    text::ByteCounter counter;
+    writeReference(counter, entry);
+    return counter.bytes();
 }
 
 bool isCheckpointText(const QString &text)

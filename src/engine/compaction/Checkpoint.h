@@ -17,7 +17,8 @@ struct Checkpoint
     qint64 id = 0;                  // store row id, 0 while not stored
     qint64 coversUpToMessageId = 0;
     qint64 coversFromMessageId = 0; // first body message it stands for (for the UI)
-    QString text;                   // starts with "[Context Compaction]"
+    QString text;                   // starts with "[Context Compaction]"; may be left empty while textBytes is known
+    qint64 textBytes = -1;          // UTF-8 size of the text when known (the what-if replay makes texts on demand)
     Anchors anchors;
     QString summary;
     QString recordId;               // the CompactionRecord that made it
@@ -31,6 +32,11 @@ struct Checkpoint
 // five "### " sections, "## Summary" and the summary, and, when `offloaded` is not empty,
 // "## Offloaded References" with one "- <path> (<lines> lines, <bytes> bytes)" line per file.
 QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded);
+
+// The UTF-8 size of checkpointMessageText(anchors, summary, offloaded) without making it, for
+// `references` offloaded files whose offloadReferenceBytes() add up to `referenceBytes`.
+qint64 checkpointMessageBytes(const Anchors &anchors, const QString &summary, qsizetype references, qint64 referenceBytes);
+qint64 offloadReferenceBytes(const OffloadEntry &entry);
 
 // True when `text` starts with the marker "[Context Compaction]" (leading whitespace allowed).
 bool isCheckpointText(const QString &text);

@@ -159,6 +159,7 @@ bool CompactionPass::offloadItem(int index, const QString &recordId, int preview
     overlay.entry.messageId = message.id;
     overlay.placeholder = r.placeholder;
     overlay.recordId = recordId;
+    overlay.referenceBytes = offloadReferenceBytes(overlay.entry);
     m_overlays.offloads.insert(message.id, overlay);
     const qint64 placeholderBytes = r.placeholderBytes >= 0 ? r.placeholderBytes : TokenEstimate::utf8Bytes(r.placeholder);
     m_view.substitutePlaceholder(index, placeholderBytes + TokenEstimate::utf8Bytes(message.toolCallId));
@@ -233,19 +234,27 @@ std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier ti
     return job;
 }
 
-QList<OffloadEntry> CompactionPass::hiddenOffloads(qint64 coversUpTo) const
+namespace {
+// Files of results a checkpoint covering up to `coversUpTo` hides: listing them keeps their paths in
+// reach of read_file. Only the newest kMaxCheckpointReferences are listed; the overlays are in message
+// id order, so they are the ones just before the first id the checkpoint does not cover.
+template<typename Visit>
+void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo, Visit visit)
 {
-    // Files of results the checkpoint now hides: listing them keeps their paths in reach of read_file.
-    // Only the newest kMaxCheckpointReferences are listed; the overlays are in message id order, so
-    // they are the ones just before the first id the checkpoint does not cover.
-    const auto &offloads = m_overlays.offloads;
-    auto from = offloads.upperBound(coversUpTo);
+    const auto end = offloads.upperBound(coversUpTo);
+    auto from = end;
     for (int n = 0; n < kMaxCheckpointReferences && from != offloads.cbegin(); ++n)
         --from;
+    for (auto it = from; it != end; ++it)
+        visit(*it);
+}
+} // namespace
+
+QList<OffloadEntry> CompactionPass::hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo)
+{
     QList<OffloadEntry> entries;
     entries.reserve(std::min<qsizetype>(kMaxCheckpointReferences, offloads.size()));
-    for (auto it = from, end = offloads.upperBound(coversUpTo); it != end; ++it)
-        entries.append(it->entry);
+    forEachHiddenOffload(offloads, coversUpTo, [&](const OffloadOverlay &offload) { entries.append(offload.entry); });
     return entries;
 }
 
@@ -254,10 +263,31 @@ const Checkpoint &CompactionPass::applySummary(const SummaryJob &job, const Pars
 {
     anchorMerge = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, summary.anchors);
     Checkpoint cp;
-    cp.text = checkpointMessageText(anchorMerge.anchors, summary.summary, hiddenOffloads(job.coversUpTo));
+    if (deferCheckpointText) {
+        qsizetype references = 0;
+        qint64 referenceBytes = 0;
+        forEachHiddenOffload(m_overlays.offloads, job.coversUpTo, [&](const OffloadOverlay &offload) {
+            ++references;
+            referenceBytes += offload.referenceBytes >= 0 ? offload.referenceBytes : offloadReferenceBytes(offload.entry);
+        });
+        cp.textBytes = checkpointMessageBytes(anchorMerge.anchors, summary.summary, references, referenceBytes);
+    } else {
+        cp.text = checkpointMessageText(anchorMerge.anchors, summary.summary, hiddenOffloads(m_overlays.offloads, job.coversUpTo));
+    }
     cp.anchors = anchorMerge.anchors;
     cp.summary = summary.summary;
     return addCheckpoint(job, cp, tier, recordId);
+}
+
+void CompactionPass::completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays)
+{
+    if (!checkpoint.text.isEmpty() || checkpoint.textBytes < 0)
+        return;
+    // Offloads never change below a checkpoint once it is made (those messages are out of every
+    // later view), so a later state of the overlays lists the same files.
+    checkpoint.text = checkpointMessageText(checkpoint.anchors, checkpoint.summary,
+                                            hiddenOffloads(overlays.offloads, checkpoint.coversUpToMessageId));
+    Q_ASSERT(TokenEstimate::utf8Bytes(checkpoint.text) == checkpoint.textBytes);
 }
 
 const Checkpoint &CompactionPass::applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier,

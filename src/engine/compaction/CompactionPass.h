@@ -88,13 +88,20 @@ public:
     QStringList offloadErrors;
     AnchorMerge anchorMerge;
 
+    // Checkpoints made by applySummary() get only their size (textBytes), not their text: for the
+    // what-if replay, which makes hundreds and shows few. completeCheckpointText() makes one later.
+    bool deferCheckpointText = false;
+    static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
+
+    // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).
+    static QList<OffloadEntry> hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
+
 private:
     const Checkpoint &addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);
     bool offloadItem(int index, const QString &recordId, int previewLines);
     qint64 contentBytes(const ViewItem &item) const;
     bool offloadable(const ViewItem &item) const;
     QString toolNameFor(int index) const;
-    QList<OffloadEntry> hiddenOffloads(qint64 coversUpTo) const;
 
     const QString &m_systemPrompt;
     const QList<Message> &m_history;

@@ -16,8 +16,14 @@ struct OffloadOverlay
     OffloadEntry entry;
     QString placeholder;
     QString recordId;        // the CompactionRecord that made it, empty for gate 1
+    qint64 referenceBytes = -1; // UTF-8 size of its line in a checkpoint's references, when counted
 
-    friend bool operator==(const OffloadOverlay &, const OffloadOverlay &) = default;
+    // referenceBytes is a cache of what the other fields say: not compared.
+    friend bool operator==(const OffloadOverlay &a, const OffloadOverlay &b)
+    {
+        return a.id == b.id && a.messageId == b.messageId && a.entry == b.entry && a.placeholder == b.placeholder
+            && a.recordId == b.recordId;
+    }
 };
 
 // Everything compaction added on top of a session's history. The history itself is never changed.

@@ -31,7 +31,7 @@ ContextView ContextView::build(const QString &systemPrompt, const QList<Message>
         item.kind = ViewItem::Kind::Checkpoint;
         item.coversFrom = cp.coversFromMessageId;
         item.coversTo = cp.coversUpToMessageId;
-        item.bytes = TokenEstimate::utf8Bytes(cp.text);
+        item.bytes = cp.textBytes >= 0 ? cp.textBytes : TokenEstimate::utf8Bytes(cp.text);
         v.m_bytes += v.m_pairs.pushMessage(v.m_items, item, nullptr);
         const auto first = std::partition_point(history.cbegin(), history.cbegin() + historyEnd,
                                                 [&](const Message &m) { return m.id <= cp.coversUpToMessageId; });

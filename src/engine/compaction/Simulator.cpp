@@ -91,6 +91,7 @@ SimulationResult Simulator::simulate(const Input &input)
         const qsizetype end = std::clamp<qsizetype>(input.requests[r], view.historyEnd(), history.size());
         view.appendUpTo(history, overlays, end);
         CompactionPass pass(input.systemPrompt, history, end, policy, schemaBytes, offloader, overlays, view);
+        pass.deferCheckpointText = true; // made on demand by overlaysAt()
         SimulationRow row;
         row.index = int(r);
         TierReason reason;
@@ -149,7 +150,7 @@ SimulationResult Simulator::simulate(const Input &input)
     return result;
 }
 
-ContextOverlays SimulationResult::overlaysAt(int row) const
+ContextOverlays SimulationResult::overlaysAt(int row, bool allTexts) const
 {
     ContextOverlays o;
     if (row < 0 || row >= m_marks.size())
@@ -158,14 +159,22 @@ ContextOverlays SimulationResult::overlaysAt(int row) const
     o.checkpoints = m_checkpoints.mid(0, mark.checkpoints);
     for (qsizetype i = 0; i < mark.offloads; ++i)
         o.offloads.insert(m_offloads[i].messageId, m_offloads[i]);
+    // The replay left checkpoint texts to be made when asked for; a view needs only the newest.
+    for (qsizetype i = allTexts ? 0 : std::max<qsizetype>(0, o.checkpoints.size() - 1); i < o.checkpoints.size(); ++i)
+        CompactionPass::completeCheckpointText(o.checkpoints[i], o);
     return o;
+}
+
+ContextOverlays SimulationResult::overlaysAt(int row) const
+{
+    return overlaysAt(row, true);
 }
 
 QList<Message> SimulationResult::viewAt(int row) const
 {
     if (row < 0 || row >= m_marks.size())
         return {};
-    const ContextOverlays o = overlaysAt(row);
+    const ContextOverlays o = overlaysAt(row, false);
     return ContextView::build(m_systemPrompt, m_history, o, m_marks[row].historyEnd).messages(m_history, o);
 }
 

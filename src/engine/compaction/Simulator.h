@@ -66,6 +66,7 @@ public:
 
 private:
     friend class Simulator;
+    ContextOverlays overlaysAt(int row, bool allTexts) const;
     QString m_systemPrompt;
     QList<Message> m_history;
     QList<Checkpoint> m_checkpoints;   // in the order they were made

@@ -1,8 +1,10 @@
 #include "compaction/Anchors.h"
 #include "compaction/Checkpoint.h"
 #include "compaction/OffloadStore.h"
+#include "model/Utf8.h"
 
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace wl;
@@ -80,6 +82,7 @@ private slots:
     void jsonMissingKeysAreNA();
 
     void checkpointTextExact();
+    void checkpointBytesWithoutText();
     void checkpointRoundTrip_data();
     void checkpointRoundTrip();
     void checkpointDetection_data();
@@ -361,6 +364,48 @@ void TestAnchors::checkpointTextExact()
     QCOMPARE(text, expected);
     // Without offloads there is no references block at all.
     QVERIFY(!checkpointMessageText(anchors, u"x"_s, {}).contains(u"Offloaded"_s));
+}
+
+// The what-if replay sizes checkpoints without making their text: the size must be the text's.
+void TestAnchors::checkpointBytesWithoutText()
+{
+    // Pieces that stress the count: headings to escape, CJK, surrogate pairs (whole and lone),
+    // empty lines, a trailing newline, whitespace the summary trims.
+    static const QStringList pieces{u"plain"_s, u"## looks like a heading"_s, u"  ### indented"_s, u"\n"_s, u"\n\n"_s,
+                                    u"上下文压缩"_s, u"\U0001F600 emoji"_s, QString(QChar(0xD83D)), QString(QChar(0xDE00)),
+                                    u"  "_s, u"\t"_s, u"é"_s, u"- item"_s, u"N/A"_s, QString()};
+    QRandomGenerator random(20261130);
+    auto text = [&](int maxPieces) {
+        QString out;
+        const int n = random.bounded(maxPieces + 1);
+        for (int i = 0; i < n; ++i)
+            out += pieces.at(random.bounded(int(pieces.size())));
+        return out;
+    };
+    for (int round = 0; round < 2000; ++round) {
+        Anchors anchors;
+        for (AnchorKind kind : kAllAnchorKinds)
+            anchors.setValue(kind, text(6));
+        const QString summary = text(8);
+        QList<OffloadEntry> offloaded;
+        qint64 referenceBytes = 0;
+        const int files = random.bounded(4) == 0 ? 0 : random.bounded(1, 45);
+        for (int f = 0; f < files; ++f) {
+            OffloadEntry entry;
+            entry.relativePath = u".waterline/tool_results/s/"_s + text(2) + QString::number(f) + u".txt"_s;
+            entry.lines = random.bounded(2) ? random.bounded(100000) : 0;
+            entry.bytes = qint64(random.bounded(1 << 30)) * random.bounded(3);
+            referenceBytes += offloadReferenceBytes(entry);
+            offloaded << entry;
+        }
+        // Counted as views count a message (a lone surrogate as the 3 bytes of U+FFFD).
+        const QString made = checkpointMessageText(anchors, summary, offloaded);
+        const qint64 expected = utf8ByteCount(made);
+        QCOMPARE(formattedAnchorsBytes(anchors), utf8ByteCount(formatAnchors(anchors)));
+        if (checkpointMessageBytes(anchors, summary, offloaded.size(), referenceBytes) != expected)
+            QFAIL(qPrintable(u"round %1: %2 bytes counted, the text has %3"_s.arg(round)
+                                 .arg(checkpointMessageBytes(anchors, summary, offloaded.size(), referenceBytes)).arg(expected)));
+    }
 }
 
 void TestAnchors::checkpointRoundTrip_data()
