@@ -250,6 +250,24 @@ void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 c
 }
 } // namespace
 
+QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QList<Message> *made) const
+{
+    QList<const Message *> out;
+    out.reserve(job.count());
+    made->clear();
+    made->reserve(job.count()); // never grows past this: the pointers into it stay valid
+    for (int i = job.from; i < job.to; ++i) {
+        const ViewItem &item = m_view.items()[i];
+        if (item.kind == ViewItem::Kind::Original) {
+            out.append(&m_history[item.sourceIndex]);
+        } else {
+            made->append(m_view.messageAt(i, m_history, m_overlays));
+            out.append(&made->constLast());
+        }
+    }
+    return out;
+}
+
 QList<OffloadEntry> CompactionPass::hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo)
 {
     QList<OffloadEntry> entries;

@@ -69,6 +69,9 @@ public:
     // Soft: the oldest half of the head (cut moved forward to a group boundary); Full and
     // Emergency: the whole head. Offloads (gate 2) the part first. nullopt: nothing to summarise.
     std::optional<SummaryJob> prepareSummary(Tier tier, const QString &recordId, bool materialize = true);
+    // The job's messages where they are: history messages in place, the others (placeholders,
+    // stubs) made into `made`, which must outlive the list. For a job prepared without materialising.
+    QList<const Message *> summaryMessages(const SummaryJob &job, QList<Message> *made) const;
     // Adds the checkpoint overlay (anchors merged with the previous ones) and rebuilds the view.
     const Checkpoint &applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);
     // Adds a checkpoint of a given text (the simulator's size model).

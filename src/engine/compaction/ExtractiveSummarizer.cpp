@@ -605,7 +605,7 @@ namespace {
 class FactsLookup
 {
 public:
-    FactsLookup(const QList<Message> &messages, ExtractiveFacts::Private *shared)
+    FactsLookup(const QList<const Message *> &messages, ExtractiveFacts::Private *shared)
         : m_messages(messages)
         , m_cache(shared ? shared : &m_own)
         , m_lock(shared ? &shared->mutex : nullptr)
@@ -617,7 +617,7 @@ public:
     {
         MessageFacts &f = of(i);
         if (!f.calls) {
-            const Message &m = m_messages.at(i);
+            const Message &m = *m_messages.at(i);
             QList<CallInfo> out;
             out.reserve(m.toolCalls.size());
             for (const ToolCall &call : m.toolCalls)
@@ -632,7 +632,7 @@ public:
         const size_t k = kind == ToolKind::Shell ? 0 : kind == ToolKind::Edit ? 1 : 2;
         std::optional<ResultFacts> &slot = of(i).results[k];
         if (!slot)
-            slot = resultFacts(m_messages.at(i), kind);
+            slot = resultFacts(*m_messages.at(i), kind);
         return *slot;
     }
 
@@ -640,7 +640,7 @@ public:
     {
         std::optional<QStringList> &slot = of(i).decisions;
         if (!slot)
-            slot = decisionsIn(scanHead(m_messages.at(i).content));
+            slot = decisionsIn(scanHead(m_messages.at(i)->content));
         return *slot;
     }
 
@@ -648,7 +648,7 @@ public:
     {
         std::optional<QStringList> &slot = of(i).plans;
         if (!slot)
-            slot = planLinesOf(m_messages.at(i).content);
+            slot = planLinesOf(m_messages.at(i)->content);
         return *slot;
     }
 
@@ -657,7 +657,7 @@ public:
     {
         std::optional<QString> &slot = of(i).firstSentence;
         if (!slot)
-            slot = sentenceAround(scanHead(m_messages.at(i).content).trimmed(), 0, 0);
+            slot = sentenceAround(scanHead(m_messages.at(i)->content).trimmed(), 0, 0);
         return *slot;
     }
 
@@ -667,7 +667,7 @@ public:
         QHash<qsizetype, QString> &lines = of(i).headLines;
         auto found = lines.find(max);
         if (found == lines.end())
-            found = lines.insert(max, oneLine(scanHead(m_messages.at(i).content), max));
+            found = lines.insert(max, oneLine(scanHead(m_messages.at(i)->content), max));
         return *found;
     }
 
@@ -676,7 +676,7 @@ private:
     {
         MessageFacts *&f = m_of[size_t(i)];
         if (!f) {
-            const Message &m = m_messages.at(i);
+            const Message &m = *m_messages.at(i);
             f = m_cache->slot(m);
             if (!f)
                 f = &m_uncached.emplace_back(m); // another message holds its id: facts for this summary only
@@ -684,7 +684,7 @@ private:
         return *f;
     }
 
-    const QList<Message> &m_messages;
+    const QList<const Message *> &m_messages;
     ExtractiveFacts::Private m_own;
     ExtractiveFacts::Private *m_cache;
     QMutexLocker<QMutex> m_lock;
@@ -817,7 +817,7 @@ const QString kFailedSuffix = u" (failed)"_s;
 class Extraction
 {
 public:
-    Extraction(const QList<Message> &messages, ExtractiveFacts::Private *facts)
+    Extraction(const QList<const Message *> &messages, ExtractiveFacts::Private *facts)
         : m_messages(messages)
         , m_facts(messages, facts)
     {
@@ -856,7 +856,7 @@ public:
 private:
     void appendLabel(QString &out, int index) const
     {
-        const qint64 id = m_messages.at(index).id;
+        const qint64 id = m_messages.at(index)->id;
         appendNumber(out, id != 0 ? id : qint64(index) + 1);
     }
 
@@ -897,7 +897,7 @@ private:
         m_firstActionOf.assign(size_t(m_messages.size()), -1);
         m_actions.reserve(m_messages.size() / 2 + 1);
         for (int i = 0; i < m_messages.size(); ++i) {
-            const Message &m = m_messages.at(i);
+            const Message &m = *m_messages.at(i);
             if (m.role == Role::User && !m.isToolResult() && isCheckpointText(m.content)) {
                 m_previous = parseCheckpointText(m.content);
                 m_hasPrevious = true;
@@ -984,7 +984,7 @@ private:
         }
         for (int k = firstLater; k < m_userRequests.size(); ++k) {
             const int index = m_userRequests.at(k);
-            if (m_messages.at(index).content.size() <= kShortUserMessage || firstLater == 0)
+            if (m_messages.at(index)->content.size() <= kShortUserMessage || firstLater == 0)
                 appendUnique(&later, u"Later: "_s + m_facts.headLine(index, kLaterChars));
         }
         while (later.size() > kMaxLater)
@@ -1063,7 +1063,7 @@ private:
     QString followUp(int afterIndex)
     {
         for (int i = afterIndex + 1; i < m_messages.size(); ++i) {
-            const Message &m = m_messages.at(i);
+            const Message &m = *m_messages.at(i);
             if (isUserRequest(m))
                 return u"the user wrote: "_s + m_facts.headLine(i, 80);
             if (m.role != Role::Assistant)
@@ -1187,7 +1187,7 @@ private:
         }
         if (line.size() == start) {
             for (int i = first; i <= last; ++i) {
-                if (m_messages.at(i).role == Role::Assistant && !scanHead(m_messages.at(i).content).trimmed().isEmpty()) {
+                if (m_messages.at(i)->role == Role::Assistant && !scanHead(m_messages.at(i)->content).trimmed().isEmpty()) {
                     line += u"assistant: "_s;
                     line += m_facts.firstSentence(i);
                     break;
@@ -1212,7 +1212,7 @@ private:
         QList<std::pair<int, int>> turns;
         int start = -1;
         for (int i = 0; i < m_messages.size(); ++i) {
-            const Message &m = m_messages.at(i);
+            const Message &m = *m_messages.at(i);
             if (m.role == Role::System || (m.role == Role::User && isCheckpointText(m.content)))
                 continue;
             if (start < 0) {
@@ -1280,7 +1280,7 @@ private:
         return out;
     }
 
-    const QList<Message> &m_messages;
+    const QList<const Message *> &m_messages;
     FactsLookup m_facts;
     std::vector<bool> m_isRequest;        // by message index
     std::vector<qsizetype> m_firstActionOf; // by message index, -1 for none
@@ -1296,12 +1296,28 @@ private:
 
 } // namespace
 
+namespace {
+QList<const Message *> pointersTo(const QList<Message> &messages)
+{
+    QList<const Message *> out;
+    out.reserve(messages.size());
+    for (const Message &m : messages)
+        out.append(&m);
+    return out;
+}
+} // namespace
+
 ParsedSummary ExtractiveSummarizer::summarize(const QList<Message> &messages)
 {
-    return Extraction(messages, nullptr).run();
+    return summarize(pointersTo(messages), nullptr);
 }
 
 ParsedSummary ExtractiveSummarizer::summarize(const QList<Message> &messages, const ExtractiveFacts *facts)
+{
+    return summarize(pointersTo(messages), facts);
+}
+
+ParsedSummary ExtractiveSummarizer::summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts)
 {
     return Extraction(messages, facts ? facts->d() : nullptr).run();
 }

@@ -54,6 +54,8 @@ public:
     static ParsedSummary summarize(const QList<Message> &messages);
     // The same summary, byte for byte, with per-message facts taken from (and added to) `facts`.
     static ParsedSummary summarize(const QList<Message> &messages, const ExtractiveFacts *facts);
+    // The same, reading the messages where they are (no copies).
+    static ParsedSummary summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts);
 
     // The summariser-answer shape ("## Anchors", five "### " sections, "## Summary"), so that
     // parseAnchorsAndSummary(toText(x)) gives back x's anchors and summary.

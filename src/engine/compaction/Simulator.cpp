@@ -81,6 +81,12 @@ SimulationResult Simulator::simulate(const Input &input)
     const std::shared_ptr<const ExtractiveFacts> facts =
         input.extractiveFacts ? input.extractiveFacts : std::make_shared<const ExtractiveFacts>();
 
+    // The extractive summary of a job, read from the history in place.
+    QList<Message> made;
+    auto summarize = [&](const CompactionPass &pass, const CompactionPass::SummaryJob &job) {
+        return SummaryChain::extractive(pass.summaryMessages(job, &made), job.previous ? &*job.previous : nullptr, facts.get());
+    };
+
     ContextOverlays overlays;
     ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
     const bool validPolicy = policy.isValid();
@@ -106,14 +112,12 @@ SimulationResult Simulator::simulate(const Input &input)
             pass.warnOffload(recordId);
         } else if (tier == Tier::Soft || tier == Tier::Full) {
             const bool extractive = input.summaryModel.kind == SummaryModel::Kind::Extractive;
-            if (auto job = pass.prepareSummary(tier, recordId, extractive)) {
+            if (auto job = pass.prepareSummary(tier, recordId, false)) {
                 qint64 readBytes = 0;
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
                 if (extractive)
-                    pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr,
-                                                                     facts.get()),
-                                      tier, recordId);
+                    pass.applySummary(*job, summarize(pass, *job), tier, recordId);
                 else
                     pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
                 row.summarized = job->count();
@@ -122,10 +126,8 @@ SimulationResult Simulator::simulate(const Input &input)
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
-            if (auto job = pass.prepareSummary(tier, recordId)) {
-                pass.applySummary(*job, SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr,
-                                                                 facts.get()),
-                                  tier, recordId);
+            if (auto job = pass.prepareSummary(tier, recordId, false)) {
+                pass.applySummary(*job, summarize(pass, *job), tier, recordId);
                 row.summarized = job->count();
             }
             if (!pass.emergencyOffload(recordId))

@@ -164,10 +164,10 @@ void SummaryChain::finish()
     Q_EMIT finished();
 }
 
-ParsedSummary SummaryChain::extractive(const QList<Message> &messages, const Checkpoint *previous,
-                                       const ExtractiveFacts *facts)
+namespace {
+// The previous checkpoint's summary leads the new one (cut to kPreviousSummaryChars).
+ParsedSummary withEarlier(ParsedSummary parsed, const Checkpoint *previous)
 {
-    ParsedSummary parsed = ExtractiveSummarizer::summarize(messages, facts);
     if (previous && !previous->summary.trimmed().isEmpty()) {
         QString earlier = previous->summary.trimmed();
         if (earlier.size() > kPreviousSummaryChars) {
@@ -179,6 +179,19 @@ ParsedSummary SummaryChain::extractive(const QList<Message> &messages, const Che
         parsed.summary = parsed.summary.isEmpty() ? earlier : earlier + u"\n\n"_s + parsed.summary;
     }
     return parsed;
+}
+} // namespace
+
+ParsedSummary SummaryChain::extractive(const QList<Message> &messages, const Checkpoint *previous,
+                                       const ExtractiveFacts *facts)
+{
+    return withEarlier(ExtractiveSummarizer::summarize(messages, facts), previous);
+}
+
+ParsedSummary SummaryChain::extractive(const QList<const Message *> &messages, const Checkpoint *previous,
+                                       const ExtractiveFacts *facts)
+{
+    return withEarlier(ExtractiveSummarizer::summarize(messages, facts), previous);
 }
 
 } // namespace wl

@@ -55,6 +55,9 @@ public:
     // `facts` (optional) memoises per-message work across calls over the same history.
     static ParsedSummary extractive(const QList<Message> &messages, const Checkpoint *previous,
                                     const ExtractiveFacts *facts = nullptr);
+    // The same, reading the messages where they are (no copies).
+    static ParsedSummary extractive(const QList<const Message *> &messages, const Checkpoint *previous,
+                                    const ExtractiveFacts *facts);
 
 Q_SIGNALS:
     void finished();
