@@ -331,6 +331,8 @@ private Q_SLOTS:
         QTest::newRow("digits then failed") << u"ran 0012 failed"_s << u"12 failed"_s;
         QTest::newRow("digits then word") << u"1234 failedx"_s << QString();
         QTest::newRow("after a lone surrogate") << QChar(0xD800) + u" FAILED"_s << QString();
+        QTest::newRow("after a lone low surrogate, far in") << QString(20, u'x') + QChar(0xDC00) + u" FAILED"_s << QString();
+        QTest::newRow("after a lone high surrogate, far in") << QString(17, u'x') + QChar(0xD800) + u"x FAILED"_s << QString();
         QTest::newRow("after a surrogate pair") << u"\U0001F600 FAILED"_s << u"FAILED"_s;
         QTest::newRow("at a block end") << QString(15, u'x') + u"fatal: x"_s << u"fatal:"_s;
         QTest::newRow("in the tail") << QString(40, u'x') + u"ERROR"_s << u"ERROR"_s;
