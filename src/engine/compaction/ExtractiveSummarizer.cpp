@@ -266,10 +266,10 @@ CallInfo describeCall(const ToolCall &call)
     // Pick the string fields out of the first 4 KB instead of parsing the JSON: the arguments of a
     // write can be a whole file. Escaped keys inside values (\"path\") do not match.
     const QStringView head = scanHead(call.arguments);
-    FactScan::forEachField(head, [&](const QRegularExpressionMatch &m) {
-        const QStringView key = m.capturedView(1);
+    FactScan::forEachField(head, [&](const FactScan::Field &field) {
+        const QStringView key = field.key;
         const bool isCommand = key == u"command" || key == u"cmd";
-        if (!m.hasCaptured(2)) {
+        if (!field.isString) {
             // An argv array: ["bash", "-lc", "make test"].
             if (isCommand && info.kind == ToolKind::Shell && info.command.isEmpty() && call.arguments.size() <= kScanHead) {
                 const QJsonObject args = QJsonDocument::fromJson(call.arguments.toUtf8()).object();
@@ -277,7 +277,7 @@ CallInfo describeCall(const ToolCall &call)
             }
             return;
         }
-        const QString value = unescapeJsonString(m.capturedView(2));
+        const QString value = unescapeJsonString(field.value);
         if (isCommand) {
             // str_replace_editor's "command" is its sub-command; "view" only reads.
             if (info.kind == ToolKind::Edit) {

@@ -186,37 +186,59 @@ const QRegularExpression &patchFileExpression()
     return patchFile;
 }
 
-void forEachField(QStringView text, const std::function<void(const QRegularExpressionMatch &)> &found)
+void forEachField(QStringView text, const std::function<void(const Field &)> &found)
 {
-    const QRegularExpression &field = fieldExpression();
     if (!isWellFormed(text)) {
         // PCRE checks such a subject (and refuses it): ask it exactly as for any other text.
-        for (const QRegularExpressionMatch &m : field.globalMatchView(text))
-            found(m);
+        for (const QRegularExpressionMatch &m : fieldExpression().globalMatchView(text))
+            found(Field{m.capturedView(1), m.capturedView(2), m.hasCaptured(2), m.capturedStart(), m.capturedEnd()});
         return;
     }
-    // A match starts with a quoted key, and the expression looks at nothing before its start:
-    // the search from the first quoted key at or after the end of the previous match finds what
-    // the global search finds, and there is no search at all after the last key. (No anchored
-    // matches: PCRE's JIT does not take that option, and its interpreter is far slower here.)
+    // The expression, step by step: "key" \s* : \s* then "(?:[^"\\]|\\.)*" or [. Nothing it can
+    // backtrack into changes the outcome (the key is closed by a quote, ":" and the quotes are no
+    // spaces, an escape pair or a plain character never ends in a quote), so a failure anywhere
+    // means no match starts at this quote, and the search goes on at the next character, as PCRE's.
     static constexpr std::u16string_view keys[] = {u"path\"",   u"file_path\"",     u"filePath\"", u"filename\"", u"file\"",
                                                    u"target_file\"", u"notebook_path\"", u"command\"",  u"cmd\""};
+    // \s without Unicode properties: space, \t, \n, \v, \f, \r.
+    auto isSpace = [](char16_t c) { return c == u' ' || (c >= u'\t' && c <= u'\r'); };
     const char16_t *d = text.utf16();
     const qsizetype n = text.size();
-    auto nextKey = [&](qsizetype from) {
-        for (qsizetype at = from; (at = text.indexOf(u'"', at)) >= 0; ++at) {
-            if (std::any_of(std::begin(keys), std::end(keys), [&](std::u16string_view key) { return hasAt(d, n, at + 1, key); }))
-                return at;
+    for (qsizetype at = 0; (at = text.indexOf(u'"', at)) >= 0; ++at) {
+        const auto key = std::find_if(std::begin(keys), std::end(keys), [&](std::u16string_view k) { return hasAt(d, n, at + 1, k); });
+        if (key == std::end(keys))
+            continue;
+        Field field;
+        field.start = at;
+        field.key = text.sliced(at + 1, qsizetype(key->size()) - 1);
+        qsizetype p = at + 1 + qsizetype(key->size());
+        while (p < n && isSpace(d[p]))
+            ++p;
+        if (p >= n || d[p] != u':')
+            continue;
+        ++p;
+        while (p < n && isSpace(d[p]))
+            ++p;
+        if (p >= n || (d[p] != u'"' && d[p] != u'['))
+            continue;
+        if (d[p] == u'"') {
+            const qsizetype valueStart = ++p;
+            while (p < n && d[p] != u'"') {
+                if (d[p] != u'\\')
+                    ++p; // the low half of a pair is neither a quote nor a backslash either
+                else if (p + 1 < n && d[p + 1] != u'\n')
+                    p += 2; // "." takes anything but a line break (a pair's low half follows on)
+                else
+                    break;
+            }
+            if (p >= n || d[p] != u'"')
+                continue;
+            field.value = text.sliced(valueStart, p - valueStart);
+            field.isString = true;
         }
-        return qsizetype(-1);
-    };
-    for (qsizetype at = nextKey(0); at >= 0;) {
-        const QRegularExpressionMatch m = field.matchView(text, at, QRegularExpression::NormalMatch,
-                                                          QRegularExpression::DontCheckSubjectStringMatchOption);
-        if (!m.hasMatch())
-            return;
-        found(m);
-        at = nextKey(m.capturedEnd());
+        field.end = p + 1;
+        found(field);
+        at = field.end - 1; // the next search starts where this match ends
     }
 }
 

@@ -1,12 +1,10 @@
 #pragma once
 
-#include <QtGlobal>
+#include <QStringView>
 
 #include <functional>
 
 class QRegularExpression;
-class QRegularExpressionMatch;
-class QStringView;
 
 namespace wl {
 
@@ -40,9 +38,20 @@ Span firstFailure(QStringView text);
 // none; `*resume` gets where to look next if no match starts there.
 qsizetype nextFailureCandidate(QStringView text, qsizetype from, qsizetype *resume);
 
-// Calls `found` with each match of fieldExpression() in `text`, in order: the matches of
-// fieldExpression().globalMatchView(text), searched for from each quoted key on.
-void forEachField(QStringView text, const std::function<void(const QRegularExpressionMatch &)> &found);
+// A match of fieldExpression(): its key (capture 1), and for a string its still escaped text
+// (capture 2); [start, end) is the whole match.
+struct Field
+{
+    QStringView key;
+    QStringView value;
+    bool isString = false; // false: an argv array, "[" follows the colon
+    qsizetype start = 0;
+    qsizetype end = 0;
+};
+
+// Calls `found` with each match of fieldExpression().globalMatchView(text), in order, read by
+// hand (the expression itself only for text with a lone surrogate, which PCRE refuses).
+void forEachField(QStringView text, const std::function<void(const Field &)> &found);
 
 // False only when patchFileExpression() cannot match anywhere in `text`.
 bool mayNamePatchedFile(QStringView text);

@@ -69,7 +69,9 @@ const QStringList kFieldWords{
     u"\"path\": \"src/a.cpp\""_s, u"\"command\" :\n\"make \\\"x\\\" test\""_s, u"\"cmd\":[\"bash\"]"_s,
     u"\"file\":\"a\\\\\""_s, u"\"file_path\":\t\"\U0001F600\u0301\""_s, u"\"filename\":\"a\\\nb\""_s,
     u"\"notebook_path\":\"\""_s, u"{\"command\":\"str_replace\",\"path\":\"/x/y\"}"_s, u"\"target_file\" : ["_s,
-    u"\"filePath\":\"x\\\u00e9\""_s,
+    u"\"filePath\":\"x\\\u00e9\""_s, u"\"path\":\"a\\\rb\""_s, u"\"path\":\"a\\\u2028b\""_s,
+    u"\"path\":\"a\\\u0085b\""_s, u"\"path\":\"a\\\vb\""_s, u"\"path\":\"a\\\U0001F600b\""_s,
+    u"\"cmd\"\u00A0:\"a\""_s, u"\"cmd\":\u0085\"a\""_s, u"\"cmd\"\r\n:\v\f\"a\""_s, u"\"cmd\":\t["_s,
 };
 
 const QStringList kPatchWords{
@@ -289,7 +291,9 @@ private Q_SLOTS:
             for (const QRegularExpressionMatch &m : field.globalMatch(text))
                 expected << describe(m);
             QStringList actual;
-            FactScan::forEachField(text, [&](const QRegularExpressionMatch &m) { actual << describe(m); });
+            FactScan::forEachField(text, [&](const FactScan::Field &f) {
+                actual << u"%1..%2 %3 %4 [%5]"_s.arg(f.start).arg(f.end).arg(f.key).arg(f.isString).arg(f.value);
+            });
             if (actual != expected)
                 QFAIL(qPrintable(u"%1 instead of %2 in \"%3\""_s.arg(actual.join(u"; "_s), expected.join(u"; "_s), shown(text))));
             withFields += !expected.isEmpty();
