@@ -1,6 +1,7 @@
 #include "ExtractiveSummarizer.h"
 
 #include "Checkpoint.h"
+#include "FactScan.h"
 #include "model/Message.h"
 
 #include <QHash>
@@ -57,6 +58,19 @@ QString cut(QStringView text, qsizetype max)
     return text.first(safeCutPosition(text, max - 1)).trimmed().toString() + u'\u2026';
 }
 
+// The first `chars` characters of `text` as one line: whitespace runs collapsed, leading
+// heading/list markers dropped.
+QString flattened(QStringView text, qsizetype chars)
+{
+    QString line = text.first(safeCutPosition(text, chars)).toString().simplified();
+    qsizetype start = 0;
+    while (start < line.size() && (line[start] == u'#' || line[start] == u'>' || line[start].isSpace()))
+        ++start;
+    if (start > 0)
+        line.remove(0, start);
+    return line;
+}
+
 // One line: whitespace runs collapsed, leading heading/list markers dropped, cut to `max`.
 QString oneLine(QStringView text, qsizetype max)
 {
@@ -65,11 +79,7 @@ QString oneLine(QStringView text, qsizetype max)
         && std::none_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); }))
         return text.toString();
     // Simplify a bounded slice only: cost stays independent of the message size.
-    QString line = text.first(safeCutPosition(text, max * 4)).toString().simplified();
-    qsizetype start = 0;
-    while (start < line.size() && (line[start] == u'#' || line[start] == u'>' || line[start].isSpace()))
-        ++start;
-    return cut(QStringView(line).sliced(start), max);
+    return cut(flattened(text, max * 4), max);
 }
 
 // PCRE2 validates the whole subject on every match call (so on every step of a global match)
@@ -260,20 +270,18 @@ CallInfo describeCall(const ToolCall &call)
     // Pick the string fields out of the first 4 KB instead of parsing the JSON: the arguments of a
     // write can be a whole file. Escaped keys inside values (\"path\") do not match.
     const QStringView head = scanHead(call.arguments);
-    static const QRegularExpression field(
-        uR"re("(path|file_path|filePath|filename|file|target_file|notebook_path|command|cmd)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[))re"_s);
-    for (const QRegularExpressionMatch &m : field.globalMatchView(head, 0, QRegularExpression::NormalMatch, checkedOnce(head))) {
-        const QStringView key = m.capturedView(1);
+    FactScan::forEachField(head, [&](const FactScan::Field &field) {
+        const QStringView key = field.key;
         const bool isCommand = key == u"command" || key == u"cmd";
-        if (!m.hasCaptured(2)) {
+        if (!field.isString) {
             // An argv array: ["bash", "-lc", "make test"].
             if (isCommand && info.kind == ToolKind::Shell && info.command.isEmpty() && call.arguments.size() <= kScanHead) {
                 const QJsonObject args = QJsonDocument::fromJson(call.arguments.toUtf8()).object();
                 info.command = jsonText(args.value(key.toString()));
             }
-            continue;
+            return;
         }
-        const QString value = unescapeJsonString(m.capturedView(2));
+        const QString value = unescapeJsonString(field.value);
         if (isCommand) {
             // str_replace_editor's "command" is its sub-command; "view" only reads.
             if (info.kind == ToolKind::Edit) {
@@ -285,19 +293,24 @@ CallInfo describeCall(const ToolCall &call)
         } else if (info.paths.isEmpty() && !value.isEmpty()) {
             info.paths << value;
         }
-    }
+    });
 
-    if (info.kind == ToolKind::Edit && info.paths.isEmpty()) {
+    if (info.kind == ToolKind::Edit && info.paths.isEmpty() && FactScan::mayNamePatchedFile(head)) {
         // A patch (JSON-escaped or raw): "*** Update File: x", "+++ b/x".
-        static const QRegularExpression patchFile(uR"re(\*\*\* (?:Update|Add|Delete) File: ([^\n\\"]+)|\+\+\+ b/([^\n\\"\t]+))re"_s);
+        const QRegularExpression &patchFile = FactScan::patchFileExpression();
         for (const QRegularExpressionMatch &m : patchFile.globalMatchView(head, 0, QRegularExpression::NormalMatch, checkedOnce(head)))
             appendUnique(&info.paths, (m.hasCaptured(1) ? m.capturedView(1) : m.capturedView(2)).trimmed().toString());
     }
     if (info.kind == ToolKind::Shell && info.command.isEmpty() && !call.argumentsValid)
         info.command = head.toString(); // some agents send the bare command line
     if (!info.command.isEmpty()) {
+        // oneLine() of a command every width sees whole (4 x 60 characters) is the same line cut
+        // to each width: flatten it once.
+        static_assert(std::is_sorted(CallInfo::kCommandWidths.begin(), CallInfo::kCommandWidths.end()));
+        const bool short_ = info.command.size() <= 4 * CallInfo::kCommandWidths.front();
+        const QString line = short_ ? flattened(info.command, info.command.size()) : QString();
         for (size_t i = 0; i < CallInfo::kCommandWidths.size(); ++i)
-            info.commandLines[i] = oneLine(info.command, CallInfo::kCommandWidths[i]);
+            info.commandLines[i] = short_ ? cut(line, CallInfo::kCommandWidths[i]) : oneLine(info.command, CallInfo::kCommandWidths[i]);
     }
     return info;
 }
@@ -308,16 +321,11 @@ CallInfo describeCall(const ToolCall &call)
 // A line that says something went wrong, or an empty view.
 QStringView failureLine(QStringView text)
 {
-    // Each alternative starts with a literal (no leading \b, no [A-Z]* prefix): about twice as fast.
-    static const QRegularExpression failure(
-        uR"re(Traceback \(most recent call last\)|Error:|Error \d|error(?:\[\w+\])?:|ERROR\b|FAILED\b|fatal:|panic:|)re"
-        uR"re([1-9]\d* (?:failed|errors?)\b|(?i:exit(?:ed with)? (?:code|status)[:= ]*[1-9])|"exit_code"\s*:\s*[1-9]|)re"
-        uR"re(returned non-zero exit status|command not found|No such file or directory|Segmentation fault)re"_s);
-    const QRegularExpressionMatch m = failure.matchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text));
-    if (!m.hasMatch())
+    const FactScan::Span m = FactScan::firstFailure(text);
+    if (m.start < 0)
         return {};
-    qsizetype begin = m.capturedStart();
-    qsizetype end = m.capturedEnd();
+    qsizetype begin = m.start;
+    qsizetype end = m.end;
     while (begin > 0 && text[begin - 1] != u'\n')
         --begin;
     while (end < text.size() && text[end] != u'\n')
@@ -351,10 +359,10 @@ QString sentenceAround(QStringView text, qsizetype at, qsizetype matchLength)
 
 QStringList decisionsIn(QStringView text)
 {
-    static const QRegularExpression choice(
-        uR"re((?i:\b(?:I['’]ll use|I will use|we['’]ll use|we will use|let['’]s use|I['’]ll go with|decided|decide to|)re"
-        uR"re(instead of|going with|chose|opted)\b)|决定|改用|选择了)re"_s);
     QStringList out;
+    if (!FactScan::mayHoldChoice(text))
+        return out;
+    const QRegularExpression &choice = FactScan::choiceExpression();
     for (const QRegularExpressionMatch &m : choice.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
         const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
         if (sentence.size() < 12 || sentence.endsWith(u':'))
@@ -368,8 +376,8 @@ QStringList decisionsIn(QStringView text)
 
 QStringList planLinesIn(QStringView text)
 {
-    static const QRegularExpression todo(uR"re(^(?:[-*] \[ \]|\d+[.)]\s|(?i:todo\b|next\b|then\b))|(?i:next steps?))re"_s);
-    static const QRegularExpression planHeader(uR"re((?i:^(?:\*\*)?(?:plan|next steps?|remaining|to ?do)\b.*:\**$))re"_s);
+    const QRegularExpression &todo = FactScan::todoExpression();
+    const QRegularExpression &planHeader = FactScan::planHeaderExpression();
     QStringList lines;
     bool underHeader = false;
     for (QStringView raw : text.tokenize(u'\n')) {
@@ -379,11 +387,11 @@ QStringList planLinesIn(QStringView text)
             continue;
         }
         const bool bullet = line.startsWith(u"- ") || line.startsWith(u"* ") || line.startsWith(u"\u2022 ");
-        if (planHeader.matchView(line).hasMatch()) {
+        if (FactScan::mayBePlanHeader(line) && planHeader.matchView(line).hasMatch()) {
             underHeader = true;
             continue;
         }
-        if ((underHeader && bullet) || todo.matchView(line).hasMatch()) {
+        if ((underHeader && bullet) || (FactScan::mayBeTodo(line) && todo.matchView(line).hasMatch())) {
             QString item = oneLine(line, 150);
             if (bullet && !item.startsWith(u"- "_s))
                 item = u"- "_s + item.sliced(item.indexOf(u' ') + 1);
