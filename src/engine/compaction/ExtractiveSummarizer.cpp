@@ -11,13 +11,12 @@
 #include <QMutex>
 #include <QRegularExpression>
 #include <QSet>
-
 #include <QVarLengthArray>
 
 #include <array>
 #include <deque>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -71,12 +70,18 @@ QString flattened(QStringView text, qsizetype chars)
     return line;
 }
 
+// True when oneLine(text, max) is `text` itself: most paths and commands are one short line
+// already, with nothing to collapse, strip or cut.
+bool isOneLineAlready(QStringView text, qsizetype max)
+{
+    return text.size() <= max && !text.isEmpty() && text.front() != u'#' && text.front() != u'>'
+        && std::none_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); });
+}
+
 // One line: whitespace runs collapsed, leading heading/list markers dropped, cut to `max`.
 QString oneLine(QStringView text, qsizetype max)
 {
-    // Most paths and commands are one short line already: nothing to collapse, strip or cut.
-    if (text.size() <= max && !text.isEmpty() && text.front() != u'#' && text.front() != u'>'
-        && std::none_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); }))
+    if (isOneLineAlready(text, max))
         return text.toString();
     // Simplify a bounded slice only: cost stays independent of the message size.
     return cut(flattened(text, max * 4), max);
@@ -807,8 +812,7 @@ void appendListWithMore(QString &out, const ShownList &items, int max, QStringVi
 // oneLine(), as a view of `text` itself when nothing changes, else of a string kept in `keep`.
 QStringView oneLineView(QStringView text, qsizetype max, std::deque<QString> *keep)
 {
-    if (text.size() <= max && !text.isEmpty() && text.front() != u'#' && text.front() != u'>'
-        && std::none_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); }))
+    if (isOneLineAlready(text, max))
         return text;
     return keep->emplace_back(oneLine(text, max));
 }
