@@ -243,10 +243,10 @@ namespace {
 template<typename Sink>
 void writeAnchors(Sink &out, const Anchors &anchors)
 {
-    out.put(u"## Anchors\n");
+    out.putAscii(u"## Anchors\n");
     for (AnchorKind kind : kAllAnchorKinds) {
-        out.put(u"### ");
-        out.put(anchorHeader(kind));
+        out.putAscii(u"### ");
+        out.putAscii(anchorHeader(kind));
         out.put(u'\n');
         // A value line that looks like a heading would end the section when read back: escape it.
         for (QStringView line : QStringView(anchors.value(kind)).tokenize(u'\n')) {

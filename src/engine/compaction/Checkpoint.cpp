@@ -37,13 +37,13 @@ constexpr QStringView kSummaryHeading = u"\n## Summary\n";
 template<typename Sink>
 void writeReference(Sink &out, const OffloadEntry &entry)
 {
-    out.put(u"- ");
+    out.putAscii(u"- ");
     out.put(entry.relativePath);
-    out.put(u" (");
+    out.putAscii(u" (");
     text::putNumber(out, entry.lines);
-    out.put(u" lines, ");
+    out.putAscii(u" lines, ");
     text::putNumber(out, entry.bytes);
-    out.put(u" bytes)\n");
+    out.putAscii(u" bytes)\n");
 }
 
 // The checkpoint message around its anchors (written by `putAnchors`) and its references
@@ -51,15 +51,15 @@ void writeReference(Sink &out, const OffloadEntry &entry)
 template<typename Sink, typename PutAnchors, typename PutReferences>
 void writeCheckpoint(Sink &out, PutAnchors putAnchors, QStringView summaryText, bool hasReferences, PutReferences putReferences)
 {
-    out.put(kMarker);
+    out.putAscii(kMarker);
     out.put(u'\n');
     putAnchors(out);
-    out.put(kSummaryHeading);
+    out.putAscii(kSummaryHeading);
     out.put(summaryText);
     out.put(u'\n');
     if (hasReferences) {
         out.put(u'\n');
-        out.put(kOffloadedHeading);
+        out.putAscii(kOffloadedHeading);
         out.put(u'\n');
         putReferences(out);
     }

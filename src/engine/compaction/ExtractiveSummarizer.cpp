@@ -908,6 +908,8 @@ private:
         m_isRequest.assign(size_t(m_messages.size()), false);
         m_firstActionOf.assign(size_t(m_messages.size()), -1);
         m_actions.reserve(m_messages.size() / 2 + 1);
+        m_userRequests.reserve(m_messages.size());
+        m_assistants.reserve(m_messages.size());
         for (int i = 0; i < m_messages.size(); ++i) {
             const Message &m = *m_messages.at(i);
             if (m.role == Role::User && !m.isToolResult() && isCheckpointText(m.content)) {
@@ -994,13 +996,20 @@ private:
             first = m_facts.headLine(m_userRequests.first(), kIntentChars);
             firstLater = 1;
         }
+        // The latest kMaxLater distinct head lines (each at its first appearance), oldest first.
+        QVarLengthArray<QString, 16> heads;
         for (int k = firstLater; k < m_userRequests.size(); ++k) {
             const int index = m_userRequests.at(k);
             if (m_messages.at(index)->content.size() <= kShortUserMessage || firstLater == 0)
-                appendUnique(&later, u"Later: "_s + m_facts.headLine(index, kLaterChars));
+                heads.append(m_facts.headLine(index, kLaterChars));
         }
-        while (later.size() > kMaxLater)
-            later.removeFirst();
+        QVarLengthArray<qsizetype, kMaxLater> kept;
+        for (qsizetype k = heads.size() - 1; k >= 0 && kept.size() < kMaxLater; --k) {
+            if (std::find(heads.cbegin(), heads.cbegin() + k, heads[k]) == heads.cbegin() + k)
+                kept.insert(kept.cbegin(), k);
+        }
+        for (qsizetype k : kept)
+            later << u"Later: "_s + heads[k];
         if (first.isEmpty() && later.isEmpty())
             return {};
         QStringList parts;

@@ -106,7 +106,7 @@ SimulationResult Simulator::simulate(const Input &input)
         row.ratioBefore = reason.ratio;
         row.tokensBefore = view.tokens();
         row.msgsBefore = view.size();
-        const QString recordId = u"simulated-"_s + QString::number(r);
+        const QString recordId = tier == Tier::None ? QString() : u"simulated-"_s + QString::number(r);
 
         if (tier == Tier::Warn) {
             pass.warnOffload(recordId);

@@ -29,6 +29,7 @@ public:
         m_out += piece.size();
     }
     void put(char16_t ascii) { *m_out++ = QChar(ascii); }
+    void putAscii(QStringView piece) { put(piece); }
 
     QString take()
     {
@@ -51,6 +52,7 @@ public:
     }
     void put(QStringView piece) { m_text += piece; }
     void put(char16_t ascii) { m_text += QChar(ascii); }
+    void putAscii(QStringView piece) { put(piece); }
 
 private:
     QString &m_text;
@@ -75,6 +77,12 @@ public:
         m_bytes += utf8ByteCount(piece);
     }
     void put(char16_t ascii) { m_bytes += ascii < 0x80 ? 1 : utf8ByteCount(QStringView(&ascii, 1)); }
+    // A piece known to be ASCII (fixed text, digits): one byte per character, nothing to look at.
+    void putAscii(QStringView piece)
+    {
+        Q_ASSERT(std::all_of(piece.begin(), piece.end(), [](QChar c) { return c.unicode() < 0x80; }));
+        m_bytes += piece.size();
+    }
     void add(qint64 bytes) { m_bytes += bytes; }
     qint64 bytes() const { return m_bytes; }
 
@@ -96,7 +104,7 @@ void putNumber(Sink &out, qint64 n)
     } while (u != 0);
     if (negative)
         out.put(u'-');
-    out.put(QStringView(digits + at, std::size(digits) - at));
+    out.putAscii(QStringView(digits + at, std::size(digits) - at));
 }
 
 } // namespace wl::text
