@@ -202,21 +202,27 @@ void TimelineChart::refresh()
 
     // About two points per pixel column of the plot area.
     const int columns = std::max(16, int(chart()->plotArea().width()));
-    m_history->replace(decimateMinMax(history, columns));
-    m_sent->replace(decimateMinMax(sent, columns));
-    m_reported->replace(decimateMinMax(reported, columns));
-    m_whatIf->replace(decimateMinMax(whatIfLine, columns));
-    m_sourceMarkers->replace(sourceMarkers);
+    // Only series whose points changed are replaced: a what-if update leaves the recorded ones
+    // alone, and Qt Charts rebuilds a series' whole geometry on every replace.
+    auto replace = [](QXYSeries *series, const QList<QPointF> &points) {
+        if (series->points() != points)
+            series->replace(points);
+    };
+    replace(m_history, decimateMinMax(history, columns));
+    replace(m_sent, decimateMinMax(sent, columns));
+    replace(m_reported, decimateMinMax(reported, columns));
+    replace(m_whatIf, decimateMinMax(whatIfLine, columns));
+    replace(m_sourceMarkers, sourceMarkers);
     for (size_t t = 0; t < kTiers.size(); ++t) {
-        m_markers[t]->replace(markers[t]);
-        m_whatIfMarkers[t]->replace(whatIfMarkers[t]);
+        replace(m_markers[t], markers[t]);
+        replace(m_whatIfMarkers[t], whatIfMarkers[t]);
     }
 
     const double maxX = std::max(1, rows - 1);
     const TimelineThresholds th = m_model ? m_model->thresholds() : TimelineThresholds();
     const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
     for (size_t t = 0; t < kTiers.size(); ++t)
-        m_thresholds[t]->replace({QPointF(0, levels[t] * 100.0), QPointF(maxX, levels[t] * 100.0)});
+        replace(m_thresholds[t], {QPointF(0, levels[t] * 100.0), QPointF(maxX, levels[t] * 100.0)});
 
     // Whole-number request ticks at a readable step, percent ticks every 10, 20 or 50.
     setDynamicTicks(m_axisX, maxX, niceStep(maxX / 8.0));
