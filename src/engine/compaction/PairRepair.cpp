@@ -14,6 +14,14 @@ QString PairRepair::stubText()
 qint64 PairRepair::stubBytes(const QString &callId)
 {
     static const qint64 textBytes = TokenEstimate::utf8Bytes(stubText());
+    // Call ids are short ASCII in practice: a loop costs less than the general count's call.
+    if (callId.size() <= 64) {
+        bool ascii = true;
+        for (QChar c : callId)
+            ascii &= c.unicode() < 0x80;
+        if (ascii)
+            return textBytes + callId.size();
+    }
     return textBytes + TokenEstimate::utf8Bytes(callId);
 }
 
