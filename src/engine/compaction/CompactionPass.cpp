@@ -59,8 +59,8 @@ OffloadStore::Result Offloader::simulate(const Message &message, const QString &
     r.entry.lines = OffloadStore::lineCount(message.content);
     r.entry.gate = gate;
     r.entry.messageId = message.id;
-    r.placeholder = OffloadStore::placeholderText(r.entry, message.content, previewLines);
-    r.placeholderBytes = TokenEstimate::utf8Bytes(r.placeholder); // kept by the memo with the text
+    // Its size comes with it (counted while the preview lines are found), kept by the memo with the text.
+    r.placeholder = OffloadStore::placeholderText(r.entry, message.content, previewLines, &r.placeholderBytes);
     r.ok = true;
     return r;
 }

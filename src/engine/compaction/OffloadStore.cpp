@@ -2,6 +2,7 @@
 
 #include "LoggingCategories.h"
 #include "Paths.h"
+#include "model/Utf8.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -12,6 +13,7 @@
 #include <QSaveFile>
 #include <QVarLengthArray>
 
+#include <bit>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -68,6 +70,37 @@ QStringView cutPreviewLine(QStringView line, bool *cut)
     if (line[length - 1].isHighSurrogate())
         --length; // never split a surrogate pair
     return line.first(length);
+}
+
+// Where the line that starts at `from` ends (the index of its '\n', or the text's size), and
+// `*ascii`: true when every unit of the line is below 0x80. False can also mean "not known".
+qsizetype lineEnd(QStringView text, qsizetype from, bool *ascii)
+{
+    const char16_t *d = text.utf16();
+    const qsizetype len = text.size();
+    qsizetype i = from;
+    bool plain = true;
+#if defined(__SSE2__)
+    const __m128i newline = _mm_set1_epi16(short(u'\n'));
+    const __m128i nonAscii = _mm_set1_epi16(short(0xFF80));
+    const __m128i zero = _mm_setzero_si128();
+    __m128i seen = zero; // every unit read, or-ed
+    for (; i + 8 <= len; i += 8) {
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i));
+        seen = _mm_or_si128(seen, c);
+        const int found = _mm_movemask_epi8(_mm_cmpeq_epi16(c, newline));
+        if (found != 0) {
+            // `seen` includes units after the newline: at worst the answer is "not known".
+            *ascii = _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(seen, nonAscii), zero)) == 0xFFFF;
+            return i + std::countr_zero(unsigned(found)) / 2;
+        }
+    }
+    plain = _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(seen, nonAscii), zero)) == 0xFFFF;
+#endif
+    for (; i < len && d[i] != u'\n'; ++i)
+        plain = plain && d[i] < 0x80;
+    *ascii = plain;
+    return i;
 }
 
 // A call id that fileIdFor() uses as it is, checked without the regular expression: 1 to 128
@@ -186,7 +219,8 @@ bool OffloadStore::isPlaceholder(const QString &content)
     return content.startsWith(u"[offloaded: ");
 }
 
-QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView content, int previewLines)
+QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView content, int previewLines,
+                                      qint64 *utf8Bytes)
 {
     static constexpr QStringView kOpen = u"[offloaded: ";
     static constexpr QStringView kPathEnd = u" | ";
@@ -194,6 +228,7 @@ QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView con
     static constexpr QStringView kBytesEnd = u" bytes]\nPreview (first ";
     static constexpr QStringView kShownEnd = u" lines):\n";
     static constexpr QStringView kFooter = u"... full output saved; read it with read_file(path, offset, limit)";
+    constexpr qint64 kEllipsisBytes = 3; // U+2026 in UTF-8
 
     const int shown = std::clamp(previewLines, 0, entry.lines);
     // The preview lines: the first `shown` parts of content.split('\n'), each cut. Measured first,
@@ -204,17 +239,23 @@ QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView con
         bool cut;
     };
     QVarLengthArray<Line, 32> lines;
-    qsizetype size = kOpen.size() + entry.relativePath.size() + kPathEnd.size() + numberLength(entry.lines)
-        + kLinesEnd.size() + numberLength(entry.bytes) + kBytesEnd.size() + numberLength(shown) + kShownEnd.size()
-        + kFooter.size();
+    const qsizetype asciiSize = kOpen.size() + kPathEnd.size() + numberLength(entry.lines) + kLinesEnd.size()
+        + numberLength(entry.bytes) + kBytesEnd.size() + numberLength(shown) + kShownEnd.size() + kFooter.size();
+    qsizetype size = asciiSize + entry.relativePath.size();
+    // Every part is counted on its own: no part ends with half of a surrogate pair whose other
+    // half starts the next one (a cut never splits a pair; newlines and ASCII separate the rest).
+    qint64 bytes = asciiSize + (utf8Bytes ? utf8ByteCount(entry.relativePath) : 0);
     qsizetype pos = 0;
     while (lines.size() < shown) {
-        const qsizetype end = content.indexOf(u'\n', pos);
+        bool ascii = false;
+        const qsizetype end = lineEnd(content, pos, &ascii);
         Line line;
-        line.text = cutPreviewLine(content.sliced(pos, (end < 0 ? content.size() : end) - pos), &line.cut);
+        line.text = cutPreviewLine(content.sliced(pos, end - pos), &line.cut);
         size += line.text.size() + (line.cut ? 2 : 1);
+        if (utf8Bytes)
+            bytes += (ascii ? line.text.size() : utf8ByteCount(line.text)) + (line.cut ? kEllipsisBytes + 1 : 1);
         lines.append(line);
-        if (end < 0)
+        if (end == content.size())
             break; // that was the last part
         pos = end + 1;
     }
@@ -238,6 +279,8 @@ QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView con
     }
     out = writeText(out, kFooter);
     Q_ASSERT(out == text.constData() + text.size());
+    if (utf8Bytes)
+        *utf8Bytes = bytes;
     return text;
 }
 

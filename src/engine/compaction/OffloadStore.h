@@ -51,7 +51,9 @@ public:
     // The header with the entry's path, lines and bytes, the first min(previewLines, entry.lines)
     // '\n'-separated parts of `content` (each without a trailing '\r', cut to 500 characters with
     // an ellipsis) and the footer.
-    static QString placeholderText(const OffloadEntry &entry, QStringView content, int previewLines);
+    // `utf8Bytes`, when given, receives the text's UTF-8 size as utf8ByteCount() counts it.
+    static QString placeholderText(const OffloadEntry &entry, QStringView content, int previewLines,
+                                   qint64 *utf8Bytes = nullptr);
     // '\n'-separated lines; a trailing newline does not start another line (0 for empty text).
     static int lineCount(QStringView text);
 

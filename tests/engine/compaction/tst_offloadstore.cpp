@@ -1,5 +1,6 @@
 #include "compaction/CompactionPass.h"
 #include "compaction/OffloadStore.h"
+#include "compaction/TokenEstimate.h"
 
 #include <QDir>
 #include <QFile>
@@ -54,8 +55,8 @@ Message result(const QString &callId, const QString &content, qint64 id = 0)
     m.id = id;
     return m;
 }
-// Seeded tool output: lines of ASCII, Latin-1, CJK, surrogate pairs, the odd lone surrogate, tab
-// and '\r'; empty, short, just around the 500-character preview cut (a pair straddling it now and
+// Seeded tool output: lines of ASCII only, or of ASCII, Latin-1, CJK, surrogate pairs, the odd lone
+// surrogate, tab and '\r'; empty, short, just around the 500-character preview cut (a pair straddling it now and
 // then) and far beyond it; some ending "\r\n"; with or without a final newline.
 QString randomText(QRandomGenerator &rng)
 {
@@ -72,8 +73,9 @@ QString randomText(QRandomGenerator &rng)
         QString line;
         if (rng.bounded(10) == 0)
             line = QString(rng.bounded(495, 502), u'a'); // a pair right at the cut
+        const bool asciiOnly = rng.bounded(3) == 0;
         while (line.size() < length) {
-            const quint32 kind = rng.bounded(40);
+            const quint32 kind = asciiOnly ? 0 : rng.bounded(40);
             if (kind < 22) {
                 line += QChar(char16_t(rng.bounded(0x20, 0x7F)));
             } else if (kind < 27) {
@@ -382,13 +384,19 @@ void TestOffloadStore::placeholderMatchesReference()
     for (int i = 0; i < 200; ++i) {
         const QString content = randomText(rng);
         OffloadEntry entry;
-        entry.relativePath = rng.bounded(2) ? u".waterline/tool_results/s/call_%1.txt"_s.arg(i)
-                                            : u".waterline/tool_results/s/h.%1.txt"_s.arg(rng.generate64(), 0, 16);
+        switch (rng.bounded(3)) {
+        case 0: entry.relativePath = u".waterline/tool_results/s/call_%1.txt"_s.arg(i); break;
+        case 1: entry.relativePath = u".waterline/tool_results/s/h.%1.txt"_s.arg(rng.generate64(), 0, 16); break;
+        default: entry.relativePath = u"工作/🚀/r%1.txt"_s.arg(i); break; // not one the store makes; still shown as given
+        }
         entry.bytes = rng.bounded(8) ? content.toUtf8().size() : qint64(rng.generate64() >> 1);
         // Mostly the content's own count; now and then a different one (a reused file's count).
         entry.lines = rng.bounded(5) ? referenceLineCount(content) : int(rng.bounded(0, 60));
         const int previewLines = rng.bounded(10) ? int(rng.bounded(0, 25)) : int(rng.bounded(25, 1000));
-        QCOMPARE(OffloadStore::placeholderText(entry, content, previewLines), referencePlaceholder(entry, content, previewLines));
+        qint64 bytes = -1;
+        const QString text = OffloadStore::placeholderText(entry, content, previewLines, &bytes);
+        QCOMPARE(text, referencePlaceholder(entry, content, previewLines));
+        QCOMPARE(bytes, TokenEstimate::utf8Bytes(text)); // the size the view's sum uses
     }
 }
 
