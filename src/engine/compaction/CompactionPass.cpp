@@ -16,17 +16,6 @@ namespace wl {
 namespace {
 // How many offloaded files a checkpoint lists at most (the newest ones).
 constexpr int kMaxCheckpointReferences = 40;
-
-int countLines(QStringView text)
-{
-    if (text.isEmpty())
-        return 0;
-    // indexOf() scans with SIMD; QStringView::count(QChar) goes one character at a time.
-    qsizetype breaks = 0;
-    for (qsizetype at = text.indexOf(u'\n'); at >= 0; at = text.indexOf(u'\n', at + 1))
-        ++breaks;
-    return int(breaks + (text.endsWith(u'\n') ? 0 : 1));
-}
 } // namespace
 
 Offloader::Offloader(const QString &workspaceDir, const QString &sessionId, bool simulate)
@@ -67,11 +56,11 @@ OffloadStore::Result Offloader::simulate(const Message &message, const QString &
     r.entry.toolName = toolName;
     r.entry.relativePath = m_store.relativePathFor(message.toolCallId);
     r.entry.bytes = message.byteCount() - TokenEstimate::utf8Bytes(message.toolCallId);
-    r.entry.lines = countLines(message.content);
+    r.entry.lines = OffloadStore::lineCount(message.content);
     r.entry.gate = gate;
     r.entry.messageId = message.id;
-    r.placeholder = OffloadStore::placeholderText(r.entry, message.content, previewLines);
-    r.placeholderBytes = TokenEstimate::utf8Bytes(r.placeholder); // kept by the memo with the text
+    // Its size comes with it (counted while the preview lines are found), kept by the memo with the text.
+    r.placeholder = OffloadStore::placeholderText(r.entry, message.content, previewLines, &r.placeholderBytes);
     r.ok = true;
     return r;
 }

@@ -127,7 +127,8 @@ Message ContextView::messageAt(int index, const QList<Message> &history, const C
         return history[item.sourceIndex];
     case ViewItem::Kind::Placeholder: {
         Message m = history[item.sourceIndex];
-        const auto offload = overlays.offloads.constFind(m.id); // value() would copy the whole overlay
+        // Only the text: value() would copy the whole overlay (entry, paths, record id) per message.
+        const auto offload = overlays.offloads.constFind(m.id);
         m.content = offload != overlays.offloads.cend() ? offload->placeholder : QString();
         m.cachedBytes = item.bytes;
         return m;

@@ -48,7 +48,14 @@ public:
     QString sessionDir() const;
 
     static bool isPlaceholder(const QString &content);  // starts with "[offloaded: "
-    static QString placeholderText(const OffloadEntry &entry, const QString &content, int previewLines);
+    // The header with the entry's path, lines and bytes, the first min(previewLines, entry.lines)
+    // '\n'-separated parts of `content` (each without a trailing '\r', cut to 500 characters with
+    // an ellipsis) and the footer.
+    // `utf8Bytes`, when given, receives the text's UTF-8 size as utf8ByteCount() counts it.
+    static QString placeholderText(const OffloadEntry &entry, QStringView content, int previewLines,
+                                   qint64 *utf8Bytes = nullptr);
+    // '\n'-separated lines; a trailing newline does not start another line (0 for empty text).
+    static int lineCount(QStringView text);
 
     // Gate 1 (tool time): size above threshold and the tool not one of read_file, write_file, edit_file.
     static bool gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold);
@@ -56,6 +63,7 @@ public:
 private:
     QString m_workspace;
     QString m_sessionId;
+    QString m_relativeDir; // Paths::offloadRelativeDir(m_sessionId), empty when the id is not safe
 };
 
 } // namespace wl

@@ -1,8 +1,12 @@
+#include "compaction/CompactionPass.h"
 #include "compaction/OffloadStore.h"
+#include "compaction/TokenEstimate.h"
 
 #include <QDir>
 #include <QFile>
+#include <QCryptographicHash>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -51,6 +55,119 @@ Message result(const QString &callId, const QString &content, qint64 id = 0)
     m.id = id;
     return m;
 }
+// Seeded tool output: lines of ASCII only, or of ASCII, Latin-1, CJK, surrogate pairs, the odd lone
+// surrogate, tab and '\r'; empty, short, just around the 500-character preview cut (a pair straddling it now and
+// then) and far beyond it; some ending "\r\n"; with or without a final newline.
+QString randomText(QRandomGenerator &rng)
+{
+    QString text;
+    const int lines = int(rng.bounded(0, 40));
+    for (int l = 0; l < lines; ++l) {
+        qsizetype length = 0;
+        switch (rng.bounded(8)) {
+        case 0: length = 0; break;
+        case 1: length = rng.bounded(490, 510); break;
+        case 2: length = rng.bounded(510, 2000); break;
+        default: length = rng.bounded(1, 100); break;
+        }
+        QString line;
+        if (rng.bounded(10) == 0)
+            line = QString(rng.bounded(495, 502), u'a'); // a pair right at the cut
+        const bool asciiOnly = rng.bounded(3) == 0;
+        while (line.size() < length) {
+            const quint32 kind = asciiOnly ? 0 : rng.bounded(40);
+            if (kind < 22) {
+                line += QChar(char16_t(rng.bounded(0x20, 0x7F)));
+            } else if (kind < 27) {
+                line += QChar(char16_t(rng.bounded(0x4E00, 0xA000))); // CJK
+            } else if (kind < 32) {
+                const char32_t cp = char32_t(rng.bounded(0x1F300, 0x1FAFF)); // emoji: a surrogate pair
+                line += QChar(QChar::highSurrogate(cp));
+                line += QChar(QChar::lowSurrogate(cp));
+            } else if (kind < 35) {
+                line += QChar(char16_t(rng.bounded(0xA0, 0x800))); // two UTF-8 bytes
+            } else if (kind < 37) {
+                line += u'\t';
+            } else if (kind < 38) {
+                line += u'\r';
+            } else if (kind < 39) {
+                line += QChar(char16_t(0xD800 + rng.bounded(0x400))); // lone high surrogate
+            } else {
+                line += QChar(char16_t(0xDC00 + rng.bounded(0x400))); // lone low surrogate
+            }
+        }
+        if (rng.bounded(4) == 0)
+            line += u'\r'; // "\r\n" line ends
+        text += line;
+        if (l + 1 < lines || rng.bounded(2) == 0)
+            text += u'\n';
+    }
+    return text;
+}
+
+// The rules written out plainly, to check the fast versions against.
+int referenceLineCount(const QString &text)
+{
+    if (text.isEmpty())
+        return 0;
+    int newlines = 0;
+    for (const QChar c : text) {
+        if (c == u'\n')
+            ++newlines;
+    }
+    return text.endsWith(u'\n') ? newlines : newlines + 1;
+}
+
+QString referencePlaceholder(const OffloadEntry &entry, const QString &content, int previewLines)
+{
+    const int shown = std::max(0, std::min(previewLines, entry.lines));
+    QString text = u"[offloaded: %1 | %2 lines, %3 bytes]\nPreview (first %4 lines):\n"_s.arg(
+        entry.relativePath, QString::number(entry.lines), QString::number(entry.bytes), QString::number(shown));
+    const QStringList parts = content.split(u'\n');
+    for (int i = 0; i < shown && i < parts.size(); ++i) {
+        QString line = parts[i];
+        if (line.endsWith(u'\r'))
+            line.chop(1);
+        if (line.size() > 500) {
+            line.truncate(line.at(499).isHighSurrogate() ? 499 : 500); // keep surrogate pairs whole
+            line += u'\u2026';
+        }
+        text += line + u'\n';
+    }
+    return text + u"... full output saved; read it with read_file(path, offset, limit)"_s;
+}
+
+// The file holds what QString::toUtf8() writes, which turns a lone surrogate into '?' (1 byte)
+// where sizes count 3 (U+FFFD): compared only on text without them.
+QString withoutLoneSurrogates(const QString &text)
+{
+    QString out;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c.isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) {
+            out += c;
+            out += text[++i];
+        } else if (!c.isSurrogate()) {
+            out += c;
+        }
+    }
+    return out;
+}
+
+QString referenceFileId(const QString &callId)
+{
+    static const QRegularExpression raw(u"^[A-Za-z0-9_-]{1,128}$"_s);
+    if (raw.match(callId).hasMatch())
+        return callId;
+    return u"h."_s + QString::fromLatin1(QCryptographicHash::hash(callId.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+void addSeeds()
+{
+    QTest::addColumn<quint32>("seed");
+    for (quint32 seed : {1u, 2u, 3u, 17u, 99u, 2024u, 31337u, 4242424u})
+        QTest::addRow("seed-%u", seed) << seed;
+}
 } // namespace
 
 class TestOffloadStore : public QObject
@@ -65,6 +182,14 @@ private slots:
     void lineCounts();
     void placeholderFormat_data();
     void placeholderFormat();
+    void lineCountMatchesReference_data();
+    void lineCountMatchesReference();
+    void placeholderMatchesReference_data();
+    void placeholderMatchesReference();
+    void fileIdMatchesReference_data();
+    void fileIdMatchesReference();
+    void simulatedMatchesDisk_data();
+    void simulatedMatchesDisk();
 
     void gate1_data();               // scenario 17
     void gate1();
@@ -217,6 +342,115 @@ void TestOffloadStore::placeholderFormat()
     const auto again = store.offload(result(u"call_9"_s, content), u"bash"_s, 2, previewLines);
     QVERIFY(again.reused);
     QCOMPARE(again.placeholder, expected);
+}
+
+void TestOffloadStore::lineCountMatchesReference_data()
+{
+    addSeeds();
+}
+
+void TestOffloadStore::lineCountMatchesReference()
+{
+    QFETCH(quint32, seed);
+    QRandomGenerator rng(seed);
+    for (int i = 0; i < 200; ++i) {
+        const QString text = randomText(rng);
+        // Views that start at every offset within a SIMD block and end anywhere.
+        for (qsizetype from : {0, 1, 3, 7}) {
+            if (from > text.size())
+                break;
+            const qsizetype to = text.size() - (text.isEmpty() ? 0 : qsizetype(rng.bounded(int(std::min<qsizetype>(40, text.size() - from + 1)))));
+            const QString part = text.sliced(from, std::max(from, to) - from);
+            QCOMPARE(OffloadStore::lineCount(QStringView(text).sliced(from, part.size())), referenceLineCount(part));
+        }
+    }
+    // Runs of newlines long enough to fill the 16-bit counters' blocks.
+    for (qsizetype n : {31, 32, 33, 65'535, 65'536, 300'000}) {
+        const QString newlines(n, u'\n');
+        QCOMPARE(OffloadStore::lineCount(newlines), int(n));
+        QCOMPARE(OffloadStore::lineCount(QString(newlines + u'x')), int(n + 1));
+    }
+}
+
+void TestOffloadStore::placeholderMatchesReference_data()
+{
+    addSeeds();
+}
+
+void TestOffloadStore::placeholderMatchesReference()
+{
+    QFETCH(quint32, seed);
+    QRandomGenerator rng(seed);
+    for (int i = 0; i < 200; ++i) {
+        const QString content = randomText(rng);
+        OffloadEntry entry;
+        switch (rng.bounded(3)) {
+        case 0: entry.relativePath = u".waterline/tool_results/s/call_%1.txt"_s.arg(i); break;
+        case 1: entry.relativePath = u".waterline/tool_results/s/h.%1.txt"_s.arg(rng.generate64(), 0, 16); break;
+        default: entry.relativePath = u"工作/🚀/r%1.txt"_s.arg(i); break; // not one the store makes; still shown as given
+        }
+        entry.bytes = rng.bounded(8) ? content.toUtf8().size() : qint64(rng.generate64() >> 1);
+        // Mostly the content's own count; now and then a different one (a reused file's count).
+        entry.lines = rng.bounded(5) ? referenceLineCount(content) : int(rng.bounded(0, 60));
+        const int previewLines = rng.bounded(10) ? int(rng.bounded(0, 25)) : int(rng.bounded(25, 1000));
+        qint64 bytes = -1;
+        const QString text = OffloadStore::placeholderText(entry, content, previewLines, &bytes);
+        QCOMPARE(text, referencePlaceholder(entry, content, previewLines));
+        QCOMPARE(bytes, TokenEstimate::utf8Bytes(text)); // the size the view's sum uses
+    }
+}
+
+void TestOffloadStore::fileIdMatchesReference_data()
+{
+    addSeeds();
+}
+
+void TestOffloadStore::fileIdMatchesReference()
+{
+    QFETCH(quint32, seed);
+    QRandomGenerator rng(seed);
+    static constexpr char16_t odd[] = {u'.', u'/', u'\\', u' ', u'\n', u'\0', u'%', u'\u00e9', u'\u8c03', u'\xd83d'};
+    for (int i = 0; i < 500; ++i) {
+        const qsizetype length = rng.bounded(8) ? rng.bounded(1, 40) : rng.bounded(120, 135);
+        QString id;
+        while (id.size() < length) {
+            static constexpr QStringView plain = u"abcxyzABCXYZ0189_-";
+            id += plain[rng.bounded(int(plain.size()))];
+        }
+        if (rng.bounded(3) == 0) // one character that is not plain, anywhere (the end included)
+            id[rng.bounded(int(id.size()))] = QChar(odd[rng.bounded(int(std::size(odd)))]);
+        QCOMPARE(OffloadStore::fileIdFor(id), referenceFileId(id));
+    }
+    QCOMPARE(OffloadStore::fileIdFor(QString()), referenceFileId(QString()));
+}
+
+void TestOffloadStore::simulatedMatchesDisk_data()
+{
+    addSeeds();
+}
+
+void TestOffloadStore::simulatedMatchesDisk()
+{
+    // The simulated offloader (what-if replays, benchmarks) must give exactly what the store gives.
+    QFETCH(quint32, seed);
+    QRandomGenerator rng(seed);
+    QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    const OffloadStore store(workspace.path(), u"sess"_s);
+    const Offloader simulated = Offloader::simulated(u"sess"_s);
+    for (int i = 0; i < 15; ++i) {
+        const QString content = withoutLoneSurrogates(randomText(rng));
+        Message m = result(u"call_%1_%2"_s.arg(seed).arg(i), content, 100 + i);
+        m.cacheBytes();
+        const int previewLines = int(rng.bounded(0, 25));
+        const auto disk = store.offload(m, u"bash"_s, 2, previewLines);
+        QVERIFY2(disk.ok, qPrintable(disk.error));
+        const auto sim = simulated.offload(m, u"bash"_s, 2, previewLines);
+        QVERIFY2(sim.ok, qPrintable(sim.error));
+        QCOMPARE(sim.entry, disk.entry);
+        QCOMPARE(sim.placeholder, disk.placeholder);
+        QCOMPARE(sim.placeholderBytes, qint64(sim.placeholder.toUtf8().size()));
+    }
 }
 
 void TestOffloadStore::gate1_data()
