@@ -1186,26 +1186,17 @@ private:
             line += m_facts.headLine(first, 80);
             line += u'"';
         }
-        if (!edited.isEmpty()) {
+        auto part = [&](QStringView verb, const ShownList &items, int max, QStringView prefix = {}) {
+            if (items.isEmpty())
+                return;
             separate();
-            line += u"edited "_s;
-            appendListWithMore(line, edited, 5);
-        }
-        if (!ran.isEmpty()) {
-            separate();
-            line += u"ran "_s;
-            appendListWithMore(line, ran, 4, u"\""); // each closing quote is in the item's suffix
-        }
-        if (!reads.isEmpty()) {
-            separate();
-            line += u"read "_s;
-            appendListWithMore(line, reads, 4);
-        }
-        if (!other.isEmpty()) {
-            separate();
-            line += u"called "_s;
-            appendListWithMore(line, other, 4);
-        }
+            line += verb;
+            appendListWithMore(line, items, max, prefix);
+        };
+        part(u"edited ", edited, 5);
+        part(u"ran ", ran, 4, u"\""); // each closing quote is in the item's suffix
+        part(u"read ", reads, 4);
+        part(u"called ", other, 4);
         if (line.size() == start) {
             for (int i = first; i <= last; ++i) {
                 if (m_messages.at(i)->role == Role::Assistant && !scanHead(m_messages.at(i)->content).trimmed().isEmpty()) {
