@@ -1,6 +1,7 @@
 #include "ExtractiveSummarizer.h"
 
 #include "Checkpoint.h"
+#include "TextSink.h"
 #include "FactScan.h"
 #include "model/Message.h"
 
@@ -779,16 +780,8 @@ void appendUniqueShown(ShownList *list, QStringView text, QStringView suffix = {
 
 void appendNumber(QString &out, qint64 n)
 {
-    char16_t digits[24];
-    qsizetype at = std::size(digits);
-    quint64 u = n < 0 ? 0 - quint64(n) : quint64(n);
-    do {
-        digits[--at] = char16_t(u'0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (n < 0)
-        digits[--at] = u'-';
-    out += QStringView(digits + at, std::size(digits) - at);
+    text::TextAppender appender(out);
+    text::putNumber(appender, n);
 }
 
 // listWithMore() written into `out`, each item shown after `prefix`.
