@@ -701,6 +701,7 @@ void AgentRun::onModelFinished(const Message &assistant, const ChatUsage &usage,
     message.origin = SessionStore::kThisStep;
     message.createdAt = {};
     message.cachedBytes = -1;
+    message.cachedLines = -1;
     QList<Message> stored;
     if (!storeMessages({message}, {}, r, &stored))
         return;

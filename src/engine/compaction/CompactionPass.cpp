@@ -56,7 +56,7 @@ OffloadStore::Result Offloader::simulate(const Message &message, const QString &
     r.entry.toolName = toolName;
     r.entry.relativePath = m_store.relativePathFor(message.toolCallId);
     r.entry.bytes = message.byteCount() - TokenEstimate::utf8Bytes(message.toolCallId);
-    r.entry.lines = OffloadStore::lineCount(message.content);
+    r.entry.lines = message.contentLines(); // cached when the message entered history
     r.entry.gate = gate;
     r.entry.messageId = message.id;
     // Its size comes with it (counted while the preview lines are found), kept by the memo with the text.

@@ -131,6 +131,7 @@ Message ContextView::messageAt(int index, const QList<Message> &history, const C
         const auto offload = overlays.offloads.constFind(m.id);
         m.content = offload != overlays.offloads.cend() ? offload->placeholder : QString();
         m.cachedBytes = item.bytes;
+        m.cachedLines = -1; // the original's count; the placeholder's is never asked for
         return m;
     }
     case ViewItem::Kind::Stub: {

@@ -54,8 +54,6 @@ public:
     // `utf8Bytes`, when given, receives the text's UTF-8 size as utf8ByteCount() counts it.
     static QString placeholderText(const OffloadEntry &entry, QStringView content, int previewLines,
                                    qint64 *utf8Bytes = nullptr);
-    // '\n'-separated lines; a trailing newline does not start another line (0 for empty text).
-    static int lineCount(QStringView text);
 
     // Gate 1 (tool time): size above threshold and the tool not one of read_file, write_file, edit_file.
     static bool gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold);

@@ -38,6 +38,17 @@ qint64 Message::computeBytes() const
     return n;
 }
 
+int Message::contentLines() const
+{
+    return cachedLines >= 0 ? cachedLines : lineCount(content);
+}
+
+void Message::cacheBytes()
+{
+    cachedBytes = computeBytes();
+    cachedLines = isToolResult() ? lineCount(content) : -1;
+}
+
 bool Message::sameContent(const Message &other) const
 {
     return role == other.role && content == other.content && toolCalls == other.toolCalls

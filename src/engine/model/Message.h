@@ -23,6 +23,9 @@ struct Message
     QList<ToolCall> toolCalls;  // assistant only
     QString toolCallId;         // non-empty: this message is the result of that call
     bool isError = false;       // tool results only
+    // Cached line count of a tool result's content (lineCount()); -1 means "not computed".
+    // Sits in the padding after isError, so it costs no space.
+    qint32 cachedLines = -1;
 
     // Store-side metadata.
     qint64 id = 0;              // row id, 0 while not stored
@@ -39,9 +42,13 @@ struct Message
     // UTF-8 bytes of content, call ids, names, arguments and tool_call_id (spec section 2).
     qint64 byteCount() const { return cachedBytes >= 0 ? cachedBytes : computeBytes(); }
     qint64 computeBytes() const;
-    void cacheBytes() { cachedBytes = computeBytes(); }
+    // The content's lines, as offload placeholders give them.
+    int contentLines() const;
+    // Fills the caches read on every compaction: the byte count and, for a tool result (the only
+    // kind that is ever offloaded), the line count. Whoever changes content afterwards resets both.
+    void cacheBytes();
 
-    // Content equality, ignoring store metadata and the byte cache.
+    // Content equality, ignoring store metadata and the caches.
     bool sameContent(const Message &other) const;
 
     static Message system(const QString &text);

@@ -70,4 +70,42 @@ qint64 utf8ByteCount(QStringView text)
     return n;
 }
 
+int lineCount(QStringView text)
+{
+    const qsizetype len = text.size();
+    if (len == 0)
+        return 0;
+    const char16_t *d = text.utf16();
+    qint64 newlines = 0;
+    qsizetype i = 0;
+#if defined(__SSE2__)
+    // 32 units per step; each 16-bit lane of `found` gains -1 per newline, at most 4 per step, so
+    // the lanes are summed every 8,192 steps at the latest. The text is usually not in the cache
+    // (messages are counted once, as they are read or made): asking for it 512 bytes ahead measured
+    // about a quarter faster than leaving it to the hardware.
+    const __m128i newline = _mm_set1_epi16(short(u'\n'));
+    const __m128i ones = _mm_set1_epi16(1);
+    while (i + 32 <= len) {
+        const qsizetype stop = std::min<qsizetype>(len - 31, i + 32 * 8192);
+        __m128i found = _mm_setzero_si128();
+        for (; i < stop; i += 32) {
+            _mm_prefetch(reinterpret_cast<const char *>(d + std::min(i + 256, len - 1)), _MM_HINT_T0);
+            const auto *p = reinterpret_cast<const __m128i *>(d + i);
+            const __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128(p), newline);
+            const __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128(p + 1), newline);
+            const __m128i c = _mm_cmpeq_epi16(_mm_loadu_si128(p + 2), newline);
+            const __m128i e = _mm_cmpeq_epi16(_mm_loadu_si128(p + 3), newline);
+            found = _mm_add_epi16(found, _mm_add_epi16(_mm_add_epi16(a, b), _mm_add_epi16(c, e)));
+        }
+        const __m128i sums = _mm_madd_epi16(found, ones); // four 32-bit sums of the signed lanes
+        alignas(16) qint32 parts[4];
+        _mm_store_si128(reinterpret_cast<__m128i *>(parts), sums);
+        newlines -= qint64(parts[0]) + parts[1] + parts[2] + parts[3];
+    }
+#endif
+    for (; i < len; ++i)
+        newlines += d[i] == u'\n';
+    return int(newlines + (d[len - 1] == u'\n' ? 0 : 1));
+}
+
 } // namespace wl

@@ -9,4 +9,8 @@ namespace wl {
 // both count with it, so a view's sum and its messages' cached sizes always agree.
 qint64 utf8ByteCount(QStringView text);
 
+// '\n'-separated lines; a trailing newline does not start another line (0 for empty text).
+// Offload placeholders give a result's line count.
+int lineCount(QStringView text);
+
 } // namespace wl

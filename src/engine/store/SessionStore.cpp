@@ -9,6 +9,7 @@
 #include "SessionExport.h"
 #include "SqlConnection.h"
 #include "SqlQuery.h"
+#include "model/Utf8.h"
 #include "SqlTransaction.h"
 
 #include <QCoreApplication>
@@ -159,6 +160,8 @@ Message readMessage(const SqlQuery &q)
     m.toolCallId = q.text(5);
     m.isError = q.int64(6) != 0;
     m.cachedBytes = q.int64(7);
+    if (m.isToolResult())
+        m.cachedLines = lineCount(m.content); // not stored: counted while the text is at hand
     m.createdAt = fromMs(q.value(8));
     m.origin = q.int64(9);
     return m;

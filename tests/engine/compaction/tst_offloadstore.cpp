@@ -1,6 +1,7 @@
 #include "compaction/CompactionPass.h"
 #include "compaction/OffloadStore.h"
 #include "compaction/TokenEstimate.h"
+#include "model/Utf8.h"
 
 #include <QDir>
 #include <QFile>
@@ -361,14 +362,14 @@ void TestOffloadStore::lineCountMatchesReference()
                 break;
             const qsizetype to = text.size() - (text.isEmpty() ? 0 : qsizetype(rng.bounded(int(std::min<qsizetype>(40, text.size() - from + 1)))));
             const QString part = text.sliced(from, std::max(from, to) - from);
-            QCOMPARE(OffloadStore::lineCount(QStringView(text).sliced(from, part.size())), referenceLineCount(part));
+            QCOMPARE(lineCount(QStringView(text).sliced(from, part.size())), referenceLineCount(part));
         }
     }
     // Runs of newlines long enough to fill the 16-bit counters' blocks.
     for (qsizetype n : {31, 32, 33, 65'535, 65'536, 300'000}) {
         const QString newlines(n, u'\n');
-        QCOMPARE(OffloadStore::lineCount(newlines), int(n));
-        QCOMPARE(OffloadStore::lineCount(QString(newlines + u'x')), int(n + 1));
+        QCOMPARE(lineCount(newlines), int(n));
+        QCOMPARE(lineCount(QString(newlines + u'x')), int(n + 1));
     }
 }
 

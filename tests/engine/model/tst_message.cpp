@@ -13,6 +13,7 @@ private slots:
     void byteCount_data();
     void byteCount();
     void cacheIsUsed();
+    void lineCache();
     void roleNames();
 };
 
@@ -47,6 +48,21 @@ void TestMessage::cacheIsUsed()
     QCOMPARE(m.byteCount(), 100);
     m.cacheBytes();
     QCOMPARE(m.byteCount(), 4);
+    QCOMPARE(m.cachedLines, -1); // only results are ever offloaded: no count for others
+}
+
+void TestMessage::lineCache()
+{
+    Message r = Message::toolResult(u"c1"_s, u"one\ntwo\nthree\n"_s);
+    QCOMPARE(r.contentLines(), 3); // counted when not cached
+    r.cachedLines = 40;
+    QCOMPARE(r.contentLines(), 40); // the cache wins, as for bytes
+    r.cacheBytes();
+    QCOMPARE(r.cachedLines, 3);
+    r.content = u"a\nb"_s;
+    r.cacheBytes();
+    QCOMPARE(r.contentLines(), 2);
+    QCOMPARE(r.byteCount(), 3 + 2);
 }
 
 void TestMessage::roleNames()

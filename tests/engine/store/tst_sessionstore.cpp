@@ -2,6 +2,7 @@
 #include "Paths.h"
 #include "store/SecretFilter.h"
 #include "store/SessionStore.h"
+#include "model/Utf8.h"
 
 #include <QDir>
 #include <QFile>
@@ -304,6 +305,7 @@ void TestSessionStore::messageRoundTrip()
         QCOMPARE(got.id, ids->messageIds[1]);
         QCOMPARE(got.sessionId, session);
         QCOMPARE(got.cachedBytes, message.computeBytes());
+        QCOMPARE(got.cachedLines, message.isToolResult() ? lineCount(message.content) : -1);
         QCOMPARE(got.origin, message.origin == SessionStore::kThisStep ? ids->requestId : qint64(0));
         if (message.createdAt.isValid())
             QCOMPARE(got.createdAt, message.createdAt);
