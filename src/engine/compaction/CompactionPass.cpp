@@ -182,7 +182,7 @@ int CompactionPass::warnOffload(const QString &recordId)
     return done;
 }
 
-std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier tier, const QString &recordId, bool materialize)
+std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier tier, const QString &recordId)
 {
     const ContextView::Split s = split();
     if (s.headEmpty())
@@ -214,11 +214,6 @@ std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier ti
         job.coversFrom = job.previous->coversFromMessageId;
     } else {
         job.coversFrom = m_view.items()[job.from].sourceMessageId;
-    }
-    if (materialize) {
-        job.messages.reserve(job.count());
-        for (int i = job.from; i < job.to; ++i)
-            job.messages.append(m_view.messageAt(i, m_history, m_overlays));
     }
     return job;
 }

@@ -62,15 +62,15 @@ public:
         int to = 0;
         qint64 coversFrom = 0;
         qint64 coversUpTo = 0;  // history id K
-        QList<Message> messages;               // what the summariser reads (placeholders included)
         std::optional<Checkpoint> previous;    // the checkpoint at the front of the head, if any
         int count() const { return to - from; }
     };
     // Soft: the oldest half of the head (cut moved forward to a group boundary); Full and
     // Emergency: the whole head. Offloads (gate 2) the part first. nullopt: nothing to summarise.
-    std::optional<SummaryJob> prepareSummary(Tier tier, const QString &recordId, bool materialize = true);
-    // The job's messages where they are: history messages in place, the others (placeholders,
-    // stubs) made into `made`, which must outlive the list. For a job prepared without materialising.
+    std::optional<SummaryJob> prepareSummary(Tier tier, const QString &recordId);
+    // What the summariser reads (placeholders included), where it is: history messages in place,
+    // the others (placeholders, stubs) made into `made`, which must outlive the list. Only the few
+    // made ones are copies; a head of 10,000 messages is not copied to be summarised.
     QList<const Message *> summaryMessages(const SummaryJob &job, QList<Message> *made) const;
     // Adds the checkpoint overlay (anchors merged with the previous ones) and rebuilds the view.
     const Checkpoint &applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);

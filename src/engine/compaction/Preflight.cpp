@@ -16,6 +16,8 @@ namespace wl {
 struct Preflight::Job
 {
     CompactionPass::SummaryJob summary;
+    QList<Message> made;               // the placeholders and stubs among `messages`
+    QList<const Message *> messages;   // what the summariser reads; the rest points into m_in.history
 };
 
 namespace {
@@ -116,15 +118,19 @@ void Preflight::begin()
             complete();
             return;
         }
-        m_job = std::make_unique<Job>(Job{std::move(*job)});
+        m_job = std::make_unique<Job>();
+        m_job->summary = std::move(*job);
+        m_job->messages = m_pass->summaryMessages(m_job->summary, &m_job->made);
         m_chain = new SummaryChain(m_configured, m_mainModel, m_in.policy.summaryTimeoutMs, this);
         connect(m_chain, &SummaryChain::finished, this, &Preflight::onSummary);
-        m_chain->start(m_job->summary.messages, m_job->summary.previous);
+        m_chain->start(m_job->messages, m_job->summary.previous);
         return;
     }
     case Tier::Emergency: {
         if (auto job = m_pass->prepareSummary(tier, record.id)) {
-            const ParsedSummary parsed = SummaryChain::extractive(job->messages, job->previous ? &*job->previous : nullptr);
+            QList<Message> made;
+            const ParsedSummary parsed = SummaryChain::extractive(m_pass->summaryMessages(*job, &made),
+                                                                  job->previous ? &*job->previous : nullptr);
             m_pass->applySummary(*job, parsed, tier, record.id);
             record.summarized = job->count();
             record.summaryText = parsed.summary;

@@ -112,7 +112,7 @@ SimulationResult Simulator::simulate(const Input &input)
             pass.warnOffload(recordId);
         } else if (tier == Tier::Soft || tier == Tier::Full) {
             const bool extractive = input.summaryModel.kind == SummaryModel::Kind::Extractive;
-            if (auto job = pass.prepareSummary(tier, recordId, false)) {
+            if (auto job = pass.prepareSummary(tier, recordId)) {
                 qint64 readBytes = 0;
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
@@ -126,7 +126,7 @@ SimulationResult Simulator::simulate(const Input &input)
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
-            if (auto job = pass.prepareSummary(tier, recordId, false)) {
+            if (auto job = pass.prepareSummary(tier, recordId)) {
                 pass.applySummary(*job, summarize(pass, *job), tier, recordId);
                 row.summarized = job->count();
             }

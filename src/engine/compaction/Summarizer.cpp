@@ -31,14 +31,15 @@ QString Summarizer::systemInstruction()
            "from your result alone. Output only the structured result: no preamble, no closing remarks."_s;
 }
 
-QString Summarizer::renderConversation(const QList<Message> &messages)
+QString Summarizer::renderConversation(const QList<const Message *> &messages)
 {
     QString out;
     qsizetype size = 0;
-    for (const Message &m : messages)
-        size += m.content.size() + 24;
+    for (const Message *m : messages)
+        size += m->content.size() + 24;
     out.reserve(size);
-    for (const Message &m : messages) {
+    for (const Message *message : messages) {
+        const Message &m = *message;
         if (m.isToolResult())
             out += u"[tool_result "_s + m.toolCallId + u"]: "_s + m.content + u'\n';
         else
@@ -67,7 +68,7 @@ static QString shapeText()
            "offloaded file references exactly>\n"_s;
 }
 
-QString Summarizer::userPrompt(const QList<Message> &messages, const Checkpoint *previous)
+QString Summarizer::userPrompt(const QList<const Message *> &messages, const Checkpoint *previous)
 {
     QString out;
     if (previous) {

@@ -29,10 +29,10 @@ public:
     // The two messages of spec section 5.
     static QString systemInstruction();
     // `[tool_result <id>]: ...`, `[<role>]: ...`, then `[tool_call <name>(<id>)]: <arguments>` per call.
-    static QString renderConversation(const QList<Message> &messages);
+    static QString renderConversation(const QList<const Message *> &messages);
     // First compaction when `previous` is null; otherwise the previous anchors and summary
     // travel inside <previous-compaction> ... </previous-compaction> and the answer merges them.
-    static QString userPrompt(const QList<Message> &messages, const Checkpoint *previous);
+    static QString userPrompt(const QList<const Message *> &messages, const Checkpoint *previous);
 
 Q_SIGNALS:
     void finished(quint64 requestId, const QString &text);

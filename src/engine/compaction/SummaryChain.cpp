@@ -41,7 +41,7 @@ SummaryChain::~SummaryChain()
         cancel();
 }
 
-void SummaryChain::start(const QList<Message> &messages, const std::optional<Checkpoint> &previous)
+void SummaryChain::start(const QList<const Message *> &messages, const std::optional<Checkpoint> &previous)
 {
     Q_ASSERT(!m_started);
     m_started = true;
@@ -181,12 +181,6 @@ ParsedSummary withEarlier(ParsedSummary parsed, const Checkpoint *previous)
     return parsed;
 }
 } // namespace
-
-ParsedSummary SummaryChain::extractive(const QList<Message> &messages, const Checkpoint *previous,
-                                       const ExtractiveFacts *facts)
-{
-    return withEarlier(ExtractiveSummarizer::summarize(messages, facts), previous);
-}
 
 ParsedSummary SummaryChain::extractive(const QList<const Message *> &messages, const Checkpoint *previous,
                                        const ExtractiveFacts *facts)

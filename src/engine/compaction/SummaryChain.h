@@ -40,7 +40,9 @@ public:
     ~SummaryChain() override;
 
     // `previous`: the checkpoint being extended, if any. finished() may be emitted before start() returns.
-    void start(const QList<Message> &messages, const std::optional<Checkpoint> &previous);
+    // The messages are read where they are: they must outlive the chain (the extractive step may
+    // read them when the last LLM step fails, long after start()).
+    void start(const QList<const Message *> &messages, const std::optional<Checkpoint> &previous);
     // Stops waiting; no finished() after this.
     void cancel();
     // Gives up on the step in flight (the user's "skip summary") and moves to the next one;
@@ -53,11 +55,8 @@ public:
     // Step 3 on its own (synchronous, deterministic): the extractive summary of `messages`,
     // with the previous summary kept in front of the new one (bounded).
     // `facts` (optional) memoises per-message work across calls over the same history.
-    static ParsedSummary extractive(const QList<Message> &messages, const Checkpoint *previous,
-                                    const ExtractiveFacts *facts = nullptr);
-    // The same, reading the messages where they are (no copies).
     static ParsedSummary extractive(const QList<const Message *> &messages, const Checkpoint *previous,
-                                    const ExtractiveFacts *facts);
+                                    const ExtractiveFacts *facts = nullptr);
 
 Q_SIGNALS:
     void finished();
@@ -82,7 +81,7 @@ private:
     quint64 m_requestId = 0;
     int m_timeoutMs = 60000;
     QTimer m_timer;
-    QList<Message> m_messages;
+    QList<const Message *> m_messages;
     std::optional<Checkpoint> m_previous;
     QString m_systemPrompt;
     QString m_userPrompt;
