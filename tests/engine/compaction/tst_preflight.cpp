@@ -7,6 +7,7 @@
 #include "compaction/AuditLog.h"
 #include "compaction/ContextView.h"
 #include "compaction/OffloadStore.h"
+#include "compaction/PairRepair.h"
 #include "compaction/TokenEstimate.h"
 
 #include <QDir>
@@ -83,6 +84,7 @@ private slots:
     void scenario3_warnOffloadOnly();
     void scenario4_warnTwice();
     void scenario5_fullWithAnchors();
+    void summariserSeesPlaceholdersAndStubs();
     void scenario6_soft();
     void scenario7_emergency();
     void scenario8_incremental();
@@ -250,6 +252,38 @@ void TestPreflight::scenario5_fullWithAnchors()
     QVERIFY(user.contains(u"[user]: "_s + big(2000)));
     QVERIFY(user.contains(u"[assistant]: "_s + big(2000)));
     QVERIFY(!user.contains(u"short one"_s)); // the tail is not summarised
+}
+
+// Full offloads the part it summarises first (gate 2), and the head is read where it is: the
+// prompt shows history messages as they are, placeholders and stubs as the view has them.
+void TestPreflight::summariserSeesPlaceholdersAndStubs()
+{
+    ScriptedSummarizer s;
+    s.addAnswer(ScriptedSummarizer::answer(u"Read the log"_s, u"N/A"_s, u"SUMMARY"_s));
+    HistoryBuilder h;
+    h.user(u"HEAD-USER read the build log"_s + big(600))
+        .call(u"c1"_s, u"bash"_s, u"{\"command\":\"cat build.log\"}"_s)
+        .result(u"c1"_s, big(6000, QLatin1Char('r')))
+        .call(u"c2"_s, u"bash"_s, u"{\"command\":\"make\"}"_s) // never answered: a stub stands in
+        .user(u"HEAD-LATER keep going"_s + big(600))
+        .assistant(u"HEAD-ASSISTANT on it"_s + big(600))
+        .user(u"TAIL-USER status?"_s)
+        .assistant(u"TAIL-ASSISTANT nearly done"_s);
+    const QList<Message> history = h;
+    const CompactionPolicy p = policyAtRatio(history, 0.85, 2);
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p), &s);
+    QCOMPARE(r.record.tier, Tier::Full);
+    QCOMPARE(s.callCount(), 1);
+    const QString &prompt = s.prompts()[0].user;
+    QVERIFY(prompt.contains(u"[user]: HEAD-USER read the build log"_s + big(600) + u'\n'));
+    QVERIFY(prompt.contains(u"[tool_call bash(c1)]: {\"command\":\"cat build.log\"}"_s));
+    QVERIFY(prompt.contains(u"[tool_result c1]: [offloaded: .waterline/tool_results/"_s));
+    QVERIFY(!prompt.contains(big(600, QLatin1Char('r')))); // the preview is cut to 500 characters
+    QVERIFY(prompt.contains(u"[tool_result c2]: "_s + PairRepair::stubText() + u'\n'));
+    QVERIFY(prompt.contains(u"[assistant]: HEAD-ASSISTANT on it"_s));
+    QVERIFY(!prompt.contains(u"TAIL-USER"_s));
+    QCOMPARE(r.record.offloaded.size(), 1);
+    QCOMPARE(r.record.summarized, 7); // user, call, result, call, stub, user, assistant: all before the tail
 }
 
 void TestPreflight::scenario6_soft()
