@@ -7,7 +7,6 @@
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -132,8 +131,9 @@ void TestTimeline::chartSeriesFollowModel()
     QCOMPARE(chart.sentSeries()->count(), 100);
     QCOMPARE(chart.historySeries()->count(), 100);
     QCOMPARE(chart.reportedSeries()->count(), 0); // unknown everywhere
-    QCOMPARE(chart.markerSeries(Tier::Full, false)->count(), 2);   // 49, 99
-    QCOMPARE(chart.markerSeries(Tier::Warn, false)->count(), 8);   // 9..89 except 49, 99
+    QCOMPARE(chart.markerPoints(Tier::Full, false), (QList<QPointF>{{49, 49.0}, {99, 54.9}}));
+    QCOMPARE(chart.markerPoints(Tier::Warn, false).size(), 8);   // 9..89 except 49, 99
+    QVERIFY(chart.markerPoints(Tier::Warn, true).isEmpty());
     QCOMPARE(chart.thresholdSeries(Tier::Soft)->at(0).y(), 60.0);
     QCOMPARE(chart.thresholdSeries(Tier::Emergency)->at(1), QPointF(99, 90.0));
 
@@ -141,6 +141,15 @@ void TestTimeline::chartSeriesFollowModel()
     chart.refreshNow();
     QCOMPARE(chart.whatIfSeries()->count(), 100);
     QCOMPARE(chart.whatIfSeries()->at(7).y(), 30.0);
+    QVERIFY(chart.markerPoints(Tier::Soft, true).isEmpty());
+
+    QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
+    whatIf[20] = {0.72, Tier::Soft};
+    whatIf[60] = {0.4, Tier::Soft};
+    model.setWhatIf(whatIf);
+    chart.refreshNow();
+    QCOMPARE(chart.markerPoints(Tier::Soft, true), (QList<QPointF>{{20, 72.0}, {60, 40.0}}));
+    QVERIFY(chart.markerPoints(Tier::Soft, false).isEmpty());
 }
 
 void TestTimeline::bigSessionIsDecimated()
@@ -249,12 +258,11 @@ void TestTimeline::sourceCompactionsAreDrawn()
     rows[12].sourceCompaction = u"Claude Code compacted here (167,094 tokens before)"_s;
     model.setRecorded(rows);
     chart.refreshNow();
-    QCOMPARE(chart.sourceCompactionSeries()->count(), 1);
-    QCOMPARE(chart.sourceCompactionSeries()->at(0).x(), 12.0);
+    QCOMPARE(chart.sourceCompactionPoints(), QList<QPointF>{QPointF(12, 12.0)}); // at the full history's height
     QVERIFY(model.index(12, 0).data(Qt::ToolTipRole).toString().contains(u"Claude Code compacted"_s));
     model.setRecorded(rampRows(30));
     chart.refreshNow();
-    QCOMPARE(chart.sourceCompactionSeries()->count(), 0);
+    QVERIFY(chart.sourceCompactionPoints().isEmpty());
 }
 
 QTEST_MAIN(TestTimeline)
