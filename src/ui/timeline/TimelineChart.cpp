@@ -91,10 +91,9 @@ TimelineChart::TimelineChart(QWidget *parent)
     m_whatIf = addLine(tr("What-if"));
     for (size_t i = 0; i < kTiers.size(); ++i)
         m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
-    m_selection = addLine(tr("Selected request"));
 
-    // Markers paint over every series, in this order: per tier recorded then what-if, then
-    // the source agent's compactions. applyStyle() gives the groups their look.
+    // Markers paint over the series made so far, in this order: per tier recorded then what-if,
+    // then the source agent's compactions. applyStyle() gives the groups their look.
     m_markerLayer = new TimelineMarkerLayer(chart, m_axisX, m_axisY);
     for (size_t i = 0; i < kTiers.size(); ++i) {
         m_markerGroups[i] = m_markerLayer->addGroup({});
@@ -103,6 +102,7 @@ TimelineChart::TimelineChart(QWidget *parent)
     m_sourceMarkerGroup = m_markerLayer->addGroup({});
     connect(m_markerLayer, &TimelineMarkerLayer::clicked, this, &TimelineChart::onPointClicked);
     connect(m_markerLayer, &TimelineMarkerLayer::hovered, this, &TimelineChart::onPointHovered);
+    m_selection = addLine(tr("Selected request")); // over the markers
     applyStyle();
 
     m_refreshTimer.setSingleShot(true);

@@ -14,9 +14,10 @@
 namespace wl {
 
 namespace {
-// Qt Charts stacks its series at z 4 and the legend at 5: markers go over every series
-// (as scatter series added after the lines were) and under the legend.
-constexpr qreal kZValue = 4.5;
+// Qt Charts stacks its series' items at z 4 (siblings of this one, children of the chart) and
+// the legend at 5. At the same z, items stack in the order they were made: the layer paints
+// over the series added before it and under those added after it.
+constexpr qreal kZValue = 4;
 // How far outside a marker's edge the mouse still hits it, in pixels.
 constexpr qreal kHitSlop = 3.0;
 

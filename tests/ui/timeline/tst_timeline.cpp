@@ -353,6 +353,16 @@ void TestTimeline::markersArePainted()
     QVERIFY2(closeColor(pixel({30, 30.0}), QColor(0x1a, 0x20, 0x2c)), qPrintable(pixel({30, 30.0}).name()));
     QVERIFY(!closeColor(pixel({35, 80.0}), full)); // empty plot area
 
+    // The selection line (text colour, 1 px) stays over the markers, as it was over the scatter series.
+    chart->setSelectedRequest(49);
+    QVERIFY2(chart->exportPng(dir.filePath(u"selected.png"_s), &error), qPrintable(error));
+    const QImage selected(dir.filePath(u"selected.png"_s));
+    const QPoint centre = chart->viewport()->mapTo(chart, viewportPos(*chart, {49, 49.0}));
+    int darkest = 255;
+    for (int dx = -1; dx <= 1; ++dx)
+        darkest = std::min(darkest, selected.pixelColor(centre + QPoint(dx, 0)).lightness());
+    QVERIFY2(darkest < full.lightness() - 40, qPrintable(QString::number(darkest)));
+
     QVERIFY2(chart->exportSvg(dir.filePath(u"t.svg"_s), &error), qPrintable(error));
     QFile svg(dir.filePath(u"t.svg"_s));
     QVERIFY(svg.open(QIODevice::ReadOnly));
