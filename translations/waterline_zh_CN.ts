@@ -3998,14 +3998,6 @@ ID：%5</translation>
         <translation>%1 阈值</translation>
     </message>
     <message>
-        <source>What-if %1</source>
-        <translation>假设 %1</translation>
-    </message>
-    <message>
-        <source>Source agent&apos;s compaction</source>
-        <translation>源智能体的压缩</translation>
-    </message>
-    <message>
         <source>Selected request</source>
         <translation>所选请求</translation>
     </message>

@@ -2,13 +2,13 @@
 
 #include "TierStyle.h"
 #include "TimelineDecimation.h"
+#include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
 
 #include <QChart>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QSaveFile>
-#include <QScatterSeries>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
@@ -89,33 +89,20 @@ TimelineChart::TimelineChart(QWidget *parent)
     m_sent = addLine(tr("Sent to model"));
     m_reported = addLine(tr("Provider-reported"));
     m_whatIf = addLine(tr("What-if"));
-    for (size_t i = 0; i < kTiers.size(); ++i) {
+    for (size_t i = 0; i < kTiers.size(); ++i)
         m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
-        auto addMarkers = [&](bool whatIf) {
-            auto *series = new QScatterSeries(chart);
-            series->setName(whatIf ? tr("What-if %1").arg(tierDisplayName(kTiers[i])) : tierDisplayName(kTiers[i]));
-            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-            series->setMarkerSize(whatIf ? 9 : 10);
-            chart->addSeries(series);
-            series->attachAxis(m_axisX);
-            series->attachAxis(m_axisY);
-            connect(series, &QXYSeries::clicked, this, &TimelineChart::onPointClicked);
-            connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
-            return series;
-        };
-        m_markers[i] = addMarkers(false);
-        m_whatIfMarkers[i] = addMarkers(true);
+
+    // Markers paint over the series made so far, in this order: per tier recorded then what-if,
+    // then the source agent's compactions. applyStyle() gives the groups their look.
+    m_markerLayer = new TimelineMarkerLayer(chart, m_axisX, m_axisY);
+    for (size_t i = 0; i < kTiers.size(); ++i) {
+        m_markerGroups[i] = m_markerLayer->addGroup({});
+        m_whatIfMarkerGroups[i] = m_markerLayer->addGroup({});
     }
-    m_sourceMarkers = new QScatterSeries(chart);
-    m_sourceMarkers->setName(tr("Source agent's compaction"));
-    m_sourceMarkers->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-    m_sourceMarkers->setMarkerSize(13);
-    chart->addSeries(m_sourceMarkers);
-    m_sourceMarkers->attachAxis(m_axisX);
-    m_sourceMarkers->attachAxis(m_axisY);
-    connect(m_sourceMarkers, &QXYSeries::clicked, this, &TimelineChart::onPointClicked);
-    connect(m_sourceMarkers, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
-    m_selection = addLine(tr("Selected request"));
+    m_sourceMarkerGroup = m_markerLayer->addGroup({});
+    connect(m_markerLayer, &TimelineMarkerLayer::clicked, this, &TimelineChart::onPointClicked);
+    connect(m_markerLayer, &TimelineMarkerLayer::hovered, this, &TimelineChart::onPointHovered);
+    m_selection = addLine(tr("Selected request")); // over the markers
     applyStyle();
 
     m_refreshTimer.setSingleShot(true);
@@ -146,13 +133,18 @@ QLineSeries *TimelineChart::thresholdSeries(Tier tier) const
     return it == kTiers.end() ? nullptr : m_thresholds[size_t(it - kTiers.begin())];
 }
 
-QScatterSeries *TimelineChart::markerSeries(Tier tier, bool whatIf) const
+QList<QPointF> TimelineChart::markerPoints(Tier tier, bool whatIf) const
 {
     const auto it = std::find(kTiers.begin(), kTiers.end(), tier);
     if (it == kTiers.end())
-        return nullptr;
+        return {};
     const size_t i = size_t(it - kTiers.begin());
-    return whatIf ? m_whatIfMarkers[i] : m_markers[i];
+    return m_markerLayer->points(whatIf ? m_whatIfMarkerGroups[i] : m_markerGroups[i]);
+}
+
+QList<QPointF> TimelineChart::sourceCompactionPoints() const
+{
+    return m_markerLayer->points(m_sourceMarkerGroup);
 }
 
 void TimelineChart::scheduleRefresh()
@@ -203,7 +195,8 @@ void TimelineChart::refresh()
     // About two points per pixel column of the plot area.
     const int columns = std::max(16, int(chart()->plotArea().width()));
     // Only series whose points changed are replaced: a what-if update leaves the recorded ones
-    // alone, and Qt Charts rebuilds a series' whole geometry on every replace.
+    // alone, and Qt Charts rebuilds a series' whole geometry on every replace. The marker layer
+    // compares its point lists the same way.
     auto replace = [](QXYSeries *series, const QList<QPointF> &points) {
         if (series->points() != points)
             series->replace(points);
@@ -212,10 +205,10 @@ void TimelineChart::refresh()
     replace(m_sent, decimateMinMax(sent, columns));
     replace(m_reported, decimateMinMax(reported, columns));
     replace(m_whatIf, decimateMinMax(whatIfLine, columns));
-    replace(m_sourceMarkers, sourceMarkers);
+    m_markerLayer->setPoints(m_sourceMarkerGroup, sourceMarkers);
     for (size_t t = 0; t < kTiers.size(); ++t) {
-        replace(m_markers[t], markers[t]);
-        replace(m_whatIfMarkers[t], whatIfMarkers[t]);
+        m_markerLayer->setPoints(m_markerGroups[t], markers[t]);
+        m_markerLayer->setPoints(m_whatIfMarkerGroups[t], whatIfMarkers[t]);
     }
 
     const double maxX = std::max(1, rows - 1);
@@ -302,15 +295,16 @@ void TimelineChart::applyStyle()
     m_reported->setPen(pen(QColor(0x38, 0xa1, 0x69), 1.5));
     m_whatIf->setPen(pen(QColor(0xd5, 0x3f, 0x8c), 2.0, Qt::DashLine));
     m_selection->setPen(pen(text, 1.0));
-    m_sourceMarkers->setColor(dark ? QColor(0xe2, 0xe8, 0xf0) : QColor(0x1a, 0x20, 0x2c));
-    m_sourceMarkers->setBorderColor(QColor(0xd5, 0x3f, 0x8c));
+    // Markers as Qt Charts' scatter series drew them: the shape's size, a 2 px border.
+    using Shape = TimelineMarkerLayer::Shape;
+    m_markerLayer->setStyle(m_sourceMarkerGroup,
+        {Shape::Triangle, 13, QPen(QColor(0xd5, 0x3f, 0x8c), 2.0),
+         QBrush(dark ? QColor(0xe2, 0xe8, 0xf0) : QColor(0x1a, 0x20, 0x2c))});
     for (size_t t = 0; t < kTiers.size(); ++t) {
         const QColor c = tierColor(kTiers[t]);
         m_thresholds[t]->setPen(pen(c, 1.2, Qt::DashLine));
-        m_markers[t]->setColor(c);
-        m_markers[t]->setBorderColor(c.darker(130));
-        m_whatIfMarkers[t]->setBrush(Qt::NoBrush);
-        m_whatIfMarkers[t]->setPen(pen(c, 2.0));
+        m_markerLayer->setStyle(m_markerGroups[t], {Shape::Circle, 10, QPen(c.darker(130), 2.0), QBrush(c)});
+        m_markerLayer->setStyle(m_whatIfMarkerGroups[t], {Shape::Circle, 9, pen(c, 2.0), QBrush(Qt::NoBrush)});
     }
     updateLegend();
 }

@@ -5,15 +5,18 @@
 #include <QChartView>
 #include <QTimer>
 
+#include <QList>
+#include <QPointF>
+
 #include <array>
 
 class QLineSeries;
-class QScatterSeries;
 class QValueAxis;
 class QXYSeries;
 
 namespace wl {
 
+class TimelineMarkerLayer;
 class TimelineModel;
 
 // Utilisation per request against the tier thresholds. Observes a TimelineModel
@@ -39,8 +42,10 @@ public:
     QLineSeries *whatIfSeries() const { return m_whatIf; }
     QValueAxis *requestAxis() const { return m_axisX; }
     QLineSeries *thresholdSeries(Tier tier) const;
-    QScatterSeries *markerSeries(Tier tier, bool whatIf) const;
-    QScatterSeries *sourceCompactionSeries() const { return m_sourceMarkers; }
+    // Compaction markers in data coordinates (request, percent), as last drawn.
+    QList<QPointF> markerPoints(Tier tier, bool whatIf) const;
+    QList<QPointF> sourceCompactionPoints() const;
+    TimelineMarkerLayer *markerLayer() const { return m_markerLayer; }
     int refreshCount() const { return m_refreshCount; }
 
     // Applies pending model changes now instead of waiting for the timer.
@@ -72,10 +77,13 @@ private:
     QLineSeries *m_reported = nullptr;
     QLineSeries *m_whatIf = nullptr;
     QLineSeries *m_selection = nullptr;
-    QScatterSeries *m_sourceMarkers = nullptr;          // compactions the imported agent made itself
     std::array<QLineSeries *, 4> m_thresholds{};        // Warn..Emergency
-    std::array<QScatterSeries *, 4> m_markers{};        // recorded, Warn..Emergency
-    std::array<QScatterSeries *, 4> m_whatIfMarkers{};  // what-if, Warn..Emergency
+    // Every marker in one item: groups of recorded and what-if markers per tier, and the
+    // compactions the imported agent made itself.
+    TimelineMarkerLayer *m_markerLayer = nullptr;
+    std::array<int, 4> m_markerGroups{};                // recorded, Warn..Emergency
+    std::array<int, 4> m_whatIfMarkerGroups{};          // what-if, Warn..Emergency
+    int m_sourceMarkerGroup = -1;
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
     int m_selected = -1;

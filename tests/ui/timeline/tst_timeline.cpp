@@ -1,16 +1,19 @@
 #include "timeline/TimelineChart.h"
+#include "TierStyle.h"
 #include "timeline/TimelineDecimation.h"
+#include "timeline/TimelineMarkerLayer.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QValueAxis>
 
 using namespace wl;
@@ -32,6 +35,17 @@ QList<TimelineRow> rampRows(int n)
     }
     return rows;
 }
+// Where a data point's marker is drawn, in the view's viewport.
+QPoint viewportPos(const TimelineChart &chart, const QPointF &dataPoint)
+{
+    const TimelineMarkerLayer *layer = chart.markerLayer();
+    return chart.mapFromScene(layer->mapToScene(layer->mapToLayer(dataPoint)));
+}
+
+bool closeColor(const QColor &a, const QColor &b)
+{
+    return std::abs(a.red() - b.red()) <= 8 && std::abs(a.green() - b.green()) <= 8 && std::abs(a.blue() - b.blue()) <= 8;
+}
 } // namespace
 
 class TestTimeline : public QObject
@@ -50,6 +64,13 @@ private slots:
     void clickSelectsRequest();
     void exports();
     void sourceCompactionsAreDrawn();
+    void markersFollowPlotArea();
+    void markersArePainted();
+    void clickOnMarker_data();
+    void clickOnMarker();
+    void hoverOnMarker();
+    void markerPointsChangeOnlyWithData();
+    void markerStyleFollowsPalette();
 };
 
 void TestTimeline::modelTester()
@@ -132,8 +153,9 @@ void TestTimeline::chartSeriesFollowModel()
     QCOMPARE(chart.sentSeries()->count(), 100);
     QCOMPARE(chart.historySeries()->count(), 100);
     QCOMPARE(chart.reportedSeries()->count(), 0); // unknown everywhere
-    QCOMPARE(chart.markerSeries(Tier::Full, false)->count(), 2);   // 49, 99
-    QCOMPARE(chart.markerSeries(Tier::Warn, false)->count(), 8);   // 9..89 except 49, 99
+    QCOMPARE(chart.markerPoints(Tier::Full, false), (QList<QPointF>{{49, 49.0}, {99, 54.9}}));
+    QCOMPARE(chart.markerPoints(Tier::Warn, false).size(), 8);   // 9..89 except 49, 99
+    QVERIFY(chart.markerPoints(Tier::Warn, true).isEmpty());
     QCOMPARE(chart.thresholdSeries(Tier::Soft)->at(0).y(), 60.0);
     QCOMPARE(chart.thresholdSeries(Tier::Emergency)->at(1), QPointF(99, 90.0));
 
@@ -141,6 +163,15 @@ void TestTimeline::chartSeriesFollowModel()
     chart.refreshNow();
     QCOMPARE(chart.whatIfSeries()->count(), 100);
     QCOMPARE(chart.whatIfSeries()->at(7).y(), 30.0);
+    QVERIFY(chart.markerPoints(Tier::Soft, true).isEmpty());
+
+    QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
+    whatIf[20] = {0.72, Tier::Soft};
+    whatIf[60] = {0.4, Tier::Soft};
+    model.setWhatIf(whatIf);
+    chart.refreshNow();
+    QCOMPARE(chart.markerPoints(Tier::Soft, true), (QList<QPointF>{{20, 72.0}, {60, 40.0}}));
+    QVERIFY(chart.markerPoints(Tier::Soft, false).isEmpty());
 }
 
 void TestTimeline::bigSessionIsDecimated()
@@ -249,12 +280,220 @@ void TestTimeline::sourceCompactionsAreDrawn()
     rows[12].sourceCompaction = u"Claude Code compacted here (167,094 tokens before)"_s;
     model.setRecorded(rows);
     chart.refreshNow();
-    QCOMPARE(chart.sourceCompactionSeries()->count(), 1);
-    QCOMPARE(chart.sourceCompactionSeries()->at(0).x(), 12.0);
+    QCOMPARE(chart.sourceCompactionPoints(), QList<QPointF>{QPointF(12, 12.0)}); // at the full history's height
     QVERIFY(model.index(12, 0).data(Qt::ToolTipRole).toString().contains(u"Claude Code compacted"_s));
     model.setRecorded(rampRows(30));
     chart.refreshNow();
-    QCOMPARE(chart.sourceCompactionSeries()->count(), 0);
+    QVERIFY(chart.sourceCompactionPoints().isEmpty());
+}
+
+void TestTimeline::markersFollowPlotArea()
+{
+    // The layer maps data to the chart's coordinates exactly as Qt Charts places its series,
+    // before and after a resize moves the plot area.
+    TimelineModel model;
+    TimelineChart chart;
+    chart.resize(900, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setModel(&model);
+    model.setRecorded(rampRows(100));
+    chart.refreshNow();
+    const QList<QPointF> points = chart.markerPoints(Tier::Warn, false) + chart.markerPoints(Tier::Full, false);
+    QCOMPARE(points.size(), 10);
+    auto check = [&] {
+        for (const QPointF &p : points) {
+            const QPointF expected = chart.chart()->mapToPosition(p, chart.sentSeries());
+            const QPointF actual = chart.markerLayer()->mapToLayer(p);
+            if ((expected - actual).manhattanLength() > 0.01)
+                return false;
+        }
+        return true;
+    };
+    QVERIFY(check());
+    const QPointF before = chart.markerLayer()->mapToLayer(points.constLast());
+    QCOMPARE(chart.markerLayer()->boundingRect(), chart.chart()->plotArea());
+
+    QSignalSpy plotArea(chart.chart(), &QChart::plotAreaChanged);
+    chart.resize(600, 300);
+    QTRY_VERIFY(plotArea.size() > 0);
+    QVERIFY(check());
+    QCOMPARE(chart.markerLayer()->boundingRect(), chart.chart()->plotArea());
+    const QPointF after = chart.markerLayer()->mapToLayer(points.constLast());
+    QVERIFY(after.x() < before.x() - 100);
+    QVERIFY(after.y() < before.y());
+}
+
+void TestTimeline::markersArePainted()
+{
+    // Filled markers in the PNG (raster, stamps) and marker borders in the SVG (vector shapes).
+    TimelineModel model;
+    TimelinePanel panel(&model);
+    panel.resize(900, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QList<TimelineRow> rows = rampRows(100);
+    rows[30].sourceCompaction = u"The agent compacted"_s;
+    model.setRecorded(rows);
+    TimelineChart *chart = panel.chart();
+    chart->refreshNow();
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(chart->exportPng(dir.filePath(u"t.png"_s), &error), qPrintable(error));
+    const QImage png(dir.filePath(u"t.png"_s));
+    auto pixel = [&](const QPointF &dataPoint) {
+        const QPoint pos = chart->viewport()->mapTo(chart, viewportPos(*chart, dataPoint)) * png.devicePixelRatio();
+        return png.pixelColor(pos);
+    };
+    const QColor full = tierColor(Tier::Full);
+    const QColor warn = tierColor(Tier::Warn);
+    QVERIFY2(closeColor(pixel({49, 49.0}), full), qPrintable(pixel({49, 49.0}).name()));
+    QVERIFY2(closeColor(pixel({19, 19.0}), warn), qPrintable(pixel({19, 19.0}).name()));
+    // The source agent's triangle is filled with the text colour of the light theme.
+    QVERIFY2(closeColor(pixel({30, 30.0}), QColor(0x1a, 0x20, 0x2c)), qPrintable(pixel({30, 30.0}).name()));
+    QVERIFY(!closeColor(pixel({35, 80.0}), full)); // empty plot area
+
+    // The selection line (text colour, 1 px) stays over the markers, as it was over the scatter series.
+    chart->setSelectedRequest(49);
+    QVERIFY2(chart->exportPng(dir.filePath(u"selected.png"_s), &error), qPrintable(error));
+    const QImage selected(dir.filePath(u"selected.png"_s));
+    const QPoint centre = chart->viewport()->mapTo(chart, viewportPos(*chart, {49, 49.0}));
+    int darkest = 255;
+    for (int dx = -1; dx <= 1; ++dx)
+        darkest = std::min(darkest, selected.pixelColor(centre + QPoint(dx, 0)).lightness());
+    QVERIFY2(darkest < full.lightness() - 40, qPrintable(QString::number(darkest)));
+
+    QVERIFY2(chart->exportSvg(dir.filePath(u"t.svg"_s), &error), qPrintable(error));
+    QFile svg(dir.filePath(u"t.svg"_s));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    // Only recorded markers use the darker tier colour (their border).
+    QVERIFY(text.contains(full.darker(130).name().toLatin1()));
+    QVERIFY(text.contains(warn.darker(130).name().toLatin1()));
+}
+
+void TestTimeline::clickOnMarker_data()
+{
+    QTest::addColumn<QPointF>("target");
+    QTest::addColumn<QPoint>("offset");
+    QTest::addColumn<int>("expectedRow"); // -1: no selection
+    QTest::newRow("recorded marker") << QPointF(49, 49.0) << QPoint(0, 0) << 49;
+    QTest::newRow("edge of a marker") << QPointF(79, 50.0 + 0.029 * 100) << QPoint(5, -3) << 79;
+    QTest::newRow("what-if marker") << QPointF(64, 30.0) << QPoint(0, 2) << 64;
+    QTest::newRow("empty plot area") << QPointF(30, 88.0) << QPoint(0, 0) << -1;
+    QTest::newRow("beside a marker") << QPointF(49, 49.0) << QPoint(0, -14) << -1;
+}
+
+void TestTimeline::clickOnMarker()
+{
+    QFETCH(QPointF, target);
+    QFETCH(QPoint, offset);
+    QFETCH(int, expectedRow);
+    TimelineModel model;
+    TimelineChart chart;
+    chart.resize(900, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setModel(&model);
+    model.setRecorded(rampRows(100));
+    QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
+    whatIf[64].tier = Tier::Soft;
+    model.setWhatIf(whatIf);
+    chart.refreshNow();
+    QSignalSpy spy(&chart, &TimelineChart::requestSelected);
+    // Every marker sits on a line, which selects on click too: the layer must be the one that took it.
+    QSignalSpy markerClicks(chart.markerLayer(), &TimelineMarkerLayer::clicked);
+    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, viewportPos(chart, target) + offset);
+    QCOMPARE(markerClicks.size(), expectedRow < 0 ? 0 : 1);
+    if (expectedRow < 0) {
+        QCOMPARE(spy.size(), 0);
+        QCOMPARE(chart.selectedRequest(), -1);
+        return;
+    }
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(spy.at(0).at(0).toInt(), expectedRow);
+    QCOMPARE(chart.selectedRequest(), expectedRow);
+}
+
+void TestTimeline::hoverOnMarker()
+{
+    TimelineModel model;
+    TimelineChart chart;
+    chart.resize(900, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setModel(&model);
+    QList<TimelineRow> rows = rampRows(100);
+    rows[49].recordSummary = u"full: 49% -> 20%"_s;
+    model.setRecorded(rows);
+    chart.refreshNow();
+    QSignalSpy spy(chart.markerLayer(), &TimelineMarkerLayer::hovered);
+    QTest::mouseMove(chart.viewport(), viewportPos(chart, {30, 88.0}));
+    QTest::mouseMove(chart.viewport(), viewportPos(chart, {49, 49.0}) + QPoint(2, 1));
+    QTRY_COMPARE(spy.size(), 1);
+    QCOMPARE(spy.at(0).at(0).toPointF(), QPointF(49, 49.0));
+    QCOMPARE(spy.at(0).at(1).toBool(), true);
+    QTRY_VERIFY2(QToolTip::text().contains(u"full: 49% -> 20%"_s), qPrintable(QToolTip::text()));
+    QTest::mouseMove(chart.viewport(), viewportPos(chart, {30, 88.0}));
+    QTRY_COMPARE(spy.size(), 2);
+    QCOMPARE(spy.at(1).at(0).toPointF(), QPointF(49, 49.0));
+    QCOMPARE(spy.at(1).at(1).toBool(), false);
+}
+
+void TestTimeline::markerPointsChangeOnlyWithData()
+{
+    TimelineModel model;
+    TimelineChart chart;
+    chart.resize(900, 400);
+    chart.setModel(&model);
+    model.setRecorded(rampRows(100));
+    QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
+    whatIf[64].tier = Tier::Soft;
+    model.setWhatIf(whatIf);
+    chart.refreshNow();
+    const TimelineMarkerLayer *layer = chart.markerLayer();
+    const int revision = layer->pointsRevision();
+    QVERIFY(revision > 0);
+
+    chart.refreshNow();                          // same data
+    model.setThresholds({0.5, 0.6, 0.7, 0.9});   // lines move, markers do not
+    chart.refreshNow();
+    chart.resize(700, 300);                      // positions move, points do not
+    chart.refreshNow();
+    whatIf[10].ratioAfter = 0.35;                // a what-if row without a marker
+    model.setWhatIf(whatIf);
+    chart.refreshNow();
+    QCOMPARE(layer->pointsRevision(), revision);
+
+    whatIf[64].ratioAfter = 0.31;                // the what-if marker moves
+    model.setWhatIf(whatIf);
+    chart.refreshNow();
+    QCOMPARE(layer->pointsRevision(), revision + 1);
+    QCOMPARE(chart.markerPoints(Tier::Soft, true), QList<QPointF>{QPointF(64, 31.0)});
+    model.setWhatIf({});
+    chart.refreshNow();
+    QCOMPARE(layer->pointsRevision(), revision + 2);
+    QVERIFY(chart.markerPoints(Tier::Soft, true).isEmpty());
+}
+
+void TestTimeline::markerStyleFollowsPalette()
+{
+    TimelineChart chart;
+    const TimelineMarkerLayer *layer = chart.markerLayer();
+    auto triangleFill = [layer] {
+        for (int g = 0; g < layer->groupCount(); ++g)
+            if (layer->style(g).shape == TimelineMarkerLayer::Shape::Triangle)
+                return layer->style(g).brush.color();
+        return QColor();
+    };
+    QPalette light = chart.palette();
+    light.setColor(QPalette::Window, Qt::white);
+    chart.setPalette(light);
+    QCOMPARE(triangleFill(), QColor(0x1a, 0x20, 0x2c));
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+    chart.setPalette(dark);
+    QCOMPARE(triangleFill(), QColor(0xe2, 0xe8, 0xf0));
 }
 
 QTEST_MAIN(TestTimeline)

@@ -1,0 +1,306 @@
+#include "TimelineMarkerLayer.h"
+
+#include <QChart>
+#include <QGraphicsSceneHoverEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace wl {
+
+namespace {
+// Qt Charts stacks its series' items at z 4 (siblings of this one, children of the chart) and
+// the legend at 5. At the same z, items stack in the order they were made: the layer paints
+// over the series added before it and under those added after it.
+constexpr qreal kZValue = 4;
+// How far outside a marker's edge the mouse still hits it, in pixels.
+constexpr qreal kHitSlop = 3.0;
+
+qreal penExtent(const QPen &pen)
+{
+    if (pen.style() == Qt::NoPen)
+        return 0;
+    return std::max<qreal>(pen.widthF(), 1.0);
+}
+
+// Half the width of the square that holds a marker with its pen and antialiasing.
+qreal stampHalfExtent(const TimelineMarkerLayer::Style &style)
+{
+    return std::ceil(style.size / 2 + penExtent(style.pen) + 1);
+}
+} // namespace
+
+TimelineMarkerLayer::TimelineMarkerLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY)
+    : QGraphicsObject(chart)
+    , m_chart(chart)
+    , m_axisX(axisX)
+    , m_axisY(axisY)
+    , m_plotArea(chart->plotArea())
+{
+    setZValue(kZValue);
+    setAcceptHoverEvents(true);
+    setAcceptedMouseButtons(Qt::LeftButton);
+    connect(chart, &QChart::plotAreaChanged, this, &TimelineMarkerLayer::onGeometryChanged);
+    connect(axisX, &QValueAxis::rangeChanged, this, &TimelineMarkerLayer::invalidateLayout);
+    connect(axisY, &QValueAxis::rangeChanged, this, &TimelineMarkerLayer::invalidateLayout);
+}
+
+TimelineMarkerLayer::~TimelineMarkerLayer() = default;
+
+int TimelineMarkerLayer::addGroup(const Style &style)
+{
+    Group group;
+    group.style = style;
+    m_groups.push_back(std::move(group));
+    return int(m_groups.size()) - 1;
+}
+
+void TimelineMarkerLayer::setStyle(int group, const Style &style)
+{
+    Group &g = m_groups.at(size_t(group));
+    if (g.style == style)
+        return;
+    g.style = style;
+    g.stamp = QPixmap();
+    m_shapeDirty = true; // the hit radius follows the size
+    update();
+}
+
+bool TimelineMarkerLayer::setPoints(int group, const QList<QPointF> &points)
+{
+    Group &g = m_groups.at(size_t(group));
+    if (g.points == points)
+        return false;
+    g.points = points;
+    ++m_revision;
+    invalidateLayout();
+    return true;
+}
+
+QPointF TimelineMarkerLayer::mapToLayer(const QPointF &dataPoint) const
+{
+    const qreal spanX = m_axisX->max() - m_axisX->min();
+    const qreal spanY = m_axisY->max() - m_axisY->min();
+    const qreal fx = spanX > 0 ? (dataPoint.x() - m_axisX->min()) / spanX : 0;
+    const qreal fy = spanY > 0 ? (dataPoint.y() - m_axisY->min()) / spanY : 0;
+    return {m_plotArea.left() + fx * m_plotArea.width(), m_plotArea.bottom() - fy * m_plotArea.height()};
+}
+
+void TimelineMarkerLayer::onGeometryChanged()
+{
+    prepareGeometryChange();
+    m_plotArea = m_chart->plotArea();
+    invalidateLayout();
+}
+
+void TimelineMarkerLayer::invalidateLayout()
+{
+    m_layoutDirty = true;
+    m_shapeDirty = true;
+    update();
+}
+
+void TimelineMarkerLayer::ensureLayout() const
+{
+    if (!m_layoutDirty)
+        return;
+    for (Group &g : m_groups) {
+        g.positions.resize(g.points.size());
+        for (qsizetype i = 0; i < g.points.size(); ++i)
+            g.positions[i] = mapToLayer(g.points.at(i));
+    }
+    m_layoutDirty = false;
+}
+
+TimelineMarkerLayer::Hit TimelineMarkerLayer::markerAt(const QPointF &pos) const
+{
+    Hit hit;
+    if (!m_plotArea.contains(pos))
+        return hit; // markers are clipped to the plot area, and so is clicking them
+    ensureLayout();
+    qreal best = std::numeric_limits<qreal>::max();
+    // Later groups paint on top: on a tie they win.
+    for (int gi = int(m_groups.size()) - 1; gi >= 0; --gi) {
+        const Group &g = m_groups[size_t(gi)];
+        const qreal reach = g.style.size / 2 + kHitSlop;
+        for (qsizetype i = 0; i < g.positions.size(); ++i) {
+            const QPointF d = g.positions.at(i) - pos;
+            if (std::abs(d.x()) > reach || std::abs(d.y()) > reach)
+                continue;
+            const qreal dist = std::hypot(d.x(), d.y());
+            if (dist <= reach && dist < best) {
+                best = dist;
+                hit.group = gi;
+                hit.point = g.points.at(i);
+            }
+        }
+    }
+    return hit;
+}
+
+QRectF TimelineMarkerLayer::boundingRect() const
+{
+    return m_plotArea;
+}
+
+QPainterPath TimelineMarkerLayer::shape() const
+{
+    if (m_shapeDirty) {
+        ensureLayout();
+        m_shape = QPainterPath();
+        m_shape.setFillRule(Qt::WindingFill); // overlapping markers must not cancel out
+        for (const Group &g : m_groups) {
+            const qreal reach = g.style.size / 2 + kHitSlop;
+            for (const QPointF &p : g.positions)
+                if (m_plotArea.contains(p))
+                    m_shape.addEllipse(p, reach, reach);
+        }
+        m_shapeDirty = false;
+    }
+    return m_shape;
+}
+
+bool TimelineMarkerLayer::contains(const QPointF &point) const
+{
+    return markerAt(point).group >= 0;
+}
+
+bool TimelineMarkerLayer::collidesWithPath(const QPainterPath &path, Qt::ItemSelectionMode mode) const
+{
+    // Mouse lookups arrive as a one-pixel rectangle at the cursor.
+    const QRectF r = path.controlPointRect();
+    if (r.width() <= 1 && r.height() <= 1)
+        return markerAt(r.topLeft()).group >= 0;
+    return QGraphicsObject::collidesWithPath(path, mode);
+}
+
+void TimelineMarkerLayer::drawShape(QPainter *painter, const Style &style, const QPointF &center)
+{
+    const qreal h = style.size / 2;
+    switch (style.shape) {
+    case Shape::Circle:
+        painter->drawEllipse(center, h, h);
+        break;
+    case Shape::Triangle: {
+        const QPointF corners[3] = {{center.x() - h, center.y() + h}, {center.x() + h, center.y() + h}, {center.x(), center.y() - h}};
+        painter->drawPolygon(corners, 3);
+        break;
+    }
+    }
+}
+
+QPixmap TimelineMarkerLayer::renderStamp(const Style &style, qreal ratio) const
+{
+    const qreal half = stampHalfExtent(style);
+    const int side = int(std::ceil(2 * half * ratio));
+    QPixmap stamp(side, side);
+    stamp.setDevicePixelRatio(ratio);
+    stamp.fill(Qt::transparent);
+    QPainter painter(&stamp);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(style.pen);
+    painter.setBrush(style.brush);
+    drawShape(&painter, style, QPointF(half, half));
+    return stamp;
+}
+
+void TimelineMarkerLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+{
+    ensureLayout();
+    painter->save();
+    painter->setClipRect(m_plotArea, Qt::IntersectClip);
+    // A raster target at scale 1 gets one stamp per marker; anything else (SVG export,
+    // printing, a scaled view) gets the shapes themselves.
+    const QPaintEngine *engine = painter->paintEngine();
+    const bool stamps = engine && engine->type() == QPaintEngine::Raster
+        && painter->worldTransform().type() <= QTransform::TxTranslate;
+    if (stamps) {
+        const qreal ratio = painter->device()->devicePixelRatio();
+        if (ratio != m_stampRatio) {
+            for (Group &g : m_groups)
+                g.stamp = QPixmap();
+            m_stampRatio = ratio;
+        }
+        for (Group &g : m_groups) {
+            if (g.positions.isEmpty())
+                continue;
+            if (g.stamp.isNull())
+                g.stamp = renderStamp(g.style, ratio);
+            const qreal half = stampHalfExtent(g.style);
+            const QRectF visible = m_plotArea.adjusted(-half, -half, half, half);
+            for (const QPointF &p : std::as_const(g.positions)) {
+                if (!visible.contains(p))
+                    continue;
+                // Whole logical pixels: the stamp keeps its own antialiasing instead of being resampled.
+                painter->drawPixmap(QPointF(std::round(p.x() - half), std::round(p.y() - half)), g.stamp);
+            }
+        }
+    } else {
+        painter->setRenderHint(QPainter::Antialiasing);
+        for (const Group &g : std::as_const(m_groups)) {
+            painter->setPen(g.style.pen);
+            painter->setBrush(g.style.brush);
+            const qreal half = stampHalfExtent(g.style);
+            const QRectF visible = m_plotArea.adjusted(-half, -half, half, half);
+            for (const QPointF &p : g.positions)
+                if (visible.contains(p))
+                    drawShape(painter, g.style, p);
+        }
+    }
+    painter->restore();
+}
+
+void TimelineMarkerLayer::setHovered(const Hit &hit)
+{
+    if (hit.group == m_hovered.group && hit.point == m_hovered.point)
+        return;
+    const Hit previous = m_hovered;
+    m_hovered = hit;
+    if (previous.group >= 0)
+        Q_EMIT hovered(previous.point, false);
+    if (hit.group >= 0)
+        Q_EMIT hovered(hit.point, true);
+}
+
+// The base class implementations would repaint the whole layer on every enter and leave.
+void TimelineMarkerLayer::hoverEnterEvent(QGraphicsSceneHoverEvent *event)
+{
+    setHovered(markerAt(event->pos()));
+}
+
+void TimelineMarkerLayer::hoverMoveEvent(QGraphicsSceneHoverEvent *event)
+{
+    setHovered(markerAt(event->pos()));
+}
+
+void TimelineMarkerLayer::hoverLeaveEvent(QGraphicsSceneHoverEvent *)
+{
+    setHovered(Hit());
+}
+
+void TimelineMarkerLayer::mousePressEvent(QGraphicsSceneMouseEvent *event)
+{
+    m_pressed = markerAt(event->pos());
+    if (m_pressed.group < 0) {
+        event->ignore(); // let the series underneath have it
+        return;
+    }
+    event->accept();
+}
+
+void TimelineMarkerLayer::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
+{
+    // A click is a press and a release on the same marker, as for QScatterSeries.
+    const Hit released = markerAt(event->pos());
+    const Hit pressed = m_pressed;
+    m_pressed = Hit();
+    if (pressed.group >= 0 && released.group == pressed.group && released.point == pressed.point)
+        Q_EMIT clicked(pressed.point);
+}
+
+} // namespace wl
