@@ -5,9 +5,12 @@
 #include "thresholds/WhatIfRunner.h"
 #include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
+#include "compaction/Simulator.h"
+#include "compaction/TokenEstimate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QSignalSpy>
 #include <QSlider>
 
@@ -43,6 +46,25 @@ static Simulator::Input session(int requests, int messagesPerRequest)
     return input;
 }
 
+namespace {
+// Counts a widget's paints. A step paints the chart when the threshold line moves (while the
+// replay runs) and again when the what-if result arrives; a step without a paint measured nothing.
+class PaintCounter : public QObject
+{
+public:
+    using QObject::QObject;
+    int paints = 0;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return QObject::eventFilter(watched, event);
+    }
+};
+} // namespace
+
 static void BM_SliderStep(benchmark::State &state)
 {
     const Simulator::Input input = session(2000, 10);
@@ -51,8 +73,23 @@ static void BM_SliderStep(benchmark::State &state)
     TimelineModel timeline;
     TimelineChart chart;
     chart.resize(1200, 320);
+    chart.show(); // repaint() paints only a visible widget: the step ends with pixels, as the user sees it
     chart.setModel(&timeline);
-    timeline.setRecorded(QList<TimelineRow>(input.requests.size()));
+    // What was recorded: the session's own compactions (its replay under its own policy) and the
+    // full history, which runs far off the top of the chart as a long session grows.
+    const SimulationResult own = Simulator::simulate(input);
+    QList<TimelineRow> recorded(input.requests.size());
+    qint64 historyBytes = 0;
+    qsizetype counted = 0;
+    for (qsizetype r = 0; r < recorded.size(); ++r) {
+        for (; counted < input.requests[r]; ++counted)
+            historyBytes += input.history[counted].byteCount();
+        recorded[r].requestIndex = int(r);
+        recorded[r].historyRatio = double(TokenEstimate::tokensForBytes(historyBytes)) / double(input.policy.contextWindow);
+        recorded[r].sentRatio = own.rows[r].ratioAfter;
+        recorded[r].tier = own.rows[r].tier;
+    }
+    timeline.setRecorded(recorded);
     runner.setSession(input);
     panel.setPolicy(input.policy);
     bindWhatIf(&panel, &runner, &timeline);
@@ -64,6 +101,10 @@ static void BM_SliderStep(benchmark::State &state)
         state.SkipWithError("the replay on opening gave no result within 60 s");
         return;
     }
+    PaintCounter paintCounter;
+    chart.viewport()->installEventFilter(&paintCounter);
+    QCoreApplication::processEvents(); // the first paint, as the window is shown
+    const int paintsBefore = paintCounter.paints;
     int value = 700;
     qint64 simulateMs = 0;
     for (auto _ : state) {
@@ -77,9 +118,16 @@ static void BM_SliderStep(benchmark::State &state)
         }
         simulateMs += results.constLast().at(2).toLongLong();
         chart.refreshNow();
-        chart.repaint();
+        // The scene reports its changes through a queued call and the window paints on a posted
+        // update request: deliver both now, so the step ends with the new pixels on the (offscreen)
+        // screen and leaves no paint over for the next step.
+        QCoreApplication::sendPostedEvents();
         state.SetIterationTime(double(timer.nsecsElapsed()) / 1e9);
     }
+    const int paints = paintCounter.paints - paintsBefore;
+    if (paints < int(state.iterations()))
+        state.SkipWithError("the chart was not repainted on every step");
+    state.counters["paints"] = benchmark::Counter(double(paints), benchmark::Counter::kAvgIterations);
     state.counters["requests"] = double(input.requests.size());
     state.counters["messages"] = double(input.history.size());
     // The what-if replay's share of each step (on the runner's thread); the rest is the window's.
