@@ -192,8 +192,9 @@ void TimelineChart::refresh()
         }
     }
 
-    // About two points per pixel column of the plot area.
-    const int columns = std::max(16, int(chart()->plotArea().width()));
+    // The lowest and highest point of every two pixel columns of the plot area: the drawn shape
+    // is the same, and every point costs Qt Charts stroking and hit-testing geometry per replace.
+    const int columns = std::max(16, int(chart()->plotArea().width()) / 2);
     // Only series whose points changed are replaced: a what-if update leaves the recorded ones
     // alone, and Qt Charts rebuilds a series' whole geometry on every replace. The marker layer
     // compares its point lists the same way.
