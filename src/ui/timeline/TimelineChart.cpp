@@ -21,6 +21,10 @@ namespace wl {
 namespace {
 constexpr std::array<Tier, 4> kTiers{Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency};
 constexpr int kRefreshDelayMs = 16; // one frame: coalesces bursts of model changes
+// A threshold change waits longer: its what-if result usually follows within this time, and one
+// paint for both halves the paints of a slider step (each paint strokes every line) and leaves the
+// other core to the replay. A slow replay still sees its thresholds move after this long.
+constexpr int kThresholdRefreshDelayMs = 80;
 
 // 1, 2 or 5 times a power of ten, at least `raw` and at least 1.
 double niceStep(double raw)
@@ -106,7 +110,6 @@ TimelineChart::TimelineChart(QWidget *parent)
     applyStyle();
 
     m_refreshTimer.setSingleShot(true);
-    m_refreshTimer.setInterval(kRefreshDelayMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &TimelineChart::refresh);
 }
 
@@ -118,13 +121,14 @@ void TimelineChart::setModel(TimelineModel *model)
         disconnect(m_model, nullptr, this, nullptr);
     m_model = model;
     if (m_model) {
-        connect(m_model, &QAbstractItemModel::modelReset, this, &TimelineChart::scheduleRefresh);
-        connect(m_model, &QAbstractItemModel::dataChanged, this, &TimelineChart::scheduleRefresh);
-        connect(m_model, &QAbstractItemModel::rowsInserted, this, &TimelineChart::scheduleRefresh);
-        connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TimelineChart::scheduleRefresh);
-        connect(m_model, &TimelineModel::thresholdsChanged, this, &TimelineChart::scheduleRefresh);
+        const auto soon = [this] { scheduleRefresh(kRefreshDelayMs); };
+        connect(m_model, &QAbstractItemModel::modelReset, this, soon);
+        connect(m_model, &QAbstractItemModel::dataChanged, this, soon);
+        connect(m_model, &QAbstractItemModel::rowsInserted, this, soon);
+        connect(m_model, &QAbstractItemModel::rowsRemoved, this, soon);
+        connect(m_model, &TimelineModel::thresholdsChanged, this, [this] { scheduleRefresh(kThresholdRefreshDelayMs); });
     }
-    scheduleRefresh();
+    scheduleRefresh(kRefreshDelayMs);
 }
 
 QLineSeries *TimelineChart::thresholdSeries(Tier tier) const
@@ -147,10 +151,11 @@ QList<QPointF> TimelineChart::sourceCompactionPoints() const
     return m_markerLayer->points(m_sourceMarkerGroup);
 }
 
-void TimelineChart::scheduleRefresh()
+void TimelineChart::scheduleRefresh(int delayMs)
 {
-    if (!m_refreshTimer.isActive())
-        m_refreshTimer.start();
+    // A refresh already due sooner covers this change too; a later one is brought forward.
+    if (!m_refreshTimer.isActive() || m_refreshTimer.remainingTime() > delayMs)
+        m_refreshTimer.start(delayMs);
 }
 
 void TimelineChart::refreshNow()
@@ -327,7 +332,7 @@ void TimelineChart::updateLegend()
 void TimelineChart::resizeEvent(QResizeEvent *event)
 {
     QChartView::resizeEvent(event);
-    scheduleRefresh(); // the decimation depends on the plot width
+    scheduleRefresh(kRefreshDelayMs); // the decimation depends on the plot width
 }
 
 void TimelineChart::changeEvent(QEvent *event)

@@ -62,7 +62,7 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void scheduleRefresh();
+    void scheduleRefresh(int delayMs);
     void refresh();
     void applyStyle();
     void updateLegend();

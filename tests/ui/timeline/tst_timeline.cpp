@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QChart>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
@@ -61,6 +62,7 @@ private slots:
     void bigSessionIsDecimated();
     void growingSessionKeepsFewTicks();
     void coalescesBursts();
+    void thresholdsWaitForTheirWhatIf();
     void clickSelectsRequest();
     void exports();
     void sourceCompactionsAreDrawn();
@@ -230,6 +232,37 @@ void TestTimeline::coalescesBursts()
     QTRY_COMPARE(chart.refreshCount(), before + 1);
     QTest::qWait(50);
     QCOMPARE(chart.refreshCount(), before + 1);
+}
+
+// A slider step changes the thresholds at once and the what-if rows when the replay ends: the
+// chart waits for the rows and paints both in one refresh, yet moves the lines on its own when
+// no rows come.
+void TestTimeline::thresholdsWaitForTheirWhatIf()
+{
+    TimelineModel model;
+    TimelineChart chart;
+    chart.setModel(&model);
+    model.setRecorded(rampRows(10));
+    QTRY_VERIFY(chart.refreshCount() >= 1);
+    QTest::qWait(30);
+    const int before = chart.refreshCount();
+
+    QElapsedTimer clock;
+    clock.start();
+    model.setThresholds({0.5, 0.6, 0.7, 0.9});
+    QTest::qWait(25);
+    if (clock.elapsed() < 60) // a loaded machine may have slept past the longer delay: nothing to say then
+        QCOMPARE(chart.refreshCount(), before); // a plain model change would have refreshed after 16 ms
+    model.setWhatIf({{0.3, Tier::None}, {0.4, Tier::Warn}});
+    QTRY_COMPARE(chart.refreshCount(), before + 1);
+    QTest::qWait(120);
+    QCOMPARE(chart.refreshCount(), before + 1); // one refresh for both
+    QCOMPARE(chart.thresholdSeries(Tier::Full)->at(0).y(), 70.0);
+    QCOMPARE(chart.markerPoints(Tier::Warn, true), QList<QPointF>{QPointF(1, 40.0)});
+
+    model.setThresholds({0.5, 0.6, 0.75, 0.9}); // no replay answers this one
+    QTRY_COMPARE(chart.refreshCount(), before + 2);
+    QCOMPARE(chart.thresholdSeries(Tier::Full)->at(0).y(), 75.0);
 }
 
 void TestTimeline::clickSelectsRequest()
