@@ -21,6 +21,14 @@ using namespace wl;
 using namespace Qt::StringLiterals;
 
 namespace {
+// Shows the chart at the given size and waits until it is on screen, so its plot area is laid out.
+bool showAt(TimelineChart &chart, int width, int height)
+{
+    chart.resize(width, height);
+    chart.show();
+    return QTest::qWaitForWindowExposed(&chart);
+}
+
 QList<TimelineRow> rampRows(int n)
 {
     QList<TimelineRow> rows;
@@ -180,13 +188,12 @@ void TestTimeline::bigSessionIsDecimated()
 {
     TimelineModel model;
     TimelineChart chart;
-    chart.resize(800, 300);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(showAt(chart, 800, 300));
     chart.setModel(&model);
     model.setRecorded(rampRows(20000));
     chart.refreshNow();
-    // About two points per pixel column (the plot area is a little narrower than the widget).
+    // At most a low and a high point per two pixel columns (the plot area is a little narrower
+    // than the widget).
     const int columns = chart.width();
     QVERIFY2(chart.sentSeries()->count() <= 2 * columns + 2, qPrintable(QString::number(chart.sentSeries()->count())));
     QVERIFY(chart.sentSeries()->count() > columns / 2);
@@ -326,9 +333,7 @@ void TestTimeline::markersFollowPlotArea()
     // before and after a resize moves the plot area.
     TimelineModel model;
     TimelineChart chart;
-    chart.resize(900, 400);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(showAt(chart, 900, 400));
     chart.setModel(&model);
     model.setRecorded(rampRows(100));
     chart.refreshNow();
@@ -424,9 +429,7 @@ void TestTimeline::clickOnMarker()
     QFETCH(int, expectedRow);
     TimelineModel model;
     TimelineChart chart;
-    chart.resize(900, 400);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(showAt(chart, 900, 400));
     chart.setModel(&model);
     model.setRecorded(rampRows(100));
     QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
@@ -452,9 +455,7 @@ void TestTimeline::hoverOnMarker()
 {
     TimelineModel model;
     TimelineChart chart;
-    chart.resize(900, 400);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(showAt(chart, 900, 400));
     chart.setModel(&model);
     QList<TimelineRow> rows = rampRows(100);
     rows[49].recordSummary = u"full: 49% -> 20%"_s;
