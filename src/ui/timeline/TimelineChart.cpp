@@ -2,6 +2,7 @@
 
 #include "TierStyle.h"
 #include "TimelineDecimation.h"
+#include "TimelineLineLayer.h"
 #include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
 
@@ -89,10 +90,15 @@ TimelineChart::TimelineChart(QWidget *parent)
         connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
         return series;
     };
-    m_history = addLine(tr("Full history, uncompacted"));
-    m_sent = addLine(tr("Sent to model"));
-    m_reported = addLine(tr("Provider-reported"));
-    m_whatIf = addLine(tr("What-if"));
+    m_legendSeries = {addLine(tr("Full history, uncompacted")), addLine(tr("Sent to model")),
+                      addLine(tr("Provider-reported")), addLine(tr("What-if"))};
+    // The recorded lines change only with the session; a slider step redraws the what-if line alone.
+    m_lineLayer = new TimelineLineLayer(chart, m_axisX, m_axisY);
+    using Kind = TimelineLineLayer::Kind;
+    m_lines = {m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Cached),
+               m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Live)};
+    connect(m_lineLayer, &TimelineLineLayer::clicked, this, &TimelineChart::onPointClicked);
+    connect(m_lineLayer, &TimelineLineLayer::hovered, this, &TimelineChart::onPointHovered);
     for (size_t i = 0; i < kTiers.size(); ++i)
         m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
 
@@ -135,6 +141,11 @@ QLineSeries *TimelineChart::thresholdSeries(Tier tier) const
 {
     const auto it = std::find(kTiers.begin(), kTiers.end(), tier);
     return it == kTiers.end() ? nullptr : m_thresholds[size_t(it - kTiers.begin())];
+}
+
+QList<QPointF> TimelineChart::linePoints(Line line) const
+{
+    return m_lineLayer->points(m_lines[size_t(line)]);
 }
 
 QList<QPointF> TimelineChart::markerPoints(Tier tier, bool whatIf) const
@@ -200,17 +211,17 @@ void TimelineChart::refresh()
     // The lowest and highest point of every two pixel columns of the plot area: the drawn shape
     // is the same, and every point costs Qt Charts stroking and hit-testing geometry per replace.
     const int columns = std::max(16, int(chart()->plotArea().width()) / 2);
-    // Only series whose points changed are replaced: a what-if update leaves the recorded ones
-    // alone, and Qt Charts rebuilds a series' whole geometry on every replace. The marker layer
-    // compares its point lists the same way.
+    // Only lines whose points changed are redrawn: a what-if update leaves the recorded ones in
+    // their cached image. The marker layer compares its point lists the same way, and so do the
+    // threshold series here (Qt Charts rebuilds a series' whole geometry on every replace).
+    m_lineLayer->setPoints(m_lines[size_t(Line::History)], decimateMinMax(history, columns));
+    m_lineLayer->setPoints(m_lines[size_t(Line::Sent)], decimateMinMax(sent, columns));
+    m_lineLayer->setPoints(m_lines[size_t(Line::Reported)], decimateMinMax(reported, columns));
+    m_lineLayer->setPoints(m_lines[size_t(Line::WhatIf)], decimateMinMax(whatIfLine, columns));
     auto replace = [](QXYSeries *series, const QList<QPointF> &points) {
         if (series->points() != points)
             series->replace(points);
     };
-    replace(m_history, decimateMinMax(history, columns));
-    replace(m_sent, decimateMinMax(sent, columns));
-    replace(m_reported, decimateMinMax(reported, columns));
-    replace(m_whatIf, decimateMinMax(whatIfLine, columns));
     m_markerLayer->setPoints(m_sourceMarkerGroup, sourceMarkers);
     for (size_t t = 0; t < kTiers.size(); ++t) {
         m_markerLayer->setPoints(m_markerGroups[t], markers[t]);
@@ -288,13 +299,15 @@ void TimelineChart::applyStyle()
     for (QValueAxis *axis : {m_axisX, m_axisY}) {
         axis->setLabelsColor(text);
         axis->setTitleBrush(text);
-        // The theme's grid pens, made cosmetic: Qt then draws them on its fast path instead of
-        // stroking each grid line on every paint (about 12M instructions per paint).
-        QPen grid = axis->gridLinePen();
-        grid.setCosmetic(true);
-        grid.setWidthF(std::min<qreal>(grid.widthF(), 1.0));
-        axis->setGridLinePen(grid);
     }
+    // The line layer draws the theme's grid into its cached image: Qt Charts' grid items cost
+    // about 5.7M instructions per paint, and a slider step paints the chart once more.
+    m_axisX->setGridLineVisible(false);
+    m_axisY->setGridLineVisible(false);
+    QPen grid = m_axisY->gridLinePen();
+    grid.setCosmetic(true);
+    grid.setWidthF(1.0);
+    m_lineLayer->setGridPen(grid);
     chart()->legend()->setLabelColor(text);
 
     auto pen = [](const QColor &c, qreal w, Qt::PenStyle style = Qt::SolidLine) {
@@ -302,13 +315,17 @@ void TimelineChart::applyStyle()
         p.setCosmetic(true);
         return p;
     };
-    // The dotted and dashed lines are 1 px: Qt Charts draws a styled line segment by segment, and
-    // only up to 1 px does Qt rasterise those on its fast path (see the what-if line below).
-    m_history->setPen(pen(dark ? QColor(0xa0, 0xae, 0xc0) : QColor(0x4a, 0x55, 0x68), 1.0, Qt::DotLine));
-    m_sent->setPen(pen(dark ? QColor(0x63, 0xb3, 0xed) : QColor(0x2b, 0x6c, 0xb0), 2.0));
-    m_reported->setPen(pen(QColor(0x38, 0xa1, 0x69), 1.5));
-    // At 2 px the dashed line over a 2,000-request sawtooth took about 1G instructions per paint.
-    m_whatIf->setPen(pen(QColor(0xd5, 0x3f, 0x8c), 1.0, Qt::DashLine));
+    // The dotted and dashed lines are 1 px: only up to 1 px does Qt rasterise styled lines on its
+    // fast path. At 2 px the dashed what-if line, redrawn on every slider step, took about 1G
+    // instructions per paint over a 2,000-request sawtooth.
+    const std::array<QPen, 4> linePens{pen(dark ? QColor(0xa0, 0xae, 0xc0) : QColor(0x4a, 0x55, 0x68), 1.0, Qt::DotLine),
+                                       pen(dark ? QColor(0x63, 0xb3, 0xed) : QColor(0x2b, 0x6c, 0xb0), 2.0),
+                                       pen(QColor(0x38, 0xa1, 0x69), 1.5),
+                                       pen(QColor(0xd5, 0x3f, 0x8c), 1.0, Qt::DashLine)};
+    for (size_t i = 0; i < linePens.size(); ++i) {
+        m_legendSeries[i]->setPen(linePens[i]);
+        m_lineLayer->setPen(m_lines[i], linePens[i]);
+    }
     m_selection->setPen(pen(text, 1.0));
     // Markers as Qt Charts' scatter series drew them: the shape's size, a 2 px border.
     using Shape = TimelineMarkerLayer::Shape;
@@ -329,7 +346,7 @@ void TimelineChart::updateLegend()
     // Markers and the selection line explain themselves; keep the legend to the lines.
     // (Fixed once: QtCharts misplaces a legend marker made visible after layout.)
     for (QAbstractSeries *series : chart()->series()) {
-        const bool inLegend = series == m_history || series == m_sent || series == m_reported || series == m_whatIf
+        const bool inLegend = std::find(m_legendSeries.begin(), m_legendSeries.end(), series) != m_legendSeries.end()
             || std::find(m_thresholds.begin(), m_thresholds.end(), series) != m_thresholds.end();
         for (QLegendMarker *marker : chart()->legend()->markers(series))
             marker->setVisible(inLegend);

@@ -16,6 +16,7 @@ class QXYSeries;
 
 namespace wl {
 
+class TimelineLineLayer;
 class TimelineMarkerLayer;
 class TimelineModel;
 
@@ -35,11 +36,10 @@ public:
     void setSelectedRequest(int row);   // draws the selection line; -1 clears
     int selectedRequest() const { return m_selected; }
 
-    // For tests and export: the series as last drawn.
-    QLineSeries *historySeries() const { return m_history; }
-    QLineSeries *sentSeries() const { return m_sent; }
-    QLineSeries *reportedSeries() const { return m_reported; }
-    QLineSeries *whatIfSeries() const { return m_whatIf; }
+    // The data lines, in data coordinates (request, percent) as last drawn, after decimation.
+    enum class Line { History, Sent, Reported, WhatIf };
+    QList<QPointF> linePoints(Line line) const;
+    TimelineLineLayer *lineLayer() const { return m_lineLayer; }
     QValueAxis *requestAxis() const { return m_axisX; }
     QLineSeries *thresholdSeries(Tier tier) const;
     // Compaction markers in data coordinates (request, percent), as last drawn.
@@ -72,10 +72,11 @@ private:
 
     TimelineModel *m_model = nullptr;
     QTimer m_refreshTimer;
-    QLineSeries *m_history = nullptr;
-    QLineSeries *m_sent = nullptr;
-    QLineSeries *m_reported = nullptr;
-    QLineSeries *m_whatIf = nullptr;
+    // The data lines are drawn by m_lineLayer; these series hold no points and only give the
+    // legend its entries, with the same pens.
+    std::array<QLineSeries *, 4> m_legendSeries{};      // History..WhatIf
+    TimelineLineLayer *m_lineLayer = nullptr;
+    std::array<int, 4> m_lines{};                       // History..WhatIf, in the layer
     QLineSeries *m_selection = nullptr;
     std::array<QLineSeries *, 4> m_thresholds{};        // Warn..Emergency
     // Every marker in one item: groups of recorded and what-if markers per tier, and the

@@ -1,11 +1,8 @@
 #include "TimelineMarkerLayer.h"
 
-#include <QChart>
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsSceneMouseEvent>
-#include <QPaintEngine>
 #include <QPainter>
-#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -14,10 +11,6 @@
 namespace wl {
 
 namespace {
-// Qt Charts stacks its series' items at z 4 (siblings of this one, children of the chart) and
-// the legend at 5. At the same z, items stack in the order they were made: the layer paints
-// over the series added before it and under those added after it.
-constexpr qreal kZValue = 4;
 // How far outside a marker's edge the mouse still hits it, in pixels.
 constexpr qreal kHitSlop = 3.0;
 
@@ -36,18 +29,10 @@ qreal stampHalfExtent(const TimelineMarkerLayer::Style &style)
 } // namespace
 
 TimelineMarkerLayer::TimelineMarkerLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY)
-    : QGraphicsObject(chart)
-    , m_chart(chart)
-    , m_axisX(axisX)
-    , m_axisY(axisY)
-    , m_plotArea(chart->plotArea())
+    : TimelinePlotLayer(chart, axisX, axisY)
 {
-    setZValue(kZValue);
     setAcceptHoverEvents(true);
     setAcceptedMouseButtons(Qt::LeftButton);
-    connect(chart, &QChart::plotAreaChanged, this, &TimelineMarkerLayer::onGeometryChanged);
-    connect(axisX, &QValueAxis::rangeChanged, this, &TimelineMarkerLayer::invalidateLayout);
-    connect(axisY, &QValueAxis::rangeChanged, this, &TimelineMarkerLayer::invalidateLayout);
 }
 
 TimelineMarkerLayer::~TimelineMarkerLayer() = default;
@@ -82,27 +67,11 @@ bool TimelineMarkerLayer::setPoints(int group, const QList<QPointF> &points)
     return true;
 }
 
-QPointF TimelineMarkerLayer::mapToLayer(const QPointF &dataPoint) const
-{
-    const qreal spanX = m_axisX->max() - m_axisX->min();
-    const qreal spanY = m_axisY->max() - m_axisY->min();
-    const qreal fx = spanX > 0 ? (dataPoint.x() - m_axisX->min()) / spanX : 0;
-    const qreal fy = spanY > 0 ? (dataPoint.y() - m_axisY->min()) / spanY : 0;
-    return {m_plotArea.left() + fx * m_plotArea.width(), m_plotArea.bottom() - fy * m_plotArea.height()};
-}
-
-void TimelineMarkerLayer::onGeometryChanged()
-{
-    prepareGeometryChange();
-    m_plotArea = m_chart->plotArea();
-    invalidateLayout();
-}
-
 void TimelineMarkerLayer::invalidateLayout()
 {
     m_layoutDirty = true;
     m_shapeDirty = true;
-    update();
+    TimelinePlotLayer::invalidateLayout();
 }
 
 void TimelineMarkerLayer::ensureLayout() const
@@ -120,7 +89,7 @@ void TimelineMarkerLayer::ensureLayout() const
 TimelineMarkerLayer::Hit TimelineMarkerLayer::markerAt(const QPointF &pos) const
 {
     Hit hit;
-    if (!m_plotArea.contains(pos))
+    if (!plotArea().contains(pos))
         return hit; // markers are clipped to the plot area, and so is clicking them
     ensureLayout();
     qreal best = std::numeric_limits<qreal>::max();
@@ -143,11 +112,6 @@ TimelineMarkerLayer::Hit TimelineMarkerLayer::markerAt(const QPointF &pos) const
     return hit;
 }
 
-QRectF TimelineMarkerLayer::boundingRect() const
-{
-    return m_plotArea;
-}
-
 QPainterPath TimelineMarkerLayer::shape() const
 {
     if (m_shapeDirty) {
@@ -157,7 +121,7 @@ QPainterPath TimelineMarkerLayer::shape() const
         for (const Group &g : m_groups) {
             const qreal reach = g.style.size / 2 + kHitSlop;
             for (const QPointF &p : g.positions)
-                if (m_plotArea.contains(p))
+                if (plotArea().contains(p))
                     m_shape.addEllipse(p, reach, reach);
         }
         m_shapeDirty = false;
@@ -213,13 +177,10 @@ void TimelineMarkerLayer::paint(QPainter *painter, const QStyleOptionGraphicsIte
 {
     ensureLayout();
     painter->save();
-    painter->setClipRect(m_plotArea, Qt::IntersectClip);
+    painter->setClipRect(plotArea(), Qt::IntersectClip);
     // A raster target at scale 1 gets one stamp per marker; anything else (SVG export,
     // printing, a scaled view) gets the shapes themselves.
-    const QPaintEngine *engine = painter->paintEngine();
-    const bool stamps = engine && engine->type() == QPaintEngine::Raster
-        && painter->worldTransform().type() <= QTransform::TxTranslate;
-    if (stamps) {
+    if (isPlainRaster(painter)) {
         const qreal ratio = painter->device()->devicePixelRatio();
         if (ratio != m_stampRatio) {
             for (Group &g : m_groups)
@@ -232,7 +193,7 @@ void TimelineMarkerLayer::paint(QPainter *painter, const QStyleOptionGraphicsIte
             if (g.stamp.isNull())
                 g.stamp = renderStamp(g.style, ratio);
             const qreal half = stampHalfExtent(g.style);
-            const QRectF visible = m_plotArea.adjusted(-half, -half, half, half);
+            const QRectF visible = plotArea().adjusted(-half, -half, half, half);
             for (const QPointF &p : std::as_const(g.positions)) {
                 if (!visible.contains(p))
                     continue;
@@ -246,7 +207,7 @@ void TimelineMarkerLayer::paint(QPainter *painter, const QStyleOptionGraphicsIte
             painter->setPen(g.style.pen);
             painter->setBrush(g.style.brush);
             const qreal half = stampHalfExtent(g.style);
-            const QRectF visible = m_plotArea.adjusted(-half, -half, half, half);
+            const QRectF visible = plotArea().adjusted(-half, -half, half, half);
             for (const QPointF &p : g.positions)
                 if (visible.contains(p))
                     drawShape(painter, g.style, p);

@@ -1,7 +1,8 @@
 #pragma once
 
+#include "TimelinePlotLayer.h"
+
 #include <QBrush>
-#include <QGraphicsObject>
 #include <QList>
 #include <QPainterPath>
 #include <QPen>
@@ -9,11 +10,6 @@
 #include <QPointF>
 
 #include <vector>
-
-QT_BEGIN_NAMESPACE
-class QChart;
-class QValueAxis;
-QT_END_NAMESPACE
 
 namespace wl {
 
@@ -25,7 +21,7 @@ namespace wl {
 // is a list of data points plus one style: painting blits one pre-rendered stamp per point
 // (vector shapes when the painter is not a raster one, e.g. the SVG export), and hit testing
 // looks for the nearest marker itself. Positions follow the plot area and the axis ranges.
-class TimelineMarkerLayer : public QGraphicsObject
+class TimelineMarkerLayer : public TimelinePlotLayer
 {
     Q_OBJECT
 public:
@@ -39,7 +35,6 @@ public:
         friend bool operator==(const Style &, const Style &) = default;
     };
 
-    // Becomes a child item of `chart`; positions map through the two (linear) axes.
     TimelineMarkerLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY);
     ~TimelineMarkerLayer() override;
 
@@ -55,9 +50,6 @@ public:
     // How many setPoints() calls changed something (tests: unchanged data must not repaint).
     int pointsRevision() const { return m_revision; }
 
-    // Data point -> this item's (= the chart's) coordinates.
-    QPointF mapToLayer(const QPointF &dataPoint) const;
-
     // The marker nearest to `pos` (layer coordinates) within its radius plus a few pixels:
     // its group and data point, or group -1.
     struct Hit
@@ -67,7 +59,6 @@ public:
     };
     Hit markerAt(const QPointF &pos) const;
 
-    QRectF boundingRect() const override;
     QPainterPath shape() const override;
     // The scene finds the item under the mouse with these: both answer with markerAt() rather
     // than intersecting a shape of hundreds of overlapping circles.
@@ -81,6 +72,7 @@ Q_SIGNALS:
     void hovered(const QPointF &point, bool state);
 
 protected:
+    void invalidateLayout() override;
     void hoverEnterEvent(QGraphicsSceneHoverEvent *event) override;
     void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override;
     void hoverLeaveEvent(QGraphicsSceneHoverEvent *event) override;
@@ -96,18 +88,12 @@ private:
         QPixmap stamp;              // the style rendered once, at m_stampRatio
     };
 
-    void onGeometryChanged();
-    void invalidateLayout();
     void ensureLayout() const;
     void setHovered(const Hit &hit);
     QPixmap renderStamp(const Style &style, qreal ratio) const;
     static void drawShape(QPainter *painter, const Style &style, const QPointF &center);
 
-    QChart *m_chart;
-    QValueAxis *m_axisX;
-    QValueAxis *m_axisY;
     mutable std::vector<Group> m_groups;
-    QRectF m_plotArea;
     mutable bool m_layoutDirty = true;
     mutable QPainterPath m_shape;
     mutable bool m_shapeDirty = true;

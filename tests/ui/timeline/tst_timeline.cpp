@@ -1,6 +1,7 @@
 #include "timeline/TimelineChart.h"
 #include "TierStyle.h"
 #include "timeline/TimelineDecimation.h"
+#include "timeline/TimelineLineLayer.h"
 #include "timeline/TimelineMarkerLayer.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
@@ -11,6 +12,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -72,6 +74,9 @@ private slots:
     void coalescesBursts();
     void thresholdsWaitForTheirWhatIf();
     void clickSelectsRequest();
+    void hoverOnLine();
+    void whatIfStepKeepsRecordedLinesCached();
+    void linesArePainted();
     void exports();
     void sourceCompactionsAreDrawn();
     void markersFollowPlotArea();
@@ -160,9 +165,11 @@ void TestTimeline::chartSeriesFollowModel()
     model.setRecorded(rampRows(100));
     model.setThresholds({0.5, 0.6, 0.7, 0.9});
     chart.refreshNow();
-    QCOMPARE(chart.sentSeries()->count(), 100);
-    QCOMPARE(chart.historySeries()->count(), 100);
-    QCOMPARE(chart.reportedSeries()->count(), 0); // unknown everywhere
+    using Line = TimelineChart::Line;
+    QCOMPARE(chart.linePoints(Line::Sent).size(), 100);
+    QCOMPARE(chart.linePoints(Line::History).size(), 100);
+    QCOMPARE(chart.linePoints(Line::History).at(42), QPointF(42, 42.0));
+    QCOMPARE(chart.linePoints(Line::Reported).size(), 0); // unknown everywhere
     QCOMPARE(chart.markerPoints(Tier::Full, false), (QList<QPointF>{{49, 49.0}, {99, 54.9}}));
     QCOMPARE(chart.markerPoints(Tier::Warn, false).size(), 8);   // 9..89 except 49, 99
     QVERIFY(chart.markerPoints(Tier::Warn, true).isEmpty());
@@ -171,8 +178,8 @@ void TestTimeline::chartSeriesFollowModel()
 
     model.setWhatIf(QList<WhatIfRow>(100, WhatIfRow{0.3, Tier::None}));
     chart.refreshNow();
-    QCOMPARE(chart.whatIfSeries()->count(), 100);
-    QCOMPARE(chart.whatIfSeries()->at(7).y(), 30.0);
+    QCOMPARE(chart.linePoints(Line::WhatIf).size(), 100);
+    QCOMPARE(chart.linePoints(Line::WhatIf).at(7).y(), 30.0);
     QVERIFY(chart.markerPoints(Tier::Soft, true).isEmpty());
 
     QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
@@ -195,8 +202,9 @@ void TestTimeline::bigSessionIsDecimated()
     // At most a low and a high point per two pixel columns (the plot area is a little narrower
     // than the widget).
     const int columns = chart.width();
-    QVERIFY2(chart.sentSeries()->count() <= 2 * columns + 2, qPrintable(QString::number(chart.sentSeries()->count())));
-    QVERIFY(chart.sentSeries()->count() > columns / 2);
+    const qsizetype points = chart.linePoints(TimelineChart::Line::Sent).size();
+    QVERIFY2(points <= 2 * columns + 2, qPrintable(QString::number(points)));
+    QVERIFY(points > columns / 2);
 }
 
 void TestTimeline::growingSessionKeepsFewTicks()
@@ -276,16 +284,154 @@ void TestTimeline::clickSelectsRequest()
 {
     TimelineModel model;
     TimelineChart chart;
+    QVERIFY(showAt(chart, 900, 400));
     chart.setModel(&model);
-    model.setRecorded(rampRows(20));
+    model.setRecorded(rampRows(100));
+    QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
+    model.setWhatIf(whatIf);
     chart.refreshNow();
     QSignalSpy spy(&chart, &TimelineChart::requestSelected);
-    Q_EMIT chart.sentSeries()->clicked(QPointF(6.6, 12.0));
+    QSignalSpy lineClicks(chart.lineLayer(), &TimelineLineLayer::clicked);
+    // On the sent line between requests 71 and 72, a pixel above it: the nearer request.
+    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, viewportPos(chart, {71.3, 52.13}) + QPoint(0, -1));
+    QCOMPARE(lineClicks.size(), 1);
     QCOMPARE(spy.size(), 1);
-    QCOMPARE(spy.at(0).at(0).toInt(), 7);
-    QCOMPARE(chart.selectedRequest(), 7);
-    Q_EMIT chart.sentSeries()->clicked(QPointF(500, 12.0)); // clamped to the last request
-    QCOMPARE(spy.at(1).at(0).toInt(), 19);
+    QCOMPARE(spy.at(0).at(0).toInt(), 71);
+    QCOMPARE(chart.selectedRequest(), 71);
+    // On the what-if line, which is live (drawn on every paint) rather than cached.
+    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, viewportPos(chart, {84, 30.0}));
+    QCOMPARE(spy.size(), 2);
+    QCOMPARE(spy.at(1).at(0).toInt(), 84);
+    // Between the lines (and away from the selection line, which takes clicks too): nothing.
+    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, viewportPos(chart, {50, 40.0}));
+    QCOMPARE(spy.size(), 2);
+    QCOMPARE(chart.selectedRequest(), 84);
+}
+
+void TestTimeline::hoverOnLine()
+{
+    TimelineModel model;
+    TimelineChart chart;
+    QVERIFY(showAt(chart, 900, 400));
+    chart.setModel(&model);
+    model.setRecorded(rampRows(100));
+    chart.refreshNow();
+    QSignalSpy spy(chart.lineLayer(), &TimelineLineLayer::hovered);
+    QTest::mouseMove(chart.viewport(), viewportPos(chart, {30, 88.0}));
+    QTest::mouseMove(chart.viewport(), viewportPos(chart, {72, 52.2}));
+    QTRY_COMPARE(spy.size(), 1);
+    QCOMPARE(std::lround(spy.at(0).at(0).toPointF().x()), 72L);
+    QCOMPARE(spy.at(0).at(1).toBool(), true);
+    QTRY_VERIFY2(QToolTip::text().startsWith(chart.tr("Request %1: history %2%, sent %3%").arg(72).arg(72.0, 0, 'f', 1).arg(52.2, 0, 'f', 1)),
+                 qPrintable(QToolTip::text()));
+    QTest::mouseMove(chart.viewport(), viewportPos(chart, {30, 88.0}));
+    QTRY_COMPARE(spy.size(), 2);
+    QCOMPARE(spy.at(1).at(1).toBool(), false);
+}
+
+// A slider step changes only the what-if line: the recorded lines stay in their cached image,
+// and the what-if line still shows its new place in the pixels.
+void TestTimeline::whatIfStepKeepsRecordedLinesCached()
+{
+    TimelineModel model;
+    TimelineChart chart;
+    QVERIFY(showAt(chart, 900, 400));
+    chart.setModel(&model);
+    model.setRecorded(rampRows(100));
+    model.setWhatIf(QList<WhatIfRow>(100, WhatIfRow{0.3, Tier::None}));
+    chart.refreshNow();
+    const int whatIfHue = QColor(0xd5, 0x3f, 0x8c).hsvHue();
+    // The what-if line is 1 px, dashed and antialiased: look along a few pixels of its row for
+    // its hue (a line between two pixel rows blends into the background, lighter but same hue).
+    auto whatIfAt = [&](const QImage &image, double percent) {
+        const QPoint at = viewportPos(chart, {35, percent}) * image.devicePixelRatio();
+        for (int dx = -6; dx <= 6; ++dx) {
+            for (int dy = -1; dy <= 1; ++dy) {
+                const QColor c = image.pixelColor(at + QPoint(dx, dy));
+                if (c.hsvSaturation() > 60 && std::abs(c.hsvHue() - whatIfHue) <= 12)
+                    return true;
+            }
+        }
+        return false;
+    };
+    const QImage before = chart.viewport()->grab().toImage();
+    const int renders = chart.lineLayer()->cacheRenders();
+    QVERIFY(renders >= 1);
+    QVERIFY(whatIfAt(before, 30.0));
+    QVERIFY(!whatIfAt(before, 45.0));
+
+    model.setWhatIf(QList<WhatIfRow>(100, WhatIfRow{0.45, Tier::None}));
+    chart.refreshNow();
+    const QImage after = chart.viewport()->grab().toImage();
+    QCOMPARE(chart.lineLayer()->cacheRenders(), renders);
+    QVERIFY(whatIfAt(after, 45.0));
+    QVERIFY(!whatIfAt(after, 30.0));
+
+    QList<TimelineRow> rows = rampRows(100);
+    rows[70].sentRatio = 0.1; // the recorded data changes: the cache is drawn again
+    model.setRecorded(rows);
+    chart.refreshNow();
+    chart.viewport()->grab();
+    QCOMPARE(chart.lineLayer()->cacheRenders(), renders + 1);
+}
+
+// The recorded lines reach the pixels (from the cache) in a PNG, and the vector export draws
+// them as paths in their own colour.
+void TestTimeline::linesArePainted()
+{
+    TimelineModel model;
+    TimelinePanel panel(&model);
+    panel.resize(900, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    model.setRecorded(rampRows(100));
+    TimelineChart *chart = panel.chart();
+    chart->refreshNow();
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(chart->exportPng(dir.filePath(u"t.png"_s), &error), qPrintable(error));
+    const QImage png(dir.filePath(u"t.png"_s));
+    const QColor sent(0x2b, 0x6c, 0xb0);
+    auto sentNear = [&](const QPointF &dataPoint) {
+        const QPoint at = chart->viewport()->mapTo(chart, viewportPos(*chart, dataPoint)) * png.devicePixelRatio();
+        for (int dy = -1; dy <= 1; ++dy)
+            if (closeColor(png.pixelColor(at + QPoint(0, dy)), sent))
+                return true;
+        return false;
+    };
+    QVERIFY(sentNear({72, 52.2}));
+    QVERIFY(sentNear({25, 25.0}));
+    QVERIFY(!sentNear({72, 60.0}));
+
+    // The grid is drawn by the layer, at the axes' ticks, instead of by Qt Charts' line items.
+    QVERIFY(!chart->requestAxis()->isGridLineVisible());
+    const QList<qreal> rows = chart->lineLayer()->gridValues(Qt::Horizontal);
+    QCOMPARE(rows.constFirst(), 0.0);
+    QCOMPARE(rows.size(), int(99 / chart->requestAxis()->tickInterval()) + 1);
+    const QList<qreal> levels = chart->lineLayer()->gridValues(Qt::Vertical);
+    QVERIFY(levels.contains(100.0));
+    const QColor grid = chart->lineLayer()->gridPen().color();
+    auto gridNear = [&](const QPointF &dataPoint) {
+        const QPoint at = chart->viewport()->mapTo(chart, viewportPos(*chart, dataPoint)) * png.devicePixelRatio();
+        for (int dy = -1; dy <= 1; ++dy)
+            if (closeColor(png.pixelColor(at + QPoint(0, dy)), grid))
+                return true;
+        return false;
+    };
+    QVERIFY(gridNear({35, 100.0}));
+    QVERIFY(!gridNear({35, 90.0}));
+    QVERIFY2(chart->exportSvg(dir.filePath(u"t.svg"_s), &error), qPrintable(error));
+    QFile svg(dir.filePath(u"t.svg"_s));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(svg.readAll());
+    QVERIFY(text.contains(sent.name()));
+    // The history and sent lines as vector polylines of every request (the legend draws short lines).
+    int longLines = 0;
+    static const QRegularExpression polyline(u"<polyline[^>]*points=\"([^\"]*)\""_s);
+    for (const QRegularExpressionMatch &m : polyline.globalMatch(text))
+        if (m.captured(1).split(u' ', Qt::SkipEmptyParts).size() == 100)
+            ++longLines;
+    QCOMPARE(longLines, 2);
 }
 
 void TestTimeline::exports()
@@ -341,7 +487,7 @@ void TestTimeline::markersFollowPlotArea()
     QCOMPARE(points.size(), 10);
     auto check = [&] {
         for (const QPointF &p : points) {
-            const QPointF expected = chart.chart()->mapToPosition(p, chart.sentSeries());
+            const QPointF expected = chart.chart()->mapToPosition(p, chart.thresholdSeries(Tier::Warn));
             const QPointF actual = chart.markerLayer()->mapToLayer(p);
             if ((expected - actual).manhattanLength() > 0.01)
                 return false;
