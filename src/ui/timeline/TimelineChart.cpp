@@ -133,6 +133,9 @@ void TimelineChart::setModel(TimelineModel *model)
         connect(m_model, &QAbstractItemModel::rowsInserted, this, soon);
         connect(m_model, &QAbstractItemModel::rowsRemoved, this, soon);
         connect(m_model, &TimelineModel::thresholdsChanged, this, [this] { scheduleRefresh(kThresholdRefreshDelayMs); });
+        // A replay's rows are the end of a slider step: draw them on the next pass of the event
+        // loop, not a frame later. Replays arrive one at a time, so there is nothing to coalesce.
+        connect(m_model, &TimelineModel::whatIfChanged, this, [this] { scheduleRefresh(0); });
     }
     scheduleRefresh(kRefreshDelayMs);
 }

@@ -50,6 +50,7 @@ public:
 
     // Applies pending model changes now instead of waiting for the timer.
     void refreshNow();
+    bool refreshPending() const { return m_refreshTimer.isActive(); }
 
     bool exportPng(const QString &path, QString *error = nullptr);
     bool exportSvg(const QString &path, QString *error = nullptr);

@@ -101,6 +101,7 @@ void TimelineModel::setWhatIf(const QList<WhatIfRow> &rows)
     m_whatIf = rows;
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, WhatIfColumn), index(int(m_rows.size()) - 1, WhatIfTierColumn));
+    Q_EMIT whatIfChanged();
 }
 
 void TimelineModel::setThresholds(const TimelineThresholds &thresholds)

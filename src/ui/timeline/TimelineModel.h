@@ -65,6 +65,8 @@ public:
 
 Q_SIGNALS:
     void thresholdsChanged();
+    // A what-if replay's rows arrived (after the columns' dataChanged): one per replay at most.
+    void whatIfChanged();
 
 private:
     QList<TimelineRow> m_rows;
