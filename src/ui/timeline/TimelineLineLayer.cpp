@@ -1,7 +1,5 @@
 #include "TimelineLineLayer.h"
 
-#include <QGraphicsSceneHoverEvent>
-#include <QGraphicsSceneMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QValueAxis>
@@ -16,9 +14,6 @@ namespace {
 // More grid lines than this means the axis is in a passing state (a new range with the old interval).
 constexpr int kMaxGridLines = 200;
 
-// How far from a line's centre the mouse still hits it, beyond half the pen's width, in pixels.
-constexpr qreal kHitSlop = 3.0;
-
 qreal distanceToSegment(const QPointF &p, const QPointF &a, const QPointF &b)
 {
     const QPointF ab = b - a;
@@ -32,8 +27,6 @@ qreal distanceToSegment(const QPointF &p, const QPointF &a, const QPointF &b)
 TimelineLineLayer::TimelineLineLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY)
     : TimelinePlotLayer(chart, axisX, axisY)
 {
-    setAcceptHoverEvents(true);
-    setAcceptedMouseButtons(Qt::LeftButton);
 }
 
 TimelineLineLayer::~TimelineLineLayer() = default;
@@ -149,7 +142,7 @@ void TimelineLineLayer::ensureLayout() const
     }
 }
 
-TimelineLineLayer::Hit TimelineLineLayer::lineAt(const QPointF &pos) const
+TimelinePlotLayer::Hit TimelineLineLayer::hitAt(const QPointF &pos) const
 {
     Hit hit;
     if (!plotArea().contains(pos))
@@ -172,7 +165,7 @@ TimelineLineLayer::Hit TimelineLineLayer::lineAt(const QPointF &pos) const
                 const qreal d = std::hypot(p[0].x() - pos.x(), p[0].y() - pos.y());
                 if (d <= reach && d < best) {
                     best = d;
-                    hit.line = li;
+                    hit.item = li;
                 }
                 continue;
             }
@@ -180,12 +173,12 @@ TimelineLineLayer::Hit TimelineLineLayer::lineAt(const QPointF &pos) const
                 const qreal d = distanceToSegment(pos, p[i], p[i + 1]);
                 if (d <= reach && d < best) {
                     best = d;
-                    hit.line = li;
+                    hit.item = li;
                 }
             }
         }
     }
-    if (hit.line >= 0)
+    if (hit.item >= 0)
         hit.point = mapFromLayer(pos);
     return hit;
 }
@@ -193,24 +186,10 @@ TimelineLineLayer::Hit TimelineLineLayer::lineAt(const QPointF &pos) const
 QPainterPath TimelineLineLayer::shape() const
 {
     // Only for callers that intersect shapes with areas (rubber bands); the mouse goes through
-    // contains() and collidesWithPath() below.
+    // contains() and collidesWithPath().
     QPainterPath path;
     path.addRect(plotArea());
     return path;
-}
-
-bool TimelineLineLayer::contains(const QPointF &point) const
-{
-    return lineAt(point).line >= 0;
-}
-
-bool TimelineLineLayer::collidesWithPath(const QPainterPath &path, Qt::ItemSelectionMode mode) const
-{
-    // Mouse lookups arrive as a one-pixel rectangle at the cursor.
-    const QRectF r = path.controlPointRect();
-    if (r.width() <= 1 && r.height() <= 1)
-        return lineAt(r.topLeft()).line >= 0;
-    return TimelinePlotLayer::collidesWithPath(path, mode);
 }
 
 void TimelineLineLayer::drawLine(QPainter *painter, const Line &line, bool raster)
@@ -274,54 +253,6 @@ void TimelineLineLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem 
         if (!cached || l.kind == Kind::Live)
             drawLine(painter, l, cached);
     painter->restore();
-}
-
-void TimelineLineLayer::setHovered(const Hit &hit)
-{
-    // One tooltip per request: moving along a line within a request says nothing new.
-    const auto row = [](const Hit &h) { return h.line < 0 ? -1 : qint64(std::llround(h.point.x())); };
-    if (hit.line == m_hovered.line && row(hit) == row(m_hovered))
-        return;
-    const Hit previous = m_hovered;
-    m_hovered = hit;
-    if (previous.line >= 0 && hit.line < 0)
-        Q_EMIT hovered(previous.point, false);
-    if (hit.line >= 0)
-        Q_EMIT hovered(hit.point, true);
-}
-
-void TimelineLineLayer::hoverEnterEvent(QGraphicsSceneHoverEvent *event)
-{
-    setHovered(lineAt(event->pos()));
-}
-
-void TimelineLineLayer::hoverMoveEvent(QGraphicsSceneHoverEvent *event)
-{
-    setHovered(lineAt(event->pos()));
-}
-
-void TimelineLineLayer::hoverLeaveEvent(QGraphicsSceneHoverEvent *)
-{
-    setHovered(Hit());
-}
-
-void TimelineLineLayer::mousePressEvent(QGraphicsSceneMouseEvent *event)
-{
-    m_pressed = lineAt(event->pos());
-    if (m_pressed.line < 0) {
-        event->ignore();
-        return;
-    }
-    event->accept();
-}
-
-void TimelineLineLayer::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
-{
-    // A click is a press on a line and a release still on it, as for QXYSeries.
-    const Hit pressed = m_pressed;
-    m_pressed = Hit();
-    if (pressed.line >= 0 && lineAt(event->pos()).line == pressed.line)
-        Q_EMIT clicked(pressed.point);
 }
 
 } // namespace wl

@@ -47,32 +47,15 @@ public:
     // How often the cached lines were drawn into their image (tests: a what-if change must not).
     int cacheRenders() const { return m_cacheRenders; }
 
-    // The line passing within a few pixels of `pos` (layer coordinates): its index and the data
-    // point under `pos`, or line -1. Live lines are over cached ones and win a tie.
-    struct Hit
-    {
-        int line = -1;
-        QPointF point;
-    };
-    Hit lineAt(const QPointF &pos) const;
+    // The line passing within a few pixels of `pos` and the data point under it. Live lines are
+    // over cached ones and win a tie.
+    Hit hitAt(const QPointF &pos) const override;
 
     QPainterPath shape() const override;
-    bool contains(const QPointF &point) const override;
-    bool collidesWithPath(const QPainterPath &path, Qt::ItemSelectionMode mode = Qt::IntersectsItemShape) const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
-
-Q_SIGNALS:
-    // Mirror QXYSeries::clicked / hovered: the data point under the mouse.
-    void clicked(const QPointF &point);
-    void hovered(const QPointF &point, bool state);
 
 protected:
     void invalidateLayout() override;
-    void hoverEnterEvent(QGraphicsSceneHoverEvent *event) override;
-    void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override;
-    void hoverLeaveEvent(QGraphicsSceneHoverEvent *event) override;
-    void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
-    void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
 
 private:
     struct Line
@@ -88,7 +71,6 @@ private:
     void renderCache(qreal ratio);
     void drawGrid(QPainter *painter) const;
     static void drawLine(QPainter *painter, const Line &line, bool raster);
-    void setHovered(const Hit &hit);
 
     mutable std::vector<Line> m_lines;
     QPen m_gridPen = QPen(Qt::NoPen);
@@ -96,8 +78,6 @@ private:
     QRect m_cacheRect;
     bool m_cacheDirty = true;
     int m_cacheRenders = 0;
-    Hit m_hovered;
-    Hit m_pressed;
 };
 
 } // namespace wl

@@ -1,7 +1,5 @@
 #include "TimelineMarkerLayer.h"
 
-#include <QGraphicsSceneHoverEvent>
-#include <QGraphicsSceneMouseEvent>
 #include <QPainter>
 
 #include <algorithm>
@@ -11,8 +9,6 @@
 namespace wl {
 
 namespace {
-// How far outside a marker's edge the mouse still hits it, in pixels.
-constexpr qreal kHitSlop = 3.0;
 
 qreal penExtent(const QPen &pen)
 {
@@ -31,8 +27,6 @@ qreal stampHalfExtent(const TimelineMarkerLayer::Style &style)
 TimelineMarkerLayer::TimelineMarkerLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY)
     : TimelinePlotLayer(chart, axisX, axisY)
 {
-    setAcceptHoverEvents(true);
-    setAcceptedMouseButtons(Qt::LeftButton);
 }
 
 TimelineMarkerLayer::~TimelineMarkerLayer() = default;
@@ -86,7 +80,7 @@ void TimelineMarkerLayer::ensureLayout() const
     m_layoutDirty = false;
 }
 
-TimelineMarkerLayer::Hit TimelineMarkerLayer::markerAt(const QPointF &pos) const
+TimelinePlotLayer::Hit TimelineMarkerLayer::hitAt(const QPointF &pos) const
 {
     Hit hit;
     if (!plotArea().contains(pos))
@@ -104,7 +98,7 @@ TimelineMarkerLayer::Hit TimelineMarkerLayer::markerAt(const QPointF &pos) const
             const qreal dist = std::hypot(d.x(), d.y());
             if (dist <= reach && dist < best) {
                 best = dist;
-                hit.group = gi;
+                hit.item = gi;
                 hit.point = g.points.at(i);
             }
         }
@@ -127,20 +121,6 @@ QPainterPath TimelineMarkerLayer::shape() const
         m_shapeDirty = false;
     }
     return m_shape;
-}
-
-bool TimelineMarkerLayer::contains(const QPointF &point) const
-{
-    return markerAt(point).group >= 0;
-}
-
-bool TimelineMarkerLayer::collidesWithPath(const QPainterPath &path, Qt::ItemSelectionMode mode) const
-{
-    // Mouse lookups arrive as a one-pixel rectangle at the cursor.
-    const QRectF r = path.controlPointRect();
-    if (r.width() <= 1 && r.height() <= 1)
-        return markerAt(r.topLeft()).group >= 0;
-    return QGraphicsObject::collidesWithPath(path, mode);
 }
 
 void TimelineMarkerLayer::drawShape(QPainter *painter, const Style &style, const QPointF &center)
@@ -214,54 +194,6 @@ void TimelineMarkerLayer::paint(QPainter *painter, const QStyleOptionGraphicsIte
         }
     }
     painter->restore();
-}
-
-void TimelineMarkerLayer::setHovered(const Hit &hit)
-{
-    if (hit.group == m_hovered.group && hit.point == m_hovered.point)
-        return;
-    const Hit previous = m_hovered;
-    m_hovered = hit;
-    if (previous.group >= 0)
-        Q_EMIT hovered(previous.point, false);
-    if (hit.group >= 0)
-        Q_EMIT hovered(hit.point, true);
-}
-
-// The base class implementations would repaint the whole layer on every enter and leave.
-void TimelineMarkerLayer::hoverEnterEvent(QGraphicsSceneHoverEvent *event)
-{
-    setHovered(markerAt(event->pos()));
-}
-
-void TimelineMarkerLayer::hoverMoveEvent(QGraphicsSceneHoverEvent *event)
-{
-    setHovered(markerAt(event->pos()));
-}
-
-void TimelineMarkerLayer::hoverLeaveEvent(QGraphicsSceneHoverEvent *)
-{
-    setHovered(Hit());
-}
-
-void TimelineMarkerLayer::mousePressEvent(QGraphicsSceneMouseEvent *event)
-{
-    m_pressed = markerAt(event->pos());
-    if (m_pressed.group < 0) {
-        event->ignore(); // let the series underneath have it
-        return;
-    }
-    event->accept();
-}
-
-void TimelineMarkerLayer::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
-{
-    // A click is a press and a release on the same marker, as for QScatterSeries.
-    const Hit released = markerAt(event->pos());
-    const Hit pressed = m_pressed;
-    m_pressed = Hit();
-    if (pressed.group >= 0 && released.group == pressed.group && released.point == pressed.point)
-        Q_EMIT clicked(pressed.point);
 }
 
 } // namespace wl

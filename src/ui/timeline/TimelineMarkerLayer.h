@@ -50,34 +50,14 @@ public:
     // How many setPoints() calls changed something (tests: unchanged data must not repaint).
     int pointsRevision() const { return m_revision; }
 
-    // The marker nearest to `pos` (layer coordinates) within its radius plus a few pixels:
-    // its group and data point, or group -1.
-    struct Hit
-    {
-        int group = -1;
-        QPointF point;
-    };
-    Hit markerAt(const QPointF &pos) const;
+    // The marker nearest to `pos` within its radius plus a few pixels: its group and data point.
+    Hit hitAt(const QPointF &pos) const override;
 
     QPainterPath shape() const override;
-    // The scene finds the item under the mouse with these: both answer with markerAt() rather
-    // than intersecting a shape of hundreds of overlapping circles.
-    bool contains(const QPointF &point) const override;
-    bool collidesWithPath(const QPainterPath &path, Qt::ItemSelectionMode mode = Qt::IntersectsItemShape) const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
-
-Q_SIGNALS:
-    // Mirror QXYSeries::clicked / hovered, with the marker's data point.
-    void clicked(const QPointF &point);
-    void hovered(const QPointF &point, bool state);
 
 protected:
     void invalidateLayout() override;
-    void hoverEnterEvent(QGraphicsSceneHoverEvent *event) override;
-    void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override;
-    void hoverLeaveEvent(QGraphicsSceneHoverEvent *event) override;
-    void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
-    void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
 
 private:
     struct Group
@@ -89,7 +69,6 @@ private:
     };
 
     void ensureLayout() const;
-    void setHovered(const Hit &hit);
     QPixmap renderStamp(const Style &style, qreal ratio) const;
     static void drawShape(QPainter *painter, const Style &style, const QPointF &center);
 
@@ -99,8 +78,6 @@ private:
     mutable bool m_shapeDirty = true;
     mutable qreal m_stampRatio = 0;
     int m_revision = 0;
-    Hit m_hovered;
-    Hit m_pressed;
 };
 
 } // namespace wl

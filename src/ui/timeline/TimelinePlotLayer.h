@@ -12,7 +12,8 @@ namespace wl {
 
 // A graphics item over a chart's plot area that draws data itself instead of through Qt Charts'
 // series items. It maps data points through the two (linear) axes exactly as Qt Charts places its
-// series, and hears when the plot area or an axis range moves.
+// series, hears when the plot area or an axis range moves, and turns the mouse over what it drew
+// (hitAt()) into the clicked and hovered signals of a QXYSeries. Data x values are requests.
 class TimelinePlotLayer : public QGraphicsObject
 {
     Q_OBJECT
@@ -28,7 +29,29 @@ public:
 
     QRectF boundingRect() const override { return m_plotArea; }
 
+    // What is under `pos` (layer coordinates): one of the layer's items (a marker group, a line)
+    // and the data point there, or item -1.
+    struct Hit
+    {
+        int item = -1;
+        QPointF point;
+    };
+    virtual Hit hitAt(const QPointF &pos) const = 0;
+
+    // The scene finds the item under the mouse with these: both answer with hitAt() rather than
+    // intersecting a shape of hundreds of overlapping circles or a stroked sawtooth.
+    bool contains(const QPointF &point) const override;
+    bool collidesWithPath(const QPainterPath &path, Qt::ItemSelectionMode mode = Qt::IntersectsItemShape) const override;
+
+Q_SIGNALS:
+    // Mirror QXYSeries::clicked / hovered, with the data point under the mouse.
+    void clicked(const QPointF &point);
+    void hovered(const QPointF &point, bool state);
+
 protected:
+    // How far beyond a drawn edge (a marker's, a line's) the mouse still hits it, in pixels.
+    static constexpr qreal kHitSlop = 3.0;
+
     const QRectF &plotArea() const { return m_plotArea; }
     QValueAxis *axisX() const { return m_axisX; }
     QValueAxis *axisY() const { return m_axisY; }
@@ -39,13 +62,22 @@ protected:
     // bitmaps are exact there. Anything else (SVG, printing, a scaled view) needs vector drawing.
     static bool isPlainRaster(const QPainter *painter);
 
+    void hoverEnterEvent(QGraphicsSceneHoverEvent *event) override;
+    void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override;
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent *event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
+
 private:
     void onPlotAreaChanged();
+    void setHovered(const Hit &hit);
 
     QChart *m_chart;
     QValueAxis *m_axisX;
     QValueAxis *m_axisY;
     QRectF m_plotArea;
+    Hit m_hovered;
+    Hit m_pressed;
 };
 
 } // namespace wl

@@ -46,6 +46,25 @@ QList<TimelineRow> rampRows(int n)
     }
     return rows;
 }
+
+// A chart on screen at the given size over a model of `rows` (and what-if rows, if any), refreshed.
+struct ShownChart
+{
+    TimelineModel model;
+    TimelineChart chart;
+    bool show(const QList<TimelineRow> &rows, const QList<WhatIfRow> &whatIf = {}, QSize size = {900, 400})
+    {
+        if (!showAt(chart, size.width(), size.height()))
+            return false;
+        chart.setModel(&model);
+        model.setRecorded(rows);
+        if (!whatIf.isEmpty())
+            model.setWhatIf(whatIf);
+        chart.refreshNow();
+        return true;
+    }
+};
+
 // Where a data point's marker is drawn, in the view's viewport.
 QPoint viewportPos(const TimelineChart &chart, const QPointF &dataPoint)
 {
@@ -56,6 +75,16 @@ QPoint viewportPos(const TimelineChart &chart, const QPointF &dataPoint)
 bool closeColor(const QColor &a, const QColor &b)
 {
     return std::abs(a.red() - b.red()) <= 8 && std::abs(a.green() - b.green()) <= 8 && std::abs(a.blue() - b.blue()) <= 8;
+}
+
+// Whether a PNG exported from `chart` has `color` where a data point is drawn, or a pixel above or below.
+bool colorNear(const QImage &png, const TimelineChart &chart, const QPointF &dataPoint, const QColor &color)
+{
+    const QPoint at = chart.viewport()->mapTo(&chart, viewportPos(chart, dataPoint)) * png.devicePixelRatio();
+    for (int dy = -1; dy <= 1; ++dy)
+        if (closeColor(png.pixelColor(at + QPoint(0, dy)), color))
+            return true;
+    return false;
 }
 } // namespace
 
@@ -193,12 +222,9 @@ void TestTimeline::chartSeriesFollowModel()
 
 void TestTimeline::bigSessionIsDecimated()
 {
-    TimelineModel model;
-    TimelineChart chart;
-    QVERIFY(showAt(chart, 800, 300));
-    chart.setModel(&model);
-    model.setRecorded(rampRows(20000));
-    chart.refreshNow();
+    ShownChart shown;
+    QVERIFY(shown.show(rampRows(20000), {}, {800, 300}));
+    TimelineChart &chart = shown.chart;
     // At most a low and a high point per two pixel columns (the plot area is a little narrower
     // than the widget).
     const int columns = chart.width();
@@ -285,14 +311,10 @@ void TestTimeline::thresholdsWaitForTheirWhatIf()
 
 void TestTimeline::clickSelectsRequest()
 {
-    TimelineModel model;
-    TimelineChart chart;
-    QVERIFY(showAt(chart, 900, 400));
-    chart.setModel(&model);
-    model.setRecorded(rampRows(100));
     QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
-    model.setWhatIf(whatIf);
-    chart.refreshNow();
+    ShownChart shown;
+    QVERIFY(shown.show(rampRows(100), whatIf));
+    TimelineChart &chart = shown.chart;
     QSignalSpy spy(&chart, &TimelineChart::requestSelected);
     QSignalSpy lineClicks(chart.lineLayer(), &TimelineLineLayer::clicked);
     // On the sent line between requests 71 and 72, a pixel above it: the nearer request.
@@ -313,12 +335,9 @@ void TestTimeline::clickSelectsRequest()
 
 void TestTimeline::hoverOnLine()
 {
-    TimelineModel model;
-    TimelineChart chart;
-    QVERIFY(showAt(chart, 900, 400));
-    chart.setModel(&model);
-    model.setRecorded(rampRows(100));
-    chart.refreshNow();
+    ShownChart shown;
+    QVERIFY(shown.show(rampRows(100)));
+    TimelineChart &chart = shown.chart;
     QSignalSpy spy(chart.lineLayer(), &TimelineLineLayer::hovered);
     QTest::mouseMove(chart.viewport(), viewportPos(chart, {30, 88.0}));
     QTest::mouseMove(chart.viewport(), viewportPos(chart, {72, 52.2}));
@@ -336,13 +355,10 @@ void TestTimeline::hoverOnLine()
 // and the what-if line still shows its new place in the pixels.
 void TestTimeline::whatIfStepKeepsRecordedLinesCached()
 {
-    TimelineModel model;
-    TimelineChart chart;
-    QVERIFY(showAt(chart, 900, 400));
-    chart.setModel(&model);
-    model.setRecorded(rampRows(100));
-    model.setWhatIf(QList<WhatIfRow>(100, WhatIfRow{0.3, Tier::None}));
-    chart.refreshNow();
+    ShownChart shown;
+    QVERIFY(shown.show(rampRows(100), QList<WhatIfRow>(100, WhatIfRow{0.3, Tier::None})));
+    TimelineModel &model = shown.model;
+    TimelineChart &chart = shown.chart;
     const int whatIfHue = QColor(0xd5, 0x3f, 0x8c).hsvHue();
     // The what-if line is 1 px, dashed and antialiased: look along a few pixels of its row for
     // its hue (a line between two pixel rows blends into the background, lighter but same hue).
@@ -395,13 +411,7 @@ void TestTimeline::linesArePainted()
     QVERIFY2(chart->exportPng(dir.filePath(u"t.png"_s), &error), qPrintable(error));
     const QImage png(dir.filePath(u"t.png"_s));
     const QColor sent(0x2b, 0x6c, 0xb0);
-    auto sentNear = [&](const QPointF &dataPoint) {
-        const QPoint at = chart->viewport()->mapTo(chart, viewportPos(*chart, dataPoint)) * png.devicePixelRatio();
-        for (int dy = -1; dy <= 1; ++dy)
-            if (closeColor(png.pixelColor(at + QPoint(0, dy)), sent))
-                return true;
-        return false;
-    };
+    auto sentNear = [&](const QPointF &dataPoint) { return colorNear(png, *chart, dataPoint, sent); };
     QVERIFY(sentNear({72, 52.2}));
     QVERIFY(sentNear({25, 25.0}));
     QVERIFY(!sentNear({72, 60.0}));
@@ -414,13 +424,7 @@ void TestTimeline::linesArePainted()
     const QList<qreal> levels = chart->lineLayer()->gridValues(Qt::Vertical);
     QVERIFY(levels.contains(100.0));
     const QColor grid = chart->lineLayer()->gridPen().color();
-    auto gridNear = [&](const QPointF &dataPoint) {
-        const QPoint at = chart->viewport()->mapTo(chart, viewportPos(*chart, dataPoint)) * png.devicePixelRatio();
-        for (int dy = -1; dy <= 1; ++dy)
-            if (closeColor(png.pixelColor(at + QPoint(0, dy)), grid))
-                return true;
-        return false;
-    };
+    auto gridNear = [&](const QPointF &dataPoint) { return colorNear(png, *chart, dataPoint, grid); };
     QVERIFY(gridNear({35, 100.0}));
     QVERIFY(!gridNear({35, 90.0}));
     QVERIFY2(chart->exportSvg(dir.filePath(u"t.svg"_s), &error), qPrintable(error));
@@ -480,12 +484,9 @@ void TestTimeline::markersFollowPlotArea()
 {
     // The layer maps data to the chart's coordinates exactly as Qt Charts places its series,
     // before and after a resize moves the plot area.
-    TimelineModel model;
-    TimelineChart chart;
-    QVERIFY(showAt(chart, 900, 400));
-    chart.setModel(&model);
-    model.setRecorded(rampRows(100));
-    chart.refreshNow();
+    ShownChart shown;
+    QVERIFY(shown.show(rampRows(100)));
+    TimelineChart &chart = shown.chart;
     const QList<QPointF> points = chart.markerPoints(Tier::Warn, false) + chart.markerPoints(Tier::Full, false);
     QCOMPARE(points.size(), 10);
     auto check = [&] {
@@ -576,15 +577,11 @@ void TestTimeline::clickOnMarker()
     QFETCH(QPointF, target);
     QFETCH(QPoint, offset);
     QFETCH(int, expectedRow);
-    TimelineModel model;
-    TimelineChart chart;
-    QVERIFY(showAt(chart, 900, 400));
-    chart.setModel(&model);
-    model.setRecorded(rampRows(100));
     QList<WhatIfRow> whatIf(100, WhatIfRow{0.3, Tier::None});
     whatIf[64].tier = Tier::Soft;
-    model.setWhatIf(whatIf);
-    chart.refreshNow();
+    ShownChart shown;
+    QVERIFY(shown.show(rampRows(100), whatIf));
+    TimelineChart &chart = shown.chart;
     QSignalSpy spy(&chart, &TimelineChart::requestSelected);
     // Every marker sits on a line, which selects on click too: the layer must be the one that took it.
     QSignalSpy markerClicks(chart.markerLayer(), &TimelineMarkerLayer::clicked);
@@ -602,14 +599,11 @@ void TestTimeline::clickOnMarker()
 
 void TestTimeline::hoverOnMarker()
 {
-    TimelineModel model;
-    TimelineChart chart;
-    QVERIFY(showAt(chart, 900, 400));
-    chart.setModel(&model);
     QList<TimelineRow> rows = rampRows(100);
     rows[49].recordSummary = u"full: 49% -> 20%"_s;
-    model.setRecorded(rows);
-    chart.refreshNow();
+    ShownChart shown;
+    QVERIFY(shown.show(rows));
+    TimelineChart &chart = shown.chart;
     QSignalSpy spy(chart.markerLayer(), &TimelineMarkerLayer::hovered);
     QTest::mouseMove(chart.viewport(), viewportPos(chart, {30, 88.0}));
     QTest::mouseMove(chart.viewport(), viewportPos(chart, {49, 49.0}) + QPoint(2, 1));
