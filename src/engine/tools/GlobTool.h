@@ -9,7 +9,6 @@ namespace wl {
 // workspace root, sorted, at most maxResults of them.
 class GlobTool : public Tool
 {
-    Q_DECLARE_TR_FUNCTIONS(wl::GlobTool)
 public:
     static constexpr int maxResults = 500;
 

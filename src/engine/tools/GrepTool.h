@@ -9,7 +9,6 @@ namespace wl {
 // file `path`), as "file:line: text". Skips binary files and files over maxFileBytes.
 class GrepTool : public Tool
 {
-    Q_DECLARE_TR_FUNCTIONS(wl::GrepTool)
 public:
     static constexpr int defaultMaxResults = 100;
     static constexpr int maxMaxResults = 1000;

@@ -11,7 +11,6 @@ namespace wl {
 // results (.waterline/tool_results/...) are counted by the Workspace.
 class ReadFileTool : public Tool
 {
-    Q_DECLARE_TR_FUNCTIONS(wl::ReadFileTool)
 public:
     static constexpr qint64 defaultLimit = 8192;
     static constexpr qint64 maxLimit = 65536;

@@ -5,7 +5,7 @@
 #include "tools/ApprovalRequest.h"
 #include "tools/ToolContext.h"
 
-#include <QCoreApplication>
+#include <QCoreApplication> // Q_DECLARE_TR_FUNCTIONS, for the tools that say things to the user
 #include <QJsonObject>
 
 class QObject;
@@ -19,7 +19,6 @@ class ToolRun;
 // becomes an error result the model can read ("invalid arguments for edit_file: ...").
 class Tool
 {
-    Q_DECLARE_TR_FUNCTIONS(wl::Tool)
 public:
     virtual ~Tool();
 

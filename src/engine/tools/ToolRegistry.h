@@ -5,7 +5,6 @@
 #include "tools/ApprovalRequest.h"
 #include "tools/ToolContext.h"
 
-#include <QCoreApplication>
 #include <QJsonObject>
 #include <QList>
 
@@ -23,7 +22,6 @@ class ToolRun;
 // names and bad argument text become error results the model can read.
 class ToolRegistry
 {
-    Q_DECLARE_TR_FUNCTIONS(wl::ToolRegistry)
 public:
     ToolRegistry();
     ~ToolRegistry();
