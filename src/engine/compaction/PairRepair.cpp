@@ -27,7 +27,7 @@ qint64 PairRepair::stubBytes(const QString &callId)
 
 void PairRepair::reset()
 {
-    m_openCalls = {}; // not clear(): on a list shared with a message that allocates a new buffer
+    m_openCalls = QList<ToolCall>(); // see pushMessage()
     m_answered.clear();
     m_openSlots = -1;
     m_report = {};
@@ -35,7 +35,9 @@ void PairRepair::reset()
 
 qint64 PairRepair::pushMessage(QList<ViewItem> &items, const ViewItem &item, const Message *message)
 {
-    m_openCalls = {}; // not clear(): on a list shared with a message that allocates a new buffer
+    // Dropped, not clear()ed (on a list shared with a message, clear() allocates a new buffer) and
+    // not assigned `{}` (that is the initializer-list assign(), which walks the old list's elements).
+    m_openCalls = QList<ToolCall>();
     m_answered.clear();
     m_openSlots = -1;
     items.append(item);
