@@ -308,7 +308,10 @@ const Checkpoint &CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoin
     cp.coversFromMessageId = job.coversFrom;
     cp.recordId = recordId;
     cp.tier = tier;
-    cp.createdAt = QDateTime::currentDateTime();
+    if (!recordedTime)
+        cp.createdAt = QDateTime::currentDateTime();
+    else if (const qsizetype end = std::min(m_historyEnd, m_history.size()); end > 0)
+        cp.createdAt = m_history[end - 1].createdAt;
     m_overlays.checkpoints.append(cp);
     newCheckpoints.append(cp);
     m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);

@@ -98,6 +98,7 @@ SimulationResult Simulator::simulate(const Input &input)
         view.appendUpTo(history, overlays, end);
         CompactionPass pass(input.systemPrompt, history, end, policy, schemaBytes, offloader, overlays, view);
         pass.deferCheckpointText = true; // made on demand by overlaysAt()
+        pass.recordedTime = true;
         SimulationRow row;
         row.index = int(r);
         TierReason reason;
