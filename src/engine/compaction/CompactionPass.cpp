@@ -314,8 +314,11 @@ const Checkpoint &CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoin
         cp.createdAt = m_history[end - 1].createdAt;
     m_overlays.checkpoints.append(cp);
     newCheckpoints.append(cp);
-    m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);
-    return m_overlays.checkpoints.constLast();
+    const Checkpoint &added = m_overlays.checkpoints.constLast();
+    // The kept messages are shown as they were: only the head is replaced (view == build(overlays)).
+    if (m_view.historyEnd() != m_historyEnd || !m_view.replaceHeadWithCheckpoint(job.to, added, m_history))
+        m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);
+    return added;
 }
 
 bool CompactionPass::emergencyOffload(const QString &recordId)
