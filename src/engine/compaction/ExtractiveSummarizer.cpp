@@ -154,6 +154,8 @@ QString bulletBlock(const QStringList &items, qsizetype max)
             text += u"- "_s;
         text += items.at(i);
     }
+    if (text.size() <= max)
+        return text; // what cut() gives, without its copy
     return cut(text, max);
 }
 
@@ -784,22 +786,41 @@ void appendNumber(QString &out, qint64 n)
     text::putNumber(appender, n);
 }
 
-// listWithMore() written into `out`, each item shown after `prefix`.
+// listWithMore() written into `out`, each item shown after `prefix`. The pieces are short and many:
+// the string is grown once and they are copied in, instead of one append (and size check) each.
 void appendListWithMore(QString &out, const ShownList &items, int max, QStringView prefix = {})
 {
     const qsizetype shown = std::min<qsizetype>(items.size(), max);
+    // " (+N more)"
+    std::array<char16_t, 32> moreText;
+    QStringView more;
+    if (items.size() > max) {
+        std::array<char16_t, 20> digits;
+        auto digit = digits.end();
+        for (quint64 n = quint64(items.size() - max); n != 0 || digit == digits.end(); n /= 10)
+            *--digit = char16_t(u'0' + n % 10);
+        constexpr QStringView open = u" (+", close = u" more)";
+        auto end = std::copy(open.utf16(), open.utf16() + open.size(), moreText.begin());
+        end = std::copy(digit, digits.end(), end);
+        end = std::copy(close.utf16(), close.utf16() + close.size(), end);
+        more = QStringView(moreText.data(), end - moreText.begin());
+    }
+    qsizetype total = more.size();
+    for (qsizetype k = 0; k < shown; ++k)
+        total += (k > 0 ? 2 : 0) + prefix.size() + items[k].text.size() + items[k].suffix.size();
+    const qsizetype at = out.size();
+    out.resize(at + total);
+    QChar *to = out.data() + at;
+    auto put = [&to](QStringView piece) { to = std::copy(piece.begin(), piece.end(), to); };
     for (qsizetype k = 0; k < shown; ++k) {
         if (k > 0)
-            out += u", "_s;
-        out += prefix;
-        out += items[k].text;
-        out += items[k].suffix;
+            put(u", ");
+        put(prefix);
+        put(items[k].text);
+        put(items[k].suffix);
     }
-    if (items.size() > max) {
-        out += u" (+"_s;
-        appendNumber(out, items.size() - max);
-        out += u" more)"_s;
-    }
+    put(more);
+    Q_ASSERT(to == out.constData() + out.size());
 }
 
 // oneLine(), as a view of `text` itself when nothing changes, else of a string kept in `keep`.
@@ -1033,7 +1054,9 @@ private:
         }
         QStringList lines;
         if (!files.isEmpty()) {
-            QString line = u"- Files written or edited"_s;
+            QString line;
+            line.reserve(512);
+            line += u"- Files written or edited"_s;
             if (!m_root.isEmpty())
                 line += u" (in "_s + oneLine(m_root, 120) + u')';
             line += u": "_s;
@@ -1042,7 +1065,9 @@ private:
         }
         if (!commands.isEmpty()) {
             const qsizetype recent = std::min<qsizetype>(commands.size(), kMaxProgressCommands);
-            QString line = u"- Commands that succeeded: "_s;
+            QString line;
+            line.reserve(512);
+            line += u"- Commands that succeeded: "_s;
             for (qsizetype k = recent - 1; k >= 0; --k) {
                 line += u'"';
                 line += commands[k];
