@@ -241,6 +241,13 @@ void TestAnchors::unknownValues_data()
     QTest::newRow("unknown-then-real") << u"- N/A\n- fixed the build"_s << false;
     QTest::newRow("negative-number") << u"-1"_s << false;
     QTest::newRow("cjk") << u"无"_s << false;
+    // Punctuation and symbols are stripped whether ASCII or not; control characters are not.
+    QTest::newRow("guillemets") << u"«N/A»"_s << true;
+    QTest::newRow("em-dashes") << u"—none—"_s << true;
+    QTest::newRow("arrows") << u"→ unknown ←"_s << true;
+    QTest::newRow("ascii-symbols") << u"$`none`^|~+<=>"_s << true;
+    QTest::newRow("delete-char") << u"none"_s << false;
+    QTest::newRow("unit-separator") << u"none"_s << false;
 }
 
 void TestAnchors::unknownValues()
