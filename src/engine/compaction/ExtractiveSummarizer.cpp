@@ -208,6 +208,7 @@ struct CallInfo
     QStringList paths;
     QString command;
     QStringList pendingSteps; // plan tools
+    bool pathsHaveNoSpace = true; // no path holds whitespace (so neither does any part of one)
 
     // oneLine(command, max) for the widths summaries show it at, worked out once per call.
     static constexpr std::array<qsizetype, 3> kCommandWidths{60, 80, 100};
@@ -311,6 +312,9 @@ CallInfo describeCall(const ToolCall &call)
     }
     if (info.kind == ToolKind::Shell && info.command.isEmpty() && !call.argumentsValid)
         info.command = head.toString(); // some agents send the bare command line
+    info.pathsHaveNoSpace = std::none_of(info.paths.cbegin(), info.paths.cend(), [](const QString &path) {
+        return std::any_of(path.cbegin(), path.cend(), [](QChar c) { return c.isSpace(); });
+    });
     if (!info.command.isEmpty()) {
         // oneLine() of a command every width sees whole (4 x 60 characters) is the same line cut
         // to each width: flatten it once.
@@ -831,6 +835,15 @@ QStringView oneLineView(QStringView text, qsizetype max, std::deque<QString> *ke
     return keep->emplace_back(oneLine(text, max));
 }
 
+// oneLineView() of (a part of) a path of `call`: the whitespace check, the longest part of
+// isOneLineAlready(), was made once for the call's paths.
+QStringView pathLineView(const CallInfo &call, QStringView path, qsizetype max, std::deque<QString> *keep)
+{
+    if (call.pathsHaveNoSpace && path.size() <= max && !path.isEmpty() && path.front() != u'#' && path.front() != u'>')
+        return path; // isOneLineAlready(path, max)
+    return oneLineView(path, max, keep);
+}
+
 // cut() of a string that is usually short enough already: no copy then.
 void cutInPlace(QString &text, qsizetype max)
 {
@@ -1049,7 +1062,7 @@ private:
         for (const Action &action : m_actions) {
             if (!action.failed && action.call->kind == ToolKind::Edit) {
                 for (const QString &path : action.call->paths)
-                    appendUniqueShown(&files, oneLineView(shown(path), 160, &keep));
+                    appendUniqueShown(&files, pathLineView(*action.call, shown(path), 160, &keep));
             }
         }
         QStringList lines;
@@ -1167,13 +1180,13 @@ private:
             switch (call.kind) {
             case ToolKind::Edit:
                 for (const QString &path : call.paths)
-                    appendUniqueShown(&edited, oneLineView(shown(path), 100, &keep), failed);
+                    appendUniqueShown(&edited, pathLineView(call, shown(path), 100, &keep), failed);
                 if (call.paths.isEmpty())
                     appendUniqueShown(&other, call.name);
                 break;
             case ToolKind::Read:
                 for (const QString &path : call.paths)
-                    appendUniqueShown(&reads, oneLineView(shown(path), 100, &keep));
+                    appendUniqueShown(&reads, pathLineView(call, shown(path), 100, &keep));
                 break;
             case ToolKind::Shell:
                 if (!call.command.isEmpty()) {
