@@ -236,17 +236,20 @@ void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 c
 
 QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QList<Message> *made) const
 {
-    QList<const Message *> out;
-    out.reserve(job.count());
+    const QList<ViewItem> &items = m_view.items();
+    const auto begin = items.cbegin() + job.from;
+    const auto end = items.cbegin() + job.to;
     made->clear();
-    made->reserve(job.count()); // never grows past this: the pointers into it stay valid
-    for (int i = job.from; i < job.to; ++i) {
-        const ViewItem &item = m_view.items()[i];
-        if (item.kind == ViewItem::Kind::Original) {
-            out.append(&m_history[item.sourceIndex]);
+    // Never grows past this: the pointers into it stay valid.
+    made->reserve(std::count_if(begin, end, [](const ViewItem &item) { return item.kind != ViewItem::Kind::Original; }));
+    QList<const Message *> out(job.count());
+    const Message **to = out.data();
+    for (auto item = begin; item != end; ++item) {
+        if (item->kind == ViewItem::Kind::Original) {
+            *to++ = &m_history[item->sourceIndex];
         } else {
-            made->append(m_view.messageAt(i, m_history, m_overlays));
-            out.append(&made->constLast());
+            made->append(m_view.messageAt(int(item - items.cbegin()), m_history, m_overlays));
+            *to++ = &made->constLast();
         }
     }
     return out;
