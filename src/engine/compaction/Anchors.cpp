@@ -23,22 +23,27 @@ bool isSpacePunctOrSymbol(QChar c)
     return c.isSpace() || c.isPunct() || c.isSymbol();
 }
 
-// isSpacePunctOrSymbol() of the ASCII characters, looked up once: most anchor text is ASCII.
-bool strippable(QChar c)
+// isSpacePunctOrSymbol() of the ASCII characters, worked out once (and never changed after):
+// most anchor text is ASCII, and QChar's Unicode lookups are calls.
+const std::array<bool, 128> &asciiStrippable()
 {
-    static const std::array<bool, 128> ascii = [] {
-        std::array<bool, 128> table{};
+    static const std::array<bool, 128> table = [] {
+        std::array<bool, 128> t{};
         for (char16_t u = 0; u < 128; ++u)
-            table[u] = isSpacePunctOrSymbol(QChar(u));
-        return table;
+            t[u] = isSpacePunctOrSymbol(QChar(u));
+        return t;
     }();
-    const char16_t u = c.unicode();
-    return u < 128 ? ascii[u] : isSpacePunctOrSymbol(c);
+    return table;
 }
 
 // Drops whitespace and punctuation (including markdown emphasis and list markers) at both ends.
 QStringView stripSurroundingPunctuation(QStringView text)
 {
+    const std::array<bool, 128> &ascii = asciiStrippable();
+    auto strippable = [&ascii](QChar c) {
+        const char16_t u = c.unicode();
+        return u < 128 ? ascii[u] : isSpacePunctOrSymbol(c);
+    };
     qsizetype begin = 0;
     qsizetype end = text.size();
     while (begin < end && strippable(text[begin]))
@@ -48,17 +53,15 @@ QStringView stripSurroundingPunctuation(QStringView text)
     return text.sliced(begin, end - begin);
 }
 
+// A line that says nothing: empty, "-", N/A, NA, none or unknown once whitespace, list markers
+// ("-", "*", "\u2022") and surrounding punctuation are gone. All of those are whitespace or
+// punctuation, so one strip of both ends removes them all.
 bool isUnknownLine(QStringView line)
 {
-    QStringView text = line.trimmed();
-    if (text.startsWith(u'-') || text.startsWith(u'*') || text.startsWith(u'\u2022'))
-        text = text.sliced(1).trimmed();
-    if (text.isEmpty() || text == u"-")
-        return true;
-    text = stripSurroundingPunctuation(text);
-    static constexpr QStringView unknownWords[] = {u"N/A", u"NA", u"none", u"unknown"};
+    const QStringView text = stripSurroundingPunctuation(line);
     if (text.isEmpty())
         return true;
+    static constexpr QStringView unknownWords[] = {u"N/A", u"NA", u"none", u"unknown"};
     for (QStringView word : unknownWords) {
         if (text.size() == word.size() && text.compare(word, Qt::CaseInsensitive) == 0)
             return true;
@@ -179,11 +182,15 @@ Anchors Anchors::fromJson(const QJsonObject &object)
 bool isUnknownAnchorValue(const QString &value)
 {
     // A value is unknown when no line of it says anything ("- N/A\n- none" included).
-    for (QStringView line : QStringView(value).tokenize(u'\n')) {
-        if (!isUnknownLine(line))
+    QStringView rest(value);
+    for (;;) {
+        const qsizetype end = rest.indexOf(u'\n');
+        if (!isUnknownLine(end < 0 ? rest : rest.first(end)))
             return false;
+        if (end < 0)
+            return true;
+        rest = rest.sliced(end + 1);
     }
-    return true;
 }
 
 ParsedSummary parseAnchorsAndSummary(const QString &text)

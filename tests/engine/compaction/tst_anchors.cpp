@@ -246,8 +246,12 @@ void TestAnchors::unknownValues_data()
     QTest::newRow("em-dashes") << u"—none—"_s << true;
     QTest::newRow("arrows") << u"→ unknown ←"_s << true;
     QTest::newRow("ascii-symbols") << u"$`none`^|~+<=>"_s << true;
-    QTest::newRow("delete-char") << u"none"_s << false;
-    QTest::newRow("unit-separator") << u"none"_s << false;
+    QTest::newRow("delete-char") << u"\x7Fnone"_s << false;
+    QTest::newRow("unit-separator") << u"none\x1F"_s << false;
+    QTest::newRow("markers-and-rules") << u"  * - • --- n/a --- "_s << true;
+    QTest::newRow("bullet-only") << u"•"_s << true;
+    QTest::newRow("marker-then-word") << u"- -none-"_s << true;
+    QTest::newRow("marker-then-real") << u"* - use none of them"_s << false;
 }
 
 void TestAnchors::unknownValues()
