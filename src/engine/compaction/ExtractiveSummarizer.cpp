@@ -719,7 +719,7 @@ struct Action
     const CallInfo *call = nullptr; // in the facts, which outlive the extraction
     QStringView callId;             // the call's id, in the message
     bool failed = false;
-    QString errorLine;
+    QStringView errorLine;          // in the facts, as the call
 
     QString describe(const QString &root) const
     {
@@ -1142,7 +1142,8 @@ private:
             const QString next = followUp(action.resultIndex);
             if (!next.isEmpty())
                 item += u" \u2192 next: "_s + next;
-            items.prepend(cut(item, 280));
+            cutInPlace(item, 280);
+            items.prepend(std::move(item));
         }
         return bulletBlock(items, ExtractiveSummarizer::kMaxAnchorChars);
     }
