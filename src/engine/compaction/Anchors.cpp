@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <array>
+
 using namespace Qt::StringLiterals;
 
 namespace wl {
@@ -16,12 +18,34 @@ const QString &notAvailable()
     return na;
 }
 
+bool isSpacePunctOrSymbol(QChar c)
+{
+    return c.isSpace() || c.isPunct() || c.isSymbol();
+}
+
+// isSpacePunctOrSymbol() of the ASCII characters, worked out once (and never changed after):
+// most anchor text is ASCII, and QChar's Unicode lookups are calls.
+const std::array<bool, 128> &asciiStrippable()
+{
+    static const std::array<bool, 128> table = [] {
+        std::array<bool, 128> t{};
+        for (char16_t u = 0; u < 128; ++u)
+            t[u] = isSpacePunctOrSymbol(QChar(u));
+        return t;
+    }();
+    return table;
+}
+
 // Drops whitespace and punctuation (including markdown emphasis and list markers) at both ends.
 QStringView stripSurroundingPunctuation(QStringView text)
 {
+    const std::array<bool, 128> &ascii = asciiStrippable();
+    auto strippable = [&ascii](QChar c) {
+        const char16_t u = c.unicode();
+        return u < 128 ? ascii[u] : isSpacePunctOrSymbol(c);
+    };
     qsizetype begin = 0;
     qsizetype end = text.size();
-    auto strippable = [](QChar c) { return c.isSpace() || c.isPunct() || c.isSymbol(); };
     while (begin < end && strippable(text[begin]))
         ++begin;
     while (end > begin && strippable(text[end - 1]))
@@ -29,17 +53,15 @@ QStringView stripSurroundingPunctuation(QStringView text)
     return text.sliced(begin, end - begin);
 }
 
+// A line that says nothing: empty, "-", N/A, NA, none or unknown once whitespace, list markers
+// ("-", "*", "\u2022") and surrounding punctuation are gone. All of those are whitespace or
+// punctuation, so one strip of both ends removes them all.
 bool isUnknownLine(QStringView line)
 {
-    QStringView text = line.trimmed();
-    if (text.startsWith(u'-') || text.startsWith(u'*') || text.startsWith(u'\u2022'))
-        text = text.sliced(1).trimmed();
-    if (text.isEmpty() || text == u"-")
-        return true;
-    text = stripSurroundingPunctuation(text);
-    static constexpr QStringView unknownWords[] = {u"N/A", u"NA", u"none", u"unknown"};
+    const QStringView text = stripSurroundingPunctuation(line);
     if (text.isEmpty())
         return true;
+    static constexpr QStringView unknownWords[] = {u"N/A", u"NA", u"none", u"unknown"};
     for (QStringView word : unknownWords) {
         if (text.size() == word.size() && text.compare(word, Qt::CaseInsensitive) == 0)
             return true;
@@ -160,11 +182,15 @@ Anchors Anchors::fromJson(const QJsonObject &object)
 bool isUnknownAnchorValue(const QString &value)
 {
     // A value is unknown when no line of it says anything ("- N/A\n- none" included).
-    for (QStringView line : QStringView(value).tokenize(u'\n')) {
-        if (!isUnknownLine(line))
+    QStringView rest(value);
+    for (;;) {
+        const qsizetype end = rest.indexOf(u'\n');
+        if (!isUnknownLine(end < 0 ? rest : rest.first(end)))
             return false;
+        if (end < 0)
+            return true;
+        rest = rest.sliced(end + 1);
     }
-    return true;
 }
 
 ParsedSummary parseAnchorsAndSummary(const QString &text)
@@ -239,22 +265,32 @@ AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming)
 }
 
 namespace {
+constexpr QStringView kAnchorsHeading = u"## Anchors\n";
+constexpr QStringView kSectionStart = u"### ";
+
+// An anchor value's lines, each ended by a newline.
+template<typename Sink>
+void writeAnchorValue(Sink &out, QStringView value)
+{
+    // A value line that looks like a heading would end the section when read back: escape it.
+    for (QStringView line : value.tokenize(u'\n')) {
+        if (line.trimmed().startsWith(u"##"))
+            out.put(u'\\');
+        out.put(line);
+        out.put(u'\n');
+    }
+}
+
 // "## Anchors", then each section: its "### " header line and its value's lines.
 template<typename Sink>
 void writeAnchors(Sink &out, const Anchors &anchors)
 {
-    out.putAscii(u"## Anchors\n");
+    out.putAscii(kAnchorsHeading);
     for (AnchorKind kind : kAllAnchorKinds) {
-        out.putAscii(u"### ");
+        out.putAscii(kSectionStart);
         out.putAscii(anchorHeader(kind));
         out.put(u'\n');
-        // A value line that looks like a heading would end the section when read back: escape it.
-        for (QStringView line : QStringView(anchors.value(kind)).tokenize(u'\n')) {
-            if (line.trimmed().startsWith(u"##"))
-                out.put(u'\\');
-            out.put(line);
-            out.put(u'\n');
-        }
+        writeAnchorValue(out, anchors.value(kind));
     }
 }
 } // namespace
@@ -273,9 +309,22 @@ QString formatAnchors(const Anchors &anchors)
 
 qint64 formattedAnchorsBytes(const Anchors &anchors)
 {
-    text::ByteCounter counter;
-    writeAnchors(counter, anchors);
-    return counter.bytes();
+    // The sum of the pieces writeAnchors() writes, without walking each value line by line: a
+    // value with no '#' has no line to escape, and its lines with their newlines take its own
+    // bytes plus one (the newline after the last line). Others are counted as they are written.
+    qint64 bytes = kAnchorsHeading.size();
+    for (AnchorKind kind : kAllAnchorKinds) {
+        bytes += kSectionStart.size() + anchorHeader(kind).size() + 1;
+        const QString &value = anchors.value(kind);
+        if (!value.isEmpty() && !value.contains(u'#')) {
+            bytes += utf8ByteCount(value) + 1;
+        } else {
+            text::ByteCounter counter;
+            writeAnchorValue(counter, value);
+            bytes += counter.bytes();
+        }
+    }
+    return bytes;
 }
 
 } // namespace wl

@@ -236,17 +236,20 @@ void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 c
 
 QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QList<Message> *made) const
 {
-    QList<const Message *> out;
-    out.reserve(job.count());
+    const QList<ViewItem> &items = m_view.items();
+    const auto begin = items.cbegin() + job.from;
+    const auto end = items.cbegin() + job.to;
     made->clear();
-    made->reserve(job.count()); // never grows past this: the pointers into it stay valid
-    for (int i = job.from; i < job.to; ++i) {
-        const ViewItem &item = m_view.items()[i];
-        if (item.kind == ViewItem::Kind::Original) {
-            out.append(&m_history[item.sourceIndex]);
+    // Never grows past this: the pointers into it stay valid.
+    made->reserve(std::count_if(begin, end, [](const ViewItem &item) { return item.kind != ViewItem::Kind::Original; }));
+    QList<const Message *> out(job.count());
+    const Message **to = out.data();
+    for (auto item = begin; item != end; ++item) {
+        if (item->kind == ViewItem::Kind::Original) {
+            *to++ = &m_history[item->sourceIndex];
         } else {
-            made->append(m_view.messageAt(i, m_history, m_overlays));
-            out.append(&made->constLast());
+            made->append(m_view.messageAt(int(item - items.cbegin()), m_history, m_overlays));
+            *to++ = &made->constLast();
         }
     }
     return out;
@@ -308,11 +311,17 @@ const Checkpoint &CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoin
     cp.coversFromMessageId = job.coversFrom;
     cp.recordId = recordId;
     cp.tier = tier;
-    cp.createdAt = QDateTime::currentDateTime();
+    if (!recordedTime)
+        cp.createdAt = QDateTime::currentDateTime();
+    else if (const qsizetype end = std::min(m_historyEnd, m_history.size()); end > 0)
+        cp.createdAt = m_history[end - 1].createdAt;
     m_overlays.checkpoints.append(cp);
     newCheckpoints.append(cp);
-    m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);
-    return m_overlays.checkpoints.constLast();
+    const Checkpoint &added = m_overlays.checkpoints.constLast();
+    // The kept messages are shown as they were: only the head is replaced (view == build(overlays)).
+    if (m_view.historyEnd() != m_historyEnd || !m_view.replaceHeadWithCheckpoint(job.to, added, m_history))
+        m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);
+    return added;
 }
 
 bool CompactionPass::emergencyOffload(const QString &recordId)

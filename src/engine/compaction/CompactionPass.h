@@ -94,6 +94,10 @@ public:
     // Checkpoints made by applySummary() get only their size (textBytes), not their text: for the
     // what-if replay, which makes hundreds and shows few. completeCheckpointText() makes one later.
     bool deferCheckpointText = false;
+    // Checkpoints are dated by the newest history message the view holds (when that request was
+    // made in the recorded session) instead of the clock: for the what-if replay, which makes
+    // hundreds of them and must not depend on when it runs.
+    bool recordedTime = false;
     static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
 
     // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).

@@ -8,6 +8,26 @@
 
 namespace wl {
 
+namespace {
+ViewItem checkpointItem(const Checkpoint &cp)
+{
+    ViewItem item;
+    item.kind = ViewItem::Kind::Checkpoint;
+    item.coversFrom = cp.coversFromMessageId;
+    item.coversTo = cp.coversUpToMessageId;
+    item.bytes = cp.textBytes >= 0 ? cp.textBytes : TokenEstimate::utf8Bytes(cp.text);
+    return item;
+}
+
+// Where the messages after a checkpoint covering up to `coversUpTo` start (history in id order).
+qsizetype firstUncovered(const QList<Message> &history, qsizetype historyEnd, qint64 coversUpTo)
+{
+    const auto first = std::partition_point(history.cbegin(), history.cbegin() + historyEnd,
+                                            [&](const Message &m) { return m.id <= coversUpTo; });
+    return first - history.cbegin();
+}
+} // namespace
+
 ContextView ContextView::build(const QString &systemPrompt, const QList<Message> &history,
                                const ContextOverlays &overlays, qsizetype historyEnd)
 {
@@ -27,15 +47,8 @@ ContextView ContextView::build(const QString &systemPrompt, const QList<Message>
         v.m_hasCheckpoint = true;
         v.m_coversUpTo = cp.coversUpToMessageId;
         v.m_checkpointText = cp.text;
-        ViewItem item;
-        item.kind = ViewItem::Kind::Checkpoint;
-        item.coversFrom = cp.coversFromMessageId;
-        item.coversTo = cp.coversUpToMessageId;
-        item.bytes = cp.textBytes >= 0 ? cp.textBytes : TokenEstimate::utf8Bytes(cp.text);
-        v.m_bytes += v.m_pairs.pushMessage(v.m_items, item, nullptr);
-        const auto first = std::partition_point(history.cbegin(), history.cbegin() + historyEnd,
-                                                [&](const Message &m) { return m.id <= cp.coversUpToMessageId; });
-        start = first - history.cbegin();
+        v.m_bytes += v.m_pairs.pushMessage(v.m_items, checkpointItem(cp), nullptr);
+        start = firstUncovered(history, historyEnd, cp.coversUpToMessageId);
     }
     v.m_items.reserve(v.m_items.size() + (historyEnd - start) + 8);
     v.m_historyEnd = start;
@@ -98,6 +111,37 @@ void ContextView::pushHistory(const QList<Message> &history, qsizetype index, co
         item.bytes = m.byteCount();
     }
     m_bytes += m_pairs.pushResult(m_items, item, m.toolCallId);
+}
+
+bool ContextView::replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint, const QList<Message> &history)
+{
+    if (to < 2 || to >= m_items.size() || m_historyEnd > history.size())
+        return false;
+    const ViewItem &next = m_items.at(to);
+    const qsizetype first = next.sourceIndex;
+    const qint64 coversUpTo = checkpoint.coversUpToMessageId;
+    if (next.kind != ViewItem::Kind::Original || next.isResult || first <= 0 || first >= m_historyEnd
+        || history.at(first - 1).id != coversUpTo)
+        return false;
+    // build() would start at the same message and show every one after it (none is covered).
+    if (firstUncovered(history, m_historyEnd, coversUpTo) != first)
+        return false;
+    for (qsizetype i = first; i < m_historyEnd; ++i) {
+        if (history.at(i).id <= coversUpTo)
+            return false;
+    }
+    const ViewItem item = checkpointItem(checkpoint);
+    for (int i = 1; i < to; ++i)
+        m_bytes -= m_items.at(i).bytes;
+    m_bytes += item.bytes;
+    m_pairs.replaceRange(m_items, 1, to, item, qint32(first));
+    m_hasCheckpoint = true;
+    m_coversUpTo = coversUpTo;
+    m_checkpointText = checkpoint.text;
+    // As a fresh build leaves them.
+    warnScanEnd = 1;
+    warnScanThreshold = -1;
+    return true;
 }
 
 void ContextView::substitutePlaceholder(int index, qint64 shownBytes)

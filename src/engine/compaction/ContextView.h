@@ -8,6 +8,7 @@
 
 namespace wl {
 
+struct Checkpoint;
 struct ContextOverlays;
 struct Message;
 
@@ -39,6 +40,12 @@ public:
     void append(const QList<Message> &history, const ContextOverlays &overlays);
     // Extends the view up to history[0, end).
     void appendUpTo(const QList<Message> &history, const ContextOverlays &overlays, qsizetype end);
+
+    // `checkpoint`, now the newest of the overlays, covers every history message before the one
+    // items[to] shows (a message that is not a result): the view becomes what build() gives for the
+    // overlays with it, without pushing the messages it keeps again. False, and nothing changed,
+    // when the history does not let that be seen cheaply (ids out of order); then build() it.
+    bool replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint, const QList<Message> &history);
 
     // Item `index` (an Original tool result) is now shown as its offload placeholder, which with
     // its call id takes `shownBytes`; keeps the sum right.

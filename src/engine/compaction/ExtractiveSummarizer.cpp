@@ -154,6 +154,8 @@ QString bulletBlock(const QStringList &items, qsizetype max)
             text += u"- "_s;
         text += items.at(i);
     }
+    if (text.size() <= max)
+        return text; // what cut() gives, without its copy
     return cut(text, max);
 }
 
@@ -206,6 +208,7 @@ struct CallInfo
     QStringList paths;
     QString command;
     QStringList pendingSteps; // plan tools
+    bool pathsHaveNoSpace = true; // no path holds whitespace (so neither does any part of one)
 
     // oneLine(command, max) for the widths summaries show it at, worked out once per call.
     static constexpr std::array<qsizetype, 3> kCommandWidths{60, 80, 100};
@@ -309,6 +312,9 @@ CallInfo describeCall(const ToolCall &call)
     }
     if (info.kind == ToolKind::Shell && info.command.isEmpty() && !call.argumentsValid)
         info.command = head.toString(); // some agents send the bare command line
+    info.pathsHaveNoSpace = std::none_of(info.paths.cbegin(), info.paths.cend(), [](const QString &path) {
+        return std::any_of(path.cbegin(), path.cend(), [](QChar c) { return c.isSpace(); });
+    });
     if (!info.command.isEmpty()) {
         // oneLine() of a command every width sees whole (4 x 60 characters) is the same line cut
         // to each width: flatten it once.
@@ -713,7 +719,7 @@ struct Action
     const CallInfo *call = nullptr; // in the facts, which outlive the extraction
     QStringView callId;             // the call's id, in the message
     bool failed = false;
-    QString errorLine;
+    QStringView errorLine;          // in the facts, as the call
 
     QString describe(const QString &root) const
     {
@@ -784,22 +790,41 @@ void appendNumber(QString &out, qint64 n)
     text::putNumber(appender, n);
 }
 
-// listWithMore() written into `out`, each item shown after `prefix`.
+// listWithMore() written into `out`, each item shown after `prefix`. The pieces are short and many:
+// the string is grown once and they are copied in, instead of one append (and size check) each.
 void appendListWithMore(QString &out, const ShownList &items, int max, QStringView prefix = {})
 {
     const qsizetype shown = std::min<qsizetype>(items.size(), max);
+    // " (+N more)"
+    std::array<char16_t, 32> moreText;
+    QStringView more;
+    if (items.size() > max) {
+        std::array<char16_t, 20> digits;
+        auto digit = digits.end();
+        for (quint64 n = quint64(items.size() - max); n != 0 || digit == digits.end(); n /= 10)
+            *--digit = char16_t(u'0' + n % 10);
+        constexpr QStringView open = u" (+", close = u" more)";
+        auto end = std::copy(open.utf16(), open.utf16() + open.size(), moreText.begin());
+        end = std::copy(digit, digits.end(), end);
+        end = std::copy(close.utf16(), close.utf16() + close.size(), end);
+        more = QStringView(moreText.data(), end - moreText.begin());
+    }
+    qsizetype total = more.size();
+    for (qsizetype k = 0; k < shown; ++k)
+        total += (k > 0 ? 2 : 0) + prefix.size() + items[k].text.size() + items[k].suffix.size();
+    const qsizetype at = out.size();
+    out.resize(at + total);
+    QChar *to = out.data() + at;
+    auto put = [&to](QStringView piece) { to = std::copy(piece.begin(), piece.end(), to); };
     for (qsizetype k = 0; k < shown; ++k) {
         if (k > 0)
-            out += u", "_s;
-        out += prefix;
-        out += items[k].text;
-        out += items[k].suffix;
+            put(u", ");
+        put(prefix);
+        put(items[k].text);
+        put(items[k].suffix);
     }
-    if (items.size() > max) {
-        out += u" (+"_s;
-        appendNumber(out, items.size() - max);
-        out += u" more)"_s;
-    }
+    put(more);
+    Q_ASSERT(to == out.constData() + out.size());
 }
 
 // oneLine(), as a view of `text` itself when nothing changes, else of a string kept in `keep`.
@@ -808,6 +833,15 @@ QStringView oneLineView(QStringView text, qsizetype max, std::deque<QString> *ke
     if (isOneLineAlready(text, max))
         return text;
     return keep->emplace_back(oneLine(text, max));
+}
+
+// oneLineView() of (a part of) a path of `call`: the whitespace check, the longest part of
+// isOneLineAlready(), was made once for the call's paths.
+QStringView pathLineView(const CallInfo &call, QStringView path, qsizetype max, std::deque<QString> *keep)
+{
+    if (call.pathsHaveNoSpace && path.size() <= max && !path.isEmpty() && path.front() != u'#' && path.front() != u'>')
+        return path; // isOneLineAlready(path, max)
+    return oneLineView(path, max, keep);
 }
 
 // cut() of a string that is usually short enough already: no copy then.
@@ -1028,12 +1062,14 @@ private:
         for (const Action &action : m_actions) {
             if (!action.failed && action.call->kind == ToolKind::Edit) {
                 for (const QString &path : action.call->paths)
-                    appendUniqueShown(&files, oneLineView(shown(path), 160, &keep));
+                    appendUniqueShown(&files, pathLineView(*action.call, shown(path), 160, &keep));
             }
         }
         QStringList lines;
         if (!files.isEmpty()) {
-            QString line = u"- Files written or edited"_s;
+            QString line;
+            line.reserve(512);
+            line += u"- Files written or edited"_s;
             if (!m_root.isEmpty())
                 line += u" (in "_s + oneLine(m_root, 120) + u')';
             line += u": "_s;
@@ -1042,7 +1078,9 @@ private:
         }
         if (!commands.isEmpty()) {
             const qsizetype recent = std::min<qsizetype>(commands.size(), kMaxProgressCommands);
-            QString line = u"- Commands that succeeded: "_s;
+            QString line;
+            line.reserve(512);
+            line += u"- Commands that succeeded: "_s;
             for (qsizetype k = recent - 1; k >= 0; --k) {
                 line += u'"';
                 line += commands[k];
@@ -1104,7 +1142,8 @@ private:
             const QString next = followUp(action.resultIndex);
             if (!next.isEmpty())
                 item += u" \u2192 next: "_s + next;
-            items.prepend(cut(item, 280));
+            cutInPlace(item, 280);
+            items.prepend(std::move(item));
         }
         return bulletBlock(items, ExtractiveSummarizer::kMaxAnchorChars);
     }
@@ -1142,13 +1181,13 @@ private:
             switch (call.kind) {
             case ToolKind::Edit:
                 for (const QString &path : call.paths)
-                    appendUniqueShown(&edited, oneLineView(shown(path), 100, &keep), failed);
+                    appendUniqueShown(&edited, pathLineView(call, shown(path), 100, &keep), failed);
                 if (call.paths.isEmpty())
                     appendUniqueShown(&other, call.name);
                 break;
             case ToolKind::Read:
                 for (const QString &path : call.paths)
-                    appendUniqueShown(&reads, oneLineView(shown(path), 100, &keep));
+                    appendUniqueShown(&reads, pathLineView(call, shown(path), 100, &keep));
                 break;
             case ToolKind::Shell:
                 if (!call.command.isEmpty()) {

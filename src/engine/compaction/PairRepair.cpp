@@ -2,6 +2,8 @@
 
 #include "TokenEstimate.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace wl {
@@ -27,15 +29,18 @@ qint64 PairRepair::stubBytes(const QString &callId)
 
 void PairRepair::reset()
 {
-    m_openCalls = {}; // not clear(): on a list shared with a message that allocates a new buffer
+    m_openCalls = QList<ToolCall>(); // see pushMessage()
     m_answered.clear();
     m_openSlots = -1;
     m_report = {};
+    m_drops.clear();
 }
 
 qint64 PairRepair::pushMessage(QList<ViewItem> &items, const ViewItem &item, const Message *message)
 {
-    m_openCalls = {}; // not clear(): on a list shared with a message that allocates a new buffer
+    // Dropped, not clear()ed (on a list shared with a message, clear() allocates a new buffer) and
+    // not assigned `{}` (that is the initializer-list assign(), which walks the old list's elements).
+    m_openCalls = QList<ToolCall>();
     m_answered.clear();
     m_openSlots = -1;
     items.append(item);
@@ -81,7 +86,34 @@ qint64 PairRepair::pushResult(QList<ViewItem> &items, const ViewItem &item, cons
     else
         ++m_report.resultsDropped;
     m_report.droppedCallIds.append(callId);
+    m_drops.push_back({item.sourceIndex, duplicate});
     return 0;
+}
+
+void PairRepair::replaceRange(QList<ViewItem> &items, qsizetype from, qsizetype to, const ViewItem &replacement, qint32 firstKept)
+{
+    Q_ASSERT(from >= 0 && from < to && to <= items.size());
+    Q_ASSERT(to == items.size() || !items.at(to).isResult);
+    // The open group, if any, starts at or after `to` (a result never follows a message without calls).
+    Q_ASSERT(m_openSlots < 0 || m_openSlots > to);
+    items[from] = replacement;
+    items.remove(from + 1, to - from - 1);
+    if (m_openSlots >= 0)
+        m_openSlots -= to - from - 1;
+    // Drops are in history order: those before the first kept message go.
+    const auto firstKeptDrop = std::find_if(m_drops.cbegin(), m_drops.cend(),
+                                            [&](const Drop &d) { return d.sourceIndex >= firstKept; });
+    const auto gone = firstKeptDrop - m_drops.cbegin();
+    if (gone == 0)
+        return;
+    for (auto d = m_drops.cbegin(); d != firstKeptDrop; ++d) {
+        if (d->duplicate)
+            --m_report.duplicatesDropped;
+        else
+            --m_report.resultsDropped;
+    }
+    m_report.droppedCallIds.remove(0, gone);
+    m_drops.erase(m_drops.cbegin(), firstKeptDrop);
 }
 
 QList<Message> PairRepair::repair(const QList<Message> &messages, Report *report)

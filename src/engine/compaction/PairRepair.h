@@ -45,11 +45,23 @@ public:
 
     const Report &report() const { return m_report; } // stubs are counted by ContextView from its items
 
+    // items[from, to) become the one item `replacement` (a message without calls), the others are
+    // kept: the state is as if `replacement` and the kept items after it had been pushed afresh. The
+    // kept part must start with a message that is not a result, history[firstKept]; the report then
+    // keeps only what history[firstKept...] dropped.
+    void replaceRange(QList<ViewItem> &items, qsizetype from, qsizetype to, const ViewItem &replacement, qint32 firstKept);
+
 private:
     QList<ToolCall> m_openCalls;   // calls of the last assistant message while only results follow it
     std::vector<char> m_answered;  // per open call: its result arrived (char: no bit packing to pay for)
     qsizetype m_openSlots = -1;    // index in items of the first call slot of the open group
     Report m_report;
+    struct Drop
+    {
+        qint32 sourceIndex;
+        bool duplicate;
+    };
+    std::vector<Drop> m_drops;     // what m_report counts, in push order
 };
 
 } // namespace wl

@@ -5,6 +5,7 @@
 #include "ExtractiveSummarizer.h"
 #include "Paths.h"
 #include "SummaryChain.h"
+#include "TextSink.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -98,6 +99,7 @@ SimulationResult Simulator::simulate(const Input &input)
         view.appendUpTo(history, overlays, end);
         CompactionPass pass(input.systemPrompt, history, end, policy, schemaBytes, offloader, overlays, view);
         pass.deferCheckpointText = true; // made on demand by overlaysAt()
+        pass.recordedTime = true;
         SimulationRow row;
         row.index = int(r);
         TierReason reason;
@@ -106,7 +108,13 @@ SimulationResult Simulator::simulate(const Input &input)
         row.ratioBefore = reason.ratio;
         row.tokensBefore = view.tokens();
         row.msgsBefore = view.size();
-        const QString recordId = tier == Tier::None ? QString() : u"simulated-"_s + QString::number(r);
+        QString recordId; // "simulated-<r>", written without QString::number's general conversion
+        if (tier != Tier::None) {
+            recordId.reserve(32);
+            recordId += u"simulated-"_s;
+            text::TextAppender appender(recordId);
+            text::putNumber(appender, r);
+        }
 
         if (tier == Tier::Warn) {
             pass.warnOffload(recordId);

@@ -168,16 +168,23 @@ namespace {
 // The previous checkpoint's summary leads the new one (cut to kPreviousSummaryChars).
 ParsedSummary withEarlier(ParsedSummary parsed, const Checkpoint *previous)
 {
-    if (previous && !previous->summary.trimmed().isEmpty()) {
-        QString earlier = previous->summary.trimmed();
-        if (earlier.size() > kPreviousSummaryChars) {
-            earlier.truncate(kPreviousSummaryChars);
-            if (earlier.back().isHighSurrogate())
-                earlier.chop(1);
-            earlier += u"\u2026"_s;
-        }
-        parsed.summary = parsed.summary.isEmpty() ? earlier : earlier + u"\n\n"_s + parsed.summary;
+    if (!previous)
+        return parsed;
+    // Read where it is and written once into the result (no copy of it to cut and append to).
+    QStringView earlier = QStringView(previous->summary).trimmed();
+    if (earlier.isEmpty())
+        return parsed;
+    QStringView ellipsis;
+    if (earlier.size() > kPreviousSummaryChars) {
+        earlier = earlier.first(kPreviousSummaryChars);
+        if (earlier.back().isHighSurrogate())
+            earlier.chop(1);
+        ellipsis = u"\u2026";
     }
+    if (parsed.summary.isEmpty())
+        parsed.summary = earlier + ellipsis;
+    else
+        parsed.summary = earlier + ellipsis + u"\n\n" + parsed.summary;
     return parsed;
 }
 } // namespace

@@ -241,6 +241,17 @@ void TestAnchors::unknownValues_data()
     QTest::newRow("unknown-then-real") << u"- N/A\n- fixed the build"_s << false;
     QTest::newRow("negative-number") << u"-1"_s << false;
     QTest::newRow("cjk") << u"无"_s << false;
+    // Punctuation and symbols are stripped whether ASCII or not; control characters are not.
+    QTest::newRow("guillemets") << u"«N/A»"_s << true;
+    QTest::newRow("em-dashes") << u"—none—"_s << true;
+    QTest::newRow("arrows") << u"→ unknown ←"_s << true;
+    QTest::newRow("ascii-symbols") << u"$`none`^|~+<=>"_s << true;
+    QTest::newRow("delete-char") << u"\x7Fnone"_s << false;
+    QTest::newRow("unit-separator") << u"none\x1F"_s << false;
+    QTest::newRow("markers-and-rules") << u"  * - • --- n/a --- "_s << true;
+    QTest::newRow("bullet-only") << u"•"_s << true;
+    QTest::newRow("marker-then-word") << u"- -none-"_s << true;
+    QTest::newRow("marker-then-real") << u"* - use none of them"_s << false;
 }
 
 void TestAnchors::unknownValues()

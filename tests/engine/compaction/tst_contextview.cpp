@@ -24,6 +24,9 @@ private slots:
     void split_data();
     void split();
     void removingCheckpointRestoresView();
+    void replaceHeadEqualsBuild_data();
+    void replaceHeadEqualsBuild();
+    void replaceHeadRefusesUnorderedIds();
 };
 
 namespace {
@@ -187,4 +190,87 @@ void TestContextView::removingCheckpointRestoresView()
 }
 
 QTEST_GUILESS_MAIN(TestContextView)
+void TestContextView::replaceHeadEqualsBuild_data()
+{
+    QTest::addColumn<QList<Message>>("history");
+    QTest::addColumn<QList<Message>>("more"); // the history with the open call answered and one more message
+    QTest::addColumn<bool>("earlierCheckpoint");
+    HistoryBuilder h;
+    h.user(u"q"_s).result(u"orphan"_s, u"dropped"_s);
+    h.call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(3000)).result(u"c1"_s, u"duplicate"_s);
+    h.calls({{u"c2"_s, u"bash"_s, u"{}"_s, true}, {u"c3"_s, u"read_file"_s, u"{}"_s, true}}).result(u"c3"_s, u"only one"_s);
+    h.assistant(u"middle"_s).user(u"again"_s).result(u"late orphan"_s, u"dropped too"_s);
+    h.call(u"c4"_s, u"bash"_s).result(u"c4"_s, big(2500)).assistant(u"next"_s);
+    h.calls({{u"c5"_s, u"bash"_s, u"{}"_s, true}, {u"c6"_s, u"bash"_s, u"{}"_s, true}}); // open: stubs at the end
+    HistoryBuilder more = h;
+    more.result(u"c6"_s, u"answer"_s).user(u"go on"_s);
+    QTest::newRow("first checkpoint") << QList<Message>(h) << QList<Message>(more) << false;
+    QTest::newRow("after another checkpoint") << QList<Message>(h) << QList<Message>(more) << true;
+}
+
+void TestContextView::replaceHeadEqualsBuild()
+{
+    // Replacing the head in place gives exactly the view build() makes with the new checkpoint, for
+    // every cut before a message that is not a result: items, bytes, report, and what comes after.
+    QFETCH(QList<Message>, history);
+    QFETCH(QList<Message>, more);
+    QFETCH(bool, earlierCheckpoint);
+    ContextOverlays base;
+    if (earlierCheckpoint)
+        base.checkpoints << checkpoint(1, 1, u"[Context Compaction] first"_s);
+    OffloadOverlay off;
+    off.messageId = 4;
+    off.placeholder = u"[offloaded: c1]"_s;
+    base.offloads.insert(off.messageId, off);
+    const ContextView before = ContextView::build(u"sys"_s, history, base);
+    int cuts = 0;
+    for (int to = 2; to < before.size(); ++to) {
+        const ViewItem &next = before.items().at(to);
+        if (next.isResult || next.kind != Kind::Original)
+            continue;
+        ContextOverlays o = base;
+        Checkpoint cp = checkpoint(1, history.at(next.sourceIndex - 1).id, u"[Context Compaction] ünïcode"_s);
+        if (to % 2 == 0) { // as the what-if replay makes them: the size only
+            cp.textBytes = 77;
+            cp.text.clear();
+        }
+        o.checkpoints << cp;
+        ContextView replaced = before;
+        QVERIFY(replaced.replaceHeadWithCheckpoint(to, cp, history));
+        const ContextView built = ContextView::build(u"sys"_s, history, o);
+        const QByteArray at = "cut at item " + QByteArray::number(to);
+        QVERIFY2(replaced.items() == built.items(), at.constData());
+        QCOMPARE(replaced.bytes(), built.bytes());
+        QCOMPARE(replaced.historyEnd(), built.historyEnd());
+        QCOMPARE(replaced.checkpointCoversUpTo(), built.checkpointCoversUpTo());
+        QVERIFY(replaced.hasCheckpoint());
+        QCOMPARE(replaced.repairReport().resultsDropped, built.repairReport().resultsDropped);
+        QCOMPARE(replaced.repairReport().duplicatesDropped, built.repairReport().duplicatesDropped);
+        QCOMPARE(replaced.repairReport().droppedCallIds, built.repairReport().droppedCallIds);
+        QVERIFY2(identical(replaced.messages(history, o), built.messages(history, o)), at.constData());
+        // The open group is still open in the right place: its late result fills its stub.
+        replaced.appendUpTo(more, o, more.size());
+        const ContextView builtMore = ContextView::build(u"sys"_s, more, o);
+        QVERIFY2(replaced.items() == builtMore.items(), at.constData());
+        QCOMPARE(replaced.bytes(), builtMore.bytes());
+        ++cuts;
+    }
+    QVERIFY(cuts >= 5);
+}
+
+void TestContextView::replaceHeadRefusesUnorderedIds()
+{
+    // A later message with an id the checkpoint covers would be hidden by build(): not done in place.
+    QList<Message> history = HistoryBuilder().user(u"a"_s).assistant(u"b"_s).user(u"c"_s).assistant(u"d"_s);
+    history[3].id = 1;
+    const ContextView before = ContextView::build(u"sys"_s, history, {});
+    ContextView replaced = before;
+    QVERIFY(!replaced.replaceHeadWithCheckpoint(3, checkpoint(1, history[1].id, u"[Context Compaction]"_s), history));
+    QVERIFY(replaced.items() == before.items());
+    QCOMPARE(replaced.bytes(), before.bytes());
+    QVERIFY(!replaced.hasCheckpoint());
+    // And a cut that is no message boundary of the view is refused too.
+    QVERIFY(!replaced.replaceHeadWithCheckpoint(int(before.size()), checkpoint(1, 2, u"[Context Compaction]"_s), history));
+}
+
 #include "tst_contextview.moc"

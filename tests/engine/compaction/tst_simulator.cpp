@@ -65,6 +65,7 @@ private slots:
     void windowZeroNeverCompacts();
     void sharedCachesChangeNothing();
     void checkpointListsNewestOffloads();
+    void checkpointsDatedByTheirRequest();
 };
 
 void TestSimulator::matchesPreflightStepByStep()
@@ -340,4 +341,28 @@ void TestSimulator::checkpointListsNewestOffloads()
 }
 
 QTEST_GUILESS_MAIN(TestSimulator)
+void TestSimulator::checkpointsDatedByTheirRequest()
+{
+    // A simulated checkpoint carries the time of the request that would have made it (its newest
+    // message), not the time the replay ran: two replays give the same checkpoints.
+    Recorded rec = recorded(40);
+    const QDateTime start(QDate(2026, 3, 1), QTime(9, 0), QTimeZone::UTC);
+    for (qsizetype i = 0; i < rec.history.size(); ++i)
+        rec.history[i].createdAt = start.addSecs(60 * i);
+    const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
+    int dated = 0;
+    qsizetype before = 0;
+    for (int row = 0; row < sim.rows.size(); ++row) {
+        const ContextOverlays o = sim.overlaysAt(row);
+        if (o.checkpoints.size() > before) {
+            QCOMPARE(o.checkpoints.constLast().createdAt, rec.history.at(rec.requests.at(row) - 1).createdAt);
+            ++dated;
+        }
+        before = o.checkpoints.size();
+    }
+    QVERIFY(dated > 0);
+    const SimulationResult again = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
+    QCOMPARE(again.overlaysAt(int(again.rows.size()) - 1).checkpoints, sim.overlaysAt(int(sim.rows.size()) - 1).checkpoints);
+}
+
 #include "tst_simulator.moc"
