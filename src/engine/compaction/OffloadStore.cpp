@@ -248,7 +248,12 @@ QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView con
     qsizetype pos = 0;
     while (lines.size() < shown) {
         bool ascii = false;
-        const qsizetype end = lineEnd(content, pos, &ascii);
+        // The last line shown is not read past its cut: a result of one huge line (minified JSON,
+        // a long log line) is not scanned to its end. Two units more than the cut tell a line
+        // that is cut from one that only ends in "\r".
+        const bool last = lines.size() + 1 == shown;
+        const QStringView scanned = last ? content.first(std::min(content.size(), pos + kPreviewLineChars + 2)) : content;
+        const qsizetype end = lineEnd(scanned, pos, &ascii);
         Line line;
         line.text = cutPreviewLine(content.sliced(pos, end - pos), &line.cut);
         size += line.text.size() + (line.cut ? 2 : 1);

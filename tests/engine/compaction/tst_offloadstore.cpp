@@ -315,6 +315,13 @@ void TestOffloadStore::placeholderFormat_data()
     // 499 ASCII characters then an emoji: the cut must not leave half a surrogate pair.
     QTest::newRow("surrogate-at-cut") << QString(499, u'z') + u"🚀🚀"_s << 1 << 1 << QString(499, u'z') + u"\u2026\n"_s;
     QTest::newRow("cjk-line") << QString(600, QChar(0x6587)) << 1 << 1 << QString(500, QChar(0x6587)) + u"\u2026\n"_s;
+    // The last line shown is read only a little past its cut; a "\r" near the cut must still
+    // count as it does in the whole line.
+    QTest::newRow("long-last-shown-line") << u"a\n"_s + QString(800, u'x') + u"\nb"_s << 3 << 2 << u"a\n"_s + QString(500, u'x') + u"\u2026\n"_s;
+    QTest::newRow("cr-at-cut") << QString(500, u'x') + u"\r\nb"_s << 2 << 1 << QString(500, u'x') + u'\n';
+    QTest::newRow("cr-after-cut") << QString(501, u'x') + u"\r\nb"_s << 2 << 1 << QString(500, u'x') + u"\u2026\n"_s;
+    QTest::newRow("cr-inside-long-line") << QString(501, u'x') + u'\r' + QString(300, u'y') << 1 << 1 << QString(500, u'x') + u"\u2026\n"_s;
+    QTest::newRow("non-ascii-past-cut") << QString(501, u'x') + QString(10, QChar(0x6587)) << 1 << 1 << QString(500, u'x') + u"\u2026\n"_s;
 }
 
 void TestOffloadStore::placeholderFormat()
