@@ -215,7 +215,10 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
         r.viewMessageIds = ids.mid(0, in.messageIndex);
         r.estimateTokens = TokenEstimate::tokensForBytes(sink.bytesBefore(in.messageIndex));
         r.toolSchemaTokens = schemaTokens;
-        r.inputTokens = usageValue(in.usage.input);
+        // The store's input is every prompt token the model read, as the live clients report it
+        // (ChatUsage::input), so the timeline can hold it against the window: Anthropic's
+        // input_tokens leaves out the cached part, which the importers add into `context`.
+        r.inputTokens = usageValue(in.usage.context >= 0 ? in.usage.context : in.usage.input);
         r.outputTokens = usageValue(in.usage.output);
         r.cacheReadTokens = usageValue(in.usage.cacheRead);
         r.cacheWriteTokens = usageValue(in.usage.cacheWrite);

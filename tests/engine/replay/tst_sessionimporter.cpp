@@ -154,7 +154,10 @@ void TestSessionImporter::corpus()
         QCOMPARE(req.tier, Tier::None);
         QCOMPARE(req.model, src.model);
         QCOMPARE(req.startedAt, src.timestamp.isValid() ? src.timestamp.toUTC() : QDateTime());
-        QCOMPARE(req.inputTokens, known(src.usage.input));
+        // Every prompt token read, cached or not (Claude Code's input_tokens count only the rest).
+        QCOMPARE(req.inputTokens, known(src.usage.context >= 0 ? src.usage.context : src.usage.input));
+        if (QByteArray(QTest::currentDataTag()).startsWith("claude") && src.usage.input >= 0)
+            QCOMPARE(*req.inputTokens, src.usage.input + std::max<qint64>(0, src.usage.cacheRead) + std::max<qint64>(0, src.usage.cacheWrite));
         QCOMPARE(req.outputTokens, known(src.usage.output));
         QCOMPARE(req.cacheReadTokens, known(src.usage.cacheRead));
         QCOMPARE(req.cacheWriteTokens, known(src.usage.cacheWrite));
