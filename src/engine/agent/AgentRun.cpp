@@ -169,12 +169,13 @@ bool AgentRun::open(SessionData data, QString *error)
     if (!m_workspace->isValid())
         return setError(tr("the workspace folder %1 does not exist or is not a folder").arg(info->workspace));
 
+    // A session without a prompt of its own (an import) runs with the default one, stored only
+    // when the first request goes out with it: opening a recorded session must not change what
+    // its replay and what-if are measured against.
     m_systemPrompt = info->systemPrompt;
-    if (m_systemPrompt.isEmpty()) {
+    m_systemPromptStored = !m_systemPrompt.isEmpty();
+    if (m_systemPrompt.isEmpty())
         m_systemPrompt = SystemPrompt::defaultText();
-        if (!m_config.store->setSystemPrompt(m_config.sessionId, m_systemPrompt, &why))
-            return setError(tr("cannot store the system prompt: %1").arg(why));
-    }
 
     m_history = std::move(data.history);
     m_overlays = std::move(data.overlays);
@@ -605,6 +606,14 @@ bool AgentRun::storeCompaction(PreflightResult &result)
 
 void AgentRun::sendRequest()
 {
+    if (!m_systemPromptStored) {
+        QString why;
+        if (!m_config.store->setSystemPrompt(m_config.sessionId, m_systemPrompt, &why)) {
+            fail(tr("cannot store the system prompt: %1").arg(why));
+            return;
+        }
+        m_systemPromptStored = true;
+    }
     ChatRequest request;
     request.messages = m_view->messages(m_history, m_overlays);
     request.tools = m_toolSpecs;

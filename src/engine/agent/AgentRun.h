@@ -178,6 +178,7 @@ private:
     AgentConfig m_config;
     CompactionPolicy m_policy;
     QString m_systemPrompt;
+    bool m_systemPromptStored = false; // false: the default, not yet written to the session
     QString m_auditPath;
     Workspace *m_workspace = nullptr;
     ApprovalGate *m_gate = nullptr;

@@ -76,6 +76,10 @@ void TestAgentRun::answerIsStoredWithItsRequest()
     QSignalSpy requests(run, &AgentRun::requestStored);
     QString deltas;
     connect(run, &AgentRun::textDelta, this, [&deltas](const QString &t) { deltas += t; });
+    // Opening runs with the default prompt but writes nothing: an imported session stays as it was
+    // recorded until the agent sends a request of its own.
+    QCOMPARE(run->systemPrompt(), SystemPrompt::defaultText());
+    QVERIFY(h.store.session(h.sessionId)->systemPrompt.isEmpty());
 
     QVERIFY(run->submit(u"hi"_s));
     QCOMPARE(h.settle(), AgentRun::State::Finished);
