@@ -23,12 +23,13 @@ using namespace wl;
 using namespace Qt::StringLiterals;
 
 namespace {
-// Shows the chart at the given size and waits until it is on screen, so its plot area is laid out.
-bool showAt(TimelineChart &chart, int width, int height)
+// Shows a chart (or the panel around one) at the given size and waits until it is on screen, so
+// the chart's plot area is laid out.
+bool showAt(QWidget &widget, int width, int height)
 {
-    chart.resize(width, height);
-    chart.show();
-    return QTest::qWaitForWindowExposed(&chart);
+    widget.resize(width, height);
+    widget.show();
+    return QTest::qWaitForWindowExposed(&widget);
 }
 
 QList<TimelineRow> rampRows(int n)
@@ -400,9 +401,7 @@ void TestTimeline::linesArePainted()
 {
     TimelineModel model;
     TimelinePanel panel(&model);
-    panel.resize(900, 400);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(showAt(panel, 900, 400));
     model.setRecorded(rampRows(100));
     TimelineChart *chart = panel.chart();
     chart->refreshNow();
@@ -517,9 +516,7 @@ void TestTimeline::markersArePainted()
     // Filled markers in the PNG (raster, stamps) and marker borders in the SVG (vector shapes).
     TimelineModel model;
     TimelinePanel panel(&model);
-    panel.resize(900, 400);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(showAt(panel, 900, 400));
     QList<TimelineRow> rows = rampRows(100);
     rows[30].sourceCompaction = u"The agent compacted"_s;
     model.setRecorded(rows);
