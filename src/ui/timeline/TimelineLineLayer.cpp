@@ -24,11 +24,6 @@ qreal distanceToSegment(const QPointF &p, const QPointF &a, const QPointF &b)
 }
 } // namespace
 
-TimelineLineLayer::TimelineLineLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY)
-    : TimelinePlotLayer(chart, axisX, axisY)
-{
-}
-
 TimelineLineLayer::~TimelineLineLayer() = default;
 
 int TimelineLineLayer::addLine(Kind kind, const QPen &pen)

@@ -25,7 +25,7 @@ class TimelineLineLayer : public TimelinePlotLayer
 public:
     enum class Kind { Cached, Live };
 
-    TimelineLineLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY);
+    using TimelinePlotLayer::TimelinePlotLayer;
     ~TimelineLineLayer() override;
 
     int addLine(Kind kind, const QPen &pen = QPen());

@@ -24,11 +24,6 @@ qreal stampHalfExtent(const TimelineMarkerLayer::Style &style)
 }
 } // namespace
 
-TimelineMarkerLayer::TimelineMarkerLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY)
-    : TimelinePlotLayer(chart, axisX, axisY)
-{
-}
-
 TimelineMarkerLayer::~TimelineMarkerLayer() = default;
 
 int TimelineMarkerLayer::addGroup(const Style &style)

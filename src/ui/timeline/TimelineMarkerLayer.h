@@ -35,7 +35,7 @@ public:
         friend bool operator==(const Style &, const Style &) = default;
     };
 
-    TimelineMarkerLayer(QChart *chart, QValueAxis *axisX, QValueAxis *axisY);
+    using TimelinePlotLayer::TimelinePlotLayer;
     ~TimelineMarkerLayer() override;
 
     // Groups paint in the order they were added (a later group over an earlier one).
