@@ -447,7 +447,7 @@ QByteArray chunked(QByteArrayView bytes)
 class FakeLlmServer::Connection : public QObject
 {
 public:
-    enum class End { Close, Disconnect, Hang };
+    enum class End { Close, Disconnect, Hang, Trickle };
     struct Step
     {
         QByteArray bytes;
@@ -476,6 +476,12 @@ public:
         m_end = end;
         m_yield = yieldBetweenSteps;
         playNext();
+    }
+    // End::Trickle: what is written, and how often, once the steps are played.
+    void setTrickle(const QByteArray &chunk, int everyMs)
+    {
+        m_trickle = chunk;
+        m_trickleMs = everyMs;
     }
 
 private:
@@ -541,6 +547,12 @@ private:
             break;
         case End::Hang:
             break; // keep the connection open and silent
+        case End::Trickle:
+            // Never ends: the same chunk again and again, until the client goes away.
+            m_steps.append(Step{m_trickle, m_trickleMs});
+            m_timer.start(m_trickleMs);
+            m_waited = true;
+            break;
         }
     }
 
@@ -554,6 +566,8 @@ private:
     bool m_handled = false;
     bool m_waited = false;
     bool m_yield = false;
+    QByteArray m_trickle;
+    int m_trickleMs = 20;
 };
 
 // ---- FakeLlmServer ------------------------------------------------------------
@@ -736,6 +750,10 @@ void FakeLlmServer::handleRequest(Connection *connection, RecordedRequest reques
         case FakeReply::Fault::Hang:
             end = End::Hang;
             break;
+        case FakeReply::Fault::Trickle:
+            end = End::Trickle;
+            connection->setTrickle(chunked(r.trickle), std::max(1, r.trickleMs));
+            break;
         case FakeReply::Fault::MalformedJson:
             events << QByteArray(anthropic ? "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_d\n\n"
                                            : "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"brok\n\n");
@@ -752,7 +770,10 @@ void FakeLlmServer::handleRequest(Connection *connection, RecordedRequest reques
         }
     }
 
-    QByteArray head = "HTTP/1.1 200 OK\r\nContent-Type: " + r.contentType + "\r\nCache-Control: no-cache\r\n";
+    // A trickle may stand for an error page that never ends; every other stream is a 200.
+    const int code = r.fault == FakeReply::Fault::Trickle ? r.status : 200;
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(code) + (code == 200 ? " OK" : " Error")
+                      + "\r\nContent-Type: " + r.contentType + "\r\nCache-Control: no-cache\r\n";
     for (const auto &[n, v] : r.headers)
         head += n + ": " + v + "\r\n";
     head += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";

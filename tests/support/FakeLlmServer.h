@@ -64,6 +64,7 @@ struct FakeReply
         MalformedJson,      // stream `faultAfterEvents` events, then a data line that is not JSON
         ErrorEvent,         // stream `faultAfterEvents` events, then an in-stream error (`errorType`)
         Hang,               // send nothing (faultAfterEvents < 0) or stop after that many events; never close
+        Trickle,            // stream `faultAfterEvents` events, then `trickle` every `trickleMs`, forever
     };
 
     // Content of a normal reply.
@@ -94,6 +95,8 @@ struct FakeReply
     HeaderList headers;             // extra response headers (Retry-After, x-should-retry, ...)
     QByteArray body;                // for Fault::Status
     int faultAfterEvents = -1;
+    QByteArray trickle = ": keep-alive\n\n"; // Trickle: a comment, or an event that adds nothing
+    int trickleMs = 20;
     QString errorType = QStringLiteral("overloaded_error");
 
     // Matching: without `when` the reply is used by the next chat request, in

@@ -4,6 +4,7 @@
 #include "LoggingCategories.h"
 #include "OpenAiChatClient.h"
 #include "ProviderProfile.h"
+#include "ProviderRequest.h"
 #include "Redaction.h"
 #include "SseParser.h"
 #include "StreamAssembler.h"
@@ -21,17 +22,24 @@ namespace wl {
 
 namespace {
 constexpr qsizetype kMaxErrorBody = 1024 * 1024;          // error pages are short; keep 1 MB at most
-constexpr qsizetype kMaxWholeBody = 64 * 1024 * 1024;     // a non-streamed reply
 } // namespace
 
 ChatClient::ChatClient(QObject *parent)
     : QObject(parent)
     , m_manager(new QNetworkAccessManager(this))
     , m_retryTimer(new QTimer(this))
+    , m_deadlineTimer(new QTimer(this))
     , m_parser(std::make_unique<SseParser>())
 {
     m_retryTimer->setSingleShot(true);
     connect(m_retryTimer, &QTimer::timeout, this, &ChatClient::startAttempt);
+    m_deadlineTimer->setSingleShot(true);
+    connect(m_deadlineTimer, &QTimer::timeout, this, [this] {
+        if (!m_reply)
+            return;
+        dropReply();
+        failOrRetry(ChatError::deadline(m_deadlineMs));
+    });
 }
 
 ChatClient::~ChatClient()
@@ -98,27 +106,33 @@ void ChatClient::cancel()
     if (!m_busy)
         return;
     m_retryTimer->stop();
+    m_deadlineTimer->stop();
     dropReply();
     m_busy = false;
     ++m_generation;
     logLine(u"call cancelled by the caller (attempt %1)"_s.arg(m_attempt));
-    emit cancelled();
+    Q_EMIT cancelled();
 }
 
 void ChatClient::startAttempt()
 {
     if (!m_busy)
         return;
+    if (hasApiKey() && !ProviderRequest::mayCarryKey(endpoint())) {
+        failOrRetry(ChatError::insecureUrl(endpoint()));
+        return;
+    }
     ++m_attempt;
     m_status = 0;
     m_streaming = false;
+    m_replyBytes = 0;
     m_errorBody.clear();
     m_assembler = createAssembler();
     StreamAssembler::Callbacks callbacks;
-    callbacks.text = [this](const QString &t) { emit textDelta(t); };
-    callbacks.thinking = [this](const QString &t) { emit thinkingDelta(t); };
-    callbacks.toolCallStarted = [this](int i, const QString &id, const QString &name) { emit toolCallStarted(i, id, name); };
-    callbacks.toolCallArguments = [this](int i, const QString &d) { emit toolCallArgumentsDelta(i, d); };
+    callbacks.text = [this](const QString &t) { Q_EMIT textDelta(t); };
+    callbacks.thinking = [this](const QString &t) { Q_EMIT thinkingDelta(t); };
+    callbacks.toolCallStarted = [this](int i, const QString &id, const QString &name) { Q_EMIT toolCallStarted(i, id, name); };
+    callbacks.toolCallArguments = [this](int i, const QString &d) { Q_EMIT toolCallArgumentsDelta(i, d); };
     m_assembler->setCallbacks(std::move(callbacks));
     m_parser->reset();
     const quint64 generation = ++m_generation;
@@ -128,7 +142,7 @@ void ChatClient::startAttempt()
             m_assembler->handleEvent(event);
     });
 
-    QNetworkRequest request(endpoint());
+    QNetworkRequest request = ProviderRequest::make(endpoint());
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader(QByteArrayLiteral("Accept"), QByteArrayLiteral("text/event-stream"));
     addHeaders(request);
@@ -143,11 +157,19 @@ void ChatClient::startAttempt()
         endpoint().toString(), protocolName(), m_model, QString::number(m_attempt),
         QString::number(m_body.size()), headerText.join(u"; "_s)));
 
-    emit attemptStarted(m_attempt);
+    Q_EMIT attemptStarted(m_attempt);
     if (!m_busy)
         return; // cancelled from a slot
     m_reply = m_manager->post(request, m_body);
+    m_deadlineTimer->start(m_deadlineMs);
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &ChatClient::onMetaData);
+    // A followed (same-origin) redirect: what counts is the status of the reply it leads to.
+    connect(m_reply, &QNetworkReply::redirected, this, [this] {
+        m_status = 0;
+        m_streaming = false;
+        m_replyBytes = 0;
+        m_errorBody.clear();
+    });
     connect(m_reply, &QNetworkReply::readyRead, this, &ChatClient::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &ChatClient::onReplyFinished);
 }
@@ -172,6 +194,13 @@ void ChatClient::onReadyRead()
     if (!m_status)
         onMetaData();
     const QByteArray data = m_reply->readAll();
+    m_replyBytes += data.size();
+    const bool success = m_status >= 200 && m_status < 300;
+    if (success && m_replyBytes > m_maxReplyBytes) {
+        dropReply();
+        failOrRetry(ChatError::tooLarge(m_maxReplyBytes));
+        return;
+    }
     if (m_streaming) {
         m_parser->feed(data);
         if (!m_reply)
@@ -185,9 +214,14 @@ void ChatClient::onReadyRead()
         }
         return;
     }
-    const qsizetype cap = m_status >= 200 && m_status < 300 ? kMaxWholeBody : kMaxErrorBody;
-    if (m_errorBody.size() < cap)
-        m_errorBody.append(data.left(cap - m_errorBody.size()));
+    if (success) {
+        m_errorBody.append(data);
+        return;
+    }
+    // An error page: the first megabyte says what went wrong; stop reading there.
+    m_errorBody.append(data.left(kMaxErrorBody - m_errorBody.size()));
+    if (m_errorBody.size() >= kMaxErrorBody && m_reply->isRunning())
+        m_reply->abort(); // finishes the reply as the HTTP error it is
 }
 
 void ChatClient::onReplyFinished()
@@ -204,6 +238,12 @@ void ChatClient::onReplyFinished()
     }
     const QNetworkReply::NetworkError networkError = reply->error();
     const QString errorString = reply->errorString();
+    if (networkError == QNetworkReply::InsecureRedirectError) {
+        const QUrl target = reply->url().resolved(QUrl::fromEncoded(reply->rawHeader(QByteArrayLiteral("location"))));
+        dropReply();
+        failOrRetry(ChatError::crossOriginRedirect(target));
+        return;
+    }
     ChatError::HttpReply http;
     http.status = m_status;
     http.body = m_errorBody;
@@ -256,13 +296,21 @@ void ChatClient::failOrRetry(const ChatError &error)
 {
     if (!m_busy)
         return;
+    m_deadlineTimer->stop();
     const bool delivered = m_assembler && m_assembler->deliveredContent();
-    if (!delivered && m_policy.shouldRetry(error, m_attempt)) {
+    if (m_policy.shouldRetry(error, m_attempt)) {
+        // Part of the reply reached the caller: it is dropped, and the next attempt sends it whole.
+        if (delivered) {
+            logLine(u"attempt %1 broke after part of the reply was delivered; that part is discarded"_s.arg(m_attempt));
+            Q_EMIT replyDiscarded();
+            if (!m_busy)
+                return; // cancelled from a slot
+        }
         const int delay = m_policy.delayMs(error, m_attempt);
         logLine(u"attempt %1 failed (%2: %3 %4); retrying in %5 ms"_s.arg(
             QString::number(m_attempt), ChatError::kindName(error.kind), error.message, error.providerMessage,
             QString::number(delay)));
-        emit retrying(m_attempt + 1, delay, error);
+        Q_EMIT retrying(m_attempt + 1, delay, error);
         if (m_busy)
             m_retryTimer->start(delay);
         return;
@@ -271,19 +319,20 @@ void ChatClient::failOrRetry(const ChatError &error)
     qCWarning(lcLlm).noquote() << Redaction::redact(u"call failed after %1 attempt(s)%2: %3 %4"_s.arg(
         QString::number(m_attempt), delivered ? u" (part of the reply was delivered)"_s : QString(),
         ChatError::kindName(error.kind) + u": "_s + error.message, error.providerMessage));
-    emit failed(error);
+    Q_EMIT failed(error);
 }
 
 void ChatClient::finishCall()
 {
     m_busy = false;
+    m_deadlineTimer->stop();
     const Message message = m_assembler->message();
     const ChatUsage usage = m_assembler->usage();
     const QString reason = m_assembler->finishReason();
     logLine(u"finished after %1 attempt(s): %2 chars, %3 tool call(s), finish %4, usage in %5 out %6"_s.arg(
         QString::number(m_attempt), QString::number(message.content.size()), QString::number(message.toolCalls.size()),
         reason, QString::number(usage.input), QString::number(usage.output)));
-    emit finished(message, usage, reason);
+    Q_EMIT finished(message, usage, reason);
 }
 
 void ChatClient::dropReply()

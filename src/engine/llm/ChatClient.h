@@ -30,11 +30,14 @@ struct ProviderProfile;
 // (textDelta, thinkingDelta, toolCallStarted, toolCallArgumentsDelta, in
 // stream order); then exactly one of finished(), failed() or cancelled().
 //
-// Retries follow retryPolicy() but only while no delta has been emitted:
-// once part of the reply reached the caller, a failure is reported with
-// failed() so nothing is shown twice. The transfer timeout (no bytes for
-// transferTimeoutMs) fails with Kind::Timeout; cancel() is the only way to
-// get cancelled().
+// Retries follow retryPolicy(). When a stream breaks after part of the reply
+// reached the caller, replyDiscarded() comes first: the caller drops what it
+// was shown, and the next attempt streams the whole reply again. The transfer
+// timeout (no bytes for transferTimeoutMs) fails with Kind::Timeout; the
+// deadline (the whole call, keep-alives included) and the size cap end a
+// reply that never finishes; cancel() is the only way to get cancelled().
+// Requests follow ProviderRequest's rules: same-origin redirects only, and a
+// key over plain http only to this machine.
 class ChatClient : public QObject
 {
     Q_OBJECT
@@ -56,6 +59,12 @@ public:
     const RetryPolicy &retryPolicy() const { return m_policy; }
     void setTransferTimeoutMs(int ms) { m_transferTimeoutMs = ms; }
     int transferTimeoutMs() const { return m_transferTimeoutMs; }
+    // Each attempt must end within this time, however the server keeps the connection busy.
+    void setDeadlineMs(int ms) { m_deadlineMs = ms; }
+    int deadlineMs() const { return m_deadlineMs; }
+    // A reply (stream or body) larger than this fails.
+    void setMaxReplyBytes(qint64 bytes) { m_maxReplyBytes = bytes; }
+    qint64 maxReplyBytes() const { return m_maxReplyBytes; }
     // Shares a manager (not owned); by default the client makes its own.
     void setNetworkAccessManager(QNetworkAccessManager *manager);
 
@@ -79,6 +88,8 @@ Q_SIGNALS:
     void failed(const wl::ChatError &error);
     // `attempt` is the number of the attempt that will start after `delayMs`.
     void retrying(int attempt, int delayMs, const wl::ChatError &error);
+    // The deltas emitted so far belong to a reply that broke; drop them (a retry follows).
+    void replyDiscarded();
     void cancelled();
 
 protected:
@@ -102,6 +113,7 @@ private:
     QNetworkAccessManager *m_manager = nullptr;
     QPointer<QNetworkReply> m_reply;
     QTimer *m_retryTimer = nullptr;
+    QTimer *m_deadlineTimer = nullptr;
     std::unique_ptr<SseParser> m_parser;
     std::unique_ptr<StreamAssembler> m_assembler;
     QUrl m_baseUrl;
@@ -111,6 +123,9 @@ private:
     QByteArray m_errorBody;   // non-2xx or non-stream body, capped
     RetryPolicy m_policy;
     int m_transferTimeoutMs = 120000;
+    int m_deadlineMs = 30 * 60 * 1000;
+    qint64 m_maxReplyBytes = 64 * 1024 * 1024;
+    qint64 m_replyBytes = 0;
     quint64 m_generation = 0; // bumped per attempt and on cancel: stale parser callbacks are ignored
     int m_attempt = 0;
     int m_status = 0;

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUrl>
 
 #include <algorithm>
 
@@ -202,6 +203,42 @@ ChatError ChatError::protocol(const QString &detail)
     e.kind = Kind::Protocol;
     e.message = QCoreApplication::translate("wl::ChatError", "The provider's reply could not be understood.");
     e.providerMessage = Redaction::redact(detail);
+    return e;
+}
+
+ChatError ChatError::deadline(int deadlineMs)
+{
+    ChatError e;
+    e.kind = Kind::Timeout;
+    e.message = QCoreApplication::translate("wl::ChatError", "The reply did not finish within %1 s, although the provider kept the connection alive; the request was stopped.")
+                    .arg(double(deadlineMs) / 1000.0);
+    return e;
+}
+
+ChatError ChatError::tooLarge(qint64 capBytes)
+{
+    ChatError e;
+    e.kind = Kind::Protocol;
+    e.message = QCoreApplication::translate("wl::ChatError", "The provider's reply grew past %1 MB without ending; the request was stopped.")
+                    .arg(double(capBytes) / (1024.0 * 1024.0), 0, 'f', 1);
+    return e;
+}
+
+ChatError ChatError::insecureUrl(const QUrl &url)
+{
+    ChatError e;
+    e.kind = Kind::BadRequest;
+    e.message = QCoreApplication::translate("wl::ChatError", "Refused to send the API key in clear text to %1: use https://, or http:// only for a server on this machine (127.0.0.1, localhost).")
+                    .arg(url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery));
+    return e;
+}
+
+ChatError ChatError::crossOriginRedirect(const QUrl &target)
+{
+    ChatError e;
+    e.kind = Kind::BadRequest;
+    e.message = QCoreApplication::translate("wl::ChatError", "The provider redirected the request to another server (%1); Waterline follows redirects only within the same server, so the key is not sent there. Check the base URL.")
+                    .arg(target.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery));
     return e;
 }
 

@@ -3,6 +3,8 @@
 #include <QByteArray>
 #include <QString>
 
+class QUrl;
+
 namespace wl {
 
 // A failed LLM call, typed so the agent loop and the UI can react: retry,
@@ -54,6 +56,15 @@ struct ChatError
     static ChatError network(const QString &detail);
     static ChatError timeout(int timeoutMs);
     static ChatError protocol(const QString &detail);
+    // The reply did not end within the deadline of the whole call (`deadlineMs`), although bytes
+    // kept coming (keep-alive comments, a slow drip). Not retried: the next try would do the same.
+    static ChatError deadline(int deadlineMs);
+    // The reply grew past `capBytes` (endless events). Not retried.
+    static ChatError tooLarge(qint64 capBytes);
+    // A key would cross the network in clear text (http:// to a host that is not this machine).
+    static ChatError insecureUrl(const QUrl &url);
+    // The server redirected the request to another origin, which is not followed. Not retried.
+    static ChatError crossOriginRedirect(const QUrl &target);
     static ChatError cancelled();
 };
 

@@ -3,6 +3,7 @@
 #include "AnthropicClient.h"
 #include "LoggingCategories.h"
 #include "ProviderProfile.h"
+#include "ProviderRequest.h"
 #include "Redaction.h"
 
 #include <QCoreApplication>
@@ -12,11 +13,16 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QTimer>
 #include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
 
 namespace wl {
+
+namespace {
+constexpr qint64 kMaxListBytes = 4 * 1024 * 1024; // a model list is a few kilobytes; 4 MB is generous
+} // namespace
 
 ModelDiscovery::ModelDiscovery(QObject *parent)
     : QObject(parent)
@@ -77,11 +83,17 @@ QStringList ModelDiscovery::parseModels(const QByteArray &json, QString *error)
 void ModelDiscovery::fetch(const ProviderProfile &profile, const QString &apiKey)
 {
     cancel();
-    QNetworkRequest request(modelsUrl(profile));
+    const QUrl url = modelsUrl(profile);
+    QNetworkRequest request = ProviderRequest::make(url);
     const QByteArray key = apiKey.trimmed().toUtf8();
     Redaction::registerSecret(apiKey);
     m_keyPresent = !key.isEmpty();
     m_model = profile.model;
+    if (m_keyPresent && !ProviderRequest::mayCarryKey(url)) {
+        // Reported from the event loop, as every other outcome is.
+        QTimer::singleShot(0, this, [this, url] { Q_EMIT failed(ChatError::insecureUrl(url)); });
+        return;
+    }
     if (profile.protocol == ProviderProfile::Protocol::Anthropic) {
         if (!key.isEmpty())
             request.setRawHeader(QByteArrayLiteral("x-api-key"), key);
@@ -94,6 +106,13 @@ void ModelDiscovery::fetch(const ProviderProfile &profile, const QString &apiKey
     qCDebug(lcLlm).noquote() << Redaction::redact(QString(u"GET "_s + request.url().toString()));
     m_reply = m_manager->get(request);
     connect(m_reply, &QNetworkReply::finished, this, &ModelDiscovery::onFinished);
+    connect(m_reply, &QNetworkReply::readyRead, this, [this] {
+        // Qt buffers the whole body until it finishes; a server that never stops would fill memory.
+        if (m_reply && m_reply->bytesAvailable() > kMaxListBytes) {
+            cancel();
+            Q_EMIT failed(ChatError::tooLarge(kMaxListBytes));
+        }
+    });
 }
 
 void ModelDiscovery::cancel()
@@ -115,7 +134,7 @@ void ModelDiscovery::onFinished()
     m_reply = nullptr;
     reply->deleteLater();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QByteArray body = reply->read(4 * 1024 * 1024);
+    const QByteArray body = reply->read(kMaxListBytes);
     if (status >= 300) {
         ChatError::HttpReply http{status, body, reply->rawHeader(QByteArrayLiteral("retry-after")), {}, {}};
         ChatError e = ChatError::fromHttp(http, m_model, m_keyPresent);
@@ -123,23 +142,23 @@ void ModelDiscovery::onFinished()
             e.message = QCoreApplication::translate("wl::ModelDiscovery",
                                                     "The server has no model list at %1 (HTTP 404).")
                             .arg(reply->url().toString());
-        emit failed(e);
+        Q_EMIT failed(e);
         return;
     }
     if (reply->error() != QNetworkReply::NoError) {
         if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
-            emit failed(ChatError::timeout(m_timeoutMs));
+            Q_EMIT failed(ChatError::timeout(m_timeoutMs));
         else
-            emit failed(ChatError::network(reply->errorString()));
+            Q_EMIT failed(ChatError::network(reply->errorString()));
         return;
     }
     QString error;
     const QStringList ids = parseModels(body, &error);
     if (!error.isEmpty()) {
-        emit failed(ChatError::protocol(error));
+        Q_EMIT failed(ChatError::protocol(error));
         return;
     }
-    emit modelsFound(ids);
+    Q_EMIT modelsFound(ids);
 }
 
 } // namespace wl

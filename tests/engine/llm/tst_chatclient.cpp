@@ -6,6 +6,7 @@
 #include "llm/ModelDiscovery.h"
 #include "llm/OpenAiChatClient.h"
 #include "llm/ProviderProfile.h"
+#include "llm/ProviderRequest.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -32,6 +33,7 @@ struct CallLog
     QList<int> retryDelays;
     int attemptsStarted = 0;
     int cancelledCount = 0;
+    int discarded = 0;
     std::optional<Message> message;
     ChatUsage usage;
     QString finish;
@@ -76,6 +78,13 @@ void attach(ChatClient *client, CallLog *log)
     QObject::connect(client, &ChatClient::failed, client, [log](const ChatError &e) {
         log->error = e;
         log->order << u"failed"_s;
+    });
+    QObject::connect(client, &ChatClient::replyDiscarded, client, [log] {
+        // What a caller does: forget the broken reply; the retry streams it whole.
+        ++log->discarded;
+        log->text.clear();
+        log->thinking.clear();
+        log->order << u"discarded"_s;
     });
     QObject::connect(client, &ChatClient::cancelled, client, [log] {
         ++log->cancelledCount;
@@ -223,7 +232,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("attempts");
         QTest::addColumn<int>("maxAttempts");
         QTest::addColumn<int>("timeoutMs");
-        QTest::addColumn<bool>("partialText");  // text reached the caller before the failure
+        QTest::addColumn<bool>("partialText");  // text reached the caller before the failure (a success: was discarded)
 
         using F = FakeReply::Fault;
         using K = ChatError::Kind;
@@ -252,20 +261,24 @@ private Q_SLOTS:
                                                       << true << ok << 2 << 4 << 3000 << false;
             *row("disconnect before content, then ok") << p << QList<FakeReply>{fault(F::Disconnect, 1), okReply()}
                                                        << true << ok << 2 << 4 << 3000 << false;
-            *row("disconnect mid-stream") << p << QList<FakeReply>{fault(F::Disconnect, 4), okReply()} << false
-                                          << int(K::Network) << 1 << 4 << 3000 << true;
+            // A stream that breaks mid-reply is retried like any network error; the partial reply is dropped.
+            *row("disconnect mid-stream, then ok") << p << QList<FakeReply>{fault(F::Disconnect, 4), okReply()} << true
+                                                   << ok << 2 << 4 << 3000 << true;
             *row("malformed json before content") << p << QList<FakeReply>{fault(F::MalformedJson, 1), okReply()}
                                                   << false << int(K::Protocol) << 1 << 4 << 3000 << false;
             *row("malformed json mid-stream") << p << QList<FakeReply>{fault(F::MalformedJson, 4), okReply()} << false
                                               << int(K::Protocol) << 1 << 4 << 3000 << true;
             *row("overloaded event before content, then ok") << p
                 << QList<FakeReply>{fault(F::ErrorEvent, 1), okReply()} << true << ok << 2 << 4 << 3000 << false;
-            *row("overloaded event mid-stream") << p << QList<FakeReply>{fault(F::ErrorEvent, 4), okReply()} << false
-                                                << int(K::Overloaded) << 1 << 4 << 3000 << true;
+            *row("overloaded event mid-stream, then ok") << p << QList<FakeReply>{fault(F::ErrorEvent, 4), okReply()}
+                                                         << true << ok << 2 << 4 << 3000 << true;
+            *row("disconnect mid-stream until attempts run out") << p
+                << QList<FakeReply>{fault(F::Disconnect, 4), fault(F::Disconnect, 4)} << false << int(K::Network) << 2 << 2
+                << 3000 << true;
             *row("hang, twice: timeout") << p << QList<FakeReply>{fault(F::Hang, -1), fault(F::Hang, -1)} << false
                                          << int(K::Timeout) << 2 << 2 << 300 << false;
-            *row("hang mid-stream: timeout") << p << QList<FakeReply>{fault(F::Hang, 4), okReply()} << false
-                                             << int(K::Timeout) << 1 << 4 << 300 << true;
+            *row("hang mid-stream: timeout, then ok") << p << QList<FakeReply>{fault(F::Hang, 4), okReply()} << true
+                                                      << ok << 2 << 4 << 300 << true;
             FakeReply drip = okReply();
             drip.delayMs = 60; // ~10 events: the call outlasts the transfer timeout, no gap does
             *row("slow drip within the transfer timeout") << p << QList<FakeReply>{drip} << true << ok << 1 << 1 << 300
@@ -312,6 +325,7 @@ private Q_SLOTS:
             QCOMPARE(log.text, kReplyText);
             QCOMPARE(log.finish, u"stop"_s);
             QVERIFY(log.usage.inputKnown);
+            QCOMPARE(log.discarded > 0, partialText);
         } else {
             QVERIFY2(log.error, "expected a failure");
             QCOMPARE(ChatError::kindName(ChatError::Kind(log.error->kind)), ChatError::kindName(ChatError::Kind(kind)));
@@ -341,6 +355,170 @@ private Q_SLOTS:
         QVERIFY(log.message);
         QCOMPARE(log.retryDelays, QList<int>{1000});
         QVERIFY(timer.elapsed() >= 950);
+    }
+
+    // A 307 re-sends the POST with its headers; to another origin it would carry the key away.
+    void redirectToAnotherOriginIsRefused_data()
+    {
+        QTest::addColumn<QString>("protocol");
+        QTest::newRow("openai-chat") << u"openai-chat"_s;
+        QTest::newRow("anthropic") << u"anthropic"_s;
+    }
+    void redirectToAnotherOriginIsRefused()
+    {
+        QFETCH(QString, protocol);
+        FakeLlmServer thief;
+        QVERIFY(thief.start());
+        thief.enqueue(okReply());
+        FakeLlmServer server;
+        QVERIFY(server.start());
+        auto client = makeClient(protocol, server);
+        const QByteArray target = client->endpoint().toString().replace(server.url().toString(), thief.url().toString()).toUtf8();
+        for (int i = 0; i < 4; ++i)
+            server.enqueue(status(307, {}, {{"Location", target}}));
+        CallLog log;
+        attach(client.get(), &log);
+        client->send(simpleRequest());
+        QTRY_VERIFY_WITH_TIMEOUT(log.done(), 10000);
+        QVERIFY(log.error);
+        QCOMPARE(log.error->kind, ChatError::Kind::BadRequest);
+        QVERIFY2(log.error->message.contains(thief.url().authority()), qPrintable(log.error->message));
+        QCOMPARE(server.requestCount(), 1); // not retried: the next try would be redirected again
+        QCOMPARE(thief.requestCount(), 0);
+    }
+
+    void redirectWithinTheOriginIsFollowed()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.start());
+        auto client = makeClient(u"openai-chat"_s, server);
+        server.enqueue(status(307, {}, {{"Location", "/chat/completions"}}));
+        server.enqueue(okReply());
+        CallLog log;
+        attach(client.get(), &log);
+        client->send(simpleRequest());
+        QTRY_VERIFY_WITH_TIMEOUT(log.done(), 10000);
+        QVERIFY2(log.message, log.error ? qPrintable(log.error->displayText()) : "no result");
+        QCOMPARE(server.requestCount(), 2);
+        QCOMPARE(server.requests().last().path, QByteArray("/chat/completions"));
+        QVERIFY(server.requests().last().hasHeader("authorization"));
+    }
+
+    void keyTravelsInClearOnlyToThisMachine_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("https") << u"https://api.openai.com/v1"_s << true;
+        QTest::newRow("http 127.0.0.1") << u"http://127.0.0.1:11434/v1"_s << true;
+        QTest::newRow("http 127.9.8.7") << u"http://127.9.8.7:8080"_s << true;
+        QTest::newRow("http [::1]") << u"http://[::1]:8080/v1"_s << true;
+        QTest::newRow("http localhost") << u"http://localhost:11434/v1"_s << true;
+        QTest::newRow("http LOCALHOST") << u"http://LOCALHOST:11434/v1"_s << true;
+        QTest::newRow("http remote name") << u"http://api.example.com/v1"_s << false;
+        QTest::newRow("http private address") << u"http://192.168.1.20:11434/v1"_s << false;
+        QTest::newRow("http localhost as a subdomain") << u"http://localhost.attacker.example/v1"_s << false;
+        QTest::newRow("http 0.0.0.0") << u"http://0.0.0.0:11434/v1"_s << false;
+        QTest::newRow("http 127.0.0.1 in user info") << u"http://127.0.0.1@evil.example/v1"_s << false;
+        QTest::newRow("ftp") << u"ftp://127.0.0.1/v1"_s << false;
+        QTest::newRow("no scheme") << u"127.0.0.1:11434"_s << false;
+    }
+    void keyTravelsInClearOnlyToThisMachine()
+    {
+        QFETCH(QString, url);
+        QFETCH(bool, allowed);
+        QCOMPARE(ProviderRequest::mayCarryKey(QUrl(url)), allowed);
+    }
+
+    void keyIsNotSentOverPlainHttpToAnotherHost()
+    {
+        OpenAiChatClient client;
+        client.setBaseUrl(QUrl(u"http://waterline-key-test.invalid/v1"_s));
+        client.setApiKey(u"sk-test-not-a-real-key-0123456789"_s);
+        CallLog log;
+        attach(&client, &log);
+        client.send(simpleRequest());
+        QTRY_VERIFY_WITH_TIMEOUT(log.done(), 5000);
+        QVERIFY(log.error);
+        QCOMPARE(log.error->kind, ChatError::Kind::BadRequest);
+        QCOMPARE(log.attemptsStarted, 0); // refused before any connection
+        QVERIFY2(log.error->message.contains(u"waterline-key-test.invalid"_s), qPrintable(log.error->message));
+
+        // Without a key (a local server that needs none) the same URL is tried.
+        ModelDiscovery discovery;
+        QSignalSpy failed(&discovery, &ModelDiscovery::failed);
+        ProviderProfile profile;
+        profile.baseUrl = QUrl(u"http://waterline-key-test.invalid/v1"_s);
+        discovery.fetch(profile, u"sk-test-not-a-real-key-0123456789"_s);
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(failed.first().first().value<ChatError>().kind, ChatError::Kind::BadRequest);
+    }
+
+    // A server that keeps the connection alive with comments, or sends events that never end
+    // the reply, must not hold the agent forever: the deadline and the size cap end it.
+    void neverEndingReplies_data()
+    {
+        QTest::addColumn<QString>("protocol");
+        QTest::addColumn<QByteArray>("trickle");
+        QTest::addColumn<int>("deadlineMs");
+        QTest::addColumn<qint64>("capBytes");
+        QTest::addColumn<int>("kind");
+        for (const QString &p : {u"openai-chat"_s, u"anthropic"_s}) {
+            QTest::newRow(qPrintable(p + u": keep-alive comments"_s))
+                << p << QByteArray(": keep-alive\n\n") << 800 << qint64(64 * 1024 * 1024) << int(ChatError::Kind::Timeout);
+            const QByteArray empty = p == u"anthropic" ? QByteArray("event: ping\ndata: {\"type\":\"ping\"}\n\n")
+                                                       : QByteArray("data: {\"choices\":[{\"index\":0,\"delta\":{}}]}\n\n");
+            QTest::newRow(qPrintable(p + u": endless empty events"_s))
+                << p << QByteArray(empty).repeated(200) << 60000 << qint64(256 * 1024) << int(ChatError::Kind::Protocol);
+        }
+    }
+    void neverEndingReplies()
+    {
+        QFETCH(QString, protocol);
+        QFETCH(QByteArray, trickle);
+        QFETCH(int, deadlineMs);
+        QFETCH(qint64, capBytes);
+        QFETCH(int, kind);
+        FakeLlmServer server;
+        QVERIFY(server.start());
+        FakeReply endless = fault(FakeReply::Fault::Trickle, 2);
+        endless.trickle = trickle;
+        endless.trickleMs = 5;
+        server.enqueue(endless);
+        auto client = makeClient(protocol, server, 4, 300); // a transfer timeout the trickle never lets fire
+        client->setDeadlineMs(deadlineMs);
+        client->setMaxReplyBytes(capBytes);
+        CallLog log;
+        attach(client.get(), &log);
+        QElapsedTimer timer;
+        timer.start();
+        client->send(simpleRequest());
+        QTRY_VERIFY_WITH_TIMEOUT(log.done(), 20000);
+        QVERIFY(log.error);
+        QCOMPARE(ChatError::kindName(log.error->kind), ChatError::kindName(ChatError::Kind(kind)));
+        QCOMPARE(log.attemptsStarted, 1); // not retried: the same server would do the same again
+        QVERIFY(!log.error->message.isEmpty());
+        QVERIFY(!client->isBusy());
+    }
+
+    // An error page that never ends is read to its first megabyte, then reported.
+    void endlessErrorBodyIsCapped()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.start());
+        FakeReply endless = fault(FakeReply::Fault::Trickle, 0);
+        endless.status = 500;
+        endless.trickle = QByteArray(64 * 1024, 'x');
+        endless.trickleMs = 1;
+        endless.contentType = "text/html";
+        server.enqueue(endless);
+        auto client = makeClient(u"openai-chat"_s, server, 1, 3000);
+        client->setDeadlineMs(60000);
+        CallLog log;
+        attach(client.get(), &log);
+        client->send(simpleRequest());
+        QTRY_VERIFY_WITH_TIMEOUT(log.done(), 20000);
+        QVERIFY(log.error);
+        QCOMPARE(log.error->httpStatus, 500);
     }
 
     void cancelDuringStream()
