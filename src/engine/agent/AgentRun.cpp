@@ -9,12 +9,14 @@
 #include "compaction/Preflight.h"
 #include "compaction/TokenEstimate.h"
 #include "llm/ChatClient.h"
+#include "llm/Redaction.h"
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
 #include "tools/ToolInvocation.h"
 #include "tools/ToolRegistry.h"
 #include "tools/Workspace.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -54,6 +56,10 @@ AgentRun::AgentRun(const AgentConfig &config, QObject *parent)
         connect(client, &ChatClient::toolCallStarted, this, &AgentRun::onToolCallStarted);
         connect(client, &ChatClient::toolCallArgumentsDelta, this, &AgentRun::onToolCallArgumentsDelta);
         connect(client, &ChatClient::retrying, this, &AgentRun::onRetrying);
+        connect(client, &ChatClient::replyDiscarded, this, [this] {
+            if (m_requestInFlight)
+                Q_EMIT replyDiscarded();
+        });
         connect(client, &ChatClient::finished, this, &AgentRun::onModelFinished);
         connect(client, &ChatClient::failed, this, &AgentRun::onModelFailed);
         m_mainSummarizer = new ChatClientSummarizer(client, m_config.model, this);
@@ -792,7 +798,15 @@ void AgentRun::onToolFinished(const ToolResult &result)
     m_invocation = nullptr;
     const ToolCall call = invocation->call();
     invocation->deleteLater();
-    completeTool(call, result);
+    // Secrets a command printed never reach the history, the offload files or the model.
+    ToolResult scrubbed = result;
+    Redaction::Scrubbed clean = Redaction::scrub(result.content);
+    if (!clean.removed.isEmpty()) {
+        qCInfo(lcAgent) << "removed" << clean.removed.size() << "secret(s) from the result of" << call.name;
+        scrubbed.content = std::move(clean.text);
+        scrubbed.metadata.insert(u"redacted"_s, QJsonArray::fromStringList(clean.removed));
+    }
+    completeTool(call, scrubbed);
 }
 
 void AgentRun::completeTool(const ToolCall &call, const ToolResult &result)

@@ -132,6 +132,8 @@ Q_SIGNALS:
     void compactionRecorded(const wl::CompactionRecord &record);
     void compactionUndone(qint64 checkpointId);
     void retrying(int attempt, int delayMs, const QString &error);
+    // The text and calls streamed so far belong to a reply that broke; a retry sends it again.
+    void replyDiscarded();
     void textDelta(const QString &text);
     void thinkingDelta(const QString &text);
     void toolCallStreaming(int index, const QString &callId, const QString &name);

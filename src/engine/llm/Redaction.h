@@ -4,6 +4,7 @@
 #include <QList>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 namespace wl::Redaction {
 
@@ -27,5 +28,18 @@ QList<QPair<QByteArray, QByteArray>> redactHeaders(const QList<QPair<QByteArray,
 void registerSecret(const QString &secret);
 
 inline constexpr QLatin1StringView kMask{"[redacted]"};
+
+// Tool output on its way into the history: every registered key and every well-known secret
+// shape (provider keys, GitHub and GitLab tokens, AWS keys, Slack and Google keys, private-key
+// blocks, Authorization headers) replaced by "[redacted: <what>]", so the model, the store, the
+// offload files and exports never see it, and a reader sees that something was there.
+struct Scrubbed
+{
+    QString text;
+    QStringList removed; // what was replaced, one entry per replacement ("GitHub token", ...)
+};
+Scrubbed scrub(QStringView text);
+// "[redacted: " markers in `text`: how many secrets a stored result had removed.
+int scrubbedCount(QStringView text);
 
 } // namespace wl::Redaction

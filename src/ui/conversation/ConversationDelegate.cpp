@@ -830,6 +830,8 @@ void ConversationDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
             if (started.isValid())
                 statusText = tr("running %1").arg(formatElapsed(started));
         }
+        if (const int removed = index.data(ConversationModel::RedactedRole).toInt(); removed > 0)
+            statusText += u" · "_s + tr("%n secret(s) removed", nullptr, removed);
         painter->setFont(m.small);
         painter->setPen(accent);
         const QFontMetrics sfm(m.small);

@@ -1,5 +1,7 @@
 #include "ConversationModel.h"
 
+#include "llm/Redaction.h"
+
 #include "model/Message.h"
 
 #include <QLocale>
@@ -40,6 +42,7 @@ struct ConversationModel::Item
     QDateTime startedAt;
     qint64 resultLength = 0;
     bool offloaded = false;
+    int redacted = 0;
     bool expanded = false;
 
     // Compaction
@@ -203,6 +206,7 @@ QVariant ConversationModel::data(const QModelIndex &index, int role) const
     case ToolResultLengthRole: return item.resultLength;
     case ToolResultTruncatedRole: return item.resultLength > item.text.size();
     case OffloadedRole: return item.offloaded;
+    case RedactedRole: return item.redacted;
     case ExpandedRole: return item.expanded;
     case StartedAtRole: return item.startedAt;
     case RecordIdRole: return item.marker.recordId;
@@ -257,7 +261,7 @@ QHash<int, QByteArray> ConversationModel::roleNames() const
                   {ErrorIdRole, "errorId"}, {RetryableRole, "retryable"}, {ApprovalIdRole, "approvalId"},
                   {DetailIsDiffRole, "detailIsDiff"}, {ApprovalStateRole, "approvalState"},
                   {ProgressRole, "progress"}, {StartedAtRole, "startedAt"}, {DeadlineRole, "deadline"},
-                  {SkippableRole, "skippable"}});
+                  {SkippableRole, "skippable"}, {RedactedRole, "redacted"}});
     return names;
 }
 
@@ -267,6 +271,7 @@ void ConversationModel::applyOutcome(Item &item, const ToolCallOutcome &outcome)
     item.resultLength = outcome.text.size();
     item.text = outcome.text.size() > kResultPreviewChars ? outcome.text.left(kResultPreviewChars) : outcome.text;
     item.offloaded = outcome.offloaded || outcome.text.startsWith(kOffloadMarker);
+    item.redacted = Redaction::scrubbedCount(outcome.text);
     if (outcome.durationMs >= 0)
         item.durationMs = outcome.durationMs;
     else if (item.startedAt.isValid())
@@ -443,6 +448,25 @@ void ConversationModel::appendStreamText(const QString &text)
     emitRowChanged(m_streamRow, {Qt::DisplayRole, TextRole});
 }
 
+void ConversationModel::removeStreamRow()
+{
+    const int row = m_streamRow;
+    m_streamRow = -1;
+    beginRemoveRows({}, row, row);
+    m_items.erase(m_items.begin() + row);
+    m_callRows.clear();
+    m_approvalRows.clear();
+    m_errorRows.clear();
+    reindexFrom(0);
+    endRemoveRows();
+}
+
+void ConversationModel::discardAssistantStream()
+{
+    if (m_streamRow >= 0)
+        removeStreamRow();
+}
+
 void ConversationModel::finishAssistantStream(const Message &message)
 {
     if (m_streamRow < 0) {
@@ -450,16 +474,10 @@ void ConversationModel::finishAssistantStream(const Message &message)
         return;
     }
     const int row = m_streamRow;
-    m_streamRow = -1;
     if (message.content.isEmpty() && message.hasToolCalls()) {
-        beginRemoveRows({}, row, row);
-        m_items.erase(m_items.begin() + row);
-        m_callRows.clear();
-        m_approvalRows.clear();
-        m_errorRows.clear();
-        reindexFrom(0);
-        endRemoveRows();
+        removeStreamRow();
     } else {
+        m_streamRow = -1;
         Item &item = m_items[size_t(row)];
         item.text = message.content;
         item.streaming = false;

@@ -38,6 +38,7 @@ struct Message;
 //   ToolResultLengthRole  qint64   characters of the full result (the preview may be shorter)
 //   ToolResultTruncatedRole bool   the preview is shorter than the result
 //   OffloadedRole         bool     the result is an offload placeholder ("[offloaded: ...") or said so
+//   RedactedRole          int      secrets removed from the result before it was stored ("[redacted: ...]")
 //   StartedAtRole         QDateTime when setToolRunning() was called (invalid otherwise)
 //   ExpandedRole          bool     card shows arguments and result (settable with setData)
 // Compaction:
@@ -95,6 +96,7 @@ public:
         StartedAtRole,
         DeadlineRole,
         SkippableRole,
+        RedactedRole,
     };
     Q_ENUM(Role)
 
@@ -126,6 +128,8 @@ public:
     // The final message replaces the streamed text and adds its tool call cards. With empty
     // content and tool calls the streamed row is removed (only the cards remain).
     void finishAssistantStream(const Message &message);
+    // The stream broke and will be sent again: its row goes.
+    void discardAssistantStream();
     bool isStreaming() const { return m_streamRow >= 0; }
 
     // Tool call cards, found by call id. False when no card has that id.
@@ -164,6 +168,7 @@ private:
     Batch buildItems(const QList<Message> &messages, bool attachToExisting);
     void insertItems(int row, std::vector<Item> &&items);
     void reindexFrom(int row);
+    void removeStreamRow();
     int itemRowCount() const;
     Item *itemForCall(const QString &callId, int *row);
     void emitRowChanged(int row, const QList<int> &roles = {});

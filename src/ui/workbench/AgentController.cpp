@@ -425,6 +425,10 @@ void AgentController::bindRun()
         Q_EMIT statusChanged();
     });
     connect(run, &AgentRun::retrying, this, &AgentController::onRetrying);
+    connect(run, &AgentRun::replyDiscarded, this, [this] {
+        m_model->discardAssistantStream();
+        m_streamText.clear();
+    });
     connect(run, &AgentRun::requestStored, this, &AgentController::onRequestStored);
     connect(run, &AgentRun::finished, this, [this] {
         Q_EMIT runEnded();

@@ -4,6 +4,7 @@
 // the agent goes on to its answer.
 #include "AgentHarness.h"
 
+#include <QDirIterator>
 #include <QFileInfo>
 
 using namespace wl;
@@ -16,6 +17,8 @@ class TestAgentTools : public QObject
 private slots:
     void hostileCall_data();
     void hostileCall();
+    void secretsInToolOutputNeverLeave_data();
+    void secretsInToolOutputNeverLeave();
 };
 
 void TestAgentTools::hostileCall_data()
@@ -94,6 +97,51 @@ void TestAgentTools::hostileCall()
     QVERIFY(viewProblem(next).isEmpty());
     const QJsonArray messages = next.value(u"messages").toArray();
     QCOMPARE(messages.last().toObject().value(u"tool_call_id").toString(), u"bad"_s);
+}
+
+// A command that prints secrets (a token file, a key in the environment): the result is scrubbed
+// before it is stored, offloaded or sent, small or large enough for gate 1.
+void TestAgentTools::secretsInToolOutputNeverLeave_data()
+{
+    QTest::addColumn<int>("padding"); // bytes after the secrets: 0 stays inline, 20000 is offloaded at gate 1
+    QTest::newRow("inline result") << 0;
+    QTest::newRow("offloaded result") << 20000;
+}
+
+void TestAgentTools::secretsInToolOutputNeverLeave()
+{
+    QFETCH(int, padding);
+    const QString token = u"ghp_"_s + QString(36, u'Z');
+    const QByteArray keyBlock = "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAAB3NzaPlantedPrivateKeyMaterial\n-----END OPENSSH PRIVATE KEY-----\n";
+    AgentHarness h;
+    QVERIFY(writeFile(h.wsPath(u"leak.txt"_s), "GITHUB_TOKEN=" + token.toUtf8() + "\n" + keyBlock));
+    const QString command = u"cat leak.txt; yes a | head -c %1"_s.arg(padding);
+    h.server.enqueue(callReply(u"leak"_s, u"bash"_s, QJsonObject{{u"command"_s, command}}));
+    h.server.enqueue(FakeReply::withText(u"done"_s));
+    AgentRun *run = h.open();
+    QVERIFY(run->submit(u"show me the file"_s));
+    QCOMPARE(h.settle(60000), AgentRun::State::Finished);
+
+    const QList<Message> history = h.store.history(h.sessionId);
+    QCOMPARE(history.size(), 4);
+    const Message &result = history[2];
+    QVERIFY2(result.content.contains(u"[redacted: GitHub token]"_s), qPrintable(result.content.left(300)));
+    QVERIFY2(result.content.contains(u"[redacted: private key]"_s), qPrintable(result.content.left(300)));
+    // Nowhere: not in the stored message, the request the model read, nor any file Waterline wrote.
+    QVERIFY(!result.content.contains(token));
+    QVERIFY(!result.content.contains(u"PlantedPrivateKeyMaterial"_s));
+    const QByteArray body = h.server.requests()[1].body;
+    QVERIFY(!body.contains(token.toUtf8()));
+    QVERIFY(!body.contains("PlantedPrivateKeyMaterial"));
+    int files = 0;
+    QDirIterator it(h.wsPath(u".waterline"_s), QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString text = fileText(it.next());
+        ++files;
+        QVERIFY(!text.contains(token));
+        QVERIFY(text.contains(u"[redacted: GitHub token]"_s));
+    }
+    QCOMPARE(files, padding > 0 ? 1 : 0);
 }
 
 QTEST_GUILESS_MAIN(TestAgentTools)

@@ -59,6 +59,62 @@ private Q_SLOTS:
         QCOMPARE(Redaction::redact(u"nothing secret here: 42 tokens"_s), u"nothing secret here: 42 tokens"_s);
     }
 
+    // Tool output is scrubbed before it is stored: each shape named, near misses left alone.
+    void toolOutputScrub_data()
+    {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("secret");      // must be gone; empty: nothing may change
+        QTest::addColumn<QStringList>("removed");
+        const QString gh = u"ghp_"_s + QString(36, u'A');
+        QTest::newRow("github classic token") << u"token=%1\n"_s.arg(gh) << gh << QStringList{u"GitHub token"_s};
+        QTest::newRow("github fine-grained") << u"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"_s
+                                             << u"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"_s
+                                             << QStringList{u"GitHub token"_s};
+        QTest::newRow("gitlab") << u"glpat-abcdefghij0123456789"_s << u"glpat-abcdefghij0123456789"_s
+                                << QStringList{u"GitLab token"_s};
+        QTest::newRow("aws id and secret")
+            << u"[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"_s
+            << u"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"_s << QStringList{u"AWS access key id"_s, u"AWS secret key"_s};
+        QTest::newRow("anthropic key") << u"export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstu"_s
+                                       << u"abcdefghijklmnopqrstu"_s << QStringList{u"Anthropic key"_s};
+        QTest::newRow("openai project key") << u"sk-proj-abcdefghijklmnopqrstuvwx"_s << u"abcdefghijklmnopqrstuvwx"_s
+                                            << QStringList{u"OpenAI key"_s};
+        QTest::newRow("private key block")
+            << u"before\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nafter"_s
+            << u"b3BlbnNzaC1rZXktdjEAAAAA"_s << QStringList{u"private key"_s};
+        QTest::newRow("private key cut off") << u"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA"_s << u"MIIEowIBAAKCAQEA"_s
+                                             << QStringList{u"private key"_s};
+        QTest::newRow("authorization header") << u"> Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.x\n< HTTP/1.1 200"_s
+                                              << u"eyJhbGciOiJIUzI1NiJ9"_s << QStringList{u"Authorization header"_s};
+        QTest::newRow("slack") << u"xoxb-123456789012-abcdefABCDEF"_s << u"xoxb-123456789012-abcdefABCDEF"_s
+                               << QStringList{u"Slack token"_s};
+        QTest::newRow("registered key of an unusual shape") << u"echo %1"_s.arg(kAnthropicSecret) << kAnthropicSecret
+                                                            << QStringList{u"API key"_s};
+        QTest::newRow("near miss: git sha") << u"commit 3f786850e387550fdab836ed7e6dc881de23001b"_s << QString()
+                                            << QStringList{};
+        QTest::newRow("near miss: uuid and prose") << u"id 123e4567-e89b-12d3-a456-426614174000; authorization is needed"_s
+                                                   << QString() << QStringList{};
+        QTest::newRow("near miss: short prefixes") << u"sk-abc ghp_short AKIAlower glpat-x"_s << QString() << QStringList{};
+        QTest::newRow("near miss: CJK text") << u"密钥已轮换，请使用新的 令牌"_s << QString() << QStringList{};
+    }
+    void toolOutputScrub()
+    {
+        QFETCH(QString, input);
+        QFETCH(QString, secret);
+        QFETCH(QStringList, removed);
+        Redaction::registerSecret(kAnthropicSecret);
+        const Redaction::Scrubbed out = Redaction::scrub(input);
+        QCOMPARE(out.removed, removed);
+        if (secret.isEmpty()) {
+            QCOMPARE(out.text, input);
+            return;
+        }
+        QVERIFY2(!out.text.contains(secret), qPrintable(out.text));
+        for (const QString &what : removed)
+            QVERIFY2(out.text.contains(u"[redacted: "_s + what + u']'), qPrintable(out.text));
+        QCOMPARE(Redaction::scrubbedCount(out.text), removed.size());
+    }
+
     void keyStoreUsesEnvironment_data()
     {
         QTest::addColumn<int>("protocol");

@@ -197,6 +197,7 @@ private slots:
     void fullTurnThenStop();
     void compactionProgressSkip();
     void errorRowRetry();
+    void brokenStreamIsRetriedAndShownOnce();
     void firstRunOpensDemo();
     void settingsReachTheAgent();
     void summariesUseTheSummaryProfile_data();
@@ -374,6 +375,41 @@ void TestLiveAgent::errorRowRetry()
                 return i.data(ConversationModel::TextRole).toString() == u"Recovered after the outage.";
             }) > errorRow);
     QCOMPARE(chatRequests(h.server), 5);
+}
+
+// A connection cut mid-reply: the retry is shown, the half reply is dropped, the whole one arrives once.
+void TestLiveAgent::brokenStreamIsRetriedAndShownOnce()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    QList<int> progressKinds;
+    connect(&h.model(), &ConversationModel::progressChanged, this, [&](bool active) {
+        if (active)
+            progressKinds.append(int(h.model().progressIndex().data(ConversationModel::ProgressRole)
+                                         .value<ConversationProgress>().kind));
+    });
+    const QString answer = u"The whole answer, streamed again from its first word."_s;
+    FakeReply broken = FakeReply::withText(answer);
+    broken.chunkChars = 5;
+    broken.fault = FakeReply::Fault::Disconnect;
+    broken.faultAfterEvents = 4;
+    h.server.enqueue(broken);
+    h.server.enqueue(FakeReply::withText(answer));
+    h.type(u"hello"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+    QVERIFY(progressKinds.contains(int(ConversationProgress::Kind::WaitingToRetry)));
+    int assistants = 0;
+    for (int row = 0; row < h.model().rowCount(); ++row) {
+        const QModelIndex index = h.model().index(row, 0);
+        if (index.data(ConversationModel::KindRole).toInt() == int(ConversationRowKind::Assistant)) {
+            ++assistants;
+            QCOMPARE(index.data(ConversationModel::TextRole).toString(), answer);
+        }
+    }
+    QCOMPARE(assistants, 1);
+    QCOMPARE(findRow(h.model(), ConversationRowKind::Error), -1);
+    QCOMPARE(chatRequests(h.server), 2);
 }
 
 void TestLiveAgent::firstRunOpensDemo()
