@@ -4,7 +4,7 @@
 
 namespace wl::Paths {
 
-// Every location Waterline writes to, in one place (see DESIGN.md "Where data lives").
+// Every location Waterline writes to, in one place (see the README, "Where data is kept").
 QString dataDir();                                   // QStandardPaths::AppDataLocation
 QString defaultDatabasePath();                       // <data dir>/sessions.db
 QString auditDir();                                  // <data dir>/compaction_records

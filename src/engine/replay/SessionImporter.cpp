@@ -115,7 +115,9 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
         if (options.progress)
             options.progress(0, total);
         QString error;
-        const std::optional<QString> id = store.importSession(path, &error);
+        const QString workspace = options.workspace.isEmpty() ? QFileInfo(path).absolutePath()
+                                                              : QFileInfo(options.workspace).absoluteFilePath();
+        const std::optional<QString> id = store.importSession(path, workspace, &error);
         if (!id)
             return badInput(error); // SessionExport names the line and the field
         result.sessionId = *id;

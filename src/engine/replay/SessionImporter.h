@@ -35,7 +35,7 @@ public:
     struct Options
     {
         QString format;             // empty or "auto": detect
-        QString workspace;          // empty: the folder of the file (not for "waterline": kept as exported)
+        QString workspace;          // empty: the folder of the file (an export's own workspace is never taken)
         QString title;              // empty: the importer's title
         int runIndex = 0;           // OpenHands evaluation output: which run
         int batchMessages = 1000;   // messages per transaction

@@ -1104,9 +1104,9 @@ bool SessionStore::exportSession(const QString &sessionId, const QString &path, 
     return SessionExport::write(doc, path, error);
 }
 
-std::optional<QString> SessionStore::importSession(const QString &path, QString *error)
+std::optional<QString> SessionStore::importSession(const QString &path, const QString &workspace, QString *error)
 {
-    const std::optional<SessionDocument> doc = SessionExport::read(path, error);
+    std::optional<SessionDocument> doc = SessionExport::read(path, error);
     if (!doc)
         return std::nullopt;
     SqlConnection *c = connection(error);
@@ -1121,7 +1121,15 @@ std::optional<QString> SessionStore::importSession(const QString &path, QString 
     if (!transaction.isActive())
         return fail(transaction.error());
     QString why;
-    const auto created = createSession(doc->session, &why);
+    // Someone else's file must not choose where the agent works, which server gets a key, or
+    // what runs without asking: those come from the user, as for a new session.
+    SessionInfo fields = doc->session;
+    fields.workspace = workspace;
+    fields.providerName.clear();
+    fields.providerProfile = {};
+    fields.summarizerProfile = {};
+    fields.approvalPolicy.clear();
+    const auto created = createSession(fields, &why);
     if (!created)
         return fail(why);
     const QString id = created->id;
@@ -1162,13 +1170,29 @@ std::optional<QString> SessionStore::importSession(const QString &path, QString 
         if (!q.exec())
             return fail(q.error());
     }
-    for (const OffloadOverlay &off : doc->offloads) {
+    // An offload path from the file is resolved inside this session's own offload folder: only
+    // its file name is kept, and only a plain one ("../../.ssh/id_rsa" names nothing here).
+    auto ownPath = [&](const QString &exported, QString *resolved) {
+        const QString name = exported.section(u'/', -1);
+        if (!Paths::isSafePathComponent(name) || exported.contains(u'\\'))
+            return false;
+        *resolved = Paths::offloadRelativeDir(id) + u'/' + name;
+        return true;
+    };
+    for (OffloadOverlay off : doc->offloads) {
+        if (!ownPath(off.entry.relativePath, &off.entry.relativePath))
+            return fail(QCoreApplication::translate("wl::SessionStore", "the offload of message %1 names the file \"%2\", which is not a file name")
+                            .arg(off.messageId).arg(off.entry.relativePath));
         if (!insertOffload(*c, id, off, messageIds.value(off.messageId), now, &why))
             return fail(why);
     }
     for (CompactionRecord record : doc->records) {
-        for (OffloadEntry &entry : record.offloaded)
+        for (OffloadEntry &entry : record.offloaded) {
             entry.messageId = messageIds.value(entry.messageId);
+            if (!ownPath(entry.relativePath, &entry.relativePath))
+                return fail(QCoreApplication::translate("wl::SessionStore", "a compaction record names the offload file \"%1\", which is not a file name")
+                                .arg(entry.relativePath));
+        }
         if (!insertRecord(*c, id, record, &why))
             return fail(why);
     }

@@ -109,8 +109,11 @@ public:
 
     // Export / import (JSONL, see SessionExport) ---------------------------------------------
     bool exportSession(const QString &sessionId, const QString &path, QString *error = nullptr);
-    // Reads an export into a new session; returns its id.
-    std::optional<QString> importSession(const QString &path, QString *error = nullptr);
+    // Reads an export into a new session in `workspace`; returns its id. The file is never trusted
+    // with what a continued session would act on: its workspace, provider and summariser profiles
+    // (a key reference among them) and approval policy are not taken; the session runs on the
+    // user's own settings.
+    std::optional<QString> importSession(const QString &path, const QString &workspace, QString *error = nullptr);
 
 private:
     SqlConnection *connection(QString *error);

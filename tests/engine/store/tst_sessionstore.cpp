@@ -751,7 +751,7 @@ void TestSessionStore::workerThreadAppendsAndReads()
         workerCount = m_store->messageCount(session, &workerError);
         // The long operations are meant for workers: export and import work there.
         if (m_store->exportSession(session, exportPath, &workerError))
-            importedId = m_store->importSession(exportPath, &workerError).value_or(QString());
+            importedId = m_store->importSession(exportPath, QDir::tempPath(), &workerError).value_or(QString());
         const QString suffix = u"-thread-%1"_s.arg(quintptr(QThread::currentThreadId()), 0, 16);
         for (const QString &name : QSqlDatabase::connectionNames()) {
             if (name.endsWith(suffix))
