@@ -5,6 +5,7 @@
 #include "LoggingCategories.h"
 #include "Migrations.h"
 #include "Paths.h"
+#include "PrivateFiles.h"
 #include "SecretFilter.h"
 #include "SessionExport.h"
 #include "SqlConnection.h"
@@ -364,22 +365,6 @@ bool insertRecord(SqlConnection &c, const QString &sessionId, CompactionRecord r
     return true;
 }
 
-// Removes a folder without following a symbolic link out of it.
-bool removeTree(const QString &path, QString *error)
-{
-    const QFileInfo info(path);
-    if (info.isSymLink()) {
-        if (!QFile::remove(path))
-            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove the link %1").arg(path));
-        return true;
-    }
-    if (!info.exists())
-        return true;
-    if (!QDir(path).removeRecursively())
-        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove the folder %1").arg(path));
-    return true;
-}
-
 } // namespace
 
 struct SessionStore::Private
@@ -433,8 +418,13 @@ bool SessionStore::open(const QString &path, QString *error)
     const QFileInfo info(path);
     if (info.exists() && !info.isFile())
         return setError(error, QCoreApplication::translate("wl::SessionStore", "%1 is not a file").arg(path));
-    if (!QDir().mkpath(info.absolutePath()))
-        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create the folder %1").arg(info.absolutePath()));
+    // Only the user may read the sessions: folders we create are 0700 and a new database file
+    // is 0600 before SQLite opens it (its -wal and -shm files take the database file's mode).
+    QString folderError;
+    if (!PrivateFiles::ensureFolder(info.absolutePath(), &folderError))
+        return setError(error, folderError);
+    if (!info.exists() && !PrivateFiles::ensureFile(path, &folderError))
+        return setError(error, folderError);
 
     d->path = path;
     d->serial = g_nextSerial.fetch_add(1);
@@ -480,6 +470,10 @@ bool SessionStore::open(const QString &path, QString *error)
 
     if (!Migrations::migrate(*c, Migrations::latestVersion(), &why))
         return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be upgraded: %2").arg(path, why));
+    // A database (and its WAL) created by an older Waterline may be readable by others.
+    for (const QString &file : QStringList{path, path + u"-wal"_s, path + u"-shm"_s})
+        if (!PrivateFiles::restrictFile(file))
+            qCWarning(lcStore) << "cannot make" << file << "private";
     qCInfo(lcStore) << "session database open:" << path << "schema" << Migrations::latestVersion();
     return true;
 }
@@ -680,7 +674,9 @@ bool SessionStore::deleteSession(const QString &id, QString *error)
     QStringList problems;
     if (!workspace.isEmpty()) {
         QString why;
-        if (!removeTree(Paths::offloadDir(workspace, id), &why)) {
+        // Walked from the workspace with O_NOFOLLOW: a link at .waterline, tool_results or the
+        // session's folder never takes the removal elsewhere.
+        if (!PrivateFiles::removeTree(workspace, Paths::offloadRelativeDir(id), &why)) {
             ok = false;
             problems << why;
         }

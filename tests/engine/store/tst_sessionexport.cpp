@@ -6,8 +6,11 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace wl;
 using namespace wl::test;
@@ -49,6 +52,7 @@ private slots:
     void brokenFilesAreRefusedAndImportNothing_data();
     void brokenFilesAreRefusedAndImportNothing();
     void exportToUnwritablePathFails();
+    void exportIsPrivateWhateverTheUmask();
     void idRangesRoundTrip_data();
     void idRangesRoundTrip();
     void idRangesRejectDamage_data();
@@ -324,6 +328,24 @@ void TestSessionExport::exportToUnwritablePathFails()
     QVERIFY2(error.contains(u"missing/dir/x.jsonl"), qPrintable(error));
     QVERIFY(!m_store->exportSession(u"no-such"_s, m_dir->filePath(u"y.jsonl"_s), &error));
     QVERIFY(!QFile::exists(m_dir->filePath(u"y.jsonl"_s)));
+}
+
+void TestSessionExport::exportIsPrivateWhateverTheUmask()
+{
+    const mode_t oldMask = ::umask(0);
+    const auto restore = qScopeGuard([&] { ::umask(oldMask); });
+    const QString s = buildSession();
+    const QString path = m_dir->filePath(u"export.jsonl"_s);
+    QString error;
+    QVERIFY2(m_store->exportSession(s, path, &error), qPrintable(error));
+    struct stat info;
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &info) == 0);
+    QCOMPARE(int(info.st_mode & 07777), 0600);
+    // Replacing an export that was readable by others leaves a private one.
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    QVERIFY2(m_store->exportSession(s, path, &error), qPrintable(error));
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &info) == 0);
+    QCOMPARE(int(info.st_mode & 07777), 0600);
 }
 
 void TestSessionExport::idRangesRoundTrip_data()
