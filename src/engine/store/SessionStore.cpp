@@ -15,6 +15,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -25,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <unordered_map>
 
 using namespace Qt::StringLiterals;
@@ -366,6 +368,11 @@ bool insertRecord(SqlConnection &c, const QString &sessionId, CompactionRecord r
 }
 
 } // namespace
+
+// importSession: the longest a batch holds the write lock, and the pause after it. The pause is
+// longer than the 100 ms SQLite's busy handler sleeps between retries once it has waited a while.
+constexpr qint64 kImportBatchMs = 500;
+constexpr unsigned long kImportPauseMs = 110;
 
 struct SessionStore::Private
 {
@@ -1113,30 +1120,66 @@ std::optional<QString> SessionStore::importSession(const QString &path, QString 
         return std::nullopt;
     };
 
-    SqlTransaction transaction(*c);
-    if (!transaction.isActive())
-        return fail(transaction.error());
+    // Batches of transactions: one transaction for a long import would hold the write lock for
+    // all of it, and a second Waterline (or this one's GUI thread) would give up after its busy
+    // timeout. Each batch ends after kImportBatchMs and the lock is left free for kImportPauseMs,
+    // longer than SQLite's longest wait between retries, so a waiting writer gets its turn.
+    // A failure part way removes what was already committed: an import is all or nothing.
+    std::optional<SqlTransaction> transaction(std::in_place, *c);
+    if (!transaction->isActive())
+        return fail(transaction->error());
     QString why;
     const auto created = createSession(doc->session, &why);
     if (!created)
         return fail(why);
     const QString id = created->id;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    bool committedSome = false;
+    QElapsedTimer batch;
+    batch.start();
+    auto failAfterStart = [&](const QString &text) -> std::optional<QString> {
+        transaction.reset();  // rolls back the open batch
+        if (committedSome) {
+            SqlQuery remove(*c, u"DELETE FROM sessions WHERE id = ?"_s);
+            remove.bind(id);
+            if (!remove.exec())
+                qCWarning(lcStore) << "cannot remove the partly imported session" << id << remove.error();
+        }
+        return fail(text);
+    };
+    auto nextBatch = [&]() -> bool {
+        if (batch.elapsed() < kImportBatchMs)
+            return true;
+        if (!transaction->commit(&why))
+            return false;
+        committedSome = true;
+        transaction.reset();
+        QThread::msleep(kImportPauseMs);
+        transaction.emplace(*c);
+        batch.restart();
+        if (!transaction->isActive()) {
+            why = transaction->error();
+            return false;
+        }
+        return true;
+    };
 
     QHash<qint64, qint64> messageIds; // document id -> row id
     messageIds.reserve(doc->messages.size());
     for (qsizetype i = 0; i < doc->messages.size(); ++i) {
         const auto row = insertMessage(*c, id, i, doc->messages[i], 0, now, &why);
         if (!row)
-            return fail(why);
+            return failAfterStart(why);
         messageIds.insert(doc->messages[i].id, *row);
+        if (!nextBatch())
+            return failAfterStart(why);
     }
     QHash<qint64, qint64> checkpointIds;
     for (const Checkpoint &cp : doc->checkpoints) {
         const auto row = insertCheckpoint(*c, id, cp, messageIds.value(cp.coversFromMessageId),
                                           messageIds.value(cp.coversUpToMessageId), now, &why);
         if (!row)
-            return fail(why);
+            return failAfterStart(why);
         checkpointIds.insert(cp.id, *row);
     }
     QHash<qint64, qint64> requestIds;
@@ -1147,8 +1190,10 @@ std::optional<QString> SessionStore::importSession(const QString &path, QString 
             view.append(messageIds.value(m));
         const auto row = insertRequest(*c, id, r, r.index, checkpointIds.value(r.viewCheckpointId), view, &why);
         if (!row)
-            return fail(why);
+            return failAfterStart(why);
         requestIds.insert(r.id, *row);
+        if (!nextBatch())
+            return failAfterStart(why);
     }
     for (const Message &m : doc->messages) {
         if (!m.origin)
@@ -1156,20 +1201,22 @@ std::optional<QString> SessionStore::importSession(const QString &path, QString 
         SqlQuery q(*c, u"UPDATE messages SET request_id = ? WHERE id = ?"_s);
         q.bind(requestIds.value(m.origin)).bind(messageIds.value(m.id));
         if (!q.exec())
-            return fail(q.error());
+            return failAfterStart(q.error());
+        if (!nextBatch())
+            return failAfterStart(why);
     }
     for (const OffloadOverlay &off : doc->offloads) {
         if (!insertOffload(*c, id, off, messageIds.value(off.messageId), now, &why))
-            return fail(why);
+            return failAfterStart(why);
     }
     for (CompactionRecord record : doc->records) {
         for (OffloadEntry &entry : record.offloaded)
             entry.messageId = messageIds.value(entry.messageId);
         if (!insertRecord(*c, id, record, &why))
-            return fail(why);
+            return failAfterStart(why);
     }
-    if (!transaction.commit(&why))
-        return fail(why);
+    if (!transaction->commit(&why))
+        return failAfterStart(why);
     qCInfo(lcStore) << "imported" << path << "as session" << id;
     return id;
 }

@@ -6,9 +6,17 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QElapsedTimer>
 #include <QScopeGuard>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
+#include <optional>
+#include <thread>
 
 #include <sys/stat.h>
 
@@ -53,6 +61,7 @@ private slots:
     void brokenFilesAreRefusedAndImportNothing();
     void exportToUnwritablePathFails();
     void exportIsPrivateWhateverTheUmask();
+    void longImportLeavesRoomForOtherWriters();
     void idRangesRoundTrip_data();
     void idRangesRoundTrip();
     void idRangesRejectDamage_data();
@@ -346,6 +355,71 @@ void TestSessionExport::exportIsPrivateWhateverTheUmask()
     QVERIFY2(m_store->exportSession(s, path, &error), qPrintable(error));
     QVERIFY(::stat(QFile::encodeName(path).constData(), &info) == 0);
     QCOMPARE(int(info.st_mode & 07777), 0600);
+}
+
+void TestSessionExport::longImportLeavesRoomForOtherWriters()
+{
+    // A big export: importing it takes well over the other writer's busy timeout.
+    constexpr int otherBusyTimeoutMs = 1000;
+    SessionInfo fields;
+    fields.title = u"big"_s;
+    const QString s = m_store->createSession(fields)->id;
+    StepAppend step;
+    const QString text = QString(100, u'x');
+    for (int i = 0; i < 150000; ++i)
+        step.messages << Message::user(text + QString::number(i));
+    QVERIFY(m_store->appendStep(s, step));
+    const QString path = m_dir->filePath(u"big.jsonl"_s);
+    QVERIFY(m_store->exportSession(s, path));
+
+    // The import runs on a worker thread with its own connection, as a second Waterline would.
+    std::atomic_bool importDone = false;
+    std::optional<QString> imported;
+    QString importError;
+    QElapsedTimer importTime;
+    importTime.start();
+    std::thread importer([&] {
+        imported = m_store->importSession(path, &importError);
+        m_store->releaseThreadConnection();
+        importDone = true;
+    });
+    const auto joinImporter = qScopeGuard([&] { importer.join(); });
+
+    int writes = 0;
+    int lockedOut = 0;
+    qint64 longestWaitMs = 0;
+    {
+        QSqlDatabase other = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"other-instance"_s);
+        other.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
+        other.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=%1"_s.arg(otherBusyTimeoutMs));
+        QVERIFY(other.open());
+        QSqlQuery q(other);
+        QThread::msleep(50);  // let the import take the lock first
+        while (!importDone) {
+            QElapsedTimer wait;
+            wait.start();
+            // BEGIN IMMEDIATE takes the write lock without changing anything.
+            if (q.exec(u"BEGIN IMMEDIATE"_s)) {
+                longestWaitMs = std::max(longestWaitMs, wait.elapsed());
+                QVERIFY(q.exec(u"COMMIT"_s));
+                ++writes;
+            } else {
+                ++lockedOut;
+            }
+            QThread::msleep(20);
+        }
+        q = QSqlQuery();
+        other.close();
+    }
+    QSqlDatabase::removeDatabase(u"other-instance"_s);
+    const qint64 importMs = importTime.elapsed();
+    qInfo() << "import" << importMs << "ms; other writer: writes" << writes << "locked out" << lockedOut
+            << "longest wait" << longestWaitMs << "ms";
+    QVERIFY2(imported, qPrintable(importError));
+    QVERIFY2(importMs > 2 * otherBusyTimeoutMs, "the import was too quick to show anything");
+    QCOMPARE(lockedOut, 0);
+    QVERIFY(writes > 0);
+    QCOMPARE(m_store->messageCount(*imported), 150000);
 }
 
 void TestSessionExport::idRangesRoundTrip_data()
