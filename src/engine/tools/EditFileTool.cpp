@@ -216,6 +216,13 @@ void EditFileTool::describe(const QJsonObject &arguments, const ToolContext &con
         request.problem = loaded.error;
         return;
     }
+    if (loaded.hardLinks > 1) {
+        request.problem = tr("'%1' has %2 hard links: the same file has another name, possibly outside the workspace; "
+                             "the edit will be refused")
+                              .arg(resolved.relativePath)
+                              .arg(loaded.hardLinks);
+        return;
+    }
     const Edit edit = apply(loaded.text, ToolArguments::string(arguments, u"old_text"_s),
                             ToolArguments::string(arguments, u"new_text"_s), resolved.relativePath);
     if (!edit.ok) {

@@ -61,6 +61,11 @@ void WriteFileTool::describe(const QJsonObject &arguments, const ToolContext &co
         // Still writable (e.g. a binary file being replaced): show the new text against nothing.
         request.problem = old.error;
     }
+    if (old.hardLinks > 1)
+        request.problem = tr("'%1' has %2 hard links: the same file has another name, possibly outside the workspace; "
+                             "the write will be refused")
+                              .arg(request.path)
+                              .arg(old.hardLinks);
     const QString oldLabel = old.exists ? u"a/"_s + request.path : u"/dev/null"_s;
     request.diff = UnifiedDiff::diff(old.ok ? old.text : QString(), content, oldLabel, u"b/"_s + request.path);
 }

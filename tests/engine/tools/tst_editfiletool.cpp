@@ -202,6 +202,11 @@ void TestEditFileTool::refusesHardLinkedFile()
     QVERIFY2(result.content.contains(u"hard links"_s), qPrintable(result.content));
     QCOMPARE(test::readBytes(outsideFile), QByteArray("alias ls='ls'\n"));
     QCOMPARE(test::readBytes(path(u"notes.txt"_s)), QByteArray("alias ls='ls'\n"));
+    // The approval request says so before anyone approves.
+    const ToolCall ask{u"c1"_s, u"edit_file"_s,
+                       u"{\"path\":\"notes.txt\",\"old_text\":\"alias\",\"new_text\":\"curl\"}"_s, true};
+    const ApprovalRequest request = m_registry->approvalRequest(ask, m_context);
+    QVERIFY2(request.problem.contains(u"2 hard links"_s), qPrintable(request.problem));
 }
 
 QTEST_GUILESS_MAIN(TestEditFileTool)
