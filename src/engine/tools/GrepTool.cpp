@@ -11,6 +11,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -33,6 +34,7 @@ struct Search
     qint64 filesSearched = 0;
     qint64 skippedBinary = 0;
     qint64 skippedLarge = 0;
+    QStringList hardLinked;  // searched files that also have another name, maybe outside the workspace
     bool full() const { return matches >= maxResults; }
 };
 
@@ -65,6 +67,8 @@ void searchFile(Search &search, const RootDirectory &root, const QString &rootRe
         return;
     }
     ++search.filesSearched;
+    if (opened.hardLinks > 1)
+        search.hardLinked << displayPath;
     const QString text = QString::fromUtf8(bytes);
     qsizetype start = 0;
     int lineNumber = 0;
@@ -187,6 +191,13 @@ ToolRun *GrepTool::run(const QJsonObject &arguments, const ToolContext &context,
                                        .arg(GrepTool::maxFileBytes / (1024 * 1024));
             if (hitEntryLimit)
                 content += u'\n' + u"[the search stopped early: too many files; narrow the path]"_s;
+            if (!search->hardLinked.isEmpty()) {
+                metadata.insert(u"hardLinked"_s, QJsonArray::fromStringList(search->hardLinked));
+                content += u'\n' + u"[note: %1 searched file(s) have several hard links (the same file also has another "
+                                   "name, possibly outside the workspace): %2]"_s
+                                       .arg(search->hardLinked.size())
+                                       .arg(search->hardLinked.mid(0, 10).join(u", "_s));
+            }
             metadata.insert(u"capped"_s, search->full());
             return ToolResult::success(content, metadata);
         },
