@@ -55,7 +55,7 @@ Workspace::Workspace(const QString &rootPath, RootScope scope, QObject *parent)
     : QObject(parent)
 {
     const QFileInfo info(rootPath);
-    QString canonical = info.isDir() ? info.canonicalFilePath() : QString();
+    const QString canonical = info.isDir() ? info.canonicalFilePath() : QString();
     if (canonical.isEmpty()) {
         m_error = u"the workspace folder %1 does not exist or is not a folder"_s.arg(rootPath);
     } else if (scope == RootScope::Confined && isBroadRoot(canonical)) {
@@ -70,8 +70,10 @@ Workspace::Workspace(const QString &rootPath, RootScope scope, QObject *parent)
             m_error = u"cannot open the workspace folder %1"_s.arg(canonical);
         }
     }
-    if (m_root.isEmpty())
-        qCWarning(lcTools) << "workspace root is not a folder:" << rootPath << m_error;
+    if (m_root.isEmpty() && canonical.isEmpty())
+        qCWarning(lcTools) << "workspace root is not a folder:" << rootPath;
+    else if (m_root.isEmpty())
+        qCWarning(lcTools) << "workspace root refused:" << m_error;
 }
 
 Workspace::~Workspace() = default;

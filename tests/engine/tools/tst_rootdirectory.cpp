@@ -25,7 +25,7 @@ private slots:
     void writeCreatesFoldersWithoutFollowingLinks();
     void fifoIsNotOpened();
     void dotDotIsRefused();
-    void walkOpensFromTheRoot();
+    void kindsOfEntries();
 
 private:
     QString inside(const QString &relative) const { return m_root + u'/' + relative; }
@@ -124,7 +124,7 @@ void TestRootDirectory::dotDotIsRefused()
     QCOMPARE(test::readBytes(m_outside + u"/file.txt"_s), QByteArray("outside\n"));
 }
 
-void TestRootDirectory::walkOpensFromTheRoot()
+void TestRootDirectory::kindsOfEntries()
 {
     // The root itself opens as a folder; a missing file is Missing, not an error.
     const RootDirectory root(m_root);
