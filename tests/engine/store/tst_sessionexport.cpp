@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QScopeGuard>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QThread>
 #include <QTemporaryDir>
@@ -62,6 +63,7 @@ private slots:
     void exportToUnwritablePathFails();
     void exportIsPrivateWhateverTheUmask();
     void longImportLeavesRoomForOtherWriters();
+    void importFailingLateLeavesNothing();
     void idRangesRoundTrip_data();
     void idRangesRoundTrip();
     void idRangesRejectDamage_data();
@@ -69,6 +71,8 @@ private slots:
 
 private:
     QString buildSession();
+    QString bigExport();  // the path of an export of kBigMessages messages
+    static constexpr int kBigMessages = 200000;
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<SessionStore> m_store;
@@ -357,20 +361,27 @@ void TestSessionExport::exportIsPrivateWhateverTheUmask()
     QCOMPARE(int(info.st_mode & 07777), 0600);
 }
 
-void TestSessionExport::longImportLeavesRoomForOtherWriters()
+QString TestSessionExport::bigExport()
 {
-    // A big export: importing it takes well over the other writer's busy timeout.
-    constexpr int otherBusyTimeoutMs = 1000;
+    // Importing it takes seconds: well over a busy timeout, several import batches.
     SessionInfo fields;
     fields.title = u"big"_s;
     const QString s = m_store->createSession(fields)->id;
     StepAppend step;
     const QString text = QString(100, u'x');
-    for (int i = 0; i < 150000; ++i)
+    for (int i = 0; i < kBigMessages; ++i)
         step.messages << Message::user(text + QString::number(i));
-    QVERIFY(m_store->appendStep(s, step));
+    if (!m_store->appendStep(s, step))
+        return {};
     const QString path = m_dir->filePath(u"big.jsonl"_s);
-    QVERIFY(m_store->exportSession(s, path));
+    return m_store->exportSession(s, path) ? path : QString();
+}
+
+void TestSessionExport::longImportLeavesRoomForOtherWriters()
+{
+    constexpr int otherBusyTimeoutMs = 1000;
+    const QString path = bigExport();
+    QVERIFY(!path.isEmpty());
 
     // The import runs on a worker thread with its own connection, as a second Waterline would.
     std::atomic_bool importDone = false;
@@ -416,10 +427,40 @@ void TestSessionExport::longImportLeavesRoomForOtherWriters()
     qInfo() << "import" << importMs << "ms; other writer: writes" << writes << "locked out" << lockedOut
             << "longest wait" << longestWaitMs << "ms";
     QVERIFY2(imported, qPrintable(importError));
-    QVERIFY2(importMs > 2 * otherBusyTimeoutMs, "the import was too quick to show anything");
+    QVERIFY2(importMs > otherBusyTimeoutMs * 3 / 2, "the import was too quick to show anything");
     QCOMPARE(lockedOut, 0);
     QVERIFY(writes > 0);
-    QCOMPARE(m_store->messageCount(*imported), 150000);
+    QCOMPARE(m_store->messageCount(*imported), kBigMessages);
+}
+
+void TestSessionExport::importFailingLateLeavesNothing()
+{
+    const QString path = bigExport();
+    QVERIFY(!path.isEmpty());
+    // A failure near the end, after several batches were committed (as a full disk would).
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"saboteur"_s);
+        db.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY2(q.exec(u"CREATE TRIGGER late_failure BEFORE INSERT ON messages WHEN NEW.seq >= %1 "
+                         "BEGIN SELECT RAISE(ABORT, 'simulated failure'); END"_s.arg(kBigMessages - 100)),
+                 qPrintable(q.lastError().text()));
+        q = QSqlQuery();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(u"saboteur"_s);
+    QElapsedTimer clock;
+    clock.start();
+    QString error;
+    QVERIFY(!m_store->importSession(path, &error));
+    qInfo() << "failed after" << clock.elapsed() << "ms:" << error;
+    QVERIFY2(error.contains(u"simulated failure"_s), qPrintable(error));
+    QVERIFY2(clock.elapsed() > 1000, "the failure came before a batch was committed");
+    // Only the original session is left, with its own messages.
+    const QList<SessionInfo> sessions = m_store->listSessions();
+    QCOMPARE(sessions.size(), 1);
+    QCOMPARE(m_store->messageCount(sessions.first().id), kBigMessages);
 }
 
 void TestSessionExport::idRangesRoundTrip_data()
