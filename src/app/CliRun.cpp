@@ -10,6 +10,7 @@
 #include "llm/ProviderProfile.h"
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
+#include "tools/Workspace.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -177,8 +178,10 @@ int runAgent(const QStringList &arguments)
     const QCommandLineOption autoApproveOption(u"auto-approve"_s, QCoreApplication::translate("waterline-cli", "Allow write and execute tool calls."));
     const QCommandLineOption windowOption(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens."), QCoreApplication::translate("waterline-cli", "tokens"));
     const QCommandLineOption maxTurnsOption(u"max-turns"_s, QCoreApplication::translate("waterline-cli", "LLM requests before giving up (default 100)."), QCoreApplication::translate("waterline-cli", "n"));
+    const QCommandLineOption broadWorkspaceOption(u"allow-broad-workspace"_s, QCoreApplication::translate("waterline-cli", "Let the agent work in / or in your home folder itself, where it can reach every file (your keys included)."));
     parser.addOptions({dbOption, workspaceOption, promptOption, profileOption, providerOption, baseUrlOption,
-                       modelOption, summarizerOption, sessionOption, autoApproveOption, windowOption, maxTurnsOption});
+                       modelOption, summarizerOption, sessionOption, autoApproveOption, windowOption, maxTurnsOption,
+                       broadWorkspaceOption});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet(u"help"_s)) {
@@ -211,6 +214,10 @@ int runAgent(const QStringList &arguments)
         workspace = info.canonicalFilePath();
     }
 
+    const bool allowBroad = parser.isSet(broadWorkspaceOption);
+    if (!workspace.isEmpty() && !allowBroad && Workspace::isBroadRoot(workspace))
+        return usageError(QCoreApplication::translate("waterline-cli", "the workspace %1 is the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there").arg(workspace));
+
     SessionStore store;
     QString why;
     if (!store.open(parser.value(dbOption), &why))
@@ -223,6 +230,8 @@ int runAgent(const QStringList &arguments)
             return printError(why);
         if (!workspace.isEmpty() && QFileInfo(session->workspace).canonicalFilePath() != workspace)
             return usageError(QCoreApplication::translate("waterline-cli", "session %1 works in %2, not in %3").arg(session->id, session->workspace, workspace));
+        if (!allowBroad && Workspace::isBroadRoot(session->workspace))
+            return usageError(QCoreApplication::translate("waterline-cli", "session %1 works in %2, the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there").arg(session->id, session->workspace));
     }
 
     // The provider: --provider, else --profile, else the session's own, else the local default.
@@ -308,6 +317,7 @@ int runAgent(const QStringList &arguments)
     config.policy = policy;
     config.approval = approval;
     config.maxTurns = int(maxTurns);
+    config.allowBroadWorkspace = allowBroad;
 
     QEventLoop loop;
     AgentRun run(config);

@@ -119,7 +119,9 @@ int main(int argc, char *argv[])
     } else if (parser.isSet(workspaceOption)) {
         QString id, error;
         const QString workspace = QFileInfo(parser.value(workspaceOption)).absoluteFilePath();
-        if (window.sessionsPanel()->createSession(QDir(workspace).dirName(), workspace, &id, &error)) {
+        if (!window.sessionsPanel()->confirmWorkspace(workspace)) {
+            printError(QApplication::translate("main", "not starting a session in %1: it is the whole file system or your home folder").arg(workspace));
+        } else if (window.sessionsPanel()->createSession(QDir(workspace).dirName(), workspace, &id, &error)) {
             window.openSession(dbPath, id);
             opening = true;
         } else {

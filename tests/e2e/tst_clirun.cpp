@@ -168,6 +168,13 @@ void TestCliRun::usageErrors_data()
                                                     u"x"_s, u"--profile"_s, u"nope"_s}
                                      << u"unknown profile"_s;
     QTest::newRow("unknown option") << QStringList{u"run"_s, u"--frobnicate"_s} << u"frobnicate"_s;
+    // The whole file system as the workspace: every key on the machine within the agent's reach.
+    QTest::newRow("root as workspace") << QStringList{u"run"_s, u"--db"_s, u"%DB%"_s, u"--workspace"_s, u"/"_s, u"--prompt"_s,
+                                                      u"x"_s}
+                                       << u"--allow-broad-workspace"_s;
+    QTest::newRow("root spelled oddly") << QStringList{u"run"_s, u"--db"_s, u"%DB%"_s, u"--workspace"_s, u"/tmp/../"_s,
+                                                       u"--prompt"_s, u"x"_s}
+                                        << u"--allow-broad-workspace"_s;
 }
 
 void TestCliRun::usageErrors()

@@ -33,6 +33,8 @@ struct AgentConfig
     std::optional<ApprovalPolicy> approval;
 
     int maxTurns = 100;             // LLM requests per prompt before the run gives up
+    // The user confirmed a workspace that is "/" or the home folder itself (Workspace::RootScope).
+    bool allowBroadWorkspace = false;
     QString auditPath;              // empty: Paths::auditFile(sessionId)
 };
 

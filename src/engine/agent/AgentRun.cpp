@@ -171,7 +171,14 @@ bool AgentRun::open(SessionData data, QString *error)
 
     if (info->workspace.isEmpty())
         return setError(tr("session %1 has no workspace folder").arg(m_config.sessionId));
-    m_workspace = new Workspace(info->workspace, this);
+    const bool broad = Workspace::isBroadRoot(info->workspace);
+    m_workspace = new Workspace(info->workspace,
+                                m_config.allowBroadWorkspace ? Workspace::RootScope::AllowBroad : Workspace::RootScope::Confined,
+                                this);
+    if (!m_workspace->isValid() && broad && !m_config.allowBroadWorkspace)
+        return setError(tr("the workspace %1 is the whole file system or your home folder: the agent could read and change "
+                           "every file there; confirm it to work there (waterline-cli run --allow-broad-workspace)")
+                            .arg(info->workspace));
     if (!m_workspace->isValid())
         return setError(tr("the workspace folder %1 does not exist or is not a folder").arg(info->workspace));
 

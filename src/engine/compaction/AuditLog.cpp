@@ -8,6 +8,9 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace Qt::StringLiterals;
 
 namespace wl::AuditLog {
@@ -61,12 +64,20 @@ bool append(const QString &path, const CompactionRecord &record, QString *error)
         return failed(dirError);
 
     QFile file(path);
-    // The permissions apply when the file is created; an existing log keeps its own.
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append, kFilePermissions))
+    // The permissions apply when the file is created (exactly: the umask only removes bits);
+    // a log left readable by an older version is made private too.
+    if (!file.open(QIODevice::ReadWrite | QIODevice::Append, kFilePermissions))
         return failed(QCoreApplication::translate("wl::AuditLog", "cannot open %1: %2").arg(path, file.errorString()));
+    ::fchmod(file.handle(), S_IRUSR | S_IWUSR);
 
     // One write per record: with O_APPEND, concurrent writers cannot interleave inside a line.
-    const QByteArray line = QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact) + '\n';
+    QByteArray line = QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact) + '\n';
+    // A record cut short (a full disk, a crash) must not swallow this one: end its line first.
+    if (const qint64 size = file.size(); size > 0) {
+        char last = '\n';
+        if (::pread(file.handle(), &last, 1, off_t(size - 1)) == 1 && last != '\n')
+            line.prepend('\n');
+    }
     if (file.write(line) != line.size() || !file.flush())
         return failed(QCoreApplication::translate("wl::AuditLog", "cannot write %1: %2").arg(path, file.errorString()));
     return true;

@@ -14,7 +14,10 @@
 #include <QVarLengthArray>
 
 #include <bit>
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -168,6 +171,23 @@ bool ensureDir(const QString &path, QString *error)
     // mkdir is subject to the umask; make the mode exact.
     QFile::setPermissions(path, kDirPermissions);
     return true;
+}
+
+// Puts a .gitignore of "*" in Waterline's folder, so offloaded results (command output, file
+// contents) are never committed with the project. An existing one is left as it is.
+void ignoreInGit(const QString &waterlineDir)
+{
+    const QByteArray path = QFile::encodeName(waterlineDir + u"/.gitignore"_s);
+    const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        if (errno != EEXIST)
+            qCWarning(lcCompaction) << "cannot create" << path << qt_error_string(errno);
+        return;
+    }
+    constexpr char content[] = "*\n";
+    if (::write(fd, content, sizeof(content) - 1) != ssize_t(sizeof(content) - 1))
+        qCWarning(lcCompaction) << "cannot write" << path << qt_error_string(errno);
+    ::close(fd);
 }
 
 } // namespace
@@ -332,6 +352,8 @@ OffloadStore::Result OffloadStore::offload(const Message &message, const QString
             return fail(error);
         if (!QFileInfo(dir).canonicalFilePath().startsWith(canonicalWorkspace + u'/'))
             return fail(QCoreApplication::translate("wl::OffloadStore", "not offloaded: the offload folder %1 lies outside the workspace").arg(dir));
+        if (level == u".waterline")
+            ignoreInGit(dir);
     }
 
     const QString path = absolutePathFor(message.toolCallId);

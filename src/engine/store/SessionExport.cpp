@@ -175,6 +175,9 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
             *error = QCoreApplication::translate("wl::SessionExport", "cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
+    // An export holds the whole conversation: only the user may read it, whatever the umask.
+    // Set on the temporary file, so it is never readable by others, not even briefly.
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
     auto put = [&file](const QJsonObject &object) { file.write(jsonLine(object)); };
 
     put(QJsonObject{

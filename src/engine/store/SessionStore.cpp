@@ -5,6 +5,7 @@
 #include "LoggingCategories.h"
 #include "Migrations.h"
 #include "Paths.h"
+#include "PrivateFiles.h"
 #include "SecretFilter.h"
 #include "SessionExport.h"
 #include "SqlConnection.h"
@@ -14,6 +15,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -24,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <unordered_map>
 
 using namespace Qt::StringLiterals;
@@ -364,23 +367,12 @@ bool insertRecord(SqlConnection &c, const QString &sessionId, CompactionRecord r
     return true;
 }
 
-// Removes a folder without following a symbolic link out of it.
-bool removeTree(const QString &path, QString *error)
-{
-    const QFileInfo info(path);
-    if (info.isSymLink()) {
-        if (!QFile::remove(path))
-            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove the link %1").arg(path));
-        return true;
-    }
-    if (!info.exists())
-        return true;
-    if (!QDir(path).removeRecursively())
-        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove the folder %1").arg(path));
-    return true;
-}
-
 } // namespace
+
+// importSession: the longest a batch holds the write lock, and the pause after it. The pause is
+// longer than the 100 ms SQLite's busy handler sleeps between retries once it has waited a while.
+constexpr qint64 kImportBatchMs = 500;
+constexpr unsigned long kImportPauseMs = 110;
 
 struct SessionStore::Private
 {
@@ -433,8 +425,13 @@ bool SessionStore::open(const QString &path, QString *error)
     const QFileInfo info(path);
     if (info.exists() && !info.isFile())
         return setError(error, QCoreApplication::translate("wl::SessionStore", "%1 is not a file").arg(path));
-    if (!QDir().mkpath(info.absolutePath()))
-        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create the folder %1").arg(info.absolutePath()));
+    // Only the user may read the sessions: folders we create are 0700 and a new database file
+    // is 0600 before SQLite opens it (its -wal and -shm files take the database file's mode).
+    QString folderError;
+    if (!PrivateFiles::ensureFolder(info.absolutePath(), &folderError))
+        return setError(error, folderError);
+    if (!info.exists() && !PrivateFiles::ensureFile(path, &folderError))
+        return setError(error, folderError);
 
     d->path = path;
     d->serial = g_nextSerial.fetch_add(1);
@@ -480,6 +477,10 @@ bool SessionStore::open(const QString &path, QString *error)
 
     if (!Migrations::migrate(*c, Migrations::latestVersion(), &why))
         return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be upgraded: %2").arg(path, why));
+    // A database (and its WAL) created by an older Waterline may be readable by others.
+    for (const QString &file : QStringList{path, path + u"-wal"_s, path + u"-shm"_s})
+        if (!PrivateFiles::restrictFile(file))
+            qCWarning(lcStore) << "cannot make" << file << "private";
     qCInfo(lcStore) << "session database open:" << path << "schema" << Migrations::latestVersion();
     return true;
 }
@@ -680,7 +681,9 @@ bool SessionStore::deleteSession(const QString &id, QString *error)
     QStringList problems;
     if (!workspace.isEmpty()) {
         QString why;
-        if (!removeTree(Paths::offloadDir(workspace, id), &why)) {
+        // Walked from the workspace with O_NOFOLLOW: a link at .waterline, tool_results or the
+        // session's folder never takes the removal elsewhere.
+        if (!PrivateFiles::removeTree(workspace, Paths::offloadRelativeDir(id), &why)) {
             ok = false;
             problems << why;
         }
@@ -1117,9 +1120,14 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
         return std::nullopt;
     };
 
-    SqlTransaction transaction(*c);
-    if (!transaction.isActive())
-        return fail(transaction.error());
+    // Batches of transactions: one transaction for a long import would hold the write lock for
+    // all of it, and a second Waterline (or this one's GUI thread) would give up after its busy
+    // timeout. Each batch ends after kImportBatchMs and the lock is left free for kImportPauseMs,
+    // longer than SQLite's longest wait between retries, so a waiting writer gets its turn.
+    // A failure part way removes what was already committed: an import is all or nothing.
+    std::optional<SqlTransaction> transaction(std::in_place, *c);
+    if (!transaction->isActive())
+        return fail(transaction->error());
     QString why;
     // Someone else's file must not choose where the agent works, which server gets a key, or
     // what runs without asking: those come from the user, as for a new session.
@@ -1134,21 +1142,52 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
         return fail(why);
     const QString id = created->id;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    bool committedSome = false;
+    QElapsedTimer batch;
+    batch.start();
+    auto failAfterStart = [&](const QString &text) -> std::optional<QString> {
+        transaction.reset();  // rolls back the open batch
+        if (committedSome) {
+            SqlQuery remove(*c, u"DELETE FROM sessions WHERE id = ?"_s);
+            remove.bind(id);
+            if (!remove.exec())
+                qCWarning(lcStore) << "cannot remove the partly imported session" << id << remove.error();
+        }
+        return fail(text);
+    };
+    auto nextBatch = [&]() -> bool {
+        if (batch.elapsed() < kImportBatchMs)
+            return true;
+        if (!transaction->commit(&why))
+            return false;
+        committedSome = true;
+        transaction.reset();
+        QThread::msleep(kImportPauseMs);
+        transaction.emplace(*c);
+        batch.restart();
+        if (!transaction->isActive()) {
+            why = transaction->error();
+            return false;
+        }
+        return true;
+    };
 
     QHash<qint64, qint64> messageIds; // document id -> row id
     messageIds.reserve(doc->messages.size());
     for (qsizetype i = 0; i < doc->messages.size(); ++i) {
         const auto row = insertMessage(*c, id, i, doc->messages[i], 0, now, &why);
         if (!row)
-            return fail(why);
+            return failAfterStart(why);
         messageIds.insert(doc->messages[i].id, *row);
+        if (!nextBatch())
+            return failAfterStart(why);
     }
     QHash<qint64, qint64> checkpointIds;
     for (const Checkpoint &cp : doc->checkpoints) {
         const auto row = insertCheckpoint(*c, id, cp, messageIds.value(cp.coversFromMessageId),
                                           messageIds.value(cp.coversUpToMessageId), now, &why);
         if (!row)
-            return fail(why);
+            return failAfterStart(why);
         checkpointIds.insert(cp.id, *row);
     }
     QHash<qint64, qint64> requestIds;
@@ -1159,8 +1198,10 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
             view.append(messageIds.value(m));
         const auto row = insertRequest(*c, id, r, r.index, checkpointIds.value(r.viewCheckpointId), view, &why);
         if (!row)
-            return fail(why);
+            return failAfterStart(why);
         requestIds.insert(r.id, *row);
+        if (!nextBatch())
+            return failAfterStart(why);
     }
     for (const Message &m : doc->messages) {
         if (!m.origin)
@@ -1168,7 +1209,9 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
         SqlQuery q(*c, u"UPDATE messages SET request_id = ? WHERE id = ?"_s);
         q.bind(requestIds.value(m.origin)).bind(messageIds.value(m.id));
         if (!q.exec())
-            return fail(q.error());
+            return failAfterStart(q.error());
+        if (!nextBatch())
+            return failAfterStart(why);
     }
     // An offload path from the file is resolved inside this session's own offload folder: only
     // its file name is kept, and only a plain one ("../../.ssh/id_rsa" names nothing here).
@@ -1181,23 +1224,23 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
     };
     for (OffloadOverlay off : doc->offloads) {
         if (!ownPath(off.entry.relativePath, &off.entry.relativePath))
-            return fail(QCoreApplication::translate("wl::SessionStore", "the offload of message %1 names the file \"%2\", which is not a file name")
+            return failAfterStart(QCoreApplication::translate("wl::SessionStore", "the offload of message %1 names the file \"%2\", which is not a file name")
                             .arg(off.messageId).arg(off.entry.relativePath));
         if (!insertOffload(*c, id, off, messageIds.value(off.messageId), now, &why))
-            return fail(why);
+            return failAfterStart(why);
     }
     for (CompactionRecord record : doc->records) {
         for (OffloadEntry &entry : record.offloaded) {
             entry.messageId = messageIds.value(entry.messageId);
             if (!ownPath(entry.relativePath, &entry.relativePath))
-                return fail(QCoreApplication::translate("wl::SessionStore", "a compaction record names the offload file \"%1\", which is not a file name")
+                return failAfterStart(QCoreApplication::translate("wl::SessionStore", "a compaction record names the offload file \"%1\", which is not a file name")
                                 .arg(entry.relativePath));
         }
         if (!insertRecord(*c, id, record, &why))
-            return fail(why);
+            return failAfterStart(why);
     }
-    if (!transaction.commit(&why))
-        return fail(why);
+    if (!transaction->commit(&why))
+        return failAfterStart(why);
     qCInfo(lcStore) << "imported" << path << "as session" << id;
     return id;
 }

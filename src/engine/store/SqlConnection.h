@@ -14,6 +14,12 @@ namespace wl {
 class SqlConnection
 {
 public:
+    // After a checkpoint the WAL is truncated to at most this size (PRAGMA journal_size_limit):
+    // without it the file keeps the size of the largest transaction it ever held.
+    static constexpr qint64 kJournalSizeLimit = 64 * 1024 * 1024;
+    // How long a writer waits for another one (another thread, or a second Waterline) before failing.
+    static constexpr int kBusyTimeoutMs = 5000;
+
     SqlConnection(const QString &connectionName, const QString &path);
     ~SqlConnection(); // drops cached statements, closes and removes the connection
 

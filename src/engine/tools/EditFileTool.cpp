@@ -1,5 +1,6 @@
 #include "tools/EditFileTool.h"
 
+#include "tools/RootDirectory.h"
 #include "tools/TextFiles.h"
 #include "tools/ToolArguments.h"
 #include "tools/ToolRun.h"
@@ -168,14 +169,14 @@ ToolRun *EditFileTool::run(const QJsonObject &arguments, const ToolContext &cont
     const Workspace::Resolved resolved = context.workspace->resolve(path, Workspace::Access::Write);
     if (!resolved.ok)
         return fail(resolved.error, parent);
-    const QString absolute = resolved.absolutePath;
+    const std::shared_ptr<const RootDirectory> root = context.workspace->directory();
     const QString relative = resolved.relativePath;
     const QString oldText = ToolArguments::string(arguments, u"old_text"_s);
     const QString newText = ToolArguments::string(arguments, u"new_text"_s);
     return ToolRun::inThread(
         name(),
-        [absolute, relative, oldText, newText](const std::atomic_bool &) {
-            const TextFiles::Loaded loaded = TextFiles::load(absolute, relative);
+        [root, relative, oldText, newText](const std::atomic_bool &) {
+            const TextFiles::Loaded loaded = TextFiles::load(*root, relative);
             if (!loaded.exists)
                 return ToolResult::error(u"file not found: '%1'; use write_file to create it"_s.arg(relative));
             if (!loaded.ok)
@@ -184,9 +185,9 @@ ToolRun *EditFileTool::run(const QJsonObject &arguments, const ToolContext &cont
             QJsonObject metadata{{u"path"_s, relative}, {u"matches"_s, edit.matches}};
             if (!edit.ok)
                 return ToolResult::error(edit.error, metadata);
-            const QString problem = TextFiles::save(absolute, relative, loaded.encode(edit.text));
-            if (!problem.isEmpty())
-                return ToolResult::error(problem, metadata);
+            const TextFiles::Saved saved = TextFiles::save(*root, relative, loaded.encode(edit.text));
+            if (!saved.error.isEmpty())
+                return ToolResult::error(saved.error, metadata);
             const bool tolerant = edit.match == Match::WhitespaceTolerant;
             metadata.insert(u"match"_s, tolerant ? u"whitespace"_s : u"exact"_s);
             return ToolResult::success(tolerant ? u"edited '%1' (matched ignoring whitespace differences)"_s.arg(relative)
@@ -206,13 +207,20 @@ void EditFileTool::describe(const QJsonObject &arguments, const ToolContext &con
         return;
     }
     request.path = resolved.relativePath;
-    const TextFiles::Loaded loaded = TextFiles::load(resolved.absolutePath, resolved.relativePath);
+    const TextFiles::Loaded loaded = TextFiles::load(*context.workspace->directory(), resolved.relativePath);
     if (!loaded.exists) {
         request.problem = tr("file not found: '%1'; use write_file to create it").arg(resolved.relativePath);
         return;
     }
     if (!loaded.ok) {
         request.problem = loaded.error;
+        return;
+    }
+    if (loaded.hardLinks > 1) {
+        request.problem = tr("'%1' has %2 hard links: the same file has another name, possibly outside the workspace; "
+                             "the edit will be refused")
+                              .arg(resolved.relativePath)
+                              .arg(loaded.hardLinks);
         return;
     }
     const Edit edit = apply(loaded.text, ToolArguments::string(arguments, u"old_text"_s),

@@ -1,6 +1,7 @@
 #include "tools/GlobTool.h"
 
 #include "tools/GlobPattern.h"
+#include "tools/RootDirectory.h"
 #include "tools/ToolArguments.h"
 #include "tools/ToolRun.h"
 #include "tools/Workspace.h"
@@ -41,20 +42,20 @@ ToolRun *GlobTool::run(const QJsonObject &arguments, const ToolContext &context,
     if (!QFileInfo(resolved.absolutePath).isDir())
         return fail(u"'%1' is not a folder"_s.arg(path), parent);
 
-    const QString root = context.workspace->root();
-    const QString base = resolved.absolutePath;
+    const std::shared_ptr<const RootDirectory> root = context.workspace->directory();
     const QString baseRelative = resolved.relativePath;
     return ToolRun::inThread(
         name(),
-        [root, base, baseRelative, pattern, path](const std::atomic_bool &cancelled) {
+        [root, baseRelative, pattern, path](const std::atomic_bool &cancelled) {
             const QRegularExpression regex = GlobPattern::toRegularExpression(pattern);
             QStringList matches;
             qint64 total = 0;
             WorkspaceWalk::Options options;
             options.cancelled = &cancelled;
             const WorkspaceWalk::Outcome outcome = WorkspaceWalk::walk(
-                root, base,
-                [&](const QFileInfo &, const QString &relative) {
+                *root, baseRelative,
+                [&](const WorkspaceWalk::Entry &entry) {
+                    const QString &relative = entry.relativeToBase;
                     if (regex.matchView(relative).hasMatch()) {
                         ++total;
                         if (matches.size() < maxResults)

@@ -2,6 +2,7 @@
 
 #include "tools/GlobPattern.h"
 #include "tools/ReadFileTool.h"
+#include "tools/RootDirectory.h"
 #include "tools/ToolArguments.h"
 #include "tools/ToolRun.h"
 #include "tools/Utf8Text.h"
@@ -10,6 +11,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -32,6 +34,7 @@ struct Search
     qint64 filesSearched = 0;
     qint64 skippedBinary = 0;
     qint64 skippedLarge = 0;
+    QStringList hardLinked;  // searched files that also have another name, maybe outside the workspace
     bool full() const { return matches >= maxResults; }
 };
 
@@ -42,22 +45,30 @@ QString shortened(QStringView line)
     return line.first(GrepTool::maxLineChars).toString() + u"…"_s;
 }
 
-void searchFile(Search &search, const QFileInfo &file, const QString &displayPath, const std::atomic_bool &cancelled)
+// Opens the file through the root (no links followed, no special files), so a path swapped
+// for a link after it was listed cannot lead the search outside.
+void searchFile(Search &search, const RootDirectory &root, const QString &rootRelative, const QString &displayPath,
+                const std::atomic_bool &cancelled)
 {
-    if (file.size() > GrepTool::maxFileBytes) {
+    const RootDirectory::Opened opened = root.open(rootRelative, displayPath);
+    if (opened.kind != RootDirectory::Kind::File)
+        return;
+    if (opened.size > GrepTool::maxFileBytes) {
         ++search.skippedLarge;
         return;
     }
-    QFile device(file.absoluteFilePath());
-    if (!device.open(QIODevice::ReadOnly))
+    QFile device;
+    if (!device.open(opened.fd.get(), QIODevice::ReadOnly, QFileDevice::DontCloseHandle))
         return;
-    const QByteArray bytes = device.readAll();
+    const QByteArray bytes = device.read(GrepTool::maxFileBytes + 1);
     if (Utf8Text::looksBinary(QByteArrayView(bytes).first(qMin<qsizetype>(bytes.size(), ReadFileTool::binarySniffBytes)),
                               bytes.size() > ReadFileTool::binarySniffBytes)) {
         ++search.skippedBinary;
         return;
     }
     ++search.filesSearched;
+    if (opened.hardLinks > 1)
+        search.hardLinked << displayPath;
     const QString text = QString::fromUtf8(bytes);
     qsizetype start = 0;
     int lineNumber = 0;
@@ -129,30 +140,33 @@ ToolRun *GrepTool::run(const QJsonObject &arguments, const ToolContext &context,
     const Workspace::Resolved resolved = context.workspace->resolve(path, Workspace::Access::Read);
     if (!resolved.ok)
         return fail(resolved.error, parent);
-    const QFileInfo target(resolved.absolutePath);
-    if (!target.exists())
+    if (!QFileInfo::exists(resolved.absolutePath))
         return fail(u"'%1' does not exist"_s.arg(path), parent);
 
-    const QString root = context.workspace->root();
-    const QString base = resolved.absolutePath;
+    const std::shared_ptr<const RootDirectory> root = context.workspace->directory();
     const QString baseRelative = resolved.relativePath;
     return ToolRun::inThread(
         name(),
-        [search, root, base, baseRelative, pattern, path](const std::atomic_bool &cancelled) {
-            const QFileInfo start(base);
+        [search, root, baseRelative, pattern, path](const std::atomic_bool &cancelled) {
             bool hitEntryLimit = false;
-            if (start.isFile()) {
-                searchFile(*search, start, baseRelative, cancelled);
-            } else {
+            const RootDirectory::Opened start = root->open(baseRelative, path);
+            if (!start.ok())
+                return ToolResult::error(start.error);
+            if (start.kind == RootDirectory::Kind::File) {
+                searchFile(*search, *root, baseRelative, baseRelative, cancelled);
+            } else if (start.kind == RootDirectory::Kind::Folder) {
                 WorkspaceWalk::Options options;
                 options.cancelled = &cancelled;
                 const WorkspaceWalk::Outcome outcome = WorkspaceWalk::walk(
-                    root, base,
-                    [&](const QFileInfo &file, const QString &relative) {
+                    *root, baseRelative,
+                    [&](const WorkspaceWalk::Entry &entry) {
                         if (search->hasFilter
-                            && !search->fileFilter.matchView(search->filterOnName ? file.fileName() : relative).hasMatch())
+                            && !search->fileFilter
+                                    .matchView(search->filterOnName ? entry.fileName : entry.relativeToBase)
+                                    .hasMatch())
                             return true;
-                        searchFile(*search, file, baseRelative == u"." ? relative : baseRelative + u'/' + relative,
+                        searchFile(*search, *root, entry.rootRelative,
+                                   baseRelative == u"." ? entry.relativeToBase : baseRelative + u'/' + entry.relativeToBase,
                                    cancelled);
                         return !search->full();
                     },
@@ -177,6 +191,13 @@ ToolRun *GrepTool::run(const QJsonObject &arguments, const ToolContext &context,
                                        .arg(GrepTool::maxFileBytes / (1024 * 1024));
             if (hitEntryLimit)
                 content += u'\n' + u"[the search stopped early: too many files; narrow the path]"_s;
+            if (!search->hardLinked.isEmpty()) {
+                metadata.insert(u"hardLinked"_s, QJsonArray::fromStringList(search->hardLinked));
+                content += u'\n' + u"[note: %1 searched file(s) have several hard links (the same file also has another "
+                                   "name, possibly outside the workspace): %2]"_s
+                                       .arg(search->hardLinked.size())
+                                       .arg(search->hardLinked.mid(0, 10).join(u", "_s));
+            }
             metadata.insert(u"capped"_s, search->full());
             return ToolResult::success(content, metadata);
         },

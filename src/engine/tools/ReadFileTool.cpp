@@ -1,12 +1,12 @@
 #include "tools/ReadFileTool.h"
 
+#include "tools/RootDirectory.h"
 #include "tools/ToolArguments.h"
 #include "tools/ToolRun.h"
 #include "tools/Utf8Text.h"
 #include "tools/Workspace.h"
 
 #include <QFile>
-#include <QFileInfo>
 #include <QPointer>
 
 using namespace Qt::StringLiterals;
@@ -40,9 +40,13 @@ ToolRun *ReadFileTool::run(const QJsonObject &arguments, const ToolContext &cont
         return fail(resolved.error, parent);
     const qint64 offset = ToolArguments::integer(arguments, u"offset"_s, 0);
     const qint64 limit = ToolArguments::integer(arguments, u"limit"_s, defaultLimit);
-    const QString absolute = resolved.absolutePath;
+    const std::shared_ptr<const RootDirectory> root = context.workspace->directory();
+    const QString relative = resolved.relativePath;
     ToolRun *run = ToolRun::inThread(
-        name(), [absolute, path, offset, limit](const std::atomic_bool &) { return readPage(absolute, path, offset, limit); },
+        name(),
+        [root, relative, path, offset, limit](const std::atomic_bool &) {
+            return readPage(*root, relative, path, offset, limit);
+        },
         parent);
     if (Workspace::isOffloadPath(resolved.relativePath)) {
         QPointer<Workspace> workspace = context.workspace;
@@ -55,19 +59,30 @@ ToolRun *ReadFileTool::run(const QJsonObject &arguments, const ToolContext &cont
     return run;
 }
 
-ToolResult ReadFileTool::readPage(const QString &absolutePath, const QString &displayPath, qint64 offset, qint64 limit)
+ToolResult ReadFileTool::readPage(const RootDirectory &root, const QString &relativePath, const QString &displayPath,
+                                  qint64 offset, qint64 limit)
 {
-    const QFileInfo info(absolutePath);
-    if (!info.exists())
+    const RootDirectory::Opened opened = root.open(relativePath, displayPath);
+    if (!opened.ok())
+        return ToolResult::error(opened.error);
+    if (opened.kind == RootDirectory::Kind::Missing)
         return ToolResult::error(u"file not found: '%1'"_s.arg(displayPath));
-    if (info.isDir())
+    if (opened.kind == RootDirectory::Kind::Folder)
         return ToolResult::error(u"'%1' is a folder, not a file; use glob to list its files"_s.arg(displayPath));
-    QFile file(absolutePath);
-    if (!file.open(QIODevice::ReadOnly))
+    QFile file;
+    if (!file.open(opened.fd.get(), QIODevice::ReadOnly, QFileDevice::DontCloseHandle))
         return ToolResult::error(u"cannot read '%1': %2"_s.arg(displayPath, file.errorString()));
 
     const qint64 total = file.size();
     QJsonObject metadata{{u"path"_s, displayPath}, {u"totalBytes"_s, total}};
+    // Another name for the same file may be outside the workspace: say so, so nobody mistakes it for a workspace file.
+    const QString hardLinkNote = opened.hardLinks > 1
+        ? u"[note: '%1' has %2 hard links; the same file also has another name, possibly outside the workspace]"_s
+              .arg(displayPath)
+              .arg(opened.hardLinks)
+        : QString();
+    if (opened.hardLinks > 1)
+        metadata.insert(u"hardLinks"_s, opened.hardLinks);
     const QByteArray sniff = file.read(qMin(total, binarySniffBytes));
     if (Utf8Text::looksBinary(sniff, total > sniff.size())) {
         metadata.insert(u"binary"_s, true);
@@ -105,6 +120,11 @@ ToolResult ReadFileTool::readPage(const QString &absolutePath, const QString &di
         if (!content.endsWith(u'\n'))
             content += u'\n';
         content += u"[showing bytes %1-%2 of %3 total; next offset: %2]"_s.arg(pageStart).arg(pageEnd).arg(total);
+    }
+    if (!hardLinkNote.isEmpty()) {
+        if (!content.endsWith(u'\n'))
+            content += u'\n';
+        content += hardLinkNote;
     }
     return ToolResult::success(content, metadata);
 }

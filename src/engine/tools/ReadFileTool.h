@@ -5,6 +5,8 @@
 
 namespace wl {
 
+class RootDirectory;
+
 // read_file(path, offset, limit): one page of a text file by byte offset (spec section 6).
 // Pages never split a UTF-8 sequence; a partial page ends with a line naming the next
 // offset and the total size. Binary files are reported, not dumped. Reads of offloaded
@@ -19,8 +21,11 @@ public:
     ToolSpec spec() const override;
     ApprovalKind approvalKind() const override { return ApprovalKind::Read; }
 
-    // The page as the model sees it; `displayPath` names the file in messages.
-    static ToolResult readPage(const QString &absolutePath, const QString &displayPath, qint64 offset, qint64 limit);
+    // The page as the model sees it; `displayPath` names the file in messages. The file is opened
+    // through `root` (no links followed; FIFOs, sockets and devices refused); a file with more
+    // than one hard link is read but flagged, since another name for it may be outside.
+    static ToolResult readPage(const RootDirectory &root, const QString &relativePath, const QString &displayPath,
+                               qint64 offset, qint64 limit);
 
 protected:
     ToolRun *run(const QJsonObject &arguments, const ToolContext &context, QObject *parent) override;

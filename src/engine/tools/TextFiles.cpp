@@ -1,12 +1,9 @@
 #include "tools/TextFiles.h"
 
+#include "tools/RootDirectory.h"
 #include "tools/Utf8Text.h"
 
-#include <QCoreApplication>
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
-#include <QSaveFile>
 
 using namespace Qt::StringLiterals;
 
@@ -23,34 +20,40 @@ QByteArray Loaded::encode(const QString &newText) const
     return bytes;
 }
 
-Loaded load(const QString &absolutePath, const QString &displayPath)
+Loaded load(const RootDirectory &root, const QString &relativePath)
 {
     Loaded loaded;
-    const QFileInfo info(absolutePath);
-    if (!info.exists()) {
+    RootDirectory::Opened opened = root.open(relativePath, relativePath);
+    if (!opened.ok()) {
+        loaded.exists = true;
+        loaded.error = opened.error;
+        return loaded;
+    }
+    if (opened.kind == RootDirectory::Kind::Missing) {
         loaded.ok = true;
         return loaded;
     }
     loaded.exists = true;
-    if (info.isDir()) {
-        loaded.error = u"'%1' is a folder, not a file"_s.arg(displayPath);
+    if (opened.kind == RootDirectory::Kind::Folder) {
+        loaded.error = u"'%1' is a folder, not a file"_s.arg(relativePath);
         return loaded;
     }
-    if (info.size() > maxEditableBytes) {
+    loaded.hardLinks = opened.hardLinks;
+    if (opened.size > maxEditableBytes) {
         loaded.error = u"'%1' is too large to edit (%2 bytes; the limit is %3)"_s
-                           .arg(displayPath)
-                           .arg(info.size())
+                           .arg(relativePath)
+                           .arg(opened.size)
                            .arg(maxEditableBytes);
         return loaded;
     }
-    QFile file(absolutePath);
-    if (!file.open(QIODevice::ReadOnly)) {
-        loaded.error = u"cannot read '%1': %2"_s.arg(displayPath, file.errorString());
+    QFile file;
+    if (!file.open(opened.fd.get(), QIODevice::ReadOnly, QFileDevice::DontCloseHandle)) {
+        loaded.error = u"cannot read '%1': %2"_s.arg(relativePath, file.errorString());
         return loaded;
     }
-    const QByteArray bytes = file.readAll();
+    const QByteArray bytes = file.read(maxEditableBytes + 1);
     if (Utf8Text::looksBinary(bytes, false)) {
-        loaded.error = u"'%1' is a binary or non-UTF-8 file; only UTF-8 text files can be edited"_s.arg(displayPath);
+        loaded.error = u"'%1' is a binary or non-UTF-8 file; only UTF-8 text files can be edited"_s.arg(relativePath);
         return loaded;
     }
     loaded.byteOrderMark = bytes.startsWith(utf8Bom);
@@ -59,24 +62,10 @@ Loaded load(const QString &absolutePath, const QString &displayPath)
     return loaded;
 }
 
-QString save(const QString &absolutePath, const QString &displayPath, const QByteArray &bytes)
+Saved save(const RootDirectory &root, const QString &relativePath, const QByteArray &bytes)
 {
-    const QFileInfo info(absolutePath);
-    if (info.isDir())
-        return u"'%1' is a folder, not a file"_s.arg(displayPath);
-    if (!QDir().mkpath(info.absolutePath()))
-        return u"cannot create the folder for '%1'"_s.arg(displayPath);
-    QSaveFile file(absolutePath);
-    if (!file.open(QIODevice::WriteOnly))
-        return u"cannot write '%1': %2"_s.arg(displayPath, file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        const QString reason = file.errorString();
-        file.cancelWriting();
-        return u"cannot write '%1': %2"_s.arg(displayPath, reason);
-    }
-    if (!file.commit())
-        return u"cannot write '%1': %2"_s.arg(displayPath, file.errorString());
-    return {};
+    const RootDirectory::Written written = root.write(relativePath, relativePath, bytes);
+    return Saved{written.error, written.created};
 }
 
 } // namespace wl::TextFiles

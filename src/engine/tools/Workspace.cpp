@@ -1,6 +1,7 @@
 #include "tools/Workspace.h"
 
 #include "LoggingCategories.h"
+#include "tools/RootDirectory.h"
 
 #include <QDir>
 #include <QFile>
@@ -46,13 +47,46 @@ QString join(const QString &directory, const QString &name)
 } // namespace
 
 Workspace::Workspace(const QString &rootPath, QObject *parent)
+    : Workspace(rootPath, RootScope::Confined, parent)
+{
+}
+
+Workspace::Workspace(const QString &rootPath, RootScope scope, QObject *parent)
     : QObject(parent)
 {
     const QFileInfo info(rootPath);
-    if (info.isDir())
-        m_root = info.canonicalFilePath();
-    if (m_root.isEmpty())
+    const QString canonical = info.isDir() ? info.canonicalFilePath() : QString();
+    if (canonical.isEmpty()) {
+        m_error = u"the workspace folder %1 does not exist or is not a folder"_s.arg(rootPath);
+    } else if (scope == RootScope::Confined && isBroadRoot(canonical)) {
+        m_error = u"the workspace %1 is the whole file system or the home folder; it needs the user's confirmation"_s.arg(
+            canonical);
+    } else {
+        auto directory = std::make_shared<RootDirectory>(canonical);
+        if (directory->isOpen()) {
+            m_root = canonical;
+            m_directory = std::move(directory);
+        } else {
+            m_error = u"cannot open the workspace folder %1"_s.arg(canonical);
+        }
+    }
+    if (m_root.isEmpty() && canonical.isEmpty())
         qCWarning(lcTools) << "workspace root is not a folder:" << rootPath;
+    else if (m_root.isEmpty())
+        qCWarning(lcTools) << "workspace root refused:" << m_error;
+}
+
+Workspace::~Workspace() = default;
+
+bool Workspace::isBroadRoot(const QString &path)
+{
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (canonical.isEmpty())
+        return false;
+    if (canonical == u"/")
+        return true;
+    const QString home = QFileInfo(QDir::homePath()).canonicalFilePath();
+    return !home.isEmpty() && canonical == home;
 }
 
 bool Workspace::contains(const QString &absolutePath) const
@@ -80,7 +114,7 @@ Workspace::Resolved Workspace::resolve(const QString &path, Access access) const
 {
     Resolved result;
     if (m_root.isEmpty()) {
-        result.error = u"the workspace folder does not exist"_s;
+        result.error = m_error.isEmpty() ? u"the workspace folder does not exist"_s : m_error;
         return result;
     }
     if (path.trimmed().isEmpty()) {
@@ -90,6 +124,14 @@ Workspace::Resolved Workspace::resolve(const QString &path, Access access) const
     if (path.contains(QChar(0))) {
         result.error = u"the path contains a NUL character"_s;
         return result;
+    }
+    // A newline or other control character in a name can forge lines in tool output and logs.
+    for (const QChar c : path) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f || (c.unicode() >= 0x80 && c.unicode() < 0xa0)) {
+            result.error = u"the path contains a control character (U+%1); such names are refused"_s.arg(
+                int(c.unicode()), 4, 16, QChar(u'0'));
+            return result;
+        }
     }
 
     // Walk the path one component at a time, as the kernel would, so `..` after a

@@ -5,11 +5,15 @@
 #include <atomic>
 #include <functional>
 
-class QFileInfo;
+namespace wl {
+class RootDirectory;
+}
 
 // The file walk glob and grep share: depth first in name order, skipping `.git` and
 // `.waterline` folders, never following a symbolic link to a folder, and passing a
-// symbolic link to a file only when its target is inside the workspace.
+// symbolic link to a file only when its target is inside the workspace. Folders are
+// listed through descriptors opened from the root without following links, so a folder
+// swapped for a link during the walk is skipped, never entered.
 namespace wl::WorkspaceWalk {
 
 struct Options
@@ -25,10 +29,17 @@ struct Outcome
     bool stopped = false;  // visit returned false, or cancelled
 };
 
-// `visit(file, pathRelativeToBase)` returns false to stop the walk.
-using Visitor = std::function<bool(const QFileInfo &file, const QString &relativeToBase)>;
+struct Entry
+{
+    QString relativeToBase;  // the name as found, relative to the folder walked
+    QString rootRelative;    // the file to open through the RootDirectory (a link's target for a link)
+    QString fileName;        // the last component of relativeToBase
+};
 
-Outcome walk(const QString &workspaceRoot, const QString &baseDirectory, const Visitor &visit, const Options &options = {});
+// `visit(entry)` returns false to stop the walk. `baseRelative` is relative to the root ("." for the root).
+using Visitor = std::function<bool(const Entry &entry)>;
+
+Outcome walk(const RootDirectory &root, const QString &baseRelative, const Visitor &visit, const Options &options = {});
 
 bool isSkippedFolderName(const QString &name);  // ".git", ".waterline"
 

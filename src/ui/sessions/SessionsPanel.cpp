@@ -4,6 +4,7 @@
 
 #include "compaction/CompactionPolicy.h"
 #include "store/SessionStore.h"
+#include "tools/Workspace.h"
 
 #include <QAction>
 #include <QDir>
@@ -130,10 +131,25 @@ bool SessionsPanel::deleteSession(const QString &id, QString *error)
     return true;
 }
 
+bool SessionsPanel::confirmWorkspace(const QString &workspace)
+{
+    if (!Workspace::isBroadRoot(workspace))
+        return true;
+    return QMessageBox::warning(this, tr("New session"),
+                                tr("The agent would work in %1, which is the whole file system or your home folder: it "
+                                   "could read and change every file there, your keys included.\n\nUse this folder "
+                                   "anyway?")
+                                    .arg(QDir::toNativeSeparators(workspace)),
+                                QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+        == QMessageBox::Yes;
+}
+
 void SessionsPanel::newSessionDialog()
 {
     const QString workspace = QFileDialog::getExistingDirectory(this, tr("Choose the workspace folder the agent works in"), QDir::homePath());
     if (workspace.isEmpty())
+        return;
+    if (!confirmWorkspace(workspace))
         return;
     bool ok = false;
     const QString title = QInputDialog::getText(this, tr("New session"), tr("Title:"), QLineEdit::Normal,

@@ -40,6 +40,9 @@ public:
 
     // Asks for a workspace folder and a title, creates the session and asks to open it.
     void newSessionDialog();
+    // True when `workspace` is an ordinary folder, or the user agreed to let the agent work in
+    // "/" or the home folder itself (which puts every file, keys included, within its reach).
+    bool confirmWorkspace(const QString &workspace);
 
 Q_SIGNALS:
     void openRequested(const QString &sessionId);

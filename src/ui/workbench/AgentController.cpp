@@ -378,6 +378,9 @@ void AgentController::openSession(const QString &sessionId)
                 config.summaryMaxOutputTokens = m_summaryProfile->effectiveMaxOutputTokens();
             }
             config.maxTurns = m_turnLimit;
+            // A workspace that is "/" or the home folder was confirmed when the session was created
+            // (SessionsPanel::newSessionDialog).
+            config.allowBroadWorkspace = true;
             if (session.info.policy.isEmpty()) {
                 // A session without a policy of its own gets the default one, with the model's window.
                 CompactionPolicy policy = m_defaultPolicy;

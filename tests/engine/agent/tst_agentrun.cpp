@@ -9,6 +9,7 @@
 #include "tools/ApprovalGate.h"
 
 #include <QRegularExpression>
+#include <QScopeGuard>
 
 using namespace wl;
 using namespace wl::test;
@@ -50,6 +51,7 @@ private slots:
     void reopenContinues();
     void interruptedCallsAreClosed();
     void largeResultIsOffloadedAtToolTime();
+    void broadWorkspaceNeedsConfirmation();
 };
 
 void TestAgentRun::initTestCase()
@@ -562,6 +564,26 @@ void TestAgentRun::largeResultIsOffloadedAtToolTime()
     const QString content = sent[3].toObject().value(u"content").toString();
     QVERIFY2(content.startsWith(u"[offloaded: "_s), qPrintable(content.left(100)));
     QVERIFY(content.contains(o.entry.relativePath));
+}
+
+void TestAgentRun::broadWorkspaceNeedsConfirmation()
+{
+    AgentHarness h;
+    // The session's workspace is the home folder itself: every key of the user is under it.
+    const QByteArray oldHome = qgetenv("HOME");
+    qputenv("HOME", QFile::encodeName(h.workspace));
+    const auto restoreHome = qScopeGuard([&] { qputenv("HOME", oldHome); });
+
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"workspace root"_s));
+    AgentRun refused(h.config());
+    QString error;
+    QVERIFY(!refused.open(&error));
+    QVERIFY2(error.contains(u"home folder"_s) && error.contains(u"--allow-broad-workspace"_s), qPrintable(error));
+
+    AgentConfig confirmed = h.config();
+    confirmed.allowBroadWorkspace = true;
+    AgentRun run(confirmed);
+    QVERIFY2(run.open(&error), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestAgentRun)

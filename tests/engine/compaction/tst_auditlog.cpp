@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimeZone>
@@ -112,6 +113,9 @@ private slots:
     void damagedLineSkipped_data();
     void damagedLineSkipped();
     void appendFailsWhenBlocked();
+    void truncatedRecordDoesNotSwallowNext_data();
+    void truncatedRecordDoesNotSwallowNext();
+    void privateWhateverTheUmask();
 };
 
 void TestAuditLog::stepNames()
@@ -390,6 +394,61 @@ void TestAuditLog::appendFailsWhenBlocked()
     QVERIFY(!AuditLog::append(data.filePath(u"compaction_records/s.jsonl"_s), sampleRecord(Tier::Full, 1), &error));
     QVERIFY2(error.contains(data.filePath(u"compaction_records"_s)), qPrintable(error));
     QCOMPARE(QFileInfo(blocker.fileName()).size(), 0);
+}
+
+void TestAuditLog::truncatedRecordDoesNotSwallowNext_data()
+{
+    QTest::addColumn<int>("cut");  // bytes cut off the end of the second record (its newline included)
+    QTest::newRow("newline only") << 1;
+    QTest::newRow("mid-line") << 25;
+    QTest::newRow("one byte left") << -1;  // all but the first byte of the line
+}
+
+void TestAuditLog::truncatedRecordDoesNotSwallowNext()
+{
+    QFETCH(int, cut);
+    QTemporaryDir data;
+    const QString path = data.filePath(u"s.jsonl"_s);
+    QVERIFY(AuditLog::append(path, sampleRecord(Tier::Warn, 1)));
+    const qint64 firstEnd = QFileInfo(path).size();
+    QVERIFY(AuditLog::append(path, sampleRecord(Tier::Warn, 2)));
+    const qint64 secondEnd = QFileInfo(path).size();
+    // A full disk (or a crash) stopped the second record part way.
+    QVERIFY(QFile::resize(path, cut < 0 ? firstEnd + 1 : secondEnd - cut));
+    QVERIFY(AuditLog::append(path, sampleRecord(Tier::Full, 3)));
+
+    if (cut != 1)
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"audit read: .*skipped 1 damaged lines"_s));
+    const AuditLog::ReadResult read = AuditLog::read(path);
+    // The record after the damage is whole: only the cut one is lost (or none, when only its newline went).
+    QCOMPARE(read.records.size(), cut == 1 ? 3 : 2);
+    QCOMPARE(read.records.first().requestIndex, 1);
+    QCOMPARE(read.records.last().requestIndex, 3);
+    QCOMPARE(read.records.last().tier, Tier::Full);
+    QCOMPARE(read.skipped, cut == 1 ? 0 : 1);
+}
+
+void TestAuditLog::privateWhateverTheUmask()
+{
+    const mode_t oldMask = ::umask(0);
+    const auto restore = qScopeGuard([&] { ::umask(oldMask); });
+    QTemporaryDir data;
+    const QString path = data.filePath(u"records/deeper/s.jsonl"_s);
+    QVERIFY(AuditLog::append(path, sampleRecord(Tier::Warn, 1)));
+    struct stat info;
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &info) == 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0600));
+    for (const QString &folder : {data.filePath(u"records"_s), data.filePath(u"records/deeper"_s)}) {
+        QVERIFY(::stat(QFile::encodeName(folder).constData(), &info) == 0);
+        QCOMPARE(info.st_mode & 07777, mode_t(0700));
+    }
+    // A log an older version left readable by others is made private on the next append.
+    const QString old = data.filePath(u"old.jsonl"_s);
+    QVERIFY(AuditLog::append(old, sampleRecord(Tier::Warn, 1)));
+    QVERIFY(::chmod(QFile::encodeName(old).constData(), 0644) == 0);
+    QVERIFY(AuditLog::append(old, sampleRecord(Tier::Warn, 2)));
+    QVERIFY(::stat(QFile::encodeName(old).constData(), &info) == 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0600));
 }
 
 QTEST_GUILESS_MAIN(TestAuditLog)

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -207,6 +208,8 @@ private slots:
     void failuresKeepContent_data(); // scenario 20
     void failuresKeepContent();
     void readOnlyWorkspace();
+    void privateWhateverTheUmask();
+    void waterlineFolderIsGitIgnored();
     void symlinkOutsideWorkspaceRefused();
     void missingWorkspace();
 };
@@ -687,6 +690,38 @@ void TestOffloadStore::missingWorkspace()
     QVERIFY(!r.ok);
     QVERIFY2(r.error.contains(missing), qPrintable(r.error));
     QVERIFY(!QFileInfo::exists(missing)); // the workspace is never created by the store
+}
+
+void TestOffloadStore::privateWhateverTheUmask()
+{
+    const mode_t oldMask = ::umask(0);
+    const auto restore = qScopeGuard([&] { ::umask(oldMask); });
+    QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    OffloadStore store(workspace.path(), u"s1"_s);
+    const auto r = store.offload(result(u"call_1"_s, numberedLines(500), 7), u"bash"_s, 1, 20);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(modeOf(workspace.filePath(r.entry.relativePath)), 0600);
+    for (const QString &level : {u".waterline"_s, u".waterline/tool_results"_s, u".waterline/tool_results/s1"_s})
+        QCOMPARE(modeOf(workspace.filePath(level)), 0700);
+    QCOMPARE(modeOf(workspace.filePath(u".waterline/.gitignore"_s)), 0600);
+}
+
+void TestOffloadStore::waterlineFolderIsGitIgnored()
+{
+    QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    OffloadStore store(workspace.path(), u"s1"_s);
+    QVERIFY(store.offload(result(u"call_1"_s, numberedLines(500), 7), u"bash"_s, 1, 20).ok);
+    QCOMPARE(readAll(workspace.filePath(u".waterline/.gitignore"_s)), QByteArray("*\n"));
+    // One the user wrote is kept.
+    QFile mine(workspace.filePath(u".waterline/.gitignore"_s));
+    QVERIFY(mine.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    mine.write("# mine\n*\n");
+    mine.close();
+    OffloadStore other(workspace.path(), u"s2"_s);
+    QVERIFY(other.offload(result(u"call_2"_s, numberedLines(500), 8), u"bash"_s, 1, 20).ok);
+    QCOMPARE(readAll(workspace.filePath(u".waterline/.gitignore"_s)), QByteArray("# mine\n*\n"));
 }
 
 QTEST_GUILESS_MAIN(TestOffloadStore)

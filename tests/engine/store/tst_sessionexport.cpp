@@ -6,8 +6,20 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
+#include <optional>
+#include <thread>
+
+#include <sys/stat.h>
 
 using namespace wl;
 using namespace wl::test;
@@ -52,6 +64,9 @@ private slots:
     void importTakesNothingThatActs();
     void importedOffloadPathsStayInTheSessionFolder_data();
     void importedOffloadPathsStayInTheSessionFolder();
+    void exportIsPrivateWhateverTheUmask();
+    void longImportLeavesRoomForOtherWriters();
+    void importFailingLateLeavesNothing();
     void idRangesRoundTrip_data();
     void idRangesRoundTrip();
     void idRangesRejectDamage_data();
@@ -59,6 +74,8 @@ private slots:
 
 private:
     QString buildSession();
+    QString bigExport();  // the path of an export of kBigMessages messages
+    static constexpr int kBigMessages = 200000;
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<SessionStore> m_store;
@@ -432,6 +449,126 @@ void TestSessionExport::exportToUnwritablePathFails()
     QVERIFY2(error.contains(u"missing/dir/x.jsonl"), qPrintable(error));
     QVERIFY(!m_store->exportSession(u"no-such"_s, m_dir->filePath(u"y.jsonl"_s), &error));
     QVERIFY(!QFile::exists(m_dir->filePath(u"y.jsonl"_s)));
+}
+
+void TestSessionExport::exportIsPrivateWhateverTheUmask()
+{
+    const mode_t oldMask = ::umask(0);
+    const auto restore = qScopeGuard([&] { ::umask(oldMask); });
+    const QString s = buildSession();
+    const QString path = m_dir->filePath(u"export.jsonl"_s);
+    QString error;
+    QVERIFY2(m_store->exportSession(s, path, &error), qPrintable(error));
+    struct stat info;
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &info) == 0);
+    QCOMPARE(int(info.st_mode & 07777), 0600);
+    // Replacing an export that was readable by others leaves a private one.
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    QVERIFY2(m_store->exportSession(s, path, &error), qPrintable(error));
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &info) == 0);
+    QCOMPARE(int(info.st_mode & 07777), 0600);
+}
+
+QString TestSessionExport::bigExport()
+{
+    // Importing it takes seconds: well over a busy timeout, several import batches.
+    SessionInfo fields;
+    fields.title = u"big"_s;
+    const QString s = m_store->createSession(fields)->id;
+    StepAppend step;
+    const QString text = QString(100, u'x');
+    for (int i = 0; i < kBigMessages; ++i)
+        step.messages << Message::user(text + QString::number(i));
+    if (!m_store->appendStep(s, step))
+        return {};
+    const QString path = m_dir->filePath(u"big.jsonl"_s);
+    return m_store->exportSession(s, path) ? path : QString();
+}
+
+void TestSessionExport::longImportLeavesRoomForOtherWriters()
+{
+    constexpr int otherBusyTimeoutMs = 1000;
+    const QString path = bigExport();
+    QVERIFY(!path.isEmpty());
+
+    // The import runs on a worker thread with its own connection, as a second Waterline would.
+    std::atomic_bool importDone = false;
+    std::optional<QString> imported;
+    QString importError;
+    QElapsedTimer importTime;
+    importTime.start();
+    std::thread importer([&] {
+        imported = m_store->importSession(path, &importError);
+        m_store->releaseThreadConnection();
+        importDone = true;
+    });
+    const auto joinImporter = qScopeGuard([&] { importer.join(); });
+
+    int writes = 0;
+    int lockedOut = 0;
+    qint64 longestWaitMs = 0;
+    {
+        QSqlDatabase other = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"other-instance"_s);
+        other.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
+        other.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=%1"_s.arg(otherBusyTimeoutMs));
+        QVERIFY(other.open());
+        QSqlQuery q(other);
+        QThread::msleep(50);  // let the import take the lock first
+        while (!importDone) {
+            QElapsedTimer wait;
+            wait.start();
+            // BEGIN IMMEDIATE takes the write lock without changing anything.
+            if (q.exec(u"BEGIN IMMEDIATE"_s)) {
+                longestWaitMs = std::max(longestWaitMs, wait.elapsed());
+                QVERIFY(q.exec(u"COMMIT"_s));
+                ++writes;
+            } else {
+                ++lockedOut;
+            }
+            QThread::msleep(20);
+        }
+        q = QSqlQuery();
+        other.close();
+    }
+    QSqlDatabase::removeDatabase(u"other-instance"_s);
+    const qint64 importMs = importTime.elapsed();
+    qInfo() << "import" << importMs << "ms; other writer: writes" << writes << "locked out" << lockedOut
+            << "longest wait" << longestWaitMs << "ms";
+    QVERIFY2(imported, qPrintable(importError));
+    QVERIFY2(importMs > otherBusyTimeoutMs * 3 / 2, "the import was too quick to show anything");
+    QCOMPARE(lockedOut, 0);
+    QVERIFY(writes > 0);
+    QCOMPARE(m_store->messageCount(*imported), kBigMessages);
+}
+
+void TestSessionExport::importFailingLateLeavesNothing()
+{
+    const QString path = bigExport();
+    QVERIFY(!path.isEmpty());
+    // A failure near the end, after several batches were committed (as a full disk would).
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"saboteur"_s);
+        db.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY2(q.exec(u"CREATE TRIGGER late_failure BEFORE INSERT ON messages WHEN NEW.seq >= %1 "
+                         "BEGIN SELECT RAISE(ABORT, 'simulated failure'); END"_s.arg(kBigMessages - 100)),
+                 qPrintable(q.lastError().text()));
+        q = QSqlQuery();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(u"saboteur"_s);
+    QElapsedTimer clock;
+    clock.start();
+    QString error;
+    QVERIFY(!m_store->importSession(path, &error));
+    qInfo() << "failed after" << clock.elapsed() << "ms:" << error;
+    QVERIFY2(error.contains(u"simulated failure"_s), qPrintable(error));
+    QVERIFY2(clock.elapsed() > 1000, "the failure came before a batch was committed");
+    // Only the original session is left, with its own messages.
+    const QList<SessionInfo> sessions = m_store->listSessions();
+    QCOMPARE(sessions.size(), 1);
+    QCOMPARE(m_store->messageCount(sessions.first().id), kBigMessages);
 }
 
 void TestSessionExport::idRangesRoundTrip_data()

@@ -9,9 +9,12 @@
 #include <QJsonArray>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+
+#include <sys/stat.h>
 
 using namespace wl;
 using namespace wl::test;
@@ -45,6 +48,9 @@ private slots:
     void deleteSessionRefusesUnsafeIds_data();
     void deleteSessionRefusesUnsafeIds();
     void deleteSessionDoesNotFollowSymlink();
+    void deleteSessionNeverFollowsLinksOnTheWay_data();
+    void deleteSessionNeverFollowsLinksOnTheWay();
+    void filesArePrivateWhateverTheUmask();
     void workerThreadAppendsAndReads();
     void unopenedStoreReportsError();
 
@@ -727,6 +733,70 @@ void TestSessionStore::deleteSessionDoesNotFollowSymlink()
     QVERIFY2(m_store->deleteSession(session, &error), qPrintable(error));
     QVERIFY(!QFileInfo(Paths::offloadDir(workspace, session)).isSymLink());
     QVERIFY(QFileInfo::exists(outside + u"/keep.txt"_s));
+}
+
+void TestSessionStore::deleteSessionNeverFollowsLinksOnTheWay_data()
+{
+    QTest::addColumn<QString>("linked");  // the folder on the way that is a link out
+    QTest::newRow(".waterline") << u".waterline"_s;
+    QTest::newRow("tool_results") << u".waterline/tool_results"_s;
+}
+
+void TestSessionStore::deleteSessionNeverFollowsLinksOnTheWay()
+{
+    QFETCH(QString, linked);
+    const QString workspace = m_dir->filePath(u"ws"_s);
+    const QString session = newSession(workspace);
+    // The link points at a folder shaped like the rest of the path, holding something precious.
+    const QString outside = m_dir->filePath(u"precious"_s);
+    const QString rest = Paths::offloadRelativeDir(session).mid(linked.size() + 1);
+    QVERIFY(QDir().mkpath(outside + u'/' + rest));
+    QFile keep(outside + u'/' + rest + u"/keep.txt"_s);
+    QVERIFY(keep.open(QIODevice::WriteOnly));
+    keep.close();
+    QVERIFY(QDir().mkpath(QFileInfo(workspace + u'/' + linked).absolutePath()));
+    QVERIFY(QFile::link(outside, workspace + u'/' + linked));
+
+    QString error;
+    QVERIFY(!m_store->deleteSession(session, &error));  // the files could not be removed: said so
+    QVERIFY2(error.contains(u"symbolic link"_s), qPrintable(error));
+    QVERIFY(QFileInfo::exists(keep.fileName()));
+    QVERIFY(QFileInfo(workspace + u'/' + linked).isSymLink());
+    QVERIFY(!m_store->session(session));  // the rows are gone all the same
+}
+
+void TestSessionStore::filesArePrivateWhateverTheUmask()
+{
+    const mode_t oldMask = ::umask(0);
+    const auto restore = qScopeGuard([&] { ::umask(oldMask); });
+    const QString folder = m_dir->filePath(u"data/waterline"_s);
+    const QString path = folder + u"/sessions.db"_s;
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    SessionInfo fields;
+    fields.title = u"private"_s;
+    const auto session = store.createSession(fields, &error);
+    QVERIFY2(session, qPrintable(error));
+    StepAppend step;
+    step.messages << Message::user(u"my secret plans"_s);
+    QVERIFY(store.appendStep(session->id, step, &error));
+
+    const auto modeOf = [](const QString &file) {
+        struct stat info;
+        return ::stat(QFile::encodeName(file).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
+    };
+    QCOMPARE(modeOf(path), 0600);
+    QCOMPARE(modeOf(path + u"-wal"_s), 0600);
+    QCOMPARE(modeOf(path + u"-shm"_s), 0600);
+    QCOMPARE(modeOf(folder), 0700);
+    QCOMPARE(modeOf(m_dir->filePath(u"data"_s)), 0700);
+
+    // A database an older version left readable is made private when opened.
+    store.close();
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    QVERIFY(store.open(path, &error));
+    QCOMPARE(modeOf(path), 0600);
 }
 
 void TestSessionStore::workerThreadAppendsAndReads()

@@ -3,6 +3,7 @@
 #include "store/SqlConnection.h"
 #include "store/SqlQuery.h"
 
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -28,6 +29,7 @@ private slots:
     void nullUtf8IsNull();
     void reExecutionBindsFromTheStart();
     void manyPlaceholders();
+    void walSizeIsLimited();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -48,6 +50,17 @@ void TestSqlQuery::cleanup()
 {
     m_connection.reset();
     m_dir.reset();
+}
+
+void TestSqlQuery::walSizeIsLimited()
+{
+    // Every connection bounds the WAL: after a checkpoint it is cut back to the limit instead of
+    // keeping the size of the largest transaction it ever held (an import can be hundreds of MB).
+    QSqlQuery q(m_connection->database());
+    QVERIFY(q.exec(u"PRAGMA journal_size_limit"_s));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toLongLong(), SqlConnection::kJournalSizeLimit);
+    QVERIFY(SqlConnection::kJournalSizeLimit > 0);
 }
 
 void TestSqlQuery::namedPlaceholders_data()

@@ -4,10 +4,19 @@
 
 #include "ToolTestHelpers.h"
 
+#include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cstring>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -31,6 +40,9 @@ private slots:
     void binaryFiles();
     void textCutAtSniffBoundaryIsNotBinary();
     void missingFileAndFolder();
+    void specialFilesRefusedWithoutBlocking_data();
+    void specialFilesRefusedWithoutBlocking();
+    void hardLinkIsFlagged();
     void invalidArguments_data();
     void invalidArguments();
     void offloadReadBackIsCounted();
@@ -239,6 +251,69 @@ void TestReadFileTool::missingFileAndFolder()
     const ToolResult escape = read({{u"path"_s, u"../x"_s}});
     QVERIFY(escape.isError);
     QVERIFY2(escape.content.startsWith(u"path '../x' is outside the workspace"_s), qPrintable(escape.content));
+}
+
+void TestReadFileTool::specialFilesRefusedWithoutBlocking_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("fifo") << u"fifo"_s << u"is a FIFO"_s;
+    QTest::newRow("socket") << u"socket"_s << u"is a socket"_s;
+}
+
+void TestReadFileTool::specialFilesRefusedWithoutBlocking()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    const QByteArray special = QFile::encodeName(path(u"special"_s));
+    int listener = -1;
+    if (kind == u"fifo") {
+        QVERIFY(::mkfifo(special.constData(), 0600) == 0);
+    } else {
+        listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        QVERIFY(listener >= 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        QVERIFY(size_t(special.size()) < sizeof(address.sun_path));
+        std::memcpy(address.sun_path, special.constData(), size_t(special.size()));
+        QVERIFY(::bind(listener, reinterpret_cast<const sockaddr *>(&address), sizeof(address)) == 0);
+    }
+    const auto cleanup = qScopeGuard([&] {
+        if (listener >= 0)
+            ::close(listener);
+        // A reader stuck on the FIFO (the old behaviour) is released by a writer coming and going.
+        const int writer = ::open(special.constData(), O_WRONLY | O_NONBLOCK);
+        if (writer >= 0)
+            ::close(writer);
+    });
+    // Opening a FIFO for reading blocks until a writer comes: the tool must answer at once.
+    QElapsedTimer timer;
+    timer.start();
+    const ToolResult result = test::runCall(*m_registry, m_context, u"read_file"_s, QJsonObject{{u"path"_s, u"special"_s}}, 3000);
+    QVERIFY2(result.isError, qPrintable(result.content));
+    QVERIFY2(result.content.contains(message), qPrintable(result.content));
+    QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+}
+
+void TestReadFileTool::hardLinkIsFlagged()
+{
+    // A hard link looks like any file in the workspace, but it is the same file as one outside.
+    QTemporaryDir outside;
+    QVERIFY(outside.isValid());
+    QVERIFY(test::writeBytes(outside.path() + u"/key.txt"_s, "outside content\n"));
+    QVERIFY(::link(QFile::encodeName(outside.path() + u"/key.txt"_s).constData(),
+                   QFile::encodeName(path(u"innocent.txt"_s)).constData()) == 0);
+    const ToolResult result = read({{u"path"_s, u"innocent.txt"_s}});
+    QVERIFY2(!result.isError, qPrintable(result.content));
+    QCOMPARE(result.metadata.value(u"hardLinks"_s).toInteger(), 2);
+    QVERIFY2(result.content.contains(u"has 2 hard links"_s), qPrintable(result.content));
+    QVERIFY(result.content.startsWith(u"outside content\n"_s));
+
+    // A file with one name is not flagged.
+    QVERIFY(test::writeBytes(path(u"plain.txt"_s), "plain\n"));
+    const ToolResult plain = read({{u"path"_s, u"plain.txt"_s}});
+    QVERIFY(!plain.metadata.contains(u"hardLinks"_s));
+    QCOMPARE(plain.content, u"plain\n"_s);
 }
 
 void TestReadFileTool::invalidArguments_data()

@@ -6,8 +6,12 @@
 
 #include "ToolTestHelpers.h"
 
+#include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -29,6 +33,7 @@ private slots:
     void grepCapsResults();
     void grepShortensLongLines();
     void grepInvalidRegex();
+    void grepFlagsHardLinksAndSkipsSpecialFiles();
 
 private:
     ToolResult call(const QString &tool, const QJsonObject &arguments)
@@ -229,6 +234,27 @@ void TestSearchTools::grepInvalidRegex()
     QVERIFY(result.isError);
     QVERIFY2(result.content.startsWith(u"invalid regular expression 'foo(bar': "_s), qPrintable(result.content));
     QVERIFY(result.content.contains(u"at offset 7"_s));
+}
+
+void TestSearchTools::grepFlagsHardLinksAndSkipsSpecialFiles()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString root = dir.path() + u"/ws"_s;
+    QVERIFY(test::writeBytes(root + u"/plain.txt"_s, "needle inside\n"));
+    QVERIFY(test::writeBytes(dir.path() + u"/outside.txt"_s, "needle from outside\n"));
+    QVERIFY(::link(QFile::encodeName(dir.path() + u"/outside.txt"_s).constData(),
+                   QFile::encodeName(root + u"/hard.txt"_s).constData()) == 0);
+    // A FIFO in the walk would block a reader forever: it is passed over, not opened.
+    QVERIFY(::mkfifo(QFile::encodeName(root + u"/pipe.txt"_s).constData(), 0600) == 0);
+    Workspace workspace(root);
+    const ToolResult result = test::runCall(*m_registry, ToolContext{&workspace, u"s"_s, u"c"_s}, u"grep"_s,
+                                            QJsonObject{{u"pattern"_s, u"needle"_s}}, 5000);
+    QVERIFY2(!result.isError, qPrintable(result.content));
+    QCOMPARE(result.metadata.value(u"filesSearched"_s).toInteger(), 2);
+    QCOMPARE(result.metadata.value(u"hardLinked"_s).toArray(), QJsonArray{u"hard.txt"_s});
+    QVERIFY2(result.content.contains(u"have several hard links"_s), qPrintable(result.content));
+    QVERIFY(result.content.startsWith(u"hard.txt:1: needle from outside\nplain.txt:1: needle inside\n"_s));
 }
 
 QTEST_GUILESS_MAIN(TestSearchTools)

@@ -4,6 +4,7 @@
 
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,6 +21,8 @@ private slots:
     void outsideMessageNamesPathAndRoot();
     void rootIsCanonical();
     void missingRootRefusesEverything();
+    void broadRootsNeedConfirmation_data();
+    void broadRootsNeedConfirmation();
     void offloadReadsAreCounted();
 
 private:
@@ -79,6 +82,13 @@ void TestWorkspace::resolve_data()
     QTest::newRow("missing folder then link out") << u"missing/../out/secret.txt"_s << read << QString() << viaLink;
     QTest::newRow("link loop") << u"loop1"_s << read << QString() << u"too many levels of symbolic links"_s;
     QTest::newRow("empty") << u""_s << read << QString() << u"empty"_s;
+    // A name with a line break forges lines in tool output ("a.txt\nsecret.txt: ..."), so it is refused.
+    const QString control = u"control character"_s;
+    QTest::newRow("newline in name") << u"a.txt\nb.txt"_s << write << QString() << control;
+    QTest::newRow("carriage return in name") << u"sub/x\r.txt"_s << read << QString() << control;
+    QTest::newRow("escape sequence in name") << u"\x1b[31mred.txt"_s << write << QString() << control;
+    QTest::newRow("tab in name") << u"a\tb"_s << read << QString() << control;
+    QTest::newRow("C1 control in name") << u"a\u0085b"_s << read << QString() << control;
     QTest::newRow("offload readable") << u".waterline/tool_results/s1/c1.txt"_s << read
                                       << u".waterline/tool_results/s1/c1.txt"_s << QString();
     QTest::newRow("offload not writable") << u".waterline/tool_results/s1/c1.txt"_s << write << QString()
@@ -137,6 +147,41 @@ void TestWorkspace::missingRootRefusesEverything()
     const Workspace::Resolved resolved = workspace.resolve(u"a.txt"_s);
     QVERIFY(!resolved.ok);
     QVERIFY(!resolved.error.isEmpty());
+}
+
+void TestWorkspace::broadRootsNeedConfirmation_data()
+{
+    QTest::addColumn<QString>("root");       // relative to a fake home folder, or absolute
+    QTest::addColumn<bool>("refused");
+    QTest::newRow("file system root") << u"/"_s << true;
+    QTest::newRow("file system root spelled oddly") << u"/tmp/.."_s << true;
+    QTest::newRow("home folder") << u"HOME"_s << true;
+    QTest::newRow("home folder with trailing slash and dot") << u"HOME/./"_s << true;
+    QTest::newRow("link to the home folder") << u"HOMELINK"_s << true;
+    QTest::newRow("a project in the home folder") << u"HOME/project"_s << false;
+}
+
+void TestWorkspace::broadRootsNeedConfirmation()
+{
+    QFETCH(QString, root);
+    QFETCH(bool, refused);
+    // A home folder of our own: the test must not depend on the real one.
+    QTemporaryDir base;
+    QVERIFY(base.isValid());
+    const QString home = QFileInfo(base.path()).canonicalFilePath() + u"/home"_s;
+    QVERIFY(QDir().mkpath(home + u"/project"_s));
+    QVERIFY(QFile::link(home, base.path() + u"/homelink"_s));
+    const QByteArray oldHome = qgetenv("HOME");
+    qputenv("HOME", QFile::encodeName(home));
+    const auto restoreHome = qScopeGuard([&] { qputenv("HOME", oldHome); });
+    root.replace(u"HOMELINK"_s, base.path() + u"/homelink"_s).replace(u"HOME"_s, home);
+
+    if (refused)
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"workspace root"_s));
+    Workspace workspace(root);
+    QCOMPARE(workspace.isValid(), !refused);
+    const Workspace::Resolved resolved = workspace.resolve(u"x.txt"_s, Workspace::Access::Write);
+    QCOMPARE(resolved.ok, !refused);
 }
 
 void TestWorkspace::offloadReadsAreCounted()

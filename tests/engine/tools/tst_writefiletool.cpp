@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -23,6 +24,8 @@ private slots:
     void refusals_data();
     void refusals();
     void approvalShowsDiff();
+    void refusesHardLinkedFile();
+    void refusesSpecialFiles();
 
 private:
     ToolResult write(const QString &path, const QString &content)
@@ -136,6 +139,35 @@ void TestWriteFileTool::approvalShowsDiff()
     // Asking is not doing.
     QVERIFY(!QFileInfo::exists(path(u"n"_s)));
     QCOMPARE(test::readBytes(path(u"old.txt"_s)), QByteArray("one\ntwo\nthree\n"));
+}
+
+void TestWriteFileTool::refusesHardLinkedFile()
+{
+    // The name is in the workspace, the file is also outside (e.g. ~/.ssh/authorized_keys): not changed.
+    QTemporaryDir outside;
+    QVERIFY(outside.isValid());
+    const QString outsideFile = outside.path() + u"/authorized_keys"_s;
+    QVERIFY(test::writeBytes(outsideFile, "ssh-ed25519 AAAA owner\n"));
+    QVERIFY(::link(QFile::encodeName(outsideFile).constData(), QFile::encodeName(path(u"keys.txt"_s)).constData()) == 0);
+    const ToolResult result = write(u"keys.txt"_s, u"ssh-ed25519 BBBB attacker\n"_s);
+    QVERIFY(result.isError);
+    QVERIFY2(result.content.contains(u"hard links"_s), qPrintable(result.content));
+    QCOMPARE(test::readBytes(outsideFile), QByteArray("ssh-ed25519 AAAA owner\n"));
+    QCOMPARE(test::readBytes(path(u"keys.txt"_s)), QByteArray("ssh-ed25519 AAAA owner\n"));
+    // Nothing half-written is left next to it.
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden | QDir::System), QStringList{u"keys.txt"_s});
+}
+
+void TestWriteFileTool::refusesSpecialFiles()
+{
+    const QByteArray fifo = QFile::encodeName(path(u"pipe"_s));
+    QVERIFY(::mkfifo(fifo.constData(), 0600) == 0);
+    const ToolResult result = write(u"pipe"_s, u"x"_s);
+    QVERIFY(result.isError);
+    QVERIFY2(result.content.contains(u"is a FIFO"_s), qPrintable(result.content));
+    struct stat info;
+    QVERIFY(::lstat(fifo.constData(), &info) == 0);
+    QVERIFY(S_ISFIFO(info.st_mode));
 }
 
 QTEST_GUILESS_MAIN(TestWriteFileTool)

@@ -4,7 +4,11 @@
 #include "store/SessionStore.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QDir>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +27,8 @@ private slots:
     void createRenameDelete();
     void deleteRemovesOnlyThatSession();
     void activationOpens();
+    void broadWorkspaceIsConfirmed_data();
+    void broadWorkspaceIsConfirmed();
 
 private:
     QTemporaryDir *m_dir = nullptr;
@@ -104,6 +110,37 @@ void TestSessionsDock::activationOpens()
     Q_EMIT panel.view()->activated(panel.view()->currentIndex());
     QCOMPARE(open.size(), 1);
     QCOMPARE(open.at(0).at(0).toString(), id);
+}
+
+void TestSessionsDock::broadWorkspaceIsConfirmed_data()
+{
+    QTest::addColumn<QString>("workspace");
+    QTest::addColumn<int>("answer");  // the button pressed when asked; 0: must not ask
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("ordinary folder") << u"TMP"_s << 0 << true;
+    QTest::newRow("file system root, cancelled") << u"/"_s << int(QMessageBox::Cancel) << false;
+    QTest::newRow("file system root, confirmed") << u"/"_s << int(QMessageBox::Yes) << true;
+}
+
+void TestSessionsDock::broadWorkspaceIsConfirmed()
+{
+    QFETCH(QString, workspace);
+    QFETCH(int, answer);
+    QFETCH(bool, accepted);
+    if (workspace == u"TMP")
+        workspace = m_dir->path();
+    SessionsPanel panel(m_store);
+    bool asked = false;
+    // Answers the message box once it shows.
+    QTimer::singleShot(0, &panel, [&] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        asked = true;
+        box->button(QMessageBox::StandardButton(answer))->click();
+    });
+    QCOMPARE(panel.confirmWorkspace(workspace), accepted);
+    QCOMPARE(asked, answer != 0);
 }
 
 QTEST_MAIN(TestSessionsDock)
