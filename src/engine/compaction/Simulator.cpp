@@ -124,19 +124,22 @@ SimulationResult Simulator::simulate(const Input &input)
                 qint64 readBytes = 0;
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
-                if (extractive)
-                    pass.applySummary(*job, summarize(pass, *job), tier, recordId);
+                const Checkpoint *added = extractive ? pass.applySummary(*job, summarize(pass, *job), tier, recordId)
+                                                     : pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
+                if (added)
+                    row.summarized = job->count();
                 else
-                    pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
-                row.summarized = job->count();
+                    row.error = pass.refusal;
                 ++result.totals.summaryCalls;
                 result.totals.tokensSent += TokenEstimate::tokensForBytes(readBytes);
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
             if (auto job = pass.prepareSummary(tier, recordId)) {
-                pass.applySummary(*job, summarize(pass, *job), tier, recordId);
-                row.summarized = job->count();
+                if (pass.applySummary(*job, summarize(pass, *job), tier, recordId))
+                    row.summarized = job->count();
+                else
+                    row.error = pass.refusal;
             }
             if (!pass.emergencyOffload(recordId))
                 row.error = QCoreApplication::translate("wl::Simulator", "still at or above the full threshold: only the tail is left");
@@ -171,7 +174,7 @@ ContextOverlays SimulationResult::overlaysAt(int row, bool allTexts) const
         o.offloads.insert(m_offloads[i].messageId, m_offloads[i]);
     // The replay left checkpoint texts to be made when asked for; a view needs only the newest.
     for (qsizetype i = allTexts ? 0 : std::max<qsizetype>(0, o.checkpoints.size() - 1); i < o.checkpoints.size(); ++i)
-        CompactionPass::completeCheckpointText(o.checkpoints[i], o);
+        CompactionPass::completeCheckpointText(o.checkpoints[i], i > 0 ? o.checkpoints[i - 1].coversUpToMessageId : 0, o);
     return o;
 }
 
