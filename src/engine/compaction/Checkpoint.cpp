@@ -55,7 +55,7 @@ void writeFolder(Sink &out, const OffloadFolder &folder)
     out.putAscii(u"/ holds the ");
     text::putNumber(out, folder.files);
     out.putAscii(folder.files == 1 ? QStringView(u" offloaded result") : QStringView(u" offloaded results"));
-    out.putAscii(u" this summary replaced, listed or not: find one with grep or glob on that folder, read it with read_file\n");
+    out.putAscii(u" this summary replaced, more than are listed: find one with grep or glob on that folder, read it with read_file\n");
 }
 
 // The checkpoint message around its anchors (written by `putAnchors`) and its references

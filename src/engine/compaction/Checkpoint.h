@@ -28,12 +28,12 @@ struct Checkpoint
     friend bool operator==(const Checkpoint &, const Checkpoint &) = default;
 };
 
-// The folder every offloaded result of a session lies in, named by a checkpoint so that files it
-// no longer lists stay within reach (grep or glob on it, then read_file).
+// The folder every offloaded result of a session lies in, named by a checkpoint that hides more
+// files than it lists, so that those stay within reach (grep or glob on it, then read_file).
 struct OffloadFolder
 {
     QString relativeDir;  // ".waterline/tool_results/<session>", empty for none
-    qsizetype files = 0;  // offloaded results the checkpoint hides, listed or not
+    qsizetype files = 0;  // offloaded results the checkpoint hides, listed or not (0: no folder line)
     bool isEmpty() const { return relativeDir.isEmpty() || files <= 0; }
 };
 

@@ -238,36 +238,36 @@ std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier ti
 }
 
 namespace {
-// The files a checkpoint lists: the offloaded results it hides that the checkpoint before it (which
-// covered up to `previousCoversUpTo`) did not, i.e. those offloaded by this compaction and those of
-// its range offloaded at tool time or by a Warn since. At most kMaxCheckpointReferences, the newest;
-// the overlays are in message id order.
+// Files of results a checkpoint covering up to `coversUpTo` hides: listing them keeps their paths in
+// reach of read_file. Only the newest kMaxCheckpointReferences are listed (those offloaded by this
+// compaction among them); the overlays are in message id order, so they are the ones just before the
+// first id the checkpoint does not cover.
 template<typename Visit>
-void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 previousCoversUpTo, qint64 coversUpTo, Visit visit)
+void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo, Visit visit)
 {
     const auto end = offloads.upperBound(coversUpTo);
-    const auto begin = offloads.upperBound(previousCoversUpTo);
     auto from = end;
-    for (int n = 0; n < kMaxCheckpointReferences && from != begin && from != offloads.cbegin(); ++n)
+    for (int n = 0; n < kMaxCheckpointReferences && from != offloads.cbegin(); ++n)
         --from;
     for (auto it = from; it != end; ++it)
         visit(*it);
 }
 
-// The folder all the hidden files lie in, with their number: listed or not (an early file listed
-// by an earlier checkpoint only), each stays within reach of grep, glob and read_file.
+// When a checkpoint hides more files than it lists, the folder that holds them all, with their
+// number: an early file no longer listed stays within reach of grep, glob and read_file.
 OffloadFolder hiddenFolder(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo)
 {
     OffloadFolder folder;
     const auto end = offloads.upperBound(coversUpTo);
-    if (end == offloads.cbegin())
+    const qsizetype hidden = std::distance(offloads.cbegin(), end);
+    if (hidden <= kMaxCheckpointReferences)
         return folder;
     const QString &path = std::prev(end)->entry.relativePath;
     const qsizetype slash = path.lastIndexOf(u'/');
     if (slash <= 0)
         return folder;
     folder.relativeDir = path.left(slash);
-    folder.files = std::distance(offloads.cbegin(), end);
+    folder.files = hidden;
     return folder;
 }
 } // namespace
@@ -293,12 +293,11 @@ QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QL
     return out;
 }
 
-QList<OffloadEntry> CompactionPass::hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 previousCoversUpTo,
-                                                   qint64 coversUpTo)
+QList<OffloadEntry> CompactionPass::hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo)
 {
     QList<OffloadEntry> entries;
     entries.reserve(std::min<qsizetype>(kMaxCheckpointReferences, offloads.size()));
-    forEachHiddenOffload(offloads, previousCoversUpTo, coversUpTo, [&](const OffloadOverlay &offload) { entries.append(offload.entry); });
+    forEachHiddenOffload(offloads, coversUpTo, [&](const OffloadOverlay &offload) { entries.append(offload.entry); });
     return entries;
 }
 
@@ -307,33 +306,32 @@ const Checkpoint *CompactionPass::applySummary(const SummaryJob &job, const Pars
 {
     anchorMerge = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, summary.anchors);
     Checkpoint cp;
-    const qint64 previousCoversUpTo = job.previous ? job.previous->coversUpToMessageId : 0;
     const OffloadFolder folder = hiddenFolder(m_overlays.offloads, job.coversUpTo);
     if (deferCheckpointText) {
         qsizetype references = 0;
         qint64 referenceBytes = 0;
-        forEachHiddenOffload(m_overlays.offloads, previousCoversUpTo, job.coversUpTo, [&](const OffloadOverlay &offload) {
+        forEachHiddenOffload(m_overlays.offloads, job.coversUpTo, [&](const OffloadOverlay &offload) {
             ++references;
             referenceBytes += offload.referenceBytes >= 0 ? offload.referenceBytes : offloadReferenceBytes(offload.entry);
         });
         cp.textBytes = checkpointMessageBytes(anchorMerge.anchors, summary.summary, references, referenceBytes, folder);
     } else {
         cp.text = checkpointMessageText(anchorMerge.anchors, summary.summary,
-                                        hiddenOffloads(m_overlays.offloads, previousCoversUpTo, job.coversUpTo), folder);
+                                        hiddenOffloads(m_overlays.offloads, job.coversUpTo), folder);
     }
     cp.anchors = anchorMerge.anchors;
     cp.summary = summary.summary;
     return addCheckpoint(job, cp, tier, recordId);
 }
 
-void CompactionPass::completeCheckpointText(Checkpoint &checkpoint, qint64 previousCoversUpTo, const ContextOverlays &overlays)
+void CompactionPass::completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays)
 {
     if (!checkpoint.text.isEmpty() || checkpoint.textBytes < 0)
         return;
     // Offloads never change below a checkpoint once it is made (those messages are out of every
     // later view), so a later state of the overlays lists the same files.
     checkpoint.text = checkpointMessageText(checkpoint.anchors, checkpoint.summary,
-                                            hiddenOffloads(overlays.offloads, previousCoversUpTo, checkpoint.coversUpToMessageId),
+                                            hiddenOffloads(overlays.offloads, checkpoint.coversUpToMessageId),
                                             hiddenFolder(overlays.offloads, checkpoint.coversUpToMessageId));
     Q_ASSERT(TokenEstimate::utf8Bytes(checkpoint.text) == checkpoint.textBytes);
 }

@@ -105,14 +105,11 @@ public:
     // made in the recorded session) instead of the clock: for the what-if replay, which makes
     // hundreds of them and must not depend on when it runs.
     bool recordedTime = false;
-    // `previousCoversUpTo`: what the checkpoint made before it covered (0 for none).
-    static void completeCheckpointText(Checkpoint &checkpoint, qint64 previousCoversUpTo, const ContextOverlays &overlays);
+    static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
 
-    // The offloaded files a checkpoint covering (previousCoversUpTo, coversUpTo] lists: the ones it
-    // hides that the checkpoint before it did not (the newest 40). Its folder line keeps the others
-    // within reach.
-    static QList<OffloadEntry> hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 previousCoversUpTo,
-                                              qint64 coversUpTo);
+    // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).
+    // When it hides more, its text also names their folder, so the others stay within reach.
+    static QList<OffloadEntry> hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
 
 private:
     const Checkpoint *addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);

@@ -174,7 +174,7 @@ ContextOverlays SimulationResult::overlaysAt(int row, bool allTexts) const
         o.offloads.insert(m_offloads[i].messageId, m_offloads[i]);
     // The replay left checkpoint texts to be made when asked for; a view needs only the newest.
     for (qsizetype i = allTexts ? 0 : std::max<qsizetype>(0, o.checkpoints.size() - 1); i < o.checkpoints.size(); ++i)
-        CompactionPass::completeCheckpointText(o.checkpoints[i], i > 0 ? o.checkpoints[i - 1].coversUpToMessageId : 0, o);
+        CompactionPass::completeCheckpointText(o.checkpoints[i], o);
     return o;
 }
 
