@@ -551,7 +551,7 @@ struct MessageFacts
 };
 
 // A variant is compared by value, so only short ones are kept: placeholders hold at most 20
-// preview lines of 500 characters. Comparing costs less than summarising again.
+// preview lines of 500 UTF-8 bytes. Comparing costs less than summarising again.
 constexpr qsizetype kMaxVariantChars = 16384;
 constexpr size_t kMaxVariants = 4;
 

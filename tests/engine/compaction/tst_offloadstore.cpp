@@ -217,6 +217,11 @@ private slots:
     void hostileCallIds_data();      // scenario 19
     void hostileCallIds();
     void differentIdsNeverShareAFile();
+    void repeatedCallIdGetsItsOwnFile();
+    void idsDifferingInCaseStayApart_data();
+    void idsDifferingInCaseStayApart();
+    void notSmallerIsRefusedBeforeWriting_data();
+    void notSmallerIsRefusedBeforeWriting();
     void unsafeSessionRefused_data();
     void unsafeSessionRefused();
 
@@ -611,6 +616,94 @@ void TestOffloadStore::differentIdsNeverShareAFile()
     QCOMPARE(paths.size(), ids.size());
     for (const QString &id : ids)
         QCOMPARE(QString::fromUtf8(readAll(store.absolutePathFor(id))), u"content of "_s + id);
+}
+
+void TestOffloadStore::repeatedCallIdGetsItsOwnFile()
+{
+    // Servers that number calls per response send call_0 again and again; imports keep them.
+    QTemporaryDir workspace;
+    OffloadStore store(workspace.path(), u"s1"_s);
+    QList<Message> history{result(u"call_0"_s, numberedLines(400), 10), Message::user(u"again"_s),
+                           result(u"call_0"_s, u"other output\n"_s.repeated(400), 12)};
+    QCOMPARE(OffloadStore::occurrenceOf(history, 0), 0);
+    QCOMPARE(OffloadStore::occurrenceOf(history, 2), 1);
+    const auto first = store.offload(history[0], u"bash"_s, 2, 5, OffloadStore::occurrenceOf(history, 0));
+    const auto second = store.offload(history[2], u"bash"_s, 2, 5, OffloadStore::occurrenceOf(history, 2));
+    QVERIFY2(first.ok && second.ok, qPrintable(first.error + second.error));
+    QVERIFY(!second.reused); // never the first one's file
+    QCOMPARE(first.entry.relativePath, u".waterline/tool_results/s1/call_0.txt"_s);
+    QCOMPARE(second.entry.relativePath, u".waterline/tool_results/s1/call_0.2.txt"_s);
+    QCOMPARE(QString::fromUtf8(readAll(workspace.filePath(second.entry.relativePath))), history[2].content);
+    QVERIFY(second.placeholder.contains(u"other output"_s));
+    QVERIFY(!second.placeholder.contains(u"line 1"_s));
+    QCOMPARE(second.entry.bytes, qint64(history[2].content.toUtf8().size()));
+    // Offloading the second again (a retry) reuses its own file.
+    const auto again = store.offload(history[2], u"bash"_s, 2, 5, 1);
+    QVERIFY(again.reused);
+    QCOMPARE(again.placeholder, second.placeholder);
+}
+
+void TestOffloadStore::idsDifferingInCaseStayApart_data()
+{
+    QTest::addColumn<QString>("a");
+    QTest::addColumn<QString>("b");
+    QTest::newRow("Call_A / call_a") << u"Call_A"_s << u"call_a"_s;
+    QTest::newRow("Call_A / CALL_A") << u"Call_A"_s << u"CALL_A"_s;
+    QTest::newRow("toolu_01Ab / toolu_01aB") << u"toolu_01Ab"_s << u"toolu_01aB"_s;
+}
+
+void TestOffloadStore::idsDifferingInCaseStayApart()
+{
+    // On a file system that ignores case (macOS, Windows) the two names must still differ.
+    QFETCH(QString, a);
+    QFETCH(QString, b);
+    QVERIFY(OffloadStore::fileIdFor(a).compare(OffloadStore::fileIdFor(b), Qt::CaseInsensitive) != 0);
+    QVERIFY(OffloadStore::fileIdFor(a, 1).compare(OffloadStore::fileIdFor(b, 1), Qt::CaseInsensitive) != 0);
+    QVERIFY(OffloadStore::fileIdFor(a).compare(OffloadStore::fileIdFor(a, 1), Qt::CaseInsensitive) != 0);
+}
+
+void TestOffloadStore::notSmallerIsRefusedBeforeWriting_data()
+{
+    QTest::addColumn<QString>("content");
+    QTest::addColumn<int>("previewLines");
+    QTest::addColumn<bool>("shrinks");
+    QTest::newRow("ok") << u"ok"_s << 10 << false;
+    QString nine;
+    for (int i = 0; i < 9; ++i)
+        nine += QString(450, u'x') + u'\n';
+    QTest::newRow("nine 450-char lines, 10 shown") << nine << 10 << false;
+    QTest::newRow("nine 450-char lines, 2 shown") << nine << 2 << true;
+    QString cjk;
+    for (int i = 0; i < 9; ++i)
+        cjk += QString(200, QChar(0x6587)) + u'\n';
+    QTest::newRow("cjk lines, cut in bytes") << cjk << 10 << true;
+}
+
+void TestOffloadStore::notSmallerIsRefusedBeforeWriting()
+{
+    QFETCH(QString, content);
+    QFETCH(int, previewLines);
+    QFETCH(bool, shrinks);
+    QTemporaryDir workspace;
+    const OffloadStore store(workspace.path(), u"s1"_s);
+    Message m = result(u"call_1"_s, content, 5);
+    m.cacheBytes();
+    QCOMPARE(store.shrinks(m, previewLines), shrinks);
+    // Through the offloader a compaction uses: nothing written when it would not shrink.
+    const Offloader disk = Offloader::disk(workspace.path(), u"s1"_s);
+    const Offloader simulated = Offloader::simulated(u"s1"_s);
+    const QList<Message> history{m};
+    const auto r = disk.offload(history, 0, u"bash"_s, 2, previewLines);
+    const auto sim = simulated.offload(history, 0, u"bash"_s, 2, previewLines);
+    QCOMPARE(r.notSmaller, !shrinks);
+    QCOMPARE(sim.notSmaller, !shrinks);
+    QCOMPARE(r.ok, shrinks);
+    QVERIFY(r.error.isEmpty());
+    QCOMPARE(QFileInfo::exists(workspace.filePath(u".waterline/tool_results/s1/call_1.txt"_s)), shrinks);
+    if (shrinks) {
+        QVERIFY(TokenEstimate::utf8Bytes(r.placeholder) < TokenEstimate::utf8Bytes(content));
+        QCOMPARE(sim.placeholder, r.placeholder);
+    }
 }
 
 void TestOffloadStore::unsafeSessionRefused_data()

@@ -286,7 +286,7 @@ void TestPreflight::summariserSeesPlaceholdersAndStubs()
     QVERIFY(prompt.contains(u"[user]: HEAD-USER read the build log"_s + big(600) + u'\n'));
     QVERIFY(prompt.contains(u"[tool_call bash(c1)]: {\"command\":\"cat build.log\"}"_s));
     QVERIFY(prompt.contains(u"[tool_result c1]: [offloaded: .waterline/tool_results/"_s));
-    QVERIFY(!prompt.contains(big(600, QLatin1Char('r')))); // the preview is cut to 500 characters
+    QVERIFY(!prompt.contains(big(600, QLatin1Char('r')))); // the preview is cut to 500 bytes
     QVERIFY(prompt.contains(u"[tool_result c2]: "_s + PairRepair::stubText() + u'\n'));
     QVERIFY(prompt.contains(u"[assistant]: HEAD-ASSISTANT on it"_s));
     QVERIFY(!prompt.contains(u"TAIL-USER"_s));
