@@ -23,7 +23,8 @@ struct OffloadEntry
 
 // Writes offloaded results under <workspace>/.waterline/tool_results/<session>/,
 // directories 0700, files 0600, atomically; never overwrites a file already
-// written for a call id; never lets a model-supplied id reach the file system raw.
+// written for a call id (each result with a repeated call id has a file of its
+// own); never lets a model-supplied id reach the file system raw.
 class OffloadStore
 {
 public:
