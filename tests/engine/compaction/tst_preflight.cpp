@@ -10,7 +10,15 @@
 #include "compaction/PairRepair.h"
 #include "compaction/TokenEstimate.h"
 
+#include "tools/ToolContext.h"
+#include "tools/ToolRegistry.h"
+#include "tools/ToolResult.h"
+#include "tools/ToolRun.h"
+#include "tools/Workspace.h"
+
 #include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
@@ -63,6 +71,19 @@ QList<Message> softSession()
         .user(u"TAIL-USER status?"_s)
         .assistant(u"TAIL-ASSISTANT nearly done"_s);
     return h;
+}
+
+// Runs one call of a real tool in `workspace` to its result.
+ToolResult runTool(const QString &workspace, const QString &name, const QJsonObject &arguments)
+{
+    Workspace ws(workspace);
+    const std::unique_ptr<ToolRegistry> registry = ToolRegistry::createDefault();
+    const ToolCall call{u"probe"_s, name, QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact)), true};
+    std::unique_ptr<ToolRun> run(registry->start(call, ToolContext{&ws, u"s1"_s, u"probe"_s}));
+    QSignalSpy spy(run.get(), &ToolRun::finished);
+    if (!run->isFinished())
+        spy.wait(20000);
+    return run->isFinished() ? run->result() : ToolResult::error(u"TIMEOUT"_s);
 }
 
 CompactionPolicy policyAtRatio(const QList<Message> &history, double ratio, int tail)
@@ -607,14 +628,16 @@ void TestPreflight::earlyOffloadStaysReachable()
         static const QRegularExpression folderLine(u"^- (\\S+)/ holds the (\\d+) offloaded results"_s, QRegularExpression::MultilineOption);
         const QRegularExpressionMatch folder = folderLine.match(context);
         QVERIFY2(folder.hasMatch(), qPrintable(context.left(4000)));
-        // What grep on that folder would find.
-        const QDir dir(workspace.filePath(folder.captured(1)));
-        for (const QString &name : dir.entryList(QDir::Files))
-            if (fileText(dir.filePath(name)).contains(secret))
-                found = folder.captured(1) + u'/' + name;
+        // The model's grep on that folder finds the file ("<file>:<line>: <text>").
+        const ToolResult grep = runTool(workspace.path(), u"grep"_s,
+                                        QJsonObject{{u"pattern"_s, u"SECRET-\\d+"_s}, {u"path"_s, folder.captured(1)}});
+        QVERIFY2(!grep.isError, qPrintable(grep.content));
+        found = grep.content.section(u':', 0, 0);
     }
     QCOMPARE(found, firstPath);
-    QVERIFY(fileText(workspace.filePath(found)).contains(secret));
+    // ...and read_file gives the secret back.
+    const ToolResult read = runTool(workspace.path(), u"read_file"_s, QJsonObject{{u"path"_s, found}});
+    QVERIFY2(!read.isError && read.content.contains(secret), qPrintable(read.content.left(300)));
     // The references stay bounded: one checkpoint does not list every file.
     QVERIFY2(context.size() < 16000, qPrintable(QString::number(context.size())));
 }
