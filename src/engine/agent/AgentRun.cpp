@@ -196,6 +196,9 @@ bool AgentRun::open(SessionData data, QString *error)
         if (m.cachedBytes < 0)
             m.cacheBytes();
     m_requestCount = int(info->requestCount);
+    // The compaction state last recorded, so a reopened session does not record it again (spec 11.7).
+    if (const QList<CompactionRecord> records = m_config.store->records(m_config.sessionId); !records.isEmpty())
+        m_lastStateKey = Preflight::stateKeyFor(records.constLast().tier, m_overlays);
     m_auditPath = m_config.auditPath.isEmpty() ? Paths::auditFile(m_config.sessionId) : m_config.auditPath;
     rebuildView();
     m_opened = true;
@@ -480,6 +483,7 @@ bool AgentRun::undoLastCompaction()
     if (id <= 0)
         return false;
     QString why;
+    // The store drops the checkpoint and the offloads of the same compaction together.
     if (!m_config.store->removeCheckpoint(id, &why)) {
         m_lastError = tr("cannot undo the compaction: %1").arg(why);
         qCWarning(lcAgent).noquote() << m_lastError;
@@ -537,6 +541,7 @@ void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
     in.force = force;
     in.userRequested = userRequested;
     in.lastStateKey = m_lastStateKey;
+    in.notedErrors = m_notedErrors;
     // The audit line is appended here after the store took the record, so both always hold the same records.
     in.view = std::move(m_view);
     m_view.reset();
@@ -608,6 +613,7 @@ bool AgentRun::storeCompaction(PreflightResult &result)
             it->id = ids->offloadIds.value(j);
     }
     m_lastStateKey = result.stateKey;
+    m_notedErrors.clear(); // they are in this record now
     QString auditError;
     if (!AuditLog::append(m_auditPath, result.record, &auditError))
         qCWarning(lcAgent).noquote() << "cannot append to the compaction audit" << m_auditPath << ":" << auditError;
@@ -824,17 +830,22 @@ void AgentRun::completeTool(const ToolCall &call, const ToolResult &result)
     if (OffloadStore::gate1Applies(call.name, TokenEstimate::utf8Bytes(result.content), m_policy.offloadAtToolTime)
         && !OffloadStore::isPlaceholder(result.content)) {
         const OffloadStore store(m_workspace->root(), m_config.sessionId);
-        const OffloadStore::Result offload = store.offload(message, call.name, 1, m_policy.previewLinesToolTime);
-        if (offload.ok) {
-            OffloadOverlay overlay;
-            overlay.messageId = SessionStore::kThisStep;
-            overlay.entry = offload.entry;
-            overlay.placeholder = offload.placeholder;
-            offloads.append(overlay);
-        } else {
-            // Fail open: the model reads the whole result.
-            qCWarning(lcAgent).noquote() << "offload at tool time failed, the result stays in the context:"
-                                         << offload.error;
+        // Results that share a call id each get a file: this one is the n-th with its id.
+        const int occurrence = OffloadStore::resultsBefore(m_history, m_history.size(), call.id);
+        if (store.shrinks(message, m_policy.previewLinesToolTime, occurrence)) {
+            const OffloadStore::Result offload = store.offload(message, call.name, 1, m_policy.previewLinesToolTime, occurrence);
+            if (offload.ok) {
+                OffloadOverlay overlay;
+                overlay.messageId = SessionStore::kThisStep;
+                overlay.entry = offload.entry;
+                overlay.placeholder = offload.placeholder;
+                offloads.append(overlay);
+            } else {
+                // Fail open: the model reads the whole result. The next request's record says so.
+                qCWarning(lcAgent).noquote() << "offload at tool time failed, the result stays in the context:"
+                                             << offload.error;
+                m_notedErrors.append(tr("gate 1 offload of the result of %1 (%2) failed: %3").arg(call.id, call.name, offload.error));
+            }
         }
     }
     if (!storeMessages({message}, offloads, std::nullopt, nullptr))

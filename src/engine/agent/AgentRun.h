@@ -13,6 +13,7 @@
 #include "tools/ToolResult.h"
 
 #include <QDateTime>
+#include <QStringList>
 #include <QObject>
 #include <QPointer>
 
@@ -194,6 +195,7 @@ private:
     ContextOverlays m_overlays;
     std::optional<ContextView> m_view;
     QString m_lastStateKey;
+    QStringList m_notedErrors; // gate-1 offload failures since the last stored record
     int m_requestCount = 0;
 
     State m_state = State::Idle;

@@ -49,12 +49,19 @@ void ChatClientSummarizer::cancel(quint64 requestId)
         m_client->cancel();
 }
 
-void ChatClientSummarizer::onFinished(const Message &assistant, const ChatUsage &, const QString &)
+void ChatClientSummarizer::onFinished(const Message &assistant, const ChatUsage &, const QString &finishReason)
 {
     if (m_current == 0)
         return;
     const quint64 id = m_current;
     m_current = 0;
+    // A summary cut off by the output limit lacks its end (often the whole Summary section): a
+    // failure for the fallback chain, not a checkpoint.
+    if (finishReason == u"length") {
+        Q_EMIT failed(id, QCoreApplication::translate("wl::ChatClientSummarizer",
+                                                      "the answer was cut off at the output limit (finish reason: length)"));
+        return;
+    }
     Q_EMIT finished(id, assistant.content);
 }
 

@@ -69,6 +69,24 @@ bool isUnknownLine(QStringView line)
     return false;
 }
 
+// A user intent that is only a nudge to go on ("continue", "go ahead.", "- ok"): it says what to do
+// next, not what the work is, so it never replaces a known intent.
+bool isFollowUpOnly(const QString &value)
+{
+    const QStringView text = stripSurroundingPunctuation(value);
+    if (text.isEmpty() || text.size() > 24)
+        return false;
+    static constexpr QStringView followUps[] = {
+        u"continue", u"continue please", u"please continue", u"go on", u"go ahead", u"proceed", u"please proceed",
+        u"keep going", u"carry on", u"resume", u"next", u"yes", u"ok", u"okay", u"do it", u"sure",
+    };
+    for (QStringView word : followUps) {
+        if (text.compare(word, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
 // "### Key Decisions" -> KeyDecision; singular and plural accepted, case-insensitive.
 bool anchorKindForHeader(QStringView header, AnchorKind *kind)
 {
@@ -250,7 +268,8 @@ AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming)
         const size_t i = size_t(kind);
         const QString &before = old.value(kind);
         const QString &after = incoming.value(kind);
-        if (isUnknownAnchorValue(after)) {
+        const bool nudgeOnly = kind == AnchorKind::UserIntent && isFollowUpOnly(after) && !isUnknownAnchorValue(before);
+        if (isUnknownAnchorValue(after) || nudgeOnly) {
             merge.anchors.setValue(kind, before);
             merge.changes[i] = AnchorChange::Kept;
         } else if (isUnknownAnchorValue(before)) {

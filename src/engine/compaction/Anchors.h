@@ -55,6 +55,8 @@ struct ParsedSummary
 bool isUnknownAnchorValue(const QString &value);
 
 ParsedSummary parseAnchorsAndSummary(const QString &text);
+// A new value replaces the old one unless it is unknown, or (User Intent only) a bare follow-up such
+// as "continue" or "go ahead" while the old intent is known: then the old value is kept.
 AnchorMerge mergeAnchors(const Anchors &old, const Anchors &incoming);
 
 // "## Anchors\n### User Intent\n<value>\n..." (five sections, fixed order). A value line that

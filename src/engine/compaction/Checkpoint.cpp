@@ -16,7 +16,7 @@ constexpr QStringView kOffloadedHeading = u"## Offloaded References";
 // Splits a trailing offloaded-references block (as written by checkpointMessageText) off `summary`.
 QString takeOffloadedBlock(QString *summary)
 {
-    static const QRegularExpression entryLine(u"^- .+ \\(\\d+ lines, \\d+ bytes\\)$"_s);
+    static const QRegularExpression entryLine(u"^- .+ \\(\\d+ lines, \\d+ bytes\\)$|^- .+/ holds the \\d+ offloaded results? "_s);
     qsizetype at = summary->lastIndexOf(kOffloadedHeading);
     if (at < 0 || (at > 0 && summary->at(at - 1) != u'\n'))
         return {};
@@ -46,10 +46,23 @@ void writeReference(Sink &out, const OffloadEntry &entry)
     out.putAscii(u" bytes)\n");
 }
 
+// "- <dir>/ holds the <n> offloaded results this summary replaced: ...\n"
+template<typename Sink>
+void writeFolder(Sink &out, const OffloadFolder &folder)
+{
+    out.putAscii(u"- ");
+    out.put(folder.relativeDir);
+    out.putAscii(u"/ holds the ");
+    text::putNumber(out, folder.files);
+    out.putAscii(folder.files == 1 ? QStringView(u" offloaded result") : QStringView(u" offloaded results"));
+    out.putAscii(u" this summary replaced, more than are listed: find one with grep or glob on that folder, read it with read_file\n");
+}
+
 // The checkpoint message around its anchors (written by `putAnchors`) and its references
 // (written by `putReferences`, when there are any).
 template<typename Sink, typename PutAnchors, typename PutReferences>
-void writeCheckpoint(Sink &out, PutAnchors putAnchors, QStringView summaryText, bool hasReferences, PutReferences putReferences)
+void writeCheckpoint(Sink &out, PutAnchors putAnchors, QStringView summaryText, bool hasReferences, PutReferences putReferences,
+                     const OffloadFolder &folder)
 {
     out.putAscii(kMarker);
     out.put(u'\n');
@@ -57,16 +70,20 @@ void writeCheckpoint(Sink &out, PutAnchors putAnchors, QStringView summaryText, 
     out.putAscii(kSummaryHeading);
     out.put(summaryText);
     out.put(u'\n');
-    if (hasReferences) {
+    if (hasReferences || !folder.isEmpty()) {
         out.put(u'\n');
         out.putAscii(kOffloadedHeading);
         out.put(u'\n');
-        putReferences(out);
+        if (hasReferences)
+            putReferences(out);
+        if (!folder.isEmpty())
+            writeFolder(out, folder);
     }
 }
 } // namespace
 
-QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded)
+QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded,
+                              const OffloadFolder &folder)
 {
     // Written into a string sized once: checkpoints list up to 40 files each and a what-if replay
     // makes hundreds of them.
@@ -77,21 +94,28 @@ QString checkpointMessageText(const Anchors &anchors, const QString &summary, co
         + 1 + kOffloadedHeading.size() + 1;
     for (const OffloadEntry &entry : offloaded)
         size += entry.relativePath.size() + kMaxLineExtras;
+    if (!folder.isEmpty()) {
+        text::ByteCounter folderLine; // ASCII apart from the folder's name: its bytes bound its characters
+        writeFolder(folderLine, folder);
+        size += folderLine.bytes();
+    }
     text::TextWriter text(size);
     writeCheckpoint(text, [&](text::TextWriter &out) { out.put(anchorText); }, summaryText, !offloaded.isEmpty(),
                     [&](text::TextWriter &out) {
                         for (const OffloadEntry &entry : offloaded)
                             writeReference(out, entry);
-                    });
+                    },
+                    folder);
     return text.take();
 }
 
-qint64 checkpointMessageBytes(const Anchors &anchors, const QString &summary, qsizetype references, qint64 referenceBytes)
+qint64 checkpointMessageBytes(const Anchors &anchors, const QString &summary, qsizetype references, qint64 referenceBytes,
+                              const OffloadFolder &folder)
 {
     text::ByteCounter counter;
     writeCheckpoint(counter, [&](text::ByteCounter &out) { out.add(formattedAnchorsBytes(anchors)); },
                     QStringView(summary).trimmed(), references > 0,
-                    [&](text::ByteCounter &out) { out.add(referenceBytes); });
+                    [&](text::ByteCounter &out) { out.add(referenceBytes); }, folder);
     return counter.bytes();
 }
 

@@ -28,14 +28,26 @@ struct Checkpoint
     friend bool operator==(const Checkpoint &, const Checkpoint &) = default;
 };
 
-// The text of a checkpoint message: the marker line "[Context Compaction]", "## Anchors" with the
-// five "### " sections, "## Summary" and the summary, and, when `offloaded` is not empty,
-// "## Offloaded References" with one "- <path> (<lines> lines, <bytes> bytes)" line per file.
-QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded);
+// The folder every offloaded result of a session lies in, named by a checkpoint that hides more
+// files than it lists, so that those stay within reach (grep or glob on it, then read_file).
+struct OffloadFolder
+{
+    QString relativeDir;  // ".waterline/tool_results/<session>", empty for none
+    qsizetype files = 0;  // offloaded results the checkpoint hides, listed or not (0: no folder line)
+    bool isEmpty() const { return relativeDir.isEmpty() || files <= 0; }
+};
 
-// The UTF-8 size of checkpointMessageText(anchors, summary, offloaded) without making it, for
+// The text of a checkpoint message: the marker line "[Context Compaction]", "## Anchors" with the
+// five "### " sections, "## Summary" and the summary, and, when `offloaded` or `folder` is not
+// empty, "## Offloaded References" with one "- <path> (<lines> lines, <bytes> bytes)" line per file
+// and then one line naming the folder.
+QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded,
+                              const OffloadFolder &folder = {});
+
+// The UTF-8 size of checkpointMessageText(anchors, summary, offloaded, folder) without making it, for
 // `references` offloaded files whose offloadReferenceBytes() add up to `referenceBytes`.
-qint64 checkpointMessageBytes(const Anchors &anchors, const QString &summary, qsizetype references, qint64 referenceBytes);
+qint64 checkpointMessageBytes(const Anchors &anchors, const QString &summary, qsizetype references, qint64 referenceBytes,
+                              const OffloadFolder &folder = {});
 qint64 offloadReferenceBytes(const OffloadEntry &entry);
 
 // True when `text` starts with the marker "[Context Compaction]" (leading whitespace allowed).

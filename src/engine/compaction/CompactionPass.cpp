@@ -36,16 +36,32 @@ Offloader Offloader::simulated(const QString &sessionId, SimulatedOffloads *memo
     return offloader;
 }
 
-OffloadStore::Result Offloader::offload(const Message &message, const QString &toolName, int gate, int previewLines) const
+OffloadStore::Result Offloader::offload(const QList<Message> &history, qsizetype index, const QString &toolName, int gate,
+                                       int previewLines) const
 {
-    if (!m_simulate)
-        return m_store.offload(message, toolName, gate, previewLines);
-    if (m_memo)
-        return m_memo->get(message, toolName, gate, previewLines, [&] { return simulate(message, toolName, gate, previewLines); });
-    return simulate(message, toolName, gate, previewLines);
+    const Message &message = history[index];
+    OffloadStore::Result r;
+    if (!m_simulate) {
+        const int occurrence = OffloadStore::occurrenceOf(history, index);
+        if (!message.toolCallId.isEmpty() && !OffloadStore::isPlaceholder(message.content)
+            && !m_store.shrinks(message, previewLines, occurrence)) {
+            r.notSmaller = true;
+            return r;
+        }
+        return m_store.offload(message, toolName, gate, previewLines, occurrence);
+    }
+    auto make = [&] { return simulate(message, toolName, gate, previewLines, OffloadStore::occurrenceOf(history, index)); };
+    r = m_memo ? m_memo->get(message, toolName, gate, previewLines, make) : make();
+    if (r.ok && r.placeholderBytes >= r.entry.bytes) {
+        OffloadStore::Result refused;
+        refused.notSmaller = true;
+        return refused;
+    }
+    return r;
 }
 
-OffloadStore::Result Offloader::simulate(const Message &message, const QString &toolName, int gate, int previewLines) const
+OffloadStore::Result Offloader::simulate(const Message &message, const QString &toolName, int gate, int previewLines,
+                                         int occurrence) const
 {
     OffloadStore::Result r;
     if (message.toolCallId.isEmpty() || OffloadStore::isPlaceholder(message.content)) {
@@ -54,7 +70,7 @@ OffloadStore::Result Offloader::simulate(const Message &message, const QString &
     }
     r.entry.callId = message.toolCallId;
     r.entry.toolName = toolName;
-    r.entry.relativePath = m_store.relativePathFor(message.toolCallId);
+    r.entry.relativePath = m_store.relativePathFor(message.toolCallId, occurrence);
     r.entry.bytes = message.byteCount() - TokenEstimate::utf8Bytes(message.toolCallId);
     r.entry.lines = message.contentLines(); // cached when the message entered history
     r.entry.gate = gate;
@@ -133,14 +149,16 @@ QString CompactionPass::toolNameFor(int index) const
     return {};
 }
 
-bool CompactionPass::offloadItem(int index, const QString &recordId, int previewLines)
+CompactionPass::OffloadOutcome CompactionPass::offloadItem(int index, const QString &recordId, int previewLines)
 {
     const ViewItem item = m_view.items()[index];
     const Message &message = m_history[item.sourceIndex];
-    const OffloadStore::Result r = m_offloader.offload(message, toolNameFor(index), 2, previewLines);
+    const OffloadStore::Result r = m_offloader.offload(m_history, item.sourceIndex, toolNameFor(index), 2, previewLines);
+    if (r.notSmaller)
+        return OffloadOutcome::NotSmaller;
     if (!r.ok) {
         offloadErrors.append(r.error);
-        return false;
+        return OffloadOutcome::Failed;
     }
     OffloadOverlay overlay;
     overlay.messageId = message.id;
@@ -154,7 +172,7 @@ bool CompactionPass::offloadItem(int index, const QString &recordId, int preview
     m_view.substitutePlaceholder(index, placeholderBytes + TokenEstimate::utf8Bytes(message.toolCallId));
     newOffloads.append(overlay);
     offloaded.append(overlay.entry);
-    return true;
+    return OffloadOutcome::Done;
 }
 
 int CompactionPass::warnOffload(const QString &recordId)
@@ -171,9 +189,10 @@ int CompactionPass::warnOffload(const QString &recordId)
         // item.bytes bounds the content's bytes: most results are ruled out without counting.
         if (item.bytes <= threshold || !offloadable(item) || contentBytes(item) <= threshold)
             continue;
-        if (offloadItem(i, recordId, m_policy.previewLinesCompaction))
+        const OffloadOutcome outcome = offloadItem(i, recordId, m_policy.previewLinesCompaction);
+        if (outcome == OffloadOutcome::Done)
             ++done;
-        else if (firstFailure < 0)
+        else if (outcome == OffloadOutcome::Failed && firstFailure < 0)
             firstFailure = i;
     }
     // A failed offload is tried again next time (fail open, retry later).
@@ -220,8 +239,9 @@ std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier ti
 
 namespace {
 // Files of results a checkpoint covering up to `coversUpTo` hides: listing them keeps their paths in
-// reach of read_file. Only the newest kMaxCheckpointReferences are listed; the overlays are in message
-// id order, so they are the ones just before the first id the checkpoint does not cover.
+// reach of read_file. Only the newest kMaxCheckpointReferences are listed (those offloaded by this
+// compaction among them); the overlays are in message id order, so they are the ones just before the
+// first id the checkpoint does not cover.
 template<typename Visit>
 void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo, Visit visit)
 {
@@ -231,6 +251,24 @@ void forEachHiddenOffload(const QMap<qint64, OffloadOverlay> &offloads, qint64 c
         --from;
     for (auto it = from; it != end; ++it)
         visit(*it);
+}
+
+// When a checkpoint hides more files than it lists, the folder that holds them all, with their
+// number: an early file no longer listed stays within reach of grep, glob and read_file.
+OffloadFolder hiddenFolder(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo)
+{
+    OffloadFolder folder;
+    const auto end = offloads.upperBound(coversUpTo);
+    const qsizetype hidden = std::distance(offloads.cbegin(), end);
+    if (hidden <= kMaxCheckpointReferences)
+        return folder;
+    const QString &path = std::prev(end)->entry.relativePath;
+    const qsizetype slash = path.lastIndexOf(u'/');
+    if (slash <= 0)
+        return folder;
+    folder.relativeDir = path.left(slash);
+    folder.files = hidden;
+    return folder;
 }
 } // namespace
 
@@ -263,11 +301,12 @@ QList<OffloadEntry> CompactionPass::hiddenOffloads(const QMap<qint64, OffloadOve
     return entries;
 }
 
-const Checkpoint &CompactionPass::applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier,
+const Checkpoint *CompactionPass::applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier,
                                                const QString &recordId)
 {
     anchorMerge = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, summary.anchors);
     Checkpoint cp;
+    const OffloadFolder folder = hiddenFolder(m_overlays.offloads, job.coversUpTo);
     if (deferCheckpointText) {
         qsizetype references = 0;
         qint64 referenceBytes = 0;
@@ -275,9 +314,10 @@ const Checkpoint &CompactionPass::applySummary(const SummaryJob &job, const Pars
             ++references;
             referenceBytes += offload.referenceBytes >= 0 ? offload.referenceBytes : offloadReferenceBytes(offload.entry);
         });
-        cp.textBytes = checkpointMessageBytes(anchorMerge.anchors, summary.summary, references, referenceBytes);
+        cp.textBytes = checkpointMessageBytes(anchorMerge.anchors, summary.summary, references, referenceBytes, folder);
     } else {
-        cp.text = checkpointMessageText(anchorMerge.anchors, summary.summary, hiddenOffloads(m_overlays.offloads, job.coversUpTo));
+        cp.text = checkpointMessageText(anchorMerge.anchors, summary.summary,
+                                        hiddenOffloads(m_overlays.offloads, job.coversUpTo), folder);
     }
     cp.anchors = anchorMerge.anchors;
     cp.summary = summary.summary;
@@ -291,11 +331,12 @@ void CompactionPass::completeCheckpointText(Checkpoint &checkpoint, const Contex
     // Offloads never change below a checkpoint once it is made (those messages are out of every
     // later view), so a later state of the overlays lists the same files.
     checkpoint.text = checkpointMessageText(checkpoint.anchors, checkpoint.summary,
-                                            hiddenOffloads(overlays.offloads, checkpoint.coversUpToMessageId));
+                                            hiddenOffloads(overlays.offloads, checkpoint.coversUpToMessageId),
+                                            hiddenFolder(overlays.offloads, checkpoint.coversUpToMessageId));
     Q_ASSERT(TokenEstimate::utf8Bytes(checkpoint.text) == checkpoint.textBytes);
 }
 
-const Checkpoint &CompactionPass::applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier,
+const Checkpoint *CompactionPass::applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier,
                                                       const QString &recordId)
 {
     Checkpoint cp;
@@ -305,8 +346,22 @@ const Checkpoint &CompactionPass::applyCheckpointText(const SummaryJob &job, con
     return addCheckpoint(job, cp, tier, recordId);
 }
 
-const Checkpoint &CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId)
+const Checkpoint *CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId)
 {
+    // What it replaces: every body item before the kept part (an earlier checkpoint included).
+    const ContextView::Split s = split();
+    qint64 replaced = 0;
+    for (int i = s.bodyStart; i < job.to; ++i)
+        replaced += m_view.items()[i].bytes;
+    const qint64 bytes = cp.textBytes >= 0 ? cp.textBytes : TokenEstimate::utf8Bytes(cp.text);
+    if (bytes >= replaced) {
+        refusal = QCoreApplication::translate("wl::CompactionPass",
+                                              "not compacted: the summary (%1 bytes) is not smaller than the %2 bytes it would replace")
+                      .arg(bytes)
+                      .arg(replaced);
+        return nullptr;
+    }
+    refusal.clear();
     cp.coversUpToMessageId = job.coversUpTo;
     cp.coversFromMessageId = job.coversFrom;
     cp.recordId = recordId;
@@ -321,7 +376,7 @@ const Checkpoint &CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoin
     // The kept messages are shown as they were: only the head is replaced (view == build(overlays)).
     if (m_view.historyEnd() != m_historyEnd || !m_view.replaceHeadWithCheckpoint(job.to, added, m_history))
         m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);
-    return added;
+    return &added;
 }
 
 bool CompactionPass::emergencyOffload(const QString &recordId)

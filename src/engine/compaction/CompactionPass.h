@@ -26,12 +26,16 @@ public:
     // `memo`, when given, keeps the simulated offloads for later runs over the same history.
     static Offloader simulated(const QString &sessionId, SimulatedOffloads *memo = nullptr);
 
-    OffloadStore::Result offload(const Message &message, const QString &toolName, int gate, int previewLines) const;
+    // history[index] offloaded, unless its placeholder would not be smaller than it (then `notSmaller`
+    // and nothing written): an offload never makes the view larger.
+    OffloadStore::Result offload(const QList<Message> &history, qsizetype index, const QString &toolName, int gate,
+                                 int previewLines) const;
     bool isSimulated() const { return m_simulate; }
 
 private:
     Offloader(const QString &workspaceDir, const QString &sessionId, bool simulate);
-    OffloadStore::Result simulate(const Message &message, const QString &toolName, int gate, int previewLines) const;
+    OffloadStore::Result simulate(const Message &message, const QString &toolName, int gate, int previewLines,
+                                  int occurrence) const;
     OffloadStore m_store;
     SimulatedOffloads *m_memo = nullptr;
     bool m_simulate = false;
@@ -73,9 +77,11 @@ public:
     // made ones are copies; a head of 10,000 messages is not copied to be summarised.
     QList<const Message *> summaryMessages(const SummaryJob &job, QList<Message> *made) const;
     // Adds the checkpoint overlay (anchors merged with the previous ones) and rebuilds the view.
-    const Checkpoint &applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);
-    // Adds a checkpoint of a given text (the simulator's size model).
-    const Checkpoint &applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier, const QString &recordId);
+    // A checkpoint that is not smaller than what it replaces (the head, with the checkpoint before
+    // it) is not added: null, and `refusal` says why. A compaction never makes the view larger.
+    const Checkpoint *applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);
+    // Adds a checkpoint of a given text (the simulator's size model), on the same terms.
+    const Checkpoint *applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier, const QString &recordId);
     // Emergency, after the checkpoint: offload the largest results left in the body, whatever
     // their size, until the ratio is below `full`. True when it got below.
     bool emergencyOffload(const QString &recordId);
@@ -89,6 +95,7 @@ public:
     QList<OffloadOverlay> newOffloads;
     QList<Checkpoint> newCheckpoints;
     QStringList offloadErrors;
+    QString refusal;        // why the last checkpoint was not added, empty when it was
     AnchorMerge anchorMerge;
 
     // Checkpoints made by applySummary() get only their size (textBytes), not their text: for the
@@ -101,11 +108,13 @@ public:
     static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
 
     // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).
+    // When it hides more, its text also names their folder, so the others stay within reach.
     static QList<OffloadEntry> hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
 
 private:
-    const Checkpoint &addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);
-    bool offloadItem(int index, const QString &recordId, int previewLines);
+    const Checkpoint *addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);
+    enum class OffloadOutcome { Done, NotSmaller, Failed };
+    OffloadOutcome offloadItem(int index, const QString &recordId, int previewLines);
     qint64 contentBytes(const ViewItem &item) const;
     bool offloadable(const ViewItem &item) const;
     QString toolNameFor(int index) const;

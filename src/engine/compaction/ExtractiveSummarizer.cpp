@@ -551,7 +551,7 @@ struct MessageFacts
 };
 
 // A variant is compared by value, so only short ones are kept: placeholders hold at most 20
-// preview lines of 500 characters. Comparing costs less than summarising again.
+// preview lines of 500 UTF-8 bytes. Comparing costs less than summarising again.
 constexpr qsizetype kMaxVariantChars = 16384;
 constexpr size_t kMaxVariants = 4;
 
@@ -856,10 +856,14 @@ const QString kFailedSuffix = u" (failed)"_s;
 class Extraction
 {
 public:
-    Extraction(const QList<const Message *> &messages, ExtractiveFacts::Private *facts)
+    Extraction(const QList<const Message *> &messages, ExtractiveFacts::Private *facts, const Anchors *previous)
         : m_messages(messages)
         , m_facts(messages, facts)
     {
+        if (previous) {
+            m_previous.anchors = *previous;
+            m_hasPrevious = true;
+        }
     }
 
     ParsedSummary run()
@@ -1361,9 +1365,10 @@ ParsedSummary ExtractiveSummarizer::summarize(const QList<Message> &messages, co
     return summarize(pointersTo(messages), facts);
 }
 
-ParsedSummary ExtractiveSummarizer::summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts)
+ParsedSummary ExtractiveSummarizer::summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts,
+                                             const Anchors *previous)
 {
-    return Extraction(messages, facts ? facts->d() : nullptr).run();
+    return Extraction(messages, facts ? facts->d() : nullptr, previous).run();
 }
 
 QString ExtractiveSummarizer::toText(const ParsedSummary &summary)

@@ -54,8 +54,12 @@ public:
     static ParsedSummary summarize(const QList<Message> &messages);
     // The same summary, byte for byte, with per-message facts taken from (and added to) `facts`.
     static ParsedSummary summarize(const QList<Message> &messages, const ExtractiveFacts *facts);
-    // The same, reading the messages where they are (no copies).
-    static ParsedSummary summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts);
+    // The same, reading the messages where they are (no copies). `previous`: the anchors of the
+    // checkpoint these messages follow (the caller carries its summary), used as a checkpoint
+    // message among `messages` would be: User Intent starts from its intent, and the anchors the
+    // new messages cannot fill keep its values.
+    static ParsedSummary summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts,
+                                   const Anchors *previous = nullptr);
 
     // The summariser-answer shape ("## Anchors", five "### " sections, "## Summary"), so that
     // parseAnchorsAndSummary(toText(x)) gives back x's anchors and summary.

@@ -13,6 +13,7 @@
 #include <QSaveFile>
 #include <QVarLengthArray>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -29,9 +30,12 @@ namespace wl {
 
 namespace {
 
-constexpr qsizetype kPreviewLineChars = 500;
-// A preview line never needs more than this many UTF-8 bytes (4 bytes per character at most).
-constexpr qsizetype kPreviewLineBytes = kPreviewLineChars * 4 + 4;
+// A preview line is cut to this many UTF-8 bytes (what the model pays for), never inside a sequence.
+constexpr qsizetype kPreviewLineCutBytes = 500;
+// A cut preview line holds at most this many UTF-16 units (one per byte at best).
+constexpr qsizetype kPreviewLineChars = kPreviewLineCutBytes;
+// The bytes of a file line decoded for its preview: enough for any cut line, whatever its characters.
+constexpr qsizetype kPreviewLineBytes = kPreviewLineCutBytes + 4;
 constexpr QFile::Permissions kDirPermissions = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner;
 constexpr QFile::Permissions kFilePermissions = QFile::ReadOwner | QFile::WriteOwner;
 
@@ -66,13 +70,33 @@ QStringView cutPreviewLine(QStringView line, bool *cut)
 {
     if (line.endsWith(u'\r'))
         line.chop(1);
-    *cut = line.size() > kPreviewLineChars;
-    if (!*cut)
+    // A UTF-16 unit never takes more than 3 UTF-8 bytes (a pair: 4 for 2 units): short lines need no count.
+    if (line.size() * 3 <= kPreviewLineCutBytes) {
+        *cut = false;
         return line;
-    qsizetype length = kPreviewLineChars;
-    if (line[length - 1].isHighSurrogate())
-        --length; // never split a surrogate pair
-    return line.first(length);
+    }
+    qsizetype bytes = 0;
+    qsizetype i = 0;
+    const qsizetype size = line.size();
+    while (i < size) {
+        const char16_t u = line[i].unicode();
+        qsizetype n = 3; // the rest of the BMP, and a lone surrogate (written as U+FFFD)
+        qsizetype units = 1;
+        if (u < 0x80) {
+            n = 1;
+        } else if (u < 0x800) {
+            n = 2;
+        } else if (QChar::isHighSurrogate(u) && i + 1 < size && line[i + 1].isLowSurrogate()) {
+            n = 4;
+            units = 2;
+        }
+        if (bytes + n > kPreviewLineCutBytes)
+            break;
+        bytes += n;
+        i += units;
+    }
+    *cut = i < size;
+    return line.first(i);
 }
 
 // Where the line that starts at `from` ends (the index of its '\n', or the text's size), and
@@ -201,30 +225,72 @@ OffloadStore::OffloadStore(const QString &workspaceDir, const QString &sessionId
         m_relativeDir = Paths::offloadRelativeDir(m_sessionId);
 }
 
-QString OffloadStore::fileIdFor(const QString &callId)
+QString OffloadStore::fileIdFor(const QString &callId, int occurrence)
 {
+    QString id;
     // Nearly every id is plain: decided without running the expression, which stays the rule
     // for everything else.
-    if (isPlainFileId(callId))
-        return callId;
     static const QRegularExpression raw(u"^[A-Za-z0-9_-]{1,128}$"_s);
-    if (raw.match(callId).hasMatch())
-        return callId;
-    const QByteArray digest = QCryptographicHash::hash(callId.toUtf8(), QCryptographicHash::Sha256).toHex();
-    return u"h."_s + QString::fromLatin1(digest);
+    if (isPlainFileId(callId) || raw.match(callId).hasMatch()) {
+        id = callId;
+        // "Call_A" and "call_a" are one file where names ignore case (macOS, Windows): an id with
+        // capitals carries a digest of its exact spelling. The dot never occurs in a raw id.
+        if (std::any_of(callId.cbegin(), callId.cend(), [](QChar c) { return c.unicode() >= u'A' && c.unicode() <= u'Z'; })) {
+            const QByteArray digest = QCryptographicHash::hash(callId.toUtf8(), QCryptographicHash::Sha256).toHex();
+            id += u'.' + QString::fromLatin1(digest.left(12));
+        }
+    } else {
+        const QByteArray digest = QCryptographicHash::hash(callId.toUtf8(), QCryptographicHash::Sha256).toHex();
+        id = u"h."_s + QString::fromLatin1(digest);
+    }
+    // A later result with the same call id (servers that number calls per response, imports) has
+    // a file of its own: ".2", ".3", ... after the id.
+    if (occurrence > 0)
+        id += u'.' + QString::number(occurrence + 1);
+    return id;
 }
 
-QString OffloadStore::relativePathFor(const QString &callId) const
+QString OffloadStore::relativePathFor(const QString &callId, int occurrence) const
 {
     if (m_relativeDir.isEmpty())
         return {};
-    return m_relativeDir + u'/' + fileIdFor(callId) + u".txt"_s;
+    return m_relativeDir + u'/' + fileIdFor(callId, occurrence) + u".txt"_s;
 }
 
-QString OffloadStore::absolutePathFor(const QString &callId) const
+QString OffloadStore::absolutePathFor(const QString &callId, int occurrence) const
 {
-    const QString relative = relativePathFor(callId);
+    const QString relative = relativePathFor(callId, occurrence);
     return relative.isEmpty() || m_workspace.isEmpty() ? QString() : QDir(m_workspace).filePath(relative);
+}
+
+int OffloadStore::resultsBefore(const QList<Message> &history, qsizetype end, const QString &callId)
+{
+    int n = 0;
+    end = std::min(end, history.size());
+    for (qsizetype i = 0; i < end; ++i) {
+        const QString &id = history[i].toolCallId;
+        if (id.size() == callId.size() && id == callId)
+            ++n;
+    }
+    return n;
+}
+
+int OffloadStore::occurrenceOf(const QList<Message> &history, qsizetype index)
+{
+    if (index < 0 || index >= history.size())
+        return 0;
+    return resultsBefore(history, index, history[index].toolCallId);
+}
+
+bool OffloadStore::shrinks(const Message &message, int previewLines, int occurrence) const
+{
+    OffloadEntry entry;
+    entry.relativePath = relativePathFor(message.toolCallId, occurrence);
+    entry.bytes = utf8ByteCount(message.content);
+    entry.lines = lineCount(message.content);
+    qint64 bytes = 0;
+    placeholderText(entry, message.content, previewLines, &bytes);
+    return bytes < entry.bytes;
 }
 
 QString OffloadStore::sessionDir() const
@@ -317,7 +383,8 @@ bool OffloadStore::gate1Applies(const QString &toolName, qint64 bytes, qint64 th
     return std::none_of(std::begin(exempt), std::end(exempt), [&](QStringView name) { return toolName == name; });
 }
 
-OffloadStore::Result OffloadStore::offload(const Message &message, const QString &toolName, int gate, int previewLines) const
+OffloadStore::Result OffloadStore::offload(const Message &message, const QString &toolName, int gate, int previewLines,
+                                           int occurrence) const
 {
     Result result;
     auto refuse = [&result](const QString &why) {
@@ -356,7 +423,7 @@ OffloadStore::Result OffloadStore::offload(const Message &message, const QString
             ignoreInGit(dir);
     }
 
-    const QString path = absolutePathFor(message.toolCallId);
+    const QString path = absolutePathFor(message.toolCallId, occurrence);
     const QFileInfo target(path);
     QByteArray bytes;
     QString previewText;
@@ -383,7 +450,7 @@ OffloadStore::Result OffloadStore::offload(const Message &message, const QString
 
     result.entry.callId = message.toolCallId;
     result.entry.toolName = toolName;
-    result.entry.relativePath = relativePathFor(message.toolCallId);
+    result.entry.relativePath = relativePathFor(message.toolCallId, occurrence);
     result.entry.bytes = bytes.size();
     result.entry.lines = countLines(bytes);
     result.entry.gate = gate;

@@ -2,6 +2,7 @@
 
 #include "model/Message.h"
 
+#include <QList>
 #include <QString>
 
 namespace wl {
@@ -22,7 +23,8 @@ struct OffloadEntry
 
 // Writes offloaded results under <workspace>/.waterline/tool_results/<session>/,
 // directories 0700, files 0600, atomically; never overwrites a file already
-// written for a call id; never lets a model-supplied id reach the file system raw.
+// written for a call id (each result with a repeated call id has a file of its
+// own); never lets a model-supplied id reach the file system raw.
 class OffloadStore
 {
 public:
@@ -32,6 +34,7 @@ public:
     {
         bool ok = false;       // false: nothing changed, keep the original content (fail open)
         bool reused = false;   // the file already existed for this call id
+        bool notSmaller = false; // not offloaded because the placeholder would not be smaller (not an error)
         QString placeholder;   // the text the model reads instead of the content
         qint64 placeholderBytes = -1; // its UTF-8 bytes, when already counted (-1: not)
         OffloadEntry entry;
@@ -39,18 +42,29 @@ public:
     };
 
     // `message` must be a tool result (non-empty toolCallId) that is not a placeholder already.
-    Result offload(const Message &message, const QString &toolName, int gate, int previewLines) const;
+    // `occurrence`: how many results with the same call id came before it in the session
+    // (occurrenceOf()); each gets a file of its own.
+    Result offload(const Message &message, const QString &toolName, int gate, int previewLines, int occurrence = 0) const;
 
-    // The raw id when it matches [A-Za-z0-9_-]{1,128}, else "h." + a hash of it.
-    static QString fileIdFor(const QString &callId);
-    QString relativePathFor(const QString &callId) const;
-    QString absolutePathFor(const QString &callId) const;
+    // The raw id when it matches [A-Za-z0-9_-]{1,128} (with "." and 12 hex digits of its hash
+    // added when it has capitals, so that names stay distinct where case is ignored), else "h." +
+    // a hash of it; then ".<n>" for the n-th result (n >= 2) with that call id.
+    static QString fileIdFor(const QString &callId, int occurrence = 0);
+    QString relativePathFor(const QString &callId, int occurrence = 0) const;
+    QString absolutePathFor(const QString &callId, int occurrence = 0) const;
+    // How many messages before history[index] are results of the same call id.
+    static int occurrenceOf(const QList<Message> &history, qsizetype index);
+    // How many of history[0, end) are results of `callId` (for a result about to be appended: end = size).
+    static int resultsBefore(const QList<Message> &history, qsizetype end, const QString &callId);
+    // True when the placeholder of `message` is smaller than its content: an offload must never
+    // make the view larger (a 2-byte "ok" stays as it is).
+    bool shrinks(const Message &message, int previewLines, int occurrence = 0) const;
     QString sessionDir() const;
 
     static bool isPlaceholder(const QString &content);  // starts with "[offloaded: "
     // The header with the entry's path, lines and bytes, the first min(previewLines, entry.lines)
-    // '\n'-separated parts of `content` (each without a trailing '\r', cut to 500 characters with
-    // an ellipsis) and the footer.
+    // '\n'-separated parts of `content` (each without a trailing '\r', cut to 500 UTF-8 bytes, never
+    // inside a sequence, with an ellipsis) and the footer.
     // `utf8Bytes`, when given, receives the text's UTF-8 size as utf8ByteCount() counts it.
     static QString placeholderText(const OffloadEntry &entry, QStringView content, int previewLines,
                                    qint64 *utf8Bytes = nullptr);

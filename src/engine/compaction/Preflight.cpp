@@ -45,6 +45,16 @@ Preflight::Preflight(PreflightInput input, QObject *parent)
 
 Preflight::~Preflight() = default;
 
+QString Preflight::stateKeyFor(Tier tier, const ContextOverlays &o)
+{
+    qsizetype compactionOffloads = 0;
+    for (const OffloadOverlay &offload : o.offloads)
+        compactionOffloads += offload.entry.gate == 1 ? 0 : 1;
+    return tierName(tier) + u'|' + QString::number(o.checkpoints.size()) + u'|'
+        + QString::number(o.checkpoints.isEmpty() ? 0 : o.checkpoints.constLast().coversUpToMessageId) + u'|'
+        + QString::number(compactionOffloads);
+}
+
 void Preflight::setSummarizers(Summarizer *configured, Summarizer *mainModel)
 {
     m_configured = configured;
@@ -131,9 +141,12 @@ void Preflight::begin()
             QList<Message> made;
             const ParsedSummary parsed = SummaryChain::extractive(m_pass->summaryMessages(*job, &made),
                                                                   job->previous ? &*job->previous : nullptr);
-            m_pass->applySummary(*job, parsed, tier, record.id);
-            record.summarized = job->count();
-            record.summaryText = parsed.summary;
+            if (m_pass->applySummary(*job, parsed, tier, record.id)) {
+                record.summarized = job->count();
+                record.summaryText = parsed.summary;
+            } else {
+                appendError(record.error, m_pass->refusal);
+            }
             record.summarizerStep = SummarizerStep::Extractive;
         }
         const bool below = m_pass->emergencyOffload(record.id);
@@ -153,9 +166,12 @@ void Preflight::onSummary()
     CompactionRecord &record = m_result.record;
     for (const QString &e : outcome.errors)
         appendError(record.error, tr("summary failed: %1").arg(e));
-    m_pass->applySummary(m_job->summary, outcome.parsed, record.tier, record.id);
-    record.summarized = m_job->summary.count();
-    record.summaryText = outcome.parsed.summary;
+    if (m_pass->applySummary(m_job->summary, outcome.parsed, record.tier, record.id)) {
+        record.summarized = m_job->summary.count();
+        record.summaryText = outcome.parsed.summary;
+    } else {
+        appendError(record.error, m_pass->refusal);
+    }
     record.summarizerStep = outcome.step;
     record.summarizerModel = outcome.model;
     complete();
@@ -194,6 +210,8 @@ void Preflight::complete()
     record.offloaded = m_pass->offloaded;
     for (const QString &e : std::as_const(m_pass->offloadErrors))
         appendError(record.error, e);
+    for (const QString &e : std::as_const(m_in.notedErrors))
+        appendError(record.error, e);
     record.tokensAfter = view.tokens();
     record.msgsAfter = view.size();
     record.compressionRatio = record.tokensBefore > 0 ? double(record.tokensAfter) / double(record.tokensBefore) : 1.0;
@@ -209,11 +227,8 @@ void Preflight::complete()
     m_result.ratioAfter = m_pass->estimate().ratio();
     record.durationMs = m_clock.elapsed();
 
-    const ContextOverlays &o = m_result.overlays;
-    m_result.stateKey = tierName(record.tier) + u'|' + QString::number(o.checkpoints.size()) + u'|'
-        + QString::number(o.checkpoints.isEmpty() ? 0 : o.checkpoints.constLast().coversUpToMessageId) + u'|'
-        + QString::number(o.offloads.size());
-    m_result.shouldRecord = m_in.userRequested || m_in.force
+    m_result.stateKey = stateKeyFor(record.tier, m_result.overlays);
+    m_result.shouldRecord = m_in.userRequested || m_in.force || !m_in.notedErrors.isEmpty()
         || (record.tier != Tier::None && (record.changed || m_result.stateKey != m_in.lastStateKey));
     if (m_result.shouldRecord && !m_in.auditPath.isEmpty()) {
         QString error;

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -37,6 +38,9 @@ struct PreflightInput
     bool force = false;            // "/compact force": as if the ratio were at Full
     bool userRequested = false;    // "/compact": a record even at None
     QString lastStateKey;          // the stateKey of the caller's last recorded result
+    // Problems since the last record that belong in this one (gate-1 offload failures at tool
+    // time): added to its error, and the record is kept whatever the tier.
+    QStringList notedErrors;
     // The view of (systemPrompt, history, overlays), kept up to date by the caller with
     // ContextView::append(); moving it in saves the O(n) rebuild. Built when absent.
     std::optional<ContextView> view;
@@ -85,6 +89,11 @@ public:
     bool isFinished() const { return m_finished; }
     const PreflightResult &result() const { return m_result; }
     PreflightResult takeResult() { return std::move(m_result); }
+
+    // The compaction state a record leaves (PreflightResult::stateKey): the tier, the newest checkpoint
+    // and the offloads compactions made. Offloads at tool time (gate 1) are not part of it: a
+    // session with large tool results is not in a new state every turn.
+    static QString stateKeyFor(Tier tier, const ContextOverlays &overlays);
 
     // The same preflight with no LLM at all (summaries by the extractive step), synchronously.
     static PreflightResult runWithoutLlm(PreflightInput input);

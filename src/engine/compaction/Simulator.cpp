@@ -124,19 +124,22 @@ SimulationResult Simulator::simulate(const Input &input)
                 qint64 readBytes = 0;
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
-                if (extractive)
-                    pass.applySummary(*job, summarize(pass, *job), tier, recordId);
+                const Checkpoint *added = extractive ? pass.applySummary(*job, summarize(pass, *job), tier, recordId)
+                                                     : pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
+                if (added)
+                    row.summarized = job->count();
                 else
-                    pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
-                row.summarized = job->count();
+                    row.error = pass.refusal;
                 ++result.totals.summaryCalls;
                 result.totals.tokensSent += TokenEstimate::tokensForBytes(readBytes);
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
             if (auto job = pass.prepareSummary(tier, recordId)) {
-                pass.applySummary(*job, summarize(pass, *job), tier, recordId);
-                row.summarized = job->count();
+                if (pass.applySummary(*job, summarize(pass, *job), tier, recordId))
+                    row.summarized = job->count();
+                else
+                    row.error = pass.refusal;
             }
             if (!pass.emergencyOffload(recordId))
                 row.error = QCoreApplication::translate("wl::Simulator", "still at or above the full threshold: only the tail is left");

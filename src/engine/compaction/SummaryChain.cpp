@@ -7,6 +7,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace wl {
@@ -28,6 +30,7 @@ SummaryChain::SummaryChain(Summarizer *configured, Summarizer *mainModel, int ti
     if (mainModel && !sameModel)
         m_steps.append({mainModel, SummarizerStep::MainModel});
     m_timer.setSingleShot(true);
+    m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &SummaryChain::onTimeout);
     for (const Step &step : std::as_const(m_steps)) {
         connect(step.summarizer.data(), &Summarizer::finished, this, &SummaryChain::onAnswer);
@@ -45,6 +48,7 @@ void SummaryChain::start(const QList<const Message *> &messages, const std::opti
 {
     Q_ASSERT(!m_started);
     m_started = true;
+    m_clock.start();
     m_messages = messages;
     m_previous = previous;
     if (!m_steps.isEmpty()) {
@@ -93,9 +97,18 @@ void SummaryChain::runStep()
             ++m_stepIndex;
             continue;
         }
+        // The timeout bounds the whole chain before the extractive step, not each LLM step.
+        const qint64 left = m_timeoutMs - m_clock.elapsed();
+        if (m_timeUp || left <= 0) {
+            m_outcome.errors.append(stepLabel() + u": "_s
+                                    + QCoreApplication::translate("wl::SummaryChain", "not tried: the summary timeout of %1 ms was used up")
+                                          .arg(m_timeoutMs));
+            ++m_stepIndex;
+            continue;
+        }
         const quint64 id = Summarizer::nextRequestId();
         m_requestId = id;
-        m_timer.start(m_timeoutMs);
+        m_timer.start(int(left));
         qCDebug(lcCompaction) << "summary request" << id << "to" << stepLabel();
         summarizer->summarize(id, m_systemPrompt, m_userPrompt);
         return; // the answer may already have been handled (synchronous summarisers)
@@ -123,6 +136,10 @@ void SummaryChain::onAnswer(quint64 requestId, const QString &text)
         stepFailed(QCoreApplication::translate("wl::SummaryChain", "unparseable answer (no known header)"));
         return;
     }
+    if (isEmptySummary(parsed)) {
+        stepFailed(QCoreApplication::translate("wl::SummaryChain", "empty answer (headings with nothing under them)"));
+        return;
+    }
     m_outcome.parsed = parsed;
     m_outcome.step = m_steps[m_stepIndex].kind;
     m_outcome.model = m_steps[m_stepIndex].summarizer ? m_steps[m_stepIndex].summarizer->modelName() : QString();
@@ -144,6 +161,7 @@ void SummaryChain::onTimeout()
         return;
     const quint64 id = m_requestId;
     m_requestId = 0;
+    m_timeUp = true; // the timer ran for what was left of the whole chain's time
     if (Summarizer *s = m_steps[m_stepIndex].summarizer)
         s->cancel(id);
     stepFailed(QCoreApplication::translate("wl::SummaryChain", "timeout after %1 ms").arg(m_timeoutMs));
@@ -165,7 +183,9 @@ void SummaryChain::finish()
 }
 
 namespace {
-// The previous checkpoint's summary leads the new one (cut to kPreviousSummaryChars).
+// The previous checkpoint's summary leads the new one. Its newest part is kept when it is too long
+// (kPreviousSummaryChars, from the end): after repeated compactions it holds the earlier summaries
+// oldest first, and the one just before this compaction is what matters most.
 ParsedSummary withEarlier(ParsedSummary parsed, const Checkpoint *previous)
 {
     if (!previous)
@@ -176,23 +196,34 @@ ParsedSummary withEarlier(ParsedSummary parsed, const Checkpoint *previous)
         return parsed;
     QStringView ellipsis;
     if (earlier.size() > kPreviousSummaryChars) {
-        earlier = earlier.first(kPreviousSummaryChars);
-        if (earlier.back().isHighSurrogate())
-            earlier.chop(1);
+        earlier = earlier.last(kPreviousSummaryChars);
+        if (earlier.front().isLowSurrogate())
+            earlier = earlier.sliced(1); // never keep half of a surrogate pair
+        earlier = earlier.trimmed();
         ellipsis = u"\u2026";
     }
     if (parsed.summary.isEmpty())
-        parsed.summary = earlier + ellipsis;
+        parsed.summary = ellipsis + earlier;
     else
-        parsed.summary = earlier + ellipsis + u"\n\n" + parsed.summary;
+        parsed.summary = ellipsis + earlier + u"\n\n" + parsed.summary;
     return parsed;
 }
 } // namespace
 
+bool SummaryChain::isEmptySummary(const ParsedSummary &parsed)
+{
+    if (!QStringView(parsed.summary).trimmed().isEmpty())
+        return false;
+    return std::all_of(kAllAnchorKinds.cbegin(), kAllAnchorKinds.cend(),
+                       [&](AnchorKind kind) { return isUnknownAnchorValue(parsed.anchors.value(kind)); });
+}
+
 ParsedSummary SummaryChain::extractive(const QList<const Message *> &messages, const Checkpoint *previous,
                                        const ExtractiveFacts *facts)
 {
-    return withEarlier(ExtractiveSummarizer::summarize(messages, facts), previous);
+    // The earlier checkpoint's anchors go in, so what the new range cannot say (or says only as a
+    // short follow-up, "continue") does not replace what it knew; its summary leads the new one.
+    return withEarlier(ExtractiveSummarizer::summarize(messages, facts, previous ? &previous->anchors : nullptr), previous);
 }
 
 } // namespace wl

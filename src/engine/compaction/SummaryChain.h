@@ -4,6 +4,7 @@
 #include "Checkpoint.h"
 #include "CompactionRecord.h"
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -29,7 +30,8 @@ struct SummaryOutcome
 
 // The fallback chain of spec section 5: (1) the configured summariser, (2) the
 // session's main model if it is a different one, (3) the extractive summariser.
-// An error, a timeout, an empty or an unparseable answer moves on to the next step.
+// An error, an empty, structurally empty, cut off or unparseable answer moves on to the next step.
+// The timeout bounds all the LLM steps together: the extractive step runs at the latest when it is up.
 // Never blocks: LLM answers arrive through signals; the timeout is a QTimer.
 class SummaryChain : public QObject
 {
@@ -52,11 +54,15 @@ public:
     bool isFinished() const { return m_done; }
     const SummaryOutcome &outcome() const { return m_outcome; }
 
-    // Step 3 on its own (synchronous, deterministic): the extractive summary of `messages`,
-    // with the previous summary kept in front of the new one (bounded).
+    // Step 3 on its own (synchronous, deterministic): the extractive summary of `messages`, told the
+    // previous checkpoint's anchors, with the previous summary kept in front of the new one (bounded,
+    // its newest part kept).
     // `facts` (optional) memoises per-message work across calls over the same history.
     static ParsedSummary extractive(const QList<const Message *> &messages, const Checkpoint *previous,
                                     const ExtractiveFacts *facts = nullptr);
+
+    // An answer with its headings but nothing under them: every anchor unknown, no summary.
+    static bool isEmptySummary(const ParsedSummary &parsed);
 
 Q_SIGNALS:
     void finished();
@@ -81,6 +87,7 @@ private:
     quint64 m_requestId = 0;
     int m_timeoutMs = 60000;
     QTimer m_timer;
+    QElapsedTimer m_clock; // since start(): the timeout is for the whole chain
     QList<const Message *> m_messages;
     std::optional<Checkpoint> m_previous;
     QString m_systemPrompt;
@@ -88,6 +95,7 @@ private:
     SummaryOutcome m_outcome;
     bool m_started = false;
     bool m_done = false;
+    bool m_timeUp = false; // the chain's time ran out: no LLM step is tried after it
 };
 
 } // namespace wl

@@ -911,13 +911,37 @@ bool SessionStore::removeCheckpoint(qint64 checkpointId, QString *error)
     SqlConnection *c = connection(error);
     if (!c)
         return false;
+    SqlTransaction transaction(*c);
+    // The compaction that made the checkpoint: its offloads go with it (an undo restores the view
+    // before that compaction, placeholders it put in the head and the tail included).
+    QString sessionId;
+    QString recordId;
+    bool found = false;
+    if (!selectRows(*c, u"SELECT session_id, record_id FROM checkpoints WHERE id = ?"_s,
+                    [&](const SqlQuery &q) {
+                        sessionId = q.text(0);
+                        recordId = q.text(1);
+                        found = true;
+                    },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read checkpoint %1: %2"), QString::number(checkpointId),
+                    error, checkpointId))
+        return false;
+    if (!found)
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "there is no checkpoint %1").arg(checkpointId));
     SqlQuery q(*c, u"DELETE FROM checkpoints WHERE id = ?"_s);
     q.bind(checkpointId);
     if (!q.exec())
         return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove checkpoint %1: %2").arg(checkpointId).arg(q.error()));
     if (q.rowsAffected() != 1)
         return setError(error, QCoreApplication::translate("wl::SessionStore", "there is no checkpoint %1").arg(checkpointId));
-    return true;
+    if (!recordId.isEmpty()) {
+        SqlQuery offloads(*c, u"DELETE FROM offloads WHERE session_id = ? AND record_id = ?"_s);
+        offloads.bind(sessionId).bind(recordId);
+        if (!offloads.exec())
+            return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot remove the offloads of checkpoint %1: %2")
+                                       .arg(checkpointId).arg(offloads.error()));
+    }
+    return transaction.commit(error);
 }
 
 QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *error)

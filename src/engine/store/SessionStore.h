@@ -89,7 +89,9 @@ public:
 
     // Overlays, requests, records -----------------------------------------------------------
     ContextOverlays overlays(const QString &sessionId, QString *error = nullptr);
-    // Undo of a compaction: the previous view comes back. Offloads stay (they are per message).
+    // Undo of a compaction: the checkpoint and the offloads made by the same compaction (same
+    // record id) go, in one transaction, so the view before that compaction comes back. Offloads
+    // of other compactions and of tool time (gate 1) stay.
     bool removeCheckpoint(qint64 checkpointId, QString *error = nullptr);
     QList<RequestRecord> requests(const QString &sessionId, QString *error = nullptr);
     QList<CompactionRecord> records(const QString &sessionId, QString *error = nullptr);

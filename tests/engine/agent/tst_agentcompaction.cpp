@@ -218,7 +218,16 @@ void TestAgentCompaction::longTask_anchorsMergeAcrossSummaries()
     QVERIFY(overlays.checkpoints.size() >= 2);
     const Checkpoint &last = overlays.checkpoints.constLast();
     QVERIFY2(last.anchors.values[0].contains(u"Review the six modules"_s), qPrintable(last.anchors.values[0]));
-    QVERIFY2(last.text.contains(u"LATER-PROGRESS"_s) || last.text.contains(u"module"_s), qPrintable(last.text));
+    // Every later checkpoint the LLM wrote carries its answer (the extractive Emergency one has its own words).
+    int later = 0;
+    for (qsizetype i = 1; i < overlays.checkpoints.size(); ++i) {
+        const Checkpoint &cp = overlays.checkpoints[i];
+        if (cp.tier == Tier::Emergency)
+            continue;
+        QVERIFY2(cp.text.contains(u"LATER-PROGRESS"_s), qPrintable(cp.text));
+        ++later;
+    }
+    QVERIFY(later >= 1);
     // The second LLM summary was asked with the first one as <previous-compaction>.
     int withPrevious = 0;
     for (const RecordedRequest &r : m_long->server.requests())
@@ -342,8 +351,12 @@ void TestAgentCompaction::summariserFailsOver()
     QCOMPARE(summarised[0].summarizerStep, expected);
     QVERIFY2(summarised[0].error.contains(u"summary failed: configured (tiny-summariser)"_s), qPrintable(summarised[0].error));
     QVERIFY2(summarised[0].error.contains(u"summariser down"_s), qPrintable(summarised[0].error));
-    QCOMPARE(summarised[1].summarizerStep, expected);
+    // The configured summariser hangs for the whole summary timeout, which bounds the chain: the
+    // main model gets no time of its own, the extractive step answers.
+    QCOMPARE(summarised[1].summarizerStep, SummarizerStep::Extractive);
     QVERIFY2(summarised[1].error.contains(u"timeout after 300 ms"_s), qPrintable(summarised[1].error));
+    QVERIFY2(summarised[1].error.contains(u"main_model (fake-model): not tried: the summary timeout of 300 ms was used up"_s),
+             qPrintable(summarised[1].error));
     if (!mainModelAnswers)
         QVERIFY2(summarised[0].error.contains(u"main_model"_s), qPrintable(summarised[0].error));
     QCOMPARE(summaryServer.requestCount(), int(summarised.size()));

@@ -52,6 +52,10 @@ private slots:
     void interruptedCallsAreClosed();
     void largeResultIsOffloadedAtToolTime();
     void broadWorkspaceNeedsConfirmation();
+    void undoRestoresTheCompactionsOffloads();
+    void cutOffSummaryFallsBack();
+    void warnStateRecordedOnceAcrossReopen();
+    void gate1FailureIsInTheRecord();
 };
 
 void TestAgentRun::initTestCase()
@@ -463,8 +467,9 @@ void TestAgentRun::skipSummary()
     config.summarizerModel = u"small-model"_s;
     AgentRun *run = h.open(config);
     for (int i = 0; i < 4; ++i) {
-        h.server.enqueue(FakeReply::withText(u"answer %1"_s.arg(i)));
-        QVERIFY(run->submit(u"question %1"_s.arg(i)));
+        // Long enough that a summary of the head is smaller than it.
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(300, u'a')));
+        QVERIFY(run->submit(u"question %1 "_s.arg(i) + QString(300, u'q')));
         QCOMPARE(h.settle(), AgentRun::State::Finished);
     }
     QSignalSpy startedSpy(run, &AgentRun::compactionStarted);
@@ -584,6 +589,141 @@ void TestAgentRun::broadWorkspaceNeedsConfirmation()
     confirmed.allowBroadWorkspace = true;
     AgentRun run(confirmed);
     QVERIFY2(run.open(&error), qPrintable(error));
+}
+
+void TestAgentRun::undoRestoresTheCompactionsOffloads()
+{
+    CompactionPolicy policy;
+    policy.tailMessages = 2;
+    AgentHarness h(policy);
+    h.server.addRule(summaryRule(u"## Anchors\n### User Intent\nCount things\n### Execution Progress\n- counted\n"
+                                 "### Key Decisions\nN/A\n### Tried Solutions\nN/A\n### Next Steps\n- more\n"
+                                 "## Summary\nCOUNTED-SUMMARY"_s));
+    // About 4,900 bytes: over gate 2 (4,000), under gate 1 (10,000), so it enters the view whole.
+    h.server.enqueue(callReply(u"mid"_s, u"bash"_s, {{u"command"_s, u"seq 1 1200"_s}}));
+    h.server.enqueue(FakeReply::withText(u"counted"_s));
+    h.server.enqueue(FakeReply::withText(u"second answer"_s));
+    AgentRun *run = h.open();
+    QVERIFY(run->submit(u"count to 1200, then explain "_s + QString(2000, u'e')));
+    QCOMPARE(h.settle(), AgentRun::State::Finished);
+    QVERIFY(run->submit(u"and now?"_s));
+    QCOMPARE(h.settle(), AgentRun::State::Finished);
+    const QList<Message> before = run->currentView();
+    QVERIFY(h.store.overlays(h.sessionId).offloads.isEmpty());
+
+    // /compact force: the head's large result is offloaded (gate 2) and summarised.
+    QVERIFY(run->compactNow(true));
+    QCOMPARE(h.settle(), AgentRun::State::Idle);
+    const ContextOverlays compacted = h.store.overlays(h.sessionId);
+    QCOMPARE(compacted.checkpoints.size(), 1);
+    QCOMPARE(compacted.offloads.size(), 1);
+    QCOMPARE(compacted.offloads.first().recordId, compacted.checkpoints.first().recordId);
+
+    // Undo: the view before the compaction, the result whole again, in memory and in the store.
+    QVERIFY(run->undoLastCompaction());
+    const QList<Message> undone = run->currentView();
+    QCOMPARE(undone.size(), before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        QVERIFY2(undone[i].sameContent(before[i]), qPrintable(undone[i].content.left(120)));
+    const ContextOverlays stored = h.store.overlays(h.sessionId);
+    QVERIFY(stored.checkpoints.isEmpty());
+    QVERIFY(stored.offloads.isEmpty());
+    // A fresh open agrees.
+    AgentRun *reopened = h.open();
+    const QList<Message> again = reopened->currentView();
+    QCOMPARE(again.size(), before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        QVERIFY(again[i].sameContent(before[i]));
+}
+
+void TestAgentRun::cutOffSummaryFallsBack()
+{
+    CompactionPolicy policy;
+    policy.tailMessages = 2;
+    AgentHarness h(policy);
+    // A well-formed beginning, cut by the output limit: not a summary to keep.
+    FakeReply cut = summaryRule(u"## Anchors\n### User Intent\nBuild the widget\n### Execution Progress\n- read"_s);
+    cut.finishReason = u"length"_s;
+    h.server.addRule(cut);
+    AgentRun *run = h.open();
+    for (int i = 0; i < 3; ++i) {
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(300, u'a')));
+        QVERIFY(run->submit(u"question %1 "_s.arg(i) + QString(300, u'q')));
+        QCOMPARE(h.settle(), AgentRun::State::Finished);
+    }
+    QSignalSpy recorded(run, &AgentRun::compactionRecorded);
+    QVERIFY(run->compactNow(true));
+    QCOMPARE(h.settle(), AgentRun::State::Idle);
+    QCOMPARE(recorded.size(), 1);
+    const CompactionRecord r = recorded.first().first().value<CompactionRecord>();
+    QCOMPARE(r.summarizerStep, SummarizerStep::Extractive);
+    QVERIFY2(r.error.contains(u"cut off"_s), qPrintable(r.error));
+    QVERIFY(r.changed);
+}
+
+void TestAgentRun::warnStateRecordedOnceAcrossReopen()
+{
+    AgentHarness h;
+    CompactionPolicy roomy;
+    roomy.contextWindow = 1'000'000;
+    AgentConfig config = h.config();
+    config.policy = roomy;
+    AgentRun *run = h.open(config);
+    h.server.enqueue(FakeReply::withText(u"noted"_s));
+    QVERIFY(run->submit(u"Background for the task: "_s + QString(12000, u'b')));
+    QCOMPARE(h.settle(), AgentRun::State::Finished);
+
+    // A window that puts the session at about 61 %: Warn, with nothing in the head to offload.
+    CompactionPolicy warn;
+    warn.tailMessages = 2;
+    warn.contextWindow = run->estimatedTokens() * 100 / 61;
+    QVERIFY(run->setPolicy(warn));
+    auto turn = [&](int n) {
+        // Large results (about 14 KB), offloaded at tool time: every turn adds a gate-1 offload.
+        h.server.enqueue(callReply(u"seq%1"_s.arg(n), u"bash"_s, {{u"command"_s, u"seq 1 3000"_s}}));
+        h.server.enqueue(FakeReply::withText(u"ok %1"_s.arg(n)));
+        QVERIFY(run->submit(u"turn %1"_s.arg(n)));
+        QCOMPARE(h.settle(), AgentRun::State::Finished);
+    };
+    for (int n = 1; n <= 3; ++n)
+        turn(n);
+    // Records that are not an unchanged Warn count double, so any of them fails the comparisons.
+    auto warnRecords = [&] {
+        int n = 0;
+        for (const CompactionRecord &r : h.store.records(h.sessionId))
+            n += r.tier == Tier::Warn && !r.changed ? 1 : 100;
+        return n;
+    };
+    QCOMPARE(h.store.overlays(h.sessionId).offloads.size(), 3);
+    QCOMPARE(warnRecords(), 1);
+
+    // Reopened, the session is in the state it recorded: no record for it again.
+    config.policy = warn;
+    run = h.open(config);
+    turn(4);
+    QCOMPARE(h.store.overlays(h.sessionId).offloads.size(), 4);
+    QCOMPARE(warnRecords(), 1);
+}
+
+void TestAgentRun::gate1FailureIsInTheRecord()
+{
+    AgentHarness h;
+    // A file where the offload folder must go: the offload at tool time fails, the result stays.
+    QVERIFY(writeFile(h.wsPath(u".waterline"_s), "in the way"));
+    h.server.enqueue(callReply(u"big"_s, u"bash"_s, {{u"command"_s, u"seq 1 6000"_s}}));
+    h.server.enqueue(FakeReply::withText(u"seen"_s));
+    AgentRun *run = h.open();
+    QVERIFY(run->submit(u"count"_s));
+    QCOMPARE(h.settle(), AgentRun::State::Finished);
+
+    QVERIFY(h.store.overlays(h.sessionId).offloads.isEmpty());
+    const QList<CompactionRecord> records = h.store.records(h.sessionId);
+    QCOMPARE(records.size(), 1);
+    // The record of the request that sent the whole result says why.
+    QCOMPARE(records.first().requestIndex, 1);
+    QVERIFY2(records.first().error.contains(u"big"_s), qPrintable(records.first().error));
+    QVERIFY2(records.first().error.contains(u"in the way"_s), qPrintable(records.first().error));
+    QCOMPARE(AuditLog::read(h.auditPath()).records.size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestAgentRun)

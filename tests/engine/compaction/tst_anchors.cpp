@@ -73,6 +73,8 @@ private slots:
 
     void merge_data();
     void merge();
+    void followUpNeverReplacesIntent_data();
+    void followUpNeverReplacesIntent();
 
     void formatParsesBack_data();
     void formatParsesBack();
@@ -304,6 +306,40 @@ void TestAnchors::merge()
             QCOMPARE(result.changes[size_t(other)], AnchorChange::Kept);
         }
     }
+}
+
+void TestAnchors::followUpNeverReplacesIntent_data()
+{
+    QTest::addColumn<QString>("oldIntent");
+    QTest::addColumn<QString>("newIntent");
+    QTest::addColumn<QString>("merged");
+    QTest::addColumn<AnchorChange>("change");
+    const QString goal = u"Build a REST API in Go with chi"_s;
+    for (const QString &nudge : {u"continue"_s, u"Continue."_s, u"- go ahead"_s, u"ok"_s, u"please continue"_s, u"  proceed!  "_s})
+        QTest::addRow("kept over '%s'", qPrintable(nudge.trimmed())) << goal << nudge << goal << AnchorChange::Kept;
+    // A follow-up that says something is a real update; a nudge over nothing is better than N/A.
+    QTest::newRow("continue with the auth part") << goal << u"continue with the auth part"_s
+                                                 << u"continue with the auth part"_s << AnchorChange::Updated;
+    QTest::newRow("nudge over N/A") << u"N/A"_s << u"continue"_s << u"continue"_s << AnchorChange::New;
+}
+
+void TestAnchors::followUpNeverReplacesIntent()
+{
+    QFETCH(QString, oldIntent);
+    QFETCH(QString, newIntent);
+    QFETCH(QString, merged);
+    QFETCH(AnchorChange, change);
+    Anchors before;
+    before.setValue(AnchorKind::UserIntent, oldIntent);
+    before.setValue(AnchorKind::NextStep, u"- add auth"_s);
+    Anchors incoming;
+    incoming.setValue(AnchorKind::UserIntent, newIntent);
+    incoming.setValue(AnchorKind::NextStep, u"continue"_s); // only the intent is guarded: a next step may be "continue"
+    const AnchorMerge result = mergeAnchors(before, incoming);
+    QCOMPARE(result.anchors.value(AnchorKind::UserIntent), merged);
+    QCOMPARE(result.changes[size_t(AnchorKind::UserIntent)], change);
+    QCOMPARE(result.anchors.value(AnchorKind::NextStep), u"continue"_s);
+    QCOMPARE(result.changes[size_t(AnchorKind::NextStep)], AnchorChange::Updated);
 }
 
 void TestAnchors::formatParsesBack_data()

@@ -1,11 +1,14 @@
 // Seeded property test: random sessions under random valid policies; after every
-// preflight the view must be well formed and the history untouched.
+// preflight the view must be well formed, the history untouched, no offload larger than what it
+// replaces and the view no larger than before.
 // WATERLINE_PROPERTY_SEED=<n> changes the base seed; WATERLINE_PROPERTY_CASES=<n> the case count.
 #include "CompactionFixtures.h"
 
 #include "compaction/CompactionPolicy.h"
 #include "compaction/ContextView.h"
+#include "compaction/OffloadStore.h"
 #include "compaction/Preflight.h"
+#include "compaction/TokenEstimate.h"
 
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -30,8 +33,20 @@ struct Case
 
 QString text(QRandomGenerator &rng, qsizetype bytes)
 {
-    // Mostly ASCII lines, sometimes CJK (3 bytes a character).
-    if (rng.bounded(6) == 0) {
+    // Mostly ASCII lines, sometimes CJK (3 bytes a character), sometimes few long lines (whose
+    // preview can be as large as the text).
+    const quint32 kind = rng.bounded(12);
+    if (kind == 0) {
+        QString s;
+        s.reserve(bytes + 600);
+        while (s.size() < bytes) {
+            s += QString(int(400 + rng.bounded(200)), QChar(u'a' + char16_t(rng.bounded(26))));
+            s += u'\n';
+        }
+        s.truncate(bytes);
+        return s;
+    }
+    if (kind <= 2) {
         static const QString cjk = u"上下文压缩保持任务的骨架不丢失"_s;
         QString s;
         s.reserve(bytes / 3 + 1);
@@ -169,6 +184,7 @@ void TestCompactionProperty::randomSessions()
         for (qsizetype end : c.requests) {
             const QList<Message> seen = c.history.mid(0, end);
             running.appendUpTo(seen, overlays, end);
+            const qint64 bytesBefore = running.bytes();
             PreflightInput in;
             in.sessionId = u"prop"_s;
             in.systemPrompt = kSystem;
@@ -196,15 +212,35 @@ void TestCompactionProperty::randomSessions()
             for (const Message &m : view)
                 bytes += m.computeBytes();
             QVERIFY2(bytes == r.view.bytes(), at.constData());
+            // An offload never makes a message larger: its placeholder is smaller than the content.
+            for (const OffloadOverlay &o : r.newOffloads) {
+                const auto source = std::find_if(seen.cbegin(), seen.cend(), [&](const Message &m) { return m.id == o.messageId; });
+                QVERIFY2(source != seen.cend(), at.constData());
+                const qint64 placeholder = TokenEstimate::utf8Bytes(o.placeholder);
+                const qint64 content = TokenEstimate::utf8Bytes(source->content);
+                QVERIFY2(placeholder < content, QByteArray(at + " offload of " + o.entry.callId.toUtf8() + ": placeholder "
+                                                           + QByteArray::number(placeholder) + " >= content "
+                                                           + QByteArray::number(content)).constData());
+            }
+            // A compaction never makes the view larger (the contract names no case where it may).
+            QVERIFY2(r.view.bytes() <= bytesBefore, QByteArray(at + " view " + QByteArray::number(bytesBefore) + " -> "
+                                                                + QByteArray::number(r.view.bytes())).constData());
             if (r.record.tier == Tier::Emergency) {
                 ++emergencies;
                 const ContextView::Split s = r.view.split(c.policy.tailMessages);
+                // Left in the context: a result whose placeholder would be smaller (the others are
+                // kept: an offload never grows a message).
+                const OffloadStore store(workspace.path(), u"prop"_s);
                 bool offloadableLeft = false;
                 for (int k = 1; k < r.view.size(); ++k) {
                     const ViewItem &item = r.view.items()[k];
-                    offloadableLeft |= item.kind == ViewItem::Kind::Original && item.isResult;
+                    if (item.kind == ViewItem::Kind::Original && item.isResult)
+                        offloadableLeft |= store.shrinks(seen[item.sourceIndex], c.policy.previewLinesCompaction,
+                                                         OffloadStore::occurrenceOf(seen, item.sourceIndex));
                 }
-                QVERIFY2(r.ratioAfter < c.policy.full || (s.headEmpty() && !offloadableLeft),
+                // The head stays only when its summary would not have been smaller than it.
+                const bool headKept = !s.headEmpty() && r.record.error.contains(u"not compacted: the summary"_s);
+                QVERIFY2(r.ratioAfter < c.policy.full || ((s.headEmpty() || headKept) && !offloadableLeft),
                          QByteArray(at + " ratio after " + QByteArray::number(r.ratioAfter)).constData());
             }
             checkpoints += int(r.newCheckpoints.size());

@@ -1,5 +1,6 @@
 #include "compaction/Checkpoint.h"
 #include "compaction/ExtractiveSummarizer.h"
+#include "compaction/SummaryChain.h"
 #include "model/Message.h"
 
 #include <QJsonArray>
@@ -228,24 +229,33 @@ void TestExtractiveSummarizer::intent()
 
 void TestExtractiveSummarizer::previousCheckpointCarriesOver()
 {
-    Anchors previous;
-    previous.setValue(AnchorKind::UserIntent, u"Build a REST API in Go"_s);
-    previous.setValue(AnchorKind::KeyDecision, u"- chi router"_s);
-    previous.setValue(AnchorKind::NextStep, u"- add auth"_s);
-    const QList<Message> messages = numbered(
-        {Message::user(checkpointMessageText(previous, u"Handlers done for /todos."_s, {})),
-         Message::user(u"continue"_s),
+    // As production calls it: the earlier checkpoint is an overlay handed in beside the messages,
+    // never one of them (the head it precedes starts after it).
+    Checkpoint previous;
+    previous.anchors.setValue(AnchorKind::UserIntent, u"Build a REST API in Go with chi"_s);
+    previous.anchors.setValue(AnchorKind::KeyDecision, u"- chi router"_s);
+    previous.anchors.setValue(AnchorKind::NextStep, u"- add auth"_s);
+    previous.summary = u"Handlers done for /todos."_s;
+    const QList<Message> history = numbered(
+        {Message::user(u"continue"_s),
          Message::assistant(QString(), {call(u"c1"_s, u"write_file"_s, args({{u"path"_s, u"auth.go"_s}}))}),
          Message::toolResult(u"c1"_s, u"ok"_s)},
-        50);
-    const ParsedSummary s = ExtractiveSummarizer::summarize(messages);
-    // The checkpoint is not a user request: the original intent stays first, "continue" is a later word.
-    QCOMPARE(s.anchors.value(AnchorKind::UserIntent), u"Build a REST API in Go\nLater: continue"_s);
+        51);
+    QList<const Message *> messages;
+    for (const Message &m : history)
+        messages << &m;
+    const ParsedSummary s = SummaryChain::extractive(messages, &previous);
+    // "continue" is a later word, not the intent.
+    QCOMPARE(s.anchors.value(AnchorKind::UserIntent), u"Build a REST API in Go with chi\nLater: continue"_s);
     QCOMPARE(s.anchors.value(AnchorKind::KeyDecision), u"- chi router"_s);   // nothing new: kept
     QCOMPARE(s.anchors.value(AnchorKind::NextStep), u"- add auth"_s);
     QVERIFY(s.anchors.value(AnchorKind::ExecutionProgress).contains(u"auth.go"_s)); // new information wins
-    QVERIFY2(s.summary.startsWith(u"Earlier: Handlers done for /todos.\nMessages 51-53: "_s), qPrintable(s.summary));
+    QVERIFY2(s.summary.startsWith(u"Handlers done for /todos.\n\nMessages 51-53: "_s), qPrintable(s.summary));
     QVERIFY(!s.summary.contains(u"[Context Compaction]"_s));
+
+    // Merged as the checkpoint would be: the intent is the earlier one, carried first.
+    const AnchorMerge merged = mergeAnchors(previous.anchors, s.anchors);
+    QVERIFY(merged.anchors.value(AnchorKind::UserIntent).startsWith(u"Build a REST API in Go with chi"_s));
 }
 
 void TestExtractiveSummarizer::commandOutcome_data()
@@ -534,7 +544,8 @@ void TestExtractiveSummarizer::outputBounded()
         QVERIFY2(!isUnknownAnchorValue(s.anchors.value(kind)), qPrintable(anchorKey(kind)));
     }
     QVERIFY(s.summary.size() <= ExtractiveSummarizer::kMaxSummaryChars);
-    QVERIFY2(s.summary.startsWith(u"Message 1: user asked"_s) || s.summary.startsWith(u"Messages 1-4: user asked"_s), qPrintable(s.summary.left(200)));
+    // The first turn is kept: its request, the assistant's calls and their two results.
+    QVERIFY2(s.summary.startsWith(u"Messages 1-4: user asked \"Request 0: "_s), qPrintable(s.summary.left(200)));
     QVERIFY2(s.summary.contains(u"more turns left out)"_s), qPrintable(s.summary));
     QVERIFY2(s.summary.contains(u"Messages 1597-1600"_s), qPrintable(s.summary.right(400))); // the newest turn stays
     // The latest decisions and plans are the ones kept.

@@ -130,8 +130,20 @@ QString referencePlaceholder(const OffloadEntry &entry, const QString &content, 
         QString line = parts[i];
         if (line.endsWith(u'\r'))
             line.chop(1);
-        if (line.size() > 500) {
-            line.truncate(line.at(499).isHighSurrogate() ? 499 : 500); // keep surrogate pairs whole
+        // Cut to 500 UTF-8 bytes, never inside a character (a lone surrogate counts 3, as U+FFFD).
+        qsizetype bytes = 0;
+        qsizetype keep = 0;
+        while (keep < line.size()) {
+            const QChar c = line.at(keep);
+            const bool pair = c.isHighSurrogate() && keep + 1 < line.size() && line.at(keep + 1).isLowSurrogate();
+            const qsizetype n = pair ? 4 : c.unicode() < 0x80 ? 1 : c.unicode() < 0x800 ? 2 : 3;
+            if (bytes + n > 500)
+                break;
+            bytes += n;
+            keep += pair ? 2 : 1;
+        }
+        if (keep < line.size()) {
+            line.truncate(keep);
             line += u'\u2026';
         }
         text += line + u'\n';
@@ -159,8 +171,12 @@ QString withoutLoneSurrogates(const QString &text)
 QString referenceFileId(const QString &callId)
 {
     static const QRegularExpression raw(u"^[A-Za-z0-9_-]{1,128}$"_s);
-    if (raw.match(callId).hasMatch())
-        return callId;
+    static const QRegularExpression capital(u"[A-Z]"_s);
+    if (raw.match(callId).hasMatch()) {
+        if (!capital.match(callId).hasMatch())
+            return callId;
+        return callId + u'.' + QString::fromLatin1(QCryptographicHash::hash(callId.toUtf8(), QCryptographicHash::Sha256).toHex().left(12));
+    }
     return u"h."_s + QString::fromLatin1(QCryptographicHash::hash(callId.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
@@ -202,6 +218,11 @@ private slots:
     void hostileCallIds_data();      // scenario 19
     void hostileCallIds();
     void differentIdsNeverShareAFile();
+    void repeatedCallIdGetsItsOwnFile();
+    void idsDifferingInCaseStayApart_data();
+    void idsDifferingInCaseStayApart();
+    void notSmallerIsRefusedBeforeWriting_data();
+    void notSmallerIsRefusedBeforeWriting();
     void unsafeSessionRefused_data();
     void unsafeSessionRefused();
 
@@ -218,8 +239,10 @@ void TestOffloadStore::fileIds_data()
 {
     QTest::addColumn<QString>("callId");
     QTest::addColumn<QString>("fileId");
-    QTest::newRow("openai") << u"call_AbC123"_s << u"call_AbC123"_s;
-    QTest::newRow("anthropic") << u"toolu_01A-b_c"_s << u"toolu_01A-b_c"_s;
+    QTest::newRow("openai") << u"call_abc123"_s << u"call_abc123"_s;
+    // Capitals: a digest of the exact spelling keeps the name apart from "call_abc123" where case is ignored.
+    QTest::newRow("openai, capitals") << u"call_AbC123"_s << u"call_AbC123.7063d5b195c9"_s;
+    QTest::newRow("anthropic") << u"toolu_01A-b_c"_s << u"toolu_01A-b_c.dc4bc8c2aab7"_s;
     QTest::newRow("128-chars") << QString(128, u'x') << QString(128, u'x');
     // Expected digests computed independently (Python hashlib.sha256 over the UTF-8 bytes).
     QTest::newRow("traversal") << u"../../etc/passwd"_s << u"h.3754d6cb3a38e1185e5b382d5f3ef3f118af75bf4bf0254d1fdb8437f51423e0"_s;
@@ -317,7 +340,10 @@ void TestOffloadStore::placeholderFormat_data()
     QTest::newRow("exactly-500") << QString(500, u'y') << 1 << 20 << QString(500, u'y') + u'\n';
     // 499 ASCII characters then an emoji: the cut must not leave half a surrogate pair.
     QTest::newRow("surrogate-at-cut") << QString(499, u'z') + u"🚀🚀"_s << 1 << 1 << QString(499, u'z') + u"\u2026\n"_s;
-    QTest::newRow("cjk-line") << QString(600, QChar(0x6587)) << 1 << 1 << QString(500, QChar(0x6587)) + u"\u2026\n"_s;
+    // Cut in UTF-8 bytes: 166 CJK characters are 498 bytes, a 167th would pass 500.
+    QTest::newRow("cjk-line") << QString(600, QChar(0x6587)) << 1 << 1 << QString(166, QChar(0x6587)) + u"\u2026\n"_s;
+    QTest::newRow("two-byte-line") << QString(300, QChar(0xe9)) << 1 << 1 << QString(250, QChar(0xe9)) + u"\u2026\n"_s;
+    QTest::newRow("emoji-at-byte-cut") << QString(498, u'z') + u"🚀"_s << 1 << 1 << QString(498, u'z') + u"\u2026\n"_s;
     // The last line shown is read only a little past its cut; a "\r" near the cut must still
     // count as it does in the whole line.
     QTest::newRow("long-last-shown-line") << u"a\n"_s + QString(800, u'x') + u"\nb"_s << 3 << 2 << u"a\n"_s + QString(500, u'x') + u"\u2026\n"_s;
@@ -456,7 +482,14 @@ void TestOffloadStore::simulatedMatchesDisk()
         const int previewLines = int(rng.bounded(0, 25));
         const auto disk = store.offload(m, u"bash"_s, 2, previewLines);
         QVERIFY2(disk.ok, qPrintable(disk.error));
-        const auto sim = simulated.offload(m, u"bash"_s, 2, previewLines);
+        const auto sim = simulated.offload(QList<Message>{m}, 0, u"bash"_s, 2, previewLines);
+        if (sim.notSmaller) {
+            // Refused as the disk path refuses it: the placeholder would not be smaller.
+            QVERIFY(!store.shrinks(m, previewLines));
+            QVERIFY(TokenEstimate::utf8Bytes(disk.placeholder) >= disk.entry.bytes);
+            continue;
+        }
+        QVERIFY(store.shrinks(m, previewLines));
         QVERIFY2(sim.ok, qPrintable(sim.error));
         QCOMPARE(sim.entry, disk.entry);
         QCOMPARE(sim.placeholder, disk.placeholder);
@@ -586,6 +619,94 @@ void TestOffloadStore::differentIdsNeverShareAFile()
     QCOMPARE(paths.size(), ids.size());
     for (const QString &id : ids)
         QCOMPARE(QString::fromUtf8(readAll(store.absolutePathFor(id))), u"content of "_s + id);
+}
+
+void TestOffloadStore::repeatedCallIdGetsItsOwnFile()
+{
+    // Servers that number calls per response send call_0 again and again; imports keep them.
+    QTemporaryDir workspace;
+    OffloadStore store(workspace.path(), u"s1"_s);
+    QList<Message> history{result(u"call_0"_s, numberedLines(400), 10), Message::user(u"again"_s),
+                           result(u"call_0"_s, u"other output\n"_s.repeated(400), 12)};
+    QCOMPARE(OffloadStore::occurrenceOf(history, 0), 0);
+    QCOMPARE(OffloadStore::occurrenceOf(history, 2), 1);
+    const auto first = store.offload(history[0], u"bash"_s, 2, 5, OffloadStore::occurrenceOf(history, 0));
+    const auto second = store.offload(history[2], u"bash"_s, 2, 5, OffloadStore::occurrenceOf(history, 2));
+    QVERIFY2(first.ok && second.ok, qPrintable(first.error + second.error));
+    QVERIFY(!second.reused); // never the first one's file
+    QCOMPARE(first.entry.relativePath, u".waterline/tool_results/s1/call_0.txt"_s);
+    QCOMPARE(second.entry.relativePath, u".waterline/tool_results/s1/call_0.2.txt"_s);
+    QCOMPARE(QString::fromUtf8(readAll(workspace.filePath(second.entry.relativePath))), history[2].content);
+    QVERIFY(second.placeholder.contains(u"other output"_s));
+    QVERIFY(!second.placeholder.contains(u"line 1"_s));
+    QCOMPARE(second.entry.bytes, qint64(history[2].content.toUtf8().size()));
+    // Offloading the second again (a retry) reuses its own file.
+    const auto again = store.offload(history[2], u"bash"_s, 2, 5, 1);
+    QVERIFY(again.reused);
+    QCOMPARE(again.placeholder, second.placeholder);
+}
+
+void TestOffloadStore::idsDifferingInCaseStayApart_data()
+{
+    QTest::addColumn<QString>("a");
+    QTest::addColumn<QString>("b");
+    QTest::newRow("Call_A / call_a") << u"Call_A"_s << u"call_a"_s;
+    QTest::newRow("Call_A / CALL_A") << u"Call_A"_s << u"CALL_A"_s;
+    QTest::newRow("toolu_01Ab / toolu_01aB") << u"toolu_01Ab"_s << u"toolu_01aB"_s;
+}
+
+void TestOffloadStore::idsDifferingInCaseStayApart()
+{
+    // On a file system that ignores case (macOS, Windows) the two names must still differ.
+    QFETCH(QString, a);
+    QFETCH(QString, b);
+    QVERIFY(OffloadStore::fileIdFor(a).compare(OffloadStore::fileIdFor(b), Qt::CaseInsensitive) != 0);
+    QVERIFY(OffloadStore::fileIdFor(a, 1).compare(OffloadStore::fileIdFor(b, 1), Qt::CaseInsensitive) != 0);
+    QVERIFY(OffloadStore::fileIdFor(a).compare(OffloadStore::fileIdFor(a, 1), Qt::CaseInsensitive) != 0);
+}
+
+void TestOffloadStore::notSmallerIsRefusedBeforeWriting_data()
+{
+    QTest::addColumn<QString>("content");
+    QTest::addColumn<int>("previewLines");
+    QTest::addColumn<bool>("shrinks");
+    QTest::newRow("ok") << u"ok"_s << 10 << false;
+    QString nine;
+    for (int i = 0; i < 9; ++i)
+        nine += QString(450, u'x') + u'\n';
+    QTest::newRow("nine 450-char lines, 10 shown") << nine << 10 << false;
+    QTest::newRow("nine 450-char lines, 2 shown") << nine << 2 << true;
+    QString cjk;
+    for (int i = 0; i < 9; ++i)
+        cjk += QString(200, QChar(0x6587)) + u'\n';
+    QTest::newRow("cjk lines, cut in bytes") << cjk << 10 << true;
+}
+
+void TestOffloadStore::notSmallerIsRefusedBeforeWriting()
+{
+    QFETCH(QString, content);
+    QFETCH(int, previewLines);
+    QFETCH(bool, shrinks);
+    QTemporaryDir workspace;
+    const OffloadStore store(workspace.path(), u"s1"_s);
+    Message m = result(u"call_1"_s, content, 5);
+    m.cacheBytes();
+    QCOMPARE(store.shrinks(m, previewLines), shrinks);
+    // Through the offloader a compaction uses: nothing written when it would not shrink.
+    const Offloader disk = Offloader::disk(workspace.path(), u"s1"_s);
+    const Offloader simulated = Offloader::simulated(u"s1"_s);
+    const QList<Message> history{m};
+    const auto r = disk.offload(history, 0, u"bash"_s, 2, previewLines);
+    const auto sim = simulated.offload(history, 0, u"bash"_s, 2, previewLines);
+    QCOMPARE(r.notSmaller, !shrinks);
+    QCOMPARE(sim.notSmaller, !shrinks);
+    QCOMPARE(r.ok, shrinks);
+    QVERIFY(r.error.isEmpty());
+    QCOMPARE(QFileInfo::exists(workspace.filePath(u".waterline/tool_results/s1/call_1.txt"_s)), shrinks);
+    if (shrinks) {
+        QVERIFY(TokenEstimate::utf8Bytes(r.placeholder) < TokenEstimate::utf8Bytes(content));
+        QCOMPARE(sim.placeholder, r.placeholder);
+    }
 }
 
 void TestOffloadStore::unsafeSessionRefused_data()

@@ -1,5 +1,6 @@
 #include "CompactionFixtures.h"
 
+#include "compaction/Checkpoint.h"
 #include "compaction/ContextView.h"
 #include "compaction/ExtractiveSummarizer.h"
 #include "compaction/Preflight.h"
@@ -310,7 +311,8 @@ void TestSimulator::sharedCachesChangeNothing()
 
 void TestSimulator::checkpointListsNewestOffloads()
 {
-    // A checkpoint lists the files of the offloaded results it hides: the 40 newest, oldest first.
+    // A checkpoint lists the files of the offloaded results it hides: the 40 newest, oldest first,
+    // then their folder.
     const Recorded rec = recorded(400);
     CompactionPolicy p = smallWindow();
     p.contextWindow = 30000;
@@ -337,7 +339,16 @@ void TestSimulator::checkpointListsNewestOffloads()
         const OffloadEntry &e = hidden[i]->entry;
         expected << u"- %1 (%2 lines, %3 bytes)"_s.arg(e.relativePath).arg(e.lines).arg(e.bytes);
     }
+    // It hides more than it lists: the folder that holds them all is named, so the early ones stay in reach.
+    expected << u"- %1/ holds the %2 offloaded results this summary replaced, more than are listed: find one with grep "
+                "or glob on that folder, read it with read_file"_s.arg(hidden.first()->entry.relativePath.section(u'/', 0, -2))
+                    .arg(hidden.size());
     QCOMPARE(references.trimmed().split(u'\n'), expected);
+    // The anchors and summary parse back without the references block.
+    QString block;
+    const ParsedSummary parsed = parseCheckpointText(cp.text, &block);
+    QVERIFY(!parsed.summary.contains(u"## Offloaded References"_s));
+    QCOMPARE(block.split(u'\n').size(), 41);
 }
 
 QTEST_GUILESS_MAIN(TestSimulator)

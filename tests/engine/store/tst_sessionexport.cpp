@@ -498,7 +498,7 @@ void TestSessionExport::longImportLeavesRoomForOtherWriters()
     QElapsedTimer importTime;
     importTime.start();
     std::thread importer([&] {
-        imported = m_store->importSession(path, &importError);
+        imported = m_store->importSession(path, m_dir->path(), &importError);
         m_store->releaseThreadConnection();
         importDone = true;
     });
@@ -561,7 +561,7 @@ void TestSessionExport::importFailingLateLeavesNothing()
     QElapsedTimer clock;
     clock.start();
     QString error;
-    QVERIFY(!m_store->importSession(path, &error));
+    QVERIFY(!m_store->importSession(path, m_dir->path(), &error));
     qInfo() << "failed after" << clock.elapsed() << "ms:" << error;
     QVERIFY2(error.contains(u"simulated failure"_s), qPrintable(error));
     QVERIFY2(clock.elapsed() > 1000, "the failure came before a batch was committed");

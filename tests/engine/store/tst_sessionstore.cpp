@@ -44,6 +44,7 @@ private slots:
     void pagingAndCounts();
     void toolResultByCallId();
     void removeCheckpointRestoresPreviousOverlay();
+    void removeCheckpointTakesItsCompactionsOffloads();
     void deleteSessionRemovesRowsAndFiles();
     void deleteSessionRefusesUnsafeIds_data();
     void deleteSessionRefusesUnsafeIds();
@@ -631,6 +632,54 @@ void TestSessionStore::removeCheckpointRestoresPreviousOverlay()
     QCOMPARE(m_store->messageCount(session), 10); // history untouched
     QVERIFY(!m_store->removeCheckpoint(checkpointIds[1], &error));
     QVERIFY(!error.isEmpty());
+}
+
+void TestSessionStore::removeCheckpointTakesItsCompactionsOffloads()
+{
+    const QString session = newSession();
+    StepAppend first;
+    first.messages << Message::user(u"start"_s) << Message::toolResult(u"warned"_s, QString(9000, u'w'))
+                   << Message::toolResult(u"summarised"_s, QString(9000, u's')) << Message::user(u"more"_s);
+    const auto ids = m_store->appendStep(session, first);
+    QVERIFY(ids);
+    auto offload = [&](qint64 messageId, const QString &callId, int gate, const QString &recordId) {
+        OffloadOverlay o;
+        o.messageId = messageId;
+        o.entry = {callId, u"bash"_s, u".waterline/tool_results/"_s + session + u'/' + callId + u".txt"_s, 9000, 1, gate, 0};
+        o.placeholder = u"[offloaded: "_s + callId + u']';
+        o.recordId = recordId;
+        return o;
+    };
+    // An earlier Warn offload, then a compaction that offloads and checkpoints, then a tool-time offload.
+    StepAppend warn;
+    warn.offloads << offload(ids->messageIds[1], u"warned"_s, 2, u"rec-warn"_s);
+    QVERIFY(m_store->appendStep(session, warn));
+    StepAppend compaction;
+    Checkpoint cp;
+    cp.coversUpToMessageId = ids->messageIds[2];
+    cp.text = u"[Context Compaction] up to 2"_s;
+    cp.recordId = u"rec-full"_s;
+    compaction.checkpoints << cp;
+    compaction.offloads << offload(ids->messageIds[2], u"summarised"_s, 2, u"rec-full"_s);
+    const auto compacted = m_store->appendStep(session, compaction);
+    QVERIFY(compacted);
+    StepAppend tool;
+    tool.messages << Message::toolResult(u"later"_s, QString(15000, u'l'));
+    tool.offloads << offload(SessionStore::kThisStep, u"later"_s, 1, QString());
+    const auto later = m_store->appendStep(session, tool);
+    QVERIFY(later);
+    QCOMPARE(m_store->overlays(session).offloads.size(), 3);
+
+    QString error;
+    QVERIFY2(m_store->removeCheckpoint(compacted->checkpointIds.first(), &error), qPrintable(error));
+    const ContextOverlays after = m_store->overlays(session);
+    QVERIFY(after.checkpoints.isEmpty());
+    // The compaction's own offload went with its checkpoint; the others stay.
+    QCOMPARE(after.offloads.size(), 2);
+    QVERIFY(after.offloads.contains(ids->messageIds[1]));
+    QVERIFY(!after.offloads.contains(ids->messageIds[2]));
+    QVERIFY(after.offloads.contains(later->messageIds.first()));
+    QCOMPARE(m_store->messageCount(session), 5); // history untouched
 }
 
 void TestSessionStore::deleteSessionRemovesRowsAndFiles()
