@@ -46,7 +46,7 @@ public:
         }
         if (type == "event_msg"_L1) {
             m_context.countRecord(type);
-            return event(payload);
+            return event(payload, lineNumber);
         }
         if (type == "session_meta"_L1) {
             m_context.countRecord(type);
@@ -201,8 +201,9 @@ private:
             m_context.ignoreRecord(u"reasoning"_s);
             return true;
         }
-        if (type == "web_search_call"_L1 || type == "compaction"_L1 || type == "compaction_summary"_L1
-            || type == "ghost_snapshot"_L1 || type == "image_generation_call"_L1) {
+        if (type == "compaction"_L1 || type == "compaction_summary"_L1)
+            return compactionItem(item, type);
+        if (type == "web_search_call"_L1 || type == "ghost_snapshot"_L1 || type == "image_generation_call"_L1) {
             m_context.ignoreRecord(type);
             return true;
         }
@@ -210,7 +211,38 @@ private:
         return true;
     }
 
-    bool event(const QJsonObject &payload)
+    // A compaction the provider did: its summary may be readable text or an opaque blob
+    // (encrypted_content) that only the provider can read. Either way it stands in the history
+    // where the model saw it; an opaque one as a message saying what it was and how big.
+    bool compactionItem(const QJsonObject &item, const QString &type)
+    {
+        if (!flush())
+            return false;
+        const QString readable = item.value("summary"_L1).isString() ? item.value("summary"_L1).toString()
+                                                                      : ImportJson::contentText(item.value("summary"_L1));
+        const QJsonValue encrypted = item.value("encrypted_content"_L1);
+        ExternalCompaction compaction;
+        compaction.messageIndex = m_context.messageCount();
+        compaction.tokensBefore = m_lastContextTokens;
+        compaction.kind = type;
+        compaction.timestamp = m_timestamp;
+        QString text = readable;
+        if (encrypted.isString() && !encrypted.toString().isEmpty()) {
+            // Not translated: this text is part of the history a replay sends to a model.
+            const QString opaque = u"[compaction summary: encrypted by the provider, %1 bytes, not readable here]"_s
+                                       .arg(encrypted.toString().toUtf8().size());
+            text = text.isEmpty() ? opaque : text + u"\n"_s + opaque;
+        }
+        compaction.summary = readable;
+        m_context.addCompaction(compaction);
+        if (text.isEmpty()) {
+            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "a compaction item with no summary"));
+            return true;
+        }
+        return m_context.addMessage(Message::user(text)) >= 0;
+    }
+
+    bool event(const QJsonObject &payload, qint64 lineNumber)
     {
         const QString type = payload.value("type"_L1).toString();
         if (type == "token_count"_L1) {
@@ -223,9 +255,9 @@ private:
             if (requests.isEmpty() || requests.last().usage.isKnown())
                 return true; // repeated event for the same response
             TokenUsage &u = requests.last().usage;
-            u.input = ImportJson::integer(last.value("input_tokens"_L1));
-            u.output = ImportJson::integer(last.value("output_tokens"_L1));
-            u.cacheRead = ImportJson::integer(last.value("cached_input_tokens"_L1));
+            u.input = m_context.count(last.value("input_tokens"_L1), lineNumber, u"payload.info.last_token_usage.input_tokens"_s);
+            u.output = m_context.count(last.value("output_tokens"_L1), lineNumber, u"payload.info.last_token_usage.output_tokens"_s);
+            u.cacheRead = m_context.count(last.value("cached_input_tokens"_L1), lineNumber, u"payload.info.last_token_usage.cached_input_tokens"_s);
             u.context = u.input;
             m_lastContextTokens = u.input;
             return true;

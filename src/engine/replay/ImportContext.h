@@ -38,6 +38,10 @@ public:
     QString location(qint64 line) const;
     // A record that cannot be used: counted in skippedLines, described in problems.
     void skipRecord(qint64 line, const QString &field, const QString &what);
+    // A token count or size from the source: a whole number in [0, BoundedInteger::maxTokens],
+    // else -1 ("not reported"); a value that is present but out of range or not whole is
+    // described in problems (the record itself is kept).
+    qint64 count(const QJsonValue &value, qint64 line, const QString &field);
     void countRecord(const QString &kind) { ++m_session->recordCounts[kind]; }
     void ignoreRecord(const QString &kind) { ++m_session->ignoredRecords[kind]; }
 
@@ -102,7 +106,7 @@ private:
 namespace ImportJson {
 QString string(const QJsonObject &object, QLatin1StringView key);
 QDateTime timestamp(const QJsonValue &value);   // ISO 8601 string or Unix seconds
-qint64 integer(const QJsonValue &value);        // -1 when not a number
+qint64 integer(const QJsonValue &value);        // -1 unless a whole number in [0, BoundedInteger::maxTokens]
 // Text of a content value: string, or array of {type:"text"|"input_text"|"output_text", text}.
 QString contentText(const QJsonValue &value);
 // Compact JSON text of a value (arguments given as objects).

@@ -161,8 +161,8 @@ public:
         request.model = model;
         request.responseId = m_response.value("id"_L1).toString();
         request.timestamp = m_timestamp.isValid() ? m_timestamp : ImportJson::timestamp(m_response.value("created"_L1));
-        request.usage.input = ImportJson::integer(usage.value("prompt_tokens"_L1));
-        request.usage.output = ImportJson::integer(usage.value("completion_tokens"_L1));
+        request.usage.input = m_context.count(usage.value("prompt_tokens"_L1), 0, u"response.usage.prompt_tokens"_s);
+        request.usage.output = m_context.count(usage.value("completion_tokens"_L1), 0, u"response.usage.completion_tokens"_s);
         request.usage.context = request.usage.input;
         qint64 cached = ImportJson::integer(usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1));
         if (cached < 0)
