@@ -25,7 +25,10 @@ public:
     const ImportOptions &options() const { return m_options; }
     ImportedSession &session() { return *m_session; }
     const QString &sourceName() const { return m_source; }
+    // Sources of several files (a folder of events): problems then name the file being read.
+    void setSourceName(const QString &name) { m_source = name; }
     qint64 totalBytes() const { return m_total; }
+    void setTotalBytes(qint64 total) { m_total = total; }
 
     // Fatal error; returns false so callers can `return context.fail(...)`.
     bool fail(const QString &error);

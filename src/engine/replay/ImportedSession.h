@@ -126,7 +126,7 @@ public:
 
 struct ImportOptions
 {
-    int runIndex = 0;                          // OpenHands output.jsonl: the run (line) to import
+    int runIndex = 0;                          // files of several sessions: which one (see ImportedSession::runCount)
     qint64 maxRecordBytes = 256ll * 1024 * 1024; // longest JSONL line or single JSON element
     ImportSink *sink = nullptr;                // not owned; when set, messages go there
     std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress; // bytesTotal -1 if unknown
