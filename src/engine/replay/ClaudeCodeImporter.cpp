@@ -199,6 +199,10 @@ public:
 
     bool record(const QByteArray &line, qint64 lineNumber)
     {
+        // Only the first records: a file whose lines mention parentUuid only nested is not
+        // parsed twice all through.
+        if (!m_startChecked && ++m_startLines > 1000)
+            m_startChecked = true;
         if (!m_startChecked && line.contains("\"parentUuid\"")) {
             // The first record of the tree has no parent; a file that starts with a child
             // starts mid-session (its earlier part is elsewhere): results may answer calls
@@ -472,6 +476,7 @@ private:
     ImportContext &m_context;
     bool m_mainAhead;
     bool m_startChecked = false;
+    int m_startLines = 0;
     int m_leftOut = 0;
     int m_leftOutAt = 0;
     std::optional<bool> m_sidechain;

@@ -49,6 +49,7 @@ private slots:
     void trajectoryArray();
     void trajectoryArrayMissingSession();
     void trajectoryArrayMixedElements();
+    void trajectoryArrayRecordCap();
     void storeImportsEverySession_data();
     void storeImportsEverySession();
     void storeImportIsAllOrNothing();
@@ -147,6 +148,17 @@ void TestImportSessions::trajectoryArrayMixedElements()
     QCOMPARE(r.session.skippedLines, 2);
     QVERIFY2(r.session.problems.value(0).contains(u"[1]"_s), qPrintable(r.session.problems.value(0)));
     QVERIFY2(r.session.problems.value(1).contains(u"[2].messages[2].role"_s), qPrintable(r.session.problems.value(1)));
+}
+
+// A session element larger than the record cap ends the import with the byte offset; it is
+// never collected whole.
+void TestImportSessions::trajectoryArrayRecordCap()
+{
+    ImportOptions options;
+    options.maxRecordBytes = 20000; // the first two sessions are about 26 KB each
+    const ImportResult r = TranscriptFormats::importFile(data(trajectories), {}, options);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(u"byte"_s) && r.error.contains(u"larger than"_s), qPrintable(r.error));
 }
 
 void TestImportSessions::storeImportsEverySession_data()
