@@ -75,6 +75,17 @@ public:
             compaction.kind = u"compacted"_s;
             compaction.timestamp = m_timestamp;
             m_context.addCompaction(compaction);
+            // Newer rollouts carry the history that replaced the old one; its compaction items
+            // (often only encrypted_content) are what the model reads from then on. The rest
+            // repeats earlier messages, which stay where they were.
+            for (const QJsonValue &value : payload.value("replacement_history"_L1).toArray()) {
+                const QJsonObject item = value.toObject();
+                const QString itemType = item.value("type"_L1).toString();
+                if (itemType == "compaction"_L1 || itemType == "compaction_summary"_L1) {
+                    if (!summaryMessage(item, !compaction.summary.isEmpty()))
+                        return false;
+                }
+            }
             return true;
         }
         m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "unknown record kind '%1'").arg(type));
@@ -218,25 +229,37 @@ private:
     {
         if (!flush())
             return false;
-        const QString readable = item.value("summary"_L1).isString() ? item.value("summary"_L1).toString()
-                                                                      : ImportJson::contentText(item.value("summary"_L1));
-        const QJsonValue encrypted = item.value("encrypted_content"_L1);
         ExternalCompaction compaction;
         compaction.messageIndex = m_context.messageCount();
         compaction.tokensBefore = m_lastContextTokens;
         compaction.kind = type;
         compaction.timestamp = m_timestamp;
-        QString text = readable;
+        compaction.summary = readableSummary(item);
+        m_context.addCompaction(compaction);
+        return summaryMessage(item, false);
+    }
+
+    static QString readableSummary(const QJsonObject &item)
+    {
+        const QJsonValue summary = item.value("summary"_L1);
+        return summary.isString() ? summary.toString() : ImportJson::contentText(summary);
+    }
+
+    // The message a compaction item stands for in the history: its readable summary and, for
+    // an encrypted one, what it is and how big. An item with neither is noted unless `quietIfEmpty`.
+    bool summaryMessage(const QJsonObject &item, bool quietIfEmpty)
+    {
+        QString text = readableSummary(item);
+        const QJsonValue encrypted = item.value("encrypted_content"_L1);
         if (encrypted.isString() && !encrypted.toString().isEmpty()) {
             // Not translated: this text is part of the history a replay sends to a model.
             const QString opaque = u"[compaction summary: encrypted by the provider, %1 bytes, not readable here]"_s
                                        .arg(encrypted.toString().toUtf8().size());
             text = text.isEmpty() ? opaque : text + u"\n"_s + opaque;
         }
-        compaction.summary = readable;
-        m_context.addCompaction(compaction);
         if (text.isEmpty()) {
-            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "a compaction item with no summary"));
+            if (!quietIfEmpty)
+                m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "a compaction item with no summary"));
             return true;
         }
         return m_context.addMessage(Message::user(text)) >= 0;

@@ -79,6 +79,7 @@ private slots:
     void claudeMidSessionWithInlineSubAgent();
     void claudeSubAgentFileStillReadsItsOwnRecords();
     void codexEncryptedCompaction();
+    void codexCompactedWithEncryptedReplacement();
     void codexUnknownTypesAreReported();
     void hostileNumbers_data();
     void hostileNumbers();
@@ -164,6 +165,30 @@ void TestImportHostile::codexEncryptedCompaction()
     QVERIFY(s.messages[4].content.contains(u"3 bytes"_s));
     QCOMPARE(s.messages[6].content, u"Continuing."_s);
     QCOMPARE(s.skippedLines, 0);
+}
+
+// Remote compaction: a `compacted` line whose replacement history holds the encrypted summary
+// (and copies of earlier user messages, which stay where they were).
+void TestImportHostile::codexCompactedWithEncryptedReplacement()
+{
+    const QByteArray blob(1234, 'Z');
+    const ImportResult r = importText(u"codex"_s, lines({
+        R"({"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Port the parser"}]}})",
+        R"({"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Ported half."}]}})",
+        R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":240000,"output_tokens":10}}}})",
+        R"({"type":"compacted","payload":{"message":"","replacement_history":[{"type":"message","role":"user","content":[{"type":"input_text","text":"Port the parser"}]},{"type":"compaction","encrypted_content":")" + blob + R"("}]}})",
+        R"({"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Go on"}]}})",
+        R"({"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}})",
+    }));
+    QVERIFY2(r.ok, qPrintable(r.error));
+    const ImportedSession &s = r.session;
+    QCOMPARE(s.compactions.size(), 1);
+    QCOMPARE(s.compactions[0].kind, u"compacted"_s);
+    QCOMPARE(s.compactions[0].tokensBefore, qint64(240000));
+    QCOMPARE(s.compactions[0].messageIndex, 2);
+    QCOMPARE(s.messageCount, 5);
+    QVERIFY2(s.messages[2].content.contains(u"encrypted"_s) && s.messages[2].content.contains(u"1234 bytes"_s), qPrintable(s.messages[2].content));
+    QCOMPARE(s.messages[3].content, u"Go on"_s); // the repeated user message is not added again
 }
 
 void TestImportHostile::codexUnknownTypesAreReported()
