@@ -159,6 +159,12 @@ void TranscriptImporter::complete(ImportContext &context, bool ok, ImportResult 
                                               .arg(sourceName).arg(result->session.skippedLines).arg(first);
         return;
     }
+    // A file of one session has no second one (files of several check this themselves).
+    if (ok && context.error().isEmpty() && context.options().runIndex >= result->session.runCount) {
+        result->error = QCoreApplication::translate("TranscriptImport", "%1: session %2 does not exist; the file holds %n session(s)", nullptr, result->session.runCount)
+                            .arg(sourceName).arg(context.options().runIndex);
+        return;
+    }
     if (ok && context.error().isEmpty()) {
         context.finish();
         result->ok = true;

@@ -50,6 +50,8 @@ private slots:
     void trajectoryArrayMissingSession();
     void trajectoryArrayMixedElements();
     void trajectoryArrayRecordCap();
+    void indexBeyondASingleSession_data();
+    void indexBeyondASingleSession();
     void storeImportsEverySession_data();
     void storeImportsEverySession();
     void storeImportIsAllOrNothing();
@@ -159,6 +161,27 @@ void TestImportSessions::trajectoryArrayRecordCap()
     const ImportResult r = TranscriptFormats::importFile(data(trajectories), {}, options);
     QVERIFY(!r.ok);
     QVERIFY2(r.error.contains(u"byte"_s) && r.error.contains(u"larger than"_s), qPrintable(r.error));
+}
+
+// Asking a one-session file for its second session is an error, not the first session.
+void TestImportSessions::indexBeyondASingleSession_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("openhands v1") << u"openhands/events.jsonl"_s;
+    QTest::newRow("chat array") << u"openai-chat/fncall-llm-message.json"_s;
+    QTest::newRow("event folder") << u"openhands/conversation"_s;
+}
+
+void TestImportSessions::indexBeyondASingleSession()
+{
+    QFETCH(QString, file);
+    ImportOptions options;
+    options.runIndex = 1;
+    const ImportResult r = TranscriptFormats::importFile(data(file), {}, options);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(u"session 1"_s) && r.error.contains(u"1 session"_s), qPrintable(r.error));
+    options.runIndex = 0;
+    QVERIFY(TranscriptFormats::importFile(data(file), {}, options).ok);
 }
 
 void TestImportSessions::storeImportsEverySession_data()
