@@ -98,6 +98,9 @@ int runImport(const QStringList &arguments)
         return printError(result.error), result.badInput ? BadInput : Failure;
     if (result.skipped > 0)
         printError(QCoreApplication::translate("waterline-cli", "warning: %1: %2 record(s) skipped; the first: %3").arg(file).arg(result.skipped).arg(result.problems.value(0)));
+    if (result.rejectedNumbers > 0)
+        printError(QCoreApplication::translate("waterline-cli", "warning: %1: %2 number(s) no integer holds, read as not reported; the first: %3")
+                       .arg(file).arg(result.rejectedNumbers).arg(result.firstRejectedNumber));
     if (result.issues > 0)
         printError(QCoreApplication::translate("waterline-cli", "note: %1: %2 structural issue(s) kept as they were (calls without results, results without calls)")
                        .arg(file)

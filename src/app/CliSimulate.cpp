@@ -67,6 +67,12 @@ void warnAboutImport(const ImportedSession &s)
                        .arg(s.skippedLines)
                        .arg(s.problems.value(0)));
     }
+    if (s.rejectedNumbers > 0) {
+        printError(QCoreApplication::translate("waterline-cli", "warning: %1: %2 number(s) no integer holds, read as not reported; the first: %3")
+                       .arg(s.sourcePath)
+                       .arg(s.rejectedNumbers)
+                       .arg(s.numberProblems.value(0)));
+    }
 }
 
 // Which session of a file of several to replay: the one given by index (already imported), the

@@ -106,6 +106,7 @@ private slots:
     void simulatePicksASession_data();
     void simulatePicksASession();
     void eventFolder();
+    void hostileNumbersInAFileAreNamed();
     void helpForEachCommand_data();
     void helpForEachCommand();
 
@@ -392,6 +393,23 @@ void TestCliReplay::eventFolder()
     const Run imported = cli({u"import"_s, kEventFolder, u"--db"_s, m_dir->filePath(u"s.db"_s)}, m_dir->path());
     QVERIFY2(imported.exitCode == 0, imported.err.constData());
     QCOMPARE(QString::fromUtf8(imported.out).trimmed().split(u'\n').size(), 1);
+}
+
+// A token count no integer holds is read as not reported, and the warning names its line and field.
+void TestCliReplay::hostileNumbersInAFileAreNamed()
+{
+    const QString path = m_dir->filePath(u"numbers.jsonl"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"type":"user","sessionId":"s","parentUuid":null,"message":{"role":"user","content":"hello"}})" "\n"
+               R"({"type":"assistant","sessionId":"s","parentUuid":"u","message":{"id":"m1","model":"x","role":"assistant","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":1e300,"output_tokens":1}}})" "\n");
+    file.close();
+    for (const QStringList &arguments : {QStringList{u"simulate"_s, u"--input"_s, path, u"--json"_s},
+                                         QStringList{u"import"_s, path, u"--db"_s, m_dir->filePath(u"s.db"_s)}}) {
+        const Run run = cli(arguments, m_dir->path());
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(QString::fromUtf8(run.err).contains(path + u":2: field message.usage.input_tokens"_s), run.err.constData());
+    }
 }
 
 void TestCliReplay::importWithReplayAndSimulateStored()

@@ -83,8 +83,8 @@ qint64 ImportContext::count(const QJsonValue &value, qint64 line, const QString 
     if (read)
         return *read;
     ++m_session->rejectedNumbers;
-    if (m_session->problems.size() < maxProblems)
-        m_session->problems.append(QCoreApplication::translate("TranscriptImport", "%1: field %2; read as not reported").arg(location(line), error));
+    if (m_session->numberProblems.size() < maxProblems)
+        m_session->numberProblems.append(QCoreApplication::translate("TranscriptImport", "%1: field %2; read as not reported").arg(location(line), error));
     return -1;
 }
 

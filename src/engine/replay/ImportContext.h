@@ -43,7 +43,7 @@ public:
     void skipRecord(qint64 line, const QString &field, const QString &what);
     // A token count or size from the source: a whole number in [0, BoundedInteger::maxTokens],
     // else -1 ("not reported"); a value that is present but out of range or not whole is
-    // described in problems (the record itself is kept).
+    // counted in rejectedNumbers and described in numberProblems (the record itself is kept).
     qint64 count(const QJsonValue &value, qint64 line, const QString &field);
     void countRecord(const QString &kind) { ++m_session->recordCounts[kind]; }
     void ignoreRecord(const QString &kind) { ++m_session->ignoredRecords[kind]; }

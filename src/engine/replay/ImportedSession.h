@@ -100,6 +100,7 @@ struct ImportedSession
 
     int skippedLines = 0;    // records that could not be read or had an unknown kind
     int rejectedNumbers = 0; // numbers (token counts) out of range or not whole, read as "not reported"
+    QStringList numberProblems; // "file:line: field x: what" for them (first 200 kept)
     QStringList problems;    // "file:line: field 'x': what" for skipped records (first 200 kept)
     QMap<QString, int> recordCounts;   // records read per source kind, e.g. "assistant" -> 299
     QMap<QString, int> ignoredRecords; // known records that are not conversation (e.g. "progress")

@@ -216,6 +216,8 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     result.issues = int(s.issues.size());
     result.skipped = s.skippedLines;
     result.problems = s.problems;
+    result.rejectedNumbers = s.rejectedNumbers;
+    result.firstRejectedNumber = s.numberProblems.value(0);
     qCInfo(lcReplay) << "imported" << path << "into session" << sessionId << result.messages << "messages,"
                      << result.requests << "requests";
     return result;

@@ -69,6 +69,8 @@ public:
         int issues = 0;             // calls without results, results without calls, notes
         int skipped = 0;            // records that could not be read
         QStringList problems;       // "file:line: field 'x': what", the first ones
+        int rejectedNumbers = 0;    // token counts no integer holds, read as not reported
+        QString firstRejectedNumber; // "file:line: field x: what" of the first of them
         std::array<int, 5> replayTiers{}; // with `replay`: requests per tier, by Tier value
     };
 

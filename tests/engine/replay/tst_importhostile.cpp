@@ -35,9 +35,9 @@ int countIssues(const ImportedSession &s, ImportIssue::Kind kind, const QString 
     return n;
 }
 
-bool anyProblemContains(const ImportedSession &s, const QString &text)
+bool anyNumberProblemContains(const ImportedSession &s, const QString &text)
 {
-    for (const QString &p : s.problems) {
+    for (const QString &p : s.numberProblems) {
         if (p.contains(text))
             return true;
     }
@@ -251,7 +251,9 @@ void TestImportHostile::hostileNumbers()
     QCOMPARE(request.usage.input, qint64(-1));
     QVERIFY(request.usage.context <= 1); // never a wrapped or negative size
     QVERIFY(!request.timestamp.isValid() || request.timestamp.date().year() < 10000);
-    QVERIFY2(anyProblemContains(r.session, field), qPrintable(r.session.problems.join(u"\n"_s)));
+    QCOMPARE(r.session.rejectedNumbers, 1);
+    QVERIFY2(anyNumberProblemContains(r.session, field), qPrintable(r.session.numberProblems.join(u"\n"_s)));
+    QCOMPARE(r.session.skippedLines, 0); // no record was skipped for it
     // The rest of the record is kept.
     QCOMPARE(r.session.messageCount, 2);
 }
