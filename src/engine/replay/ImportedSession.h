@@ -128,6 +128,7 @@ public:
 struct ImportOptions
 {
     int runIndex = 0;                          // files of several sessions: which one (see ImportedSession::runCount)
+    bool countRuns = true;                     // false: stop after that one; runCount/runIds then end there
     qint64 maxRecordBytes = 256ll * 1024 * 1024; // longest JSONL line or single JSON element
     ImportSink *sink = nullptr;                // not owned; when set, messages go there
     std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress; // bytesTotal -1 if unknown

@@ -96,6 +96,10 @@ public:
                 m_context.skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an array of messages"));
                 return true;
             }
+            if (m_sessions >= 0 && element.index != m_context.options().runIndex && !m_context.options().countRuns) {
+                ++m_sessions; // not listing them: an earlier session is only counted, not parsed
+                return true;
+            }
             QJsonObject object;
             if (!m_context.parseElement(element, &object))
                 return true;
@@ -234,7 +238,7 @@ private:
             if (!m_chat.add(std::move(*message)))
                 return false;
         }
-        return true;
+        return m_context.options().countRuns; // not counting: the chosen one is read, stop
     }
 
     ImportContext &m_context;

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QSet>
 
+#include <algorithm>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -356,8 +357,10 @@ public:
 
     JsonStreamScanner::MemberMode member(int topIndex, const QString &key) override
     {
-        if (m_output && topIndex != m_context.options().runIndex)
-            return key == "instance_id"_L1 ? JsonStreamScanner::MemberMode::Value : JsonStreamScanner::MemberMode::Skip;
+        if (m_output && topIndex != m_context.options().runIndex) {
+            const bool listing = m_context.options().countRuns && key == "instance_id"_L1;
+            return listing ? JsonStreamScanner::MemberMode::Value : JsonStreamScanner::MemberMode::Skip;
+        }
         if (key == "history"_L1) {
             m_sawHistory = true;
             return JsonStreamScanner::MemberMode::Elements;
@@ -428,6 +431,8 @@ public:
             if (!m_events.finish())
                 return false;
             m_events.applyMetrics(m_metrics);
+            // Not listing the runs: nothing after the chosen one is needed (stops the scan).
+            return !m_output || m_context.options().countRuns;
         }
         return true;
     }
@@ -669,6 +674,7 @@ bool OpenHandsImporter::readFolder(ImportContext &context, const QString &path) 
     std::optional<V0Events> v0;
     qint64 done = 0;
     for (const QFileInfo &info : files) {
+        context.setSourceName(path);
         if (!context.keepGoing(done))
             return false;
         // Problems name the event's file; one event per file, so no line number.
@@ -680,8 +686,9 @@ bool OpenHandsImporter::readFolder(ImportContext &context, const QString &path) 
             context.skipRecord(0, {}, QCoreApplication::translate("TranscriptImport", "cannot open: %1").arg(file.errorString()));
             continue;
         }
-        // The size may have changed since the listing: never read more than the limit.
-        const QByteArray bytes = file.read(limit + 1);
+        // Never more than the limit, even if the file grew since the listing (QIODevice::read
+        // allocates what it is asked for).
+        const QByteArray bytes = file.read(std::min(info.size(), limit) + 1);
         done += info.size();
         if (bytes.size() > limit)
             return context.failAt(0, {}, QCoreApplication::translate("TranscriptImport", "file is larger than %1 bytes; this is not one event").arg(limit));
@@ -726,7 +733,7 @@ bool OpenHandsImporter::read(ImportContext &context) const
     if (!context.scanJson(handler, &runs, [&] { return handler.done(); }))
         return false;
     if (output) {
-        context.session().runCount = runs;
+        context.session().runCount = context.options().countRuns ? runs : std::max(runs, context.options().runIndex + 1);
         context.session().runIndex = context.options().runIndex;
         if (!handler.done())
             return context.fail(QCoreApplication::translate("TranscriptImport", "%1: run %2 does not exist; the file holds %n run(s)", nullptr, runs)

@@ -84,9 +84,11 @@ bool cancelled(const std::atomic_bool *cancel)
 }
 
 // One session of the file (run `runIndex`) into a new store session; `runCount`, when given,
-// receives how many sessions the file holds.
+// receives how many sessions the file holds. With `knownRunCount` (the later passes of an
+// all-runs import) the import stops reading at the end of that session and records that count.
 SessionImporter::Result importRun(SessionStore &store, const QString &path, const QString &format,
-                                  const SessionImporter::Options &options, int runIndex, int *runCount)
+                                  const SessionImporter::Options &options, int runIndex, int *runCount,
+                                  int knownRunCount = 0)
 {
     SessionImporter::Result result;
     result.format = format;
@@ -116,6 +118,7 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     ImportOptions importOptions;
     importOptions.sink = &sink;
     importOptions.runIndex = runIndex;
+    importOptions.countRuns = knownRunCount <= 0;
     importOptions.progress = options.progress;
     importOptions.cancel = options.cancel;
     ImportResult imported = TranscriptFormats::importFile(path, format, importOptions);
@@ -124,7 +127,9 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     if (!imported.ok) {
         return abandon(imported.error, !sink.failed() && !imported.cancelled, imported.cancelled);
     }
-    const ImportedSession &s = imported.session;
+    ImportedSession &s = imported.session;
+    if (knownRunCount > 0)
+        s.runCount = knownRunCount;
     if (sink.ids().size() != s.messageCount)
         return abandon(QCoreApplication::translate("SessionImporter", "%1: %2 messages read but %3 stored").arg(path).arg(s.messageCount).arg(sink.ids().size()), false, false);
 
@@ -328,7 +333,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
                 options.progress(qint64(run) * total + done, qint64(runs) * total);
             };
         }
-        Result next = importRun(store, path, format, one, run, nullptr);
+        Result next = importRun(store, path, format, one, run, nullptr, runs);
         if (!next.ok)
             return undo(next, run);
         all.sessionIds.append(next.sessionId);

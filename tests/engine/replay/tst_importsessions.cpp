@@ -50,6 +50,7 @@ private slots:
     void trajectoryArrayMissingSession();
     void trajectoryArrayMixedElements();
     void trajectoryArrayRecordCap();
+    void stopAfterTheChosenSession();
     void indexBeyondASingleSession_data();
     void indexBeyondASingleSession();
     void storeImportsEverySession_data();
@@ -163,6 +164,37 @@ void TestImportSessions::trajectoryArrayRecordCap()
     QVERIFY2(r.error.contains(u"byte"_s) && r.error.contains(u"larger than"_s), qPrintable(r.error));
 }
 
+// Without counting the sessions (the later passes of an all-sessions import), reading stops at
+// the end of the chosen one: what follows is never read, let alone parsed.
+void TestImportSessions::stopAfterTheChosenSession()
+{
+    const QString array = m_dir->filePath(u"cut.json"_s);
+    QVERIFY(writeFile(array, R"([{"id":"a","messages":[{"role":"user","content":"one"}]},
+{"id":"b","messages":[{"role":"user","content":"two"}]},
+{"id":"c","messages":[{"role": tru)"));
+    const QString output = m_dir->filePath(u"cut.jsonl"_s);
+    QVERIFY(writeFile(output, R"({"instance_id":"r0","history":[{"action":"message","args":{"content":"zero"},"source":"user"}]})" "\n"
+                              R"({"instance_id":"r1","history":[{"action":"message","args":{"content":"one"},"source":"user"}]})" "\n"
+                              R"({"instance_id":"r2","history":[{"act)" "\n"));
+    for (const QString &file : {array, output}) {
+        ImportOptions counting;
+        counting.runIndex = 1;
+        const ImportResult all = TranscriptFormats::importFile(file, {}, counting);
+        // Counting reads to the end and meets the broken third session.
+        QVERIFY(!all.ok || all.session.skippedLines == 1);
+
+        ImportOptions stopping = counting;
+        stopping.countRuns = false;
+        const ImportResult r = TranscriptFormats::importFile(file, {}, stopping);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.session.skippedLines, 0);
+        QCOMPARE(r.session.messageCount, 1);
+        QCOMPARE(r.session.messages.first().content, file == array ? u"two"_s : u"one"_s);
+        QCOMPARE(r.session.runIndex, 1);
+        QCOMPARE(r.session.runCount, 2); // as far as it read
+    }
+}
+
 // Asking a one-session file for its second session is an error, not the first session.
 void TestImportSessions::indexBeyondASingleSession_data()
 {
@@ -231,6 +263,7 @@ void TestImportSessions::storeImportsEverySession()
         const auto source = m_store->sessionSource(r.sessionIds[i]);
         QVERIFY(source);
         QCOMPARE(source->details.value(u"run_index").toInt(), int(i));
+        QCOMPARE(source->details.value(u"run_count").toInt(), int(titles.size()));
     }
     QCOMPARE(m_store->listSessions().size(), titles.size());
     // Progress over all passes ends at the whole.
