@@ -96,13 +96,17 @@ public:
                 m_context.skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an array of messages"));
                 return true;
             }
+            // Sessions are numbered by their place in the array, readable or not.
             if (m_sessions >= 0 && element.index != m_context.options().runIndex && !m_context.options().countRuns) {
-                ++m_sessions; // not listing them: an earlier session is only counted, not parsed
+                m_sessions = int(element.index) + 1; // not listing them: an earlier one is only counted
                 return true;
             }
             QJsonObject object;
-            if (!m_context.parseElement(element, &object))
+            if (!m_context.parseElement(element, &object)) {
+                if (m_sessions >= 0)
+                    listSession(element, QString());
                 return true;
+            }
             // A root array whose first element is a session ({messages, tools, instance_id})
             // rather than a message holds several sessions (public trajectory datasets).
             if (m_rootIsArray && m_sessions < 0)
@@ -193,10 +197,17 @@ public:
     }
 
 private:
+    void listSession(const JsonStreamScanner::Element &element, const QString &id)
+    {
+        m_sessions = int(element.index) + 1;
+        if (m_context.session().runIds.size() < ImportedSession::maxRunIds)
+            m_context.session().runIds.append(id);
+    }
+
     bool session(const JsonStreamScanner::Element &element, const QJsonObject &object)
     {
-        const int index = m_sessions++;
         if (!isSession(object)) {
+            listSession(element, QString());
             m_context.skipElement(element, u"[%1]"_s.arg(element.index),
                                   QCoreApplication::translate("TranscriptImport", "expected a session object with 'messages' like the first element"));
             return true;
@@ -208,9 +219,8 @@ private:
                 break;
             }
         }
-        if (m_context.session().runIds.size() < ImportedSession::maxRunIds)
-            m_context.session().runIds.append(id);
-        if (index != m_context.options().runIndex)
+        listSession(element, id);
+        if (element.index != m_context.options().runIndex)
             return true;
         if (!id.isEmpty())
             m_context.session().title = id;

@@ -144,6 +144,7 @@ void TestImportSessions::trajectoryArrayMixedElements()
     const ImportResult r = TranscriptFormats::importFile(path, {}, options);
     QVERIFY2(r.ok, qPrintable(r.error));
     QCOMPARE(r.session.runCount, 3);
+    QCOMPARE(r.session.runIds, (QStringList{u"a"_s, QString(), u"c"_s}));
     QCOMPARE(r.session.title, u"c"_s);
     QCOMPARE(r.session.messageCount, 2);
     QCOMPARE(r.session.messages.first().content, u"three"_s);
