@@ -8,6 +8,7 @@
 #include "llm/ApiKeyStore.h"
 #include "llm/ChatClient.h"
 #include "llm/ProviderProfile.h"
+#include "model/BoundedInteger.h"
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
 #include "tools/Workspace.h"
@@ -145,13 +146,12 @@ std::optional<ProviderProfile> profileNamed(const QString &name, const std::opti
     return std::nullopt;
 }
 
-bool positiveNumber(const QString &text, qint64 *out)
+bool positiveNumber(const QString &option, const QString &text, qint64 maximum, qint64 *out, QString *error)
 {
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value <= 0)
+    const auto value = BoundedInteger::fromString(text, 1, maximum, option, error);
+    if (!value)
         return false;
-    *out = value;
+    *out = *value;
     return true;
 }
 
@@ -200,11 +200,12 @@ int runAgent(const QStringList &arguments)
     if (!parser.isSet(sessionOption) && !parser.isSet(workspaceOption))
         return usageError(QCoreApplication::translate("waterline-cli", "--workspace is required for a new session"));
     qint64 window = 0;
-    if (parser.isSet(windowOption) && !positiveNumber(parser.value(windowOption), &window))
-        return usageError(QCoreApplication::translate("waterline-cli", "--window must be a positive number of tokens"));
+    QString numberError;
+    if (parser.isSet(windowOption) && !positiveNumber(u"--window"_s, parser.value(windowOption), BoundedInteger::maxTokens, &window, &numberError))
+        return usageError(numberError);
     qint64 maxTurns = 100;
-    if (parser.isSet(maxTurnsOption) && (!positiveNumber(parser.value(maxTurnsOption), &maxTurns) || maxTurns > 100000))
-        return usageError(QCoreApplication::translate("waterline-cli", "--max-turns must be a positive number"));
+    if (parser.isSet(maxTurnsOption) && !positiveNumber(u"--max-turns"_s, parser.value(maxTurnsOption), 100000, &maxTurns, &numberError))
+        return usageError(numberError);
 
     QString workspace;
     if (parser.isSet(workspaceOption)) {

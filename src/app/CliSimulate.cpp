@@ -3,6 +3,7 @@
 #include "CliCommands.h"
 #include "compaction/CompactionPolicy.h"
 #include "compaction/Simulator.h"
+#include "model/BoundedInteger.h"
 #include "model/MessageCodec.h"
 #include "replay/ImportedSession.h"
 #include "replay/ReplayInput.h"
@@ -20,6 +21,7 @@
 #include <QSaveFile>
 
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -27,6 +29,7 @@ namespace wl::cli {
 
 namespace {
 
+constexpr qint64 maxTail = 1'000'000;
 
 int usage(const QString &text)
 {
@@ -51,15 +54,9 @@ std::optional<double> parseThreshold(const QString &option, const QString &value
     return v;
 }
 
-std::optional<qint64> parseCount(const QString &option, const QString &value, qint64 minimum, QString *error)
+std::optional<qint64> parseCount(const QString &option, const QString &value, qint64 minimum, qint64 maximum, QString *error)
 {
-    bool ok = false;
-    const qint64 v = value.toLongLong(&ok);
-    if (!ok || v < minimum) {
-        *error = QCoreApplication::translate("waterline-cli", "%1: '%2' is not a whole number of at least %3").arg(option, value).arg(minimum);
-        return std::nullopt;
-    }
-    return v;
+    return BoundedInteger::fromString(value, minimum, maximum, option, error);
 }
 
 void warnAboutImport(const ImportedSession &s)
@@ -70,6 +67,43 @@ void warnAboutImport(const ImportedSession &s)
                        .arg(s.skippedLines)
                        .arg(s.problems.value(0)));
     }
+    if (s.rejectedNumbers > 0) {
+        printError(QCoreApplication::translate("waterline-cli", "warning: %1: %2 number(s) no integer holds, read as not reported; the first: %3")
+                       .arg(s.sourcePath)
+                       .arg(s.rejectedNumbers)
+                       .arg(s.numberProblems.value(0)));
+    }
+}
+
+// Which session of a file of several to replay: the one given by index (already imported), the
+// one with the given id, or -- with neither given and more than one there -- none: `error` then
+// lists them. Returns the index, or -1.
+int pickSession(const ImportedSession &s, bool indexGiven, const std::optional<QString> &id, QString *error)
+{
+    auto listing = [&s]() {
+        constexpr int shown = 20;
+        QString list;
+        for (int i = 0; i < std::min<int>(s.runCount, shown); ++i)
+            list += u"\n  %1  %2"_s.arg(i, 4).arg(s.runIds.value(i));
+        if (s.runCount > shown)
+            list += u"\n  "_s + QCoreApplication::translate("waterline-cli", "... and %1 more").arg(s.runCount - shown);
+        return list;
+    };
+    if (id) {
+        const qsizetype found = s.runIds.indexOf(*id);
+        if (found < 0) {
+            *error = QCoreApplication::translate("waterline-cli", "--session-id: %1 holds no session '%2'; its %n session(s):", nullptr, s.runCount)
+                         .arg(s.sourcePath, *id) + listing();
+            return -1;
+        }
+        return int(found);
+    }
+    if (!indexGiven && s.runCount > 1) {
+        *error = QCoreApplication::translate("waterline-cli", "%1 holds %2 sessions; pick one with --session-index N or --session-id ID:")
+                     .arg(s.sourcePath).arg(s.runCount) + listing();
+        return -1;
+    }
+    return s.runIndex;
 }
 
 QString textTable(const SimulationResult &result)
@@ -109,7 +143,7 @@ QString textTable(const SimulationResult &result)
 
 std::optional<qint64> parseWindow(const QString &option, const QString &value, QString *error)
 {
-    return parseCount(option, value, 1, error);
+    return parseCount(option, value, 1, BoundedInteger::maxTokens, error);
 }
 
 bool openExistingStore(SessionStore &store, const QString &path, int *exitCode)
@@ -158,8 +192,14 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption dump(u"dump-views"_s, QCoreApplication::translate("waterline-cli", "Write DIR/<index>.json per request: the view as OpenAI chat messages."),
                                   u"DIR"_s);
     const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"requests\": [...], \"totals\": {...}}."));
-    const QCommandLineOption run(u"run"_s, QCoreApplication::translate("waterline-cli", "OpenHands evaluation output: which run (line) to read (default 0)."), u"N"_s, u"0"_s);
-    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, summary, schemas, dump, json, run});
+    const QCommandLineOption run(QStringList{u"session-index"_s, u"run"_s},
+                                 QCoreApplication::translate("waterline-cli", "A file of several sessions (OpenHands evaluation output, a JSON array of "
+                                                                              "trajectories): the session to replay, counted from 0."),
+                                 u"N"_s);
+    const QCommandLineOption runId(u"session-id"_s, QCoreApplication::translate("waterline-cli", "A file of several sessions: the session to replay, by its id "
+                                                                                                "(instance_id or run_id)."),
+                                   u"ID"_s);
+    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, summary, schemas, dump, json, run, runId});
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());
@@ -187,19 +227,23 @@ int runSimulate(const QStringList &arguments)
         if (parser.isSet(o) && !(thresholds[i] = parseThreshold(u"--"_s + o.names().constFirst(), parser.value(o), &error)))
             return usage(error);
     }
-    if (parser.isSet(tail) && !(tailValue = parseCount(u"--tail"_s, parser.value(tail), 1, &error)))
+    if (parser.isSet(tail) && !(tailValue = parseCount(u"--tail"_s, parser.value(tail), 1, maxTail, &error)))
         return usage(error);
-    if (parser.isSet(offload) && !(offloadValue = parseCount(u"--offload-threshold"_s, parser.value(offload), 0, &error)))
+    if (parser.isSet(offload) && !(offloadValue = parseCount(u"--offload-threshold"_s, parser.value(offload), 0, BoundedInteger::maxBytes, &error)))
         return usage(error);
-    if (!(runValue = parseCount(u"--run"_s, parser.value(run), 0, &error)))
+    // The option as the user spelled it (--run is the older name of --session-index).
+    const QString runName = parser.optionNames().contains(u"run"_s) ? u"--run"_s : u"--session-index"_s;
+    if (parser.isSet(run) && !(runValue = parseCount(runName, parser.value(run), 0, std::numeric_limits<int>::max(), &error)))
         return usage(error);
+    if (parser.isSet(run) && parser.isSet(runId))
+        return usage(QCoreApplication::translate("waterline-cli", "--session-index and --session-id exclude each other"));
     SummaryModel summaryModel = SummaryModel::extractive();
     {
         const QString s = parser.value(summary);
         if (s == "size"_L1) {
             summaryModel = SummaryModel::fixedSize();
         } else if (s.startsWith("size:"_L1)) {
-            const auto tokens = parseCount(u"--summary size"_s, s.mid(5), 1, &error);
+            const auto tokens = parseCount(u"--summary size"_s, s.mid(5), 1, BoundedInteger::maxTokens, &error);
             if (!tokens)
                 return usage(error);
             summaryModel = SummaryModel::fixedSize(*tokens);
@@ -219,12 +263,21 @@ int runSimulate(const QStringList &arguments)
     const QString source = parser.value(input);
     ReplayInput replay;
     CompactionPolicy policy;
-    if (QFileInfo(source).isFile()) {
+    if (QFileInfo(source).isFile() || QFileInfo(source).isDir()) {
         ImportOptions options;
-        options.runIndex = int(*runValue);
-        const ImportResult imported = TranscriptFormats::importFile(source, formatName, options);
+        options.runIndex = runValue ? int(*runValue) : 0;
+        ImportResult imported = TranscriptFormats::importFile(source, formatName, options);
         if (!imported.ok)
             return badInput(imported.error);
+        if (const int picked = pickSession(imported.session, parser.isSet(run), parser.isSet(runId) ? std::optional(parser.value(runId)) : std::nullopt, &error);
+            picked < 0) {
+            return usage(error);
+        } else if (picked != imported.session.runIndex) {
+            options.runIndex = picked;
+            imported = TranscriptFormats::importFile(source, formatName, options);
+            if (!imported.ok)
+                return badInput(imported.error);
+        }
         warnAboutImport(imported.session);
         replay = ReplayInput::fromImport(imported.session);
     } else if (parser.isSet(db)) {
@@ -241,8 +294,6 @@ int runSimulate(const QStringList &arguments)
             if (CompactionPolicy::fromJson(info->policy, &saved) && saved.isValid())
                 policy = saved;
         }
-    } else if (QFileInfo(source).exists()) {
-        return badInput(QCoreApplication::translate("waterline-cli", "%1: is a folder, not a transcript file").arg(source));
     } else {
         return badInput(QCoreApplication::translate("waterline-cli", "%1: no such file (a session id needs --db PATH)").arg(source));
     }
@@ -267,7 +318,7 @@ int runSimulate(const QStringList &arguments)
                          .arg(high).arg(*fields[i - 1]).arg(low).arg(*fields[i]));
     }
     if (tailValue)
-        policy.tailMessages = int(std::min<qint64>(*tailValue, 1'000'000));
+        policy.tailMessages = int(*tailValue);
     if (offloadValue)
         policy.offloadAtCompaction = *offloadValue;
     if (countSchemas)

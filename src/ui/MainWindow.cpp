@@ -735,13 +735,15 @@ void MainWindow::importTranscript(const QString &path)
         return;
     }
     auto sessionId = std::make_shared<QString>();
+    auto sessionCount = std::make_shared<qsizetype>(0);
     const QString databasePath = m_databasePath;
-    auto *task = new ProgressTask([path, databasePath, sessionId](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
+    auto *task = new ProgressTask([path, databasePath, sessionId, sessionCount](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
         SessionStore store;
         QString error;
         if (!store.open(databasePath, &error))
             return error;
         SessionImporter::Options options;
+        options.runIndex = SessionImporter::Options::allRuns; // a file of several sessions gives several
         options.cancel = &cancel;
         options.progress = [&report, path](qint64 done, qint64 total) {
             report(QFileInfo(path).fileName(), total > 0 ? int(100 * done / total) : 0);
@@ -750,6 +752,7 @@ void MainWindow::importTranscript(const QString &path)
         if (!result.ok)
             return result.cancelled ? QString() : result.error;
         *sessionId = result.sessionId;
+        *sessionCount = result.sessionIds.size();
         return QString();
     }, this);
     auto *dialog = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100, this);
@@ -759,7 +762,7 @@ void MainWindow::importTranscript(const QString &path)
     dialog->setAutoReset(false);
     connect(dialog, &QProgressDialog::canceled, task, &ProgressTask::cancel);
     connect(task, &ProgressTask::progress, dialog, [dialog](const QString &, int percent) { dialog->setValue(percent); });
-    connect(task, &ProgressTask::finished, this, [this, task, dialog, sessionId, path](const QString &error, bool cancelled) {
+    connect(task, &ProgressTask::finished, this, [this, task, dialog, sessionId, sessionCount, path](const QString &error, bool cancelled) {
         dialog->deleteLater();
         task->deleteLater();
         if (cancelled) {
@@ -774,6 +777,8 @@ void MainWindow::importTranscript(const QString &path)
         }
         if (m_sessionsPanel)
             m_sessionsPanel->refresh();
+        if (*sessionCount > 1)
+            statusBar()->showMessage(tr("%1 holds %2 sessions: each was imported, the first is open.").arg(QFileInfo(path).fileName()).arg(*sessionCount), 8000);
         openSession(m_databasePath, *sessionId);
         Q_EMIT importFinished(*sessionId, QString());
     });
@@ -788,10 +793,11 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
+    // Files and folders (a conversation stored as one file per event) alike.
     const QList<QUrl> urls = event->mimeData()->urls();
     for (const QUrl &url : urls)
         if (url.isLocalFile())
-            importTranscript(url.toLocalFile());
+            importTranscript(QFileInfo(url.toLocalFile()).absoluteFilePath());
     event->acceptProposedAction();
 }
 

@@ -16,6 +16,8 @@ namespace {
 
 const QString kCorpus = QStringLiteral(WATERLINE_TEST_DATA "/replay/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
 const QString kSwe = QStringLiteral(WATERLINE_TEST_DATA "/replay/swe-agent/marshmallow-code__marshmallow-1867.traj");
+const QString kTrajectories = QStringLiteral(WATERLINE_TEST_DATA "/replay/openai-chat/trajectories.json");
+const QString kEventFolder = QStringLiteral(WATERLINE_TEST_DATA "/replay/openhands/conversation");
 
 struct Run
 {
@@ -100,6 +102,11 @@ private slots:
     void malformedFileExitsThree();
     void importThenExport();
     void importWithReplayAndSimulateStored();
+    void severalSessionsInOneFile();
+    void simulatePicksASession_data();
+    void simulatePicksASession();
+    void eventFolder();
+    void hostileNumbersInAFileAreNamed();
     void helpForEachCommand_data();
     void helpForEachCommand();
 
@@ -216,6 +223,22 @@ void TestCliReplay::usageErrors_data()
     QTest::newRow("import without db") << QStringList{u"import"_s, kCorpus} << u"--db"_s;
     QTest::newRow("import window without replay") << QStringList{u"import"_s, kCorpus, u"--db"_s, u"x.db"_s, u"--window"_s, u"9"_s}
                                                   << u"--replay"_s;
+    // Hostile numbers: a usage error naming the option, never a wrapped or negative value.
+    QTest::newRow("window int64 max") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--window"_s, u"9223372036854775807"_s}
+                                      << u"--window"_s;
+    QTest::newRow("window 1e300") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--window"_s, u"1e300"_s} << u"--window"_s;
+    QTest::newRow("window negative") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--window"_s, u"-5"_s} << u"--window"_s;
+    QTest::newRow("window 12abc") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--window"_s, u"12abc"_s} << u"--window"_s;
+    QTest::newRow("tail huge") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--tail"_s, u"99999999999999999999"_s} << u"--tail"_s;
+    QTest::newRow("offload 2^63") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--offload-threshold"_s, u"9223372036854775808"_s}
+                                  << u"--offload-threshold"_s;
+    QTest::newRow("summary size huge") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--summary"_s, u"size:9223372036854775807"_s}
+                                       << u"--summary"_s;
+    QTest::newRow("warn NaN") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--warn"_s, u"nan"_s} << u"--warn"_s;
+    QTest::newRow("run fractional") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--run"_s, u"1.5"_s} << u"--run"_s;
+    QTest::newRow("import run 2^31") << QStringList{u"import"_s, kCorpus, u"--db"_s, u"x.db"_s, u"--run"_s, u"2147483648"_s} << u"--run"_s;
+    QTest::newRow("import window 1e300") << QStringList{u"import"_s, kCorpus, u"--db"_s, u"x.db"_s, u"--replay"_s, u"--window"_s, u"1e300"_s}
+                                         << u"--window"_s;
     QTest::newRow("export two sessions") << QStringList{u"export"_s, u"a"_s, u"b"_s, u"--db"_s, u"x.db"_s} << u"session"_s;
 }
 
@@ -300,6 +323,93 @@ void TestCliReplay::importThenExport()
     const Run again = cli({u"import"_s, out, u"--db"_s, db}, m_dir->path());
     QVERIFY2(again.exitCode == 0, again.err.constData());
     QVERIFY(QString::fromUtf8(again.out).trimmed() != id);
+}
+
+// A JSON array of three trajectories: import makes three sessions, --session-index one.
+void TestCliReplay::severalSessionsInOneFile()
+{
+    const QString db = m_dir->filePath(u"sessions.db"_s);
+    const Run all = cli({u"import"_s, kTrajectories, u"--db"_s, db}, m_dir->path());
+    QVERIFY2(all.exitCode == 0, all.err.constData());
+    const QStringList ids = QString::fromUtf8(all.out).trimmed().split(u'\n');
+    QCOMPARE(ids.size(), 3);
+    QCOMPARE(QSet<QString>(ids.cbegin(), ids.cend()).size(), 3);
+    QVERIFY2(all.err.contains("3 sessions"), all.err.constData());
+    // Each is its own session, the second with the LiteLLM log's 12 messages.
+    const Run second = cli({u"export"_s, ids[1], u"--db"_s, db}, m_dir->path());
+    QVERIFY2(second.exitCode == 0, second.err.constData());
+    QCOMPARE(second.out.count("\"type\":\"message\""), 12);
+
+    const Run one = cli({u"import"_s, kTrajectories, u"--db"_s, db, u"--session-index"_s, u"2"_s}, m_dir->path());
+    QVERIFY2(one.exitCode == 0, one.err.constData());
+    QCOMPARE(QString::fromUtf8(one.out).trimmed().split(u'\n').size(), 1);
+    const Run missing = cli({u"import"_s, kTrajectories, u"--db"_s, db, u"--session-index"_s, u"3"_s}, m_dir->path());
+    QCOMPARE(missing.exitCode, 3);
+    QVERIFY2(missing.err.contains("holds 3 session"), missing.err.constData());
+}
+
+void TestCliReplay::simulatePicksASession_data()
+{
+    QTest::addColumn<QStringList>("pick");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("requests");
+    QTest::addColumn<QString>("message");
+    // Ambiguous: the sessions are listed by index and id.
+    QTest::newRow("none given") << QStringList{} << 2 << 0 << u"litellm-request"_s;
+    QTest::newRow("by index") << QStringList{u"--session-index"_s, u"1"_s} << 0 << 5 << QString();
+    QTest::newRow("by old name") << QStringList{u"--run"_s, u"0"_s} << 0 << 6 << QString();
+    QTest::newRow("by id") << QStringList{u"--session-id"_s, u"fncall-first-call"_s} << 0 << 1 << QString();
+    QTest::newRow("unknown id") << QStringList{u"--session-id"_s, u"nope"_s} << 2 << 0 << u"fncall-first-call"_s;
+    QTest::newRow("index too big") << QStringList{u"--session-index"_s, u"7"_s} << 3 << 0 << u"holds 3 session"_s;
+    QTest::newRow("both") << QStringList{u"--session-index"_s, u"1"_s, u"--session-id"_s, u"x"_s} << 2 << 0 << u"--session-id"_s;
+}
+
+void TestCliReplay::simulatePicksASession()
+{
+    QFETCH(QStringList, pick);
+    QFETCH(int, exitCode);
+    QFETCH(int, requests);
+    QFETCH(QString, message);
+    const Run run = cli(QStringList{u"simulate"_s, u"--input"_s, kTrajectories, u"--json"_s} + pick, m_dir->path());
+    QVERIFY2(run.exitCode == exitCode, run.err.constData());
+    if (exitCode == 0) {
+        const QJsonObject totals = QJsonDocument::fromJson(run.out).object().value(u"totals").toObject();
+        QCOMPARE(totals.value(u"requests").toInt(), requests);
+    } else {
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    }
+}
+
+// A folder of one JSON file per event (OpenHands) imports and simulates like its events.jsonl.
+void TestCliReplay::eventFolder()
+{
+    const Run folder = cli({u"simulate"_s, u"--input"_s, kEventFolder, u"--json"_s}, m_dir->path());
+    QVERIFY2(folder.exitCode == 0, folder.err.constData());
+    const Run lines = cli({u"simulate"_s, u"--input"_s, QStringLiteral(WATERLINE_TEST_DATA "/replay/openhands/events.jsonl"), u"--json"_s},
+                          m_dir->path());
+    QVERIFY2(lines.exitCode == 0, lines.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(folder.out).object().value(u"totals"), QJsonDocument::fromJson(lines.out).object().value(u"totals"));
+    const Run imported = cli({u"import"_s, kEventFolder, u"--db"_s, m_dir->filePath(u"s.db"_s)}, m_dir->path());
+    QVERIFY2(imported.exitCode == 0, imported.err.constData());
+    QCOMPARE(QString::fromUtf8(imported.out).trimmed().split(u'\n').size(), 1);
+}
+
+// A token count no integer holds is read as not reported, and the warning names its line and field.
+void TestCliReplay::hostileNumbersInAFileAreNamed()
+{
+    const QString path = m_dir->filePath(u"numbers.jsonl"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"type":"user","sessionId":"s","parentUuid":null,"message":{"role":"user","content":"hello"}})" "\n"
+               R"({"type":"assistant","sessionId":"s","parentUuid":"u","message":{"id":"m1","model":"x","role":"assistant","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":1e300,"output_tokens":1}}})" "\n");
+    file.close();
+    for (const QStringList &arguments : {QStringList{u"simulate"_s, u"--input"_s, path, u"--json"_s},
+                                         QStringList{u"import"_s, path, u"--db"_s, m_dir->filePath(u"s.db"_s)}}) {
+        const Run run = cli(arguments, m_dir->path());
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(QString::fromUtf8(run.err).contains(path + u":2: field message.usage.input_tokens"_s), run.err.constData());
+    }
 }
 
 void TestCliReplay::importWithReplayAndSimulateStored()

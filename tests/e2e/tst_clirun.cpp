@@ -151,6 +151,9 @@ void TestCliRun::usageErrors_data()
     QTest::newRow("bad window") << QStringList{u"run"_s, u"--db"_s, u"%DB%"_s, u"--workspace"_s, ws, u"--prompt"_s, u"x"_s,
                                                u"--window"_s, u"lots"_s}
                                 << u"--window"_s;
+    QTest::newRow("window int64 max") << QStringList{u"run"_s, u"--db"_s, u"%DB%"_s, u"--workspace"_s, ws, u"--prompt"_s, u"x"_s,
+                                                    u"--window"_s, u"9223372036854775807"_s}
+                                      << u"--window"_s;
     QTest::newRow("bad max turns") << QStringList{u"run"_s, u"--db"_s, u"%DB%"_s, u"--workspace"_s, ws, u"--prompt"_s,
                                                   u"x"_s, u"--max-turns"_s, u"0"_s}
                                    << u"--max-turns"_s;

@@ -1,12 +1,28 @@
 #include "MainWindow.h"
+#include "store/SessionStore.h"
 
 #include <QDockWidget>
+#include <QDropEvent>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// The window's drop handler, called the way Qt calls it at the end of a drag.
+class DroppingWindow : public MainWindow
+{
+public:
+    void drop(QDropEvent *event) { dropEvent(event); }
+};
+
+} // namespace
 
 class TestMainWindow : public QObject
 {
@@ -17,6 +33,8 @@ private slots:
     void docksExist();
     void layoutIsRestored();
     void helpHasAbout();
+    void dropImports_data();
+    void dropImports();
 };
 
 void TestMainWindow::initTestCase()
@@ -82,6 +100,41 @@ void TestMainWindow::helpHasAbout()
     }
     QVERIFY(texts.contains(u"&Help"_s));
     QVERIFY(texts.contains(u"&About Waterline"_s));
+}
+
+// Dropping a file of several sessions imports each; dropping a folder of one file per event
+// (an OpenHands conversation) imports it as one session.
+void TestMainWindow::dropImports_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("sessions");
+    QTest::newRow("event folder") << QStringLiteral(WATERLINE_TEST_DATA "/replay/openhands/conversation") << 1;
+    QTest::newRow("folder with a trailing slash") << QStringLiteral(WATERLINE_TEST_DATA "/replay/openhands/conversation/") << 1;
+    QTest::newRow("file of three sessions") << QStringLiteral(WATERLINE_TEST_DATA "/replay/openai-chat/trajectories.json") << 3;
+}
+
+void TestMainWindow::dropImports()
+{
+    QFETCH(QString, path);
+    QFETCH(int, sessions);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(dir.filePath(u"sessions.db"_s), &error), qPrintable(error));
+    DroppingWindow window;
+    window.setStore(&store, dir.filePath(u"sessions.db"_s));
+    QSignalSpy finished(&window, &MainWindow::importFinished);
+
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    window.drop(&drop);
+    QVERIFY(drop.isAccepted());
+    QVERIFY(finished.count() > 0 || finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toString().isEmpty(), qPrintable(finished.first().at(1).toString()));
+    QVERIFY(!finished.first().at(0).toString().isEmpty());
+    QCOMPARE(store.listSessions().size(), sessions);
 }
 
 QTEST_MAIN(TestMainWindow)

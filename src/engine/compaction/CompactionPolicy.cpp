@@ -1,5 +1,7 @@
 #include "CompactionPolicy.h"
 
+#include "model/BoundedInteger.h"
+
 #include <QCoreApplication>
 #include <QJsonValue>
 
@@ -101,7 +103,7 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
 {
     CompactionPolicy p;
     QString problem;
-    auto number = [&](QLatin1StringView key, auto *target) {
+    auto fraction = [&](QLatin1StringView key, double *target) {
         const QJsonValue v = object.value(key);
         if (v.isUndefined() || !problem.isEmpty())
             return;
@@ -109,31 +111,30 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
             problem = QCoreApplication::translate("CompactionPolicy", "%1 must be a number").arg(key);
             return;
         }
-        using T = std::remove_pointer_t<decltype(target)>;
-        if constexpr (std::is_floating_point_v<T>) {
-            *target = v.toDouble();
-        } else {
-            const double d = v.toDouble();
-            if (!std::isfinite(d) || d != std::floor(d) || d > double(std::numeric_limits<T>::max())
-                || d < double(std::numeric_limits<T>::min())) {
-                problem = QCoreApplication::translate("CompactionPolicy", "%1 must be a whole number").arg(key);
-                return;
-            }
-            *target = T(d);
-        }
+        *target = v.toDouble(); // validate() checks the range
     };
-    number("context_window"_L1, &p.contextWindow);
-    number("warn"_L1, &p.warn);
-    number("soft"_L1, &p.soft);
-    number("full"_L1, &p.full);
-    number("emergency"_L1, &p.emergency);
-    number("tail_messages"_L1, &p.tailMessages);
-    number("offload_at_tool_time"_L1, &p.offloadAtToolTime);
-    number("offload_at_compaction"_L1, &p.offloadAtCompaction);
-    number("preview_lines_tool_time"_L1, &p.previewLinesToolTime);
-    number("preview_lines_compaction"_L1, &p.previewLinesCompaction);
-    number("summary_timeout_ms"_L1, &p.summaryTimeoutMs);
-    number("reserved_output"_L1, &p.reservedOutput);
+    // Whole numbers are range-checked before they are converted: 1e300 or 2^63 would be
+    // undefined behaviour as an integer, and a negative window is never meant.
+    auto whole = [&](QLatin1StringView key, auto *target, qint64 minimum, qint64 maximum) {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined() || !problem.isEmpty())
+            return;
+        if (const auto read = BoundedInteger::fromJson(v, minimum, maximum, QString(key), &problem))
+            *target = std::remove_pointer_t<decltype(target)>(*read);
+    };
+    constexpr qint64 maxCount = 1'000'000;
+    whole("context_window"_L1, &p.contextWindow, 0, BoundedInteger::maxTokens);
+    fraction("warn"_L1, &p.warn);
+    fraction("soft"_L1, &p.soft);
+    fraction("full"_L1, &p.full);
+    fraction("emergency"_L1, &p.emergency);
+    whole("tail_messages"_L1, &p.tailMessages, 1, maxCount);
+    whole("offload_at_tool_time"_L1, &p.offloadAtToolTime, 0, BoundedInteger::maxBytes);
+    whole("offload_at_compaction"_L1, &p.offloadAtCompaction, 0, BoundedInteger::maxBytes);
+    whole("preview_lines_tool_time"_L1, &p.previewLinesToolTime, 0, maxCount);
+    whole("preview_lines_compaction"_L1, &p.previewLinesCompaction, 0, maxCount);
+    whole("summary_timeout_ms"_L1, &p.summaryTimeoutMs, 1, std::numeric_limits<int>::max());
+    whole("reserved_output"_L1, &p.reservedOutput, 0, BoundedInteger::maxTokens);
     const QJsonValue schemas = object.value("count_tool_schemas"_L1);
     if (problem.isEmpty() && !schemas.isUndefined()) {
         if (schemas.isBool())

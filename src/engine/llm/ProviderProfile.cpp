@@ -1,9 +1,13 @@
 #include "ProviderProfile.h"
 
 #include "ModelTable.h"
+#include "model/BoundedInteger.h"
 
 #include <QCoreApplication>
+#include <QJsonValue>
 #include <QRegularExpression>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -121,11 +125,25 @@ std::optional<ProviderProfile> ProviderProfile::fromJson(const QJsonObject &o, Q
                                                                        "environment variable and put its name here"));
         return std::nullopt;
     }
-    p.contextWindow = qint64(o.value(u"contextWindow").toDouble(0));
-    p.maxOutputTokens = o.value(u"maxOutputTokens").toInt(0);
-    if (p.contextWindow < 0 || p.maxOutputTokens < 0) {
-        fail(error, QCoreApplication::translate("wl::ProviderProfile", "context window and output limit must not be negative"));
-        return std::nullopt;
+    // Absent means "not set" (0); anything present must be a whole number in range.
+    QString why;
+    const QJsonValue window = o.value(u"contextWindow");
+    if (!window.isUndefined()) {
+        const auto value = BoundedInteger::fromJson(window, 0, BoundedInteger::maxTokens, u"contextWindow"_s, &why);
+        if (!value) {
+            fail(error, why);
+            return std::nullopt;
+        }
+        p.contextWindow = *value;
+    }
+    const QJsonValue output = o.value(u"maxOutputTokens");
+    if (!output.isUndefined()) {
+        const auto value = BoundedInteger::fromJson(output, 0, std::numeric_limits<int>::max(), u"maxOutputTokens"_s, &why);
+        if (!value) {
+            fail(error, why);
+            return std::nullopt;
+        }
+        p.maxOutputTokens = int(*value);
     }
     // Any "apiKey"/"api_key"/"key" field is ignored on purpose: secrets never come from profile files.
     return p;

@@ -1,6 +1,7 @@
 #include "StreamAssembler.h"
 
 #include "SseParser.h"
+#include "model/BoundedInteger.h"
 #include "model/MessageCodec.h"
 
 #include <QCoreApplication>
@@ -33,13 +34,15 @@ QString compactJson(const QJsonObject &object)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
+// A token count from the provider; anything but a whole number in range is "not reported"
+// (a double such as 1e300 must never be cast to an integer).
 qint64 integer(const QJsonObject &o, QStringView key, bool *known)
 {
-    const QJsonValue v = o.value(key);
-    if (!v.isDouble())
+    const std::optional<qint64> v = BoundedInteger::fromJson(o.value(key), 0, BoundedInteger::maxTokens, key.toString());
+    if (!v)
         return 0;
     *known = true;
-    return qint64(v.toDouble());
+    return *v;
 }
 } // namespace
 

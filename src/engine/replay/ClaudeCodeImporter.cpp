@@ -1,9 +1,12 @@
 #include "ClaudeCodeImporter.h"
 
 #include "ImportContext.h"
+#include "TranscriptImporter.h"
 
 #include <QCoreApplication>
+#include <QIODevice>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <algorithm>
 #include <cctype>
@@ -191,10 +194,28 @@ bool isInjectedPrompt(const QJsonObject &record, const QString &text)
 class ClaudeReader
 {
 public:
-    explicit ClaudeReader(ImportContext &context) : m_context(context) {}
+    // `mainAhead`: the start of the file holds a record of the main conversation.
+    ClaudeReader(ImportContext &context, bool mainAhead) : m_context(context), m_mainAhead(mainAhead) {}
 
     bool record(const QByteArray &line, qint64 lineNumber)
     {
+        // Only the first records: a file whose lines mention parentUuid only nested is not
+        // parsed twice all through.
+        if (!m_startChecked && ++m_startLines > 1000)
+            m_startChecked = true;
+        if (!m_startChecked && line.contains("\"parentUuid\"")) {
+            // The first record of the tree has no parent; a file that starts with a child
+            // starts mid-session (its earlier part is elsewhere): results may answer calls
+            // that are not in it.
+            const QJsonObject first = QJsonDocument::fromJson(line).object();
+            if (first.contains("parentUuid"_L1)) {
+                m_startChecked = true;
+                const QJsonValue parent = first.value("parentUuid"_L1);
+                if (parent.isString() && !parent.toString().isEmpty())
+                    m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "the file starts mid-session: the parent '%1' of its first record is not in it")
+                                                                 .arg(parent.toString().left(64)));
+            }
+        }
         if (const QByteArrayView noise = noiseType(line); !noise.isEmpty()) {
             const QString type = QString::fromLatin1(noise);
             m_context.countRecord(type);
@@ -226,7 +247,7 @@ public:
             const QString subtype = record.value("subtype"_L1).toString();
             m_context.countRecord(type);
             if (subtype == "compact_boundary"_L1)
-                return compactBoundary(record);
+                return compactBoundary(record, lineNumber);
             m_context.ignoreRecord(u"system/"_s + subtype);
             return true;
         }
@@ -251,19 +272,27 @@ public:
             return false;
         if (!m_summaryTitle.isEmpty())
             m_context.session().title = m_summaryTitle;
+        if (m_leftOut > 0) {
+            m_context.note(m_leftOutAt, *m_sidechain
+                               ? QCoreApplication::translate("TranscriptImport", "%n record(s) of the main conversation in this sub-agent file were left out", nullptr, m_leftOut)
+                               : QCoreApplication::translate("TranscriptImport", "%n sub-agent (sidechain) record(s) were left out: the main model never saw them", nullptr, m_leftOut));
+        }
         return true;
     }
 
 private:
-    // The first conversation record decides whether this is a main or a sub-agent file;
-    // records of the other kind (sub-agent turns mirrored into a main file) are left out.
+    // Main file or sub-agent file: a sub-agent file holds sidechain records only, a main file
+    // may hold sidechain records inline (older versions), even before its first own record when
+    // it starts mid-session. Records of the other kind are left out, counted and noted.
     bool onSidechainFilter(const QJsonObject &record, const QString &)
     {
         const bool sidechain = record.value("isSidechain"_L1).toBool(false);
         if (!m_sidechain)
-            m_sidechain = sidechain;
+            m_sidechain = sidechain && !m_mainAhead;
         if (sidechain != *m_sidechain) {
             m_context.ignoreRecord(u"sidechain"_s);
+            if (m_leftOut++ == 0)
+                m_leftOutAt = m_context.messageCount();
             return false;
         }
         return true;
@@ -319,10 +348,10 @@ private:
         const QJsonObject usage = message.value("usage"_L1).toObject();
         if (!usage.isEmpty()) {
             TokenUsage &u = m_pendingRequest.usage;
-            u.input = ImportJson::integer(usage.value("input_tokens"_L1));
-            u.output = ImportJson::integer(usage.value("output_tokens"_L1));
-            u.cacheRead = ImportJson::integer(usage.value("cache_read_input_tokens"_L1));
-            u.cacheWrite = ImportJson::integer(usage.value("cache_creation_input_tokens"_L1));
+            u.input = m_context.count(usage.value("input_tokens"_L1), lineNumber, u"message.usage.input_tokens"_s);
+            u.output = m_context.count(usage.value("output_tokens"_L1), lineNumber, u"message.usage.output_tokens"_s);
+            u.cacheRead = m_context.count(usage.value("cache_read_input_tokens"_L1), lineNumber, u"message.usage.cache_read_input_tokens"_s);
+            u.cacheWrite = m_context.count(usage.value("cache_creation_input_tokens"_L1), lineNumber, u"message.usage.cache_creation_input_tokens"_s);
             u.context = qMax<qint64>(0, u.input) + qMax<qint64>(0, u.cacheRead) + qMax<qint64>(0, u.cacheWrite);
         }
         if (content.isString()) {
@@ -429,14 +458,14 @@ private:
         return true;
     }
 
-    bool compactBoundary(const QJsonObject &record)
+    bool compactBoundary(const QJsonObject &record, qint64 lineNumber)
     {
         if (!flush())
             return false;
         const QJsonObject meta = record.value("compactMetadata"_L1).toObject();
         ExternalCompaction compaction;
         compaction.messageIndex = m_context.messageCount();
-        compaction.tokensBefore = ImportJson::integer(meta.value("preTokens"_L1));
+        compaction.tokensBefore = m_context.count(meta.value("preTokens"_L1), lineNumber, u"compactMetadata.preTokens"_s);
         compaction.trigger = meta.value("trigger"_L1).toString();
         compaction.kind = u"compact_boundary"_s;
         compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
@@ -445,6 +474,11 @@ private:
     }
 
     ImportContext &m_context;
+    bool m_mainAhead;
+    bool m_startChecked = false;
+    int m_startLines = 0;
+    int m_leftOut = 0;
+    int m_leftOutAt = 0;
     std::optional<bool> m_sidechain;
     std::optional<Message> m_pending;
     ImportedRequest m_pendingRequest;
@@ -482,7 +516,9 @@ int ClaudeCodeImporter::canRead(const TranscriptSample &sample) const
 
 bool ClaudeCodeImporter::read(ImportContext &context) const
 {
-    ClaudeReader reader(context);
+    // Claude Code writes "isSidechain":false on every main-conversation record.
+    const bool mainAhead = context.device()->peek(TranscriptSample::sampleBytes).contains("\"isSidechain\":false");
+    ClaudeReader reader(context, mainAhead);
     return context.readRecords(reader);
 }
 

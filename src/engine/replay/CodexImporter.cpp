@@ -46,7 +46,7 @@ public:
         }
         if (type == "event_msg"_L1) {
             m_context.countRecord(type);
-            return event(payload);
+            return event(payload, lineNumber);
         }
         if (type == "session_meta"_L1) {
             m_context.countRecord(type);
@@ -75,6 +75,17 @@ public:
             compaction.kind = u"compacted"_s;
             compaction.timestamp = m_timestamp;
             m_context.addCompaction(compaction);
+            // Newer rollouts carry the history that replaced the old one; its compaction items
+            // (often only encrypted_content) are what the model reads from then on. The rest
+            // repeats earlier messages, which stay where they were.
+            for (const QJsonValue &value : payload.value("replacement_history"_L1).toArray()) {
+                const QJsonObject item = value.toObject();
+                const QString itemType = item.value("type"_L1).toString();
+                if (itemType == "compaction"_L1 || itemType == "compaction_summary"_L1) {
+                    if (!summaryMessage(item, !compaction.summary.isEmpty()))
+                        return false;
+                }
+            }
             return true;
         }
         m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "unknown record kind '%1'").arg(type));
@@ -201,8 +212,9 @@ private:
             m_context.ignoreRecord(u"reasoning"_s);
             return true;
         }
-        if (type == "web_search_call"_L1 || type == "compaction"_L1 || type == "compaction_summary"_L1
-            || type == "ghost_snapshot"_L1 || type == "image_generation_call"_L1) {
+        if (type == "compaction"_L1 || type == "compaction_summary"_L1)
+            return compactionItem(item, type);
+        if (type == "web_search_call"_L1 || type == "ghost_snapshot"_L1 || type == "image_generation_call"_L1) {
             m_context.ignoreRecord(type);
             return true;
         }
@@ -210,7 +222,50 @@ private:
         return true;
     }
 
-    bool event(const QJsonObject &payload)
+    // A compaction the provider did: its summary may be readable text or an opaque blob
+    // (encrypted_content) that only the provider can read. Either way it stands in the history
+    // where the model saw it; an opaque one as a message saying what it was and how big.
+    bool compactionItem(const QJsonObject &item, const QString &type)
+    {
+        if (!flush())
+            return false;
+        ExternalCompaction compaction;
+        compaction.messageIndex = m_context.messageCount();
+        compaction.tokensBefore = m_lastContextTokens;
+        compaction.kind = type;
+        compaction.timestamp = m_timestamp;
+        compaction.summary = readableSummary(item);
+        m_context.addCompaction(compaction);
+        return summaryMessage(item, false);
+    }
+
+    static QString readableSummary(const QJsonObject &item)
+    {
+        const QJsonValue summary = item.value("summary"_L1);
+        return summary.isString() ? summary.toString() : ImportJson::contentText(summary);
+    }
+
+    // The message a compaction item stands for in the history: its readable summary and, for
+    // an encrypted one, what it is and how big. An item with neither is noted unless `quietIfEmpty`.
+    bool summaryMessage(const QJsonObject &item, bool quietIfEmpty)
+    {
+        QString text = readableSummary(item);
+        const QJsonValue encrypted = item.value("encrypted_content"_L1);
+        if (encrypted.isString() && !encrypted.toString().isEmpty()) {
+            // Not translated: this text is part of the history a replay sends to a model.
+            const QString opaque = u"[compaction summary: encrypted by the provider, %1 bytes, not readable here]"_s
+                                       .arg(encrypted.toString().toUtf8().size());
+            text = text.isEmpty() ? opaque : text + u"\n"_s + opaque;
+        }
+        if (text.isEmpty()) {
+            if (!quietIfEmpty)
+                m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "a compaction item with no summary"));
+            return true;
+        }
+        return m_context.addMessage(Message::user(text)) >= 0;
+    }
+
+    bool event(const QJsonObject &payload, qint64 lineNumber)
     {
         const QString type = payload.value("type"_L1).toString();
         if (type == "token_count"_L1) {
@@ -223,9 +278,9 @@ private:
             if (requests.isEmpty() || requests.last().usage.isKnown())
                 return true; // repeated event for the same response
             TokenUsage &u = requests.last().usage;
-            u.input = ImportJson::integer(last.value("input_tokens"_L1));
-            u.output = ImportJson::integer(last.value("output_tokens"_L1));
-            u.cacheRead = ImportJson::integer(last.value("cached_input_tokens"_L1));
+            u.input = m_context.count(last.value("input_tokens"_L1), lineNumber, u"payload.info.last_token_usage.input_tokens"_s);
+            u.output = m_context.count(last.value("output_tokens"_L1), lineNumber, u"payload.info.last_token_usage.output_tokens"_s);
+            u.cacheRead = m_context.count(last.value("cached_input_tokens"_L1), lineNumber, u"payload.info.last_token_usage.cached_input_tokens"_s);
             u.context = u.input;
             m_lastContextTokens = u.input;
             return true;

@@ -3,6 +3,7 @@
 #include "TranscriptImporter.h"
 
 #include "LoggingCategories.h"
+#include "model/BoundedInteger.h"
 #include "model/MessageCodec.h"
 
 #include <QCoreApplication>
@@ -14,6 +15,7 @@
 #include <QTimeZone>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -70,6 +72,20 @@ void ImportContext::skipRecord(qint64 line, const QString &field, const QString 
         m_session->problems.append(QCoreApplication::translate("TranscriptImport", "... further problems not listed"));
     }
     qCDebug(lcReplay) << "skipped" << location(line) << field << what;
+}
+
+qint64 ImportContext::count(const QJsonValue &value, qint64 line, const QString &field)
+{
+    if (value.isUndefined() || value.isNull())
+        return -1;
+    QString error;
+    const auto read = BoundedInteger::fromJson(value, 0, BoundedInteger::maxTokens, field, &error);
+    if (read)
+        return *read;
+    ++m_session->rejectedNumbers;
+    if (m_session->numberProblems.size() < maxProblems)
+        m_session->numberProblems.append(QCoreApplication::translate("TranscriptImport", "%1: field %2; read as not reported").arg(location(line), error));
+    return -1;
 }
 
 void ImportContext::note(int messageIndex, const QString &text, const QString &callId)
@@ -323,7 +339,10 @@ QString string(const QJsonObject &object, QLatin1StringView key)
 QDateTime timestamp(const QJsonValue &value)
 {
     if (value.isDouble()) {
+        // Unix seconds up to the year 9999; anything else (1e300, NaN, negative) is no time.
         const double seconds = value.toDouble();
+        if (!std::isfinite(seconds) || seconds < 0 || seconds > 253402300799.0)
+            return {};
         return QDateTime::fromMSecsSinceEpoch(qint64(seconds * 1000.0), QTimeZone::UTC);
     }
     const QString text = value.toString();
@@ -342,7 +361,7 @@ QDateTime timestamp(const QJsonValue &value)
 
 qint64 integer(const QJsonValue &value)
 {
-    return value.isDouble() ? qint64(value.toDouble()) : -1;
+    return BoundedInteger::fromJson(value, 0, BoundedInteger::maxTokens, QString()).value_or(-1);
 }
 
 QString contentText(const QJsonValue &value)

@@ -25,7 +25,10 @@ public:
     const ImportOptions &options() const { return m_options; }
     ImportedSession &session() { return *m_session; }
     const QString &sourceName() const { return m_source; }
+    // Sources of several files (a folder of events): problems then name the file being read.
+    void setSourceName(const QString &name) { m_source = name; }
     qint64 totalBytes() const { return m_total; }
+    void setTotalBytes(qint64 total) { m_total = total; }
 
     // Fatal error; returns false so callers can `return context.fail(...)`.
     bool fail(const QString &error);
@@ -38,6 +41,10 @@ public:
     QString location(qint64 line) const;
     // A record that cannot be used: counted in skippedLines, described in problems.
     void skipRecord(qint64 line, const QString &field, const QString &what);
+    // A token count or size from the source: a whole number in [0, BoundedInteger::maxTokens],
+    // else -1 ("not reported"); a value that is present but out of range or not whole is
+    // counted in rejectedNumbers and described in numberProblems (the record itself is kept).
+    qint64 count(const QJsonValue &value, qint64 line, const QString &field);
     void countRecord(const QString &kind) { ++m_session->recordCounts[kind]; }
     void ignoreRecord(const QString &kind) { ++m_session->ignoredRecords[kind]; }
 
@@ -102,7 +109,7 @@ private:
 namespace ImportJson {
 QString string(const QJsonObject &object, QLatin1StringView key);
 QDateTime timestamp(const QJsonValue &value);   // ISO 8601 string or Unix seconds
-qint64 integer(const QJsonValue &value);        // -1 when not a number
+qint64 integer(const QJsonValue &value);        // -1 unless a whole number in [0, BoundedInteger::maxTokens]
 // Text of a content value: string, or array of {type:"text"|"input_text"|"output_text", text}.
 QString contentText(const QJsonValue &value);
 // Compact JSON text of a value (arguments given as objects).

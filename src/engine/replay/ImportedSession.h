@@ -99,12 +99,19 @@ struct ImportedSession
     int toolResultCount = 0;
 
     int skippedLines = 0;    // records that could not be read or had an unknown kind
+    int rejectedNumbers = 0; // numbers (token counts) out of range or not whole, read as "not reported"
+    QStringList numberProblems; // "file:line: field x: what" for them (first 200 kept)
     QStringList problems;    // "file:line: field 'x': what" for skipped records (first 200 kept)
     QMap<QString, int> recordCounts;   // records read per source kind, e.g. "assistant" -> 299
     QMap<QString, int> ignoredRecords; // known records that are not conversation (e.g. "progress")
 
-    int runIndex = 0;        // OpenHands evaluation output: which run was imported
-    int runCount = 1;        // ... and how many the file holds
+    // Files that hold several sessions (OpenHands evaluation output, one run per line; a JSON
+    // array of {messages, ...} trajectories): which one was imported, how many there are, and
+    // their ids (instance_id, run_id; empty when a session has none), at most maxRunIds of them.
+    int runIndex = 0;
+    int runCount = 1;
+    QStringList runIds;
+    static constexpr qsizetype maxRunIds = 10000;
 };
 
 // Receives messages as they are produced, so a 200 MB transcript never has to sit in
@@ -120,7 +127,8 @@ public:
 
 struct ImportOptions
 {
-    int runIndex = 0;                          // OpenHands output.jsonl: the run (line) to import
+    int runIndex = 0;                          // files of several sessions: which one (see ImportedSession::runCount)
+    bool countRuns = true;                     // false: stop after that one; runCount/runIds then end there
     qint64 maxRecordBytes = 256ll * 1024 * 1024; // longest JSONL line or single JSON element
     ImportSink *sink = nullptr;                // not owned; when set, messages go there
     std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress; // bytesTotal -1 if unknown

@@ -96,9 +96,23 @@ public:
                 m_context.skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an array of messages"));
                 return true;
             }
-            QJsonObject object;
-            if (!m_context.parseElement(element, &object))
+            // Sessions are numbered by their place in the array, readable or not.
+            if (m_sessions >= 0 && element.index != m_context.options().runIndex && !m_context.options().countRuns) {
+                m_sessions = int(element.index) + 1; // not listing them: an earlier one is only counted
                 return true;
+            }
+            QJsonObject object;
+            if (!m_context.parseElement(element, &object)) {
+                if (m_sessions >= 0)
+                    listSession(element, QString());
+                return true;
+            }
+            // A root array whose first element is a session ({messages, tools, instance_id})
+            // rather than a message holds several sessions (public trajectory datasets).
+            if (m_rootIsArray && m_sessions < 0)
+                m_sessions = isSession(object) ? 0 : -2;
+            if (m_sessions >= 0)
+                return session(element, object);
             QString error;
             auto message = chatMessage(object, &error);
             if (!message) {
@@ -136,6 +150,15 @@ public:
         return true;
     }
 
+    // -1 before the first element of a root array, -2 for an array of messages, else the
+    // number of sessions seen so far.
+    int sessions() const { return m_sessions; }
+
+    static bool isSession(const QJsonObject &object)
+    {
+        return !object.contains("role"_L1) && object.value("messages"_L1).isArray();
+    }
+
     // A request/response log ends with the response: the assistant turn it produced.
     bool finishResponse()
     {
@@ -161,8 +184,8 @@ public:
         request.model = model;
         request.responseId = m_response.value("id"_L1).toString();
         request.timestamp = m_timestamp.isValid() ? m_timestamp : ImportJson::timestamp(m_response.value("created"_L1));
-        request.usage.input = ImportJson::integer(usage.value("prompt_tokens"_L1));
-        request.usage.output = ImportJson::integer(usage.value("completion_tokens"_L1));
+        request.usage.input = m_context.count(usage.value("prompt_tokens"_L1), 0, u"response.usage.prompt_tokens"_s);
+        request.usage.output = m_context.count(usage.value("completion_tokens"_L1), 0, u"response.usage.completion_tokens"_s);
         request.usage.context = request.usage.input;
         qint64 cached = ImportJson::integer(usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1));
         if (cached < 0)
@@ -174,8 +197,63 @@ public:
     }
 
 private:
+    void listSession(const JsonStreamScanner::Element &element, const QString &id)
+    {
+        m_sessions = int(element.index) + 1;
+        if (m_context.session().runIds.size() < ImportedSession::maxRunIds)
+            m_context.session().runIds.append(id);
+    }
+
+    bool session(const JsonStreamScanner::Element &element, const QJsonObject &object)
+    {
+        if (!isSession(object)) {
+            listSession(element, QString());
+            m_context.skipElement(element, u"[%1]"_s.arg(element.index),
+                                  QCoreApplication::translate("TranscriptImport", "expected a session object with 'messages' like the first element"));
+            return true;
+        }
+        QString id;
+        for (QLatin1StringView key : {"instance_id"_L1, "run_id"_L1, "id"_L1, "title"_L1}) {
+            if (object.value(key).isString() && !object.value(key).toString().isEmpty()) {
+                id = object.value(key).toString();
+                break;
+            }
+        }
+        listSession(element, id);
+        if (element.index != m_context.options().runIndex)
+            return true;
+        if (!id.isEmpty())
+            m_context.session().title = id;
+        if (object.value("model"_L1).isString())
+            m_context.session().model = object.value("model"_L1).toString();
+        const QJsonArray tools = object.value("tools"_L1).toArray();
+        for (qsizetype i = 0; i < tools.size(); ++i) {
+            QString error;
+            if (auto spec = MessageCodec::toolSpecFromJson(tools.at(i).toObject(), &error))
+                m_context.session().tools.append(*spec);
+            else
+                m_context.skipElement(element, u"[%1].tools[%2]"_s.arg(element.index).arg(i), error);
+        }
+        const QJsonArray messages = object.value("messages"_L1).toArray();
+        for (qsizetype i = 0; i < messages.size(); ++i) {
+            QString error;
+            auto message = chatMessage(messages.at(i).toObject(), &error);
+            if (!message) {
+                QString field, what;
+                splitFieldError(error, &field, &what);
+                m_context.skipElement(element, u"[%1].messages[%2].%3"_s.arg(element.index).arg(i).arg(field), what);
+                continue;
+            }
+            m_context.countRecord(roleName(message->role));
+            if (!m_chat.add(std::move(*message)))
+                return false;
+        }
+        return m_context.options().countRuns; // not counting: the chosen one is read, stop
+    }
+
     ImportContext &m_context;
     ChatAccumulator m_chat;
+    int m_sessions = -1;
     bool m_rootIsArray = false;
     QJsonObject m_response;
     QDateTime m_timestamp;
@@ -230,9 +308,20 @@ bool OpenAiChatImporter::read(ImportContext &context) const
     }
     if (sample.firstChar != '[' && sample.firstChar != '{')
         return context.failAt(1, {}, QCoreApplication::translate("TranscriptImport", "expected a JSON array or object of chat messages"));
+    if (context.options().runIndex < 0)
+        return context.fail(QCoreApplication::translate("TranscriptImport", "%1: session index %2 is not valid").arg(context.sourceName()).arg(context.options().runIndex));
     ChatDocumentHandler handler(context);
     if (!context.scanJson(handler))
         return false;
+    if (handler.sessions() >= 0) {
+        ImportedSession &s = context.session();
+        s.runCount = handler.sessions();
+        s.runIndex = context.options().runIndex;
+        if (s.runIndex >= s.runCount)
+            return context.fail(QCoreApplication::translate("TranscriptImport", "%1: session %2 does not exist; the file holds %n session(s)", nullptr, s.runCount)
+                                    .arg(context.sourceName()).arg(s.runIndex));
+        return true;
+    }
     return handler.finishResponse();
 }
 

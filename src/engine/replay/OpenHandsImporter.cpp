@@ -1,13 +1,17 @@
 #include "OpenHandsImporter.h"
 
+#include "EventFolder.h"
 #include "ImportContext.h"
 #include "model/MessageCodec.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
 
+#include <algorithm>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -175,6 +179,8 @@ private:
             request.timestamp = ImportJson::timestamp(e.value("timestamp"_L1));
             return m_turn.start(Message::assistant(text), request) && m_turn.flush();
         }
+        if (source == "agent"_L1 && isToolAction(kind))
+            return positionalCall(e, kind, args);
         if (kind == "condensation"_L1) {
             if (!m_turn.flush())
                 return false;
@@ -227,6 +233,51 @@ private:
         return m_turn.start(std::move(message), request);
     }
 
+    // Agent actions that run a tool; the rest (messages, state changes, recalls) are not calls.
+    static bool isToolAction(const QString &kind)
+    {
+        static const QLatin1StringView notTools[] = {"message"_L1, "system"_L1, "condensation"_L1, "recall"_L1,
+                                                     "change_agent_state"_L1, "null"_L1, "condensation_request"_L1};
+        for (QLatin1StringView n : notTools) {
+            if (kind == n)
+                return false;
+        }
+        return !kind.isEmpty();
+    }
+
+    // Older evaluation output: no tool_call_metadata and often no ids. The action becomes an
+    // assistant turn with one call under a made-up id; the next observation without a link
+    // answers it (or the one whose `cause` names the action's id).
+    bool positionalCall(const QJsonObject &e, const QString &kind, const QJsonObject &args)
+    {
+        if (!m_turn.flush())
+            return false;
+        ToolCall call;
+        const QJsonValue eventId = e.value("id"_L1);
+        call.id = eventId.isDouble() ? u"openhands-%1"_s.arg(ImportJson::compact(eventId)) : u"openhands-pos-%1"_s.arg(m_positional);
+        ++m_positional;
+        call.name = kind;
+        QJsonObject arguments = args;
+        const QString thought = arguments.take("thought"_L1).toString();
+        call.arguments = ImportJson::compact(arguments);
+        call.argumentsValid = true;
+        if (!m_notedPositional) {
+            m_notedPositional = true;
+            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "events carry no tool call ids: actions and observations are paired by position"));
+        }
+        ImportedRequest request;
+        request.timestamp = ImportJson::timestamp(e.value("timestamp"_L1));
+        const int index = m_context.addMessage(Message::assistant(thought, {call}));
+        if (index < 0)
+            return false;
+        request.messageIndex = index;
+        m_context.addRequest(request);
+        if (eventId.isDouble())
+            m_positionalById.insert(ImportJson::compact(eventId), call.id);
+        m_openPositional = call.id;
+        return true;
+    }
+
     static ToolCall fallbackCall(const QString &kind, const QJsonObject &args, const QJsonObject &meta)
     {
         ToolCall call;
@@ -246,6 +297,15 @@ private:
         const QString content = e.value("content"_L1).toString();
         if (!callId.isEmpty())
             return m_turn.addResult(Message::toolResult(callId, content, kind == "error"_L1));
+        if (!m_openPositional.isEmpty() && kind != "agent_state_changed"_L1 && kind != "null"_L1 && kind != "recall"_L1) {
+            const QString cause = ImportJson::compact(e.value("cause"_L1));
+            QString answers = m_positionalById.value(cause);
+            if (answers.isEmpty() || !m_context.hasOpenCall(answers))
+                answers = m_openPositional;
+            if (answers == m_openPositional)
+                m_openPositional.clear();
+            return m_context.addMessage(Message::toolResult(answers, content, kind == "error"_L1)) >= 0;
+        }
         if (kind == "error"_L1) {
             // A malformed call that left no action behind: the error goes back to the model
             // as a user turn after the preceding agent turn.
@@ -264,6 +324,11 @@ private:
     ImportContext &m_context;
     PendingTurn m_turn;
     QSet<QString> m_seenResponses;
+    // Position-paired calls of older output (no tool_call_metadata).
+    qint64 m_positional = 0;
+    QString m_openPositional;             // the last such call still waiting for its observation
+    QHash<QString, QString> m_positionalById; // event id -> made-up call id
+    bool m_notedPositional = false;
 };
 
 // Evaluation output (one run per line) and trajectory export (one bare event array).
@@ -281,13 +346,21 @@ public:
         }
         if (type != '{') {
             m_context.skipRecord(0, {}, QCoreApplication::translate("TranscriptImport", "run %1: expected an object").arg(topIndex));
+            if (m_context.session().runIds.size() < ImportedSession::maxRunIds)
+                m_context.session().runIds.append(QString());
             return false;
         }
-        return topIndex == m_context.options().runIndex;
+        // Every run is walked for its instance_id (the list of runs); only the chosen one is read.
+        m_idSeen = false;
+        return true;
     }
 
-    JsonStreamScanner::MemberMode member(int, const QString &key) override
+    JsonStreamScanner::MemberMode member(int topIndex, const QString &key) override
     {
+        if (m_output && topIndex != m_context.options().runIndex) {
+            const bool listing = m_context.options().countRuns && key == "instance_id"_L1;
+            return listing ? JsonStreamScanner::MemberMode::Value : JsonStreamScanner::MemberMode::Skip;
+        }
         if (key == "history"_L1) {
             m_sawHistory = true;
             return JsonStreamScanner::MemberMode::Elements;
@@ -307,13 +380,36 @@ public:
                 m_context.skipElement(element, element.member, QCoreApplication::translate("TranscriptImport", "expected an array of events"));
                 return true;
             }
+            const QString field = m_output ? u"history[%1]"_s.arg(element.index) : u"[%1]"_s.arg(element.index);
+            auto skip = [&](const QString &f, const QString &what) { m_context.skipElement(element, f, what); };
+            if (element.bytes.startsWith('[')) {
+                // Early evaluation output: history is a list of [action, observation] pairs.
+                const QJsonArray pair = QJsonDocument::fromJson(element.bytes).array();
+                if (pair.isEmpty()) {
+                    skip(field, QCoreApplication::translate("TranscriptImport", "expected an event or an [action, observation] pair"));
+                    return true;
+                }
+                for (qsizetype i = 0; i < pair.size(); ++i) {
+                    if (!pair.at(i).isObject()) {
+                        skip(u"%1[%2]"_s.arg(field).arg(i), QCoreApplication::translate("TranscriptImport", "expected an object, got %1").arg(ImportJson::typeName(pair.at(i))));
+                        continue;
+                    }
+                    if (!m_events.event(pair.at(i).toObject(), u"%1[%2]"_s.arg(field).arg(i), skip))
+                        return false;
+                }
+                return true;
+            }
             if (!m_context.parseElement(element, &e))
                 return true;
-            const QString field = m_output ? u"history[%1]"_s.arg(element.index) : u"[%1]"_s.arg(element.index);
-            return m_events.event(e, field, [&](const QString &f, const QString &what) { m_context.skipElement(element, f, what); });
+            return m_events.event(e, field, skip);
         }
         if (element.member == "instance_id"_L1) {
-            m_context.session().title = QString::fromUtf8(element.bytes).remove(u'"');
+            const QString id = ImportJson::compact(QJsonDocument::fromJson("[" + element.bytes + "]").array().at(0));
+            if (!m_idSeen && m_context.session().runIds.size() < ImportedSession::maxRunIds)
+                m_context.session().runIds.append(id);
+            m_idSeen = true;
+            if (element.topIndex == m_context.options().runIndex)
+                m_context.session().title = id;
             return true;
         }
         QJsonObject object;
@@ -328,11 +424,15 @@ public:
 
     bool endTop(int topIndex) override
     {
+        if (m_output && !m_idSeen && m_context.session().runIds.size() < ImportedSession::maxRunIds)
+            m_context.session().runIds.append(QString());
         if (topIndex == m_context.options().runIndex || !m_output) {
             m_done = true;
             if (!m_events.finish())
                 return false;
             m_events.applyMetrics(m_metrics);
+            // Not listing the runs: nothing after the chosen one is needed (stops the scan).
+            return !m_output || m_context.options().countRuns;
         }
         return true;
     }
@@ -346,6 +446,7 @@ private:
     bool m_output;
     bool m_done = false;
     bool m_sawHistory = false;
+    bool m_idSeen = false;
     QJsonObject m_metrics;
 };
 
@@ -360,6 +461,11 @@ public:
         QJsonObject e;
         if (!m_context.parseObjectLine(line, lineNumber, &e))
             return true;
+        return event(e, lineNumber);
+    }
+
+    bool event(const QJsonObject &e, qint64 lineNumber)
+    {
         const QJsonValue kindValue = e.value("kind"_L1);
         if (!kindValue.isString()) {
             m_context.skipRecord(lineNumber, u"kind"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string (%1)").arg(ImportJson::typeName(kindValue)));
@@ -540,6 +646,76 @@ int OpenHandsImporter::canRead(const TranscriptSample &sample) const
     return 0;
 }
 
+int OpenHandsImporter::canReadFolder(const QString &path) const
+{
+    const QFileInfoList files = EventFolder::files(path);
+    if (files.isEmpty() || files.first().size() > TranscriptSample::sampleBytes)
+        return 0;
+    QFile first(files.first().filePath());
+    if (!first.open(QIODevice::ReadOnly))
+        return 0;
+    const QJsonObject e = QJsonDocument::fromJson(first.read(TranscriptSample::sampleBytes)).object();
+    if (e.value("kind"_L1).isString())
+        return 90;
+    return e.contains("action"_L1) || e.contains("observation"_L1) ? 85 : 0;
+}
+
+bool OpenHandsImporter::readFolder(ImportContext &context, const QString &path) const
+{
+    const QFileInfoList files = EventFolder::files(path);
+    if (files.isEmpty())
+        return context.fail(QCoreApplication::translate("TranscriptImport", "%1: no event files (*.json) in the folder").arg(EventFolder::eventsDir(path)));
+    qint64 total = 0;
+    for (const QFileInfo &info : files)
+        total += info.size();
+    context.setTotalBytes(total);
+    const qint64 limit = context.options().maxRecordBytes;
+    std::optional<V1Reader> v1;
+    std::optional<V0Events> v0;
+    qint64 done = 0;
+    for (const QFileInfo &info : files) {
+        context.setSourceName(path);
+        if (!context.keepGoing(done))
+            return false;
+        // Problems name the event's file; one event per file, so no line number.
+        context.setSourceName(info.filePath());
+        if (info.size() > limit)
+            return context.failAt(0, {}, QCoreApplication::translate("TranscriptImport", "file is larger than %1 bytes; this is not one event").arg(limit));
+        QFile file(info.filePath());
+        if (!file.open(QIODevice::ReadOnly)) {
+            context.skipRecord(0, {}, QCoreApplication::translate("TranscriptImport", "cannot open: %1").arg(file.errorString()));
+            continue;
+        }
+        // Never more than the limit, even if the file grew since the listing (QIODevice::read
+        // allocates what it is asked for).
+        const QByteArray bytes = file.read(std::min(info.size(), limit) + 1);
+        done += info.size();
+        if (bytes.size() > limit)
+            return context.failAt(0, {}, QCoreApplication::translate("TranscriptImport", "file is larger than %1 bytes; this is not one event").arg(limit));
+        QJsonObject e;
+        if (!context.parseObjectLine(bytes, 0, &e))
+            continue;
+        if (!v0 && !v1) {
+            if (e.value("kind"_L1).isString())
+                v1.emplace(context);
+            else
+                v0.emplace(context);
+        }
+        const bool ok = v1 ? v1->event(e, 0)
+                           : v0->event(e, QString(), [&context](const QString &field, const QString &what) { context.skipRecord(0, field, what); });
+        if (!ok)
+            return false;
+    }
+    context.setSourceName(path);
+    if (v1 && !v1->finish())
+        return false;
+    if (v0 && !v0->finish())
+        return false;
+    if (context.options().progress)
+        context.options().progress(total, total);
+    return true;
+}
+
 bool OpenHandsImporter::read(ImportContext &context) const
 {
     const TranscriptSample sample = context.peekSample();
@@ -557,7 +733,7 @@ bool OpenHandsImporter::read(ImportContext &context) const
     if (!context.scanJson(handler, &runs, [&] { return handler.done(); }))
         return false;
     if (output) {
-        context.session().runCount = runs;
+        context.session().runCount = context.options().countRuns ? runs : std::max(runs, context.options().runIndex + 1);
         context.session().runIndex = context.options().runIndex;
         if (!handler.done())
             return context.fail(QCoreApplication::translate("TranscriptImport", "%1: run %2 does not exist; the file holds %n run(s)", nullptr, runs)

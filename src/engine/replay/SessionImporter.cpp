@@ -83,74 +83,15 @@ bool cancelled(const std::atomic_bool *cancel)
     return cancel && cancel->load(std::memory_order_relaxed);
 }
 
-} // namespace
-
-SessionImporter::Result SessionImporter::importFile(SessionStore &store, const QString &path, const Options &options)
+// One session of the file (run `runIndex`) into a new store session; `runCount`, when given,
+// receives how many sessions the file holds. With `knownRunCount` (the later passes of an
+// all-runs import) the import stops reading at the end of that session and records that count.
+SessionImporter::Result importRun(SessionStore &store, const QString &path, const QString &format,
+                                  const SessionImporter::Options &options, int runIndex, int *runCount,
+                                  int knownRunCount = 0)
 {
-    Result result;
-    auto badInput = [&](const QString &error) {
-        result.badInput = true;
-        result.error = error;
-        return result;
-    };
-
-    QString format = options.format;
-    if (format.isEmpty() || format == "auto"_L1) {
-        const TranscriptFormats::Detection detection = TranscriptFormats::detect(path);
-        if (detection.format.isEmpty())
-            return badInput(detection.error);
-        format = detection.format;
-    } else if (!TranscriptFormats::importer(format)) {
-        return badInput(QCoreApplication::translate("SessionImporter", "unknown format '%1' (known: %2)").arg(format, TranscriptFormats::formats().join(u", "_s)));
-    }
+    SessionImporter::Result result;
     result.format = format;
-    const qint64 total = QFileInfo(path).size();
-
-    if (format == "waterline"_L1) {
-        if (cancelled(options.cancel)) {
-            result.cancelled = true;
-            result.error = QCoreApplication::translate("SessionImporter", "%1: import cancelled").arg(path);
-            return result;
-        }
-        if (options.progress)
-            options.progress(0, total);
-        QString error;
-        const QString workspace = options.workspace.isEmpty() ? QFileInfo(path).absolutePath()
-                                                              : QFileInfo(options.workspace).absoluteFilePath();
-        const std::optional<QString> id = store.importSession(path, workspace, &error);
-        if (!id)
-            return badInput(error); // SessionExport names the line and the field
-        result.sessionId = *id;
-        if (!options.title.isEmpty() && !store.renameSession(*id, options.title, &error)) {
-            store.deleteSession(*id);
-            result.error = error;
-            result.sessionId.clear();
-            return result;
-        }
-        if (options.replay) {
-            SessionReplayer::Options replayOptions;
-            replayOptions.policy = options.replayPolicy;
-            replayOptions.auditPath = options.auditPath;
-            replayOptions.cancel = options.cancel;
-            const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptions);
-            if (!replayed.ok) {
-                store.deleteSession(*id);
-                result.sessionId.clear();
-                result.error = replayed.error;
-                result.cancelled = replayed.cancelled;
-                return result;
-            }
-            result.replayTiers = replayed.tiers;
-        }
-        const auto info = store.session(*id);
-        result.messages = info ? int(info->messageCount) : 0;
-        result.requests = info ? int(info->requestCount) : 0;
-        if (options.progress)
-            options.progress(total, total);
-        result.ok = true;
-        return result;
-    }
-
     // A new session to stream into; deleted again unless everything below succeeds.
     SessionInfo fields;
     fields.title = options.title.isEmpty() ? QFileInfo(path).completeBaseName() : options.title;
@@ -176,7 +117,8 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
     StoreSink sink(store, sessionId, options.batchMessages, options.batchBytes);
     ImportOptions importOptions;
     importOptions.sink = &sink;
-    importOptions.runIndex = options.runIndex;
+    importOptions.runIndex = runIndex;
+    importOptions.countRuns = knownRunCount <= 0;
     importOptions.progress = options.progress;
     importOptions.cancel = options.cancel;
     ImportResult imported = TranscriptFormats::importFile(path, format, importOptions);
@@ -185,7 +127,9 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
     if (!imported.ok) {
         return abandon(imported.error, !sink.failed() && !imported.cancelled, imported.cancelled);
     }
-    const ImportedSession &s = imported.session;
+    ImportedSession &s = imported.session;
+    if (knownRunCount > 0)
+        s.runCount = knownRunCount;
     if (sink.ids().size() != s.messageCount)
         return abandon(QCoreApplication::translate("SessionImporter", "%1: %2 messages read but %3 stored").arg(path).arg(s.messageCount).arg(sink.ids().size()), false, false);
 
@@ -267,15 +211,136 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
 
     result.ok = true;
     result.sessionId = sessionId;
+    result.sessionIds = {sessionId};
+    result.runs = s.runCount;
+    if (runCount)
+        *runCount = s.runCount;
     result.messages = s.messageCount;
     result.requests = int(requests.size());
     result.compactions = int(s.compactions.size());
     result.issues = int(s.issues.size());
     result.skipped = s.skippedLines;
     result.problems = s.problems;
+    result.rejectedNumbers = s.rejectedNumbers;
+    result.firstRejectedNumber = s.numberProblems.value(0);
     qCInfo(lcReplay) << "imported" << path << "into session" << sessionId << result.messages << "messages,"
                      << result.requests << "requests";
     return result;
+}
+
+} // namespace
+
+SessionImporter::Result SessionImporter::importFile(SessionStore &store, const QString &path, const Options &options)
+{
+    Result result;
+    auto badInput = [&](const QString &error) {
+        result.badInput = true;
+        result.error = error;
+        return result;
+    };
+
+    QString format = options.format;
+    if (format.isEmpty() || format == "auto"_L1) {
+        const TranscriptFormats::Detection detection = TranscriptFormats::detect(path);
+        if (detection.format.isEmpty())
+            return badInput(detection.error);
+        format = detection.format;
+    } else if (!TranscriptFormats::importer(format)) {
+        return badInput(QCoreApplication::translate("SessionImporter", "unknown format '%1' (known: %2)").arg(format, TranscriptFormats::formats().join(u", "_s)));
+    }
+    result.format = format;
+    const qint64 total = QFileInfo(path).size();
+
+    if (format == "waterline"_L1) {
+        if (cancelled(options.cancel)) {
+            result.cancelled = true;
+            result.error = QCoreApplication::translate("SessionImporter", "%1: import cancelled").arg(path);
+            return result;
+        }
+        if (options.progress)
+            options.progress(0, total);
+        QString error;
+        const QString workspace = options.workspace.isEmpty() ? QFileInfo(path).absolutePath()
+                                                              : QFileInfo(options.workspace).absoluteFilePath();
+        const std::optional<QString> id = store.importSession(path, workspace, &error);
+        if (!id)
+            return badInput(error); // SessionExport names the line and the field
+        result.sessionId = *id;
+        if (!options.title.isEmpty() && !store.renameSession(*id, options.title, &error)) {
+            store.deleteSession(*id);
+            result.error = error;
+            result.sessionId.clear();
+            return result;
+        }
+        if (options.replay) {
+            SessionReplayer::Options replayOptions;
+            replayOptions.policy = options.replayPolicy;
+            replayOptions.auditPath = options.auditPath;
+            replayOptions.cancel = options.cancel;
+            const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptions);
+            if (!replayed.ok) {
+                store.deleteSession(*id);
+                result.sessionId.clear();
+                result.error = replayed.error;
+                result.cancelled = replayed.cancelled;
+                return result;
+            }
+            result.replayTiers = replayed.tiers;
+        }
+        const auto info = store.session(*id);
+        result.messages = info ? int(info->messageCount) : 0;
+        result.requests = info ? int(info->requestCount) : 0;
+        if (options.progress)
+            options.progress(total, total);
+        result.ok = true;
+        result.sessionIds = {*id};
+        return result;
+    }
+
+    if (options.runIndex >= 0)
+        return importRun(store, path, format, options, options.runIndex, nullptr);
+
+    // Every session of the file, each into its own store session, all or nothing. Each run is
+    // one more pass over the file (the importers stream; none holds the file).
+    int runs = 1;
+    Result all = importRun(store, path, format, options, 0, &runs);
+    if (!all.ok || runs <= 1)
+        return all;
+    all.runs = runs;
+    auto undo = [&](Result failed, int run) {
+        for (const QString &id : std::as_const(all.sessionIds)) {
+            QString cleanup;
+            if (!store.deleteSession(id, &cleanup))
+                qCWarning(lcReplay) << "could not remove the unfinished import" << id << cleanup;
+        }
+        failed.error = QCoreApplication::translate("SessionImporter", "session %1 of %2: %3").arg(run + 1).arg(runs).arg(failed.error);
+        failed.sessionIds.clear();
+        failed.runs = runs;
+        return failed;
+    };
+    if (!options.title.isEmpty()) {
+        QString error;
+        if (!store.renameSession(all.sessionId, QCoreApplication::translate("SessionImporter", "%1 (1 of %2)").arg(options.title).arg(runs), &error)) {
+            Result failed;
+            failed.error = error;
+            return undo(failed, 0);
+        }
+    }
+    for (int run = 1; run < runs; ++run) {
+        Options one = options;
+        if (!options.title.isEmpty())
+            one.title = QCoreApplication::translate("SessionImporter", "%1 (%2 of %3)").arg(options.title).arg(run + 1).arg(runs);
+        if (options.progress) {
+            one.progress = [&options, run, runs, total](qint64 done, qint64) {
+                options.progress(qint64(run) * total + done, qint64(runs) * total);
+            };
+        }
+        Result next = importRun(store, path, format, one, run, nullptr, runs);
+        if (!next.ok)
+            return undo(next, run);
+        all.sessionIds.append(next.sessionId);
+    }
+    return all;
 }
 
 } // namespace wl

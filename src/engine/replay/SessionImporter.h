@@ -37,7 +37,10 @@ public:
         QString format;             // empty or "auto": detect
         QString workspace;          // empty: the folder of the file (an export's own workspace is never taken)
         QString title;              // empty: the importer's title
-        int runIndex = 0;           // OpenHands evaluation output: which run
+        // Files of several sessions (OpenHands evaluation output, a JSON array of trajectories):
+        // which one; allRuns imports each into its own store session (all or none of them).
+        int runIndex = 0;
+        static constexpr int allRuns = -1;
         int batchMessages = 1000;   // messages per transaction
         qint64 batchBytes = 16ll * 1024 * 1024; // ... or fewer when they are this large together
         std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress;
@@ -55,14 +58,19 @@ public:
         bool cancelled = false;
         bool badInput = false;      // the file could not be read as a transcript (vs. a store failure)
         QString error;              // translated; names file, line and field for bad input
-        QString sessionId;
+        QString sessionId;          // the (first) new session
+        QStringList sessionIds;     // every new session, in file order (allRuns: one per session)
+        int runs = 1;               // sessions the file holds
         QString format;
+        // The counts below are those of the first new session.
         int messages = 0;
         int requests = 0;
         int compactions = 0;        // the source's own
         int issues = 0;             // calls without results, results without calls, notes
         int skipped = 0;            // records that could not be read
         QStringList problems;       // "file:line: field 'x': what", the first ones
+        int rejectedNumbers = 0;    // token counts no integer holds, read as not reported
+        QString firstRejectedNumber; // "file:line: field x: what" of the first of them
         std::array<int, 5> replayTiers{}; // with `replay`: requests per tier, by Tier value
     };
 

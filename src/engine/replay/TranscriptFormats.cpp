@@ -48,10 +48,23 @@ Registry &registry()
 TranscriptFormats::Detection TranscriptFormats::detect(const QString &path)
 {
     Detection detection;
+    if (QFileInfo(path).isDir()) {
+        Registry &r = registry();
+        QMutexLocker lock(&r.mutex);
+        for (const auto &importer : r.importers) {
+            const int confidence = importer->canReadFolder(path);
+            if (confidence > detection.confidence) {
+                detection.confidence = confidence;
+                detection.format = importer->id();
+            }
+        }
+        if (detection.format.isEmpty())
+            detection.error = QCoreApplication::translate("TranscriptImport", "%1: is a folder, not a transcript file (nor a folder of event files)").arg(path);
+        return detection;
+    }
     QFile file(path);
-    if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly)) {
-        detection.error = QFileInfo(path).isDir() ? QCoreApplication::translate("TranscriptImport", "%1: is a folder, not a transcript file").arg(path)
-                                                  : QCoreApplication::translate("TranscriptImport", "%1: cannot open: %2").arg(path, file.errorString());
+    if (!file.open(QIODevice::ReadOnly)) {
+        detection.error = QCoreApplication::translate("TranscriptImport", "%1: cannot open: %2").arg(path, file.errorString());
         return detection;
     }
     const QByteArray head = file.read(TranscriptSample::sampleBytes);

@@ -18,8 +18,11 @@ class TranscriptImporter;
 //   if (!r.ok) show(r.error); else store(r.session);
 //
 // Built-in format ids: "openai" (Chat Completions messages: JSON array, {messages, tools}
-// object, LiteLLM request/response log, or JSONL of messages), "claude-code", "codex",
-// "swe-agent", "openhands" (V0 evaluation output.jsonl, V0 trajectory array, V1 events.jsonl).
+// object, LiteLLM request/response log, JSONL of messages, or a JSON array of sessions
+// {instance_id, messages, tools}), "claude-code", "codex", "swe-agent", "openhands" (V0
+// evaluation output.jsonl, V0 trajectory array, V1 events.jsonl, or a folder of one JSON file
+// per event). Files of several sessions: ImportOptions::runIndex picks one,
+// ImportedSession::runCount/runIds say how many and which.
 // More importers (e.g. Waterline's own export, handled by the store) can be registered.
 // For very large files set ImportOptions::sink so messages are streamed, not collected.
 class TranscriptFormats
@@ -32,10 +35,11 @@ public:
         QString error;       // translated; set for unreadable, empty or binary files
     };
 
-    // Sniffs the first TranscriptSample::sampleBytes of the file.
+    // Sniffs the first TranscriptSample::sampleBytes of the file (of a folder: its first event file).
     static Detection detect(const QString &path);
 
-    // `format` empty or "auto" detects. Never throws; errors are in ImportResult::error.
+    // `format` empty or "auto" detects; `path` may be a folder of event files. Never throws;
+    // errors are in ImportResult::error.
     static ImportResult importFile(const QString &path, const QString &format = {},
                                    const ImportOptions &options = {});
 

@@ -3,6 +3,7 @@
 #include "ImportContext.h"
 #include "LoggingCategories.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
@@ -80,17 +81,37 @@ bool TranscriptSample::isUtf8(QByteArrayView head, bool complete)
     return !decoder.hasError();
 }
 
+int TranscriptImporter::canReadFolder(const QString &) const
+{
+    return 0;
+}
+
+bool TranscriptImporter::readFolder(ImportContext &context, const QString &path) const
+{
+    return context.fail(QCoreApplication::translate("TranscriptImport", "%1: is a folder, not a transcript file").arg(path));
+}
+
+ImportResult TranscriptImporter::importFolder(const QString &path, const ImportOptions &options) const
+{
+    ImportResult result;
+    result.session.sourceFormat = id();
+    result.session.sourcePath = path;
+    QBuffer nothing; // the folder's files are read one by one
+    nothing.open(QIODevice::ReadOnly);
+    ImportContext context(&nothing, path, options, &result.session);
+    const bool ok = readFolder(context, path);
+    complete(context, ok, &result);
+    return result;
+}
+
 ImportResult TranscriptImporter::importFile(const QString &path, const ImportOptions &options) const
 {
+    if (QFileInfo(path).isDir())
+        return importFolder(path, options);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         ImportResult result;
         result.error = QCoreApplication::translate("TranscriptImport", "%1: cannot open: %2").arg(path, file.errorString());
-        return result;
-    }
-    if (QFileInfo(path).isDir()) {
-        ImportResult result;
-        result.error = QCoreApplication::translate("TranscriptImport", "%1: is a folder, not a transcript file").arg(path);
         return result;
     }
     return import(&file, path, options);
@@ -124,24 +145,36 @@ ImportResult TranscriptImporter::import(QIODevice *device, const QString &source
 
     ImportContext context(device, sourceName, options, &result.session);
     const bool ok = read(context);
-    if (ok && context.error().isEmpty() && result.session.messageCount == 0) {
-        const QString first = result.session.problems.value(0);
-        result.error = first.isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: no conversation found for format '%2'").arg(sourceName, id())
-                                       : QCoreApplication::translate("TranscriptImport", "%1: no conversation found; %2 record(s) skipped, the first: %3")
-                                             .arg(sourceName).arg(result.session.skippedLines).arg(first);
-        return result;
+    complete(context, ok, &result);
+    return result;
+}
+
+void TranscriptImporter::complete(ImportContext &context, bool ok, ImportResult *result) const
+{
+    const QString &sourceName = result->session.sourcePath;
+    if (ok && context.error().isEmpty() && result->session.messageCount == 0) {
+        const QString first = result->session.problems.value(0);
+        result->error = first.isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: no conversation found for format '%2'").arg(sourceName, id())
+                                        : QCoreApplication::translate("TranscriptImport", "%1: no conversation found; %2 record(s) skipped, the first: %3")
+                                              .arg(sourceName).arg(result->session.skippedLines).arg(first);
+        return;
+    }
+    // A file of one session has no second one (files of several check this themselves).
+    if (ok && context.error().isEmpty() && context.options().runIndex >= result->session.runCount) {
+        result->error = QCoreApplication::translate("TranscriptImport", "%1: session %2 does not exist; the file holds %n session(s)", nullptr, result->session.runCount)
+                            .arg(sourceName).arg(context.options().runIndex);
+        return;
     }
     if (ok && context.error().isEmpty()) {
         context.finish();
-        result.ok = true;
-        qCInfo(lcReplay) << "imported" << sourceName << "as" << id() << result.session.messageCount << "messages,"
-                         << result.session.requests.size() << "requests," << result.session.skippedLines << "skipped";
+        result->ok = true;
+        qCInfo(lcReplay) << "imported" << sourceName << "as" << id() << result->session.messageCount << "messages,"
+                         << result->session.requests.size() << "requests," << result->session.skippedLines << "skipped";
     } else {
-        result.cancelled = context.wasCancelled();
-        result.error = context.error().isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: import stopped").arg(sourceName) : context.error();
-        qCInfo(lcReplay) << "import failed:" << result.error;
+        result->cancelled = context.wasCancelled();
+        result->error = context.error().isEmpty() ? QCoreApplication::translate("TranscriptImport", "%1: import stopped").arg(sourceName) : context.error();
+        qCInfo(lcReplay) << "import failed:" << result->error;
     }
-    return result;
 }
 
 } // namespace wl

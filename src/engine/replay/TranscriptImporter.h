@@ -44,7 +44,11 @@ public:
     // Reads the device from its current position. `sourceName` names it in messages and
     // becomes ImportedSession::sourcePath. Rejects empty and binary input before parsing.
     ImportResult import(QIODevice *device, const QString &sourceName, const ImportOptions &options = {}) const;
+    // A file, or a folder for formats that store a session as one file per event.
     ImportResult importFile(const QString &path, const ImportOptions &options = {}) const;
+
+    // Folders: 0 = not this format (the default), 100 = certainly.
+    virtual int canReadFolder(const QString &path) const;
 
 protected:
     // `displayName` is translated in the "TranscriptImport" context: mark it with QT_TRANSLATE_NOOP.
@@ -52,8 +56,14 @@ protected:
 
     // Fills the context; returns false after ImportContext::fail() or on cancel.
     virtual bool read(ImportContext &context) const = 0;
+    // Fills the context from the folder `path`; the default refuses folders.
+    virtual bool readFolder(ImportContext &context, const QString &path) const;
 
 private:
+    ImportResult importFolder(const QString &path, const ImportOptions &options) const;
+    // The common end of an import: checks there is a conversation, finishes the context.
+    void complete(ImportContext &context, bool ok, ImportResult *result) const;
+
     QString m_id;
     const char *m_displayName;
 };

@@ -1,6 +1,7 @@
 #include "compaction/CompactionPolicy.h"
 
 #include <QJsonObject>
+#include <QJsonDocument>
 #include <QTest>
 
 using namespace wl;
@@ -168,6 +169,15 @@ void TestPolicy::jsonErrors_data()
     QTest::newRow("bool as number") << QJsonObject{{u"count_tool_schemas"_s, 1}} << u"count_tool_schemas"_s;
     QTest::newRow("out of order") << QJsonObject{{u"warn"_s, 0.9}} << u"soft"_s;
     QTest::newRow("huge tail") << QJsonObject{{u"tail_messages"_s, 1e12}} << u"tail_messages"_s;
+    // Hostile numbers: each is refused by name, never converted (UB) or taken as a negative window.
+    auto parsed = [](const char *json) { return QJsonDocument::fromJson(QByteArray(json)).object(); };
+    QTest::newRow("window int64 max") << parsed(R"({"context_window": 9223372036854775807})") << u"context_window"_s;
+    QTest::newRow("window 2^63") << parsed(R"({"context_window": 9223372036854775808})") << u"context_window"_s;
+    QTest::newRow("window 1e300") << parsed(R"({"context_window": 1e300})") << u"context_window"_s;
+    QTest::newRow("window negative") << parsed(R"({"context_window": -5})") << u"context_window"_s;
+    QTest::newRow("offload 1e300") << parsed(R"({"offload_at_compaction": 1e300})") << u"offload_at_compaction"_s;
+    QTest::newRow("reserved negative") << parsed(R"({"reserved_output": -1})") << u"reserved_output"_s;
+    QTest::newRow("timeout 2^53+1") << parsed(R"({"summary_timeout_ms": 9007199254740993})") << u"summary_timeout_ms"_s;
 }
 
 void TestPolicy::jsonErrors()

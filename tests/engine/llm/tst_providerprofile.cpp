@@ -81,7 +81,19 @@ private Q_SLOTS:
         QTest::newRow("key as keyRef") << o << u"looks like an API key"_s;
         o = good;
         o[u"contextWindow"] = -5;
-        QTest::newRow("negative") << o << u"negative"_s;
+        QTest::newRow("negative") << o << u"contextWindow"_s;
+        o = good;
+        o[u"contextWindow"] = 1e300;
+        QTest::newRow("window 1e300") << o << u"contextWindow"_s;
+        o = good;
+        o[u"contextWindow"] = u"128000"_s;
+        QTest::newRow("window as string") << o << u"contextWindow"_s;
+        o = good;
+        o[u"maxOutputTokens"] = 9223372036854775807.0;
+        QTest::newRow("output 2^63") << o << u"maxOutputTokens"_s;
+        o = good;
+        o[u"maxOutputTokens"] = 2.5;
+        QTest::newRow("output fractional") << o << u"maxOutputTokens"_s;
     }
     void invalidProfiles()
     {

@@ -323,6 +323,33 @@ private Q_SLOTS:
         QCOMPARE(a.usage().output, 42);
     }
 
+    // Usage figures no integer holds (1e300, 2^63 - 1, negative) from a provider are not
+    // reported rather than converted (undefined behaviour) or summed into a wrapped total.
+    void hostileUsageNumbers()
+    {
+        AnthropicStreamAssembler a;
+        const QByteArray stream =
+            "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":1e300,"
+            "\"cache_creation_input_tokens\":200,\"cache_read_input_tokens\":9223372036854775807,\"output_tokens\":-5}}}\n\n"
+            "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+            "\"usage\":{\"output_tokens\":2.5}}\n\n"
+            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        SseParser parser([&a](const SseEvent &e) { a.handleEvent(e); });
+        parser.feed(stream);
+        QVERIFY(a.endOfStream());
+        QCOMPARE(a.usage().input, 200);
+        QVERIFY(!a.usage().cacheReadKnown);
+        QVERIFY(!a.usage().outputKnown);
+
+        OpenAiStreamAssembler o;
+        SseParser openAi([&o](const SseEvent &e) { o.handleEvent(e); });
+        openAi.feed("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
+                    "\"usage\":{\"prompt_tokens\":1e300,\"completion_tokens\":3}}\n\ndata: [DONE]\n\n");
+        QVERIFY(o.endOfStream());
+        QVERIFY(!o.usage().inputKnown);
+        QCOMPARE(o.usage().output, 3);
+    }
+
     // Streams that stop early or carry errors.
     void incompleteAndFailingStreams_data()
     {
