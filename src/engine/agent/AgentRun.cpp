@@ -765,6 +765,7 @@ void AgentRun::runNextTool()
     context.workspace = m_workspace;
     context.sessionId = m_config.sessionId;
     context.callId = call.id;
+    context.sandbox = m_gate->policy().sandbox();
     auto *invocation = new ToolInvocation(*m_tools, *m_gate, context, call, this);
     m_invocation = invocation;
     m_toolAnnounced = false;

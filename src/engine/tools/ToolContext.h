@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tools/SandboxPolicy.h"
+
 #include <QString>
 
 namespace wl {
@@ -12,6 +14,7 @@ struct ToolContext
     Workspace *workspace = nullptr;  // not owned; must outlive the runs started with this context
     QString sessionId;
     QString callId;
+    SandboxPolicy sandbox;           // how commands run (the bash tool)
 };
 
 } // namespace wl
