@@ -4,7 +4,10 @@
 // the agent goes on to its answer.
 #include "AgentHarness.h"
 
+#include "tools/BashTool.h"
+
 #include <QFileInfo>
+#include <QTcpServer>
 
 using namespace wl;
 using namespace wl::test;
@@ -16,6 +19,9 @@ class TestAgentTools : public QObject
 private slots:
     void hostileCall_data();
     void hostileCall();
+    void sessionSandboxSettingReachesTheCommand_data();
+    void sessionSandboxSettingReachesTheCommand();
+    void unsandboxedCommandsNeedTheSessionsOptIn();
 };
 
 void TestAgentTools::hostileCall_data()
@@ -94,6 +100,69 @@ void TestAgentTools::hostileCall()
     QVERIFY(viewProblem(next).isEmpty());
     const QJsonArray messages = next.value(u"messages").toArray();
     QCOMPARE(messages.last().toObject().value(u"tool_call_id").toString(), u"bad"_s);
+}
+
+void TestAgentTools::sessionSandboxSettingReachesTheCommand_data()
+{
+    QTest::addColumn<bool>("network");
+    QTest::newRow("network on (default)") << true;
+    QTest::newRow("network off") << false;
+}
+
+void TestAgentTools::sessionSandboxSettingReachesTheCommand()
+{
+    // The setting comes from the session's stored approval policy, as a session opened later has it.
+    QFETCH(bool, network);
+    QTcpServer listener;
+    QVERIFY(listener.listen(QHostAddress::LocalHost));
+    AgentHarness h;
+    ApprovalPolicy approval = ApprovalPolicy::allowAll();
+    SandboxPolicy sandbox;
+    sandbox.network = network;
+    approval.setSandbox(sandbox);
+    QVERIFY(h.store.setApprovalPolicy(
+        h.sessionId, QString::fromUtf8(QJsonDocument(approval.toJson()).toJson(QJsonDocument::Compact))));
+    AgentConfig config = h.config();
+    config.approval.reset();
+
+    const QString command = u"echo hi > /dev/tcp/127.0.0.1/%1 && echo connected || echo refused"_s.arg(listener.serverPort());
+    h.server.enqueue(FakeReply::withToolCalls(
+        {FakeToolCall{u"c1"_s, u"bash"_s, QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson())}}));
+    h.server.enqueue(FakeReply::withText(u"done"_s));
+    AgentRun *run = h.open(config);
+    QVERIFY(run->submit(u"connect"_s));
+    QCOMPARE(h.settle(60000), AgentRun::State::Finished);
+    const QList<Message> history = h.store.history(h.sessionId);
+    QCOMPARE(history.size(), 4);
+    const QString output = history[2].content;
+    QCOMPARE(output.contains(u"\nconnected\n"_s) || output.startsWith(u"connected\n"_s), network);
+    QCOMPARE(output.contains(u"refused\n"_s), !network);
+    QCOMPARE(history[2].isError, false);
+}
+
+void TestAgentTools::unsandboxedCommandsNeedTheSessionsOptIn()
+{
+    // No bwrap here (simulated): refused, unless the session's setting allows unsandboxed commands.
+    qputenv("WATERLINE_BWRAP", "/nonexistent/waterline-test/bwrap");
+    for (const bool optIn : {false, true}) {
+        AgentHarness h;
+        AgentConfig config = h.config();
+        SandboxPolicy sandbox;
+        sandbox.allowUnsandboxed = optIn;
+        config.approval->setSandbox(sandbox);
+        h.server.enqueue(FakeReply::withToolCalls({FakeToolCall{u"c1"_s, u"bash"_s, uR"({"command":"touch ran"})"_s}}));
+        h.server.enqueue(FakeReply::withText(u"done"_s));
+        AgentRun *run = h.open(config);
+        QVERIFY(run->submit(u"run it"_s));
+        QCOMPARE(h.settle(60000), AgentRun::State::Finished);
+        const QList<Message> history = h.store.history(h.sessionId);
+        QCOMPARE(history.size(), 4);
+        QCOMPARE(QFileInfo::exists(h.wsPath(u"ran"_s)), optIn);
+        QCOMPARE(history[2].isError, !optIn);
+        QVERIFY2(history[2].content.contains(optIn ? u"ran without a sandbox"_s : BashTool::unsandboxedSettingName()),
+                 qPrintable(history[2].content));
+    }
+    qunsetenv("WATERLINE_BWRAP");
 }
 
 QTEST_GUILESS_MAIN(TestAgentTools)
