@@ -17,10 +17,12 @@ namespace wl {
 
 namespace {
 
-// The options every sandbox starts with; the availability probe uses the same ones.
+// The options every sandbox starts with; the availability probe uses the same ones. Run as root,
+// bwrap would leave the command every capability (enough to remount / read-write): drop them all.
 QStringList baseOptions()
 {
-    return {u"--die-with-parent"_s, u"--new-session"_s, u"--unshare-pid"_s, u"--unshare-ipc"_s};
+    return {u"--die-with-parent"_s, u"--new-session"_s, u"--unshare-pid"_s, u"--unshare-ipc"_s,
+            u"--cap-drop"_s, u"ALL"_s};
 }
 
 QStringList baseMounts()

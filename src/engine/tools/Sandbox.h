@@ -9,10 +9,11 @@ namespace wl {
 
 // The bubblewrap (bwrap) command line that runs one command of the bash tool: the workspace
 // read-write, the rest of the file system read-only, a private /tmp, /var/tmp and /run/user,
-// a new /dev and /proc, its own PID, IPC and session namespaces (so nothing it starts outlives
-// it, and Waterline's own /proc is out of sight), no network when the policy says so, and the
-// user's secret stores and Waterline's own data and configuration hidden under empty mounts,
-// also where they lie inside the workspace.
+// a new /dev and /proc, no capabilities (also when Waterline runs as root), its own PID, IPC
+// and session namespaces (so nothing it starts outlives it, and Waterline's own /proc is out
+// of sight), no network when the policy says so, and the user's secret stores and Waterline's
+// own data and configuration hidden under empty mounts, also where they lie inside the
+// workspace.
 //
 // The program is `bwrap` from PATH, or WATERLINE_BWRAP when set (tests point it at a program
 // that does not exist to see the refusal).

@@ -68,6 +68,7 @@ private slots:
     void stopAndTimeoutKillDetachedProcesses_data();
     void stopAndTimeoutKillDetachedProcesses();
     void writingOutsideTheWorkspaceFails();
+    void remountingDoesNotLetWritesOut();
     void missingSandboxRefuses();
     void unsandboxedRunNeedsTheOptIn();
 
@@ -315,6 +316,23 @@ void TestBashSandbox::writingOutsideTheWorkspaceFails()
     const bool parentEscaped = QFile::exists(parentEscape);
     QFile::remove(parentEscape);
     QVERIFY2(!parentEscaped, "the command wrote next to the workspace");
+}
+
+void TestBashSandbox::remountingDoesNotLetWritesOut()
+{
+    // As root (CI runs the tests as root) bwrap would keep every capability: a command could
+    // remount the read-only file system read-write. It must hold no capability at all.
+    const QString outside = QCoreApplication::applicationDirPath() + u"/sandbox-remount-"_s
+        + QUuid::createUuid().toString(QUuid::Id128);
+    const ToolResult result = bash(u"grep CapEff /proc/self/status; "
+                                   "for m in $(awk '{print $5}' /proc/self/mountinfo); do "
+                                   "mount -o remount,bind,rw \"$m\" 2>/dev/null; done; "
+                                   "echo x > '%1' 2>/dev/null; echo done"_s.arg(outside));
+    const bool escaped = QFile::exists(outside);
+    QFile::remove(outside);
+    QVERIFY2(result.content.startsWith(u"CapEff:\t0000000000000000\n"_s), qPrintable(result.content));
+    QVERIFY2(result.content.contains(u"done"_s), qPrintable(result.content));
+    QVERIFY2(!escaped, "a remount let the command write next to the test binary");
 }
 
 void TestBashSandbox::missingSandboxRefuses()

@@ -79,6 +79,7 @@ void TestSandbox::isolatesProcessesAndFileSystem()
     const QStringList args = Sandbox(m_workspace, m_home).arguments({u"bash"_s, u"-c"_s, u"true"_s});
     for (const QString &option : {u"--die-with-parent"_s, u"--new-session"_s, u"--unshare-pid"_s, u"--unshare-ipc"_s})
         QVERIFY2(args.contains(option), qPrintable(option));
+    QVERIFY(indexOf(args, {u"--cap-drop"_s, u"ALL"_s}) >= 0);
     const qsizetype root = indexOf(args, {u"--ro-bind"_s, u"/"_s, u"/"_s});
     const qsizetype workspace = indexOf(args, {u"--bind"_s, m_workspace, m_workspace});
     QVERIFY(root >= 0);
