@@ -65,6 +65,7 @@ QStringList Sandbox::secretStores()
         u".mozilla"_s, u".config/google-chrome"_s, u".config/chromium"_s, u".config/BraveSoftware"_s,
         u".thunderbird"_s,
         u".claude"_s, u".claude.json"_s, u".codex"_s, u".config/anthropic"_s, u".config/openai"_s,
+        u".Xauthority"_s, u".ICEauthority"_s,
     };
 }
 
@@ -139,10 +140,12 @@ QString Sandbox::unavailableReason()
     if (const auto it = known.constFind(bwrap); it != known.cend())
         return *it;
 
+    // Not remembered: installing bubblewrap while Waterline runs takes effect at the next command.
+    if (bwrap.isEmpty() || !QFileInfo(bwrap).isExecutable())
+        return u"bubblewrap (the bwrap command) is not installed"_s;
+
     QString reason;
-    if (bwrap.isEmpty() || !QFileInfo(bwrap).isExecutable()) {
-        reason = u"bubblewrap (the bwrap command) is not installed"_s;
-    } else {
+    {
         QProcess probe;
         probe.setProcessChannelMode(QProcess::MergedChannels);
         probe.setStandardInputFile(QProcess::nullDevice());

@@ -36,7 +36,7 @@ public:
 
     static QString program();
     // Empty when bwrap can make a sandbox here, else why not (not installed, no user namespaces,
-    // ...). Tried once per program path and remembered.
+    // ...). A bwrap that is there is tried once per program path and the outcome remembered.
     static QString unavailableReason();
 
 private:

@@ -69,7 +69,9 @@ private slots:
     void stopAndTimeoutKillDetachedProcesses();
     void writingOutsideTheWorkspaceFails();
     void remountingDoesNotLetWritesOut();
+    void missingSandboxRefuses_data();
     void missingSandboxRefuses();
+    void bubblewrapInstalledLaterIsUsed();
     void unsandboxedRunNeedsTheOptIn();
 
 private:
@@ -335,14 +337,54 @@ void TestBashSandbox::remountingDoesNotLetWritesOut()
     QVERIFY2(!escaped, "a remount let the command write next to the test binary");
 }
 
+void TestBashSandbox::missingSandboxRefuses_data()
+{
+    QTest::addColumn<QByteArray>("script");   // the fake bwrap; empty: none at all
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("not installed") << QByteArray() << u"bubblewrap (the bwrap command) is not installed"_s;
+    // What bwrap says where user namespaces are off, or / is not a mount point.
+    QTest::newRow("no user namespaces")
+        << QByteArray("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+        << u"bwrap cannot make a sandbox here (bwrap: No permissions to create new namespace)"_s;
+    QTest::newRow("root not a mount point")
+        << QByteArray("#!/bin/sh\necho 'bwrap: Failed to make / slave: Invalid argument' >&2\nexit 1\n")
+        << u"bwrap cannot make a sandbox here (bwrap: Failed to make / slave: Invalid argument)"_s;
+}
+
 void TestBashSandbox::missingSandboxRefuses()
 {
-    ScopedEnv noBwrap("WATERLINE_BWRAP", "/nonexistent/waterline-test/bwrap");
+    QFETCH(QByteArray, script);
+    QFETCH(QString, expected);
+    QTemporaryDir bin;
+    QVERIFY(bin.isValid());
+    QString fake = u"/nonexistent/waterline-test/bwrap"_s;
+    if (!script.isEmpty()) {
+        fake = bin.filePath(u"bwrap"_s);
+        QVERIFY(test::writeBytes(fake, script));
+        QVERIFY(QFile::setPermissions(fake, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    }
+    ScopedEnv noBwrap("WATERLINE_BWRAP", fake.toLocal8Bit());
     const ToolResult result = bash(u"touch ran"_s);
     QVERIFY(result.isError);
-    QVERIFY2(result.content.contains(u"not installed"_s), qPrintable(result.content));
+    QVERIFY2(result.content.contains(expected), qPrintable(result.content));
     QVERIFY2(result.content.contains(BashTool::unsandboxedSettingName()), qPrintable(result.content));
     QVERIFY2(!QFile::exists(path(u"ran"_s)), "the command ran without the sandbox");
+}
+
+void TestBashSandbox::bubblewrapInstalledLaterIsUsed()
+{
+    // Installing bubblewrap while Waterline runs: the next command finds it.
+    const QString real = Sandbox::program();
+    QTemporaryDir bin;
+    QVERIFY(bin.isValid());
+    const QString later = bin.filePath(u"bwrap"_s);
+    ScopedEnv bwrap("WATERLINE_BWRAP", later.toLocal8Bit());
+    QVERIFY(bash(u"true"_s).content.contains(u"not installed"_s));
+    QVERIFY(test::writeBytes(later, "#!/bin/sh\nexec '" + real.toLocal8Bit() + "' \"$@\"\n"));
+    QVERIFY(QFile::setPermissions(later, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    const ToolResult result = bash(u"echo inside"_s);
+    QCOMPARE(result.content, u"inside\n[exit code: 0]"_s);
+    QCOMPARE(result.metadata.value(u"sandboxed"_s).toBool(false), true);
 }
 
 void TestBashSandbox::unsandboxedRunNeedsTheOptIn()
