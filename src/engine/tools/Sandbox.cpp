@@ -113,12 +113,17 @@ QStringList Sandbox::arguments(const QStringList &command) const
     args << u"--bind"_s << m_workspace << m_workspace;
     // After the workspace, so a store inside it (the workspace is the home) is hidden too.
     const QStringList hidden = hiddenPaths();
+    bool workspaceCovered = false;
     for (const QString &path : hidden) {
         if (QFileInfo(path).isDir())
             args << u"--tmpfs"_s << path;
         else
             args << u"--ro-bind"_s << u"/dev/null"_s << path;
+        workspaceCovered = workspaceCovered || isInside(m_workspace, path);
     }
+    // A workspace the user chose inside a store stays itself; the rest of the store stays hidden.
+    if (workspaceCovered)
+        args << u"--bind"_s << m_workspace << m_workspace;
     args << u"--chdir"_s << m_workspace << u"--"_s << command;
     return args;
 }

@@ -60,6 +60,7 @@ private slots:
     void namesAddedInSettingsPass();
     void secretStoresInHomeAreNotReadable_data();
     void secretStoresInHomeAreNotReadable();
+    void workspaceInsideAStoreWorks();
     void waterlineProcessIsOutOfSight();
     void networkOnCarriesNoKey();
     void networkOffCannotConnect();
@@ -167,6 +168,21 @@ void TestBashSandbox::secretStoresInHomeAreNotReadable()
     QVERIFY2(!result.content.contains(u"FAKE-SECRET"_s), qPrintable(file));
     // Hidden, not deleted.
     QCOMPARE(test::readBytes(path(file)), secret + '\n');
+}
+
+void TestBashSandbox::workspaceInsideAStoreWorks()
+{
+    // A workspace the user put inside a hidden store: it works; its neighbours stay hidden.
+    const QString home = m_workspace->root() + u"/home"_s;
+    ScopedEnv homeEnv("HOME", home.toLocal8Bit());
+    QVERIFY(test::writeBytes(home + u"/.config/gh/hosts.yml"_s, "FAKE-SECRET-token\n"));
+    QVERIFY(test::writeBytes(home + u"/.config/gh/project/README"_s, "inside\n"));
+    Workspace inner(home + u"/.config/gh/project"_s);
+    QVERIFY(inner.isValid());
+    m_context.workspace = &inner;
+    const ToolResult result = bash(u"cat README; cat ../hosts.yml 2>/dev/null; touch made; echo done"_s);
+    QVERIFY2(result.content.startsWith(u"inside\ndone\n"_s), qPrintable(result.content));
+    QVERIFY(QFile::exists(inner.root() + u"/made"_s));
 }
 
 void TestBashSandbox::waterlineProcessIsOutOfSight()

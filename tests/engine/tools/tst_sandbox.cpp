@@ -28,6 +28,7 @@ private slots:
     void commandFollowsTheSeparatorUnchanged_data();
     void commandFollowsTheSeparatorUnchanged();
     void secretStoresAreHiddenAfterTheWorkspace();
+    void workspaceInsideAStoreStaysVisible();
     void symlinkedStoreIsHiddenWhereItLies();
     void homeThatIsRootHidesNoStores();
     void waterlineDataAndConfigAreHidden();
@@ -148,6 +149,18 @@ void TestSandbox::secretStoresAreHiddenAfterTheWorkspace()
     QVERIFY(!args.contains(m_home + u"/.gnupg"_s));
     QVERIFY(!args.contains(m_home + u"/notes.txt"_s));
     QVERIFY(!args.contains(m_home));
+}
+
+void TestSandbox::workspaceInsideAStoreStaysVisible()
+{
+    const QString workspace = m_home + u"/.config/gh/project"_s;
+    QVERIFY(QDir().mkpath(workspace));
+    QVERIFY(test::writeBytes(m_home + u"/.config/gh/hosts.yml"_s, "token: x"));
+    const QStringList args = Sandbox(workspace, m_home).arguments({u"true"_s});
+    const qsizetype store = indexOf(args, {u"--tmpfs"_s, m_home + u"/.config/gh"_s});
+    QVERIFY(store > 0);
+    // Bound again over the store's empty mount.
+    QVERIFY(indexOf(args.mid(store), {u"--bind"_s, workspace, workspace}) > 0);
 }
 
 void TestSandbox::symlinkedStoreIsHiddenWhereItLies()
