@@ -29,8 +29,8 @@ class BashRun : public ToolRun
     Q_OBJECT
 public:
     // `unsandboxedReason` empty: the command runs in the sandbox; else why it runs without one.
-    BashRun(const QString &command, const QString &workingDirectory, int timeoutSeconds, const SandboxPolicy &policy,
-            const QString &unsandboxedReason, QObject *parent);
+    BashRun(const QString &command, const ToolContext &context, int timeoutSeconds, const QString &unsandboxedReason,
+            QObject *parent);
     ~BashRun() override;
 
     void cancel() override;
@@ -54,19 +54,21 @@ private:
     bool m_completed = false;  // the result is built (finished() follows through the event loop)
 };
 
-BashRun::BashRun(const QString &command, const QString &workingDirectory, int timeoutSeconds,
-                 const SandboxPolicy &policy, const QString &unsandboxedReason, QObject *parent)
+BashRun::BashRun(const QString &command, const ToolContext &context, int timeoutSeconds,
+                 const QString &unsandboxedReason, QObject *parent)
     : ToolRun(u"bash"_s, parent)
     , m_command(command)
     , m_timeoutSeconds(timeoutSeconds)
     , m_unsandboxedReason(unsandboxedReason)
 {
+    const QString workingDirectory = context.workspace->root();
     const QStringList bashCommand{u"bash"_s, u"-c"_s, command};
     QProcessEnvironment environment
-        = CommandEnvironment::build(QProcessEnvironment::systemEnvironment(), policy.extraEnvironment);
+        = CommandEnvironment::build(QProcessEnvironment::systemEnvironment(), context.sandbox.extraEnvironment);
     if (m_unsandboxedReason.isEmpty()) {
+        const Sandbox sandbox(workingDirectory, QDir::homePath(), context.sandbox, context.privatePaths);
         m_process.setProgram(Sandbox::program());
-        m_process.setArguments(Sandbox(workingDirectory, QDir::homePath(), policy).arguments(bashCommand));
+        m_process.setArguments(sandbox.arguments(bashCommand));
         environment.insert(u"TMPDIR"_s, u"/tmp"_s);  // the sandbox's own; the host's may be hidden or read-only
     } else {
         m_process.setProgram(bashCommand.first());
@@ -261,7 +263,7 @@ ToolRun *BashTool::run(const QJsonObject &arguments, const ToolContext &context,
                      "bubblewrap, or let this session run commands without a sandbox: Settings > Agent > \"%2\" "
                      "(waterline-cli run --allow-unsandboxed)."_s.arg(unavailable, unsandboxedSettingName()),
                     parent);
-    return new BashRun(command, context.workspace->root(), timeout, context.sandbox, unavailable, parent);
+    return new BashRun(command, context, timeout, unavailable, parent);
 }
 
 void BashTool::describe(const QJsonObject &arguments, const ToolContext &, ApprovalRequest &request) const

@@ -44,10 +44,12 @@ bool isInside(const QString &path, const QString &folder)
 
 } // namespace
 
-Sandbox::Sandbox(const QString &workspace, const QString &home, const SandboxPolicy &policy)
+Sandbox::Sandbox(const QString &workspace, const QString &home, const SandboxPolicy &policy,
+                 const QStringList &privatePaths)
     : m_workspace(workspace)
     , m_home(QDir::cleanPath(home))
     , m_policy(policy)
+    , m_privatePaths(privatePaths)
 {
 }
 
@@ -81,10 +83,11 @@ QStringList Sandbox::hiddenPaths() const
     candidates << Paths::dataDir() << QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
     if (const QString organisation = QCoreApplication::organizationName(); Paths::isSafePathComponent(organisation))
         candidates << QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u'/' + organisation;
+    candidates << m_privatePaths;
 
     QStringList hidden;
     for (const QString &candidate : std::as_const(candidates)) {
-        if (candidate.isEmpty())
+        if (candidate.isEmpty() || !QDir::isAbsolutePath(candidate))
             continue;
         const QString path = realPath(candidate);
         // Never hide everything: a store that resolves to / or to the home itself is left alone.

@@ -20,8 +20,10 @@ namespace wl {
 class Sandbox
 {
 public:
-    // `workspace` is canonical (Workspace::root()); `home` is the user's home folder.
-    Sandbox(const QString &workspace, const QString &home, const SandboxPolicy &policy = {});
+    // `workspace` is canonical (Workspace::root()); `home` is the user's home folder;
+    // `privatePaths` are hidden like the stores (Waterline's database where --db put it).
+    Sandbox(const QString &workspace, const QString &home, const SandboxPolicy &policy = {},
+            const QStringList &privatePaths = {});
 
     // Everything after the program: options, "--", then `command` (e.g. {"bash", "-c", text}).
     QStringList arguments(const QStringList &command) const;
@@ -43,6 +45,7 @@ private:
     QString m_workspace;
     QString m_home;
     SandboxPolicy m_policy;
+    QStringList m_privatePaths;
 };
 
 } // namespace wl

@@ -3,6 +3,7 @@
 #include "tools/SandboxPolicy.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace wl {
 
@@ -15,6 +16,8 @@ struct ToolContext
     QString sessionId;
     QString callId;
     SandboxPolicy sandbox;           // how commands run (the bash tool)
+    QStringList privatePaths;        // Waterline's files a command must not see wherever they are
+                                     // (the session database, the audit file)
 };
 
 } // namespace wl

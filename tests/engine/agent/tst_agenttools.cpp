@@ -22,6 +22,7 @@ private slots:
     void sessionSandboxSettingReachesTheCommand_data();
     void sessionSandboxSettingReachesTheCommand();
     void unsandboxedCommandsNeedTheSessionsOptIn();
+    void sessionDatabaseIsOutOfSight();
 };
 
 void TestAgentTools::hostileCall_data()
@@ -163,6 +164,38 @@ void TestAgentTools::unsandboxedCommandsNeedTheSessionsOptIn()
                  qPrintable(history[2].content));
     }
     qunsetenv("WATERLINE_BWRAP");
+}
+
+void TestAgentTools::sessionDatabaseIsOutOfSight()
+{
+    // The database where the README's --db example puts it: in the workspace (the host's /tmp,
+    // where the harness keeps its own, is private to the sandbox anyway).
+    AgentHarness h;
+    SessionStore store;
+    const QString database = h.wsPath(u".waterline-sessions.db"_s);
+    QString error;
+    QVERIFY2(store.open(database, &error), qPrintable(error));
+    SessionInfo fields;
+    fields.title = u"in the workspace"_s;
+    fields.workspace = QDir(h.workspace).canonicalPath();
+    const auto session = store.createSession(fields, &error);
+    QVERIFY2(session, qPrintable(error));
+    AgentConfig config = h.config();
+    config.store = &store;
+    config.sessionId = session->id;
+
+    const QString command = u"head -c 15 .waterline-sessions.db; echo; ls -a"_s;
+    h.server.enqueue(FakeReply::withToolCalls(
+        {FakeToolCall{u"c1"_s, u"bash"_s, QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson())}}));
+    h.server.enqueue(FakeReply::withText(u"done"_s));
+    AgentRun *run = h.open(config);
+    QVERIFY(run->submit(u"read it"_s));
+    QCOMPARE(h.settle(60000), AgentRun::State::Finished);
+    const QList<Message> history = store.history(session->id);
+    QCOMPARE(history.size(), 4);
+    QVERIFY2(!history[2].content.contains(u"SQLite format"_s), qPrintable(history[2].content));
+    QVERIFY2(history[2].content.contains(u".waterline-sessions.db"_s), qPrintable(history[2].content));  // hidden, not gone
+    h.run.reset();
 }
 
 QTEST_GUILESS_MAIN(TestAgentTools)

@@ -32,6 +32,7 @@ private slots:
     void symlinkedStoreIsHiddenWhereItLies();
     void homeThatIsRootHidesNoStores();
     void waterlineDataAndConfigAreHidden();
+    void privatePathsAreHidden();
     void workspaceWithSpacesIsOneArgument();
 
     void environmentAllowList_data();
@@ -193,6 +194,22 @@ void TestSandbox::waterlineDataAndConfigAreHidden()
     QVERIFY(indexOf(args, {u"--tmpfs"_s, QFileInfo(config).canonicalFilePath()}) > 0);
     QDir(data).removeRecursively();
     QDir(config).removeRecursively();
+}
+
+void TestSandbox::privatePathsAreHidden()
+{
+    // The session database where --db put it, here inside the workspace.
+    const QString database = m_workspace + u"/.waterline-sessions.db"_s;
+    QVERIFY(test::writeBytes(database, "SQLite format 3"));
+    QVERIFY(test::writeBytes(m_workspace + u"/-wal"_s, "x"));
+    const QStringList args
+        = Sandbox(m_workspace, m_home, {}, {database, database + u"-wal"_s, u"-wal"_s, QString()}).arguments({u"true"_s});
+    const qsizetype workspace = indexOf(args, {u"--bind"_s, m_workspace, m_workspace});
+    QVERIFY(indexOf(args, {u"--ro-bind"_s, u"/dev/null"_s, database}) > workspace);
+    // What does not exist, and relative paths (taken from no known folder), are left out.
+    QVERIFY(!args.contains(database + u"-wal"_s));
+    QVERIFY(!args.contains(u"-wal"_s));
+    QVERIFY(!args.contains(m_workspace + u"/-wal"_s));
 }
 
 void TestSandbox::workspaceWithSpacesIsOneArgument()
