@@ -73,7 +73,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)             # Qt, KF6, qtkeychain librari
 # What dpkg-shlibdeps cannot see, because Qt loads it as a plugin at run time.
 # (Debian 13 ships the xcb and offscreen platform plugins in libqt6gui6, which
 # shlibdeps finds through the binaries; qt6-qpa-plugins holds only vnc and tuio.)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite")
+# bubblewrap: the bash tool runs every command in bwrap and refuses without it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite, bubblewrap")
 # Useful, not required: SVG theme icons, Qt's own translations, native Wayland.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-svg-plugins, qt6-translations-l10n, qt6-wayland")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "fonts-noto-cjk")

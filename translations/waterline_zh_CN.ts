@@ -1147,6 +1147,14 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <source>Commands run without network access.</source>
+        <translation>命令在无网络访问的情况下运行。</translation>
+    </message>
+    <message>
+        <source>Run commands without a sandbox where bubblewrap is unavailable.</source>
+        <translation>在 bubblewrap 不可用时不使用沙箱运行命令。</translation>
+    </message>
 </context>
 <context>
     <name>wl::AboutDialog</name>
@@ -1321,6 +1329,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>This session ran on the provider profile “%1”, which no longer exists; it uses the default profile “%2”.</source>
         <translation>此会话原先使用的提供商配置“%1”已不存在；现改用默认配置“%2”。</translation>
     </message>
+    <message>
+        <source>Commands of this session run without a sandbox: %1</source>
+        <translation>此会话的命令在没有沙箱的情况下运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>wl::AgentPage</name>
@@ -1367,6 +1379,42 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>&amp;Turn limit:</source>
         <translation>轮次上限(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Commands run in a bubblewrap sandbox: only the workspace can be written, SSH keys, credentials and Waterline&apos;s own data are out of sight, and nothing a command starts outlives it.</source>
+        <translation>命令在 bubblewrap 沙箱中运行：只有工作区可写，SSH 密钥、凭据和 Waterline 自己的数据不可见，命令启动的任何进程都不会比命令存活得更久。</translation>
+    </message>
+    <message>
+        <source>Commands may use the &amp;network</source>
+        <translation>命令可以使用网络(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Off: commands get no network at all (no package downloads, no git fetch)</source>
+        <translation>关闭：命令完全无法访问网络（无法下载软件包，无法 git fetch）</translation>
+    </message>
+    <message>
+        <source>Run commands without a sandbox where &amp;bubblewrap is unavailable</source>
+        <translation>在 bubblewrap 不可用时不使用沙箱运行命令(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Without bubblewrap, commands can read your files and keys and leave processes running; the conversation says when this happens</source>
+        <translation>没有 bubblewrap 时，命令可以读取您的文件和密钥，并留下仍在运行的进程；发生这种情况时对话会提示</translation>
+    </message>
+    <message>
+        <source>e.g. JAVA_OPTS NODE_OPTIONS</source>
+        <translation>例如 JAVA_OPTS NODE_OPTIONS</translation>
+    </message>
+    <message>
+        <source>Variable names, separated by spaces, passed to commands beside PATH, HOME, the locale and the like. Everything else (tokens, keys) stays out.</source>
+        <translation>以空格分隔的变量名，除 PATH、HOME、区域设置等之外也传给命令。其他一切（令牌、密钥）都不会传入。</translation>
+    </message>
+    <message>
+        <source>Pass these &amp;environment variables:</source>
+        <translation>传入这些环境变量(&amp;E)：</translation>
     </message>
 </context>
 <context>
@@ -1612,6 +1660,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>&apos;%1&apos; must be &quot;ask&quot; or &quot;allow&quot;</source>
         <translation>&apos;%1&apos; 必须是 &quot;ask&quot; 或 &quot;allow&quot;</translation>
+    </message>
+    <message>
+        <source>&apos;sandbox&apos; must be an object</source>
+        <translation>&apos;sandbox&apos; 必须是一个对象</translation>
     </message>
 </context>
 <context>
@@ -2668,6 +2720,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>%1（%2）
 %3</translation>
     </message>
+    <message>
+        <source>Unsandboxed commands</source>
+        <translation>无沙箱命令</translation>
+    </message>
 </context>
 <context>
     <name>wl::Migrations</name>
@@ -3308,6 +3364,17 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>This profile cannot be saved yet: %1</source>
         <translation>此配置暂时无法保存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SandboxPolicy</name>
+    <message>
+        <source>&apos;%1&apos; must be true or false</source>
+        <translation>&apos;%1&apos; 必须为 true 或 false</translation>
+    </message>
+    <message>
+        <source>&apos;environment&apos; must be a list of variable names</source>
+        <translation>&apos;environment&apos; 必须是变量名列表</translation>
     </message>
 </context>
 <context>

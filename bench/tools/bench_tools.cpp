@@ -1,5 +1,6 @@
 // Tools layer costs the agent pays per call: path confinement, output capture,
-// edit matching, diffs for approval, and a grep over a mid-sized tree.
+// edit matching, diffs for approval, a grep over a mid-sized tree, and what the
+// bubblewrap sandbox adds to a command (BM_BashTrue/1 against BM_BashTrue/0).
 #include "tools/EditFileTool.h"
 #include "tools/OutputCapture.h"
 #include "tools/ToolRegistry.h"
@@ -113,6 +114,34 @@ static void BM_GrepTree(benchmark::State &state)
     state.SetBytesProcessed(state.iterations() * files * body.size());
 }
 BENCHMARK(BM_GrepTree)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// One `true` through the bash tool, in the sandbox (1) or not (0: bwrap made unavailable, the
+// run opted in to unsandboxed commands). 100 repetitions of one command each: the median of
+// the two rows differs by what the sandbox adds per command.
+static void BM_BashTrue(benchmark::State &state)
+{
+    const bool sandboxed = state.range(0) != 0;
+    QTemporaryDir dir;
+    Workspace workspace(dir.path());
+    const auto registry = ToolRegistry::createDefault();
+    ToolContext context{&workspace, u"s"_s, u"c"_s, SandboxPolicy{}};
+    context.sandbox.allowUnsandboxed = !sandboxed;
+    if (!sandboxed)
+        qputenv("WATERLINE_BWRAP", "/nonexistent/bench/bwrap");
+    const ToolCall call{u"c"_s, u"bash"_s, uR"({"command": "true"})"_s, true};
+    for (auto _ : state) {
+        std::unique_ptr<ToolRun> run(registry->start(call, context));
+        QEventLoop loop;
+        QObject::connect(run.get(), &ToolRun::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+        if (run->result().exitCode != 0
+            || run->result().metadata.value(u"sandboxed"_s).toBool() != sandboxed)
+            state.SkipWithError("the command failed, or ran with the wrong sandbox");
+    }
+    qunsetenv("WATERLINE_BWRAP");
+}
+BENCHMARK(BM_BashTrue)->Arg(0)->Arg(1)->Iterations(1)->Repetitions(100)->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char **argv)
 {

@@ -176,12 +176,15 @@ int runAgent(const QStringList &arguments)
                                               QCoreApplication::translate("waterline-cli", "Model that writes compaction summaries (same provider)."), QCoreApplication::translate("waterline-cli", "name"));
     const QCommandLineOption sessionOption(u"session"_s, QCoreApplication::translate("waterline-cli", "Continue this session instead of creating one."), QCoreApplication::translate("waterline-cli", "id"));
     const QCommandLineOption autoApproveOption(u"auto-approve"_s, QCoreApplication::translate("waterline-cli", "Allow write and execute tool calls."));
+    const QCommandLineOption noNetworkOption(u"no-network"_s, QCoreApplication::translate("waterline-cli", "Commands run without network access."));
+    const QCommandLineOption unsandboxedOption(u"allow-unsandboxed"_s,
+                                               QCoreApplication::translate("waterline-cli", "Run commands without a sandbox where bubblewrap is unavailable."));
     const QCommandLineOption windowOption(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens."), QCoreApplication::translate("waterline-cli", "tokens"));
     const QCommandLineOption maxTurnsOption(u"max-turns"_s, QCoreApplication::translate("waterline-cli", "LLM requests before giving up (default 100)."), QCoreApplication::translate("waterline-cli", "n"));
     const QCommandLineOption broadWorkspaceOption(u"allow-broad-workspace"_s, QCoreApplication::translate("waterline-cli", "Let the agent work in / or in your home folder itself, where it can reach every file (your keys included)."));
     parser.addOptions({dbOption, workspaceOption, promptOption, profileOption, providerOption, baseUrlOption,
-                       modelOption, summarizerOption, sessionOption, autoApproveOption, windowOption, maxTurnsOption,
-                       broadWorkspaceOption});
+                       modelOption, summarizerOption, sessionOption, autoApproveOption, noNetworkOption, unsandboxedOption,
+                       windowOption, maxTurnsOption, broadWorkspaceOption});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet(u"help"_s)) {
@@ -280,7 +283,11 @@ int runAgent(const QStringList &arguments)
     else if (!session || session->policy.isEmpty())
         policy.contextWindow = profile.effectiveContextWindow();
 
-    const ApprovalPolicy approval = parser.isSet(autoApproveOption) ? ApprovalPolicy::allowAll() : ApprovalPolicy();
+    ApprovalPolicy approval = parser.isSet(autoApproveOption) ? ApprovalPolicy::allowAll() : ApprovalPolicy();
+    SandboxPolicy sandbox;
+    sandbox.network = !parser.isSet(noNetworkOption);
+    sandbox.allowUnsandboxed = parser.isSet(unsandboxedOption);
+    approval.setSandbox(sandbox);
     const QString summarizerModel = parser.value(summarizerOption);
 
     if (!session) {

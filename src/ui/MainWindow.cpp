@@ -118,6 +118,10 @@ void MainWindow::init()
     m_statusModel->setObjectName(QStringLiteral("StatusModel"));
     m_statusConnection = new QLabel(this);
     m_statusConnection->setObjectName(QStringLiteral("StatusConnection"));
+    m_statusSandbox = new QLabel(this);
+    m_statusSandbox->setObjectName(QStringLiteral("StatusSandbox"));
+    m_statusSandbox->hide();
+    statusBar()->addPermanentWidget(m_statusSandbox);
     statusBar()->addPermanentWidget(m_gauge);
     statusBar()->addPermanentWidget(m_statusTokens);
     statusBar()->addPermanentWidget(m_statusModel);
@@ -350,6 +354,18 @@ void MainWindow::updateStatus()
     }
     m_statusConnection->setText(u"<span style=\"color:%1\">\u25cf</span> %2"_s.arg(dot.name(), AgentController::connectionLabel(c).toHtmlEscaped()));
     m_statusConnection->setToolTip(m_agent && !m_agent->connectionError().isEmpty() ? m_agent->connectionError() : QString());
+    const QString unsandboxed = m_agent ? m_agent->unsandboxedNote() : QString();
+    m_statusSandbox->setText(unsandboxed.isEmpty()
+                                 ? QString()
+                                 : u"<span style=\"color:%1\">\u26a0</span> %2"_s.arg(
+                                       tierColor(Tier::Full).name(), tr("Unsandboxed commands").toHtmlEscaped()));
+    m_statusSandbox->setToolTip(unsandboxed);
+    m_statusSandbox->setVisible(!unsandboxed.isEmpty());
+}
+
+QString MainWindow::statusSandboxText() const
+{
+    return m_statusSandbox->isHidden() ? QString() : m_statusSandbox->toolTip();
 }
 
 QString MainWindow::statusModelText() const

@@ -99,6 +99,8 @@ public:
     bool showsFirstRun() const;
     // The status bar's texts (tests, screenshots).
     QString statusModelText() const;
+    // The status bar's warning that the session's commands run unsandboxed (empty: hidden).
+    QString statusSandboxText() const;
     QString statusConnectionText() const;
     QString statusTokensText() const;
 
@@ -148,6 +150,7 @@ private:
     QLabel *m_statusTokens = nullptr;
     QLabel *m_statusModel = nullptr;
     QLabel *m_statusConnection = nullptr;
+    QLabel *m_statusSandbox = nullptr;
     QTimer *m_refreshTimer = nullptr;
     bool m_refreshing = false;
     std::unique_ptr<SessionStore> m_demoStore;

@@ -109,6 +109,8 @@ private slots:
     void providerFailureExitsNonZero();
     void sigkillThenContinue();
     void profileFromTheSettings();
+    void sandboxFlags_data();
+    void sandboxFlags();
 
 private:
     QStringList baseArguments() const
@@ -360,6 +362,42 @@ void TestCliRun::profileFromTheSettings()
     const CliResult refused = finish(process);
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains(u"my fake"_s), qPrintable(refused.err));
+}
+
+void TestCliRun::sandboxFlags_data()
+{
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<bool>("bwrap");       // false: simulate a machine without bubblewrap
+    QTest::addColumn<bool>("ran");
+    QTest::addColumn<QString>("expected"); // in the stored tool result
+    QTest::newRow("no bwrap: refused") << QStringList() << false << false << u"--allow-unsandboxed"_s;
+    QTest::newRow("no bwrap, --allow-unsandboxed") << QStringList{u"--allow-unsandboxed"_s} << false << true
+                                                   << u"ran without a sandbox"_s;
+    QTest::newRow("network by default") << QStringList() << true << true << QString();
+    QTest::newRow("--no-network") << QStringList{u"--no-network"_s} << true << false << QString();
+}
+
+void TestCliRun::sandboxFlags()
+{
+    QFETCH(QStringList, flags);
+    QFETCH(bool, bwrap);
+    QFETCH(bool, ran);
+    QFETCH(QString, expected);
+    // The command reaches the fake provider's own port: only possible with the network.
+    const QString command = u"echo hi > /dev/tcp/127.0.0.1/%1 && touch ran"_s.arg(m_server->port());
+    m_server->enqueue(FakeReply::withToolCalls({call(u"b1"_s, u"bash"_s, {{u"command"_s, command}})}));
+    m_server->enqueue(FakeReply::withText(u"done"_s));
+    if (!bwrap)
+        qputenv("WATERLINE_BWRAP", "/nonexistent/waterline-test/bwrap");
+    const CliResult r = runCli(baseArguments() << u"--prompt"_s << u"connect"_s << u"--auto-approve"_s << flags);
+    qunsetenv("WATERLINE_BWRAP");
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(QFile::exists(m_workspace + u"/ran"_s), ran);
+    SessionStore store;
+    QVERIFY(store.open(m_db));
+    const QList<Message> history = store.history(store.listSessions().first().id);
+    QCOMPARE(history.size(), 4);
+    QVERIFY2(history[2].content.contains(expected), qPrintable(history[2].content));
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)

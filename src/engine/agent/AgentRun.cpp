@@ -784,6 +784,10 @@ void AgentRun::runNextTool()
     context.workspace = m_workspace;
     context.sessionId = m_config.sessionId;
     context.callId = call.id;
+    context.sandbox = m_gate->policy().sandbox();
+    context.privatePaths = QStringList{m_auditPath};
+    if (const QString database = m_config.store->path(); !database.isEmpty())
+        context.privatePaths << database << database + u"-wal"_s << database + u"-shm"_s << database + u"-journal"_s;
     auto *invocation = new ToolInvocation(*m_tools, *m_gate, context, call, this);
     m_invocation = invocation;
     m_toolAnnounced = false;

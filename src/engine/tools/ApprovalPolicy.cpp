@@ -86,6 +86,8 @@ QJsonObject ApprovalPolicy::toJson() const
     QJsonObject json;
     for (ApprovalKind kind : allKinds)
         json.insert(approvalKindName(kind), approvalModeName(mode(kind)));
+    if (!m_sandbox.isDefault())
+        json.insert(u"sandbox"_s, m_sandbox.toJson());
     return json;
 }
 
@@ -104,6 +106,15 @@ ApprovalPolicy ApprovalPolicy::fromJson(const QJsonObject &json, QString *error)
             policy.setMode(kind, ApprovalMode::Ask);
         else
             problems << QCoreApplication::translate("wl::ApprovalPolicy", "'%1' must be \"ask\" or \"allow\"").arg(key);
+    }
+    if (json.contains(u"sandbox"_s)) {
+        QString why;
+        if (json.value(u"sandbox"_s).isObject())
+            policy.m_sandbox = SandboxPolicy::fromJson(json.value(u"sandbox"_s).toObject(), &why);
+        else
+            why = QCoreApplication::translate("wl::ApprovalPolicy", "'sandbox' must be an object");
+        if (!why.isEmpty())
+            problems << why;
     }
     if (error)
         *error = problems.join(u"; "_s);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tools/SandboxPolicy.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -18,7 +20,9 @@ QString approvalKindName(ApprovalKind kind);   // "read", "write", "execute"
 QString approvalModeName(ApprovalMode mode);   // "ask", "allow"
 QString approvalDecisionName(ApprovalDecision decision); // "allow_once", "allow_session", "deny"
 
-// Which kinds of tool call need the user's approval. JSON: {"read":"allow","write":"ask","execute":"ask"}.
+// Which kinds of tool call need the user's approval, and how the commands it allows run (the
+// session's sandbox settings). JSON: {"read":"allow","write":"ask","execute":"ask"}, plus
+// "sandbox": SandboxPolicy::toJson() when that differs from the defaults.
 class ApprovalPolicy
 {
 public:
@@ -27,7 +31,10 @@ public:
     ApprovalMode mode(ApprovalKind kind) const;
     void setMode(ApprovalKind kind, ApprovalMode mode);
 
-    // Everything allowed (waterline-cli --auto-approve).
+    SandboxPolicy sandbox() const { return m_sandbox; }
+    void setSandbox(const SandboxPolicy &sandbox) { m_sandbox = sandbox; }
+
+    // Everything allowed (waterline-cli --auto-approve). The sandbox stays.
     static ApprovalPolicy allowAll();
 
     QJsonObject toJson() const;
@@ -40,6 +47,7 @@ private:
     ApprovalMode m_read = ApprovalMode::Allow;
     ApprovalMode m_write = ApprovalMode::Ask;
     ApprovalMode m_execute = ApprovalMode::Ask;
+    SandboxPolicy m_sandbox;
 };
 
 } // namespace wl

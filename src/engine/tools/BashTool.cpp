@@ -1,12 +1,15 @@
 #include "tools/BashTool.h"
 
 #include "LoggingCategories.h"
+#include "tools/CommandEnvironment.h"
 #include "tools/OutputCapture.h"
+#include "tools/Sandbox.h"
 #include "tools/ToolArguments.h"
 #include "tools/ToolRun.h"
 #include "tools/Utf8Text.h"
 #include "tools/Workspace.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTimer>
 
@@ -25,7 +28,9 @@ class BashRun : public ToolRun
 {
     Q_OBJECT
 public:
-    BashRun(const QString &command, const QString &workingDirectory, int timeoutSeconds, QObject *parent);
+    // `unsandboxedReason` empty: the command runs in the sandbox; else why it runs without one.
+    BashRun(const QString &command, const ToolContext &context, int timeoutSeconds, const QString &unsandboxedReason,
+            QObject *parent);
     ~BashRun() override;
 
     void cancel() override;
@@ -41,6 +46,7 @@ private:
 
     QString m_command;
     int m_timeoutSeconds;
+    QString m_unsandboxedReason;
     QProcess m_process;
     QTimer m_timer;
     OutputCapture m_capture{BashTool::outputCap / 2, BashTool::outputCap / 2};
@@ -48,42 +54,48 @@ private:
     bool m_completed = false;  // the result is built (finished() follows through the event loop)
 };
 
-BashRun::BashRun(const QString &command, const QString &workingDirectory, int timeoutSeconds, QObject *parent)
+BashRun::BashRun(const QString &command, const ToolContext &context, int timeoutSeconds,
+                 const QString &unsandboxedReason, QObject *parent)
     : ToolRun(u"bash"_s, parent)
     , m_command(command)
     , m_timeoutSeconds(timeoutSeconds)
+    , m_unsandboxedReason(unsandboxedReason)
 {
-    m_process.setProgram(u"bash"_s);
-    m_process.setArguments({u"-c"_s, command});
+    const QString workingDirectory = context.workspace->root();
+    const QStringList bashCommand{u"bash"_s, u"-c"_s, command};
+    QProcessEnvironment environment
+        = CommandEnvironment::build(QProcessEnvironment::systemEnvironment(), context.sandbox.extraEnvironment);
+    if (m_unsandboxedReason.isEmpty()) {
+        const Sandbox sandbox(workingDirectory, QDir::homePath(), context.sandbox, context.privatePaths);
+        m_process.setProgram(Sandbox::program());
+        m_process.setArguments(sandbox.arguments(bashCommand));
+        environment.insert(u"TMPDIR"_s, u"/tmp"_s);  // the sandbox's own; the host's may be hidden or read-only
+    } else {
+        m_process.setProgram(bashCommand.first());
+        m_process.setArguments(bashCommand.mid(1));
+    }
     m_process.setWorkingDirectory(workingDirectory);
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     m_process.setStandardInputFile(QProcess::nullDevice());
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    // API keys stay out of reach: whatever a command prints enters the history and the store.
-    const QStringList names = environment.keys();
-    for (const QString &name : names) {
-        if (name.endsWith(u"_API_KEY"_s) || name.endsWith(u"_AUTH_TOKEN"_s))
-            environment.remove(name);
-    }
-    // Nothing interactive: no pager waits for a key, no colour codes in the output.
-    environment.insert(u"PAGER"_s, u"cat"_s);
-    environment.insert(u"GIT_PAGER"_s, u"cat"_s);
-    environment.insert(u"TERM"_s, u"dumb"_s);
     m_process.setProcessEnvironment(environment);
-    // A new session makes the child the leader of its own process group (pgid == pid).
+    // A new session makes the child the leader of its own process group (pgid == pid). In the
+    // sandbox the child is bwrap: killing it takes down the sandbox's PID namespace, with every
+    // process in it, whatever session or group they moved to.
     m_process.setChildProcessModifier([] { ::setsid(); });
 
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &BashRun::drain);
     connect(&m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
         drain();
-        complete(exitCode, status == QProcess::CrashExit);
+        // bwrap passes a death by signal N on as exit code 128 + N, as a shell does.
+        const bool signalled = m_unsandboxedReason.isEmpty() && exitCode > 128 && exitCode <= 128 + 64;
+        complete(exitCode, status == QProcess::CrashExit || signalled);
     });
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error != QProcess::FailedToStart || m_completed)
             return;
         m_completed = true;
         m_timer.stop();
-        ToolResult result = ToolResult::error(u"bash could not be started: %1"_s.arg(m_process.errorString()));
+        ToolResult result = ToolResult::error(u"%1 could not be started: %2"_s.arg(m_process.program(), m_process.errorString()));
         result.exitCode = -1;
         finishQueued(result);
     });
@@ -92,7 +104,8 @@ BashRun::BashRun(const QString &command, const QString &workingDirectory, int ti
 
     m_process.start();
     m_timer.start(std::chrono::seconds(timeoutSeconds));
-    qCDebug(lcTools) << "bash started, pid" << m_process.processId() << "timeout" << timeoutSeconds << "s";
+    qCDebug(lcTools) << "bash started, pid" << m_process.processId() << "timeout" << timeoutSeconds << "s,"
+                     << (m_unsandboxedReason.isEmpty() ? "sandboxed" : "NOT sandboxed");
 }
 
 BashRun::~BashRun()
@@ -180,7 +193,12 @@ void BashRun::complete(int exitCode, bool crashed)
                                   {u"timeoutSeconds"_s, m_timeoutSeconds},
                                   {u"totalBytes"_s, m_capture.totalBytes()},
                                   {u"omittedBytes"_s, parts.omittedBytes},
-                                  {u"retainedBytes"_s, qint64(m_capture.retainedBytes())}};
+                                  {u"retainedBytes"_s, qint64(m_capture.retainedBytes())},
+                                  {u"sandboxed"_s, m_unsandboxedReason.isEmpty()}};
+    if (!m_unsandboxedReason.isEmpty()) {
+        content += u"[ran without a sandbox (%1): this session allows unsandboxed commands]\n"_s.arg(m_unsandboxedReason);
+        result.metadata.insert(u"unsandboxedReason"_s, m_unsandboxedReason);
+    }
     switch (m_stop) {
     case Stop::Timeout:
         content += u"[timed out after %1 s; the command and every process it started were killed]"_s.arg(m_timeoutSeconds);
@@ -206,6 +224,11 @@ void BashRun::complete(int exitCode, bool crashed)
 
 } // namespace
 
+QString BashTool::unsandboxedSettingName()
+{
+    return u"Run commands without a sandbox where bubblewrap is unavailable"_s;
+}
+
 ToolSpec BashTool::spec() const
 {
     using namespace ToolArguments;
@@ -213,7 +236,9 @@ ToolSpec BashTool::spec() const
         u"bash"_s,
         u"Run a shell command with `bash -c` in the workspace root. stdout and stderr are merged; long output keeps "
          "its first and last %1 bytes. The exit code is reported. timeout_s defaults to %2 and is at most %3; on "
-         "timeout the command and everything it started are killed. No input is available (stdin is empty)."_s
+         "timeout the command and everything it started are killed. No input is available (stdin is empty). The "
+         "command runs in a sandbox: only the workspace (and a private /tmp) can be written, and nothing it starts "
+         "in the background outlives it."_s
             .arg(outputCap / 2)
             .arg(defaultTimeoutSeconds)
             .arg(maxTimeoutSeconds),
@@ -232,7 +257,13 @@ ToolRun *BashTool::run(const QJsonObject &arguments, const ToolContext &context,
         return fail(u"invalid arguments for bash: 'command' is empty"_s, parent);
     const int timeout = int(std::clamp<qint64>(ToolArguments::integer(arguments, u"timeout_s"_s, defaultTimeoutSeconds), 1,
                                            maxTimeoutSeconds));
-    return new BashRun(command, context.workspace->root(), timeout, parent);
+    const QString unavailable = Sandbox::unavailableReason();
+    if (!unavailable.isEmpty() && !context.sandbox.allowUnsandboxed)
+        return fail(u"bash refused to run the command: commands run in a bubblewrap sandbox, and %1. Install "
+                     "bubblewrap, or let this session run commands without a sandbox: Settings > Agent > \"%2\" "
+                     "(waterline-cli run --allow-unsandboxed)."_s.arg(unavailable, unsandboxedSettingName()),
+                    parent);
+    return new BashRun(command, context, timeout, unavailable, parent);
 }
 
 void BashTool::describe(const QJsonObject &arguments, const ToolContext &, ApprovalRequest &request) const

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "tools/SandboxPolicy.h"
+
 #include <QString>
+#include <QStringList>
 
 namespace wl {
 
@@ -12,6 +15,9 @@ struct ToolContext
     Workspace *workspace = nullptr;  // not owned; must outlive the runs started with this context
     QString sessionId;
     QString callId;
+    SandboxPolicy sandbox;           // how commands run (the bash tool)
+    QStringList privatePaths;        // Waterline's files a command must not see wherever they are
+                                     // (the session database, the audit file)
 };
 
 } // namespace wl

@@ -309,6 +309,7 @@ void AgentController::openSession(const QString &sessionId)
     }
     m_sessionId = sessionId;
     m_openError.clear();
+    m_unsandboxedNote.clear();
     m_streamText.clear();
     m_deniedCalls.clear();
     m_approvalIds.clear();
@@ -688,6 +689,12 @@ void AgentController::onToolFinished(const ToolCall &call, const ToolResult &res
     const QModelIndex card = m_model->indexForCallId(call.id);
     outcome.offloaded = card.isValid() && card.data(ConversationModel::OffloadedRole).toBool();
     m_model->setToolResult(call.id, outcome);
+    if (result.metadata.value(u"sandboxed"_s) == QJsonValue(false) && m_unsandboxedNote.isEmpty()) {
+        m_unsandboxedNote = tr("Commands of this session run without a sandbox: %1")
+                                .arg(result.metadata.value(u"unsandboxedReason"_s).toString());
+        Q_EMIT notice(m_unsandboxedNote);
+        Q_EMIT statusChanged();
+    }
 }
 
 void AgentController::onCompactionStarted(Tier tier, int messages, const QDateTime &started)

@@ -91,6 +91,9 @@ public:
     bool isBusy() const;
     // Why the agent cannot run now (empty: it can).
     QString openError() const { return m_openError; }
+    // Set once a command of the open session ran without a sandbox (bubblewrap unavailable and the
+    // session allows it): what the status bar says about it. Empty: none did.
+    QString unsandboxedNote() const { return m_unsandboxedNote; }
 
     // Probes the provider again.
     void checkConnection();
@@ -183,6 +186,7 @@ private:
 
     QString m_sessionId;
     QString m_openError;
+    QString m_unsandboxedNote;
     bool m_opening = false;
     quint64 m_generation = 0;
     QThreadPool m_pool;   // one worker reading sessions; the destructor waits for it

@@ -5,7 +5,10 @@
 #include "AgentHarness.h"
 
 #include <QDirIterator>
+#include "tools/BashTool.h"
+
 #include <QFileInfo>
+#include <QTcpServer>
 
 using namespace wl;
 using namespace wl::test;
@@ -19,6 +22,10 @@ private slots:
     void hostileCall();
     void secretsInToolOutputNeverLeave_data();
     void secretsInToolOutputNeverLeave();
+    void sessionSandboxSettingReachesTheCommand_data();
+    void sessionSandboxSettingReachesTheCommand();
+    void unsandboxedCommandsNeedTheSessionsOptIn();
+    void sessionDatabaseIsOutOfSight();
 };
 
 void TestAgentTools::hostileCall_data()
@@ -134,7 +141,7 @@ void TestAgentTools::secretsInToolOutputNeverLeave()
     QVERIFY(!body.contains(token.toUtf8()));
     QVERIFY(!body.contains("PlantedPrivateKeyMaterial"));
     int files = 0;
-    QDirIterator it(h.wsPath(u".waterline"_s), QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(h.wsPath(u".waterline/tool_results"_s), QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString text = fileText(it.next());
         ++files;
@@ -142,6 +149,101 @@ void TestAgentTools::secretsInToolOutputNeverLeave()
         QVERIFY(text.contains(u"[redacted: GitHub token]"_s));
     }
     QCOMPARE(files, padding > 0 ? 1 : 0);
+}
+
+void TestAgentTools::sessionSandboxSettingReachesTheCommand_data()
+{
+    QTest::addColumn<bool>("network");
+    QTest::newRow("network on (default)") << true;
+    QTest::newRow("network off") << false;
+}
+
+void TestAgentTools::sessionSandboxSettingReachesTheCommand()
+{
+    // The setting comes from the session's stored approval policy, as a session opened later has it.
+    QFETCH(bool, network);
+    QTcpServer listener;
+    QVERIFY(listener.listen(QHostAddress::LocalHost));
+    AgentHarness h;
+    ApprovalPolicy approval = ApprovalPolicy::allowAll();
+    SandboxPolicy sandbox;
+    sandbox.network = network;
+    approval.setSandbox(sandbox);
+    QVERIFY(h.store.setApprovalPolicy(
+        h.sessionId, QString::fromUtf8(QJsonDocument(approval.toJson()).toJson(QJsonDocument::Compact))));
+    AgentConfig config = h.config();
+    config.approval.reset();
+
+    const QString command = u"echo hi > /dev/tcp/127.0.0.1/%1 && echo connected || echo refused"_s.arg(listener.serverPort());
+    h.server.enqueue(FakeReply::withToolCalls(
+        {FakeToolCall{u"c1"_s, u"bash"_s, QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson())}}));
+    h.server.enqueue(FakeReply::withText(u"done"_s));
+    AgentRun *run = h.open(config);
+    QVERIFY(run->submit(u"connect"_s));
+    QCOMPARE(h.settle(60000), AgentRun::State::Finished);
+    const QList<Message> history = h.store.history(h.sessionId);
+    QCOMPARE(history.size(), 4);
+    const QString output = history[2].content;
+    QCOMPARE(output.contains(u"\nconnected\n"_s) || output.startsWith(u"connected\n"_s), network);
+    QCOMPARE(output.contains(u"refused\n"_s), !network);
+    QCOMPARE(history[2].isError, false);
+}
+
+void TestAgentTools::unsandboxedCommandsNeedTheSessionsOptIn()
+{
+    // No bwrap here (simulated): refused, unless the session's setting allows unsandboxed commands.
+    qputenv("WATERLINE_BWRAP", "/nonexistent/waterline-test/bwrap");
+    for (const bool optIn : {false, true}) {
+        AgentHarness h;
+        AgentConfig config = h.config();
+        SandboxPolicy sandbox;
+        sandbox.allowUnsandboxed = optIn;
+        config.approval->setSandbox(sandbox);
+        h.server.enqueue(FakeReply::withToolCalls({FakeToolCall{u"c1"_s, u"bash"_s, uR"({"command":"touch ran"})"_s}}));
+        h.server.enqueue(FakeReply::withText(u"done"_s));
+        AgentRun *run = h.open(config);
+        QVERIFY(run->submit(u"run it"_s));
+        QCOMPARE(h.settle(60000), AgentRun::State::Finished);
+        const QList<Message> history = h.store.history(h.sessionId);
+        QCOMPARE(history.size(), 4);
+        QCOMPARE(QFileInfo::exists(h.wsPath(u"ran"_s)), optIn);
+        QCOMPARE(history[2].isError, !optIn);
+        QVERIFY2(history[2].content.contains(optIn ? u"ran without a sandbox"_s : BashTool::unsandboxedSettingName()),
+                 qPrintable(history[2].content));
+    }
+    qunsetenv("WATERLINE_BWRAP");
+}
+
+void TestAgentTools::sessionDatabaseIsOutOfSight()
+{
+    // The database where the README's --db example puts it: in the workspace (the host's /tmp,
+    // where the harness keeps its own, is private to the sandbox anyway).
+    AgentHarness h;
+    SessionStore store;
+    const QString database = h.wsPath(u".waterline-sessions.db"_s);
+    QString error;
+    QVERIFY2(store.open(database, &error), qPrintable(error));
+    SessionInfo fields;
+    fields.title = u"in the workspace"_s;
+    fields.workspace = QDir(h.workspace).canonicalPath();
+    const auto session = store.createSession(fields, &error);
+    QVERIFY2(session, qPrintable(error));
+    AgentConfig config = h.config();
+    config.store = &store;
+    config.sessionId = session->id;
+
+    const QString command = u"head -c 15 .waterline-sessions.db; echo; ls -a"_s;
+    h.server.enqueue(FakeReply::withToolCalls(
+        {FakeToolCall{u"c1"_s, u"bash"_s, QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson())}}));
+    h.server.enqueue(FakeReply::withText(u"done"_s));
+    AgentRun *run = h.open(config);
+    QVERIFY(run->submit(u"read it"_s));
+    QCOMPARE(h.settle(60000), AgentRun::State::Finished);
+    const QList<Message> history = store.history(session->id);
+    QCOMPARE(history.size(), 4);
+    QVERIFY2(!history[2].content.contains(u"SQLite format"_s), qPrintable(history[2].content));
+    QVERIFY2(history[2].content.contains(u".waterline-sessions.db"_s), qPrintable(history[2].content));  // hidden, not gone
+    h.run.reset();
 }
 
 QTEST_GUILESS_MAIN(TestAgentTools)

@@ -11,6 +11,7 @@
 #include "settings/SettingsDialog.h"
 #include "settings/ThemeManager.h"
 #include "tools/ApprovalPolicy.h"
+#include "tools/BashTool.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -98,6 +99,7 @@ private slots:
     void invalidProfileIsNotSaved();
     void cancelDropsEditsAndThemePreview();
     void agentAndAppearanceAreSaved();
+    void sandboxSettingsAreSaved();
     void keyboardAndNames();
     void screenshot();
 
@@ -590,6 +592,35 @@ void TestSettingsDialog::agentAndAppearanceAreSaved()
     QVERIFY(keys.contains(AppSettings::Key::TurnLimit));
     QVERIFY(keys.contains(AppSettings::Key::Theme));
     QVERIFY(!keys.contains(AppSettings::Key::ProviderProfiles));   // untouched profiles are not rewritten
+}
+
+void TestSettingsDialog::sandboxSettingsAreSaved()
+{
+    AgentPage *agent = m_dialog->agentPage();
+    // The defaults: network on, no unsandboxed commands, nothing extra passed.
+    QVERIFY(agent->networkCheck()->isChecked());
+    QVERIFY(!agent->unsandboxedCheck()->isChecked());
+    QVERIFY(agent->environmentEdit()->text().isEmpty());
+    // The refusal of an unsandboxed command names this checkbox by its text.
+    QCOMPARE(agent->unsandboxedCheck()->text().remove(u'&'), BashTool::unsandboxedSettingName());
+
+    agent->networkCheck()->setChecked(false);
+    agent->unsandboxedCheck()->setChecked(true);
+    agent->environmentEdit()->setFocus();
+    // '=' and '$' cannot be typed: only names, separated by spaces or commas.
+    QTest::keyClicks(agent->environmentEdit(), u"MY_FLAG=$X, OTHER OTHER"_s);
+    QCOMPARE(agent->environmentEdit()->text(), u"MY_FLAGX, OTHER OTHER"_s);
+    QVERIFY(m_dialog->apply());
+    const SandboxPolicy saved = m_settings->approvalPolicy().sandbox();
+    QCOMPARE(saved.network, false);
+    QCOMPARE(saved.allowUnsandboxed, true);
+    QCOMPARE(saved.extraEnvironment, (QStringList{u"MY_FLAGX"_s, u"OTHER"_s}));
+
+    // A dialog opened later shows what was saved.
+    SettingsDialog again(m_settings.get());
+    QVERIFY(!again.agentPage()->networkCheck()->isChecked());
+    QVERIFY(again.agentPage()->unsandboxedCheck()->isChecked());
+    QCOMPARE(again.agentPage()->environmentEdit()->text(), u"MY_FLAGX OTHER"_s);
 }
 
 void TestSettingsDialog::keyboardAndNames()

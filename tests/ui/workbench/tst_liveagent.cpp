@@ -32,6 +32,7 @@
 #include <QImage>
 #include <QPixmap>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -200,6 +201,7 @@ private slots:
     void brokenStreamIsRetriedAndShownOnce();
     void firstRunOpensDemo();
     void settingsReachTheAgent();
+    void unsandboxedCommandsAreShown();
     void summariesUseTheSummaryProfile_data();
     void summariesUseTheSummaryProfile();
     void sessionRunsOnItsOwnProfile_data();
@@ -473,6 +475,43 @@ void TestLiveAgent::settingsReachTheAgent()
     QCOMPARE(h.model().indexForCallId(u"c9"_s).data(ConversationModel::ToolStatusRole).toInt(), int(ToolCallStatus::Ok));
 }
 
+void TestLiveAgent::unsandboxedCommandsAreShown()
+{
+    // bubblewrap unavailable (simulated) and the user opted in: the command runs, and the status
+    // bar says from then on that this session's commands are not sandboxed.
+    qputenv("WATERLINE_BWRAP", "/nonexistent/waterline-test/bwrap");
+    Harness h;
+    QVERIFY(h.setUp([](Harness &harness) {
+        ApprovalPolicy approval = ApprovalPolicy::allowAll();
+        SandboxPolicy sandbox;
+        sandbox.allowUnsandboxed = true;
+        approval.setSandbox(sandbox);
+        harness.settings->setApprovalPolicy(approval);
+        return true;
+    }));
+    QCOMPARE(h.window->statusSandboxText(), QString());
+    h.server.enqueue(FakeReply::withToolCalls({bashCall(u"c1"_s, u"echo ran"_s)}));
+    h.server.enqueue(FakeReply::withText(u"ok"_s));
+    h.type(u"go"_s);
+    QVERIFY(h.settle());
+    qunsetenv("WATERLINE_BWRAP");
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+    const QModelIndex card = h.model().indexForCallId(u"c1"_s);
+    QCOMPARE(card.data(ConversationModel::ToolStatusRole).toInt(), int(ToolCallStatus::Ok));
+    QVERIFY(card.data(ConversationModel::TextRole).toString().contains(u"ran without a sandbox"_s));
+    QVERIFY2(h.window->statusSandboxText().contains(u"without a sandbox"_s), qPrintable(h.window->statusSandboxText()));
+    QVERIFY(h.window->statusSandboxText().contains(u"not installed"_s));
+    QVERIFY(!h.window->statusBar()->findChild<QLabel *>(u"StatusSandbox"_s)->isHidden());
+
+    // Another session starts without the warning until one of its commands runs unsandboxed.
+    QString other;
+    QString error;
+    QVERIFY2(h.window->sessionsPanel()->createSession(u"second"_s, h.workspace, &other, &error), qPrintable(error));
+    QSignalSpy opened(h.window->agent(), &AgentController::sessionOpened);
+    h.window->openSession(h.dbPath, other);
+    QVERIFY(opened.wait(10000));
+    QCOMPARE(h.window->statusSandboxText(), QString());
+}
 
 void TestLiveAgent::summariesUseTheSummaryProfile_data()
 {
