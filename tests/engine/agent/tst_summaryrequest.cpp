@@ -393,6 +393,9 @@ void TestSummaryRequest::hostileStringsMatchQJsonDocument_data()
     QTest::newRow("lone low in a run") << QString(40, u'a') + units({0xde00}) + QString(40, u'b');
     QTest::newRow("reversed pair") << units({0xde42, 0xd83d});
     QTest::newRow("pair across a 16-unit block") << QString(15, u'a') + u"🙂"_s + QString(16, u'a');
+    QTest::newRow("pair across a 32-unit block") << QString(31, u'a') + u"🙂"_s + QString(40, u'a');
+    QTest::newRow("escape at the last unit of a block") << QString(QString(31, u'a') + u'\n').repeated(5);
+    QTest::newRow("lone high after 33 plain") << QString(33, u'a') + units({0xd800}) + QString(33, u'a');
     QTest::newRow("CJK block") << u"日本語のテキスト"_s.repeated(100);
     QTest::newRow("every length up to 40") << [] {
         QString s;
