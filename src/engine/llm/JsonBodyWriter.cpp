@@ -112,7 +112,6 @@ PlainCopier chooseCopier()
 #endif
 }
 
-const PlainCopier copyPlain = chooseCopier();
 constexpr qsizetype kBlock = 16; // the smallest block a copier takes
 
 } // namespace
@@ -171,6 +170,7 @@ void JsonBodyWriter::string(QStringView text)
     const qsizetype start = m_at - m_buffer.constData();
     const char16_t *p = text.utf16();
     const char16_t *const end = p + text.size();
+    static const PlainCopier copyPlain = chooseCopier(); // on first use: no static-initialisation order
     *m_at++ = '"';
     while (p != end) {
         if (end - p >= kBlock) {
