@@ -12,7 +12,7 @@ namespace wl {
 // QJsonDocument::toJson(QJsonDocument::Compact) gives for the same value, provided the caller
 // writes each object's keys in QJsonObject's order (sorted). No QJsonObject is built for the
 // messages: a Full compaction's summary prompt is megabytes, and QJsonDocument would copy it
-// three times before writing it. Plain ASCII is escaped 16 UTF-16 units at a time.
+// three times before writing it. Runs of plain ASCII go 16 or 32 UTF-16 units at a time (SSE2, AVX2).
 class JsonBodyWriter
 {
 public:
