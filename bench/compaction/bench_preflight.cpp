@@ -1,12 +1,21 @@
-// Preflight cost per turn, and the Full compaction path without the summariser.
+// Preflight cost per turn, and the Full compaction path up to the summariser's request.
 #include "BenchSessions.h"
 
+#include "agent/ChatClientSummarizer.h"
 #include "compaction/CompactionPass.h"
 #include "compaction/ContextView.h"
 #include "compaction/Preflight.h"
+#include "compaction/Summarizer.h"
 #include "compaction/TokenEstimate.h"
+#include "llm/AnthropicClient.h"
+#include "llm/ChatRequest.h"
+#include "llm/OpenAiChatClient.h"
+
+#include <QCoreApplication>
 
 #include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
 
 using namespace wl;
 using namespace wl::bench;
@@ -18,6 +27,28 @@ const QString kSystem = QStringLiteral("You are a coding agent. Use the tools to
 qint64 windowFor(const QList<Message> &history, double ratio)
 {
     return qint64(double(ContextView::build(kSystem, history, {}).tokens()) / ratio);
+}
+
+// What the user waits for before the summariser's call goes out: its prompt for the head and
+// the JSON body the client posts (OpenAI Chat: the default, local provider). Returns the body size.
+qsizetype summaryRequestBytes(const ChatClient &client, const QList<const Message *> &head,
+                              const Checkpoint *previous)
+{
+    const QString prompt = Summarizer::userPrompt(head, previous);
+    const ChatRequest request = ChatClientSummarizer::request(QStringLiteral("qwen2.5-coder:7b"), 4096,
+                                                              Summarizer::systemInstruction(), prompt);
+    const QByteArray body = client.requestBody(request);
+    benchmark::DoNotOptimize(body.constData());
+    return body.size();
+}
+
+// Minor page faults so far: first touches of fresh memory, which the kernel zeroes. Multi-megabyte
+// buffers made afresh on every compaction show up here.
+double minorFaults()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_minflt);
 }
 } // namespace
 
@@ -83,9 +114,9 @@ static void BM_TierDecision(benchmark::State &state)
 }
 BENCHMARK(BM_TierDecision)->Unit(benchmark::kNanosecond);
 
-// Full compaction of a 10,000-message session without the summariser: the view built from
-// scratch, the tier, gate-2 offloads (in memory), the head handed to a summariser, the
-// checkpoint applied and the final view materialised.
+// Full compaction of a 10,000-message session: the view built from scratch, the tier, gate-2
+// offloads (in memory), the head handed to the summariser, its prompt and request body built
+// (the LLM's own time left out), the checkpoint applied and the final view materialised.
 static void BM_FullCompactionView(benchmark::State &state)
 {
     // Arg 0: every result below gate 2; arg 1: results up to 6,000 bytes, a third offloaded (in memory).
@@ -98,6 +129,9 @@ static void BM_FullCompactionView(benchmark::State &state)
     summary.summary = QStringLiteral("Fixed many modules.");
     summary.structured = true;
     qsizetype viewSize = 0;
+    qsizetype bodySize = 0;
+    OpenAiChatClient client;
+    const double faults = minorFaults();
     for (auto _ : state) {
         ContextOverlays overlays;
         ContextView view = ContextView::build(kSystem, history, overlays);
@@ -112,15 +146,51 @@ static void BM_FullCompactionView(benchmark::State &state)
         // What Preflight hands the summary chain: the head where it is, placeholders made.
         QList<Message> made;
         const QList<const Message *> head = pass.summaryMessages(*job, &made);
-        benchmark::DoNotOptimize(head.constData());
+        bodySize = summaryRequestBytes(client, head, job->previous ? &*job->previous : nullptr);
         pass.applySummary(*job, summary, tier, QStringLiteral("record"));
         const QList<Message> messages = pass.view().messages(history, overlays);
         viewSize = messages.size();
         benchmark::DoNotOptimize(messages.constData());
     }
+    state.counters["page_faults"] = (minorFaults() - faults) / double(state.iterations());
     state.counters["view_messages"] = double(viewSize);
+    state.counters["body_bytes"] = double(bodySize);
 }
 BENCHMARK(BM_FullCompactionView)->ArgName("offloads")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The summariser's prompt and request body alone, for the head of that Full compaction.
+// Arg 0: OpenAI Chat, arg 1: Anthropic Messages.
+static void BM_SummaryRequest(benchmark::State &state)
+{
+    const QList<Message> history = agentSession(10000, 3900);
+    CompactionPolicy policy;
+    policy.contextWindow = windowFor(history, 0.85);
+    const Offloader offloader = Offloader::simulated(QStringLiteral("bench"));
+    ContextOverlays overlays;
+    ContextView view = ContextView::build(kSystem, history, overlays);
+    CompactionPass pass(kSystem, history, history.size(), policy, 4000, offloader, overlays, view);
+    TierReason reason;
+    const Tier tier = pass.decide(false, &reason);
+    auto job = pass.prepareSummary(tier, QStringLiteral("record"));
+    if (!job) {
+        state.SkipWithError("nothing to summarise");
+        return;
+    }
+    QList<Message> made;
+    const QList<const Message *> head = pass.summaryMessages(*job, &made);
+    OpenAiChatClient openAi;
+    AnthropicClient anthropic;
+    const ChatClient &client = state.range(0) ? static_cast<const ChatClient &>(anthropic) : openAi;
+    const Checkpoint *previous = job->previous ? &*job->previous : nullptr;
+    qsizetype bodySize = 0;
+    const double faults = minorFaults();
+    for (auto _ : state)
+        bodySize = summaryRequestBytes(client, head, previous);
+    state.counters["page_faults"] = (minorFaults() - faults) / double(state.iterations());
+    state.counters["head_messages"] = double(head.size());
+    state.counters["body_bytes"] = double(bodySize);
+}
+BENCHMARK(BM_SummaryRequest)->ArgName("anthropic")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // Building the view of a 10,000-message history from scratch (what the incremental view avoids).
 static void BM_BuildView(benchmark::State &state)
@@ -133,4 +203,14 @@ static void BM_BuildView(benchmark::State &state)
 }
 BENCHMARK(BM_BuildView)->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();
+// The LLM clients are QObjects with a network manager: give them an application.
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -50,25 +50,71 @@ void scheduleScreenshot(wl::MainWindow &window, const QString &path, bool waitFo
     QTimer::singleShot(120000, &window, grab);
 }
 
+// Waterline's options. The descriptions are translated when the translators are installed first.
+struct CommandLine
+{
+    CommandLine()
+        : helpOption(parser.addHelpOption())
+        , versionOption(parser.addVersionOption())
+    {
+        parser.setApplicationDescription(QCoreApplication::translate("main", "Waterline: run LLM agents and see how their context is compacted."));
+        parser.addOptions({dbOption, workspaceOption, sessionOption, demoOption, screenshotOption, showDockOption});
+    }
+
+    // True when the arguments parse and ask for help or the version, and nothing else needs doing.
+    bool onlyPrints(const QStringList &arguments)
+    {
+        return parser.parse(arguments)
+            && (parser.isSet(helpOption) || parser.isSet(u"help-all"_s) || parser.isSet(versionOption));
+    }
+
+    QCommandLineParser parser;
+    const QCommandLineOption helpOption;
+    const QCommandLineOption versionOption;
+    const QCommandLineOption dbOption{u"db"_s, QCoreApplication::translate("main", "Use the session database at <path>."), u"path"_s};
+    const QCommandLineOption workspaceOption{u"workspace"_s, QCoreApplication::translate("main", "Start a new session in the workspace folder <dir>."), u"dir"_s};
+    const QCommandLineOption sessionOption{u"session"_s, QCoreApplication::translate("main", "Open the session with this <id>."), u"id"_s};
+    const QCommandLineOption demoOption{u"demo"_s, QCoreApplication::translate("main", "Open the bundled demo session (no network needed).")};
+    const QCommandLineOption screenshotOption{u"screenshot"_s, QCoreApplication::translate("main", "Render the main window after start-up to the PNG <path> and exit."), u"path"_s};
+    const QCommandLineOption showDockOption{u"show-dock"_s, QCoreApplication::translate("main", "Bring the dock <name> (e.g. Anchors) to the front; useful with --screenshot."), u"name"_s};
+};
+
+QStringList argumentList(int argc, char *argv[])
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+    return arguments;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    // --help and --version only print: answer them from a QCoreApplication, because QApplication
+    // aborts when no display is reachable (a package check, a script over ssh). Anything the parser
+    // does not know (such as Qt's own -platform) still goes to QApplication as before.
+    if (CommandLine().onlyPrints(argumentList(argc, argv))) {
+        QCoreApplication app(argc, argv);
+        wl::setApplicationIdentity(app);
+        wl::installTranslations(app, wl::languageSetting());
+        CommandLine commandLine;
+        commandLine.parser.process(app); // prints the help or the version and exits
+        return 0;
+    }
+
     QApplication app(argc, argv);
     wl::setApplicationIdentity(app);
     wl::installTranslations(app, wl::languageSetting());
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Waterline: run LLM agents and see how their context is compacted."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption dbOption(QStringLiteral("db"), QApplication::translate("main", "Use the session database at <path>."), QStringLiteral("path"));
-    const QCommandLineOption workspaceOption(QStringLiteral("workspace"), QApplication::translate("main", "Start a new session in the workspace folder <dir>."), QStringLiteral("dir"));
-    const QCommandLineOption sessionOption(QStringLiteral("session"), QApplication::translate("main", "Open the session with this <id>."), QStringLiteral("id"));
-    const QCommandLineOption demoOption(QStringLiteral("demo"), QApplication::translate("main", "Open the bundled demo session (no network needed)."));
-    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"), QApplication::translate("main", "Render the main window after start-up to the PNG <path> and exit."), QStringLiteral("path"));
-    const QCommandLineOption showDockOption(QStringLiteral("show-dock"), QApplication::translate("main", "Bring the dock <name> (e.g. Anchors) to the front; useful with --screenshot."), QStringLiteral("name"));
-    parser.addOptions({dbOption, workspaceOption, sessionOption, demoOption, screenshotOption, showDockOption});
+    CommandLine commandLine;
+    QCommandLineParser &parser = commandLine.parser;
+    const QCommandLineOption &dbOption = commandLine.dbOption;
+    const QCommandLineOption &workspaceOption = commandLine.workspaceOption;
+    const QCommandLineOption &sessionOption = commandLine.sessionOption;
+    const QCommandLineOption &demoOption = commandLine.demoOption;
+    const QCommandLineOption &screenshotOption = commandLine.screenshotOption;
+    const QCommandLineOption &showDockOption = commandLine.showDockOption;
     parser.process(app);
 
     if (parser.isSet(workspaceOption) && !QFileInfo(parser.value(workspaceOption)).isDir()) {

@@ -30,14 +30,20 @@ void ChatClientSummarizer::summarize(quint64 requestId, const QString &systemPro
         Q_EMIT failed(requestId, QCoreApplication::translate("wl::ChatClientSummarizer", "no LLM client"));
         return;
     }
-    ChatRequest request;
-    request.messages = {Message::system(systemPrompt), Message::user(userPrompt)};
-    request.model = m_model;
-    request.maxOutputTokens = m_maxOutputTokens;
-    request.promptCaching = false;
     m_current = requestId;
     qCDebug(lcAgent) << "summary request" << requestId << "to model" << m_model;
-    m_client->send(request);
+    m_client->send(request(m_model, m_maxOutputTokens, systemPrompt, userPrompt));
+}
+
+ChatRequest ChatClientSummarizer::request(const QString &model, int maxOutputTokens, const QString &systemPrompt,
+                                          const QString &userPrompt)
+{
+    ChatRequest r;
+    r.messages = {Message::system(systemPrompt), Message::user(userPrompt)};
+    r.model = model;
+    r.maxOutputTokens = maxOutputTokens;
+    r.promptCaching = false;
+    return r;
 }
 
 void ChatClientSummarizer::cancel(quint64 requestId)

@@ -8,6 +8,7 @@ namespace wl {
 
 class ChatClient;
 struct ChatError;
+struct ChatRequest;
 struct ChatUsage;
 struct Message;
 
@@ -28,6 +29,10 @@ public:
     void summarize(quint64 requestId, const QString &systemPrompt, const QString &userPrompt) override;
     void cancel(quint64 requestId) override;
     QString modelName() const override { return m_model; }
+
+    // What summarize() sends: the system and user messages, no tools, no prompt caching.
+    static ChatRequest request(const QString &model, int maxOutputTokens, const QString &systemPrompt,
+                               const QString &userPrompt);
 
 private:
     void onFinished(const wl::Message &assistant, const wl::ChatUsage &usage, const QString &finishReason);

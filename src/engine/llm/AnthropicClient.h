@@ -40,6 +40,8 @@ public:
     QByteArray requestBody(const ChatRequest &request) const override;
     QUrl endpoint() const override;
 
+    // The body as a JSON object; requestBody() writes the same bytes QJsonDocument would write
+    // for it, without building it.
     static QJsonObject requestJson(const ChatRequest &request);
     // "{base}/v1/<path>", or "{base}/<path>" when the base already ends in /v1.
     static QUrl apiUrl(const QUrl &base, QStringView path);

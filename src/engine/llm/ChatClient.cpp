@@ -88,6 +88,19 @@ QUrl ChatClient::joinUrl(const QUrl &base, QStringView path)
     return url;
 }
 
+qsizetype ChatClient::bodySizeHint(const ChatRequest &request)
+{
+    qsizetype units = request.model.size();
+    for (const Message &m : request.messages) {
+        units += m.content.size() + m.toolCallId.size() + 96;
+        for (const ToolCall &call : m.toolCalls)
+            units += call.id.size() + call.name.size() + call.arguments.size() + 96;
+    }
+    // Room for escapes (a newline every few dozen characters is common) and the fixed fields;
+    // tools are small and written by QJsonDocument, 1 KB each is plenty.
+    return units + units / 8 + 1024 * (request.tools.size() + 1);
+}
+
 void ChatClient::send(const ChatRequest &request)
 {
     if (m_busy)

@@ -99,6 +99,9 @@ protected:
     QString apiKey() const { return m_apiKey; }
     // Joins base URL and a path ("/chat/completions") without doubling slashes.
     static QUrl joinUrl(const QUrl &base, QStringView path);
+    // A close upper guess of a request body's UTF-8 size when the text is mostly ASCII, so the
+    // body is written into one buffer (it still grows for text that is not).
+    static qsizetype bodySizeHint(const ChatRequest &request);
 
 private:
     void startAttempt();

@@ -1,5 +1,6 @@
 #include "OpenAiChatClient.h"
 
+#include "JsonBodyWriter.h"
 #include "StreamAssembler.h"
 
 #include <QJsonArray>
@@ -62,6 +63,50 @@ QJsonObject toolJson(const ToolSpec &spec)
         function.insert(u"description", spec.description);
     return QJsonObject{{u"type"_s, u"function"_s}, {u"function"_s, function}};
 }
+
+// messageJson() written directly, keys in QJsonObject's order.
+void writeMessage(JsonBodyWriter &out, const Message &m)
+{
+    out.raw("{\"content\":");
+    switch (m.role) {
+    case Role::System:
+        out.string(m.content);
+        out.raw(",\"role\":\"system\"}");
+        break;
+    case Role::User:
+        out.string(m.content);
+        out.raw(",\"role\":\"user\"}");
+        break;
+    case Role::Assistant:
+        if (m.content.isEmpty() && m.hasToolCalls())
+            out.raw("null");
+        else
+            out.string(m.content);
+        out.raw(",\"role\":\"assistant\"");
+        if (m.hasToolCalls()) {
+            out.raw(",\"tool_calls\":[");
+            for (qsizetype i = 0; i < m.toolCalls.size(); ++i) {
+                const ToolCall &call = m.toolCalls[i];
+                out.raw(i ? ",{\"function\":{\"arguments\":" : "{\"function\":{\"arguments\":");
+                out.string(QStringView(call.arguments).trimmed().isEmpty() ? QStringView(u"{}") : QStringView(call.arguments));
+                out.raw(",\"name\":");
+                out.string(call.name);
+                out.raw("},\"id\":");
+                out.string(call.id);
+                out.raw(",\"type\":\"function\"}");
+            }
+            out.raw(']');
+        }
+        out.raw('}');
+        break;
+    case Role::Tool:
+        out.string(m.content);
+        out.raw(",\"role\":\"tool\",\"tool_call_id\":");
+        out.string(m.toolCallId);
+        out.raw('}');
+        break;
+    }
+}
 } // namespace
 
 QString OpenAiChatClient::protocolName() const
@@ -106,7 +151,39 @@ QJsonObject OpenAiChatClient::requestJson(const ChatRequest &request, bool useMa
 
 QByteArray OpenAiChatClient::requestBody(const ChatRequest &request) const
 {
-    return QJsonDocument(requestJson(request, usesMaxCompletionTokens(baseUrl()))).toJson(QJsonDocument::Compact);
+    // requestJson() through QJsonDocument, written without building it (tst_summaryrequest).
+    JsonBodyWriter out(bodySizeHint(request));
+    out.raw('{');
+    if (request.maxOutputTokens > 0) {
+        out.raw(usesMaxCompletionTokens(baseUrl()) ? QByteArrayView("\"max_completion_tokens\":")
+                                                   : QByteArrayView("\"max_tokens\":"));
+        out.number(request.maxOutputTokens);
+        out.raw(',');
+    }
+    out.raw("\"messages\":[");
+    for (qsizetype i = 0; i < request.messages.size(); ++i) {
+        if (i)
+            out.raw(',');
+        writeMessage(out, request.messages[i]);
+    }
+    out.raw("],\"model\":");
+    out.string(request.model);
+    out.raw(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
+    if (request.temperature) {
+        out.raw(",\"temperature\":");
+        out.value(QJsonValue(*request.temperature));
+    }
+    if (!request.tools.isEmpty()) {
+        out.raw(",\"tools\":[");
+        for (qsizetype i = 0; i < request.tools.size(); ++i) {
+            if (i)
+                out.raw(',');
+            out.value(toolJson(request.tools[i]));
+        }
+        out.raw(']');
+    }
+    out.raw('}');
+    return out.take();
 }
 
 void OpenAiChatClient::addHeaders(QNetworkRequest &request) const

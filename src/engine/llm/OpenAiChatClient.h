@@ -32,6 +32,8 @@ public:
     QByteArray requestBody(const ChatRequest &request) const override;
     QUrl endpoint() const override;
 
+    // The body as a JSON object; requestBody() writes the same bytes QJsonDocument would write
+    // for it, without building it.
     static QJsonObject requestJson(const ChatRequest &request, bool useMaxCompletionTokens);
     static bool usesMaxCompletionTokens(const QUrl &baseUrl);
 
