@@ -149,6 +149,9 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption offload(u"offload-threshold"_s,
                                      QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded at compaction (gate 2, default 4000)."),
                                      u"BYTES"_s);
+    const QCommandLineOption toolTime(u"offload-at-tool-time"_s,
+                                      QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded when the tool finishes (gate 1, default 10000)."),
+                                      u"BYTES"_s);
     const QCommandLineOption summary(u"summary"_s,
                                      QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
                                                                                   "('size' alone: the mean of the source's own summaries, else 600)."),
@@ -159,7 +162,7 @@ int runSimulate(const QStringList &arguments)
                                   u"DIR"_s);
     const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"requests\": [...], \"totals\": {...}}."));
     const QCommandLineOption run(u"run"_s, QCoreApplication::translate("waterline-cli", "OpenHands evaluation output: which run (line) to read (default 0)."), u"N"_s, u"0"_s);
-    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, summary, schemas, dump, json, run});
+    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, toolTime, summary, schemas, dump, json, run});
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());
@@ -177,7 +180,7 @@ int runSimulate(const QStringList &arguments)
 
     // Numbers first, so every bad value is a usage error naming its option.
     QString error;
-    std::optional<qint64> windowValue, tailValue, offloadValue, runValue;
+    std::optional<qint64> windowValue, tailValue, offloadValue, toolTimeValue, runValue;
     std::optional<double> thresholds[4];
     const QCommandLineOption *thresholdOptions[4] = {&warn, &soft, &full, &emergency};
     if (parser.isSet(window) && !(windowValue = parseWindow(u"--window"_s, parser.value(window), &error)))
@@ -190,6 +193,8 @@ int runSimulate(const QStringList &arguments)
     if (parser.isSet(tail) && !(tailValue = parseCount(u"--tail"_s, parser.value(tail), 1, &error)))
         return usage(error);
     if (parser.isSet(offload) && !(offloadValue = parseCount(u"--offload-threshold"_s, parser.value(offload), 0, &error)))
+        return usage(error);
+    if (parser.isSet(toolTime) && !(toolTimeValue = parseCount(u"--offload-at-tool-time"_s, parser.value(toolTime), 0, &error)))
         return usage(error);
     if (!(runValue = parseCount(u"--run"_s, parser.value(run), 0, &error)))
         return usage(error);
@@ -270,6 +275,8 @@ int runSimulate(const QStringList &arguments)
         policy.tailMessages = int(std::min<qint64>(*tailValue, 1'000'000));
     if (offloadValue)
         policy.offloadAtCompaction = *offloadValue;
+    if (toolTimeValue)
+        policy.offloadAtToolTime = *toolTimeValue;
     if (countSchemas)
         policy.countToolSchemas = *countSchemas;
     if (const QString problem = policy.validate(); !problem.isEmpty())

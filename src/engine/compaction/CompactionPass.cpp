@@ -81,7 +81,7 @@ CompactionPass::CompactionPass(const QString &systemPrompt, const QList<Message>
 
 TokenEstimate CompactionPass::estimate() const
 {
-    return TokenEstimate(m_view.bytes(), m_schemaBytes, m_policy);
+    return TokenEstimate(m_view.bytes(), m_schemaBytes, m_policy, overheadTokens);
 }
 
 Tier CompactionPass::decide(bool force, TierReason *reason) const
@@ -302,6 +302,19 @@ const Checkpoint &CompactionPass::applyCheckpointText(const SummaryJob &job, con
     cp.text = text;
     if (job.previous)
         cp.anchors = job.previous->anchors;
+    return addCheckpoint(job, cp, tier, recordId);
+}
+
+const Checkpoint &CompactionPass::applyRecordedCheckpoint(const SummaryJob &job, const Checkpoint &recorded, Tier tier,
+                                                          const QString &recordId)
+{
+    anchorMerge = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, recorded.anchors);
+    anchorMerge.anchors = recorded.anchors; // as recorded, whatever merging them again would give
+    Checkpoint cp;
+    cp.text = recorded.text;
+    cp.textBytes = TokenEstimate::utf8Bytes(recorded.text);
+    cp.anchors = recorded.anchors;
+    cp.summary = recorded.summary;
     return addCheckpoint(job, cp, tier, recordId);
 }
 

@@ -76,6 +76,10 @@ public:
     const Checkpoint &applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);
     // Adds a checkpoint of a given text (the simulator's size model).
     const Checkpoint &applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier, const QString &recordId);
+    // Adds a recorded checkpoint again (the replay of a range a recorded compaction summarised):
+    // its text, anchors and summary as they were, so the view is the one the agent sent.
+    const Checkpoint &applyRecordedCheckpoint(const SummaryJob &job, const Checkpoint &recorded, Tier tier,
+                                              const QString &recordId);
     // Emergency, after the checkpoint: offload the largest results left in the body, whatever
     // their size, until the ratio is below `full`. True when it got below.
     bool emergencyOffload(const QString &recordId);
@@ -98,6 +102,9 @@ public:
     // made in the recorded session) instead of the clock: for the what-if replay, which makes
     // hundreds of them and must not depend on when it runs.
     bool recordedTime = false;
+    // Tokens every request carries besides its view and tool schemas that the session does not
+    // store (an imported transcript's system prompt and tools): counted in estimate().
+    qint64 overheadTokens = 0;
     static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
 
     // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).

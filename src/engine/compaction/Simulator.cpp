@@ -8,6 +8,7 @@
 #include "TextSink.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -37,6 +38,48 @@ QList<Message> withUsableIds(const QList<Message> &history)
     for (qsizetype i = 0; i < copy.size(); ++i)
         copy[i].id = i + 1;
     return copy;
+}
+
+// The name of the tool whose call `history[result]` answers: the nearest call with its id before it.
+QString toolNameOf(const QList<Message> &history, qsizetype result)
+{
+    const QString &callId = history[result].toolCallId;
+    for (qsizetype i = result - 1; i >= 0; --i) {
+        for (const ToolCall &call : history[i].toolCalls) {
+            if (call.id == callId)
+                return call.name;
+        }
+    }
+    return {};
+}
+
+// Gate 1 (spec section 6), as the agent applies it when a tool finishes: results of
+// history[from, to) above the policy's threshold enter the view as their placeholders.
+void offloadAtToolTime(const QList<Message> &history, qsizetype from, qsizetype to, const CompactionPolicy &policy,
+                       const Offloader &offloader, ContextOverlays &overlays, QList<OffloadOverlay> &made)
+{
+    for (qsizetype i = from; i < to; ++i) {
+        const Message &m = history[i];
+        if (!m.isToolResult() || m.toolCallId.isEmpty())
+            continue;
+        const qint64 contentBytes = m.byteCount() - TokenEstimate::utf8Bytes(m.toolCallId);
+        if (contentBytes <= policy.offloadAtToolTime || overlays.offloads.contains(m.id))
+            continue;
+        const QString tool = toolNameOf(history, i);
+        if (!OffloadStore::gate1Applies(tool, contentBytes, policy.offloadAtToolTime) || OffloadStore::isPlaceholder(m.content))
+            continue;
+        const OffloadStore::Result r = offloader.offload(m, tool, 1, policy.previewLinesToolTime);
+        if (!r.ok)
+            continue; // fail open, as the agent does: the whole result stays
+        OffloadOverlay overlay;
+        overlay.messageId = m.id;
+        overlay.entry = r.entry;
+        overlay.entry.messageId = m.id;
+        overlay.placeholder = r.placeholder;
+        overlay.referenceBytes = offloadReferenceBytes(overlay.entry);
+        overlays.offloads.insert(m.id, overlay);
+        made.append(overlay);
+    }
 }
 
 QString fixedSizeText(qint64 tokens)
@@ -88,6 +131,18 @@ SimulationResult Simulator::simulate(const Input &input)
         return SummaryChain::extractive(pass.summaryMessages(job, &made), job.previous ? &*job.previous : nullptr, facts.get());
     };
 
+    // The recorded checkpoints by the range they cover.
+    QHash<std::pair<qint64, qint64>, qsizetype> recordedByRange;
+    for (qsizetype i = 0; i < input.recordedCheckpoints.size(); ++i) {
+        const Checkpoint &cp = input.recordedCheckpoints[i];
+        if (!cp.text.isEmpty())
+            recordedByRange.insert({cp.coversFromMessageId, cp.coversUpToMessageId}, i);
+    }
+    auto recordedFor = [&](const CompactionPass::SummaryJob &job) -> const Checkpoint * {
+        const auto it = recordedByRange.constFind({job.coversFrom, job.coversUpTo});
+        return it == recordedByRange.cend() ? nullptr : &input.recordedCheckpoints[*it];
+    };
+
     ContextOverlays overlays;
     ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
     const bool validPolicy = policy.isValid();
@@ -96,10 +151,14 @@ SimulationResult Simulator::simulate(const Input &input)
 
     for (qsizetype r = 0; r < input.requests.size(); ++r) {
         const qsizetype end = std::clamp<qsizetype>(input.requests[r], view.historyEnd(), history.size());
+        if (validPolicy)
+            offloadAtToolTime(history, view.historyEnd(), end, policy, offloader, overlays, result.m_offloads);
         view.appendUpTo(history, overlays, end);
-        CompactionPass pass(input.systemPrompt, history, end, policy, schemaBytes, offloader, overlays, view);
+        const qint64 requestSchemaBytes = input.requestSchemaBytes.value(r, -1) >= 0 ? input.requestSchemaBytes[r] : schemaBytes;
+        CompactionPass pass(input.systemPrompt, history, end, policy, requestSchemaBytes, offloader, overlays, view);
         pass.deferCheckpointText = true; // made on demand by overlaysAt()
         pass.recordedTime = true;
+        pass.overheadTokens = input.overheadTokens;
         SimulationRow row;
         row.index = int(r);
         TierReason reason;
@@ -124,7 +183,9 @@ SimulationResult Simulator::simulate(const Input &input)
                 qint64 readBytes = 0;
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
-                if (extractive)
+                if (const Checkpoint *recorded = recordedFor(*job))
+                    pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId);
+                else if (extractive)
                     pass.applySummary(*job, summarize(pass, *job), tier, recordId);
                 else
                     pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
@@ -135,7 +196,10 @@ SimulationResult Simulator::simulate(const Input &input)
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
             if (auto job = pass.prepareSummary(tier, recordId)) {
-                pass.applySummary(*job, summarize(pass, *job), tier, recordId);
+                if (const Checkpoint *recorded = recordedFor(*job))
+                    pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId);
+                else
+                    pass.applySummary(*job, summarize(pass, *job), tier, recordId);
                 row.summarized = job->count();
             }
             if (!pass.emergencyOffload(recordId))
@@ -149,7 +213,7 @@ SimulationResult Simulator::simulate(const Input &input)
         row.tokensAfter = view.tokens();
         row.msgsAfter = view.size();
         row.offloaded = int(pass.offloaded.size());
-        result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens();
+        result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();
         result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
         result.m_checkpoints.append(pass.newCheckpoints);
         result.m_offloads.append(pass.newOffloads);
@@ -186,6 +250,14 @@ QList<Message> SimulationResult::viewAt(int row) const
         return {};
     const ContextOverlays o = overlaysAt(row, false);
     return ContextView::build(m_systemPrompt, m_history, o, m_marks[row].historyEnd).messages(m_history, o);
+}
+
+QList<qint64> SimulationResult::viewMessageIdsAt(int row) const
+{
+    if (row < 0 || row >= m_marks.size())
+        return {};
+    const ContextOverlays o = overlaysAt(row, false);
+    return ContextView::build(m_systemPrompt, m_history, o, m_marks[row].historyEnd).historyMessageIds();
 }
 
 QJsonObject SimulationResult::toJson() const

@@ -137,10 +137,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
         update.viewCheckpointId = out.newCheckpoints.isEmpty() ? lastCheckpointId : SessionStore::kThisStep;
         if (input->systemMessageId > 0)
             update.viewMessageIds.append(input->systemMessageId);
-        for (const ViewItem &item : out.view.items()) {
-            if (item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder)
-                update.viewMessageIds.append(item.sourceMessageId);
-        }
+        update.viewMessageIds.append(out.view.historyMessageIds());
         update.estimateTokens = out.view.tokens();
         update.toolSchemaTokens = schemaTokens;
         update.tier = out.record.tier;
