@@ -545,14 +545,14 @@ std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime created = fields.createdAt.isValid() ? fields.createdAt : now;
     SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, policy, provider_name, "
-                   "provider_profile, summarizer_profile, approval_policy, system_prompt) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                   "provider_profile, summarizer_profile, approval_policy, system_prompt, tool_schemas) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(id).bind(fields.title).bind(fields.workspace).bind(toMs(created));
     q.bind(toMs(fields.updatedAt.isValid() ? fields.updatedAt : created));
     q.bind(jsonText(fields.policy)).bind(fields.providerName);
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.providerProfile)));
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
-    q.bind(fields.systemPrompt);
+    q.bind(fields.systemPrompt).bind(QString::fromUtf8(QJsonDocument(fields.toolSchemas).toJson(QJsonDocument::Compact)));
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create a session: %1").arg(q.error()));
         return std::nullopt;
