@@ -152,6 +152,10 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption toolTime(u"offload-at-tool-time"_s,
                                       QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded when the tool finishes (gate 1, default 10000)."),
                                       u"BYTES"_s);
+    const QCommandLineOption overhead(u"overhead"_s,
+                                      QCoreApplication::translate("waterline-cli", "Tokens every request carried besides its messages and tool schemas (default: estimated "
+                                                                                   "from the reported input tokens for transcripts without their system prompt or tools; 0 for none)."),
+                                      u"TOKENS"_s);
     const QCommandLineOption summary(u"summary"_s,
                                      QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
                                                                                   "('size' alone: the mean of the source's own summaries, else 600)."),
@@ -162,7 +166,7 @@ int runSimulate(const QStringList &arguments)
                                   u"DIR"_s);
     const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"requests\": [...], \"totals\": {...}}."));
     const QCommandLineOption run(u"run"_s, QCoreApplication::translate("waterline-cli", "OpenHands evaluation output: which run (line) to read (default 0)."), u"N"_s, u"0"_s);
-    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, toolTime, summary, schemas, dump, json, run});
+    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, toolTime, overhead, summary, schemas, dump, json, run});
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());
@@ -180,7 +184,7 @@ int runSimulate(const QStringList &arguments)
 
     // Numbers first, so every bad value is a usage error naming its option.
     QString error;
-    std::optional<qint64> windowValue, tailValue, offloadValue, toolTimeValue, runValue;
+    std::optional<qint64> windowValue, tailValue, offloadValue, toolTimeValue, overheadValue, runValue;
     std::optional<double> thresholds[4];
     const QCommandLineOption *thresholdOptions[4] = {&warn, &soft, &full, &emergency};
     if (parser.isSet(window) && !(windowValue = parseWindow(u"--window"_s, parser.value(window), &error)))
@@ -195,6 +199,8 @@ int runSimulate(const QStringList &arguments)
     if (parser.isSet(offload) && !(offloadValue = parseCount(u"--offload-threshold"_s, parser.value(offload), 0, &error)))
         return usage(error);
     if (parser.isSet(toolTime) && !(toolTimeValue = parseCount(u"--offload-at-tool-time"_s, parser.value(toolTime), 0, &error)))
+        return usage(error);
+    if (parser.isSet(overhead) && !(overheadValue = parseCount(u"--overhead"_s, parser.value(overhead), 0, &error)))
         return usage(error);
     if (!(runValue = parseCount(u"--run"_s, parser.value(run), 0, &error)))
         return usage(error);
@@ -282,6 +288,8 @@ int runSimulate(const QStringList &arguments)
     if (const QString problem = policy.validate(); !problem.isEmpty())
         return usage(problem);
 
+    if (overheadValue)
+        replay.overheadTokens = *overheadValue;
     const SimulationResult result = Simulator::simulate(replay.simulatorInput(policy, summaryModel));
 
     if (parser.isSet(dump)) {

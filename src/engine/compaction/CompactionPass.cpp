@@ -337,6 +337,54 @@ const Checkpoint &CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoin
     return added;
 }
 
+namespace {
+// The name of the tool whose call `history[result]` answers: the nearest call with its id before it.
+QString toolNameOf(const QList<Message> &history, qsizetype result)
+{
+    const QString &callId = history[result].toolCallId;
+    for (qsizetype i = result - 1; i >= 0; --i) {
+        for (const ToolCall &call : history[i].toolCalls) {
+            if (call.id == callId)
+                return call.name;
+        }
+    }
+    return {};
+}
+} // namespace
+
+int CompactionPass::offloadAtToolTime(const QList<Message> &history, qsizetype from, qsizetype to,
+                                      const CompactionPolicy &policy, const Offloader &offloader,
+                                      ContextOverlays &overlays, QList<OffloadOverlay> *made)
+{
+    int done = 0;
+    for (qsizetype i = std::max<qsizetype>(0, from); i < std::min(to, history.size()); ++i) {
+        const Message &m = history[i];
+        if (!m.isToolResult() || m.toolCallId.isEmpty())
+            continue;
+        // The cached size bounds the content's: most results are ruled out without counting.
+        const qint64 contentBytes = m.byteCount() - TokenEstimate::utf8Bytes(m.toolCallId);
+        if (contentBytes <= policy.offloadAtToolTime || overlays.offloads.contains(m.id))
+            continue;
+        const QString tool = toolNameOf(history, i);
+        if (!OffloadStore::gate1Applies(tool, contentBytes, policy.offloadAtToolTime) || OffloadStore::isPlaceholder(m.content))
+            continue;
+        const OffloadStore::Result r = offloader.offload(m, tool, 1, policy.previewLinesToolTime);
+        if (!r.ok)
+            continue; // fail open, as the agent does: the whole result stays
+        OffloadOverlay overlay;
+        overlay.messageId = m.id;
+        overlay.entry = r.entry;
+        overlay.entry.messageId = m.id;
+        overlay.placeholder = r.placeholder;
+        overlay.referenceBytes = offloadReferenceBytes(overlay.entry);
+        overlays.offloads.insert(m.id, overlay);
+        if (made)
+            made->append(overlay);
+        ++done;
+    }
+    return done;
+}
+
 bool CompactionPass::emergencyOffload(const QString &recordId)
 {
     QList<int> candidates;

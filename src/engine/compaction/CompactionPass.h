@@ -107,6 +107,12 @@ public:
     qint64 overheadTokens = 0;
     static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
 
+    // Gate 1 (spec section 6) as the agent applies it when a tool finishes, for a replay: the results
+    // among history[from, to) above the policy's tool-time threshold (read-back tools exempt, fail
+    // open) get an offload overlay (no record id) in `overlays`, also appended to `made`.
+    static int offloadAtToolTime(const QList<Message> &history, qsizetype from, qsizetype to, const CompactionPolicy &policy,
+                                 const Offloader &offloader, ContextOverlays &overlays, QList<OffloadOverlay> *made);
+
     // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).
     static QList<OffloadEntry> hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
 

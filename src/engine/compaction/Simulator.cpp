@@ -40,48 +40,6 @@ QList<Message> withUsableIds(const QList<Message> &history)
     return copy;
 }
 
-// The name of the tool whose call `history[result]` answers: the nearest call with its id before it.
-QString toolNameOf(const QList<Message> &history, qsizetype result)
-{
-    const QString &callId = history[result].toolCallId;
-    for (qsizetype i = result - 1; i >= 0; --i) {
-        for (const ToolCall &call : history[i].toolCalls) {
-            if (call.id == callId)
-                return call.name;
-        }
-    }
-    return {};
-}
-
-// Gate 1 (spec section 6), as the agent applies it when a tool finishes: results of
-// history[from, to) above the policy's threshold enter the view as their placeholders.
-void offloadAtToolTime(const QList<Message> &history, qsizetype from, qsizetype to, const CompactionPolicy &policy,
-                       const Offloader &offloader, ContextOverlays &overlays, QList<OffloadOverlay> &made)
-{
-    for (qsizetype i = from; i < to; ++i) {
-        const Message &m = history[i];
-        if (!m.isToolResult() || m.toolCallId.isEmpty())
-            continue;
-        const qint64 contentBytes = m.byteCount() - TokenEstimate::utf8Bytes(m.toolCallId);
-        if (contentBytes <= policy.offloadAtToolTime || overlays.offloads.contains(m.id))
-            continue;
-        const QString tool = toolNameOf(history, i);
-        if (!OffloadStore::gate1Applies(tool, contentBytes, policy.offloadAtToolTime) || OffloadStore::isPlaceholder(m.content))
-            continue;
-        const OffloadStore::Result r = offloader.offload(m, tool, 1, policy.previewLinesToolTime);
-        if (!r.ok)
-            continue; // fail open, as the agent does: the whole result stays
-        OffloadOverlay overlay;
-        overlay.messageId = m.id;
-        overlay.entry = r.entry;
-        overlay.entry.messageId = m.id;
-        overlay.placeholder = r.placeholder;
-        overlay.referenceBytes = offloadReferenceBytes(overlay.entry);
-        overlays.offloads.insert(m.id, overlay);
-        made.append(overlay);
-    }
-}
-
 QString fixedSizeText(qint64 tokens)
 {
     const QString marker = u"[Context Compaction]\n"_s;
@@ -152,7 +110,7 @@ SimulationResult Simulator::simulate(const Input &input)
     for (qsizetype r = 0; r < input.requests.size(); ++r) {
         const qsizetype end = std::clamp<qsizetype>(input.requests[r], view.historyEnd(), history.size());
         if (validPolicy)
-            offloadAtToolTime(history, view.historyEnd(), end, policy, offloader, overlays, result.m_offloads);
+            CompactionPass::offloadAtToolTime(history, view.historyEnd(), end, policy, offloader, overlays, &result.m_offloads);
         view.appendUpTo(history, overlays, end);
         const qint64 requestSchemaBytes = input.requestSchemaBytes.value(r, -1) >= 0 ? input.requestSchemaBytes[r] : schemaBytes;
         CompactionPass pass(input.systemPrompt, history, end, policy, requestSchemaBytes, offloader, overlays, view);

@@ -87,6 +87,8 @@ qint64 ReplayInput::estimateOverhead(const QString &systemPrompt, const QList<Me
     return std::max<qint64>(0, residuals[rank]);
 }
 
+const QString ReplayInput::kOverheadKey = u"overhead_tokens"_s;
+
 ReplayInput ReplayInput::fromImport(const ImportedSession &session)
 {
     ReplayInput in;
@@ -207,8 +209,13 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
         if (in.tools.isEmpty())
             in.tools = details.tools;
         addSummarySizes(in, details.compactions);
-        estimateImportOverhead(in, reported,
-                               firstSourceCompaction(details.compactions, systemFirst ? 1 : 0, in.history.size()));
+        // A replay that was told the overhead (SessionReplayer) left it here: every replay uses it.
+        const QJsonValue told = source->details.value(kOverheadKey);
+        if (told.isDouble() && told.toInteger(-1) >= 0)
+            in.overheadTokens = told.toInteger();
+        else
+            estimateImportOverhead(in, reported,
+                                   firstSourceCompaction(details.compactions, systemFirst ? 1 : 0, in.history.size()));
     }
     // Waterline's own summaries, when the session was compacted before.
     for (const Checkpoint &cp : overlays.checkpoints)

@@ -60,6 +60,10 @@ struct ReplayInput
     // requests with a reported input, before the first of `usableBefore` messages (a compaction of
     // the source agent, after which it saw less than the history). `reportedInput[r] < 0`: unknown.
     // 0 when no request tells.
+    // The key of SessionSource::details under which a session keeps an overhead it was replayed
+    // with (a number of tokens); fromStored() uses it instead of estimating one.
+    static const QString kOverheadKey;
+
     static qint64 estimateOverhead(const QString &systemPrompt, const QList<Message> &history,
                                    const QList<qsizetype> &requestEnds, const QList<qint64> &reportedInput,
                                    qint64 schemaTokens, qsizetype usableBefore);

@@ -128,6 +128,8 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
         if (options.replay) {
             SessionReplayer::Options replayOptions;
             replayOptions.policy = options.replayPolicy;
+        replayOptions.overheadTokens = options.replayOverheadTokens;
+            replayOptions.overheadTokens = options.replayOverheadTokens;
             replayOptions.auditPath = options.auditPath;
             replayOptions.cancel = options.cancel;
             const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptions);
@@ -255,6 +257,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
     if (options.replay) {
         SessionReplayer::Options replayOptions;
         replayOptions.policy = options.replayPolicy;
+        replayOptions.overheadTokens = options.replayOverheadTokens;
         replayOptions.auditPath = options.auditPath;
         replayOptions.cancel = options.cancel;
         const SessionReplayer::Result replayed = SessionReplayer::replay(store, sessionId, replayOptions);
