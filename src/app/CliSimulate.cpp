@@ -140,7 +140,8 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
     const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
-    const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default 128000)."), u"N"_s);
+    const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default: the stored session's policy, else the model's window "
+                                                                                     "from the model table, else 128000)."), u"N"_s);
     const QCommandLineOption warn(u"warn"_s, QCoreApplication::translate("waterline-cli", "Warn threshold, a fraction of the window (default 0.60)."), u"F"_s);
     const QCommandLineOption soft(u"soft"_s, QCoreApplication::translate("waterline-cli", "Soft threshold (default 0.70)."), u"F"_s);
     const QCommandLineOption full(u"full"_s, QCoreApplication::translate("waterline-cli", "Full threshold (default 0.80)."), u"F"_s);
@@ -238,6 +239,7 @@ int runSimulate(const QStringList &arguments)
             return badInput(imported.error);
         warnAboutImport(imported.session);
         replay = ReplayInput::fromImport(imported.session);
+        policy = replay.defaultPolicy();
     } else if (parser.isSet(db)) {
         SessionStore store;
         int code = Ok;
@@ -247,6 +249,7 @@ int runSimulate(const QStringList &arguments)
         if (!stored)
             return badInput(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error));
         replay = std::move(*stored);
+        policy = replay.defaultPolicy();
         if (const auto info = store.session(source); info && !info->policy.isEmpty()) {
             CompactionPolicy saved;
             if (CompactionPolicy::fromJson(info->policy, &saved) && saved.isValid())

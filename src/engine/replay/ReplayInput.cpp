@@ -5,6 +5,7 @@
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
+#include "llm/ModelTable.h"
 #include "model/MessageCodec.h"
 #include "store/RequestRecord.h"
 #include "store/SessionInfo.h"
@@ -122,6 +123,7 @@ ReplayInput ReplayInput::fromImport(const ImportedSession &session)
     }
     makeMonotonic(in.requestEnds, in.history.size());
     in.tools = session.tools;
+    in.model = session.model;
     addSummarySizes(in, session.compactions);
     estimateImportOverhead(in, reported, firstSourceCompaction(session.compactions, skip, in.history.size()));
     return in;
@@ -203,9 +205,12 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
             in.tools.append(*spec);
     }
     in.recordedCheckpoints = overlays.checkpoints;
+    in.model = info.providerProfile.value(u"model").toString();
     if (source) {
         ImportedSession details;
         ImportMetadata::fromJson(source->details, &details);
+        if (in.model.isEmpty())
+            in.model = details.model;
         if (in.tools.isEmpty())
             in.tools = details.tools;
         addSummarySizes(in, details.compactions);
@@ -221,6 +226,14 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
     for (const Checkpoint &cp : overlays.checkpoints)
         in.recordedSummaryTokens.append(TokenEstimate::tokensForBytes(TokenEstimate::utf8Bytes(cp.text)));
     return in;
+}
+
+CompactionPolicy ReplayInput::defaultPolicy() const
+{
+    CompactionPolicy policy;
+    if (const auto entry = ModelTable::lookup(model); entry && entry->contextWindow > 0)
+        policy.contextWindow = entry->contextWindow;
+    return policy;
 }
 
 Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, const SummaryModel &summaryModel) const

@@ -48,6 +48,11 @@ struct ReplayInput
     QList<Checkpoint> recordedCheckpoints; // the session's own checkpoints, oldest first
     QList<qint64> recordedSummaryTokens; // sizes of the source's own summaries (size model default)
     qint64 overheadTokens = 0;         // per request, besides view and schemas (see estimateOverhead)
+    QString model;                     // the model the session ran on, when known
+
+    // The policy a replay starts from when the session has none of its own: the defaults, with
+    // the model table's window for `model`, else 128,000.
+    CompactionPolicy defaultPolicy() const;
 
     static ReplayInput fromImport(const ImportedSession &session);
     static std::optional<ReplayInput> fromStore(SessionStore &store, const QString &sessionId, QString *error = nullptr);

@@ -6,6 +6,7 @@
 #include "compaction/SimulatedOffloads.h"
 #include "compaction/Simulator.h"
 #include "compaction/TokenEstimate.h"
+#include "llm/ModelTable.h"
 #include "model/MessageCodec.h"
 #include "replay/ImportedSession.h"
 #include "replay/ReplayInput.h"
@@ -80,6 +81,8 @@ private slots:
     void claudeCode_overheadIsEstimated();
     void claudeCode_everyReplayCountsTheOverhead();
     void claudeCode_storedSessionGivesTheSameInput();
+    void defaultPolicy_usesTheModelsWindow_data();
+    void defaultPolicy_usesTheModelsWindow();
     void overhead_hostileReports_data();
     void overhead_hostileReports();
     void replayTwice_isDeterministic_data();
@@ -168,6 +171,31 @@ void TestReplayInput::claudeCode_storedSessionGivesTheSameInput()
     QCOMPARE(fromStore->overheadTokens, fromFile.overheadTokens);
     QCOMPARE(fromStore->systemPrompt, fromFile.systemPrompt);
     QCOMPARE(fromStore->tools, fromFile.tools);
+}
+
+void TestReplayInput::defaultPolicy_usesTheModelsWindow_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<qint64>("window");
+    QTest::newRow("in the model table") << u"claude-opus-4-20250514"_s << qint64(ModelTable::lookup(u"claude-opus-4-20250514").value().contextWindow);
+    QTest::newRow("unknown model") << u"my-finetune"_s << qint64(128000);
+    QTest::newRow("no model") << QString() << qint64(128000);
+}
+
+// A replay without a policy of the session's own starts from the model's window.
+void TestReplayInput::defaultPolicy_usesTheModelsWindow()
+{
+    QFETCH(QString, model);
+    QFETCH(qint64, window);
+    ImportedSession s;
+    s.model = model;
+    s.messages << Message::user(u"hello"_s);
+    const ReplayInput in = ReplayInput::fromImport(s);
+    QCOMPARE(in.model, model);
+    QCOMPARE(in.defaultPolicy().contextWindow, window);
+    CompactionPolicy expected;
+    expected.contextWindow = window;
+    QCOMPARE(in.defaultPolicy(), expected);
 }
 
 void TestReplayInput::overhead_hostileReports_data()
