@@ -1064,10 +1064,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>包含该会话的会话数据库。</translation>
     </message>
     <message>
-        <source>Context window in tokens (default 128000).</source>
-        <translation>上下文窗口大小，单位为 token（默认 128000）。</translation>
-    </message>
-    <message>
         <source>Warn threshold, a fraction of the window (default 0.60).</source>
         <translation>警告阈值，占窗口的比例（默认 0.60）。</translation>
     </message>
@@ -1154,6 +1150,18 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>Run commands without a sandbox where bubblewrap is unavailable.</source>
         <translation>在 bubblewrap 不可用时不使用沙箱运行命令。</translation>
+    </message>
+    <message>
+        <source>Context window in tokens (default: the stored session&apos;s policy, else the model&apos;s window from the model table, else 128000).</source>
+        <translation>上下文窗口大小，单位为 token（默认：已存储会话的策略，否则为模型表中该模型的窗口，否则为 128000）。</translation>
+    </message>
+    <message>
+        <source>Tool results larger than this are offloaded when the tool finishes (gate 1, default 10000).</source>
+        <translation>大于此值的工具结果会在工具完成时卸载（关口 1，默认 10000）。</translation>
+    </message>
+    <message>
+        <source>Tokens every request carried besides its messages and tool schemas (default: estimated from the reported input tokens for transcripts without their system prompt or tools; 0 for none).</source>
+        <translation>每个请求除消息和工具模式之外携带的 token 数（默认：对于未保存系统提示词或工具的对话记录，根据报告的输入 token 估算；0 表示没有）。</translation>
     </message>
 </context>
 <context>
@@ -1486,6 +1494,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>the data read is of session %1, not of %2</source>
         <translation>读取的数据属于会话 %1，而不是 %2</translation>
+    </message>
+    <message>
+        <source>cannot store the tool schemas: %1</source>
+        <translation>无法保存工具模式：%1</translation>
     </message>
 </context>
 <context>
@@ -3494,6 +3506,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>request %1 names message %2, which is not in the file</source>
         <translation>请求 %1 引用了消息 %2，但文件中没有该消息</translation>
+    </message>
+    <message>
+        <source>line %1: &quot;tool_schemas&quot; must be an array</source>
+        <translation>第 %1 行：&quot;tool_schemas&quot; 必须是数组</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "CliSimulate.h"
 #include "CliRun.h"
 
+#include "compaction/TokenEstimate.h"
 #include "model/MessageCodec.h"
 
 #include <QCommandLineParser>
@@ -74,7 +75,7 @@ int runEstimate(const QStringList &arguments)
         {QStringLiteral("messages"), int(messages->size())},
         {QStringLiteral("tool_calls"), calls},
         {QStringLiteral("bytes"), bytes},
-        {QStringLiteral("tokens"), bytes / 4},
+        {QStringLiteral("tokens"), TokenEstimate::tokensForBytes(bytes)},
     }).toJson(QJsonDocument::Compact)));
     return Ok;
 }

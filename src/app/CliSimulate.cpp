@@ -174,7 +174,8 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
     const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
-    const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default 128000)."), u"N"_s);
+    const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default: the stored session's policy, else the model's window "
+                                                                                     "from the model table, else 128000)."), u"N"_s);
     const QCommandLineOption warn(u"warn"_s, QCoreApplication::translate("waterline-cli", "Warn threshold, a fraction of the window (default 0.60)."), u"F"_s);
     const QCommandLineOption soft(u"soft"_s, QCoreApplication::translate("waterline-cli", "Soft threshold (default 0.70)."), u"F"_s);
     const QCommandLineOption full(u"full"_s, QCoreApplication::translate("waterline-cli", "Full threshold (default 0.80)."), u"F"_s);
@@ -183,6 +184,13 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption offload(u"offload-threshold"_s,
                                      QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded at compaction (gate 2, default 4000)."),
                                      u"BYTES"_s);
+    const QCommandLineOption toolTime(u"offload-at-tool-time"_s,
+                                      QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded when the tool finishes (gate 1, default 10000)."),
+                                      u"BYTES"_s);
+    const QCommandLineOption overhead(u"overhead"_s,
+                                      QCoreApplication::translate("waterline-cli", "Tokens every request carried besides its messages and tool schemas (default: estimated "
+                                                                                   "from the reported input tokens for transcripts without their system prompt or tools; 0 for none)."),
+                                      u"TOKENS"_s);
     const QCommandLineOption summary(u"summary"_s,
                                      QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
                                                                                   "('size' alone: the mean of the source's own summaries, else 600)."),
@@ -199,7 +207,7 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption runId(u"session-id"_s, QCoreApplication::translate("waterline-cli", "A file of several sessions: the session to replay, by its id "
                                                                                                 "(instance_id or run_id)."),
                                    u"ID"_s);
-    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, summary, schemas, dump, json, run, runId});
+    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, toolTime, overhead, summary, schemas, dump, json, run, runId});
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());
@@ -217,7 +225,7 @@ int runSimulate(const QStringList &arguments)
 
     // Numbers first, so every bad value is a usage error naming its option.
     QString error;
-    std::optional<qint64> windowValue, tailValue, offloadValue, runValue;
+    std::optional<qint64> windowValue, tailValue, offloadValue, toolTimeValue, overheadValue, runValue;
     std::optional<double> thresholds[4];
     const QCommandLineOption *thresholdOptions[4] = {&warn, &soft, &full, &emergency};
     if (parser.isSet(window) && !(windowValue = parseWindow(u"--window"_s, parser.value(window), &error)))
@@ -234,6 +242,10 @@ int runSimulate(const QStringList &arguments)
     // The option as the user spelled it (--run is the older name of --session-index).
     const QString runName = parser.optionNames().contains(u"run"_s) ? u"--run"_s : u"--session-index"_s;
     if (parser.isSet(run) && !(runValue = parseCount(runName, parser.value(run), 0, std::numeric_limits<int>::max(), &error)))
+        return usage(error);
+    if (parser.isSet(toolTime) && !(toolTimeValue = parseCount(u"--offload-at-tool-time"_s, parser.value(toolTime), 0, BoundedInteger::maxBytes, &error)))
+        return usage(error);
+    if (parser.isSet(overhead) && !(overheadValue = parseCount(u"--overhead"_s, parser.value(overhead), 0, BoundedInteger::maxTokens, &error)))
         return usage(error);
     if (parser.isSet(run) && parser.isSet(runId))
         return usage(QCoreApplication::translate("waterline-cli", "--session-index and --session-id exclude each other"));
@@ -280,6 +292,7 @@ int runSimulate(const QStringList &arguments)
         }
         warnAboutImport(imported.session);
         replay = ReplayInput::fromImport(imported.session);
+        policy = replay.defaultPolicy();
     } else if (parser.isSet(db)) {
         SessionStore store;
         int code = Ok;
@@ -289,6 +302,7 @@ int runSimulate(const QStringList &arguments)
         if (!stored)
             return badInput(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error));
         replay = std::move(*stored);
+        policy = replay.defaultPolicy();
         if (const auto info = store.session(source); info && !info->policy.isEmpty()) {
             CompactionPolicy saved;
             if (CompactionPolicy::fromJson(info->policy, &saved) && saved.isValid())
@@ -321,11 +335,15 @@ int runSimulate(const QStringList &arguments)
         policy.tailMessages = int(*tailValue);
     if (offloadValue)
         policy.offloadAtCompaction = *offloadValue;
+    if (toolTimeValue)
+        policy.offloadAtToolTime = *toolTimeValue;
     if (countSchemas)
         policy.countToolSchemas = *countSchemas;
     if (const QString problem = policy.validate(); !problem.isEmpty())
         return usage(problem);
 
+    if (overheadValue)
+        replay.overheadTokens = *overheadValue;
     const SimulationResult result = Simulator::simulate(replay.simulatorInput(policy, summaryModel));
 
     if (parser.isSet(dump)) {

@@ -558,9 +558,7 @@ void MainWindow::updateNewSessionDefaults()
         return;
     // The default policy, sized to the default model's window unless the user set a window of their own.
     const ProviderProfile profile = m_settings->defaultProfile();
-    CompactionPolicy policy = m_settings->compactionPolicy();
-    if (policy.contextWindow == CompactionPolicy().contextWindow)
-        policy.contextWindow = profile.effectiveContextWindow();
+    const CompactionPolicy policy = profile.sizedPolicy(m_settings->compactionPolicy());
     m_sessionsPanel->setNewSessionDefaults(policy, profile);
 }
 

@@ -131,11 +131,13 @@ void TestCliReplay::simulateJsonAndViews_data()
     QTest::addColumn<bool>("everyTier");
     QTest::newRow("claude small window") << kCorpus
                                          << QStringList{u"--window"_s, u"20000"_s, u"--warn"_s, u"0.4"_s, u"--soft"_s,
-                                                        u"0.55"_s, u"--full"_s, u"0.7"_s, u"--emergency"_s, u"0.9"_s}
+                                                        u"0.55"_s, u"--full"_s, u"0.7"_s, u"--emergency"_s, u"0.9"_s,
+                                                        u"--overhead"_s, u"0"_s, u"--offload-at-tool-time"_s, u"1000000000"_s}
                                          << 0.4 << 0.55 << 0.7 << 0.9 << true;
     QTest::newRow("claude defaults, size model") << kCorpus
                                                  << QStringList{u"--window"_s, u"30000"_s, u"--summary"_s, u"size:500"_s,
-                                                                u"--count-tool-schemas"_s, u"off"_s, u"--tail"_s, u"4"_s}
+                                                                u"--count-tool-schemas"_s, u"off"_s, u"--tail"_s, u"4"_s,
+                                                                u"--overhead"_s, u"0"_s}
                                                  << 0.6 << 0.7 << 0.8 << 0.95 << false;
     QTest::newRow("swe-agent 1.0") << kSwe
                                    << QStringList{u"--window"_s, u"8000"_s, u"--offload-threshold"_s, u"2000"_s}
@@ -417,8 +419,10 @@ void TestCliReplay::importWithReplayAndSimulateStored()
     const QString db = m_dir->filePath(u"sessions.db"_s);
     const QString workspace = m_dir->filePath(u"ws"_s);
     QVERIFY(QDir().mkpath(workspace));
+    // Claude Code's own prompt and tools (about 37,000 tokens, estimated) ride with every request:
+    // a window that leaves room for the conversation.
     const Run imported = cli({u"import"_s, kCorpus, u"--db"_s, db, u"--workspace"_s, workspace, u"--replay"_s, u"--window"_s,
-                              u"20000"_s},
+                              u"60000"_s},
                              m_dir->path());
     QVERIFY2(imported.exitCode == 0, imported.err.constData());
     const QString id = QString::fromUtf8(imported.out).trimmed();

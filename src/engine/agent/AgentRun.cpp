@@ -10,6 +10,7 @@
 #include "compaction/TokenEstimate.h"
 #include "llm/ChatClient.h"
 #include "llm/Redaction.h"
+#include "model/MessageCodec.h"
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
 #include "tools/ToolInvocation.h"
@@ -216,9 +217,15 @@ bool AgentRun::setPolicy(const CompactionPolicy &policy)
     return true;
 }
 
+TokenEstimate AgentRun::nextRequestEstimate() const
+{
+    // The preflight's own estimate (CompactionPass::estimate) of the view as it stands.
+    return TokenEstimate(m_view ? m_view->bytes() : 0, m_toolSchemaBytes, m_policy);
+}
+
 qint64 AgentRun::estimatedTokens() const
 {
-    return (m_view ? m_view->tokens() : 0) + TokenEstimate::tokensForBytes(m_toolSchemaBytes);
+    return nextRequestEstimate().totalTokens();
 }
 
 bool AgentRun::isBusy() const
@@ -633,6 +640,18 @@ void AgentRun::sendRequest()
         }
         m_systemPromptStored = true;
     }
+    if (!m_toolSchemasStored) {
+        // What the replay of this session counts with each request, as the preflight did.
+        QJsonArray schemas;
+        for (const ToolSpec &spec : std::as_const(m_toolSpecs))
+            schemas.append(MessageCodec::toJson(spec));
+        QString why;
+        if (!m_config.store->setToolSchemas(m_config.sessionId, schemas, &why)) {
+            fail(tr("cannot store the tool schemas: %1").arg(why));
+            return;
+        }
+        m_toolSchemasStored = true;
+    }
     ChatRequest request;
     request.messages = m_view->messages(m_history, m_overlays);
     request.tools = m_toolSpecs;
@@ -641,13 +660,12 @@ void AgentRun::sendRequest()
 
     RequestRecord r;
     r.sessionId = m_config.sessionId;
-    for (const ViewItem &item : m_view->items())
-        if (item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder)
-            r.viewMessageIds.append(item.sourceMessageId);
+    r.viewMessageIds = m_view->historyMessageIds();
     if (m_view->hasCheckpoint() && !m_overlays.checkpoints.isEmpty())
         r.viewCheckpointId = m_overlays.checkpoints.constLast().id;
     r.estimateTokens = m_view->tokens();
     r.toolSchemaTokens = TokenEstimate::tokensForBytes(m_toolSchemaBytes);
+    r.toolSchemaBytes = m_toolSchemaBytes;
     r.tier = m_requestTier;
     r.model = m_config.model;
     r.startedAt = nowUtc();

@@ -4,6 +4,7 @@
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
+#include "compaction/TokenEstimate.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 #include "store/RequestRecord.h"
@@ -96,7 +97,10 @@ public:
     const CompactionPolicy &policy() const { return m_policy; }
     // A new compaction policy for the next preflight; false (nothing changed) while busy or when invalid.
     bool setPolicy(const CompactionPolicy &policy);
-    // Estimated tokens of the next request now: the view and the tool schemas (before its preflight).
+    // The estimate of the next request now (before its preflight), as its preflight makes it: the
+    // view, the tool schemas (when the policy counts them) and the reserved output.
+    TokenEstimate nextRequestEstimate() const;
+    // Its total tokens.
     qint64 estimatedTokens() const;
     ApprovalGate *approvalGate() const { return m_gate; }
     Workspace *workspace() const { return m_workspace; }
@@ -182,6 +186,7 @@ private:
     CompactionPolicy m_policy;
     QString m_systemPrompt;
     bool m_systemPromptStored = false; // false: the default, not yet written to the session
+    bool m_toolSchemasStored = false;  // written with the first request of this run
     QString m_auditPath;
     Workspace *m_workspace = nullptr;
     ApprovalGate *m_gate = nullptr;

@@ -97,7 +97,7 @@ CompactionPass::CompactionPass(const QString &systemPrompt, const QList<Message>
 
 TokenEstimate CompactionPass::estimate() const
 {
-    return TokenEstimate(m_view.bytes(), m_schemaBytes, m_policy);
+    return TokenEstimate(m_view.bytes(), m_schemaBytes, m_policy, overheadTokens);
 }
 
 Tier CompactionPass::decide(bool force, TierReason *reason) const
@@ -346,6 +346,19 @@ const Checkpoint *CompactionPass::applyCheckpointText(const SummaryJob &job, con
     return addCheckpoint(job, cp, tier, recordId);
 }
 
+const Checkpoint *CompactionPass::applyRecordedCheckpoint(const SummaryJob &job, const Checkpoint &recorded, Tier tier,
+                                                          const QString &recordId)
+{
+    anchorMerge = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, recorded.anchors);
+    anchorMerge.anchors = recorded.anchors; // as recorded, whatever merging them again would give
+    Checkpoint cp;
+    cp.text = recorded.text;
+    cp.textBytes = TokenEstimate::utf8Bytes(recorded.text);
+    cp.anchors = recorded.anchors;
+    cp.summary = recorded.summary;
+    return addCheckpoint(job, cp, tier, recordId);
+}
+
 const Checkpoint *CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId)
 {
     // What it replaces: every body item before the kept part (an earlier checkpoint included).
@@ -377,6 +390,54 @@ const Checkpoint *CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoin
     if (m_view.historyEnd() != m_historyEnd || !m_view.replaceHeadWithCheckpoint(job.to, added, m_history))
         m_view = ContextView::build(m_systemPrompt, m_history, m_overlays, m_historyEnd);
     return &added;
+}
+
+namespace {
+// The name of the tool whose call `history[result]` answers: the nearest call with its id before it.
+QString toolNameOf(const QList<Message> &history, qsizetype result)
+{
+    const QString &callId = history[result].toolCallId;
+    for (qsizetype i = result - 1; i >= 0; --i) {
+        for (const ToolCall &call : history[i].toolCalls) {
+            if (call.id == callId)
+                return call.name;
+        }
+    }
+    return {};
+}
+} // namespace
+
+int CompactionPass::offloadAtToolTime(const QList<Message> &history, qsizetype from, qsizetype to,
+                                      const CompactionPolicy &policy, const Offloader &offloader,
+                                      ContextOverlays &overlays, QList<OffloadOverlay> *made)
+{
+    int done = 0;
+    for (qsizetype i = std::max<qsizetype>(0, from); i < std::min(to, history.size()); ++i) {
+        const Message &m = history[i];
+        if (!m.isToolResult() || m.toolCallId.isEmpty())
+            continue;
+        // The cached size bounds the content's: most results are ruled out without counting.
+        const qint64 contentBytes = m.byteCount() - TokenEstimate::utf8Bytes(m.toolCallId);
+        if (contentBytes <= policy.offloadAtToolTime || overlays.offloads.contains(m.id))
+            continue;
+        const QString tool = toolNameOf(history, i);
+        if (!OffloadStore::gate1Applies(tool, contentBytes, policy.offloadAtToolTime) || OffloadStore::isPlaceholder(m.content))
+            continue;
+        const OffloadStore::Result r = offloader.offload(m, tool, 1, policy.previewLinesToolTime);
+        if (!r.ok)
+            continue; // fail open, as the agent does: the whole result stays
+        OffloadOverlay overlay;
+        overlay.messageId = m.id;
+        overlay.entry = r.entry;
+        overlay.entry.messageId = m.id;
+        overlay.placeholder = r.placeholder;
+        overlay.referenceBytes = offloadReferenceBytes(overlay.entry);
+        overlays.offloads.insert(m.id, overlay);
+        if (made)
+            made->append(overlay);
+        ++done;
+    }
+    return done;
 }
 
 bool CompactionPass::emergencyOffload(const QString &recordId)

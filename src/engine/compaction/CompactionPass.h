@@ -82,6 +82,11 @@ public:
     const Checkpoint *applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);
     // Adds a checkpoint of a given text (the simulator's size model), on the same terms.
     const Checkpoint *applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier, const QString &recordId);
+    // Adds a recorded checkpoint again (the replay of a range a recorded compaction summarised):
+    // its text, anchors and summary as they were, so the view is the one the agent sent.
+    // Refused (null) on the same terms as applySummary.
+    const Checkpoint *applyRecordedCheckpoint(const SummaryJob &job, const Checkpoint &recorded, Tier tier,
+                                              const QString &recordId);
     // Emergency, after the checkpoint: offload the largest results left in the body, whatever
     // their size, until the ratio is below `full`. True when it got below.
     bool emergencyOffload(const QString &recordId);
@@ -105,7 +110,16 @@ public:
     // made in the recorded session) instead of the clock: for the what-if replay, which makes
     // hundreds of them and must not depend on when it runs.
     bool recordedTime = false;
+    // Tokens every request carries besides its view and tool schemas that the session does not
+    // store (an imported transcript's system prompt and tools): counted in estimate().
+    qint64 overheadTokens = 0;
     static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
+
+    // Gate 1 (spec section 6) as the agent applies it when a tool finishes, for a replay: the results
+    // among history[from, to) above the policy's tool-time threshold (read-back tools exempt, fail
+    // open) get an offload overlay (no record id) in `overlays`, also appended to `made`.
+    static int offloadAtToolTime(const QList<Message> &history, qsizetype from, qsizetype to, const CompactionPolicy &policy,
+                                 const Offloader &offloader, ContextOverlays &overlays, QList<OffloadOverlay> *made);
 
     // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).
     // When it hides more, its text also names their folder, so the others stay within reach.

@@ -144,6 +144,17 @@ bool ContextView::replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint
     return true;
 }
 
+QList<qint64> ContextView::historyMessageIds() const
+{
+    QList<qint64> ids;
+    ids.reserve(m_items.size());
+    for (const ViewItem &item : m_items) {
+        if (item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder)
+            ids.append(item.sourceMessageId);
+    }
+    return ids;
+}
+
 void ContextView::substitutePlaceholder(int index, qint64 shownBytes)
 {
     ViewItem &item = m_items[index];

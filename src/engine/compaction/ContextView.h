@@ -55,6 +55,9 @@ public:
     Message messageAt(int index, const QList<Message> &history, const ContextOverlays &overlays) const;
 
     const QList<ViewItem> &items() const { return m_items; }
+    // The history messages the view shows (in full or as placeholders), in view order: what a
+    // RequestRecord keeps of the view besides its checkpoint.
+    QList<qint64> historyMessageIds() const;
     int size() const { return int(m_items.size()); }
     qint64 bytes() const { return m_bytes; }
     qint64 tokens() const { return m_bytes / 4; }

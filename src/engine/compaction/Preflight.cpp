@@ -98,6 +98,7 @@ void Preflight::begin()
                                                                      : Offloader::disk(m_in.workspaceDir, m_in.sessionId));
     m_pass = std::make_unique<CompactionPass>(m_in.systemPrompt, m_in.history, m_result.view.historyEnd(), m_in.policy,
                                               schemaBytes, *m_offloader, m_result.overlays, m_result.view);
+    m_pass->overheadTokens = m_in.overheadTokens;
 
     Tier tier = m_pass->decide(m_in.force, &record.reason);
     if (const QString problem = m_in.policy.validate(); !problem.isEmpty()) {

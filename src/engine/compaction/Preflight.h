@@ -31,6 +31,7 @@ struct PreflightInput
     CompactionPolicy policy;
     QList<ToolSpec> tools;
     qint64 toolSchemaBytes = -1;   // precomputed schema bytes; -1: computed from `tools`
+    qint64 overheadTokens = 0;     // what every request carries besides view and schemas (replayed imports)
     int requestIndex = 0;
     QString workspaceDir;          // offloads go to <workspace>/.waterline/tool_results/<session>/
     bool simulateOffloads = false; // placeholders only, no files (what-if replay)

@@ -8,6 +8,7 @@
 #include "TextSink.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -88,6 +89,18 @@ SimulationResult Simulator::simulate(const Input &input)
         return SummaryChain::extractive(pass.summaryMessages(job, &made), job.previous ? &*job.previous : nullptr, facts.get());
     };
 
+    // The recorded checkpoints by the range they cover.
+    QHash<std::pair<qint64, qint64>, qsizetype> recordedByRange;
+    for (qsizetype i = 0; i < input.recordedCheckpoints.size(); ++i) {
+        const Checkpoint &cp = input.recordedCheckpoints[i];
+        if (!cp.text.isEmpty())
+            recordedByRange.insert({cp.coversFromMessageId, cp.coversUpToMessageId}, i);
+    }
+    auto recordedFor = [&](const CompactionPass::SummaryJob &job) -> const Checkpoint * {
+        const auto it = recordedByRange.constFind({job.coversFrom, job.coversUpTo});
+        return it == recordedByRange.cend() ? nullptr : &input.recordedCheckpoints[*it];
+    };
+
     ContextOverlays overlays;
     ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
     const bool validPolicy = policy.isValid();
@@ -96,10 +109,14 @@ SimulationResult Simulator::simulate(const Input &input)
 
     for (qsizetype r = 0; r < input.requests.size(); ++r) {
         const qsizetype end = std::clamp<qsizetype>(input.requests[r], view.historyEnd(), history.size());
+        if (validPolicy)
+            CompactionPass::offloadAtToolTime(history, view.historyEnd(), end, policy, offloader, overlays, &result.m_offloads);
         view.appendUpTo(history, overlays, end);
-        CompactionPass pass(input.systemPrompt, history, end, policy, schemaBytes, offloader, overlays, view);
+        const qint64 requestSchemaBytes = input.requestSchemaBytes.value(r, -1) >= 0 ? input.requestSchemaBytes[r] : schemaBytes;
+        CompactionPass pass(input.systemPrompt, history, end, policy, requestSchemaBytes, offloader, overlays, view);
         pass.deferCheckpointText = true; // made on demand by overlaysAt()
         pass.recordedTime = true;
+        pass.overheadTokens = input.overheadTokens;
         SimulationRow row;
         row.index = int(r);
         TierReason reason;
@@ -124,8 +141,13 @@ SimulationResult Simulator::simulate(const Input &input)
                 qint64 readBytes = 0;
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
-                const Checkpoint *added = extractive ? pass.applySummary(*job, summarize(pass, *job), tier, recordId)
-                                                     : pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
+                const Checkpoint *added = nullptr;
+                if (const Checkpoint *recorded = recordedFor(*job))
+                    added = pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId);
+                else if (extractive)
+                    added = pass.applySummary(*job, summarize(pass, *job), tier, recordId);
+                else
+                    added = pass.applyCheckpointText(*job, fixedSizeText(fixedTokens), tier, recordId);
                 if (added)
                     row.summarized = job->count();
                 else
@@ -136,7 +158,10 @@ SimulationResult Simulator::simulate(const Input &input)
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
             if (auto job = pass.prepareSummary(tier, recordId)) {
-                if (pass.applySummary(*job, summarize(pass, *job), tier, recordId))
+                const Checkpoint *recorded = recordedFor(*job);
+                const Checkpoint *added = recorded ? pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId)
+                                                   : pass.applySummary(*job, summarize(pass, *job), tier, recordId);
+                if (added)
                     row.summarized = job->count();
                 else
                     row.error = pass.refusal;
@@ -152,7 +177,7 @@ SimulationResult Simulator::simulate(const Input &input)
         row.tokensAfter = view.tokens();
         row.msgsAfter = view.size();
         row.offloaded = int(pass.offloaded.size());
-        result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens();
+        result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();
         result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
         result.m_checkpoints.append(pass.newCheckpoints);
         result.m_offloads.append(pass.newOffloads);
@@ -189,6 +214,14 @@ QList<Message> SimulationResult::viewAt(int row) const
         return {};
     const ContextOverlays o = overlaysAt(row, false);
     return ContextView::build(m_systemPrompt, m_history, o, m_marks[row].historyEnd).messages(m_history, o);
+}
+
+QList<qint64> SimulationResult::viewMessageIdsAt(int row) const
+{
+    if (row < 0 || row >= m_marks.size())
+        return {};
+    const ContextOverlays o = overlaysAt(row, false);
+    return ContextView::build(m_systemPrompt, m_history, o, m_marks[row].historyEnd).historyMessageIds();
 }
 
 QJsonObject SimulationResult::toJson() const

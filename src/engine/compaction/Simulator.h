@@ -63,6 +63,8 @@ public:
     // What request `row` would have sent, and the overlays it would have had (for --dump-views).
     QList<Message> viewAt(int row) const;
     ContextOverlays overlaysAt(int row) const;
+    // The history message ids of that view, as RequestRecord::viewMessageIds holds them.
+    QList<qint64> viewMessageIdsAt(int row) const;
 
 private:
     friend class Simulator;
@@ -89,6 +91,16 @@ public:
         CompactionPolicy policy;
         QList<ToolSpec> tools;
         qint64 toolSchemaBytes = -1; // -1: computed from `tools`
+        // Per request, the schema bytes it was sent with when the session recorded them (-1, or
+        // missing: the default above).
+        QList<qint64> requestSchemaBytes;
+        // Tokens every request carried that the session does not store (ReplayInput estimates it
+        // for imported transcripts without their system prompt or tools); part of every ratio.
+        qint64 overheadTokens = 0;
+        // The session's own checkpoints: a replayed compaction that summarises exactly the range
+        // one of them covers (same first and last message id) uses it as it was (text, anchors),
+        // so a replay under the recorded policy gives the recorded views.
+        QList<Checkpoint> recordedCheckpoints;
         SummaryModel summaryModel;
         QList<qint64> recordedSummaryTokens; // for the FixedSize default
         QString sessionId;                   // names the would-be offload paths

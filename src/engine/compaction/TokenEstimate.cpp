@@ -5,11 +5,14 @@
 #include "model/ToolSpec.h"
 #include "model/Utf8.h"
 
+#include <algorithm>
+
 namespace wl {
 
-TokenEstimate::TokenEstimate(qint64 viewBytes, qint64 toolSchemaBytes, const CompactionPolicy &policy)
+TokenEstimate::TokenEstimate(qint64 viewBytes, qint64 toolSchemaBytes, const CompactionPolicy &policy, qint64 overheadTokens)
     : m_viewBytes(viewBytes)
     , m_schemaBytes(toolSchemaBytes)
+    , m_overhead(std::max<qint64>(0, overheadTokens))
     , m_reserved(policy.reservedOutput)
     , m_window(policy.contextWindow)
     , m_countSchemas(policy.countToolSchemas)

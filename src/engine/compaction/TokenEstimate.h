@@ -18,14 +18,18 @@ class TokenEstimate
 {
 public:
     TokenEstimate() = default;
-    TokenEstimate(qint64 viewBytes, qint64 toolSchemaBytes, const CompactionPolicy &policy);
+    // The estimate of one request (the one rule the preflight, the replay and the status bar use):
+    // its view, the tool schemas offered with it (when the policy counts them), a fixed overhead the
+    // transcript did not store (tokens; imports only, see ReplayInput) and the reserved output.
+    TokenEstimate(qint64 viewBytes, qint64 toolSchemaBytes, const CompactionPolicy &policy, qint64 overheadTokens = 0);
 
     qint64 viewTokens() const { return tokensForBytes(m_viewBytes); }
     qint64 toolSchemaTokens() const { return m_countSchemas ? tokensForBytes(m_schemaBytes) : 0; }
+    qint64 overheadTokens() const { return m_overhead; }
     qint64 reservedOutput() const { return m_reserved; }
     qint64 contextWindow() const { return m_window; }
-    qint64 totalTokens() const { return viewTokens() + toolSchemaTokens() + m_reserved; }
-    // (view + schemas (if counted) + reserved) / window; 0 when the window is not positive.
+    qint64 totalTokens() const { return viewTokens() + toolSchemaTokens() + m_overhead + m_reserved; }
+    // (view + schemas (if counted) + overhead + reserved) / window; 0 when the window is not positive.
     double ratio() const;
 
     static qint64 tokensForBytes(qint64 bytes) { return bytes / 4; }
@@ -38,6 +42,7 @@ public:
 private:
     qint64 m_viewBytes = 0;
     qint64 m_schemaBytes = 0;
+    qint64 m_overhead = 0;
     qint64 m_reserved = 0;
     qint64 m_window = 0;
     bool m_countSchemas = true;

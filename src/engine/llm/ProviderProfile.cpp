@@ -39,6 +39,14 @@ qint64 ProviderProfile::effectiveContextWindow() const
     return 8192;
 }
 
+CompactionPolicy ProviderProfile::sizedPolicy(const CompactionPolicy &policy) const
+{
+    CompactionPolicy sized = policy;
+    if (sized.contextWindow == CompactionPolicy().contextWindow)
+        sized.contextWindow = effectiveContextWindow();
+    return sized;
+}
+
 int ProviderProfile::effectiveMaxOutputTokens() const
 {
     if (maxOutputTokens > 0)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compaction/CompactionPolicy.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QUrl>
@@ -30,6 +32,9 @@ struct ProviderProfile
     // The configured window, else the model table's, else a conservative 8192.
     qint64 effectiveContextWindow() const;
     int effectiveMaxOutputTokens() const;
+    // `policy` for a session on this model: a policy that keeps the default window (128,000) gets
+    // effectiveContextWindow(); a window set by the user stays.
+    CompactionPolicy sizedPolicy(const CompactionPolicy &policy) const;
 
     // JSON without secrets: fromJson ignores any key-like field ("apiKey",
     // "api_key", "key") and refuses a keyRef that looks like a key itself.

@@ -2,11 +2,18 @@
 
 #include "ImportMetadata.h"
 #include "ImportedSession.h"
+#include "compaction/ContextOverlays.h"
+#include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
+#include "llm/ModelTable.h"
+#include "model/MessageCodec.h"
+#include "store/RequestRecord.h"
+#include "store/SessionInfo.h"
+#include "store/SessionSource.h"
 #include "store/SessionStore.h"
 
-#include <QCoreApplication>
 #include <QHash>
+#include <QJsonArray>
 
 #include <algorithm>
 
@@ -26,7 +33,62 @@ void makeMonotonic(QList<qsizetype> &ends, qsizetype historySize)
     }
 }
 
+// Where the source agent first compacted its own context, as a position in the history
+// without the leading system message; the history size when it never did.
+qsizetype firstSourceCompaction(const QList<ExternalCompaction> &compactions, qsizetype skip, qsizetype historySize)
+{
+    qsizetype first = historySize;
+    for (const ExternalCompaction &c : compactions)
+        first = std::min<qsizetype>(first, std::max<qsizetype>(0, c.messageIndex - skip));
+    return first;
+}
+
+void addSummarySizes(ReplayInput &in, const QList<ExternalCompaction> &compactions)
+{
+    for (const ExternalCompaction &c : compactions) {
+        if (!c.summary.isEmpty())
+            in.recordedSummaryTokens.append(TokenEstimate::tokensForBytes(TokenEstimate::utf8Bytes(c.summary)));
+    }
+}
+
+// Imports that lack what every request carried besides its messages get it estimated.
+void estimateImportOverhead(ReplayInput &in, const QList<qint64> &reportedInput, qsizetype usableBefore)
+{
+    if (!in.systemPrompt.isEmpty() && !in.tools.isEmpty())
+        return; // the source stored both: nothing is missing
+    const qint64 schemaTokens = TokenEstimate::tokensForBytes(TokenEstimate::toolSchemaBytes(in.tools));
+    in.overheadTokens = ReplayInput::estimateOverhead(in.systemPrompt, in.history, in.requestEnds, reportedInput,
+                                                      schemaTokens, usableBefore);
+}
+
 } // namespace
+
+qint64 ReplayInput::estimateOverhead(const QString &systemPrompt, const QList<Message> &history,
+                                     const QList<qsizetype> &requestEnds, const QList<qint64> &reportedInput,
+                                     qint64 schemaTokens, qsizetype usableBefore)
+{
+    QList<qint64> residuals;
+    ContextView view = ContextView::build(systemPrompt, history, ContextOverlays(), 0);
+    const ContextOverlays none;
+    for (qsizetype r = 0; r < requestEnds.size() && r < reportedInput.size(); ++r) {
+        const qsizetype end = std::clamp<qsizetype>(requestEnds[r], view.historyEnd(), history.size());
+        if (end > usableBefore)
+            break; // the source saw a compacted context from here on
+        view.appendUpTo(history, none, end);
+        const qint64 reported = reportedInput[r];
+        if (reported <= 0)
+            continue;
+        residuals.append(reported - view.tokens() - schemaTokens);
+    }
+    if (residuals.isEmpty())
+        return 0;
+    std::sort(residuals.begin(), residuals.end());
+    // Nearest rank: the lowest tenth are outliers at most (a request the provider counted short).
+    const qsizetype rank = (residuals.size() - 1) / 10;
+    return std::max<qint64>(0, residuals[rank]);
+}
+
+const QString ReplayInput::kOverheadKey = u"overhead_tokens"_s;
 
 ReplayInput ReplayInput::fromImport(const ImportedSession &session)
 {
@@ -49,30 +111,33 @@ ReplayInput ReplayInput::fromImport(const ImportedSession &session)
     QList<ImportedRequest> requests = session.requests;
     std::stable_sort(requests.begin(), requests.end(),
                      [](const ImportedRequest &a, const ImportedRequest &b) { return a.messageIndex < b.messageIndex; });
+    QList<qint64> reported;
     for (qsizetype r = 0; r < requests.size(); ++r) {
         in.requestEnds.append(std::max<qsizetype>(0, requests[r].messageIndex - skip));
         in.requestIndexes.append(int(r));
         in.requestTimes.append(requests[r].timestamp);
+        in.requestSchemaBytes.append(-1);
+        // Every prompt token the provider read, cached or not (as the importer stores it).
+        const TokenUsage &u = requests[r].usage;
+        reported.append(u.context >= 0 ? u.context : u.input);
     }
     makeMonotonic(in.requestEnds, in.history.size());
     in.tools = session.tools;
-    for (const ExternalCompaction &c : session.compactions) {
-        if (!c.summary.isEmpty())
-            in.recordedSummaryTokens.append(TokenEstimate::tokensForBytes(TokenEstimate::utf8Bytes(c.summary)));
-    }
+    in.model = session.model;
+    addSummarySizes(in, session.compactions);
+    estimateImportOverhead(in, reported, firstSourceCompaction(session.compactions, skip, in.history.size()));
     return in;
 }
 
 std::optional<ReplayInput> ReplayInput::fromStore(SessionStore &store, const QString &sessionId, QString *error)
 {
     QString why;
-    if (!store.session(sessionId, &why)) {
+    const std::optional<SessionInfo> info = store.session(sessionId, &why);
+    if (!info) {
         if (error)
             *error = why;
         return std::nullopt;
     }
-    ReplayInput in;
-    in.sessionId = sessionId;
     QList<Message> messages = store.history(sessionId, &why);
     const QList<RequestRecord> requests = why.isEmpty() ? store.requests(sessionId, &why) : QList<RequestRecord>();
     const ContextOverlays overlays = why.isEmpty() ? store.overlays(sessionId, &why) : ContextOverlays();
@@ -82,14 +147,27 @@ std::optional<ReplayInput> ReplayInput::fromStore(SessionStore &store, const QSt
             *error = why;
         return std::nullopt;
     }
+    return fromStored(*info, std::move(messages), requests, overlays, source);
+}
 
-    const bool systemFirst = !messages.isEmpty() && messages.constFirst().role == Role::System;
+ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> messages, const QList<RequestRecord> &requests,
+                                    const ContextOverlays &overlays, const std::optional<SessionSource> &source)
+{
+    ReplayInput in;
+    in.sessionId = info.id;
+    // What the agent sends first; an import without one keeps the source's system message in front.
+    in.systemPrompt = info.systemPrompt;
+    const bool systemFirst = in.systemPrompt.isEmpty() && !messages.isEmpty() && messages.constFirst().role == Role::System;
     if (systemFirst) {
         in.systemPrompt = messages.constFirst().content;
         in.systemMessageId = messages.constFirst().id;
         messages.removeFirst();
     }
     in.history = std::move(messages);
+    for (Message &m : in.history) {
+        if (m.cachedBytes < 0)
+            m.cacheBytes();
+    }
 
     QHash<qint64, qsizetype> positionOf; // message id -> position in `history`
     positionOf.reserve(in.history.size());
@@ -100,6 +178,7 @@ std::optional<ReplayInput> ReplayInput::fromStore(SessionStore &store, const QSt
         if (m.origin > 0 && !firstProduced.contains(m.origin))
             firstProduced.insert(m.origin, i);
     }
+    QList<qint64> reported;
     for (const RequestRecord &r : requests) {
         qsizetype end = -1;
         if (const auto it = firstProduced.constFind(r.id); it != firstProduced.cend()) {
@@ -115,22 +194,46 @@ std::optional<ReplayInput> ReplayInput::fromStore(SessionStore &store, const QSt
         in.requestEnds.append(end);
         in.requestIndexes.append(r.index);
         in.requestTimes.append(r.startedAt.isValid() ? r.startedAt : r.finishedAt);
+        in.requestSchemaBytes.append(r.toolSchemaBytes.value_or(-1));
+        reported.append(r.inputTokens.value_or(-1));
     }
     makeMonotonic(in.requestEnds, in.history.size());
 
+    // The schemas the agent offered (stored with the session), else the importer's.
+    for (const QJsonValue &tool : info.toolSchemas) {
+        if (const auto spec = MessageCodec::toolSpecFromJson(tool.toObject()))
+            in.tools.append(*spec);
+    }
+    in.recordedCheckpoints = overlays.checkpoints;
+    in.model = info.providerProfile.value(u"model").toString();
     if (source) {
         ImportedSession details;
         ImportMetadata::fromJson(source->details, &details);
-        in.tools = details.tools;
-        for (const ExternalCompaction &c : std::as_const(details.compactions)) {
-            if (!c.summary.isEmpty())
-                in.recordedSummaryTokens.append(TokenEstimate::tokensForBytes(TokenEstimate::utf8Bytes(c.summary)));
-        }
+        if (in.model.isEmpty())
+            in.model = details.model;
+        if (in.tools.isEmpty())
+            in.tools = details.tools;
+        addSummarySizes(in, details.compactions);
+        // A replay that was told the overhead (SessionReplayer) left it here: every replay uses it.
+        const QJsonValue told = source->details.value(kOverheadKey);
+        if (told.isDouble() && told.toInteger(-1) >= 0)
+            in.overheadTokens = told.toInteger();
+        else
+            estimateImportOverhead(in, reported,
+                                   firstSourceCompaction(details.compactions, systemFirst ? 1 : 0, in.history.size()));
     }
     // Waterline's own summaries, when the session was compacted before.
     for (const Checkpoint &cp : overlays.checkpoints)
         in.recordedSummaryTokens.append(TokenEstimate::tokensForBytes(TokenEstimate::utf8Bytes(cp.text)));
     return in;
+}
+
+CompactionPolicy ReplayInput::defaultPolicy() const
+{
+    CompactionPolicy policy;
+    if (const auto entry = ModelTable::lookup(model); entry && entry->contextWindow > 0)
+        policy.contextWindow = entry->contextWindow;
+    return policy;
 }
 
 Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, const SummaryModel &summaryModel) const
@@ -141,6 +244,9 @@ Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, con
     input.requests = requestEnds;
     input.policy = policy;
     input.tools = tools;
+    input.requestSchemaBytes = requestSchemaBytes;
+    input.overheadTokens = overheadTokens;
+    input.recordedCheckpoints = recordedCheckpoints;
     input.summaryModel = summaryModel;
     input.recordedSummaryTokens = recordedSummaryTokens;
     input.sessionId = sessionId;

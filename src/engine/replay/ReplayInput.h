@@ -1,9 +1,11 @@
 #pragma once
 
+#include "compaction/Checkpoint.h"
 #include "compaction/Simulator.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 
@@ -12,16 +14,26 @@
 namespace wl {
 
 class SessionStore;
+struct ContextOverlays;
 struct ImportedSession;
+struct RequestRecord;
+struct SessionInfo;
+struct SessionSource;
 
 // A recorded session in the shape a replay needs, whatever it came from (a transcript read in
-// memory, or a session in the store):
-//   - the system prompt: the first history message when it is a system message (importers put
-//     the source's system prompt there), else empty;
+// memory, or a session in the store). The one place that says what each recorded request
+// carried; the CLI's `simulate`, the Thresholds dock's what-if and the demo replay all read it:
+//   - the system prompt: the session's stored one (what the agent sent), else the first history
+//     message when it is a system message (importers put the source's system prompt there);
 //   - the rest of the history, ids ascending (positions + 1 for an in-memory import);
 //   - per recorded request, in index order, how many of those history messages it saw: all
 //     messages before the one it produced (or, for a stored request that produced none, up to
-//     the newest message of its recorded view).
+//     the newest message of its recorded view);
+//   - the tool schemas offered with each request: the bytes the agent recorded per request,
+//     else the session's schemas (stored by the agent, or the importer's);
+//   - the session's own checkpoints, reused where a replayed compaction covers the same range;
+//   - for an imported transcript that did not store its system prompt or its tool schemas, the
+//     fixed overhead of every request estimated from the provider-reported input tokens.
 struct ReplayInput
 {
     QString sessionId;                 // empty for an in-memory import
@@ -31,11 +43,35 @@ struct ReplayInput
     QList<qsizetype> requestEnds;      // per request: history[0, end) was seen
     QList<int> requestIndexes;         // the stored index of each request (0..n-1 for imports)
     QList<QDateTime> requestTimes;     // when each request was made, invalid when unknown
-    QList<ToolSpec> tools;             // the schemas offered to the model, when the source says
+    QList<qint64> requestSchemaBytes;  // per request: schema bytes it was sent with, -1 unknown
+    QList<ToolSpec> tools;             // the schemas offered to the model, when the session says
+    QList<Checkpoint> recordedCheckpoints; // the session's own checkpoints, oldest first
     QList<qint64> recordedSummaryTokens; // sizes of the source's own summaries (size model default)
+    qint64 overheadTokens = 0;         // per request, besides view and schemas (see estimateOverhead)
+    QString model;                     // the model the session ran on, when known
+
+    // The policy a replay starts from when the session has none of its own: the defaults, with
+    // the model table's window for `model`, else 128,000.
+    CompactionPolicy defaultPolicy() const;
 
     static ReplayInput fromImport(const ImportedSession &session);
     static std::optional<ReplayInput> fromStore(SessionStore &store, const QString &sessionId, QString *error = nullptr);
+    // The same from rows already read (the UI's loader reads them for its docks anyway).
+    static ReplayInput fromStored(const SessionInfo &info, QList<Message> history, const QList<RequestRecord> &requests,
+                                  const ContextOverlays &overlays, const std::optional<SessionSource> &source);
+
+    // What every request carried besides the messages and schemas we know of, in tokens: a low
+    // percentile (the 10th) of "reported input tokens - our estimate of what it saw" over the
+    // requests with a reported input, before the first of `usableBefore` messages (a compaction of
+    // the source agent, after which it saw less than the history). `reportedInput[r] < 0`: unknown.
+    // 0 when no request tells.
+    // The key of SessionSource::details under which a session keeps an overhead it was replayed
+    // with (a number of tokens); fromStored() uses it instead of estimating one.
+    static const QString kOverheadKey;
+
+    static qint64 estimateOverhead(const QString &systemPrompt, const QList<Message> &history,
+                                   const QList<qsizetype> &requestEnds, const QList<qint64> &reportedInput,
+                                   qint64 schemaTokens, qsizetype usableBefore);
 
     Simulator::Input simulatorInput(const CompactionPolicy &policy, const SummaryModel &summaryModel) const;
 };

@@ -201,6 +201,7 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     if (options.replay) {
         SessionReplayer::Options replayOptions;
         replayOptions.policy = options.replayPolicy;
+        replayOptions.overheadTokens = options.replayOverheadTokens;
         replayOptions.auditPath = options.auditPath;
         replayOptions.cancel = options.cancel;
         const SessionReplayer::Result replayed = SessionReplayer::replay(store, sessionId, replayOptions);
@@ -275,6 +276,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
         if (options.replay) {
             SessionReplayer::Options replayOptions;
             replayOptions.policy = options.replayPolicy;
+            replayOptions.overheadTokens = options.replayOverheadTokens;
             replayOptions.auditPath = options.auditPath;
             replayOptions.cancel = options.cancel;
             const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptions);

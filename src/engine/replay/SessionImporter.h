@@ -49,6 +49,7 @@ public:
         // failed or cancelled replay deletes the session too.
         bool replay = false;
         CompactionPolicy replayPolicy;
+        qint64 replayOverheadTokens = -1; // see SessionReplayer::Options::overheadTokens
         QString auditPath;          // for the replay; empty: Paths::auditFile(session)
     };
 

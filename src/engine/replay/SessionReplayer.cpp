@@ -4,6 +4,7 @@
 #include "Paths.h"
 #include "ReplayInput.h"
 #include "compaction/AuditLog.h"
+#include "compaction/CompactionPass.h"
 #include "compaction/Preflight.h"
 #include "compaction/TokenEstimate.h"
 #include "store/SessionStore.h"
@@ -96,8 +97,23 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
     const qint64 schemaTokens = TokenEstimate(0, schemaBytes, options.policy).toolSchemaTokens();
     const QDateTime fallbackTime = info->createdAt.isValid() ? info->createdAt : QDateTime::fromMSecsSinceEpoch(0, QTimeZone::UTC);
 
+    const qint64 overheadTokens = options.overheadTokens >= 0 ? options.overheadTokens : input->overheadTokens;
+    if (options.overheadTokens >= 0 && options.overheadTokens != input->overheadTokens) {
+        // Told another overhead than the estimate: keep it with the session, so every later
+        // replay (the dock's what-if, `simulate --db`) counts the same.
+        std::optional<SessionSource> source = store.sessionSource(sessionId, &error);
+        if (!error.isEmpty())
+            return fail(error);
+        if (source) {
+            source->details.insert(ReplayInput::kOverheadKey, options.overheadTokens);
+            if (!store.setSessionSource(sessionId, *source, &error))
+                return fail(error);
+        }
+    }
+    const Offloader toolTime = Offloader::disk(workspace, sessionId);
     ContextOverlays overlays;
     std::optional<ContextView> view;
+    qsizetype seen = 0; // history[0, seen) went through gate 1
     QString lastStateKey;
     qint64 lastCheckpointId = 0;
     QDateTime lastTime = fallbackTime;
@@ -112,8 +128,15 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
         const QDateTime time = input->requestTimes[r].isValid() ? input->requestTimes[r] : lastTime;
         lastTime = time;
 
+        // Gate 1, when each new result came in: real files, overlays stored with this request's step.
+        QList<OffloadOverlay> toolTimeOffloads;
+        CompactionPass::offloadAtToolTime(input->history, seen, input->requestEnds[r], options.policy, toolTime, overlays,
+                                          &toolTimeOffloads);
+        seen = std::max(seen, input->requestEnds[r]);
+
         PreflightInput in;
         in.sessionId = sessionId;
+        in.overheadTokens = overheadTokens;
         in.systemPrompt = input->systemPrompt;
         in.history = input->history.mid(0, input->requestEnds[r]);
         in.overlays = overlays;
@@ -129,7 +152,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
 
         StepAppend step;
         step.checkpoints = out.newCheckpoints;
-        step.offloads = out.newOffloads;
+        step.offloads = toolTimeOffloads + out.newOffloads;
         if (out.shouldRecord)
             step.record = out.record;
         RequestRecord update;
@@ -137,10 +160,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
         update.viewCheckpointId = out.newCheckpoints.isEmpty() ? lastCheckpointId : SessionStore::kThisStep;
         if (input->systemMessageId > 0)
             update.viewMessageIds.append(input->systemMessageId);
-        for (const ViewItem &item : out.view.items()) {
-            if (item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder)
-                update.viewMessageIds.append(item.sourceMessageId);
-        }
+        update.viewMessageIds.append(out.view.historyMessageIds());
         update.estimateTokens = out.view.tokens();
         update.toolSchemaTokens = schemaTokens;
         update.tier = out.record.tier;
@@ -163,7 +183,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
                 return fail(QCoreApplication::translate("SessionReplayer", "replay of request %1: %2").arg(requestIndex).arg(error));
         }
         result.checkpoints += int(out.newCheckpoints.size());
-        result.offloads += int(out.newOffloads.size());
+        result.offloads += int(toolTimeOffloads.size() + out.newOffloads.size());
         ++result.tiers[size_t(out.record.tier)];
         ++result.requests;
         overlays = std::move(out.overlays);

@@ -15,7 +15,9 @@ class SessionStore;
 
 // Re-runs Waterline's own compaction over a stored (typically just imported) session, request
 // by request, with Preflight::runWithoutLlm (the extractive summariser, no network), and stores
-// what it did as if Waterline had run the session:
+// what it did as if Waterline had run the session (gate 1 offloads each result above the tool-time
+// threshold as the agent would have when the tool finished; every ratio counts ReplayInput's
+// overhead unless told otherwise):
 //   - checkpoints, offload overlays and compaction records (anchor history follows from them),
 //     each request's in one appendStep transaction;
 //   - real offload files under <workspace>/.waterline/tool_results/<session>/;
@@ -34,6 +36,9 @@ public:
     struct Options
     {
         CompactionPolicy policy;
+        // Tokens every request carried besides its view and schemas; -1: ReplayInput's estimate
+        // (imports without a system prompt or tool schemas), 0: none.
+        qint64 overheadTokens = -1;
         QString workspace;         // empty: the session's workspace
         QString auditPath;         // empty: Paths::auditFile(session)
         std::function<void(int done, int total)> progress;

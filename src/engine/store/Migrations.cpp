@@ -186,6 +186,17 @@ const QStringList &schemaV4()
     return statements;
 }
 
+// v5: the tool schemas an agent session offers its model, and per request the bytes of the
+// schemas it was sent with, so a replay counts them as the agent's preflight did.
+const QStringList &schemaV5()
+{
+    static const QStringList statements{
+        u"ALTER TABLE sessions ADD COLUMN tool_schemas TEXT NOT NULL DEFAULT ''"_s,
+        u"ALTER TABLE requests ADD COLUMN tool_schema_bytes INTEGER"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -197,6 +208,7 @@ constexpr Step kSteps[] = {
     {2, &schemaV2},
     {3, &schemaV3},
     {4, &schemaV4},
+    {5, &schemaV5},
 };
 
 } // namespace

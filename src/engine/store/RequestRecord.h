@@ -20,6 +20,7 @@ struct RequestRecord
     qint64 viewCheckpointId = 0;      // checkpoint whose text opened the view, 0 for none
     qint64 estimateTokens = 0;        // estimate of the view's messages
     qint64 toolSchemaTokens = 0;
+    std::optional<qint64> toolSchemaBytes;  // UTF-8 bytes of the tool schemas sent (schema 5), absent when not recorded
     std::optional<qint64> inputTokens;      // provider usage, absent when not reported
     std::optional<qint64> outputTokens;
     std::optional<qint64> cacheReadTokens;

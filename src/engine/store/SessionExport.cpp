@@ -59,6 +59,7 @@ QJsonObject sessionJson(const SessionInfo &s)
         {u"summarizer_profile"_s, SecretFilter::withoutSecrets(s.summarizerProfile)},
         {u"approval_policy"_s, s.approvalPolicy},
         {u"system_prompt"_s, s.systemPrompt},
+        {u"tool_schemas"_s, s.toolSchemas},
     };
 }
 
@@ -248,6 +249,7 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
                                     {u"messages"_s, IdRanges::encode(seqs)}}},
             {u"estimate_tokens"_s, r.estimateTokens},
             {u"tool_schema_tokens"_s, r.toolSchemaTokens},
+            {u"tool_schema_bytes"_s, optionalValue(r.toolSchemaBytes)},
             {u"usage"_s, QJsonObject{{u"input"_s, optionalValue(r.inputTokens)},
                                      {u"output"_s, optionalValue(r.outputTokens)},
                                      {u"cache_read"_s, optionalValue(r.cacheReadTokens)},
@@ -349,6 +351,11 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 || !in.string(s, u"approval_policy", &info.approvalPolicy, false)
                 || !in.string(s, u"system_prompt", &info.systemPrompt, false))
                 return failed(in.problem);
+            // Since schema 5; older files have none.
+            const QJsonValue schemas = s.value(u"tool_schemas");
+            if (!schemas.isUndefined() && !schemas.isNull() && !schemas.isArray())
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: \"tool_schemas\" must be an array").arg(in.lineNumber));
+            info.toolSchemas = schemas.toArray();
             info.providerProfile = SecretFilter::withoutSecrets(info.providerProfile);
             info.summarizerProfile = SecretFilter::withoutSecrets(info.summarizerProfile);
             sawHeader = true;
@@ -420,6 +427,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             if (!in.integer(o, u"index", &index) || !in.object(o, u"view", &view) || !in.object(o, u"usage", &usage)
                 || !in.integer(o, u"estimate_tokens", &r.estimateTokens)
                 || !in.integer(o, u"tool_schema_tokens", &r.toolSchemaTokens)
+                || !in.optionalInteger(o, u"tool_schema_bytes", &r.toolSchemaBytes)
                 || !in.optionalInteger(usage, u"input", &r.inputTokens)
                 || !in.optionalInteger(usage, u"output", &r.outputTokens)
                 || !in.optionalInteger(usage, u"cache_read", &r.cacheReadTokens)

@@ -33,10 +33,12 @@ struct SessionDocument
 //   message*    {"seq", "role", "content", "tool_calls", "tool_call_id", "is_error", "bytes", "created_at", "origin"}
 //   checkpoint* {"ordinal", "covers_from", "covers_up_to", "text", "summary", "anchors", "record_id", "tier", "created_at"}
 //   offload*    {"message", "call_id", "tool_name", "path", "bytes", "lines", "gate", "placeholder", "record_id"}
-//   request*    {"index", "view": {"checkpoint", "messages"}, "estimate_tokens", "tool_schema_tokens",
+//   request*    {"index", "view": {"checkpoint", "messages"}, "estimate_tokens", "tool_schema_tokens", "tool_schema_bytes",
 //                "usage": {"input", "output", "cache_read", "cache_write"}, "tier", "model", "started_at", "finished_at", "error"}
 //   record*     {"record": <CompactionRecord JSON>}
 //   end         {"counts": {"messages", "checkpoints", "offloads", "requests", "records"}}
+// The header's session has "tool_schemas" (an array) and a request "tool_schema_bytes" (a number
+// or null) since schema 5; files without them read as "not recorded".
 // Inside the file a message is named by its "seq" (0-based position), a request by its "index", a
 // checkpoint by its "ordinal", so a file does not depend on the database it came from. The end
 // line makes a cut-off file detectable. API keys are never written (profiles pass SecretFilter).

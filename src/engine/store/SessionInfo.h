@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 
@@ -23,6 +24,7 @@ struct SessionInfo
     QJsonObject summarizerProfile;  // the summariser's profile JSON, no secrets
     QString approvalPolicy;         // e.g. "ask", "auto-edit", "auto"
     QString systemPrompt;           // what an agent run of this session sends first
+    QJsonArray toolSchemas;         // the tools an agent run offers (OpenAI tool JSON, schema 5); empty when unknown
     qint64 messageCount = 0;        // read only, from an index: cheap to list
     qint64 requestCount = 0;        // read only: highest request index + 1
 };

@@ -127,7 +127,7 @@ const QString kSessionColumns =
     "coalesce((SELECT m.created_at FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), s.created_at) "
     "AS last_activity_at, s.policy, s.provider_name, s.provider_profile, s.summarizer_profile, s.approval_policy, "
     "(SELECT coalesce(max(m.seq) + 1, 0) FROM messages m WHERE m.session_id = s.id), "
-    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id), s.system_prompt"_s;
+    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id), s.system_prompt, s.tool_schemas"_s;
 
 SessionInfo readSession(const SqlQuery &q)
 {
@@ -146,6 +146,7 @@ SessionInfo readSession(const SqlQuery &q)
     s.messageCount = q.int64(11);
     s.requestCount = q.int64(12);
     s.systemPrompt = q.text(13);
+    s.toolSchemas = QJsonDocument::fromJson(q.text(14).toUtf8()).array();
     return s;
 }
 
@@ -172,7 +173,8 @@ Message readMessage(const SqlQuery &q)
 
 const QString kRequestColumns =
     u"id, session_id, idx, view_checkpoint_id, view_message_ids, estimate_tokens, tool_schema_tokens, "
-    "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, model, started_at, finished_at, error"_s;
+    "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, model, started_at, finished_at, error, "
+    "tool_schema_bytes"_s;
 
 RequestRecord readRequest(const SqlQuery &q)
 {
@@ -193,6 +195,7 @@ RequestRecord readRequest(const SqlQuery &q)
     r.startedAt = fromMs(q.value(13));
     r.finishedAt = fromMs(q.value(14));
     r.error = q.text(15);
+    r.toolSchemaBytes = optionalFromVariant(q.value(16));
     return r;
 }
 
@@ -279,7 +282,8 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
 {
     SqlQuery q(c, u"INSERT INTO requests (session_id, idx, view_checkpoint_id, view_message_ids, estimate_tokens, "
                   "tool_schema_tokens, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, "
-                  "model, started_at, finished_at, error) VALUES (?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                  "model, started_at, finished_at, error, tool_schema_bytes) "
+                  "VALUES (?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(sessionId).bind(index);
     if (viewCheckpointId > 0)
         q.bind(viewCheckpointId);
@@ -289,6 +293,7 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
     q.bind(optionalToVariant(r.inputTokens)).bind(optionalToVariant(r.outputTokens));
     q.bind(optionalToVariant(r.cacheReadTokens)).bind(optionalToVariant(r.cacheWriteTokens));
     q.bind(int(r.tier)).bind(r.model).bind(toMsOrNull(r.startedAt)).bind(toMsOrNull(r.finishedAt)).bind(r.error);
+    q.bind(optionalToVariant(r.toolSchemaBytes));
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store request %1: %2").arg(index).arg(q.error()));
         return std::nullopt;
@@ -541,14 +546,14 @@ std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime created = fields.createdAt.isValid() ? fields.createdAt : now;
     SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, policy, provider_name, "
-                   "provider_profile, summarizer_profile, approval_policy, system_prompt) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                   "provider_profile, summarizer_profile, approval_policy, system_prompt, tool_schemas) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(id).bind(fields.title).bind(fields.workspace).bind(toMs(created));
     q.bind(toMs(fields.updatedAt.isValid() ? fields.updatedAt : created));
     q.bind(jsonText(fields.policy)).bind(fields.providerName);
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.providerProfile)));
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
-    q.bind(fields.systemPrompt);
+    q.bind(fields.systemPrompt).bind(QString::fromUtf8(QJsonDocument(fields.toolSchemas).toJson(QJsonDocument::Compact)));
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create a session: %1").arg(q.error()));
         return std::nullopt;
@@ -647,6 +652,13 @@ bool SessionStore::setSystemPrompt(const QString &id, const QString &systemPromp
 {
     return updateSession(connection(error), u"UPDATE sessions SET system_prompt = ?, updated_at = ? WHERE id = ?"_s,
                          systemPrompt, id, error);
+}
+
+bool SessionStore::setToolSchemas(const QString &id, const QJsonArray &schemas, QString *error)
+{
+    return updateSession(connection(error), u"UPDATE sessions SET tool_schemas = ?, updated_at = ? WHERE id = ?"_s,
+                         QString::fromUtf8(QJsonDocument(schemas).toJson(QJsonDocument::Compact)),
+                         id, error);
 }
 
 bool SessionStore::deleteSession(const QString &id, QString *error)

@@ -73,6 +73,8 @@ public:
     bool setSummarizerProfile(const QString &id, const QJsonObject &profile, QString *error = nullptr);
     bool setApprovalPolicy(const QString &id, const QString &policy, QString *error = nullptr);
     bool setSystemPrompt(const QString &id, const QString &systemPrompt, QString *error = nullptr);
+    // The tools an agent run of the session offers (MessageCodec::toJson of each spec; schema 5).
+    bool setToolSchemas(const QString &id, const QJsonArray &schemas, QString *error = nullptr);
     // Removes the rows (ON DELETE CASCADE), then <workspace>/.waterline/tool_results/<id> and
     // Paths::auditFile(id). Ids that are not a safe path component are refused.
     bool deleteSession(const QString &id, QString *error = nullptr);

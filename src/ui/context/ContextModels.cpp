@@ -1,5 +1,7 @@
 #include "ContextModels.h"
 
+#include "compaction/TokenEstimate.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QLocale>
@@ -76,7 +78,7 @@ QVariant ContextViewModel::data(const QModelIndex &index, int role) const
                 return tr("checkpoint (messages %1–%2)").arg(item.coversFrom).arg(item.coversTo);
             return kindLabel(item.kind);
         case RoleColumn: return m.isToolResult() ? tr("tool result") : roleName(m.role);
-        case TokensColumn: return QLocale().toString(item.bytes / 4);
+        case TokensColumn: return QLocale().toString(TokenEstimate::tokensForBytes(item.bytes));
         case ContentColumn: return m.hasToolCalls() && m.content.isEmpty() ? callsText(m) : contextSnippet(m.content);
         }
         break;
@@ -163,7 +165,7 @@ QVariant ContextHistoryModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case IdColumn: return m.id;
         case RoleColumn: return m.isToolResult() ? tr("tool result") : roleName(m.role);
-        case TokensColumn: return QLocale().toString(m.byteCount() / 4);
+        case TokensColumn: return QLocale().toString(TokenEstimate::tokensForBytes(m.byteCount()));
         case StatusColumn:
             switch (status) {
             case Sent: return tr("sent");

@@ -1,6 +1,7 @@
 #include "ContextPanel.h"
 
 #include "ContextModels.h"
+#include "compaction/TokenEstimate.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -97,7 +98,7 @@ void ContextPanel::showSnapshot(const ContextSnapshot &snapshot)
                            .arg(m_viewModel->rowCount())
                            .arg(locale.toString(m_viewModel->totalTokens()))
                            .arg(m_historyModel->rowCount())
-                           .arg(locale.toString(historyBytes / 4)));
+                           .arg(locale.toString(TokenEstimate::tokensForBytes(historyBytes))));
     m_detail->clear();
     m_viewTable->resizeColumnsToContents();
     m_historyTable->resizeColumnsToContents();

@@ -384,9 +384,7 @@ void AgentController::openSession(const QString &sessionId)
             config.allowBroadWorkspace = true;
             if (session.info.policy.isEmpty()) {
                 // A session without a policy of its own gets the default one, with the model's window.
-                CompactionPolicy policy = m_defaultPolicy;
-                if (policy.contextWindow == CompactionPolicy().contextWindow)
-                    policy.contextWindow = m_profile.effectiveContextWindow();
+                const CompactionPolicy policy = m_profile.sizedPolicy(m_defaultPolicy);
                 QString why;
                 if (m_store->setSessionPolicy(sessionId, policy.toJson(), &why))
                     session.info.policy = policy.toJson();
@@ -576,8 +574,8 @@ qint64 AgentController::contextWindow() const
 
 double AgentController::utilisation() const
 {
-    const qint64 window = contextWindow();
-    return window > 0 ? double(estimatedTokens()) / double(window) : 0.0;
+    // The ratio the next request's preflight will decide on (reserved output and schemas included).
+    return m_run ? m_run->nextRequestEstimate().ratio() : 0.0;
 }
 
 Tier AgentController::tier() const

@@ -101,7 +101,8 @@ public:
     QString connectionError() const { return m_connectionError; }
     static QString connectionLabel(Connection connection);
 
-    // The context gauge: the next request's estimated tokens over the window, and its tier.
+    // The context gauge: the next request's estimate over the window, as its preflight counts it
+    // (view, counted tool schemas, reserved output: AgentRun::nextRequestEstimate), and its tier.
     qint64 estimatedTokens() const;
     qint64 contextWindow() const;
     double utilisation() const;

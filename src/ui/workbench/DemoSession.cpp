@@ -14,7 +14,7 @@ namespace wl {
 
 namespace {
 // Bump when the transcript, the policy or the replay changes: the demo is rebuilt.
-constexpr auto kDemoVersion = "1";
+constexpr auto kDemoVersion = "2"; // 2: gate 1 replayed, overhead 0 kept with the session
 
 } // namespace
 
@@ -39,6 +39,9 @@ CompactionPolicy DemoSession::policy()
     CompactionPolicy p;
     // Small enough that this transcript climbs through every tier; chosen with `waterline-cli simulate`.
     p.contextWindow = 30000;
+    // Large results arrive whole (gate 1 would offload them as they come): they are what pushes
+    // a request straight to Full or Emergency in this transcript.
+    p.offloadAtToolTime = 1'000'000;
     return p;
 }
 
@@ -103,6 +106,9 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
 
     SessionReplayer::Options replayOptions;
     replayOptions.policy = policy();
+    // Claude Code's own system prompt and tools (about 37,000 tokens by the reported input) exceed
+    // the demo's small window: the demo leaves them out, and says so to every replay of it.
+    replayOptions.overheadTokens = 0;
     replayOptions.workspace = workspace;
     replayOptions.auditPath = dir.filePath(QStringLiteral("compaction_records.jsonl"));
     QFile::remove(replayOptions.auditPath);

@@ -5,6 +5,8 @@
 #include "offloads/OffloadListModel.h"
 #include "timeline/TimelineModel.h"
 
+#include "compaction/TokenEstimate.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
@@ -44,15 +46,9 @@ QString recordSummary(const CompactionRecord &r)
 
 qsizetype LoadedSession::historyEndOf(int index) const
 {
-    if (index < 0 || index >= requests.size())
+    if (index < 0 || index >= replay.requestEnds.size())
         return 0;
-    const RequestRecord &r = requests.at(index);
-    qint64 newest = 0;
-    for (qint64 id : r.viewMessageIds)
-        newest = std::max(newest, id);
-    if (newest == 0)
-        return 0;
-    return std::min(history.size(), rowOfId(history, newest) + 1);
+    return std::min(history.size(), replay.requestEnds.at(index));
 }
 
 const CompactionRecord *LoadedSession::recordFor(int index) const
@@ -113,10 +109,11 @@ QList<TimelineRow> LoadedSession::timelineRows() const
         const qsizetype end = historyEndOf(r.index);
         for (; counted < end; ++counted)
             historyBytes += history.at(counted).byteCount();
-        const qint64 schema = policy.countToolSchemas ? r.toolSchemaTokens : 0;
+        // Besides the view: what the replay counts with every request (schemas, an import's overhead).
+        const qint64 besides = (policy.countToolSchemas ? r.toolSchemaTokens : 0) + replay.overheadTokens + policy.reservedOutput;
         if (window > 0) {
-            row.historyRatio = double(historyBytes / 4 + schema + policy.reservedOutput) / window;
-            row.sentRatio = double(r.estimateTokens + schema + policy.reservedOutput) / window;
+            row.historyRatio = double(TokenEstimate::tokensForBytes(historyBytes) + besides) / window;
+            row.sentRatio = double(r.estimateTokens + besides) / window;
             if (r.inputTokens)
                 row.reportedRatio = double(*r.inputTokens) / window;
         }
@@ -209,19 +206,7 @@ ContextSnapshot LoadedSession::contextSnapshot(int index) const
 
 Simulator::Input LoadedSession::simulatorInput() const
 {
-    Simulator::Input input;
-    input.systemPrompt = systemPrompt;
-    input.history = history;
-    input.policy = policy;
-    input.tools = tools;
-    input.sessionId = info.id;
-    input.requests.reserve(requests.size());
-    for (const RequestRecord &r : requests)
-        input.requests.append(historyEndOf(r.index));
-    for (const CompactionRecord &r : records)
-        if (r.summarizerStep != SummarizerStep::None && !r.summaryText.isEmpty())
-            input.recordedSummaryTokens.append(r.summaryText.toUtf8().size() / 4);
-    return input;
+    return replay.simulatorInput(policy, SummaryModel::extractive());
 }
 
 SimulationTotals LoadedSession::recordedTotals() const
@@ -230,10 +215,11 @@ SimulationTotals LoadedSession::recordedTotals() const
     t.requests = int(requests.size());
     const double window = policy.contextWindow > 0 ? double(policy.contextWindow) : 0.0;
     for (const RequestRecord &r : requests) {
-        const qint64 schema = policy.countToolSchemas ? r.toolSchemaTokens : 0;
-        t.tokensSent += r.estimateTokens + r.toolSchemaTokens;
+        // As the simulator counts its own totals: view, counted schemas and an import's overhead.
+        const qint64 sent = r.estimateTokens + (policy.countToolSchemas ? r.toolSchemaTokens : 0) + replay.overheadTokens;
+        t.tokensSent += sent;
         if (window > 0)
-            t.peakRatio = std::max(t.peakRatio, double(r.estimateTokens + schema + policy.reservedOutput) / window);
+            t.peakRatio = std::max(t.peakRatio, double(sent + policy.reservedOutput) / window);
     }
     for (const CompactionRecord &r : records) {
         if ((r.tier == Tier::Soft || r.tier == Tier::Full) && r.summarizerStep != SummarizerStep::None)

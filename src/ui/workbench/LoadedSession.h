@@ -6,6 +6,7 @@
 #include "compaction/Simulator.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
+#include "replay/ReplayInput.h"
 #include "store/AnchorHistoryEntry.h"
 #include "store/RequestRecord.h"
 #include "store/SessionInfo.h"
@@ -35,11 +36,14 @@ struct LoadedSession
     ContextOverlays overlays;             // every overlay ever added (checkpoints oldest first)
     QList<AnchorHistoryEntry> anchorHistory;
     std::optional<SessionSource> source;  // imported sessions: where they came from, the source agent's compactions
+    // What each request carried, as every replay reads it (ReplayInput::fromStored): the history
+    // each request saw, schemas, overhead. `systemPrompt`, `history` and `tools` are its own.
+    ReplayInput replay;
 
     bool isEmpty() const { return info.id.isEmpty(); }
     int requestCount() const { return int(requests.size()); }
 
-    // How many history messages request `index` saw (its view's newest history message and all before it).
+    // How many history messages request `index` saw (ReplayInput's rule).
     qsizetype historyEndOf(int index) const;
     // The overlays in force when request `index` was sent.
     ContextOverlays overlaysAt(int index) const;
@@ -51,7 +55,7 @@ struct LoadedSession
     QList<OffloadRow> offloadRows() const;
     QList<AnchorSnapshot> anchorSnapshots() const;
     ContextSnapshot contextSnapshot(int index) const;
-    // The recorded session as the what-if simulator's input (with the stored policy).
+    // The recorded session as the what-if simulator's input (with the stored policy), from `replay`.
     Simulator::Input simulatorInput() const;
     // Totals of what actually happened, in the simulator's terms.
     SimulationTotals recordedTotals() const;

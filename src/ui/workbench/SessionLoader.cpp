@@ -37,25 +37,20 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     QString policyError;
     if (!info->policy.isEmpty() && !CompactionPolicy::fromJson(info->policy, &s.policy, &policyError))
         s.policy = CompactionPolicy();
-    s.history = store.history(sessionId, error);
-    // The prompt an agent session runs with; for imports, a leading system message.
-    s.systemPrompt = info->systemPrompt;
-    if (s.systemPrompt.isEmpty() && !s.history.isEmpty() && s.history.constFirst().role == Role::System) {
-        s.systemPrompt = s.history.constFirst().content;
-        s.history.removeFirst();
-    }
+    QList<Message> history = store.history(sessionId, error);
     s.requests = store.requests(sessionId, error);
     s.records = store.records(sessionId, error);
     s.overlays = store.overlays(sessionId, error);
     s.anchorHistory = store.anchorHistory(sessionId, error);
     s.source = store.sessionSource(sessionId, error);
-    if (s.source) {
-        // The tool schemas the source offered its model count in the ratio as they would have.
-        QString ignored;
-        for (const QJsonValue &tool : s.source->details.value(u"tools").toArray())
-            if (const auto spec = MessageCodec::toolSpecFromJson(tool.toObject(), &ignored))
-                s.tools.append(*spec);
-    }
+    // The prompt, the history each request saw and the schemas: the replay's rules, so the docks
+    // and the what-if show what `waterline-cli simulate` computes.
+    s.replay = ReplayInput::fromStored(s.info, std::move(history), s.requests, s.overlays, s.source);
+    s.systemPrompt = s.replay.systemPrompt;
+    s.history = s.replay.history;
+    s.tools = s.replay.tools;
+    if (info->policy.isEmpty() || !policyError.isEmpty() || !s.policy.isValid())
+        s.policy = s.replay.defaultPolicy(); // the window of the session's model, as `simulate` starts from
     *out = std::move(s);
     return true;
 }

@@ -3,10 +3,9 @@
 // and unknown tools. Each gets a clear result the model can read, nothing leaves the workspace, and
 // the agent goes on to its answer.
 #include "AgentHarness.h"
-
-#include <QDirIterator>
 #include "tools/BashTool.h"
 
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QTcpServer>
 

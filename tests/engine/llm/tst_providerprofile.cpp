@@ -153,6 +153,35 @@ private Q_SLOTS:
         QCOMPARE(p.effectiveContextWindow(), 8192);
         QCOMPARE(p.effectiveMaxOutputTokens(), 4096);
     }
+
+    // The one rule for a session's window (the window, the agent's default policy, new sessions).
+    void sizedPolicy_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("profileWindow");
+        QTest::addColumn<qint64>("policyWindow");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("default window, table model") << u"claude-opus-4-20250514"_s << 0LL << 128000LL << 200000LL;
+        QTest::newRow("default window, profile window") << u"llama3.1:8b"_s << 4096LL << 128000LL << 4096LL;
+        QTest::newRow("default window, unknown model") << u"my-finetune"_s << 0LL << 128000LL << 8192LL;
+        QTest::newRow("window set by the user stays") << u"claude-opus-4-20250514"_s << 0LL << 30000LL << 30000LL;
+    }
+    void sizedPolicy()
+    {
+        QFETCH(QString, model);
+        QFETCH(qint64, profileWindow);
+        QFETCH(qint64, policyWindow);
+        QFETCH(qint64, expected);
+        ProviderProfile p = ProviderProfile::defaultProfile();
+        p.model = model;
+        p.contextWindow = profileWindow;
+        CompactionPolicy policy;
+        policy.contextWindow = policyWindow;
+        policy.warn = 0.5;
+        const CompactionPolicy sized = p.sizedPolicy(policy);
+        QCOMPARE(sized.contextWindow, expected);
+        QCOMPARE(sized.warn, 0.5); // the rest of the policy is kept
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProviderProfile)

@@ -43,6 +43,7 @@ CompactionPolicy smallWindow()
     p.full = 0.70;
     p.emergency = 0.90;
     p.tailMessages = 6;
+    p.offloadAtToolTime = 1'000'000'000; // the big results arrive whole (gate 1 would offload them)
     return p;
 }
 
@@ -103,6 +104,7 @@ void TestSessionReplayer::everyTierStoredWithItsOverlays()
 
     SessionReplayer::Options options;
     options.policy = smallWindow();
+    options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit/records.jsonl"_s);
     int lastProgress = 0;
     options.progress = [&](int done, int total) {
@@ -204,10 +206,13 @@ void TestSessionReplayer::agreesWithTheSimulator()
     QVERIFY(!session.isEmpty());
     const std::optional<ReplayInput> input = ReplayInput::fromStore(*m_store, session);
     QVERIFY(input);
-    const SimulationResult simulated = Simulator::simulate(input->simulatorInput(smallWindow(), SummaryModel::extractive()));
+    Simulator::Input simulatorInput = input->simulatorInput(smallWindow(), SummaryModel::extractive());
+    simulatorInput.overheadTokens = 0; // as the replay below is told
+    const SimulationResult simulated = Simulator::simulate(simulatorInput);
 
     SessionReplayer::Options options;
     options.policy = smallWindow();
+    options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit.jsonl"_s);
     QVERIFY(SessionReplayer::replay(*m_store, session, options).ok);
     const QList<RequestRecord> requests = m_store->requests(session);
@@ -242,6 +247,7 @@ void TestSessionReplayer::deterministic()
         QVERIFY(store.open(db));
         SessionReplayer::Options options;
         options.policy = smallWindow();
+        options.overheadTokens = 0; // the window is far below the session's own fixed overhead
         options.workspace = m_dir->filePath(u"ws-"_s + QFileInfo(db).baseName());
         QVERIFY(QDir().mkpath(options.workspace));
         options.auditPath = options.workspace + u"/audit.jsonl"_s;
@@ -277,6 +283,7 @@ void TestSessionReplayer::refusesASecondReplay()
     const QString session = importFresh(m_dir->filePath(u"ws"_s));
     SessionReplayer::Options options;
     options.policy = smallWindow();
+    options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit.jsonl"_s);
     QVERIFY(SessionReplayer::replay(*m_store, session, options).ok);
     const int records = int(m_store->records(session).size());
@@ -304,6 +311,7 @@ void TestSessionReplayer::cancelStops()
     std::atomic_bool cancel = false;
     SessionReplayer::Options options;
     options.policy = smallWindow();
+    options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit.jsonl"_s);
     options.cancel = &cancel;
     options.progress = [&](int done, int) {

@@ -101,6 +101,8 @@ QString TestSessionExport::buildSession()
     fields.providerProfile = QJsonObject{{u"model"_s, u"qwen"_s}, {u"api_key"_s, u"sk-secret"_s}};
     fields.approvalPolicy = u"ask"_s;
     fields.systemPrompt = u"You are the exported agent."_s;
+    fields.toolSchemas = QJsonArray{QJsonObject{{u"type"_s, u"function"_s},
+                                                {u"function"_s, QJsonObject{{u"name"_s, u"grep"_s}, {u"description"_s, u"Search"_s}}}}};
     const QString s = m_store->createSession(fields)->id;
 
     StepAppend first;
@@ -112,6 +114,7 @@ QString TestSessionExport::buildSession()
     r0.viewMessageIds = a->messageIds;
     r0.estimateTokens = 10;
     r0.toolSchemaTokens = 300;
+    r0.toolSchemaBytes = 1203;
     r0.inputTokens = 320;
     r0.outputTokens = 40;
     r0.model = u"qwen"_s;
@@ -236,6 +239,9 @@ void TestSessionExport::importedSessionMatchesOriginal()
     QVERIFY2(copy, qPrintable(error));
 
     QCOMPARE(m_store->session(*copy)->systemPrompt, u"You are the exported agent."_s);
+    // What each request carried besides its view (schema 5): a replay of the copy counts it too.
+    QCOMPARE(m_store->session(*copy)->toolSchemas, m_store->session(original)->toolSchemas);
+    QCOMPARE(m_store->session(*copy)->toolSchemas.size(), 1);
     const QList<Message> h1 = m_store->history(original);
     const QList<Message> h2 = m_store->history(*copy);
     QCOMPARE(h2.size(), h1.size());
@@ -254,6 +260,7 @@ void TestSessionExport::importedSessionMatchesOriginal()
     for (qsizetype i = 0; i < r1.size(); ++i) {
         QCOMPARE(r2[i].index, r1[i].index);
         QCOMPARE(r2[i].inputTokens, r1[i].inputTokens);
+        QCOMPARE(r2[i].toolSchemaBytes, r1[i].toolSchemaBytes);
         QCOMPARE(r2[i].cacheWriteTokens, r1[i].cacheWriteTokens);
         QCOMPARE(r2[i].error, r1[i].error);
         QCOMPARE(r2[i].viewMessageIds.size(), r1[i].viewMessageIds.size());

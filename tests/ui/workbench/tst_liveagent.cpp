@@ -6,6 +6,7 @@
 
 #include "agent/AgentRun.h"
 #include "compaction/CompactionRecord.h"
+#include "compaction/Preflight.h"
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
 #include "conversation/PromptInput.h"
@@ -209,6 +210,8 @@ private slots:
     void stateSurvivesReopen();
     void offloadedBadgeOpensThatResult();
     void compactionElapsedAdvances();
+    void gaugeIsTheNextPreflightRatio_data();
+    void gaugeIsTheNextPreflightRatio();
 };
 
 void TestLiveAgent::initTestCase()
@@ -741,6 +744,51 @@ void TestLiveAgent::compactionElapsedAdvances()
     QVERIFY(h.click(progress.row(), ConversationAction::Skip));
     QVERIFY(h.settle());
     QVERIFY(!h.model().hasProgress());
+}
+
+void TestLiveAgent::gaugeIsTheNextPreflightRatio_data()
+{
+    QTest::addColumn<qint64>("reserved");
+    QTest::addColumn<bool>("countSchemas");
+    QTest::newRow("no reserve") << qint64(0) << true;
+    QTest::newRow("reserved output") << qint64(30000) << true;
+    QTest::newRow("schemas not counted") << qint64(30000) << false;
+}
+
+// The status bar's gauge shows the ratio the next request's preflight decides on: the view,
+// the tool schemas when counted, and the reserved output.
+void TestLiveAgent::gaugeIsTheNextPreflightRatio()
+{
+    QFETCH(qint64, reserved);
+    QFETCH(bool, countSchemas);
+    Harness h;
+    QVERIFY(h.setUp());
+    h.server.enqueue(FakeReply::withText(u"A short answer."_s));
+    h.type(u"say something"_s);
+    QVERIFY(h.settle());
+    QCOMPARE(h.run()->state(), AgentRun::State::Finished);
+
+    CompactionPolicy policy = h.run()->policy();
+    policy.reservedOutput = reserved;
+    policy.countToolSchemas = countSchemas;
+    h.window->agent()->setSessionPolicy(policy);
+    QCOMPARE(h.run()->policy(), policy);
+
+    PreflightInput in;
+    in.sessionId = h.sessionId;
+    in.systemPrompt = h.run()->systemPrompt();
+    in.history = h.run()->history();
+    in.overlays = h.run()->overlays();
+    in.policy = policy;
+    in.tools = h.run()->toolSpecs();
+    in.simulateOffloads = true;
+    const PreflightResult preflight = Preflight::runWithoutLlm(std::move(in));
+    const ContextGauge *gauge = h.window->contextGauge();
+    QCOMPARE(gauge->ratio(), preflight.ratioBefore);
+    QCOMPARE(gauge->tier(), policy.tierFor(preflight.ratioBefore));
+    const TierReason &reason = preflight.record.reason;
+    QCOMPARE(h.window->agent()->estimatedTokens(), reason.estimateTokens + reason.toolSchemaTokens + reserved);
+    QCOMPARE(reason.toolSchemaTokens > 0, countSchemas);
 }
 
 QTEST_MAIN(TestLiveAgent)

@@ -1,0 +1,163 @@
+// `waterline-cli simulate --db` and the Thresholds dock's what-if (the loader, the panel, the
+// runner and the timeline bound as the window binds them, headless) agree on a stored session
+// number for number: a session the agent ran (the long task, every tier and gate 1) and an
+// imported Claude Code transcript (no system prompt or tool schemas of its own).
+#include "../engine/agent/LongTask.h"
+
+#include "WhatIfBinding.h"
+#include "replay/SessionImporter.h"
+#include "thresholds/ThresholdsPanel.h"
+#include "thresholds/WhatIfRunner.h"
+#include "timeline/TimelineModel.h"
+#include "workbench/LoadedSession.h"
+#include "workbench/SessionLoader.h"
+
+#include <QApplication>
+#include <QProcess>
+#include <QSpinBox>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Cli
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Cli simulate(const QStringList &arguments, const QString &home)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, home + u"/data"_s);
+    env.insert(u"XDG_CONFIG_HOME"_s, home + u"/config"_s);
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(WATERLINE_BIN_DIR "/waterline-cli"), QStringList{u"simulate"_s} + arguments);
+    Cli run;
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
+        return run;
+    run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput().trimmed();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+// The dock's what-if of `sessionId` under the panel's policy after `edit`, as the window wires it.
+QByteArray dockWhatIf(const QString &databasePath, const QString &sessionId, const std::function<void(ThresholdsPanel &)> &edit,
+                      QList<WhatIfRow> *timelineRows)
+{
+    LoadedSession session;
+    QString error;
+    if (!SessionLoader::loadNow(databasePath, sessionId, &session, &error)) {
+        qWarning("load failed: %s", qPrintable(error));
+        return {};
+    }
+    ThresholdsPanel panel;
+    WhatIfRunner runner;
+    TimelineModel timeline;
+    bindWhatIf(&panel, &runner, &timeline);
+    panel.setPolicy(session.policy);
+    timeline.setRecorded(session.timelineRows());
+    runner.setSession(session.simulatorInput());
+    QSignalSpy ready(&runner, &WhatIfRunner::resultReady);
+    if (edit)
+        edit(panel); // emits policyEdited: the binding asks the runner
+    else
+        runner.request(panel.policy()); // what the window does on open
+    if (!ready.wait(60000))
+        return {};
+    while (runner.isBusy() && ready.wait(60000)) {
+    }
+    const SimulationResult result = ready.constLast().at(1).value<SimulationResult>();
+    timelineRows->clear();
+    for (int r = 0; r < timeline.rowCount(); ++r) {
+        const QVariant ratio = timeline.data(timeline.index(r, TimelineModel::WhatIfColumn), TimelineModel::RatioRole);
+        const QVariant tier = timeline.data(timeline.index(r, TimelineModel::WhatIfTierColumn), TimelineModel::TierRole);
+        timelineRows->append({ratio.toDouble(), Tier(tier.toInt())});
+    }
+    return QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class TestReplayAgreement : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cliAndDockAgree_data();
+    void cliAndDockAgree();
+
+private:
+    std::unique_ptr<AgentHarness> m_h;
+    QString m_importedId;
+};
+
+void TestReplayAgreement::initTestCase()
+{
+    qRegisterMetaType<wl::SimulationResult>();
+    m_h = std::make_unique<AgentHarness>(longtask::policy());
+    QCOMPARE(longtask::run(*m_h), AgentRun::State::Finished);
+    SessionImporter::Options options;
+    options.workspace = m_h->workspace;
+    const SessionImporter::Result imported = SessionImporter::importFile(
+        m_h->store, QStringLiteral(WATERLINE_TEST_DATA "/replay/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"), options);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    m_importedId = imported.sessionId;
+    // A window the import compacts in.
+    CompactionPolicy policy;
+    policy.contextWindow = 150000;
+    QVERIFY(m_h->store.setSessionPolicy(m_importedId, policy.toJson()));
+}
+
+void TestReplayAgreement::cliAndDockAgree_data()
+{
+    QTest::addColumn<bool>("native");
+    QTest::addColumn<QStringList>("cliOptions");
+    QTest::addColumn<int>("gate1");   // the dock's "Offload at tool time", -1: as stored
+    QTest::addColumn<double>("warn"); // the dock's warn threshold, 0: as stored
+    QTest::newRow("agent session, stored policy") << true << QStringList() << -1 << 0.0;
+    QTest::newRow("agent session, warn 0.5") << true << QStringList{u"--warn"_s, u"0.5"_s} << -1 << 0.5;
+    QTest::newRow("agent session, no gate 1") << true << QStringList{u"--offload-at-tool-time"_s, u"1000000"_s} << 1000000 << 0.0;
+    QTest::newRow("import, stored policy") << false << QStringList() << -1 << 0.0;
+    QTest::newRow("import, warn 0.45") << false << QStringList{u"--warn"_s, u"0.45"_s} << -1 << 0.45;
+}
+
+void TestReplayAgreement::cliAndDockAgree()
+{
+    QFETCH(bool, native);
+    QFETCH(QStringList, cliOptions);
+    QFETCH(int, gate1);
+    QFETCH(double, warn);
+    const QString sessionId = native ? m_h->sessionId : m_importedId;
+    const QString db = m_h->store.path();
+
+    const Cli cli = simulate(QStringList{u"--db"_s, db, u"--input"_s, sessionId, u"--json"_s} + cliOptions, m_h->dir.path());
+    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+
+    QList<WhatIfRow> timeline;
+    std::function<void(ThresholdsPanel &)> edit;
+    if (warn > 0)
+        edit = [warn](ThresholdsPanel &panel) { panel.thresholdSpin(Tier::Warn)->setValue(warn * 100.0); }; // per cent
+    else if (gate1 >= 0)
+        edit = [gate1](ThresholdsPanel &panel) { panel.findChild<QSpinBox *>(u"Gate1Spin"_s)->setValue(gate1); };
+    const QByteArray dock = dockWhatIf(db, sessionId, edit, &timeline);
+    QVERIFY(!dock.isEmpty());
+    QCOMPARE(dock, cli.out);
+
+    // The timeline shows the same numbers.
+    const QJsonArray rows = QJsonDocument::fromJson(cli.out).object().value(u"requests").toArray();
+    QCOMPARE(timeline.size(), rows.size());
+    for (qsizetype r = 0; r < rows.size(); ++r) {
+        QCOMPARE(timeline[r].ratioAfter, rows[r].toObject().value(u"ratio_after").toDouble());
+        QCOMPARE(tierName(timeline[r].tier), rows[r].toObject().value(u"tier").toString());
+    }
+    qInfo("%s: %lld requests agree", QTest::currentDataTag(), qint64(rows.size()));
+}
+
+QTEST_MAIN(TestReplayAgreement)
+#include "tst_replayagreement.moc"
