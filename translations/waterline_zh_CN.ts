@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>BoundedInteger</name>
+    <message>
+        <source>%1: %2 is not a whole number from %3 to %4</source>
+        <translation>%1：%2 不是 %3 到 %4 之间的整数</translation>
+    </message>
+    <message>
+        <source>%1: expected a whole number, got %2</source>
+        <translation>%1：应为整数，实际为 %2</translation>
+    </message>
+</context>
+<context>
     <name>CompactionPolicy</name>
     <message>
         <source>%1 threshold %2 is outside (0, 1]</source>
@@ -42,10 +53,6 @@
     <message>
         <source>%1 must be a number</source>
         <translation>%1 必须是数字</translation>
-    </message>
-    <message>
-        <source>%1 must be a whole number</source>
-        <translation>%1 必须是整数</translation>
     </message>
     <message>
         <source>count_tool_schemas must be true or false</source>
@@ -275,6 +282,18 @@
     <message>
         <source>%1: %2 messages read but %3 stored</source>
         <translation>%1：读取了 %2 条消息，但只保存了 %3 条</translation>
+    </message>
+    <message>
+        <source>session %1 of %2: %3</source>
+        <translation>第 %1 个会话（共 %2 个）：%3</translation>
+    </message>
+    <message>
+        <source>%1 (1 of %2)</source>
+        <translation>%1（第 1 个，共 %2 个）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3)</source>
+        <translation>%1（第 %2 个，共 %3 个）</translation>
     </message>
 </context>
 <context>
@@ -603,6 +622,68 @@
         <source>expected a number, got %1</source>
         <translation>应为数字，实际为 %1</translation>
     </message>
+    <message>
+        <source>the file starts mid-session: the parent &apos;%1&apos; of its first record is not in it</source>
+        <translation>文件从会话中途开始：其第一条记录的父记录“%1”不在文件中</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) of the main conversation in this sub-agent file were left out</source>
+        <translation>
+            <numerusform>此子代理文件中有 %n 条主对话记录被略去</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sub-agent (sidechain) record(s) were left out: the main model never saw them</source>
+        <translation>
+            <numerusform>有 %n 条子代理（旁支）记录被略去：主模型从未看到它们</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>a compaction item with no summary</source>
+        <translation>一个没有摘要的压缩项</translation>
+    </message>
+    <message>
+        <source>%1: field %2; read as not reported</source>
+        <translation>%1：字段 %2；按未报告处理</translation>
+    </message>
+    <message>
+        <source>expected a session object with &apos;messages&apos; like the first element</source>
+        <translation>应为与第一个元素一样带有“messages”的会话对象</translation>
+    </message>
+    <message>
+        <source>%1: session index %2 is not valid</source>
+        <translation>%1：会话序号 %2 无效</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: session %2 does not exist; the file holds %n session(s)</source>
+        <translation>
+            <numerusform>%1：会话 %2 不存在；该文件包含 %n 个会话</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>events carry no tool call ids: actions and observations are paired by position</source>
+        <translation>事件不带工具调用 ID：动作与观察按位置配对</translation>
+    </message>
+    <message>
+        <source>expected an event or an [action, observation] pair</source>
+        <translation>应为一个事件或一对 [动作, 观察]</translation>
+    </message>
+    <message>
+        <source>%1: no event files (*.json) in the folder</source>
+        <translation>%1：文件夹中没有事件文件（*.json）</translation>
+    </message>
+    <message>
+        <source>file is larger than %1 bytes; this is not one event</source>
+        <translation>文件大于 %1 字节；这不是单个事件</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>%1: is a folder, not a transcript file (nor a folder of event files)</source>
+        <translation>%1：是文件夹，不是对话记录文件（也不是事件文件的文件夹）</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -659,6 +740,10 @@ Nothing was changed in it. Start Waterline with --db to use another file.</sourc
     <message>
         <source>Waterline</source>
         <translation>Waterline</translation>
+    </message>
+    <message>
+        <source>not starting a session in %1: it is the whole file system or your home folder</source>
+        <translation>不在 %1 中启动会话：它是整个文件系统或你的主文件夹</translation>
     </message>
 </context>
 <context>
@@ -768,10 +853,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
         <translation>将对话记录（其他智能体的会话，或 Waterline 导出文件）导入数据库中的新会话，并输出新会话的 ID。</translation>
     </message>
     <message>
-        <source>The transcript file.</source>
-        <translation>对话记录文件。</translation>
-    </message>
-    <message>
         <source>Transcript format: auto (default), %1.</source>
         <translation>对话记录格式：auto（默认）、%1。</translation>
     </message>
@@ -796,10 +877,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
         <translation>配合 --replay：上下文窗口大小，单位为 token（默认 128000）。</translation>
     </message>
     <message>
-        <source>OpenHands evaluation output: which run (line) to import (default 0).</source>
-        <translation>OpenHands 评测输出：要导入哪个运行（行）（默认 0）。</translation>
-    </message>
-    <message>
         <source>import takes exactly one file</source>
         <translation>import 只接受一个文件</translation>
     </message>
@@ -810,14 +887,6 @@ Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</sour
     <message>
         <source>--window needs --replay</source>
         <translation>--window 需要配合 --replay 使用</translation>
-    </message>
-    <message>
-        <source>--run: &apos;%1&apos; is not a whole number of at least 0</source>
-        <translation>--run：&apos;%1&apos; 不是大于等于 0 的整数</translation>
-    </message>
-    <message>
-        <source>%1: is a folder, not a transcript file</source>
-        <translation>%1：是文件夹，不是对话记录文件</translation>
     </message>
     <message>
         <source>%1: no such file</source>
@@ -986,14 +1055,6 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
         <translation>新会话必须提供 --workspace</translation>
     </message>
     <message>
-        <source>--window must be a positive number of tokens</source>
-        <translation>--window 必须是正数（单位为 token）</translation>
-    </message>
-    <message>
-        <source>--max-turns must be a positive number</source>
-        <translation>--max-turns 必须是正数</translation>
-    </message>
-    <message>
         <source>the workspace %1 is not a folder</source>
         <translation>工作区 %1 不是文件夹</translation>
     </message>
@@ -1036,10 +1097,6 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
     <message>
         <source>%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
         <translation>%1：&apos;%2&apos; 不是 (0, 1] 范围内的窗口比例</translation>
-    </message>
-    <message>
-        <source>%1: &apos;%2&apos; is not a whole number of at least %3</source>
-        <translation>%1：&apos;%2&apos; 不是大于等于 %3 的整数</translation>
     </message>
     <message>
         <source>requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5</source>
@@ -1104,10 +1161,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>输出一个 JSON 对象 {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}。</translation>
     </message>
     <message>
-        <source>OpenHands evaluation output: which run (line) to read (default 0).</source>
-        <translation>OpenHands 评测输出：要读取哪个运行（行）（默认 0）。</translation>
-    </message>
-    <message>
         <source>simulate takes no positional arguments (give --input)</source>
         <translation>simulate 不接受位置参数（请使用 --input）</translation>
     </message>
@@ -1162,6 +1215,60 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>Tokens every request carried besides its messages and tool schemas (default: estimated from the reported input tokens for transcripts without their system prompt or tools; 0 for none).</source>
         <translation>每个请求除消息和工具模式之外携带的 token 数（默认：对于未保存系统提示词或工具的对话记录，根据报告的输入 token 估算；0 表示没有）。</translation>
+    </message>
+    <message>
+        <source>The transcript file, or a folder of one JSON file per event (OpenHands).</source>
+        <translation>对话记录文件，或每个事件一个 JSON 文件的文件夹（OpenHands）。</translation>
+    </message>
+    <message>
+        <source>A file of several sessions (OpenHands evaluation output, a JSON array of trajectories): import only session N, counted from 0 (default: each into its own session, one id per line).</source>
+        <translation>包含多个会话的文件（OpenHands 评测输出、轨迹的 JSON 数组）：只导入第 N 个会话，从 0 开始计数（默认：每个导入为独立会话，每行一个 ID）。</translation>
+    </message>
+    <message>
+        <source>warning: %1: %2 number(s) no integer holds, read as not reported; the first: %3</source>
+        <translation>警告：%1：有 %2 个数字超出整数范围，按未报告处理；第一个：%3</translation>
+    </message>
+    <message>
+        <source>note: %1 holds %2 sessions; each was imported into its own session</source>
+        <translation>注意：%1 包含 %2 个会话；每个都已导入为独立会话</translation>
+    </message>
+    <message>
+        <source>Let the agent work in / or in your home folder itself, where it can reach every file (your keys included).</source>
+        <translation>允许代理在 / 或你的主文件夹本身中工作，它在那里能访问每个文件（包括你的密钥）。</translation>
+    </message>
+    <message>
+        <source>the workspace %1 is the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there</source>
+        <translation>工作区 %1 是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让代理在那里工作</translation>
+    </message>
+    <message>
+        <source>session %1 works in %2, the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there</source>
+        <translation>会话 %1 在 %2 中工作，它是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让代理在那里工作</translation>
+    </message>
+    <message>
+        <source>... and %1 more</source>
+        <translation>……另有 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>--session-id: %1 holds no session &apos;%2&apos;; its %n session(s):</source>
+        <translation>
+            <numerusform>--session-id：%1 中没有会话“%2”；它的 %n 个会话：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 holds %2 sessions; pick one with --session-index N or --session-id ID:</source>
+        <translation>%1 包含 %2 个会话；请用 --session-index N 或 --session-id ID 选择一个：</translation>
+    </message>
+    <message>
+        <source>A file of several sessions (OpenHands evaluation output, a JSON array of trajectories): the session to replay, counted from 0.</source>
+        <translation>包含多个会话的文件（OpenHands 评测输出、轨迹的 JSON 数组）：要重放的会话，从 0 开始计数。</translation>
+    </message>
+    <message>
+        <source>A file of several sessions: the session to replay, by its id (instance_id or run_id).</source>
+        <translation>包含多个会话的文件：要重放的会话，按其 ID（instance_id 或 run_id）。</translation>
+    </message>
+    <message>
+        <source>--session-index and --session-id exclude each other</source>
+        <translation>--session-index 与 --session-id 不能同时使用</translation>
     </message>
 </context>
 <context>
@@ -1499,6 +1606,14 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>cannot store the tool schemas: %1</source>
         <translation>无法保存工具模式：%1</translation>
     </message>
+    <message>
+        <source>the workspace %1 is the whole file system or your home folder: the agent could read and change every file there; confirm it to work there (waterline-cli run --allow-broad-workspace)</source>
+        <translation>工作区 %1 是整个文件系统或你的主文件夹：代理可以读取和修改那里的每个文件；需确认后才能在那里工作（waterline-cli run --allow-broad-workspace）</translation>
+    </message>
+    <message>
+        <source>gate 1 offload of the result of %1 (%2) failed: %3</source>
+        <translation>%1（%2）结果的关口 1 卸载失败：%3</translation>
+    </message>
 </context>
 <context>
     <name>wl::AnchorHistoryModel</name>
@@ -1681,14 +1796,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 <context>
     <name>wl::AuditLog</name>
     <message>
-        <source>cannot create the folder %1: a file with that name is in the way</source>
-        <translation>无法创建文件夹 %1：已有同名文件</translation>
-    </message>
-    <message>
-        <source>cannot create the folder %1</source>
-        <translation>无法创建文件夹 %1</translation>
-    </message>
-    <message>
         <source>no audit file path given</source>
         <translation>未提供审计文件路径</translation>
     </message>
@@ -1726,6 +1833,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>no LLM client</source>
         <translation>没有 LLM 客户端</translation>
+    </message>
+    <message>
+        <source>the answer was cut off at the output limit (finish reason: length)</source>
+        <translation>回答在输出上限处被截断（结束原因：length）</translation>
     </message>
 </context>
 <context>
@@ -1825,6 +1936,22 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>The request was cancelled.</source>
         <translation>请求已取消。</translation>
+    </message>
+    <message>
+        <source>The reply did not finish within %1 s, although the provider kept the connection alive; the request was stopped.</source>
+        <translation>回复在 %1 秒内没有结束，尽管服务商一直保持连接；请求已停止。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s reply grew past %1 MB without ending; the request was stopped.</source>
+        <translation>服务商的回复超过 %1 MB 仍未结束；请求已停止。</translation>
+    </message>
+    <message>
+        <source>Refused to send the API key in clear text to %1: use https://, or http:// only for a server on this machine (127.0.0.1, localhost).</source>
+        <translation>拒绝以明文向 %1 发送 API 密钥：请使用 https://，http:// 仅限本机上的服务器（127.0.0.1、localhost）。</translation>
+    </message>
+    <message>
+        <source>The provider redirected the request to another server (%1); Waterline follows redirects only within the same server, so the key is not sent there. Check the base URL.</source>
+        <translation>服务商把请求重定向到了另一台服务器（%1）；Waterline 只在同一服务器内跟随重定向，因此不会把密钥发往那里。请检查基础 URL。</translation>
     </message>
 </context>
 <context>
@@ -2014,6 +2141,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>not offloaded: not an offloadable tool result</source>
         <translation>未卸载：不是可卸载的工具结果</translation>
+    </message>
+    <message>
+        <source>not compacted: the summary (%1 bytes) is not smaller than the %2 bytes it would replace</source>
+        <translation>未压缩：摘要（%1 字节）并不小于它要替换的 %2 字节</translation>
     </message>
 </context>
 <context>
@@ -2304,6 +2435,12 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>%1 elapsed</source>
         <translation>已用时 %1</translation>
     </message>
+    <message numerus="yes">
+        <source>%n secret(s) removed</source>
+        <translation>
+            <numerusform>已移除 %n 个密钥</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>wl::ConversationModel</name>
@@ -2432,6 +2569,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>edit_file %1</source>
         <translatorcomment>Shown to the user in the approval dialog; tool names (bash, edit_file, write_file) stay as they are.</translatorcomment>
         <translation>edit_file %1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has %2 hard links: the same file has another name, possibly outside the workspace; the edit will be refused</source>
+        <translation>“%1”有 %2 个硬链接：同一文件还有其他名称，可能位于工作区之外；编辑将被拒绝</translation>
     </message>
 </context>
 <context>
@@ -2736,6 +2877,10 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>Unsandboxed commands</source>
         <translation>无沙箱命令</translation>
     </message>
+    <message>
+        <source>%1 holds %2 sessions: each was imported, the first is open.</source>
+        <translation>%1 包含 %2 个会话：已全部导入，并打开了第一个。</translation>
+    </message>
 </context>
 <context>
     <name>wl::Migrations</name>
@@ -3011,6 +3156,57 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
 </context>
 <context>
+    <name>wl::PrivateFiles</name>
+    <message>
+        <source>cannot list the folder %1: %2</source>
+        <translation>无法列出文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot remove the folder %1: %2</source>
+        <translation>无法删除文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot remove %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1: a file with that name is in the way</source>
+        <translation>无法创建文件夹 %1：已有同名文件</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1: %2</source>
+        <translation>无法创建文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot restrict the permissions of %1</source>
+        <translation>无法限制 %1 的权限</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <source>refusing to remove %1 below %2</source>
+        <translation>拒绝删除 %2 下的 %1</translation>
+    </message>
+    <message>
+        <source>not removed: %1 is a symbolic link or not a folder</source>
+        <translation>未删除：%1 是符号链接或不是文件夹</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot remove the link %1: %2</source>
+        <translation>无法删除链接 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>wl::PromptInput</name>
     <message>
         <source>Ask the agent… (Ctrl+Enter sends, / for commands)</source>
@@ -3070,10 +3266,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>keyRef looks like an API key itself; store the key in the keychain or an environment variable and put its name here</source>
         <translation>keyRef 看起来本身就是一个 API 密钥；请把密钥保存在密钥环或环境变量中，并在此处填写其名称</translation>
-    </message>
-    <message>
-        <source>context window and output limit must not be negative</source>
-        <translation>上下文窗口和输出上限不能为负数</translation>
     </message>
 </context>
 <context>
@@ -3580,14 +3772,6 @@ ID：%5</translation>
         <translation>无法保存记录 %1 的锚点历史：%2</translation>
     </message>
     <message>
-        <source>cannot remove the link %1</source>
-        <translation>无法删除链接 %1</translation>
-    </message>
-    <message>
-        <source>cannot remove the folder %1</source>
-        <translation>无法删除文件夹 %1</translation>
-    </message>
-    <message>
         <source>no session database is open</source>
         <translation>没有打开的会话数据库</translation>
     </message>
@@ -3602,10 +3786,6 @@ ID：%5</translation>
     <message>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
-    </message>
-    <message>
-        <source>cannot create the folder %1</source>
-        <translation>无法创建文件夹 %1</translation>
     </message>
     <message>
         <source>%1 cannot be read: %2</source>
@@ -3759,6 +3939,22 @@ ID：%5</translation>
         <source>cannot import %1: %2</source>
         <translation>无法导入 %1：%2</translation>
     </message>
+    <message>
+        <source>cannot read checkpoint %1: %2</source>
+        <translation>无法读取检查点 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot remove the offloads of checkpoint %1: %2</source>
+        <translation>无法删除检查点 %1 的卸载文件：%2</translation>
+    </message>
+    <message>
+        <source>the offload of message %1 names the file &quot;%2&quot;, which is not a file name</source>
+        <translation>消息 %1 的卸载记录指向文件“%2”，这不是一个文件名</translation>
+    </message>
+    <message>
+        <source>a compaction record names the offload file &quot;%1&quot;, which is not a file name</source>
+        <translation>一条压缩记录指向卸载文件“%1”，这不是一个文件名</translation>
+    </message>
 </context>
 <context>
     <name>wl::SessionsPanel</name>
@@ -3813,6 +4009,14 @@ ID：%5</translation>
     <message>
         <source>Could not delete the session</source>
         <translation>无法删除会话</translation>
+    </message>
+    <message>
+        <source>The agent would work in %1, which is the whole file system or your home folder: it could read and change every file there, your keys included.
+
+Use this folder anyway?</source>
+        <translation>代理将在 %1 中工作，它是整个文件系统或你的主文件夹：代理可以读取和修改那里的每个文件，包括你的密钥。
+
+仍然使用此文件夹吗？</translation>
     </message>
 </context>
 <context>
@@ -3924,6 +4128,14 @@ ID：%5</translation>
     <message>
         <source>timeout after %1 ms</source>
         <translation>%1 毫秒后超时</translation>
+    </message>
+    <message>
+        <source>not tried: the summary timeout of %1 ms was used up</source>
+        <translation>未尝试：%1 毫秒的摘要超时已用完</translation>
+    </message>
+    <message>
+        <source>empty answer (headings with nothing under them)</source>
+        <translation>空回答（只有标题，下面没有内容）</translation>
     </message>
 </context>
 <context>
@@ -4181,6 +4393,10 @@ ID：%5</translation>
         <source>write_file %1</source>
         <translatorcomment>Shown to the user in the approval dialog; tool names (bash, edit_file, write_file) stay as they are.</translatorcomment>
         <translation>write_file %1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has %2 hard links: the same file has another name, possibly outside the workspace; the write will be refused</source>
+        <translation>“%1”有 %2 个硬链接：同一文件还有其他名称，可能位于工作区之外；写入将被拒绝</translation>
     </message>
 </context>
 </TS>

@@ -422,7 +422,7 @@ void TestCliReplay::importWithReplayAndSimulateStored()
     // Claude Code's own prompt and tools (about 37,000 tokens, estimated) ride with every request:
     // a window that leaves room for the conversation.
     const Run imported = cli({u"import"_s, kCorpus, u"--db"_s, db, u"--workspace"_s, workspace, u"--replay"_s, u"--window"_s,
-                              u"60000"_s},
+                              u"55000"_s},
                              m_dir->path());
     QVERIFY2(imported.exitCode == 0, imported.err.constData());
     const QString id = QString::fromUtf8(imported.out).trimmed();
@@ -460,7 +460,7 @@ void TestCliReplay::importWithReplayAndSimulateStored()
     }
     QCOMPARE(storedTiers.size(), 152);
     QCOMPARE(simulatedTiers, storedTiers);
-    // The replay went through both LLM tiers (at a 20,000-token window: 3 Full and 8 Soft today).
+    // The replay went through both LLM tiers (at a 55,000-token window: 9 Full and 141 Soft today).
     QVERIFY2(storedTiers.contains(u"full"_s), qPrintable(storedTiers.join(u',')));
     QVERIFY2(storedTiers.contains(u"soft"_s), qPrintable(storedTiers.join(u',')));
 }

@@ -22,7 +22,7 @@ struct AgentConfig
     QString model;
     int maxOutputTokens = 4096;
 
-    // The configured summariser (spec section 5, step 1). Empty model: none configured, the
+    // The configured summariser (docs/COMPACTION.md section 5, step 1). Empty model: none configured, the
     // chain starts with the main model. A null client with a model: the main client is used.
     ChatClient *summarizerClient = nullptr;
     QString summarizerModel;

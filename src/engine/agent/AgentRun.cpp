@@ -197,7 +197,7 @@ bool AgentRun::open(SessionData data, QString *error)
         if (m.cachedBytes < 0)
             m.cacheBytes();
     m_requestCount = int(info->requestCount);
-    // The compaction state last recorded, so a reopened session does not record it again (spec 11.7).
+    // The compaction state last recorded, so a reopened session does not record it again (docs/COMPACTION.md 11.7).
     if (const QList<CompactionRecord> records = m_config.store->records(m_config.sessionId); !records.isEmpty())
         m_lastStateKey = Preflight::stateKeyFor(records.constLast().tier, m_overlays);
     m_auditPath = m_config.auditPath.isEmpty() ? Paths::auditFile(m_config.sessionId) : m_config.auditPath;

@@ -12,7 +12,7 @@ struct ChatRequest;
 struct ChatUsage;
 struct Message;
 
-// A Summarizer that asks an LLM through a ChatClient: the two messages of spec section 5,
+// A Summarizer that asks an LLM through a ChatClient: the two messages of docs/COMPACTION.md section 5,
 // no tools. The client may be shared with the agent loop (the loop never sends while a
 // preflight waits for a summary): this adapter only reacts to the client's signals while
 // one of its own requests is in flight.

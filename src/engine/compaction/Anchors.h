@@ -7,7 +7,7 @@
 
 namespace wl {
 
-// The five structured anchors of a compaction summary (spec section 5), in fixed order.
+// The five structured anchors of a compaction summary (docs/COMPACTION.md section 5), in fixed order.
 enum class AnchorKind { UserIntent = 0, ExecutionProgress, KeyDecision, TriedSolution, NextStep };
 inline constexpr int kAnchorCount = 5;
 inline constexpr std::array<AnchorKind, kAnchorCount> kAllAnchorKinds{

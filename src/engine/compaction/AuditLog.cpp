@@ -1,6 +1,7 @@
 #include "AuditLog.h"
 
 #include "LoggingCategories.h"
+#include "PrivateFiles.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -17,34 +18,7 @@ namespace wl::AuditLog {
 
 namespace {
 
-constexpr QFile::Permissions kDirPermissions = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner;
 constexpr QFile::Permissions kFilePermissions = QFile::ReadOwner | QFile::WriteOwner;
-
-// Creates `dir` and any missing parents, each created level 0700; existing levels are left alone.
-bool ensureDir(const QString &dir, QString *error)
-{
-    QStringList missing;
-    QString level = QDir::cleanPath(dir);
-    while (!QFileInfo(level).isDir()) {
-        if (QFileInfo::exists(level)) {
-            *error = QCoreApplication::translate("wl::AuditLog", "cannot create the folder %1: a file with that name is in the way").arg(level);
-            return false;
-        }
-        missing.prepend(level);
-        const QString parent = QFileInfo(level).path();
-        if (parent == level)
-            break;
-        level = parent;
-    }
-    for (const QString &path : std::as_const(missing)) {
-        if (!QDir().mkdir(path, kDirPermissions)) {
-            *error = QCoreApplication::translate("wl::AuditLog", "cannot create the folder %1").arg(path);
-            return false;
-        }
-        QFile::setPermissions(path, kDirPermissions); // mkdir is subject to the umask
-    }
-    return true;
-}
 
 } // namespace
 
@@ -60,7 +34,7 @@ bool append(const QString &path, const CompactionRecord &record, QString *error)
         return failed(QCoreApplication::translate("wl::AuditLog", "no audit file path given"));
 
     QString dirError;
-    if (!ensureDir(QFileInfo(path).path(), &dirError))
+    if (!PrivateFiles::ensureFolder(QFileInfo(path).path(), &dirError))
         return failed(dirError);
 
     QFile file(path);

@@ -10,7 +10,7 @@
 
 namespace wl {
 
-// A checkpoint overlay (spec section 9): the view replaces every history
+// A checkpoint overlay (docs/COMPACTION.md section 9): the view replaces every history
 // message with id <= coversUpToMessageId by one user message holding `text`.
 struct Checkpoint
 {

@@ -423,7 +423,7 @@ int CompactionPass::offloadAtToolTime(const QList<Message> &history, qsizetype f
         const QString tool = toolNameOf(history, i);
         if (!OffloadStore::gate1Applies(tool, contentBytes, policy.offloadAtToolTime) || OffloadStore::isPlaceholder(m.content))
             continue;
-        const OffloadStore::Result r = offloader.offload(m, tool, 1, policy.previewLinesToolTime);
+        const OffloadStore::Result r = offloader.offload(history, i, tool, 1, policy.previewLinesToolTime);
         if (!r.ok)
             continue; // fail open, as the agent does: the whole result stays
         OffloadOverlay overlay;

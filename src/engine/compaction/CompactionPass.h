@@ -41,7 +41,7 @@ private:
     bool m_simulate = false;
 };
 
-// The synchronous steps of one preflight over a view (spec section 4), shared by
+// The synchronous steps of one preflight over a view (docs/COMPACTION.md section 4), shared by
 // Preflight (which adds the asynchronous summariser) and the Simulator. It adds
 // overlays and keeps `view` equal to ContextView::build(history, overlays); it never
 // touches the history.
@@ -115,7 +115,7 @@ public:
     qint64 overheadTokens = 0;
     static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
 
-    // Gate 1 (spec section 6) as the agent applies it when a tool finishes, for a replay: the results
+    // Gate 1 (docs/COMPACTION.md section 6) as the agent applies it when a tool finishes, for a replay: the results
     // among history[from, to) above the policy's tool-time threshold (read-back tools exempt, fail
     // open) get an offload overlay (no record id) in `overlays`, also appended to `made`.
     static int offloadAtToolTime(const QList<Message> &history, qsizetype from, qsizetype to, const CompactionPolicy &policy,

@@ -7,7 +7,7 @@
 
 namespace wl {
 
-// Every live-tunable compaction setting (spec section 3), with the spec's defaults.
+// Every live-tunable compaction setting (docs/COMPACTION.md section 3), with the spec's defaults.
 struct CompactionPolicy
 {
     qint64 contextWindow = 128000;   // <= 0 means "never compact"

@@ -32,7 +32,7 @@ enum class SummarizerStep { None, Configured, MainModel, Extractive };
 QString summarizerStepName(SummarizerStep step); // "none", "configured", "main_model", "extractive"
 bool summarizerStepFromName(QStringView name, SummarizerStep *step);
 
-// One preflight's outcome (spec section 8). JSON keys are the spec's field names.
+// One preflight's outcome (docs/COMPACTION.md section 8). JSON keys are the spec's field names.
 struct CompactionRecord
 {
     QString id;                 // UUID without braces

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "PairRepair.h"
+#include "TokenEstimate.h"
 #include "ViewItem.h"
 
 #include <QList>
@@ -12,7 +13,7 @@ struct Checkpoint;
 struct ContextOverlays;
 struct Message;
 
-// The view sent to the model (spec section 9), as a pure function of the system prompt,
+// The view sent to the model (docs/COMPACTION.md section 9), as a pure function of the system prompt,
 // the history and the overlays: the system prompt, the newest checkpoint as a user
 // message, the history messages after the id it covers with offload placeholders
 // substituted, then pair repair. The history is never modified.
@@ -60,7 +61,7 @@ public:
     QList<qint64> historyMessageIds() const;
     int size() const { return int(m_items.size()); }
     qint64 bytes() const { return m_bytes; }
-    qint64 tokens() const { return m_bytes / 4; }
+    qint64 tokens() const { return TokenEstimate::tokensForBytes(m_bytes); }
     qsizetype historyEnd() const { return m_historyEnd; }
     qint64 checkpointCoversUpTo() const { return m_coversUpTo; }
     bool hasCheckpoint() const { return m_hasCheckpoint; }
@@ -68,7 +69,7 @@ public:
     int stubCount() const;
     const PairRepair::Report &repairReport() const { return m_pairs.report(); }
 
-    // Head and tail of the body (spec section 4), as item indexes. The body starts at 1
+    // Head and tail of the body (docs/COMPACTION.md section 4), as item indexes. The body starts at 1
     // (after the system prompt); `headStart` skips a checkpoint at the front of the body
     // (it is never re-summarised); the tail never starts with a result.
     struct Split

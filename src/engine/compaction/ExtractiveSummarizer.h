@@ -39,7 +39,7 @@ private:
     std::unique_ptr<Private> m_d;
 };
 
-// The summariser that needs no LLM (spec section 5): the last step of the fallback chain, the
+// The summariser that needs no LLM (docs/COMPACTION.md section 5): the last step of the fallback chain, the
 // Emergency tier's checkpoint and the what-if replay's default. Deterministic, linear in its input
 // (at most the first 4 KB and last 1 KB of any one message or call argument are scanned) and bounded
 // in its output (each anchor at most 600 characters, the summary at most 2,500).

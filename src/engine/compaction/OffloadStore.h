@@ -7,7 +7,7 @@
 
 namespace wl {
 
-// One tool result moved out of the context into a file (spec section 6).
+// One tool result moved out of the context into a file (docs/COMPACTION.md section 6).
 struct OffloadEntry
 {
     QString callId;

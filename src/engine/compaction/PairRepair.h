@@ -10,7 +10,7 @@
 
 namespace wl {
 
-// Tool-call pairing (spec section 7). Every result follows the assistant message that
+// Tool-call pairing (docs/COMPACTION.md section 7). Every result follows the assistant message that
 // called it (results belong to the nearest assistant-with-calls before them, with only
 // results in between); every call gets exactly one result, in call order, a stub when
 // the real one is gone; duplicates and orphans are dropped; so a body never starts

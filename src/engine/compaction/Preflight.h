@@ -57,7 +57,7 @@ struct PreflightResult
     double ratioBefore = 0;
     double ratioAfter = 0;
     // Store and show the record: the tier acted, or it is a no-change state not recorded
-    // before (spec 11.7: once per distinct state), or the user asked.
+    // before (docs/COMPACTION.md 11.7: once per distinct state), or the user asked.
     bool shouldRecord = false;
     QString stateKey;
     bool cancelled = false;
@@ -66,7 +66,7 @@ struct PreflightResult
     QList<Message> messages(const QList<Message> &history) const { return view.messages(history, overlays); }
 };
 
-// The gate before every LLM request (spec sections 4, 5, 8, 9): computes the view and
+// The gate before every LLM request (docs/COMPACTION.md sections 4, 5, 8, 9): computes the view and
 // its tier, and acts on it through new overlays. Never blocks: a summary is requested
 // from the fallback chain and the preflight finishes when it arrives, fails or times out.
 // finished() is emitted exactly once, possibly before start() returns.

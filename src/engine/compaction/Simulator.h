@@ -77,7 +77,7 @@ private:
     QList<Mark> m_marks;               // per row
 };
 
-// What-if replay (spec section 10): re-runs preflight over a recorded session under
+// What-if replay (docs/COMPACTION.md section 10): re-runs preflight over a recorded session under
 // another policy, with no LLM call and no disk write. Incremental: the view grows
 // message by message and is only rebuilt when a checkpoint is added.
 class Simulator

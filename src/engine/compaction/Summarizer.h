@@ -26,7 +26,7 @@ public:
 
     static quint64 nextRequestId();
 
-    // The two messages of spec section 5.
+    // The two messages of docs/COMPACTION.md section 5.
     static QString systemInstruction();
     // `[tool_result <id>]: ...`, `[<role>]: ...`, then `[tool_call <name>(<id>)]: <arguments>` per call.
     static QString renderConversation(const QList<const Message *> &messages);

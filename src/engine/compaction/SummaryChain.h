@@ -28,7 +28,7 @@ struct SummaryOutcome
     QStringList errors;   // one per failed step: "<step> (<model>): <reason>"
 };
 
-// The fallback chain of spec section 5: (1) the configured summariser, (2) the
+// The fallback chain of docs/COMPACTION.md section 5: (1) the configured summariser, (2) the
 // session's main model if it is a different one, (3) the extractive summariser.
 // An error, an empty, structurally empty, cut off or unparseable answer moves on to the next step.
 // The timeout bounds all the LLM steps together: the extractive step runs at the latest when it is up.

@@ -9,7 +9,7 @@ struct CompactionPolicy;
 struct Message;
 struct ToolSpec;
 
-// The token estimate of spec section 2: UTF-8 bytes, divided by four once at the end.
+// The token estimate of docs/COMPACTION.md section 2: UTF-8 bytes, divided by four once at the end.
 //
 // A TokenEstimate is the handful of numbers a tier decision needs. The view's byte
 // sum comes from ContextView, which keeps it incrementally as messages are

@@ -14,7 +14,7 @@ QString roleName(Role role);
 // Accepts the API spellings ("system", "user", "assistant", "tool"); false for anything else.
 bool roleFromName(QStringView name, Role *role);
 
-// One message of a conversation (spec section 1). The content is kept as the
+// One message of a conversation (docs/COMPACTION.md section 1). The content is kept as the
 // text the model saw or wrote; store-side metadata rides along.
 struct Message
 {
@@ -39,7 +39,7 @@ struct Message
     bool isToolResult() const { return !toolCallId.isEmpty(); }
     bool hasToolCalls() const { return !toolCalls.isEmpty(); }
 
-    // UTF-8 bytes of content, call ids, names, arguments and tool_call_id (spec section 2).
+    // UTF-8 bytes of content, call ids, names, arguments and tool_call_id (docs/COMPACTION.md section 2).
     qint64 byteCount() const { return cachedBytes >= 0 ? cachedBytes : computeBytes(); }
     qint64 computeBytes() const;
     // The content's lines, as offload placeholders give them.

@@ -12,7 +12,7 @@ struct ToolSpec
     QString description;
     QJsonObject inputSchema;
 
-    // UTF-8 bytes of name + description + compact JSON of the schema (spec section 2).
+    // UTF-8 bytes of name + description + compact JSON of the schema (docs/COMPACTION.md section 2).
     qint64 byteCount() const;
 
     friend bool operator==(const ToolSpec &, const ToolSpec &) = default;

@@ -19,6 +19,17 @@ namespace wl {
 
 namespace {
 
+// The replay that follows an import, as the import's options ask for it.
+SessionReplayer::Options replayOptionsOf(const SessionImporter::Options &options)
+{
+    SessionReplayer::Options replay;
+    replay.policy = options.replayPolicy;
+    replay.overheadTokens = options.replayOverheadTokens;
+    replay.auditPath = options.auditPath;
+    replay.cancel = options.cancel;
+    return replay;
+}
+
 // Collects messages into appendStep batches; remembers each stored message's id and the byte
 // sum before it (16 bytes per message), which is all the requests need afterwards.
 class StoreSink : public ImportSink
@@ -199,12 +210,7 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
         return abandon(error, false, false);
 
     if (options.replay) {
-        SessionReplayer::Options replayOptions;
-        replayOptions.policy = options.replayPolicy;
-        replayOptions.overheadTokens = options.replayOverheadTokens;
-        replayOptions.auditPath = options.auditPath;
-        replayOptions.cancel = options.cancel;
-        const SessionReplayer::Result replayed = SessionReplayer::replay(store, sessionId, replayOptions);
+        const SessionReplayer::Result replayed = SessionReplayer::replay(store, sessionId, replayOptionsOf(options));
         if (!replayed.ok)
             return abandon(replayed.error, false, replayed.cancelled);
         result.replayTiers = replayed.tiers;
@@ -274,12 +280,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
             return result;
         }
         if (options.replay) {
-            SessionReplayer::Options replayOptions;
-            replayOptions.policy = options.replayPolicy;
-            replayOptions.overheadTokens = options.replayOverheadTokens;
-            replayOptions.auditPath = options.auditPath;
-            replayOptions.cancel = options.cancel;
-            const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptions);
+            const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptionsOf(options));
             if (!replayed.ok) {
                 store.deleteSession(*id);
                 result.sessionId.clear();

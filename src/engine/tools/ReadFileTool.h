@@ -7,7 +7,7 @@ namespace wl {
 
 class RootDirectory;
 
-// read_file(path, offset, limit): one page of a text file by byte offset (spec section 6).
+// read_file(path, offset, limit): one page of a text file by byte offset (docs/COMPACTION.md section 6).
 // Pages never split a UTF-8 sequence; a partial page ends with a line naming the next
 // offset and the total size. Binary files are reported, not dumped. Reads of offloaded
 // results (.waterline/tool_results/...) are counted by the Workspace.

@@ -66,7 +66,7 @@ public:
     ProviderProfile defaultProfile() const { return m_defaultProfile; }
     // Why the open session does not run on the profile it names (empty: it does, or names none).
     QString profileNote() const { return m_profileNote; }
-    // The profile that writes compaction summaries (spec section 5, step 1); nullopt: the main
+    // The profile that writes compaction summaries (docs/COMPACTION.md section 5, step 1); nullopt: the main
     // model writes them. When it fails or cannot be reached the run falls back to the main model,
     // then to the extractive summariser.
     void setSummarizerProfile(const std::optional<ProviderProfile> &profile);

@@ -43,7 +43,7 @@ inline FakeReply summaryRule(const QString &answer, bool persistent = true)
     return reply;
 }
 
-// Problems with one OpenAI chat request body against the API's rules (spec section 7):
+// Problems with one OpenAI chat request body against the API's rules (docs/COMPACTION.md section 7):
 // the system prompt first and only there, calls and results paired, the body never
 // starting with a result. Empty when the request is valid.
 inline QString viewProblem(const QJsonObject &body)

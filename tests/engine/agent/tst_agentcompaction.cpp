@@ -2,6 +2,7 @@
 // real files and a real store; retention of an offloaded result across compactions; a failing
 // summariser endpoint (HTTP 500, then a hang) that the fallback chain survives.
 #include "AgentHarness.h"
+#include "LongTask.h"
 
 #include "compaction/Checkpoint.h"
 #include "compaction/OffloadStore.h"
@@ -11,51 +12,8 @@ using namespace wl;
 using namespace wl::test;
 using namespace Qt::StringLiterals;
 
-namespace {
-
-const QString kCode = u"E2E-8371"_s;
-
-// About 3.5 KB of numbered source-like lines; module 1 holds the code to remember.
-QByteArray moduleText(int n)
-{
-    QByteArray text;
-    int line = 0;
-    while (text.size() < 3500) {
-        ++line;
-        if (n == 1 && line == 7)
-            text += "// retention marker: " + kCode.toUtf8() + "\n";
-        else
-            text += QByteArray("module") + QByteArray::number(n) + " line " + QByteArray::number(line)
-                + ": int value_" + QByteArray::number(line) + " = compute(" + QByteArray::number(line * n) + ");\n";
-    }
-    return text;
-}
-
-QJsonObject readArgs(const QString &path, int offset = -1, int limit = -1)
-{
-    QJsonObject o{{u"path"_s, path}};
-    if (offset >= 0)
-        o.insert(u"offset"_s, offset);
-    if (limit >= 0)
-        o.insert(u"limit"_s, limit);
-    return o;
-}
-
-QString firstSummary()
-{
-    return u"## Anchors\n### User Intent\nReview the six modules and write a report\n### Execution Progress\n- read "
-           "modules 1 and 2\n### Key Decisions\n- FIRST-DECISION: read with cat for speed\n### Tried Solutions\n- N/A\n"
-           "### Next Steps\n- read the remaining modules\n## Summary\nFIRST-SUMMARY the review started."_s;
-}
-
-QString laterSummary()
-{
-    return u"## Anchors\n### User Intent\n- N/A\n### Execution Progress\n- LATER-PROGRESS: modules 3 to 6 read\n"
-           "### Key Decisions\nnone\n### Tried Solutions\n- N/A\n### Next Steps\n- write the report\n"
-           "## Summary\nLATER-SUMMARY the review goes on."_s;
-}
-
-} // namespace
+// The task's files, read arguments and scripted summaries are shared with tst_replayfidelity.
+using namespace wl::test::longtask;
 
 class TestAgentCompaction : public QObject
 {

@@ -74,8 +74,10 @@ private slots:
 
 private:
     QString buildSession();
+    // The lines of an export of buildSession()'s session, without the final newline; empty on failure.
+    QList<QByteArray> exportedLines();
     QString bigExport();  // the path of an export of kBigMessages messages
-    static constexpr int kBigMessages = 200000;
+    static constexpr int kBigMessages = 300000;
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<SessionStore> m_store;
@@ -160,6 +162,17 @@ QString TestSessionExport::buildSession()
     if (!m_store->appendStep(s, third))
         return {};
     return s;
+}
+
+QList<QByteArray> TestSessionExport::exportedLines()
+{
+    const QString good = m_dir->filePath(u"good.jsonl"_s);
+    QFile f(good);
+    if (!m_store->exportSession(buildSession(), good) || !f.open(QIODevice::ReadOnly))
+        return {};
+    QList<QByteArray> lines = f.readAll().split('\n');
+    lines.removeLast(); // after the final newline
+    return lines;
 }
 
 void TestSessionExport::exportImportExportIsIdentical()
@@ -307,13 +320,8 @@ void TestSessionExport::brokenFilesAreRefusedAndImportNothing()
 {
     QFETCH(QString, edit);
     QFETCH(QString, expected);
-    const QString s = buildSession();
-    const QString good = m_dir->filePath(u"good.jsonl"_s);
-    QVERIFY(m_store->exportSession(s, good));
-    QFile f(good);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QList<QByteArray> lines = f.readAll().split('\n');
-    lines.removeLast(); // after the final newline
+    QList<QByteArray> lines = exportedLines();
+    QVERIFY(!lines.isEmpty());
 
     auto lineOfType = [&](QStringView type) {
         for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -364,13 +372,9 @@ void TestSessionExport::brokenFilesAreRefusedAndImportNothing()
 // key reference to any environment variable), or that commands run without asking.
 void TestSessionExport::importTakesNothingThatActs()
 {
-    const QString s = buildSession();
-    const QString good = m_dir->filePath(u"good.jsonl"_s);
-    QVERIFY(m_store->exportSession(s, good));
-    QFile f(good);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QList<QByteArray> lines = f.readAll().split('\n');
-    f.close();
+    QList<QByteArray> lines = exportedLines();
+    QVERIFY(!lines.isEmpty());
+    lines.append(QByteArray()); // the final newline
     QJsonObject header = QJsonDocument::fromJson(lines[0]).object();
     QJsonObject session = header.value(u"session").toObject();
     const QJsonObject attacker{{u"name"_s, u"evil"_s}, {u"protocol"_s, u"openai-chat"_s},
@@ -417,13 +421,9 @@ void TestSessionExport::importedOffloadPathsStayInTheSessionFolder()
 {
     QFETCH(QString, path);
     QFETCH(QString, fileName);
-    const QString s = buildSession();
-    const QString good = m_dir->filePath(u"good.jsonl"_s);
-    QVERIFY(m_store->exportSession(s, good));
-    QFile f(good);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QList<QByteArray> lines = f.readAll().split('\n');
-    f.close();
+    QList<QByteArray> lines = exportedLines();
+    QVERIFY(!lines.isEmpty());
+    lines.append(QByteArray()); // the final newline
     for (QByteArray &line : lines) {
         QJsonObject o = QJsonDocument::fromJson(line).object();
         if (o.value(u"type").toString() == u"offload") {
@@ -494,7 +494,7 @@ QString TestSessionExport::bigExport()
 
 void TestSessionExport::longImportLeavesRoomForOtherWriters()
 {
-    constexpr int otherBusyTimeoutMs = 1000;
+    constexpr int otherBusyTimeoutMs = 800;
     const QString path = bigExport();
     QVERIFY(!path.isEmpty());
 
