@@ -5,6 +5,7 @@
 #include "model/Message.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QDateTime>
 
 #include <algorithm>
@@ -36,13 +37,29 @@ Offloader Offloader::simulated(const QString &sessionId, SimulatedOffloads *memo
     return offloader;
 }
 
+int Offloader::occurrenceOf(const QList<Message> &history, qsizetype index) const
+{
+    if (index < 0 || index >= history.size())
+        return 0;
+    if (m_occurrencesOf != history.constData() || m_occurrences.size() != history.size()) {
+        QHash<QStringView, int> seen;
+        m_occurrences.resize(history.size());
+        for (qsizetype i = 0; i < history.size(); ++i) {
+            const QString &id = history[i].toolCallId;
+            m_occurrences[i] = id.isEmpty() ? 0 : seen[QStringView(id)]++;
+        }
+        m_occurrencesOf = history.constData();
+    }
+    return m_occurrences[index];
+}
+
 OffloadStore::Result Offloader::offload(const QList<Message> &history, qsizetype index, const QString &toolName, int gate,
                                        int previewLines) const
 {
     const Message &message = history[index];
     OffloadStore::Result r;
     if (!m_simulate) {
-        const int occurrence = OffloadStore::occurrenceOf(history, index);
+        const int occurrence = occurrenceOf(history, index);
         if (!message.toolCallId.isEmpty() && !OffloadStore::isPlaceholder(message.content)
             && !m_store.shrinks(message, previewLines, occurrence)) {
             r.notSmaller = true;
@@ -50,7 +67,11 @@ OffloadStore::Result Offloader::offload(const QList<Message> &history, qsizetype
         }
         return m_store.offload(message, toolName, gate, previewLines, occurrence);
     }
-    auto make = [&] { return simulate(message, toolName, gate, previewLines, OffloadStore::occurrenceOf(history, index)); };
+    auto make = [&] {
+        // What cannot be offloaded is refused before anything is counted.
+        const bool offloadable = !message.toolCallId.isEmpty() && !OffloadStore::isPlaceholder(message.content);
+        return simulate(message, toolName, gate, previewLines, offloadable ? occurrenceOf(history, index) : 0);
+    };
     r = m_memo ? m_memo->get(message, toolName, gate, previewLines, make) : make();
     if (r.ok && r.placeholderBytes >= r.entry.bytes) {
         OffloadStore::Result refused;
@@ -259,7 +280,8 @@ OffloadFolder hiddenFolder(const QMap<qint64, OffloadOverlay> &offloads, qint64 
 {
     OffloadFolder folder;
     const auto end = offloads.upperBound(coversUpTo);
-    const qsizetype hidden = std::distance(offloads.cbegin(), end);
+    // Counted from the end: a checkpoint hides most offloads, and only the tail's are left after it.
+    const qsizetype hidden = offloads.size() - std::distance(end, offloads.cend());
     if (hidden <= kMaxCheckpointReferences)
         return folder;
     const QString &path = std::prev(end)->entry.relativePath;
@@ -417,6 +439,8 @@ int CompactionPass::offloadAtToolTime(const QList<Message> &history, qsizetype f
         if (!m.isToolResult() || m.toolCallId.isEmpty())
             continue;
         // The cached size bounds the content's: most results are ruled out without counting.
+        if (m.byteCount() <= policy.offloadAtToolTime)
+            continue;
         const qint64 contentBytes = m.byteCount() - TokenEstimate::utf8Bytes(m.toolCallId);
         if (contentBytes <= policy.offloadAtToolTime || overlays.offloads.contains(m.id))
             continue;

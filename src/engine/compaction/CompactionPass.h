@@ -36,9 +36,14 @@ private:
     Offloader(const QString &workspaceDir, const QString &sessionId, bool simulate);
     OffloadStore::Result simulate(const Message &message, const QString &toolName, int gate, int previewLines,
                                   int occurrence) const;
+    // OffloadStore::occurrenceOf, from a table of every position made on first use: a replay
+    // offloads thousands of results, and counting earlier ones each time was O(history).
+    int occurrenceOf(const QList<Message> &history, qsizetype index) const;
     OffloadStore m_store;
     SimulatedOffloads *m_memo = nullptr;
     bool m_simulate = false;
+    mutable QList<int> m_occurrences;         // per history position: results with its call id before it
+    mutable const Message *m_occurrencesOf = nullptr;
 };
 
 // The synchronous steps of one preflight over a view (docs/COMPACTION.md section 4), shared by
