@@ -43,6 +43,7 @@ int Offloader::occurrenceOf(const QList<Message> &history, qsizetype index) cons
         return 0;
     if (m_occurrencesOf != history.constData() || m_occurrences.size() != history.size()) {
         QHash<QStringView, int> seen;
+        seen.reserve(history.size() / 2); // about one result per call
         m_occurrences.resize(history.size());
         for (qsizetype i = 0; i < history.size(); ++i) {
             const QString &id = history[i].toolCallId;
