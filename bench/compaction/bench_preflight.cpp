@@ -202,15 +202,3 @@ static void BM_BuildView(benchmark::State &state)
     }
 }
 BENCHMARK(BM_BuildView)->Unit(benchmark::kMicrosecond);
-
-// The LLM clients are QObjects with a network manager: give them an application.
-int main(int argc, char **argv)
-{
-    QCoreApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}

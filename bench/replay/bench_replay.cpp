@@ -214,15 +214,3 @@ static void replayStored(benchmark::State &state)
     }
 }
 BENCHMARK(replayStored)->Unit(benchmark::kMillisecond);
-
-// The store needs a QCoreApplication (QtSql).
-int main(int argc, char **argv)
-{
-    QCoreApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}

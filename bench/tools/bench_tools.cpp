@@ -142,14 +142,3 @@ static void BM_BashTrue(benchmark::State &state)
 }
 BENCHMARK(BM_BashTrue)->Arg(0)->Arg(1)->Iterations(1)->Repetitions(100)->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMillisecond)->UseRealTime();
-
-int main(int argc, char **argv)
-{
-    QCoreApplication app(argc, argv);  // tool runs deliver their results through the event loop
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}

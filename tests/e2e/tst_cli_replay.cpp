@@ -1,4 +1,6 @@
 // The real `waterline-cli` binary: simulate, import and export on a corpus file.
+#include "CliProcess.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -19,28 +21,11 @@ const QString kSwe = QStringLiteral(WATERLINE_TEST_DATA "/replay/swe-agent/marsh
 const QString kTrajectories = QStringLiteral(WATERLINE_TEST_DATA "/replay/openai-chat/trajectories.json");
 const QString kEventFolder = QStringLiteral(WATERLINE_TEST_DATA "/replay/openhands/conversation");
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = wl::test::CliProcess;
 
 Run cli(const QStringList &arguments, const QString &home)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"XDG_DATA_HOME"_s, home + u"/data"_s);
-    env.insert(u"XDG_CONFIG_HOME"_s, home + u"/config"_s);
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(WATERLINE_BIN_DIR "/waterline-cli"), arguments);
-    Run run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return wl::test::runWaterlineCli(arguments, home);
 }
 
 QString tierFor(double ratio, double warn, double soft, double full, double emergency)

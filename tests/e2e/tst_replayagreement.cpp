@@ -2,6 +2,7 @@
 // runner and the timeline bound as the window binds them, headless) agree on a stored session
 // number for number: a session the agent ran (the long task, every tier and gate 1) and an
 // imported Claude Code transcript (no system prompt or tool schemas of its own).
+#include "CliProcess.h"
 #include "../engine/agent/LongTask.h"
 
 #include "WhatIfBinding.h"
@@ -22,27 +23,13 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Cli
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Cli = CliProcess;
 
+// `waterline-cli simulate`, its output without the final newline.
 Cli simulate(const QStringList &arguments, const QString &home)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"XDG_DATA_HOME"_s, home + u"/data"_s);
-    env.insert(u"XDG_CONFIG_HOME"_s, home + u"/config"_s);
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(WATERLINE_BIN_DIR "/waterline-cli"), QStringList{u"simulate"_s} + arguments);
-    Cli run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput().trimmed();
-    run.err = process.readAllStandardError();
+    Cli run = runWaterlineCli(QStringList{QStringLiteral("simulate")} + arguments, home);
+    run.out = run.out.trimmed();
     return run;
 }
 
