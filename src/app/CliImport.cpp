@@ -30,8 +30,8 @@ int runImport(const QStringList &arguments)
     const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
     const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database (created when missing)."), u"PATH"_s);
-    const QCommandLineOption workspace(u"workspace"_s, QCoreApplication::translate("waterline-cli", "Workspace folder of the session, where --replay writes offloaded results (default: the file's folder; "
-                                                                                                    "a Waterline export keeps the workspace it was exported with)."), u"DIR"_s);
+    const QCommandLineOption workspace(u"workspace"_s, QCoreApplication::translate("waterline-cli", "Where --replay writes offloaded results (default: a private folder next to the database). "
+                                                                                                    "The session stays read-only until it is continued: waterline-cli run --session ID --workspace DIR."), u"DIR"_s);
     const QCommandLineOption title(u"title"_s, QCoreApplication::translate("waterline-cli", "Session title (default: from the transcript)."), u"T"_s);
     const QCommandLineOption replay(u"replay"_s, QCoreApplication::translate("waterline-cli", "Re-run Waterline's compaction over the session (extractive summaries, "
                                                                                               "offload files in the workspace) and store what it did."));

@@ -174,7 +174,7 @@ int runAgent(const QStringList &arguments)
     const QCommandLineOption modelOption(u"model"_s, QCoreApplication::translate("waterline-cli", "Model name."), QCoreApplication::translate("waterline-cli", "name"));
     const QCommandLineOption summarizerOption(u"summarizer-model"_s,
                                               QCoreApplication::translate("waterline-cli", "Model that writes compaction summaries (same provider)."), QCoreApplication::translate("waterline-cli", "name"));
-    const QCommandLineOption sessionOption(u"session"_s, QCoreApplication::translate("waterline-cli", "Continue this session instead of creating one."), QCoreApplication::translate("waterline-cli", "id"));
+    const QCommandLineOption sessionOption(u"session"_s, QCoreApplication::translate("waterline-cli", "Continue this session instead of creating one; an imported session also needs --workspace."), QCoreApplication::translate("waterline-cli", "id"));
     const QCommandLineOption autoApproveOption(u"auto-approve"_s, QCoreApplication::translate("waterline-cli", "Allow write and execute tool calls."));
     const QCommandLineOption noNetworkOption(u"no-network"_s, QCoreApplication::translate("waterline-cli", "Commands run without network access."));
     const QCommandLineOption unsandboxedOption(u"allow-unsandboxed"_s,
@@ -232,9 +232,12 @@ int runAgent(const QStringList &arguments)
         session = store.session(parser.value(sessionOption), &why);
         if (!session)
             return printError(why);
-        if (!workspace.isEmpty() && QFileInfo(session->workspace).canonicalFilePath() != workspace)
+        if (session->readOnly && workspace.isEmpty())
+            return usageError(QCoreApplication::translate("waterline-cli", "session %1 was imported and is read-only: pass --workspace DIR "
+                                                                           "(and --profile or --provider) to continue it there").arg(session->id));
+        if (!session->readOnly && !workspace.isEmpty() && QFileInfo(session->workspace).canonicalFilePath() != workspace)
             return usageError(QCoreApplication::translate("waterline-cli", "session %1 works in %2, not in %3").arg(session->id, session->workspace, workspace));
-        if (!allowBroad && Workspace::isBroadRoot(session->workspace))
+        if (!session->readOnly && !allowBroad && Workspace::isBroadRoot(session->workspace))
             return usageError(QCoreApplication::translate("waterline-cli", "session %1 works in %2, the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there").arg(session->id, session->workspace));
     }
 
@@ -303,8 +306,19 @@ int runAgent(const QStringList &arguments)
         session = store.createSession(fields, &why);
         if (!session)
             return printError(why);
-    } else if (window > 0 && !store.setSessionPolicy(session->id, policy.toJson(), &why)) {
-        return printError(why);
+    } else {
+        if (session->readOnly) {
+            // The user's flags choose where and with whom an import continues, never the file.
+            SessionStore::Continuation choice;
+            choice.workspace = workspace;
+            choice.providerName = profile.name;
+            choice.providerProfile = profile.toJson();
+            if (!store.continueSession(session->id, choice, &why))
+                return printError(why);
+            std::fprintf(stderr, "continued the imported session in %s\n", workspace.toUtf8().constData());
+        }
+        if (window > 0 && !store.setSessionPolicy(session->id, policy.toJson(), &why))
+            return printError(why);
     }
     std::fprintf(stderr, "session: %s\n", session->id.toUtf8().constData());
     std::fflush(stderr);

@@ -429,6 +429,15 @@ void MainWindow::createActions()
     newSessionAction->setShortcut(QKeySequence::New);
     newSessionAction->setToolTip(tr("Start an agent session in a workspace folder"));
     connect(newSessionAction, &QAction::triggered, this, &MainWindow::newSession);
+    m_continueAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Continue Imported Session..."));
+    m_continueAction->setObjectName(QStringLiteral("ContinueImportAction"));
+    m_continueAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_N);
+    m_continueAction->setToolTip(tr("Choose the folder and provider an imported session continues with"));
+    m_continueAction->setEnabled(false);
+    connect(m_continueAction, &QAction::triggered, this, [this] {
+        if (m_sessionsPanel)
+            m_sessionsPanel->continueDialog(m_session->info.id);
+    });
     QAction *demoAction = fileMenu->addAction(tr("Open the &Demo Session"));
     demoAction->setObjectName(QStringLiteral("DemoAction"));
     connect(demoAction, &QAction::triggered, this, &MainWindow::openDemo);
@@ -559,7 +568,7 @@ void MainWindow::updateNewSessionDefaults()
     // The default policy, sized to the default model's window unless the user set a window of their own.
     const ProviderProfile profile = m_settings->defaultProfile();
     const CompactionPolicy policy = profile.sizedPolicy(m_settings->compactionPolicy());
-    m_sessionsPanel->setNewSessionDefaults(policy, profile);
+    m_sessionsPanel->setNewSessionDefaults(policy, profile, m_settings->profiles());
 }
 
 void MainWindow::openDemo()
@@ -638,6 +647,7 @@ void MainWindow::showSession(const LoadedSession &session)
         m_sessionsPanel->setCurrentSession(session.info.id);
     }
     setWindowTitle(tr("%1 — Waterline").arg(session.info.title.isEmpty() ? tr("Untitled session") : session.info.title));
+    m_continueAction->setEnabled(session.info.readOnly);
     fillConversation(session);
     m_thresholdsPanel->setPolicy(session.policy);
     showDocks(session);

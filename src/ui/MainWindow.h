@@ -4,6 +4,7 @@
 
 #include <memory>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QSplitter;
@@ -176,6 +177,7 @@ private:
     SessionStore *m_store = nullptr;
     QString m_databasePath;
     SessionsPanel *m_sessionsPanel = nullptr;
+    QAction *m_continueAction = nullptr;
     QDockWidget *m_sessionsDock = nullptr;
 };
 

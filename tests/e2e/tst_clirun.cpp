@@ -116,6 +116,7 @@ private slots:
     void sandboxFlags_data();
     void sandboxFlags();
     void scriptedEscapesChangeNothingOutside();
+    void importedSessionContinuesWhereTheUserSays();
 
 private:
     QStringList baseArguments() const
@@ -538,6 +539,50 @@ void TestCliRun::scriptedEscapesChangeNothingOutside()
     QVERIFY2(results.value(u"e7"_s).contains(u"outside the workspace"_s), qPrintable(results.value(u"e7"_s)));
     QVERIFY2(results.value(u"e8"_s).contains(u"outside the workspace"_s), qPrintable(results.value(u"e8"_s)));
     QTRY_COMPARE(received, QByteArray(" "));
+}
+
+void TestCliRun::importedSessionContinuesWhereTheUserSays()
+{
+    // Someone sends a transcript; it sits in a folder of its own, which must never become the workspace.
+    const QString sent = m_dir->filePath(u"sent"_s);
+    QVERIFY(QDir().mkpath(sent));
+    const QString transcript = sent + u"/trajectory.traj"_s;
+    QVERIFY(QFile::copy(QStringLiteral(WATERLINE_TEST_DATA "/replay/swe-agent/marshmallow-code__marshmallow-1867.traj"), transcript));
+    const CliResult imported = runCli({u"import"_s, transcript, u"--db"_s, m_db}, 60000);
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    QString id;
+    {
+        SessionStore store;
+        QVERIFY(store.open(m_db));
+        const SessionInfo s = store.listSessions().first();
+        QVERIFY(s.readOnly);
+        QVERIFY(QFileInfo(s.workspace).canonicalFilePath() != QFileInfo(sent).canonicalFilePath());
+        id = s.id;
+    }
+    const QStringList provider{u"--provider"_s, u"openai-chat"_s, u"--base-url"_s, m_server->openAiBaseUrl().toString(),
+                               u"--model"_s, u"fake-model"_s};
+
+    // Without a workspace it does not run, and nothing reaches the model.
+    const CliResult refused = runCli(QStringList{u"run"_s, u"--db"_s, m_db, u"--session"_s, id, u"--prompt"_s, u"go on"_s,
+                                                 u"--auto-approve"_s} << provider);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(u"read-only"_s) && refused.err.contains(u"--workspace"_s), qPrintable(refused.err));
+    QCOMPARE(m_server->requestCount(), 0);
+
+    // With one, it continues there.
+    m_server->enqueue(FakeReply::withToolCalls({call(u"b1"_s, u"bash"_s, {{u"command"_s, u"echo continued > here.txt"_s}})}));
+    m_server->enqueue(FakeReply::withText(u"Done."_s));
+    const CliResult continued = runCli(QStringList{u"run"_s, u"--db"_s, m_db, u"--session"_s, id, u"--workspace"_s, m_workspace,
+                                                   u"--prompt"_s, u"go on"_s, u"--auto-approve"_s, u"--max-turns"_s, u"5"_s} << provider);
+    QVERIFY2(continued.exitCode == 0, qPrintable(continued.err));
+    QVERIFY(QFileInfo::exists(m_workspace + u"/here.txt"_s));
+    QCOMPARE(QDir(sent).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::Hidden), QStringList{u"trajectory.traj"_s});
+    SessionStore store;
+    QVERIFY(store.open(m_db));
+    const auto after = store.session(id);
+    QVERIFY(!after->readOnly);
+    QCOMPARE(after->workspace, QFileInfo(m_workspace).canonicalFilePath());
+    QCOMPARE(after->providerName, u"openai-chat"_s);
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)

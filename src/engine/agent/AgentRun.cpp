@@ -170,6 +170,11 @@ bool AgentRun::open(SessionData data, QString *error)
         m_gate->setPolicy(ApprovalPolicy::fromJson(json, &why));
     }
 
+    // An import runs nowhere until its user chose where and with whom (SessionStore::continueSession).
+    if (info->readOnly)
+        return setError(tr("session %1 was imported and is read-only: continue it first to choose its workspace and "
+                           "provider (File \u203a Continue Imported Session, or waterline-cli run --session ID --workspace DIR)")
+                            .arg(m_config.sessionId));
     if (info->workspace.isEmpty())
         return setError(tr("session %1 has no workspace folder").arg(m_config.sessionId));
     const bool broad = Workspace::isBroadRoot(info->workspace);

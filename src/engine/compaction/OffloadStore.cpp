@@ -2,6 +2,7 @@
 
 #include "LoggingCategories.h"
 #include "Paths.h"
+#include "PrivateFiles.h"
 #include "model/Utf8.h"
 
 #include <QCoreApplication>
@@ -18,6 +19,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #if defined(__SSE2__)
@@ -225,6 +227,108 @@ OffloadStore::OffloadStore(const QString &workspaceDir, const QString &sessionId
         m_relativeDir = Paths::offloadRelativeDir(m_sessionId);
 }
 
+bool OffloadStore::prepareFolder(QString *error) const
+{
+    // Create every level under the workspace ourselves, so each one gets 0700, and stop at the
+    // first one that resolves outside the workspace (a symlinked .waterline must not carry results away).
+    const QDir workspace(m_workspace);
+    const QString canonicalWorkspace = QFileInfo(m_workspace).canonicalFilePath();
+    for (const QString &level : {u".waterline"_s, u".waterline/tool_results"_s, Paths::offloadRelativeDir(m_sessionId)}) {
+        const QString dir = workspace.filePath(level);
+        if (!ensureDir(dir, error))
+            return false;
+        if (canonicalWorkspace.isEmpty() || !QFileInfo(dir).canonicalFilePath().startsWith(canonicalWorkspace + u'/')) {
+            *error = QCoreApplication::translate("wl::OffloadStore", "not offloaded: the offload folder %1 lies outside the workspace").arg(dir);
+            return false;
+        }
+        if (level == u".waterline")
+            ignoreInGit(dir);
+    }
+    return true;
+}
+
+namespace {
+
+// Copies the regular files directly in `from` into `to` (0600), never following a link and
+// refusing anything that is not a regular file: a results folder holds nothing else.
+bool copyResults(const QString &from, const QString &to, QString *error)
+{
+    const QStringList names = QDir(from).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    for (const QString &name : names) {
+        const QByteArray source = QFile::encodeName(from + u'/' + name);
+        const int in = ::open(source.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        struct stat info;
+        if (in < 0 || ::fstat(in, &info) != 0 || !S_ISREG(info.st_mode)) {
+            if (in >= 0)
+                ::close(in);
+            *error = QCoreApplication::translate("wl::OffloadStore", "cannot move %1: not a regular file").arg(QFile::decodeName(source));
+            return false;
+        }
+        QFile input;
+        input.open(in, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle);
+        QSaveFile output(to + u'/' + name);
+        if (!output.open(QIODevice::WriteOnly)) {
+            *error = QCoreApplication::translate("wl::OffloadStore", "cannot write %1: %2").arg(output.fileName(), output.errorString());
+            return false;
+        }
+        output.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        while (!input.atEnd()) {
+            const QByteArray chunk = input.read(1 << 20);
+            if (chunk.isEmpty() && input.error() != QFileDevice::NoError)
+                break;
+            output.write(chunk);
+        }
+        if (input.error() != QFileDevice::NoError || !output.commit()) {
+            *error = QCoreApplication::translate("wl::OffloadStore", "cannot copy %1 to %2: %3")
+                         .arg(QFile::decodeName(source), output.fileName(), output.errorString());
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool OffloadStore::moveSessionFolder(const QString &fromWorkspace, const QString &toWorkspace, const QString &sessionId,
+                                     QString *error)
+{
+    if (!Paths::isSafePathComponent(sessionId)) {
+        *error = QCoreApplication::translate("wl::OffloadStore", "the session id \"%1\" cannot be used in a file name").arg(sessionId);
+        return false;
+    }
+    const QString relative = Paths::offloadRelativeDir(sessionId);
+    const QString from = QDir(fromWorkspace).filePath(relative);
+    const QFileInfo source(from);
+    if (fromWorkspace.isEmpty() || (!source.exists() && !source.isSymLink()))
+        return true; // nothing was offloaded
+    const QString canonicalFrom = QFileInfo(fromWorkspace).canonicalFilePath();
+    if (source.isSymLink() || !source.isDir() || canonicalFrom.isEmpty()
+        || !source.canonicalFilePath().startsWith(canonicalFrom + u'/')) {
+        *error = QCoreApplication::translate("wl::OffloadStore", "cannot move the offloaded results: %1 is not a folder inside %2").arg(from, fromWorkspace);
+        return false;
+    }
+    if (canonicalFrom == QFileInfo(toWorkspace).canonicalFilePath())
+        return true;
+    const OffloadStore target(toWorkspace, sessionId);
+    if (!target.prepareFolder(error))
+        return false;
+    const QString to = target.sessionDir();
+    if (!QDir(to).isEmpty()) {
+        *error = QCoreApplication::translate("wl::OffloadStore", "cannot move the offloaded results: %1 is not empty").arg(to);
+        return false;
+    }
+    if (::rename(QFile::encodeName(from).constData(), QFile::encodeName(to).constData()) == 0)
+        return true;
+    if (errno != EXDEV) {
+        *error = QCoreApplication::translate("wl::OffloadStore", "cannot move %1 to %2: %3").arg(from, to, qt_error_string(errno));
+        return false;
+    }
+    // Another file system: copy, then remove the original without following any link.
+    if (!copyResults(from, to, error))
+        return false;
+    return PrivateFiles::removeTree(fromWorkspace, relative, error);
+}
+
 QString OffloadStore::fileIdFor(const QString &callId, int occurrence)
 {
     QString id;
@@ -408,20 +512,8 @@ OffloadStore::Result OffloadStore::offload(const Message &message, const QString
     if (m_workspace.isEmpty() || !workspaceInfo.isDir())
         return fail(QCoreApplication::translate("wl::OffloadStore", "not offloaded: the workspace folder \"%1\" does not exist").arg(m_workspace));
 
-    // Create every level under the workspace ourselves, so each one gets 0700, and stop at the
-    // first one that resolves outside the workspace (a symlinked .waterline must not carry results away).
-    const QDir workspace(m_workspace);
-    const QString canonicalWorkspace = workspaceInfo.canonicalFilePath();
-    for (const QString &level : {u".waterline"_s, u".waterline/tool_results"_s, Paths::offloadRelativeDir(m_sessionId)}) {
-        const QString dir = workspace.filePath(level);
-        QString error;
-        if (!ensureDir(dir, &error))
-            return fail(error);
-        if (!QFileInfo(dir).canonicalFilePath().startsWith(canonicalWorkspace + u'/'))
-            return fail(QCoreApplication::translate("wl::OffloadStore", "not offloaded: the offload folder %1 lies outside the workspace").arg(dir));
-        if (level == u".waterline")
-            ignoreInGit(dir);
-    }
+    if (QString error; !prepareFolder(&error))
+        return fail(error);
 
     const QString path = absolutePathFor(message.toolCallId, occurrence);
     const QFileInfo target(path);

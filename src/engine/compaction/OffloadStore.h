@@ -50,6 +50,14 @@ public:
     // added when it has capitals, so that names stay distinct where case is ignored), else "h." +
     // a hash of it; then ".<n>" for the n-th result (n >= 2) with that call id.
     static QString fileIdFor(const QString &callId, int occurrence = 0);
+    // Creates <workspace>/.waterline/tool_results/<session> (0700 each, .gitignore in .waterline),
+    // refusing a level that resolves outside the workspace.
+    bool prepareFolder(QString *error) const;
+    // Moves a session's offloaded results from one workspace to another (a continued import):
+    // a rename, or a copy of its regular files and removal of the original across file systems.
+    // Links are never followed; no folder to move is success.
+    static bool moveSessionFolder(const QString &fromWorkspace, const QString &toWorkspace, const QString &sessionId,
+                                  QString *error);
     QString relativePathFor(const QString &callId, int occurrence = 0) const;
     QString absolutePathFor(const QString &callId, int occurrence = 0) const;
     // How many messages before history[index] are results of the same call id.

@@ -89,6 +89,16 @@ std::optional<qint64> usageValue(qint64 value)
     return value >= 0 ? std::optional<qint64>(value) : std::nullopt;
 }
 
+// Where an import's offloaded results go until the user continues it: the folder they named, else
+// the store's own import folder. Never the transcript's folder: a file does not choose where
+// anything runs or is written.
+QString importWorkspace(SessionStore &store, const SessionImporter::Options &options, QString *error)
+{
+    if (!options.workspace.isEmpty())
+        return QFileInfo(options.workspace).absoluteFilePath();
+    return store.importFolder(error);
+}
+
 bool cancelled(const std::atomic_bool *cancel)
 {
     return cancel && cancel->load(std::memory_order_relaxed);
@@ -106,8 +116,13 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     // A new session to stream into; deleted again unless everything below succeeds.
     SessionInfo fields;
     fields.title = options.title.isEmpty() ? QFileInfo(path).completeBaseName() : options.title;
-    fields.workspace = options.workspace.isEmpty() ? QFileInfo(path).absolutePath() : QFileInfo(options.workspace).absoluteFilePath();
     QString error;
+    fields.workspace = importWorkspace(store, options, &error);
+    if (fields.workspace.isEmpty()) {
+        result.error = error;
+        return result;
+    }
+    fields.readOnly = true;
     const std::optional<SessionInfo> created = store.createSession(fields, &error);
     if (!created) {
         result.error = error;
@@ -267,8 +282,11 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
         if (options.progress)
             options.progress(0, total);
         QString error;
-        const QString workspace = options.workspace.isEmpty() ? QFileInfo(path).absolutePath()
-                                                              : QFileInfo(options.workspace).absoluteFilePath();
+        const QString workspace = importWorkspace(store, options, &error);
+        if (workspace.isEmpty()) {
+            result.error = error;
+            return result;
+        }
         const std::optional<QString> id = store.importSession(path, workspace, &error);
         if (!id)
             return badInput(error); // SessionExport names the line and the field

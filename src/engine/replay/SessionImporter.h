@@ -14,7 +14,9 @@ namespace wl {
 class SessionStore;
 
 // Writes a transcript into a NEW store session (issue 5):
-//   - title (given, else the importer's), workspace (given, else the file's folder);
+//   - title (given, else the importer's); the session is read-only until the user continues it
+//     (SessionStore::continueSession), and keeps offloads in the given folder, else the store's
+//     import folder: never the file's folder, and nothing the file says;
 //   - the history, streamed from the importer through ImportOptions::sink into appendStep
 //     batches (one transaction per batch), so a 200 MB file never sits in memory;
 //   - one RequestRecord per imported request: view = every history message before the
@@ -35,7 +37,7 @@ public:
     struct Options
     {
         QString format;             // empty or "auto": detect
-        QString workspace;          // empty: the folder of the file (an export's own workspace is never taken)
+        QString workspace;          // where replays offload to; empty: SessionStore::importFolder()
         QString title;              // empty: the importer's title
         // Files of several sessions (OpenHands evaluation output, a JSON array of trajectories):
         // which one; allRuns imports each into its own store session (all or none of them).

@@ -197,6 +197,17 @@ const QStringList &schemaV5()
     return statements;
 }
 
+// v6: an imported session is read-only until the user continues it and chooses where it works
+// and which provider it talks to. Sessions imported before v6 become read-only too.
+const QStringList &schemaV6()
+{
+    static const QStringList statements{
+        u"ALTER TABLE sessions ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0"_s,
+        u"UPDATE sessions SET read_only = 1 WHERE id IN (SELECT session_id FROM session_sources)"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -209,6 +220,7 @@ constexpr Step kSteps[] = {
     {3, &schemaV3},
     {4, &schemaV4},
     {5, &schemaV5},
+    {6, &schemaV6},
 };
 
 } // namespace

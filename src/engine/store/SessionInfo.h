@@ -25,6 +25,7 @@ struct SessionInfo
     QString approvalPolicy;         // e.g. "ask", "auto-edit", "auto"
     QString systemPrompt;           // what an agent run of this session sends first
     QJsonArray toolSchemas;         // the tools an agent run offers (OpenAI tool JSON, schema 5); empty when unknown
+    bool readOnly = false;          // imported and not continued yet: nothing runs on it (schema 6)
     qint64 messageCount = 0;        // read only, from an index: cheap to list
     qint64 requestCount = 0;        // read only: highest request index + 1
 };

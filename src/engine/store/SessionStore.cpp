@@ -12,6 +12,7 @@
 #include "SqlQuery.h"
 #include "model/Utf8.h"
 #include "SqlTransaction.h"
+#include "compaction/OffloadStore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -127,7 +128,7 @@ const QString kSessionColumns =
     "coalesce((SELECT m.created_at FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), s.created_at) "
     "AS last_activity_at, s.policy, s.provider_name, s.provider_profile, s.summarizer_profile, s.approval_policy, "
     "(SELECT coalesce(max(m.seq) + 1, 0) FROM messages m WHERE m.session_id = s.id), "
-    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id), s.system_prompt, s.tool_schemas"_s;
+    "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id), s.system_prompt, s.tool_schemas, s.read_only"_s;
 
 SessionInfo readSession(const SqlQuery &q)
 {
@@ -147,6 +148,7 @@ SessionInfo readSession(const SqlQuery &q)
     s.requestCount = q.int64(12);
     s.systemPrompt = q.text(13);
     s.toolSchemas = QJsonDocument::fromJson(q.text(14).toUtf8()).array();
+    s.readOnly = q.int64(15) != 0;
     return s;
 }
 
@@ -546,14 +548,15 @@ std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime created = fields.createdAt.isValid() ? fields.createdAt : now;
     SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, policy, provider_name, "
-                   "provider_profile, summarizer_profile, approval_policy, system_prompt, tool_schemas) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                   "provider_profile, summarizer_profile, approval_policy, system_prompt, tool_schemas, read_only) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(id).bind(fields.title).bind(fields.workspace).bind(toMs(created));
     q.bind(toMs(fields.updatedAt.isValid() ? fields.updatedAt : created));
     q.bind(jsonText(fields.policy)).bind(fields.providerName);
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.providerProfile)));
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
     q.bind(fields.systemPrompt).bind(QString::fromUtf8(QJsonDocument(fields.toolSchemas).toJson(QJsonDocument::Compact)));
+    q.bind(fields.readOnly ? 1 : 0);
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create a session: %1").arg(q.error()));
         return std::nullopt;
@@ -1143,6 +1146,54 @@ bool SessionStore::exportSession(const QString &sessionId, const QString &path, 
     return SessionExport::write(doc, path, error);
 }
 
+QString SessionStore::importFolder(QString *error) const
+{
+    if (d->path.isEmpty()) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "no database is open"));
+        return {};
+    }
+    const QString folder = QFileInfo(d->path).absoluteDir().filePath(u"imported"_s);
+    QString why;
+    if (!PrivateFiles::ensureFolder(folder, &why)) {
+        setError(error, why);
+        return {};
+    }
+    return folder;
+}
+
+bool SessionStore::continueSession(const QString &id, const Continuation &choice, QString *error)
+{
+    const std::optional<SessionInfo> info = session(id, error);
+    if (!info)
+        return false;
+    if (!info->readOnly)
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "session %1 is not an import waiting to be continued").arg(id));
+    const QFileInfo folder(choice.workspace);
+    if (choice.workspace.isEmpty() || !folder.isAbsolute() || !folder.isDir())
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "the workspace %1 is not a folder").arg(choice.workspace));
+    const QString workspace = folder.canonicalFilePath();
+    QString why;
+    if (!OffloadStore::moveSessionFolder(info->workspace, workspace, id, &why))
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot continue session %1: %2").arg(id, why));
+    SqlConnection *c = connection(error);
+    if (!c)
+        return false;
+    SqlQuery q(*c, u"UPDATE sessions SET workspace = ?, provider_name = ?, provider_profile = ?, summarizer_profile = '{}', "
+                   "approval_policy = '', system_prompt = ?, read_only = 0, updated_at = ? WHERE id = ? AND read_only = 1"_s);
+    q.bind(workspace).bind(choice.providerName).bind(jsonText(SecretFilter::withoutSecrets(choice.providerProfile)));
+    q.bind(choice.systemPrompt).bind(QDateTime::currentMSecsSinceEpoch()).bind(id);
+    if (!q.exec() || q.rowsAffected() != 1) {
+        // Put the results back where the stored workspace still points.
+        QString back;
+        if (!OffloadStore::moveSessionFolder(workspace, info->workspace, id, &back))
+            qCWarning(lcStore) << "cannot move the offloaded results of" << id << "back:" << back;
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot continue session %1: %2")
+                                   .arg(id, q.error().isEmpty() ? QCoreApplication::translate("wl::SessionStore", "it changed meanwhile") : q.error()));
+    }
+    qCInfo(lcStore) << "continued imported session" << id << "in" << workspace;
+    return true;
+}
+
 std::optional<QString> SessionStore::importSession(const QString &path, const QString &workspace, QString *error)
 {
     std::optional<SessionDocument> doc = SessionExport::read(path, error);
@@ -1173,6 +1224,7 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
     fields.providerProfile = {};
     fields.summarizerProfile = {};
     fields.approvalPolicy.clear();
+    fields.readOnly = true;
     const auto created = createSession(fields, &why);
     if (!created)
         return fail(why);

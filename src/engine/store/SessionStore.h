@@ -111,12 +111,29 @@ public:
     // Nothing (and no error) when the session was not imported.
     std::optional<SessionSource> sessionSource(const QString &sessionId, QString *error = nullptr);
 
+    // Continuing an import (schema 6) -------------------------------------------------------
+    // Where an import keeps its offloaded results until it is continued: "imported" next to the
+    // database, created 0700. An imported session's workspace until the user picks one.
+    QString importFolder(QString *error = nullptr) const;
+    // What the user chose, never the file, when continuing an imported session.
+    struct Continuation
+    {
+        QString workspace;          // an existing folder (the caller checks broad roots with the user)
+        QString providerName;
+        QJsonObject providerProfile; // no secrets (filtered again here)
+        QString systemPrompt;       // empty: Waterline's default at the first request
+    };
+    // Makes a read-only session runnable: moves its offloaded results into the chosen workspace,
+    // then sets the workspace, provider and system prompt and clears read-only. A session that is
+    // not read-only is an error (it already runs where its user chose).
+    bool continueSession(const QString &id, const Continuation &choice, QString *error = nullptr);
+
     // Export / import (JSONL, see SessionExport) ---------------------------------------------
     bool exportSession(const QString &sessionId, const QString &path, QString *error = nullptr);
-    // Reads an export into a new session in `workspace`; returns its id. The file is never trusted
-    // with what a continued session would act on: its workspace, provider and summariser profiles
-    // (a key reference among them) and approval policy are not taken; the session runs on the
-    // user's own settings.
+    // Reads an export into a new, read-only session whose offloads live in `workspace`; returns its
+    // id. The file is never trusted with what a continued session would act on: its workspace,
+    // provider and summariser profiles (a key reference among them) and approval policy are not
+    // taken, and its system prompt is kept for replays only (continueSession() sets the one that runs).
     std::optional<QString> importSession(const QString &path, const QString &workspace, QString *error = nullptr);
 
 private:

@@ -30,22 +30,27 @@ QVariant SessionListModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case TitleColumn: return s.title.isEmpty() ? tr("Untitled session") : s.title;
-        case WorkspaceColumn: return QDir::toNativeSeparators(s.workspace);
+        case WorkspaceColumn: return s.readOnly ? tr("imported, read-only") : QDir::toNativeSeparators(s.workspace);
         case ActivityColumn: return QLocale().toString(activity.toLocalTime(), QLocale::ShortFormat);
         case MessagesColumn: return QLocale().toString(s.messageCount);
         }
         break;
     case Qt::ToolTipRole:
+        if (s.readOnly)
+            return tr("%1\nImported and read-only: Continue\u2026 chooses where an agent works on it\n%2 messages, %3 requests\nId: %4")
+                .arg(s.title).arg(s.messageCount).arg(s.requestCount).arg(s.id);
         return tr("%1\nWorkspace: %2\n%3 messages, %4 requests\nId: %5")
             .arg(s.title, QDir::toNativeSeparators(s.workspace)).arg(s.messageCount).arg(s.requestCount).arg(s.id);
     case Qt::TextAlignmentRole:
         return index.column() == MessagesColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case SessionIdRole:
         return s.id;
+    case ReadOnlyRole:
+        return s.readOnly;
     case SortRole:
         switch (index.column()) {
         case TitleColumn: return s.title;
-        case WorkspaceColumn: return s.workspace;
+        case WorkspaceColumn: return s.readOnly ? QString() : s.workspace;
         case ActivityColumn: return activity;
         case MessagesColumn: return s.messageCount;
         }

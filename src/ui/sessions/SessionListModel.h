@@ -12,7 +12,7 @@ class SessionListModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { TitleColumn, WorkspaceColumn, ActivityColumn, MessagesColumn, ColumnCount };
-    enum Role { SessionIdRole = Qt::UserRole + 1, SortRole };
+    enum Role { SessionIdRole = Qt::UserRole + 1, SortRole, ReadOnlyRole };
 
     explicit SessionListModel(QObject *parent = nullptr);
 

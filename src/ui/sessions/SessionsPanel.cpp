@@ -1,5 +1,6 @@
 #include "SessionsPanel.h"
 
+#include "ContinueSessionDialog.h"
 #include "SessionListModel.h"
 
 #include "compaction/CompactionPolicy.h"
@@ -49,11 +50,18 @@ SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
     QAction *deleteAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-delete")), tr("Delete..."), this);
     deleteAction->setShortcut(QKeySequence::Delete);
     deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_continueAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Continue Imported Session\u2026"), this);
+    m_continueAction->setObjectName(QStringLiteral("ContinueSessionAction"));
+    m_continueAction->setToolTip(tr("Choose the folder and provider an imported session continues with"));
+    m_continueAction->setEnabled(false);
+    toolbar->addAction(m_continueAction);
     toolbar->addAction(renameAction);
     toolbar->addAction(deleteAction);
-    m_view->addActions({renameAction, deleteAction});
+    m_view->addActions({m_continueAction, renameAction, deleteAction});
     connect(newAction, &QAction::triggered, this, &SessionsPanel::newSessionDialog);
     connect(renameAction, &QAction::triggered, this, &SessionsPanel::renameDialog);
+    connect(m_continueAction, &QAction::triggered, this, [this] { continueDialog(); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &SessionsPanel::updateActions);
     connect(deleteAction, &QAction::triggered, this, &SessionsPanel::deleteDialog);
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex &index) {
         Q_EMIT openRequested(index.data(SessionListModel::SessionIdRole).toString());
@@ -74,6 +82,12 @@ void SessionsPanel::refresh()
     m_model->setSessions(m_store && m_store->isOpen() ? m_store->listSessions(&error) : QList<SessionInfo>());
     if (!current.isEmpty())
         setCurrentSession(current);
+    updateActions();
+}
+
+void SessionsPanel::updateActions()
+{
+    m_continueAction->setEnabled(m_view->currentIndex().data(SessionListModel::ReadOnlyRole).toBool());
 }
 
 QString SessionsPanel::currentSessionId() const
@@ -86,12 +100,47 @@ void SessionsPanel::setCurrentSession(const QString &id)
     const int row = m_model->rowForSession(id);
     if (row >= 0)
         m_view->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row, 0)));
+    updateActions();
 }
 
-void SessionsPanel::setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider)
+void SessionsPanel::setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider,
+                                          const QList<ProviderProfile> &profiles)
 {
     m_newPolicy = policy;
     m_newProvider = provider;
+    m_profiles = profiles;
+}
+
+bool SessionsPanel::continueSession(const QString &id, const QString &workspace, const ProviderProfile &provider, QString *error)
+{
+    SessionStore::Continuation choice;
+    choice.workspace = workspace;
+    choice.providerName = provider.name;
+    choice.providerProfile = provider.toJson();
+    if (!m_store->continueSession(id, choice, error))
+        return false;
+    refresh();
+    setCurrentSession(id);
+    Q_EMIT openRequested(id);
+    return true;
+}
+
+void SessionsPanel::continueDialog(const QString &sessionId)
+{
+    const QString id = sessionId.isEmpty() ? currentSessionId() : sessionId;
+    const int row = m_model->rowForSession(id);
+    if (row < 0 || !m_model->index(row, 0).data(SessionListModel::ReadOnlyRole).toBool())
+        return;
+    ContinueSessionDialog dialog(m_model->index(row, SessionListModel::TitleColumn).data().toString(), m_profiles,
+                                 m_newProvider ? m_newProvider->name : QString(), this);
+    while (dialog.exec() == QDialog::Accepted) {
+        if (!confirmWorkspace(dialog.workspace()))
+            continue;
+        QString error;
+        if (continueSession(id, dialog.workspace(), dialog.profile(), &error))
+            return;
+        QMessageBox::warning(this, tr("Could not continue the session"), error);
+    }
 }
 
 bool SessionsPanel::createSession(const QString &title, const QString &workspace, QString *newId, QString *error)

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+class QAction;
 class QSortFilterProxyModel;
 class QTreeView;
 
@@ -35,8 +36,17 @@ public:
     bool renameSession(const QString &id, const QString &title, QString *error);
     bool deleteSession(const QString &id, QString *error);
 
-    // What new sessions start with: the default compaction policy and the provider they run on.
-    void setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider);
+    // What new sessions start with: the default compaction policy and the provider they run on,
+    // and the profiles a continued import may choose from.
+    void setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider,
+                               const QList<ProviderProfile> &profiles = {});
+    // Makes an imported (read-only) session runnable in `workspace` with `provider`; refreshes and
+    // asks to open it again. False with a message on failure, nothing changed.
+    bool continueSession(const QString &id, const QString &workspace, const ProviderProfile &provider, QString *error);
+    // Asks where and with which provider an imported session (default: the current one) continues.
+    void continueDialog(const QString &sessionId = {});
+    // Enabled while the current session is an import waiting to be continued.
+    QAction *continueAction() const { return m_continueAction; }
 
     // Asks for a workspace folder and a title, creates the session and asks to open it.
     void newSessionDialog();
@@ -51,10 +61,13 @@ Q_SIGNALS:
 private:
     void renameDialog();
     void deleteDialog();
+    void updateActions();
 
     SessionStore *m_store;
     CompactionPolicy m_newPolicy;
     std::optional<ProviderProfile> m_newProvider;
+    QList<ProviderProfile> m_profiles;
+    QAction *m_continueAction = nullptr;
     SessionListModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTreeView *m_view;

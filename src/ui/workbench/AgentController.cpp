@@ -309,6 +309,7 @@ void AgentController::openSession(const QString &sessionId)
     }
     m_sessionId = sessionId;
     m_openError.clear();
+    m_readOnly = false;
     m_unsandboxedNote.clear();
     m_streamText.clear();
     m_deniedCalls.clear();
@@ -338,6 +339,13 @@ void AgentController::openSession(const QString &sessionId)
                 m_openError = *error;
                 updatePrompt();
                 Q_EMIT openFailed(sessionId, *error);
+                return;
+            }
+            if ((*data)->info.readOnly) {
+                // An import: nothing runs on it until the user continues it (SessionsPanel::continueDialog).
+                m_readOnly = true;
+                updatePrompt();
+                Q_EMIT statusChanged();
                 return;
             }
             // The session runs on the profile it names while that still exists, else on the default.
@@ -509,6 +517,9 @@ QString AgentController::blockedReason() const
 {
     if (m_sessionId.isEmpty())
         return tr("Start a session to talk to an agent: File \u203a New Session (Ctrl+N) picks its workspace folder.");
+    if (m_readOnly)
+        return tr("This session was imported and is read-only. File \u203a Continue Imported Session (Ctrl+Shift+N) "
+                  "chooses the folder an agent continues it in and the provider it talks to.");
     if (!m_openError.isEmpty())
         return tr("This session cannot run an agent: %1").arg(m_openError);
     if (m_profile.model.trimmed().isEmpty())

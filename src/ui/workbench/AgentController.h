@@ -186,6 +186,7 @@ private:
     AgentRun *m_run = nullptr;
 
     QString m_sessionId;
+    bool m_readOnly = false; // the open session is an import not continued yet
     QString m_openError;
     QString m_unsandboxedNote;
     bool m_opening = false;

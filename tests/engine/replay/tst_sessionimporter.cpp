@@ -132,7 +132,10 @@ void TestSessionImporter::corpus()
     QCOMPARE(info->messageCount, qint64(messages));
     QCOMPARE(info->requestCount, qint64(requests));
     QCOMPARE(info->title, s.title);
-    QCOMPARE(info->workspace, QFileInfo(data(file)).absolutePath());
+    // Read-only until continued, and never working in the transcript's folder.
+    QVERIFY(info->readOnly);
+    QCOMPARE(info->workspace, m_store->importFolder());
+    QVERIFY(info->workspace != QFileInfo(data(file)).absolutePath());
 
     const QList<Message> history = m_store->history(r.sessionId);
     QCOMPARE(history.size(), s.messages.size());
@@ -339,8 +342,10 @@ void TestSessionImporter::exportImportExportIsIdentical()
     QCOMPARE(la.size(), 1 + 343 + 152 + 1);
     QCOMPARE(lb.size(), la.size());
     // The documented differences: when the file was written, the new session's id, and the
-    // workspace, which an import takes from the user (here: the folder of the file), never from it.
-    QCOMPARE(lb.first().value(u"session").toObject().value(u"workspace").toString(), m_dir->path());
+    // workspace, which an import never takes from the file: an export is read-only once imported,
+    // with its offloads in the store's import folder until the user continues it.
+    QCOMPARE(lb.first().value(u"session").toObject().value(u"workspace").toString(), m_store->importFolder());
+    QVERIFY(m_store->session(second.sessionId)->readOnly);
     for (QList<QJsonObject> *lines : {&la, &lb}) {
         QJsonObject header = lines->first();
         QJsonObject session = header.value(u"session").toObject();

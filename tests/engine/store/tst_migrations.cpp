@@ -85,6 +85,7 @@ private slots:
     void foreignDatabaseRefused();
     void damagedPageFoundByIntegrityCheck();
     void reopenIsIdempotent();
+    void importsBeforeV6BecomeReadOnly();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -340,6 +341,29 @@ void TestMigrations::reopenIsIdempotent()
     QVERIFY(store.session(sessionId));
     store.close();
     QCOMPARE(schemaOf(path), schema);
+}
+
+void TestMigrations::importsBeforeV6BecomeReadOnly()
+{
+    // A v5 database with one imported session (it has a source row) and one of the user's own.
+    const QString path = m_dir->filePath(u"v5.db"_s);
+    makeDatabaseAt(path, 5);
+    {
+        SqlConnection connection(u"add-import"_s, path);
+        QString error;
+        QVERIFY2(connection.open(&error), qPrintable(error));
+        QVERIFY2(connection.execute(u"INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s-imp', 'imported', 1, 1)"_s, &error),
+                 qPrintable(error));
+        QVERIFY2(connection.execute(u"INSERT INTO session_sources (session_id, format, source_path, imported_at, details) "
+                                    "VALUES ('s-imp', 'codex', '/tmp/x.jsonl', 1, '{}')"_s,
+                                    &error),
+                 qPrintable(error));
+    }
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    QCOMPARE(store.session(u"s-imp"_s)->readOnly, true);
+    QCOMPARE(store.session(u"s-old"_s)->readOnly, false);
 }
 
 QTEST_GUILESS_MAIN(TestMigrations)

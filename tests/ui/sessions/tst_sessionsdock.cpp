@@ -1,3 +1,4 @@
+#include "sessions/ContinueSessionDialog.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 
@@ -5,7 +6,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QFileInfo>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
@@ -29,6 +33,8 @@ private slots:
     void activationOpens();
     void broadWorkspaceIsConfirmed_data();
     void broadWorkspaceIsConfirmed();
+    void importedSessionIsContinuedThroughTheDialog();
+    void continueDialogTakesNothingFromTheFile();
 
 private:
     QTemporaryDir *m_dir = nullptr;
@@ -61,8 +67,13 @@ void TestSessionsDock::modelTester()
     SessionInfo b = a;
     b.id = u"b"_s;
     b.title = QString();
+    b.readOnly = true;
     model.setSessions({a, b});
     QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0, 0).data(SessionListModel::ReadOnlyRole).toBool(), false);
+    QCOMPARE(model.index(1, 0).data(SessionListModel::ReadOnlyRole).toBool(), true);
+    // An import shows no folder as its workspace: it has none until it is continued.
+    QVERIFY(model.index(1, SessionListModel::WorkspaceColumn).data().toString() != u"/w/alpha"_s);
     QCOMPARE(model.index(0, SessionListModel::MessagesColumn).data().toString(), QLocale().toString(1234));
     QCOMPARE(model.index(1, SessionListModel::TitleColumn).data().toString(), u"Untitled session"_s);
     QCOMPARE(model.rowForSession(u"b"_s), 1);
@@ -141,6 +152,64 @@ void TestSessionsDock::broadWorkspaceIsConfirmed()
     });
     QCOMPARE(panel.confirmWorkspace(workspace), accepted);
     QCOMPARE(asked, answer != 0);
+}
+
+void TestSessionsDock::importedSessionIsContinuedThroughTheDialog()
+{
+    QString error;
+    SessionInfo fields;
+    fields.title = u"Imported run"_s;
+    fields.workspace = m_store->importFolder(&error);
+    fields.readOnly = true;
+    const auto imported = m_store->createSession(fields, &error);
+    QVERIFY2(imported, qPrintable(error));
+    SessionsPanel panel(m_store);
+    ProviderProfile local = ProviderProfile::defaultProfile();
+    ProviderProfile other = local;
+    other.name = u"second"_s;
+    panel.setNewSessionDefaults({}, local, {local, other});
+    panel.setCurrentSession(imported->id);
+    QVERIFY(panel.continueAction()->isEnabled());
+
+    const QString workspace = m_dir->filePath(u"chosen"_s);
+    QVERIFY(QDir().mkpath(workspace));
+    QSignalSpy opened(&panel, &SessionsPanel::openRequested);
+    bool filled = false;
+    QTimer::singleShot(0, &panel, [&] {
+        auto *dialog = qobject_cast<ContinueSessionDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        filled = true;
+        auto *buttons = dialog->findChild<QDialogButtonBox *>();
+        QVERIFY(!buttons->button(QDialogButtonBox::Ok)->isEnabled()); // no folder yet
+        dialog->setWorkspace(workspace);
+        QVERIFY(dialog->setProfileName(u"second"_s));
+        QVERIFY(buttons->button(QDialogButtonBox::Ok)->isEnabled());
+        buttons->button(QDialogButtonBox::Ok)->click();
+    });
+    panel.continueAction()->trigger();
+    QVERIFY(filled);
+    QCOMPARE(opened.size(), 1);
+    const auto after = m_store->session(imported->id);
+    QVERIFY(!after->readOnly);
+    QCOMPARE(after->workspace, QFileInfo(workspace).canonicalFilePath());
+    QCOMPARE(after->providerName, u"second"_s);
+    QVERIFY(!panel.continueAction()->isEnabled());
+}
+
+void TestSessionsDock::continueDialogTakesNothingFromTheFile()
+{
+    ProviderProfile local = ProviderProfile::defaultProfile();
+    ContinueSessionDialog dialog(u"<b>title</b>"_s, {local}, local.name);
+    QVERIFY(dialog.workspace().isEmpty());
+    QCOMPARE(dialog.profile().name, local.name);
+    dialog.setWorkspace(m_dir->filePath(u"missing"_s));
+    QVERIFY(!dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok)->isEnabled());
+    // The title is shown as text, not markup.
+    bool escaped = false;
+    for (const QLabel *label : dialog.findChildren<QLabel *>())
+        escaped = escaped || label->text().contains(u"&lt;b&gt;title"_s);
+    QVERIFY(escaped);
 }
 
 QTEST_MAIN(TestSessionsDock)
