@@ -1,6 +1,6 @@
 #include "AppIdentity.h"
 
-#include "AppSettings.h"
+#include "settings/AppSettings.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>

@@ -2,7 +2,7 @@
 
 #include "CliCommands.h"
 
-#include "AppSettings.h"
+#include "settings/AppSettings.h"
 
 #include "agent/AgentRun.h"
 #include "llm/ApiKeyStore.h"

@@ -1,7 +1,7 @@
 // `waterline-cli run` as a user runs it: the real binary against the fake LLM server, a real
 // workspace and database. Usage errors, a headless run without and with --auto-approve, a provider
 // failure, and SIGKILL in the middle of a task followed by --session to continue it.
-#include "AppSettings.h"
+#include "settings/AppSettings.h"
 #include "FakeLlmServer.h"
 
 #include "store/SessionStore.h"

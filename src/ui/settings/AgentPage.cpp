@@ -1,6 +1,6 @@
 #include "AgentPage.h"
 
-#include "AppSettings.h"
+#include "settings/AppSettings.h"
 #include "tools/ApprovalPolicy.h"
 
 #include <QCheckBox>

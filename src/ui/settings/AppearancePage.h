@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AppSettings.h"
+#include "settings/AppSettings.h"
 
 #include <QWidget>
 
