@@ -3,6 +3,7 @@
 //
 //   waterline_shots running OUT.png    a conversation with a finished tool card and a pending approval
 //   waterline_shots settings OUT.png   the Settings dialog on its Providers page
+//   waterline_shots continue OUT.png   the dialog that continues an imported session
 //
 // Run it under Xvfb with fresh XDG_CONFIG_HOME / XDG_DATA_HOME folders.
 #include "FakeLlmServer.h"
@@ -12,6 +13,7 @@
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
 #include "conversation/PromptInput.h"
+#include "sessions/ContinueSessionDialog.h"
 #include "sessions/SessionsPanel.h"
 #include "settings/AppSettings.h"
 #include "settings/SettingsDialog.h"
@@ -62,8 +64,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(u"Waterline"_s);
     QCoreApplication::setApplicationName(u"waterline"_s);
     const QStringList args = QCoreApplication::arguments();
-    if (args.size() != 3 || (args[1] != u"running" && args[1] != u"settings"))
-        return fail(u"usage: waterline_shots running|settings OUT.png"_s);
+    if (args.size() != 3 || (args[1] != u"running" && args[1] != u"settings" && args[1] != u"continue"))
+        return fail(u"usage: waterline_shots running|settings|continue OUT.png"_s);
     const QString mode = args[1];
     const QString out = QDir::current().absoluteFilePath(args[2]);
 
@@ -93,6 +95,17 @@ int main(int argc, char *argv[])
     SessionStore store; // outlives the window, whose agent stores until it goes
     MainWindow window(&settings);
     window.resize(1400, 900);
+
+    if (mode == u"continue") {
+        ContinueSessionDialog dialog(u"Fix the failing date parser (Codex, imported)"_s, {local, hosted}, local.name);
+        dialog.setWorkspace(QDir::homePath() + u"/src/dateparse"_s);
+        dialog.show();
+        QTimer::singleShot(500, &app, [&dialog, out] {
+            const bool ok = dialog.grab().save(out, "PNG");
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+        return app.exec();
+    }
 
     if (mode == u"settings") {
         window.show();
