@@ -43,3 +43,33 @@ wl_host_mirror() {
     [ -n "$uri" ] || return 1
     printf '%s\n' "${uri%/}"
 }
+
+# Marks a folder as a build root made by scripts/setup: only such a folder (or an empty one) is
+# ever deleted by wl_remove_root.
+WL_ROOT_MARK=.waterline-root
+
+# Deletes the build root $1 and nothing outside it. It refuses a folder that is not a build root,
+# and refuses while anything is mounted at or below the root in this mount namespace: a bind mount
+# of a home (as scripts/in-env makes in its own namespace) lies on the same file system, so rm's
+# --one-file-system alone would empty it. rm never follows symbolic links out of the root.
+wl_remove_root() {
+    local root mounts
+    [ -e "$1" ] || [ -L "$1" ] || return 0
+    root=$(cd "$1" 2>/dev/null && pwd -P) || { echo "waterline: cannot enter $1" >&2; return 1; }
+    if [ "$root" = / ]; then echo "waterline: refusing to delete /" >&2; return 1; fi
+    if ! [ -e "$root/$WL_ROOT_MARK" ] && ! [ -e "$root/.waterline-bootstrapped" ] \
+        && [ -n "$(ls -A "$root")" ]; then
+        echo "waterline: refusing to delete $root: it is not a build root made by scripts/setup" >&2
+        return 1
+    fi
+    # Mount points are field 5 of mountinfo, with space, tab, newline and backslash octal-escaped.
+    mounts=$(awk -v r="$root" '{
+        p = $5; gsub(/\\040/, " ", p); gsub(/\\011/, "\t", p); gsub(/\\012/, "\n", p); gsub(/\\134/, "\\", p)
+        if (p == r || index(p, r "/") == 1) print p
+    }' /proc/self/mountinfo)
+    if [ -n "$mounts" ]; then
+        printf 'waterline: refusing to delete %s: still mounted below it:\n%s\n' "$root" "$mounts" >&2
+        return 1
+    fi
+    rm -rf --one-file-system -- "$root"
+}
