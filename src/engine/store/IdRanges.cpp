@@ -1,5 +1,7 @@
 #include "IdRanges.h"
 
+#include "model/BoundedInteger.h"
+
 #include <limits>
 
 namespace wl::IdRanges {
@@ -22,24 +24,32 @@ QJsonArray encode(const QList<qint64> &ids)
     return out;
 }
 
-bool decode(const QJsonArray &array, QList<qint64> *ids)
+bool decode(const QJsonArray &array, QList<qint64> *ids, qint64 maxIds)
 {
     ids->clear();
-    // A run is bounded so a hostile file cannot make us allocate without end.
-    constexpr qint64 kMaxRun = 10'000'000;
+    // Ids are whole numbers in [0, 2^62] (1e300 or -5 is damage, not 0), and the total is
+    // bounded so a hostile file cannot make us allocate without end.
+    constexpr qint64 kMaxId = qint64(1) << 62;
+    auto id = [](const QJsonValue &v) { return BoundedInteger::fromJson(v, 0, kMaxId, QString()); };
     for (const QJsonValue &value : array) {
         if (value.isDouble()) {
-            ids->append(value.toInteger());
+            const auto one = id(value);
+            if (!one || ids->size() >= maxIds)
+                return false;
+            ids->append(*one);
         } else if (value.isArray()) {
             const QJsonArray pair = value.toArray();
-            if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
+            if (pair.size() != 2)
                 return false;
-            const qint64 first = pair[0].toInteger();
-            const qint64 last = pair[1].toInteger();
-            // Unsigned: the difference of any first <= last fits, and a run ending at the
-            // largest id must not loop past it.
+            const auto from = id(pair[0]);
+            const auto to = id(pair[1]);
+            if (!from || !to)
+                return false;
+            const qint64 first = *from;
+            const qint64 last = *to;
+            // Both lie in [0, 2^62]: the difference fits.
             const quint64 span = quint64(last) - quint64(first);
-            if (last < first || span > quint64(kMaxRun))
+            if (last < first || qint64(span) >= maxIds - ids->size())
                 return false;
             for (quint64 k = 0; k <= span; ++k)
                 ids->append(qint64(quint64(first) + k));

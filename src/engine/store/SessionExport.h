@@ -5,6 +5,7 @@
 #include "compaction/Checkpoint.h"
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
+#include "model/BoundedLineReader.h"
 #include "model/Message.h"
 
 #include <QList>
@@ -51,8 +52,12 @@ public:
     // Writes atomically (QSaveFile): the old file stays if anything fails.
     static bool write(const SessionDocument &document, const QString &path, QString *error = nullptr);
 
-    // Reads and checks the whole file; any damaged or missing line is an error naming the line.
-    static std::optional<SessionDocument> read(const QString &path, QString *error = nullptr);
+    // Reads and checks the whole file; any damaged or missing line is an error naming the line,
+    // and a number out of its field's range (1e300, -5, 1.5) one naming the line and the field.
+    // The file is read line by line; a line longer than maxLineBytes (the importers' record cap)
+    // ends the read with an error before more of it is read.
+    static std::optional<SessionDocument> read(const QString &path, QString *error = nullptr,
+                                               qint64 maxLineBytes = BoundedLineReader::defaultMaxLineBytes);
 };
 
 } // namespace wl
