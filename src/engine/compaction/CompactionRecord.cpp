@@ -61,7 +61,8 @@ public:
         const QJsonValue v = m_object.value(key);
         if (v.isDouble()) {
             QString why;
-            const auto read = BoundedInteger::fromJson(v, minimum, maximum, m_context.isEmpty() ? key : m_context + u'.' + key, &why);
+            const QString field = u'"' + (m_context.isEmpty() ? key : m_context + u'.' + key) + u'"';
+            const auto read = BoundedInteger::fromJson(v, minimum, maximum, field, &why);
             if (read)
                 return *read;
             if (m_error.isEmpty())

@@ -1,8 +1,7 @@
 #include "IdRanges.h"
 
-#include "model/BoundedInteger.h"
-
 #include <limits>
+#include <optional>
 
 namespace wl::IdRanges {
 
@@ -27,10 +26,16 @@ QJsonArray encode(const QList<qint64> &ids)
 bool decode(const QJsonArray &array, QList<qint64> *ids, qint64 maxIds)
 {
     ids->clear();
-    // Ids are whole numbers in [0, 2^62] (1e300 or -5 is damage, not 0), and the total is
-    // bounded so a hostile file cannot make us allocate without end.
-    constexpr qint64 kMaxId = qint64(1) << 62;
-    auto id = [](const QJsonValue &v) { return BoundedInteger::fromJson(v, 0, kMaxId, QString()); };
+    // An id is a whole number a qint64 holds exactly (1e300, 1.5 or 2^63 is damage, not 0 or
+    // a cast), and the total is bounded so a hostile file cannot make us allocate without end.
+    auto id = [](const QJsonValue &v) -> std::optional<qint64> {
+        // toInteger() gives its default for anything that is not such a number: two different
+        // defaults agree only on a real value.
+        const qint64 value = v.toInteger(0);
+        if (!v.isDouble() || value != v.toInteger(1))
+            return std::nullopt;
+        return value;
+    };
     for (const QJsonValue &value : array) {
         if (value.isDouble()) {
             const auto one = id(value);
@@ -41,18 +46,17 @@ bool decode(const QJsonArray &array, QList<qint64> *ids, qint64 maxIds)
             const QJsonArray pair = value.toArray();
             if (pair.size() != 2)
                 return false;
-            const auto from = id(pair[0]);
-            const auto to = id(pair[1]);
-            if (!from || !to)
+            const auto first = id(pair[0]);
+            const auto last = id(pair[1]);
+            if (!first || !last || *last < *first)
                 return false;
-            const qint64 first = *from;
-            const qint64 last = *to;
-            // Both lie in [0, 2^62]: the difference fits.
-            const quint64 span = quint64(last) - quint64(first);
-            if (last < first || qint64(span) >= maxIds - ids->size())
+            // Unsigned: the difference of any first <= last fits, and a run ending at the
+            // largest id must not loop past it.
+            const quint64 span = quint64(*last) - quint64(*first);
+            if (span >= quint64(maxIds - ids->size()))
                 return false;
             for (quint64 k = 0; k <= span; ++k)
-                ids->append(qint64(quint64(first) + k));
+                ids->append(qint64(quint64(*first) + k));
         } else {
             return false;
         }

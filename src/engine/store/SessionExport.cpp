@@ -309,6 +309,12 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
 
 std::optional<SessionDocument> SessionExport::read(const QString &path, QString *error, qint64 maxLineBytes)
 {
+    return read(path, Streaming(), error, maxLineBytes);
+}
+
+std::optional<SessionDocument> SessionExport::read(const QString &path, const Streaming &streaming, QString *error,
+                                                   qint64 maxLineBytes)
+{
     auto failed = [&](const QString &what) -> std::optional<SessionDocument> {
         if (error)
             *error = QCoreApplication::translate("wl::SessionExport", "%1 is not a readable Waterline session export: %2").arg(path, what);
@@ -320,6 +326,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
         return failed(file.errorString());
 
     SessionDocument doc;
+    qsizetype messageCount = 0;
     LineReader in;
     bool sawHeader = false;
     bool sawEnd = false;
@@ -387,6 +394,9 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             info.providerProfile = SecretFilter::withoutSecrets(info.providerProfile);
             info.summarizerProfile = SecretFilter::withoutSecrets(info.summarizerProfile);
             sawHeader = true;
+            QString refused;
+            if (streaming.session && !streaming.session(info, &refused))
+                return failed(refused);
             continue;
         }
 
@@ -394,8 +404,8 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             qint64 seq = 0;
             if (!in.integer(o, u"seq", &seq, 0, maxPosition))
                 return failed(in.problem);
-            if (seq != doc.messages.size())
-                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: message seq %2 where %3 was expected").arg(in.lineNumber).arg(seq).arg(doc.messages.size()));
+            if (seq != messageCount)
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: message seq %2 where %3 was expected").arg(in.lineNumber).arg(seq).arg(messageCount));
             QString why;
             std::optional<Message> m = MessageCodec::fromJson(o, &why);
             if (!m)
@@ -409,7 +419,14 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             if (!in.optionalInteger(o, u"origin", &origin, 0, maxPosition))
                 return failed(in.problem);
             messageOrigin.append(origin);
-            doc.messages.append(*m);
+            ++messageCount;
+            if (streaming.message) {
+                QString refused;
+                if (!streaming.message(std::move(*m), &refused))
+                    return failed(refused);
+            } else {
+                doc.messages.append(std::move(*m));
+            }
         } else if (type == u"checkpoint") {
             qint64 ordinal = 0;
             if (!in.integer(o, u"ordinal", &ordinal, 0, maxPosition))
@@ -426,7 +443,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 || !in.object(o, u"anchors", &anchors) || !in.string(o, u"record_id", &c.recordId, false)
                 || !in.tier(o, u"tier", &c.tier) || !in.time(o, u"created_at", &c.createdAt))
                 return failed(in.problem);
-            if (!upTo || *upTo < 0 || *upTo >= doc.messages.size() || (from && (*from < 0 || *from > *upTo)))
+            if (!upTo || *upTo < 0 || *upTo >= messageCount || (from && (*from < 0 || *from > *upTo)))
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the checkpoint covers messages that are not in the file").arg(in.lineNumber));
             c.coversUpToMessageId = *upTo + 1;
             c.coversFromMessageId = from ? *from + 1 : 0;
@@ -442,7 +459,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 || !in.integer(o, u"lines", &lineCount, 0, maxPosition) || !in.integer(o, u"gate", &gate, 1, 2)
                 || !in.string(o, u"placeholder", &off.placeholder) || !in.string(o, u"record_id", &off.recordId, false))
                 return failed(in.problem);
-            if (seq < 0 || seq >= doc.messages.size())
+            if (seq < 0 || seq >= messageCount)
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the offload names message %2, which is not in the file").arg(in.lineNumber).arg(seq));
             off.messageId = seq + 1;
             off.entry.messageId = seq + 1;
@@ -488,7 +505,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             if (!CompactionRecord::fromJson(o.value(u"record").toObject(), &record, &why))
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: %2").arg(in.lineNumber).arg(why));
             for (OffloadEntry &entry : record.offloaded) {
-                if (entry.messageId >= 0 && entry.messageId < doc.messages.size())
+                if (entry.messageId >= 0 && entry.messageId < messageCount)
                     entry.messageId += 1;
                 else
                     entry.messageId = 0;
@@ -517,7 +534,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
     if (!sawEnd)
         return failed(QCoreApplication::translate("wl::SessionExport", "the file ends early (no end line): it was cut off"));
     const std::pair<QStringView, qsizetype> counts[] = {
-        {u"messages", doc.messages.size()}, {u"checkpoints", doc.checkpoints.size()},
+        {u"messages", messageCount}, {u"checkpoints", doc.checkpoints.size()},
         {u"offloads", doc.offloads.size()}, {u"requests", doc.requests.size()}, {u"records", doc.records.size()}};
     for (const auto &[name, have] : counts) {
         const qint64 expected = endCounts.value(name).toInteger();
@@ -526,14 +543,18 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
     }
 
     // Resolve the cross references now that every line is known.
-    for (qsizetype i = 0; i < doc.messages.size(); ++i) {
+    doc.streamedMessages = streaming.message ? messageCount : 0;
+    for (qsizetype i = 0; i < messageCount; ++i) {
         const std::optional<qint64> &origin = messageOrigin[i];
         if (!origin)
             continue;
         const auto it = requestIdByIndex.constFind(*origin);
         if (it == requestIdByIndex.cend())
             return failed(QCoreApplication::translate("wl::SessionExport", "message %1 names request %2, which is not in the file").arg(i).arg(*origin));
-        doc.messages[i].origin = *it;
+        if (streaming.message)
+            doc.streamedOrigins.insert(i + 1, *it);
+        else
+            doc.messages[i].origin = *it;
     }
     for (qsizetype i = 0; i < doc.requests.size(); ++i) {
         RequestRecord &r = doc.requests[i];
@@ -545,16 +566,16 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
         }
         QList<qint64> seqs;
         // A view names each message of the file at most once.
-        if (!IdRanges::decode(viewSeqs[i], &seqs, doc.messages.size()))
+        if (!IdRanges::decode(viewSeqs[i], &seqs, messageCount))
             return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request %2 has a damaged view list").arg(requestLine[i]).arg(r.index));
         r.viewMessageIds.reserve(seqs.size());
         for (qint64 seq : seqs) {
-            if (seq < 0 || seq >= doc.messages.size())
-                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request %2 names message %3, which is not in the file").arg(requestLine[i]).arg(r.index).arg(seq));
+            if (seq < 0 || seq >= messageCount)
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the view of request %2 names message %3, which is not in the file").arg(requestLine[i]).arg(r.index).arg(seq));
             r.viewMessageIds.append(seq + 1);
         }
     }
-    qCDebug(lcStore) << "read session export" << path << doc.messages.size() << "messages";
+    qCDebug(lcStore) << "read session export" << path << messageCount << "messages";
     return doc;
 }
 

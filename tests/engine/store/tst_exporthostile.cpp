@@ -4,6 +4,7 @@
 // with the size of the file.
 #include "StoreTestData.h"
 #include "store/SessionExport.h"
+#include "store/SessionStore.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -203,6 +204,7 @@ private slots:
     void lineOverTheCapIsRefused();
     void linesUnderTheCapReadWhateverTheFileSize();
     void peakMemoryDoesNotGrowWithTheFile();
+    void importIntoTheStoreStreams();
 
 private:
     QString path(const QString &name) const { return m_dir->filePath(name); }
@@ -377,9 +379,95 @@ void TestExportHostile::linesUnderTheCapReadWhateverTheFileSize()
     QCOMPARE(read->messages.last().content, QString(2000, QChar(u'a' + 1999 % 26)));
 }
 
+// A valid export of `megabytes` MB: user messages of 100 KB, every tenth answered by a request.
+static qint64 writeLargeExport(const QString &file, int megabytes)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return -1;
+    f.write(R"({"type":"header","format":"waterline-session","version":1,"session":{"title":"large"}})" "\n");
+    const QByteArray body(100 * 1024, 'b');
+    qint64 messages = 0;
+    while (f.size() < qint64(megabytes) << 20) {
+        f.write(R"({"type":"message","seq":)" + QByteArray::number(messages) + R"(,"role":"user","content":")" + body + "\"}\n");
+        ++messages;
+    }
+    f.write(R"({"type":"end","counts":{"messages":)" + QByteArray::number(messages)
+            + R"(,"checkpoints":0,"offloads":0,"requests":0,"records":0}})" "\n");
+    return messages;
+}
+
+// The reader streams: reading 40 MB and 160 MB exports, the peak grows by about the same few MB
+// (one read buffer, one line, its message), not by the file.
 void TestExportHostile::peakMemoryDoesNotGrowWithTheFile()
 {
-    QSKIP("needs the streaming reader");
+    if (!resetPeak() || peakRss() < 0)
+        QSKIP("no /proc/self/clear_refs: peak memory cannot be measured here");
+    QList<qint64> growth;
+    for (const int megabytes : {40, 160}) {
+        const QString file = path(u"large-%1.jsonl"_s.arg(megabytes));
+        const qint64 written = writeLargeExport(file, megabytes);
+        QVERIFY(written > 0);
+        qint64 messages = 0;
+        qint64 bytes = 0;
+        SessionExport::Streaming streaming;
+        streaming.session = [](const SessionInfo &session, QString *) { return session.title == u"large"; };
+        streaming.message = [&](Message &&m, QString *) {
+            ++messages;
+            bytes += m.byteCount();
+            return m.id == messages;
+        };
+        QVERIFY(resetPeak());
+        const qint64 before = peakRss();
+        QString error;
+        const auto doc = SessionExport::read(file, streaming, &error);
+        growth << peakRss() - before;
+        QVERIFY2(doc, qPrintable(error));
+        QCOMPARE(messages, written);
+        QCOMPARE(doc->streamedMessages, written);
+        QVERIFY(doc->messages.isEmpty());
+        QCOMPARE(bytes, written * 100 * 1024);
+        QFile::remove(file);
+        qInfo("reading a %d MB export (%lld messages): peak memory grew by %lld KB", megabytes, written, growth.last() >> 10);
+    }
+    QVERIFY2(growth[1] < 16ll << 20, qPrintable(u"grew by %1 MB"_s.arg(growth[1] >> 20)));
+    QVERIFY2(growth[1] < growth[0] + (4ll << 20), qPrintable(u"%1 KB then %2 KB"_s.arg(growth[0] >> 10).arg(growth[1] >> 10)));
+}
+
+// SessionStore::importSession stores each message as it is read: importing a 160 MB export
+// grows the peak by the store's caches, not by the file; a damaged line at the end still
+// leaves nothing behind.
+void TestExportHostile::importIntoTheStoreStreams()
+{
+    if (!resetPeak() || peakRss() < 0)
+        QSKIP("no /proc/self/clear_refs: peak memory cannot be measured here");
+    SessionStore store;
+    QVERIFY(store.open(path(u"sessions.db"_s)));
+    const QString file = path(u"large.jsonl"_s);
+    const qint64 written = writeLargeExport(file, 160);
+    QVERIFY(written > 0);
+    QVERIFY(resetPeak());
+    const qint64 before = peakRss();
+    QString error;
+    const auto id = store.importSession(file, m_dir->path(), &error);
+    const qint64 growth = peakRss() - before;
+    QVERIFY2(id, qPrintable(error));
+    QCOMPARE(store.session(*id)->messageCount, written);
+    qInfo("importing a 160 MB export into the store: peak memory grew by %lld MB", growth >> 20);
+    QVERIFY2(growth < 48ll << 20, qPrintable(u"grew by %1 MB"_s.arg(growth >> 20)));
+
+    // The same file with its end line damaged: refused after the messages were stored, and
+    // every one of them is gone again.
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.seek(f.size() - 3));
+        f.write("?\n");
+    }
+    const qsizetype sessions = store.listSessions().size();
+    QVERIFY(!store.importSession(file, m_dir->path(), &error));
+    QVERIFY2(error.contains(u"line %1"_s.arg(written + 2)), qPrintable(error));
+    QCOMPARE(store.listSessions().size(), sessions);
 }
 
 QTEST_GUILESS_MAIN(TestExportHostile)
