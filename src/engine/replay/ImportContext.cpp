@@ -312,11 +312,6 @@ QDateTime timestamp(const QJsonValue &value)
     return t;
 }
 
-qint64 integer(const QJsonValue &value)
-{
-    return BoundedInteger::fromJson(value, 0, BoundedInteger::maxTokens, QString()).value_or(-1);
-}
-
 QString contentText(const QJsonValue &value)
 {
     if (value.isString())

@@ -96,6 +96,8 @@ private slots:
     void hostileNumbers_data();
     void hostileNumbers();
     void waterlineExportPositions_data();
+    void usageDetailsAreCountedWhenRejected_data();
+    void usageDetailsAreCountedWhenRejected();
     void waterlineExportPositions();
 };
 
@@ -307,6 +309,43 @@ void TestImportHostile::hostileNumbers()
     QCOMPARE(r.session.skippedLines, 0); // no record was skipped for it
     // The rest of the record is kept.
     QCOMPARE(r.session.messageCount, 2);
+}
+
+// Cache figures and run totals go through the same check as the main usage: a hostile one reads
+// as not reported and is counted and named, never silently dropped or kept.
+void TestImportHostile::usageDetailsAreCountedWhenRejected_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("field");
+    auto chat = [](const QByteArray &usage) {
+        return QByteArray(R"({"messages":[{"role":"user","content":"hi"}],"response":{"id":"r","model":"m","choices":[{"message":{"role":"assistant","content":"yo"}}],"usage":{"prompt_tokens":5,"completion_tokens":2,)")
+            + usage + "}}}";
+    };
+    QTest::newRow("chat cached_tokens -5") << u"openai"_s << chat(R"("prompt_tokens_details":{"cached_tokens":-5})")
+                                           << u"response.usage.prompt_tokens_details.cached_tokens"_s;
+    QTest::newRow("chat cache_creation 1e300") << u"openai"_s << chat(R"("cache_creation_input_tokens":1e300)")
+                                               << u"response.usage.cache_creation_input_tokens"_s;
+    QTest::newRow("swe-agent tokens_sent 1.5")
+        << u"swe-agent"_s
+        << QByteArray(R"({"history":[{"role":"user","content":"go"},{"role":"assistant","content":"ok"}],"info":{"model_stats":{"tokens_sent":1.5,"tokens_received":3}}})")
+        << u"info.model_stats.tokens_sent"_s;
+}
+
+void TestImportHostile::usageDetailsAreCountedWhenRejected()
+{
+    QFETCH(QString, format);
+    QFETCH(QByteArray, text);
+    QFETCH(QString, field);
+    const ImportResult r = importText(format, text, u"x.traj"_s);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.session.messageCount, 2);
+    QCOMPARE(r.session.rejectedNumbers, 1);
+    QVERIFY2(anyNumberProblemContains(r.session, field), qPrintable(r.session.numberProblems.join(u"\n"_s)));
+    for (const ImportedRequest &request : r.session.requests) {
+        QCOMPARE(request.usage.cacheRead < -1, false);
+        QCOMPARE(request.usage.cacheWrite < -1, false);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestImportHostile)
