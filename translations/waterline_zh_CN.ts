@@ -13,6 +13,17 @@
     </message>
 </context>
 <context>
+    <name>BoundedLineReader</name>
+    <message>
+        <source>line is longer than %1 MB; this is not a line of the format</source>
+        <translation>该行超过 %1 MB，不是该格式中的行</translation>
+    </message>
+    <message>
+        <source>read error: %1</source>
+        <translation>读取错误：%1</translation>
+    </message>
+</context>
+<context>
     <name>CompactionPolicy</name>
     <message>
         <source>%1 threshold %2 is outside (0, 1]</source>
@@ -443,14 +454,6 @@
         <translation>%1：导入已取消</translation>
     </message>
     <message>
-        <source>line is longer than %1 MB; this is not a transcript line</source>
-        <translation>该行超过 %1 MB，不是对话记录中的行</translation>
-    </message>
-    <message>
-        <source>%1: read error: %2</source>
-        <translation>%1：读取错误：%2</translation>
-    </message>
-    <message>
         <source>binary data (NUL byte)</source>
         <translation>二进制数据（NUL 字节）</translation>
     </message>
@@ -607,20 +610,12 @@
         <translation>应为 &quot;%1&quot; 头部行</translation>
     </message>
     <message>
-        <source>export format %1 is not one this version reads (1 to %2)</source>
-        <translation>此版本无法读取导出格式 %1（支持 1 到 %2）</translation>
-    </message>
-    <message>
         <source>unknown line type &apos;%1&apos;</source>
         <translation>未知的行类型 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>the file has no end line: it was cut off</source>
         <translation>文件没有结束行：内容被截断了</translation>
-    </message>
-    <message>
-        <source>expected a number, got %1</source>
-        <translation>应为数字，实际为 %1</translation>
     </message>
     <message>
         <source>the file starts mid-session: the parent &apos;%1&apos; of its first record is not in it</source>
@@ -683,6 +678,10 @@
     <message>
         <source>%1: is a folder, not a transcript file (nor a folder of event files)</source>
         <translation>%1：是文件夹，不是对话记录文件（也不是事件文件的文件夹）</translation>
+    </message>
+    <message>
+        <source>%1: not an export format this version reads (1 to %2)</source>
+        <translation>%1：此版本无法读取该导出格式（支持 1 到 %2）</translation>
     </message>
 </context>
 <context>
@@ -3592,14 +3591,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>&quot;%1&quot; 必须是字符串</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; must be a number</source>
-        <translation>&quot;%1&quot; 必须是数字</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; must be a number or null</source>
-        <translation>&quot;%1&quot; 必须是数字或 null</translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; must be an ISO 8601 time</source>
         <translation>&quot;%1&quot; 必须是 ISO 8601 时间</translation>
     </message>
@@ -3636,10 +3627,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>由更新版本的 Waterline 写入（导出格式 %1）；此版本最多只能读取 %2</translation>
     </message>
     <message>
-        <source>the header has no valid version</source>
-        <translation>头部没有有效的版本号</translation>
-    </message>
-    <message>
         <source>line %1: message seq %2 where %3 was expected</source>
         <translation>第 %1 行：消息序号为 %2，应为 %3</translation>
     </message>
@@ -3654,10 +3641,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>line %1: the offload names message %2, which is not in the file</source>
         <translation>第 %1 行：卸载项引用了消息 %2，但文件中没有该消息</translation>
-    </message>
-    <message>
-        <source>line %1: request index %2 is negative or repeated</source>
-        <translation>第 %1 行：请求索引 %2 为负数或重复</translation>
     </message>
     <message>
         <source>line %1: the view has no message list</source>
@@ -3688,20 +3671,32 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>消息 %1 引用了请求 %2，但文件中没有该请求</translation>
     </message>
     <message>
-        <source>request %1 names checkpoint %2, which is not in the file</source>
-        <translation>请求 %1 引用了检查点 %2，但文件中没有该检查点</translation>
-    </message>
-    <message>
-        <source>request %1 has a damaged view list</source>
-        <translation>请求 %1 的视图列表已损坏</translation>
-    </message>
-    <message>
-        <source>request %1 names message %2, which is not in the file</source>
-        <translation>请求 %1 引用了消息 %2，但文件中没有该消息</translation>
-    </message>
-    <message>
         <source>line %1: &quot;tool_schemas&quot; must be an array</source>
         <translation>第 %1 行：&quot;tool_schemas&quot; 必须是数组</translation>
+    </message>
+    <message>
+        <source>line %1: the header has no valid version: %2</source>
+        <translation>第 %1 行：头部没有有效的版本号：%2</translation>
+    </message>
+    <message>
+        <source>line %1: policy: %2</source>
+        <translation>第 %1 行：策略：%2</translation>
+    </message>
+    <message>
+        <source>line %1: request index %2 is repeated</source>
+        <translation>第 %1 行：请求索引 %2 重复</translation>
+    </message>
+    <message>
+        <source>line %1: request %2 names checkpoint %3, which is not in the file</source>
+        <translation>第 %1 行：请求 %2 引用了检查点 %3，但文件中没有该检查点</translation>
+    </message>
+    <message>
+        <source>line %1: request %2 has a damaged view list</source>
+        <translation>第 %1 行：请求 %2 的视图列表已损坏</translation>
+    </message>
+    <message>
+        <source>line %1: the view of request %2 names message %3, which is not in the file</source>
+        <translation>第 %1 行：请求 %2 的视图引用了消息 %3，但文件中没有该消息</translation>
     </message>
 </context>
 <context>

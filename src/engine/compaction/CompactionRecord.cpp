@@ -1,13 +1,21 @@
 #include "CompactionRecord.h"
 
 #include <QCoreApplication>
+#include "model/BoundedInteger.h"
+
 #include <QJsonArray>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
 namespace wl {
 
 namespace {
+
+constexpr qint64 maxWhole = qint64(1) << 62;
+constexpr qint64 maxCount = std::numeric_limits<int>::max();
+constexpr qint64 maxTokens = BoundedInteger::maxTokens;
 
 QString fieldError(const QString &field)
 {
@@ -46,14 +54,19 @@ public:
         return fallback;
     }
 
-    qint64 integer(const QString &key, bool required = false)
+    // A whole number in [minimum, maximum]; 1e300 or 1.5 fails naming the field (never a cast
+    // of an out-of-range double, which is undefined behaviour).
+    qint64 integer(const QString &key, bool required = false, qint64 minimum = -maxWhole, qint64 maximum = maxWhole)
     {
         const QJsonValue v = m_object.value(key);
         if (v.isDouble()) {
-            const double d = v.toDouble();
-            if (d == double(qint64(d)))
-                return qint64(d);
-            fail(key);
+            QString why;
+            const QString field = u'"' + (m_context.isEmpty() ? key : m_context + u'.' + key) + u'"';
+            const auto read = BoundedInteger::fromJson(v, minimum, maximum, field, &why);
+            if (read)
+                return *read;
+            if (m_error.isEmpty())
+                m_error = why;
             return 0;
         }
         check(v, key, required);
@@ -153,10 +166,10 @@ TierReason TierReason::fromJson(const QJsonObject &object)
     FieldReader in(object);
     TierReason reason;
     reason.ratio = in.number(u"ratio"_s);
-    reason.estimateTokens = in.integer(u"estimate_tokens"_s);
-    reason.toolSchemaTokens = in.integer(u"tool_schema_tokens"_s);
-    reason.reservedOutput = in.integer(u"reserved_output"_s);
-    reason.contextWindow = in.integer(u"context_window"_s);
+    reason.estimateTokens = in.integer(u"estimate_tokens"_s, false, 0, maxTokens);
+    reason.toolSchemaTokens = in.integer(u"tool_schema_tokens"_s, false, 0, maxTokens);
+    reason.reservedOutput = in.integer(u"reserved_output"_s, false, 0, maxTokens);
+    reason.contextWindow = in.integer(u"context_window"_s, false, 0, maxTokens);
     reason.warn = in.number(u"warn"_s);
     reason.soft = in.number(u"soft"_s);
     reason.full = in.number(u"full"_s);
@@ -239,7 +252,7 @@ bool CompactionRecord::fromJson(const QJsonObject &object, CompactionRecord *rec
     if (in.ok() && r.id.isEmpty())
         in.fail(u"id"_s);
     r.sessionId = in.string(u"session_id"_s, true);
-    r.requestIndex = int(in.integer(u"request_index"_s));
+    r.requestIndex = int(in.integer(u"request_index"_s, false, -1, maxCount));
 
     const QString timestamp = in.string(u"timestamp"_s, true);
     if (in.ok()) {
@@ -256,16 +269,16 @@ bool CompactionRecord::fromJson(const QJsonObject &object, CompactionRecord *rec
     for (const QString &key : {u"ratio"_s, u"warn"_s, u"soft"_s, u"full"_s, u"emergency"_s})
         reasonCheck.number(key);
     for (const QString &key : {u"estimate_tokens"_s, u"tool_schema_tokens"_s, u"reserved_output"_s, u"context_window"_s})
-        reasonCheck.integer(key);
+        reasonCheck.integer(key, false, 0, maxTokens); // a window of 0: "never compact" (a forced pass)
     reasonCheck.boolean(u"forced"_s);
     if (!reasonCheck.ok())
         return failed(reasonCheck.error());
     r.reason = TierReason::fromJson(reason);
 
-    r.tokensBefore = in.integer(u"tokens_before"_s, true);
-    r.tokensAfter = in.integer(u"tokens_after"_s, true);
-    r.msgsBefore = int(in.integer(u"msgs_before"_s, true));
-    r.msgsAfter = int(in.integer(u"msgs_after"_s, true));
+    r.tokensBefore = in.integer(u"tokens_before"_s, true, 0, maxTokens);
+    r.tokensAfter = in.integer(u"tokens_after"_s, true, 0, maxTokens);
+    r.msgsBefore = int(in.integer(u"msgs_before"_s, true, 0, maxCount));
+    r.msgsAfter = int(in.integer(u"msgs_after"_s, true, 0, maxCount));
     r.anchors = Anchors::fromJson(in.object(u"anchors"_s));
 
     const QJsonObject changes = in.object(u"anchor_changes"_s);
@@ -289,24 +302,24 @@ bool CompactionRecord::fromJson(const QJsonObject &object, CompactionRecord *rec
         entry.callId = entryIn.string(u"call_id"_s, true);
         entry.toolName = entryIn.string(u"tool_name"_s);
         entry.relativePath = entryIn.string(u"path"_s, true);
-        entry.bytes = entryIn.integer(u"bytes"_s);
-        entry.lines = int(entryIn.integer(u"lines"_s));
-        entry.gate = int(entryIn.integer(u"gate"_s));
-        entry.messageId = entryIn.integer(u"message_id"_s);
+        entry.bytes = entryIn.integer(u"bytes"_s, false, 0, BoundedInteger::maxBytes);
+        entry.lines = int(entryIn.integer(u"lines"_s, false, 0, maxCount));
+        entry.gate = int(entryIn.integer(u"gate"_s, false, 0, 2));
+        entry.messageId = entryIn.integer(u"message_id"_s, false, -1, maxWhole); // -1: not in the export
         if (!entryIn.ok())
             return failed(entryIn.error());
         r.offloaded.append(entry);
     }
 
-    r.summarized = int(in.integer(u"summarized"_s));
-    r.preservedTail = int(in.integer(u"preserved_tail"_s));
+    r.summarized = int(in.integer(u"summarized"_s, false, 0, maxCount));
+    r.preservedTail = int(in.integer(u"preserved_tail"_s, false, 0, maxCount));
     r.summaryText = in.string(u"summary_text"_s);
     const QString step = in.string(u"summarizer"_s);
     if (in.ok() && !step.isEmpty() && !summarizerStepFromName(step, &r.summarizerStep))
         in.fail(u"summarizer"_s);
     r.summarizerModel = in.string(u"summarizer_model"_s);
     r.compressionRatio = in.number(u"compression_ratio"_s, false, 1);
-    r.durationMs = in.integer(u"duration_ms"_s);
+    r.durationMs = in.integer(u"duration_ms"_s, false, 0, maxWhole);
     r.error = in.string(u"error"_s);
     r.changed = in.boolean(u"changed"_s);
 

@@ -4,6 +4,7 @@
 
 #include "LoggingCategories.h"
 #include "model/BoundedInteger.h"
+#include "model/BoundedLineReader.h"
 #include "model/MessageCodec.h"
 
 #include <QCoreApplication>
@@ -199,67 +200,19 @@ bool ImportContext::keepGoing(qint64 position)
 
 bool ImportContext::readLines(const std::function<bool(const QByteArray &, qint64)> &record)
 {
-    // Own buffering: QIODevice::readLine(maxSize) allocates maxSize per call, and
-    // readLine() without a limit would hold an endless line whole.
-    constexpr qint64 readBytes = 1 << 20;
-    const qint64 limit = m_options.maxRecordBytes;
-    QByteArray chunk(readBytes, Qt::Uninitialized);
+    BoundedLineReader in(m_device, m_options.maxRecordBytes);
     QByteArray line;
-    qint64 lineNumber = 1;
-    qint64 consumed = m_device->pos();
-    bool tooLong = false;
-    auto deliver = [&]() -> bool {
-        if (tooLong)
-            return failAt(lineNumber, {}, QCoreApplication::translate("TranscriptImport", "line is longer than %1 MB; this is not a transcript line").arg(limit / (1024 * 1024)));
-        if (!keepGoing(consumed))
+    while (in.next(&line) == BoundedLineReader::Status::Line) {
+        if (!keepGoing(in.consumed()))
             return false;
-        bool blank = true;
-        for (char c : std::as_const(line)) {
-            if (c != ' ' && c != '\t' && c != '\r') {
-                blank = false;
-                break;
-            }
-        }
-        if (!blank && !record(line, lineNumber))
+        const bool blank = std::all_of(line.cbegin(), line.cend(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+        if (!blank && !record(line, in.lineNumber()))
             return false;
-        if (line.capacity() > 4 * readBytes)
-            line = QByteArray();
-        else
-            line.clear();
-        ++lineNumber;
-        return true;
-    };
-    for (;;) {
-        const qint64 n = m_device->read(chunk.data(), readBytes);
-        if (n < 0)
-            return fail(QCoreApplication::translate("TranscriptImport", "%1: read error: %2").arg(m_source, m_device->errorString()));
-        if (n == 0)
-            break;
-        const char *data = chunk.constData();
-        qint64 from = 0;
-        while (from < n) {
-            const char *newline = static_cast<const char *>(memchr(data + from, '\n', size_t(n - from)));
-            const qint64 to = newline ? newline - data : n;
-            if (!tooLong) {
-                line.append(data + from, to - from);
-                tooLong = line.size() > limit;
-                if (tooLong)
-                    line = QByteArray();
-            }
-            consumed += to - from;
-            from = to;
-            if (newline) {
-                ++consumed;
-                ++from;
-                if (!deliver())
-                    return false;
-            }
-        }
     }
-    if ((!line.isEmpty() || tooLong) && !deliver())
-        return false;
+    if (in.status() != BoundedLineReader::Status::End)
+        return failAt(in.lineNumber(), {}, in.errorString());
     if (m_options.progress)
-        m_options.progress(consumed, m_total);
+        m_options.progress(in.consumed(), m_total);
     return m_error.isEmpty();
 }
 
@@ -357,11 +310,6 @@ QDateTime timestamp(const QJsonValue &value)
         t = QDateTime::fromString(trimmed, Qt::ISODateWithMs);
     }
     return t;
-}
-
-qint64 integer(const QJsonValue &value)
-{
-    return BoundedInteger::fromJson(value, 0, BoundedInteger::maxTokens, QString()).value_or(-1);
 }
 
 QString contentText(const QJsonValue &value)

@@ -44,6 +44,9 @@ public:
     // A token count or size from the source: a whole number in [0, BoundedInteger::maxTokens],
     // else -1 ("not reported"); a value that is present but out of range or not whole is
     // counted in rejectedNumbers and described in numberProblems (the record itself is kept).
+    // Every importer reads its numbers through this: a documented clamp rather than a failed
+    // import, since these are reported usage figures, and a hostile one must not cost the user
+    // the conversation (the import result and `waterline-cli import` say how many were rejected).
     qint64 count(const QJsonValue &value, qint64 line, const QString &field);
     void countRecord(const QString &kind) { ++m_session->recordCounts[kind]; }
     void ignoreRecord(const QString &kind) { ++m_session->ignoredRecords[kind]; }
@@ -109,7 +112,6 @@ private:
 namespace ImportJson {
 QString string(const QJsonObject &object, QLatin1StringView key);
 QDateTime timestamp(const QJsonValue &value);   // ISO 8601 string or Unix seconds
-qint64 integer(const QJsonValue &value);        // -1 unless a whole number in [0, BoundedInteger::maxTokens]
 // Text of a content value: string, or array of {type:"text"|"input_text"|"output_text", text}.
 QString contentText(const QJsonValue &value);
 // Compact JSON text of a value (arguments given as objects).

@@ -17,6 +17,7 @@
 // Writing the session into the store is not done here; see TranscriptFormats.h for the
 // entry points and ImportSink for streaming very large files without holding them.
 
+#include "model/BoundedLineReader.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 
@@ -129,7 +130,7 @@ struct ImportOptions
 {
     int runIndex = 0;                          // files of several sessions: which one (see ImportedSession::runCount)
     bool countRuns = true;                     // false: stop after that one; runCount/runIds then end there
-    qint64 maxRecordBytes = 256ll * 1024 * 1024; // longest JSONL line or single JSON element
+    qint64 maxRecordBytes = BoundedLineReader::defaultMaxLineBytes; // longest JSONL line or single JSON element
     ImportSink *sink = nullptr;                // not owned; when set, messages go there
     std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress; // bytesTotal -1 if unknown
     const std::atomic_bool *cancel = nullptr;  // checked between records

@@ -187,11 +187,12 @@ public:
         request.usage.input = m_context.count(usage.value("prompt_tokens"_L1), 0, u"response.usage.prompt_tokens"_s);
         request.usage.output = m_context.count(usage.value("completion_tokens"_L1), 0, u"response.usage.completion_tokens"_s);
         request.usage.context = request.usage.input;
-        qint64 cached = ImportJson::integer(usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1));
+        qint64 cached = m_context.count(usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1), 0,
+                                        u"response.usage.prompt_tokens_details.cached_tokens"_s);
         if (cached < 0)
-            cached = ImportJson::integer(usage.value("cache_read_input_tokens"_L1));
+            cached = m_context.count(usage.value("cache_read_input_tokens"_L1), 0, u"response.usage.cache_read_input_tokens"_s);
         request.usage.cacheRead = cached;
-        request.usage.cacheWrite = ImportJson::integer(usage.value("cache_creation_input_tokens"_L1));
+        request.usage.cacheWrite = m_context.count(usage.value("cache_creation_input_tokens"_L1), 0, u"response.usage.cache_creation_input_tokens"_s);
         m_context.addRequest(request);
         return true;
     }

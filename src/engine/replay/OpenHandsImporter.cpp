@@ -20,12 +20,14 @@ namespace wl {
 
 namespace {
 
-TokenUsage chatUsage(const QJsonObject &usage)
+// `field` names the usage object in problems; a number out of range reads as not reported.
+TokenUsage chatUsage(ImportContext &context, const QJsonObject &usage, const QString &field)
 {
     TokenUsage u;
-    u.input = ImportJson::integer(usage.value("prompt_tokens"_L1));
-    u.output = ImportJson::integer(usage.value("completion_tokens"_L1));
-    u.cacheRead = ImportJson::integer(usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1));
+    u.input = context.count(usage.value("prompt_tokens"_L1), 0, field + u".prompt_tokens"_s);
+    u.output = context.count(usage.value("completion_tokens"_L1), 0, field + u".completion_tokens"_s);
+    u.cacheRead = context.count(usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1), 0,
+                                field + u".prompt_tokens_details.cached_tokens"_s);
     u.context = u.input;
     return u;
 }
@@ -129,21 +131,23 @@ public:
             const auto it = byResponse.constFind(r.responseId);
             if (r.responseId.isEmpty() || it == byResponse.cend())
                 continue;
-            r.usage.cacheRead = ImportJson::integer(it->value("cache_read_tokens"_L1));
-            r.usage.cacheWrite = ImportJson::integer(it->value("cache_write_tokens"_L1));
+            const QString field = u"metrics.token_usages[%1]."_s.arg(r.responseId);
+            r.usage.cacheRead = m_context.count(it->value("cache_read_tokens"_L1), 0, field + u"cache_read_tokens"_s);
+            r.usage.cacheWrite = m_context.count(it->value("cache_write_tokens"_L1), 0, field + u"cache_write_tokens"_s);
             if (r.usage.input < 0) {
-                r.usage.input = ImportJson::integer(it->value("prompt_tokens"_L1));
-                r.usage.output = ImportJson::integer(it->value("completion_tokens"_L1));
+                r.usage.input = m_context.count(it->value("prompt_tokens"_L1), 0, field + u"prompt_tokens"_s);
+                r.usage.output = m_context.count(it->value("completion_tokens"_L1), 0, field + u"completion_tokens"_s);
                 r.usage.context = r.usage.input;
             }
         }
         const QJsonObject total = metrics.value("accumulated_token_usage"_L1).toObject();
         if (!total.isEmpty()) {
             TokenUsage &u = m_context.session().totalUsage;
-            u.input = ImportJson::integer(total.value("prompt_tokens"_L1));
-            u.output = ImportJson::integer(total.value("completion_tokens"_L1));
-            u.cacheRead = ImportJson::integer(total.value("cache_read_tokens"_L1));
-            u.cacheWrite = ImportJson::integer(total.value("cache_write_tokens"_L1));
+            const QString field = u"metrics.accumulated_token_usage."_s;
+            u.input = m_context.count(total.value("prompt_tokens"_L1), 0, field + u"prompt_tokens"_s);
+            u.output = m_context.count(total.value("completion_tokens"_L1), 0, field + u"completion_tokens"_s);
+            u.cacheRead = m_context.count(total.value("cache_read_tokens"_L1), 0, field + u"cache_read_tokens"_s);
+            u.cacheWrite = m_context.count(total.value("cache_write_tokens"_L1), 0, field + u"cache_write_tokens"_s);
         }
     }
 
@@ -226,7 +230,7 @@ private:
         ImportedRequest request;
         request.model = response.value("model"_L1).toString();
         request.responseId = responseId;
-        request.usage = chatUsage(response.value("usage"_L1).toObject());
+        request.usage = chatUsage(m_context, response.value("usage"_L1).toObject(), u"tool_call_metadata.model_response.usage"_s);
         request.timestamp = ImportJson::timestamp(e.value("timestamp"_L1));
         if (!responseId.isEmpty())
             m_seenResponses.insert(responseId);
@@ -574,7 +578,7 @@ public:
         if (kind == "ConversationStateUpdateEvent"_L1) {
             m_context.countRecord(kind);
             if (e.value("key"_L1).toString() == "stats"_L1)
-                stats(e.value("value"_L1).toObject());
+                stats(e.value("value"_L1).toObject(), lineNumber);
             else
                 m_context.ignoreRecord(kind);
             return true;
@@ -593,7 +597,7 @@ public:
 
 private:
     // Running totals only; the last one is the run's total.
-    void stats(const QJsonObject &value)
+    void stats(const QJsonObject &value, qint64 lineNumber)
     {
         const QJsonObject metrics = value.value("usage_to_metrics"_L1).toObject().value("default"_L1).toObject();
         const QJsonObject usage = metrics.value("accumulated_token_usage"_L1).toObject();
@@ -602,11 +606,12 @@ private:
         if (usage.isEmpty())
             return;
         TokenUsage &u = m_context.session().totalUsage;
-        u.input = ImportJson::integer(usage.value("prompt_tokens"_L1));
-        u.output = ImportJson::integer(usage.value("completion_tokens"_L1));
-        u.cacheRead = ImportJson::integer(usage.value("cache_read_tokens"_L1));
-        u.cacheWrite = ImportJson::integer(usage.value("cache_write_tokens"_L1));
-        m_lastPromptTokens = ImportJson::integer(usage.value("per_turn_token"_L1));
+        const QString field = u"value.usage_to_metrics.default.accumulated_token_usage."_s;
+        u.input = m_context.count(usage.value("prompt_tokens"_L1), lineNumber, field + u"prompt_tokens"_s);
+        u.output = m_context.count(usage.value("completion_tokens"_L1), lineNumber, field + u"completion_tokens"_s);
+        u.cacheRead = m_context.count(usage.value("cache_read_tokens"_L1), lineNumber, field + u"cache_read_tokens"_s);
+        u.cacheWrite = m_context.count(usage.value("cache_write_tokens"_L1), lineNumber, field + u"cache_write_tokens"_s);
+        m_lastPromptTokens = m_context.count(usage.value("per_turn_token"_L1), lineNumber, field + u"per_turn_token"_s);
     }
 
     ImportContext &m_context;

@@ -61,8 +61,8 @@ public:
         }
         if (element.member == "info"_L1) {
             const QJsonObject stats = object.value("model_stats"_L1).toObject();
-            const qint64 sent = ImportJson::integer(stats.value("tokens_sent"_L1));
-            const qint64 received = ImportJson::integer(stats.value("tokens_received"_L1));
+            const qint64 sent = m_context.count(stats.value("tokens_sent"_L1), element.line, u"info.model_stats.tokens_sent"_s);
+            const qint64 received = m_context.count(stats.value("tokens_received"_L1), element.line, u"info.model_stats.tokens_received"_s);
             if (sent > 0 || received > 0) { // demonstrations and replays report zeros
                 m_context.session().totalUsage.input = sent;
                 m_context.session().totalUsage.output = received;

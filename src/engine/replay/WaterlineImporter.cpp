@@ -1,6 +1,7 @@
 #include "WaterlineImporter.h"
 
 #include "ImportContext.h"
+#include "model/BoundedInteger.h"
 #include "model/MessageCodec.h"
 #include "store/SessionExport.h"
 
@@ -8,6 +9,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -15,11 +17,8 @@ namespace wl {
 
 namespace {
 
-qint64 usageValue(const QJsonObject &usage, QLatin1StringView key)
-{
-    const QJsonValue v = usage.value(key);
-    return v.isDouble() ? v.toInteger() : -1;
-}
+// Request indexes and header versions: positions, never beyond an int.
+constexpr qint64 maxPosition = std::numeric_limits<int>::max();
 
 class WaterlineReader
 {
@@ -35,11 +34,12 @@ public:
         if (!m_sawHeader) {
             if (type != "header"_L1 || o.value("format"_L1).toString() != SessionExport::formatName())
                 return m_context.failAt(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "expected a \"%1\" header line").arg(SessionExport::formatName()));
-            const int version = o.value("version"_L1).toInt(-1);
-            if (version < 1 || version > SessionExport::kFormatVersion)
+            QString why;
+            const auto version = BoundedInteger::fromJson(o.value("version"_L1), 1, SessionExport::kFormatVersion, u"version"_s, &why);
+            if (!version)
                 return m_context.failAt(lineNumber, u"version"_s,
-                                        QCoreApplication::translate("TranscriptImport", "export format %1 is not one this version reads (1 to %2)")
-                                            .arg(version)
+                                        QCoreApplication::translate("TranscriptImport", "%1: not an export format this version reads (1 to %2)")
+                                            .arg(why)
                                             .arg(SessionExport::kFormatVersion));
             m_sawHeader = true;
             m_context.countRecord(type);
@@ -89,27 +89,29 @@ private:
         m_context.countRecord(u"message"_s);
         m->isError = o.value("is_error"_L1).toBool();
         m->createdAt = ImportJson::timestamp(o.value("created_at"_L1));
-        const QJsonValue origin = o.value("origin"_L1);
+        // The request that produced it; a damaged one only loses the usage of that request.
+        const qint64 origin = m_context.count(o.value("origin"_L1), lineNumber, u"origin"_s);
         const bool assistant = m->role == Role::Assistant;
         if (m->role == Role::User)
             m_context.offerTitle(m->content);
         const int index = m_context.addMessage(std::move(*m));
         if (index < 0)
             return false;
-        if (assistant && origin.isDouble() && !m_producedBy.contains(origin.toInteger()))
-            m_producedBy.insert(origin.toInteger(), index);
+        if (assistant && origin >= 0 && !m_producedBy.contains(origin))
+            m_producedBy.insert(origin, index);
         return true;
     }
 
     bool request(const QJsonObject &o, qint64 lineNumber)
     {
-        const QJsonValue indexValue = o.value("index"_L1);
-        if (!indexValue.isDouble()) {
-            m_context.skipRecord(lineNumber, u"index"_s, QCoreApplication::translate("TranscriptImport", "expected a number, got %1").arg(ImportJson::typeName(indexValue)));
+        QString why;
+        const auto index = BoundedInteger::fromJson(o.value("index"_L1), 0, maxPosition, u"index"_s, &why);
+        if (!index) {
+            m_context.skipRecord(lineNumber, u"index"_s, why);
             return true;
         }
         m_context.countRecord(u"request"_s);
-        const auto produced = m_producedBy.constFind(indexValue.toInteger());
+        const auto produced = m_producedBy.constFind(*index);
         if (produced == m_producedBy.cend()) {
             // A failed call, or one whose answer was not kept: nothing to attach it to.
             m_context.ignoreRecord(u"request without a message"_s);
@@ -120,10 +122,10 @@ private:
         r.model = o.value("model"_L1).toString();
         r.timestamp = ImportJson::timestamp(o.value("started_at"_L1));
         const QJsonObject usage = o.value("usage"_L1).toObject();
-        r.usage.input = usageValue(usage, "input"_L1);
-        r.usage.output = usageValue(usage, "output"_L1);
-        r.usage.cacheRead = usageValue(usage, "cache_read"_L1);
-        r.usage.cacheWrite = usageValue(usage, "cache_write"_L1);
+        r.usage.input = m_context.count(usage.value("input"_L1), lineNumber, u"usage.input"_s);
+        r.usage.output = m_context.count(usage.value("output"_L1), lineNumber, u"usage.output"_s);
+        r.usage.cacheRead = m_context.count(usage.value("cache_read"_L1), lineNumber, u"usage.cache_read"_s);
+        r.usage.cacheWrite = m_context.count(usage.value("cache_write"_L1), lineNumber, u"usage.cache_write"_s);
         m_context.addRequest(std::move(r));
         return true;
     }

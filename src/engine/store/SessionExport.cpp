@@ -3,6 +3,9 @@
 #include "IdRanges.h"
 #include "LoggingCategories.h"
 #include "SecretFilter.h"
+#include "compaction/CompactionPolicy.h"
+#include "model/BoundedInteger.h"
+#include "model/BoundedLineReader.h"
 #include "model/MessageCodec.h"
 
 #include <QCoreApplication>
@@ -11,6 +14,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -65,6 +70,9 @@ QJsonObject sessionJson(const SessionInfo &s)
 
 // --- reading -------------------------------------------------------------------------------
 
+// Positions (seq, ordinal, index) and counts of lines: a QList index.
+constexpr qint64 maxPosition = std::numeric_limits<int>::max();
+
 // Collects the first problem of a line; the reader stops at the first damaged line.
 struct LineReader
 {
@@ -92,26 +100,37 @@ struct LineReader
         return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be a string").arg(key));
     }
 
-    bool integer(const QJsonObject &o, QStringView key, qint64 *out)
+    // Whole numbers in [minimum, maximum]: 1e300, -5, 1.5 or 2^63 is an error naming the field,
+    // never a cast. `prefix` names the enclosing object ("usage" gives "usage.input").
+    bool integer(const QJsonObject &o, QStringView key, qint64 *out, qint64 minimum, qint64 maximum,
+                 QStringView prefix = {})
     {
-        const QJsonValue v = o.value(key);
-        if (!v.isDouble())
-            return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be a number").arg(key));
-        *out = v.toInteger();
+        QString why;
+        const auto v = BoundedInteger::fromJson(o.value(key), minimum, maximum, fieldName(prefix, key), &why);
+        if (!v)
+            return fail(why);
+        *out = *v;
         return true;
     }
 
-    bool optionalInteger(const QJsonObject &o, QStringView key, std::optional<qint64> *out)
+    bool optionalInteger(const QJsonObject &o, QStringView key, std::optional<qint64> *out, qint64 minimum,
+                         qint64 maximum, QStringView prefix = {})
     {
         const QJsonValue v = o.value(key);
         if (v.isNull() || v.isUndefined()) {
             out->reset();
             return true;
         }
-        if (!v.isDouble())
-            return fail(QCoreApplication::translate("wl::SessionExport", "\"%1\" must be a number or null").arg(key));
-        *out = v.toInteger();
+        qint64 value = 0;
+        if (!integer(o, key, &value, minimum, maximum, prefix))
+            return false;
+        *out = value;
         return true;
+    }
+
+    static QString fieldName(QStringView prefix, QStringView key)
+    {
+        return prefix.isEmpty() ? key.toString() : prefix + u'.' + key;
     }
 
     bool time(const QJsonObject &o, QStringView key, QDateTime *out)
@@ -288,7 +307,13 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
     return true;
 }
 
-std::optional<SessionDocument> SessionExport::read(const QString &path, QString *error)
+std::optional<SessionDocument> SessionExport::read(const QString &path, QString *error, qint64 maxLineBytes)
+{
+    return read(path, Streaming(), error, maxLineBytes);
+}
+
+std::optional<SessionDocument> SessionExport::read(const QString &path, const Streaming &streaming, QString *error,
+                                                   qint64 maxLineBytes)
 {
     auto failed = [&](const QString &what) -> std::optional<SessionDocument> {
         if (error)
@@ -301,6 +326,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
         return failed(file.errorString());
 
     SessionDocument doc;
+    qsizetype messageCount = 0;
     LineReader in;
     bool sawHeader = false;
     bool sawEnd = false;
@@ -309,11 +335,13 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
     QList<std::optional<qint64>> viewCheckpointOrdinal;  // per request
     QList<QJsonArray> viewSeqs;                          // per request
     QHash<qint64, qint64> requestIdByIndex;
+    QList<int> requestLine;                              // per request, for messages after the last line
     QJsonObject endCounts;
 
-    while (!file.atEnd()) {
-        const QByteArray raw = file.readLine();
-        ++in.lineNumber;
+    BoundedLineReader lines(&file, maxLineBytes);
+    QByteArray raw;
+    while (lines.next(&raw) == BoundedLineReader::Status::Line) {
+        in.lineNumber = int(std::min<qint64>(lines.lineNumber(), maxPosition));
         if (raw.trimmed().isEmpty())
             continue;
         if (sawEnd)
@@ -330,13 +358,14 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
         if (!sawHeader) {
             if (type != u"header" || o.value(u"format").toString() != formatName())
                 return failed(QCoreApplication::translate("wl::SessionExport", "line 1 is not a \"%1\" header").arg(formatName()));
-            const int version = o.value(u"version").toInt(-1);
-            if (version > kFormatVersion)
+            QString why;
+            const auto version = BoundedInteger::fromJson(o.value(u"version"), 1, maxPosition, u"version"_s, &why);
+            if (!version)
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the header has no valid version: %2").arg(in.lineNumber).arg(why));
+            if (*version > kFormatVersion)
                 return failed(QCoreApplication::translate("wl::SessionExport", "written by a newer Waterline (export format %1); this version reads up to %2")
-                                  .arg(version)
+                                  .arg(*version)
                                   .arg(kFormatVersion));
-            if (version < 1)
-                return failed(QCoreApplication::translate("wl::SessionExport", "the header has no valid version"));
             QJsonObject s;
             if (!in.object(o, u"session", &s))
                 return failed(in.problem);
@@ -356,18 +385,27 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             if (!schemas.isUndefined() && !schemas.isNull() && !schemas.isArray())
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: \"tool_schemas\" must be an array").arg(in.lineNumber));
             info.toolSchemas = schemas.toArray();
+            // The policy's numbers are checked here, where the line is known, not when the
+            // session is first opened. A window of 0 is valid: "never compact".
+            CompactionPolicy policy;
+            QString policyError;
+            if (!info.policy.isEmpty() && !CompactionPolicy::fromJson(info.policy, &policy, &policyError))
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: policy: %2").arg(in.lineNumber).arg(policyError));
             info.providerProfile = SecretFilter::withoutSecrets(info.providerProfile);
             info.summarizerProfile = SecretFilter::withoutSecrets(info.summarizerProfile);
             sawHeader = true;
+            QString refused;
+            if (streaming.session && !streaming.session(info, &refused))
+                return failed(refused);
             continue;
         }
 
         if (type == u"message") {
             qint64 seq = 0;
-            if (!in.integer(o, u"seq", &seq))
+            if (!in.integer(o, u"seq", &seq, 0, maxPosition))
                 return failed(in.problem);
-            if (seq != doc.messages.size())
-                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: message seq %2 where %3 was expected").arg(in.lineNumber).arg(seq).arg(doc.messages.size()));
+            if (seq != messageCount)
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: message seq %2 where %3 was expected").arg(in.lineNumber).arg(seq).arg(messageCount));
             QString why;
             std::optional<Message> m = MessageCodec::fromJson(o, &why);
             if (!m)
@@ -378,13 +416,20 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
                 return failed(in.problem);
             m->cacheBytes(); // recomputed: the file's "bytes" is informative, never trusted
             std::optional<qint64> origin;
-            if (!in.optionalInteger(o, u"origin", &origin))
+            if (!in.optionalInteger(o, u"origin", &origin, 0, maxPosition))
                 return failed(in.problem);
             messageOrigin.append(origin);
-            doc.messages.append(*m);
+            ++messageCount;
+            if (streaming.message) {
+                QString refused;
+                if (!streaming.message(std::move(*m), &refused))
+                    return failed(refused);
+            } else {
+                doc.messages.append(std::move(*m));
+            }
         } else if (type == u"checkpoint") {
             qint64 ordinal = 0;
-            if (!in.integer(o, u"ordinal", &ordinal))
+            if (!in.integer(o, u"ordinal", &ordinal, 0, maxPosition))
                 return failed(in.problem);
             if (ordinal != doc.checkpoints.size())
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: checkpoint ordinal %2 where %3 was expected").arg(in.lineNumber).arg(ordinal).arg(doc.checkpoints.size()));
@@ -392,12 +437,13 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             c.id = ordinal + 1;
             std::optional<qint64> from, upTo;
             QJsonObject anchors;
-            if (!in.optionalInteger(o, u"covers_from", &from) || !in.optionalInteger(o, u"covers_up_to", &upTo)
+            if (!in.optionalInteger(o, u"covers_from", &from, 0, maxPosition)
+                || !in.optionalInteger(o, u"covers_up_to", &upTo, 0, maxPosition)
                 || !in.string(o, u"text", &c.text) || !in.string(o, u"summary", &c.summary, false)
                 || !in.object(o, u"anchors", &anchors) || !in.string(o, u"record_id", &c.recordId, false)
                 || !in.tier(o, u"tier", &c.tier) || !in.time(o, u"created_at", &c.createdAt))
                 return failed(in.problem);
-            if (!upTo || *upTo < 0 || *upTo >= doc.messages.size() || (from && (*from < 0 || *from > *upTo)))
+            if (!upTo || *upTo < 0 || *upTo >= messageCount || (from && (*from < 0 || *from > *upTo)))
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the checkpoint covers messages that are not in the file").arg(in.lineNumber));
             c.coversUpToMessageId = *upTo + 1;
             c.coversFromMessageId = from ? *from + 1 : 0;
@@ -405,41 +451,44 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             doc.checkpoints.append(c);
         } else if (type == u"offload") {
             OffloadOverlay off;
-            qint64 seq = 0, bytes = 0, lines = 0, gate = 0;
-            if (!in.integer(o, u"message", &seq) || !in.string(o, u"call_id", &off.entry.callId)
+            qint64 seq = 0, bytes = 0, lineCount = 0, gate = 0;
+            if (!in.integer(o, u"message", &seq, 0, maxPosition) || !in.string(o, u"call_id", &off.entry.callId)
                 || !in.string(o, u"tool_name", &off.entry.toolName, false)
-                || !in.string(o, u"path", &off.entry.relativePath) || !in.integer(o, u"bytes", &bytes)
-                || !in.integer(o, u"lines", &lines) || !in.integer(o, u"gate", &gate)
+                || !in.string(o, u"path", &off.entry.relativePath)
+                || !in.integer(o, u"bytes", &bytes, 0, BoundedInteger::maxBytes)
+                || !in.integer(o, u"lines", &lineCount, 0, maxPosition) || !in.integer(o, u"gate", &gate, 1, 2)
                 || !in.string(o, u"placeholder", &off.placeholder) || !in.string(o, u"record_id", &off.recordId, false))
                 return failed(in.problem);
-            if (seq < 0 || seq >= doc.messages.size())
+            if (seq < 0 || seq >= messageCount)
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the offload names message %2, which is not in the file").arg(in.lineNumber).arg(seq));
             off.messageId = seq + 1;
             off.entry.messageId = seq + 1;
             off.entry.bytes = bytes;
-            off.entry.lines = int(lines);
+            off.entry.lines = int(lineCount);
             off.entry.gate = int(gate);
             doc.offloads.append(off);
         } else if (type == u"request") {
             RequestRecord r;
             qint64 index = 0;
             QJsonObject view, usage;
-            if (!in.integer(o, u"index", &index) || !in.object(o, u"view", &view) || !in.object(o, u"usage", &usage)
-                || !in.integer(o, u"estimate_tokens", &r.estimateTokens)
-                || !in.integer(o, u"tool_schema_tokens", &r.toolSchemaTokens)
-                || !in.optionalInteger(o, u"tool_schema_bytes", &r.toolSchemaBytes)
-                || !in.optionalInteger(usage, u"input", &r.inputTokens)
-                || !in.optionalInteger(usage, u"output", &r.outputTokens)
-                || !in.optionalInteger(usage, u"cache_read", &r.cacheReadTokens)
-                || !in.optionalInteger(usage, u"cache_write", &r.cacheWriteTokens)
+            constexpr qint64 maxTokens = BoundedInteger::maxTokens;
+            if (!in.integer(o, u"index", &index, 0, maxPosition) || !in.object(o, u"view", &view)
+                || !in.object(o, u"usage", &usage)
+                || !in.integer(o, u"estimate_tokens", &r.estimateTokens, 0, maxTokens)
+                || !in.integer(o, u"tool_schema_tokens", &r.toolSchemaTokens, 0, maxTokens)
+                || !in.optionalInteger(o, u"tool_schema_bytes", &r.toolSchemaBytes, 0, BoundedInteger::maxBytes)
+                || !in.optionalInteger(usage, u"input", &r.inputTokens, 0, maxTokens, u"usage")
+                || !in.optionalInteger(usage, u"output", &r.outputTokens, 0, maxTokens, u"usage")
+                || !in.optionalInteger(usage, u"cache_read", &r.cacheReadTokens, 0, maxTokens, u"usage")
+                || !in.optionalInteger(usage, u"cache_write", &r.cacheWriteTokens, 0, maxTokens, u"usage")
                 || !in.tier(o, u"tier", &r.tier) || !in.string(o, u"model", &r.model, false)
                 || !in.time(o, u"started_at", &r.startedAt) || !in.time(o, u"finished_at", &r.finishedAt)
                 || !in.string(o, u"error", &r.error, false))
                 return failed(in.problem);
-            if (index < 0 || requestIdByIndex.contains(index))
-                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request index %2 is negative or repeated").arg(in.lineNumber).arg(index));
+            if (requestIdByIndex.contains(index))
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request index %2 is repeated").arg(in.lineNumber).arg(index));
             std::optional<qint64> checkpoint;
-            if (!in.optionalInteger(view, u"checkpoint", &checkpoint))
+            if (!in.optionalInteger(view, u"checkpoint", &checkpoint, 0, maxPosition, u"view"))
                 return failed(in.problem);
             if (!view.value(u"messages").isArray())
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the view has no message list").arg(in.lineNumber));
@@ -448,6 +497,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             requestIdByIndex.insert(index, r.id);
             viewCheckpointOrdinal.append(checkpoint);
             viewSeqs.append(view.value(u"messages").toArray());
+            requestLine.append(in.lineNumber);
             doc.requests.append(r);
         } else if (type == u"record") {
             CompactionRecord record;
@@ -455,14 +505,20 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             if (!CompactionRecord::fromJson(o.value(u"record").toObject(), &record, &why))
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: %2").arg(in.lineNumber).arg(why));
             for (OffloadEntry &entry : record.offloaded) {
-                if (entry.messageId >= 0 && entry.messageId < doc.messages.size())
+                if (entry.messageId >= 0 && entry.messageId < messageCount)
                     entry.messageId += 1;
                 else
                     entry.messageId = 0;
             }
             doc.records.append(record);
         } else if (type == u"end") {
-            endCounts = o.value(u"counts").toObject();
+            if (!in.object(o, u"counts", &endCounts))
+                return failed(in.problem);
+            for (const QString &name : {u"messages"_s, u"checkpoints"_s, u"offloads"_s, u"requests"_s, u"records"_s}) {
+                qint64 count = 0;
+                if (!in.integer(endCounts, name, &count, 0, maxPosition, u"counts"))
+                    return failed(in.problem);
+            }
             sawEnd = true;
         } else if (type == u"header") {
             return failed(QCoreApplication::translate("wl::SessionExport", "line %1: a second header").arg(in.lineNumber));
@@ -470,49 +526,56 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, QString 
             return failed(QCoreApplication::translate("wl::SessionExport", "line %1: unknown line type \"%2\"").arg(in.lineNumber).arg(type));
         }
     }
+    if (lines.status() != BoundedLineReader::Status::End)
+        return failed(QCoreApplication::translate("wl::SessionExport", "line %1: %2").arg(lines.lineNumber()).arg(lines.errorString()));
 
     if (!sawHeader)
         return failed(QCoreApplication::translate("wl::SessionExport", "the file is empty"));
     if (!sawEnd)
         return failed(QCoreApplication::translate("wl::SessionExport", "the file ends early (no end line): it was cut off"));
     const std::pair<QStringView, qsizetype> counts[] = {
-        {u"messages", doc.messages.size()}, {u"checkpoints", doc.checkpoints.size()},
+        {u"messages", messageCount}, {u"checkpoints", doc.checkpoints.size()},
         {u"offloads", doc.offloads.size()}, {u"requests", doc.requests.size()}, {u"records", doc.records.size()}};
     for (const auto &[name, have] : counts) {
-        const qint64 expected = endCounts.value(name).toInteger(-1);
+        const qint64 expected = endCounts.value(name).toInteger();
         if (expected != have)
             return failed(QCoreApplication::translate("wl::SessionExport", "the end line announces %1 %2 but the file holds %3").arg(expected).arg(name).arg(have));
     }
 
     // Resolve the cross references now that every line is known.
-    for (qsizetype i = 0; i < doc.messages.size(); ++i) {
+    doc.streamedMessages = streaming.message ? messageCount : 0;
+    for (qsizetype i = 0; i < messageCount; ++i) {
         const std::optional<qint64> &origin = messageOrigin[i];
         if (!origin)
             continue;
         const auto it = requestIdByIndex.constFind(*origin);
         if (it == requestIdByIndex.cend())
             return failed(QCoreApplication::translate("wl::SessionExport", "message %1 names request %2, which is not in the file").arg(i).arg(*origin));
-        doc.messages[i].origin = *it;
+        if (streaming.message)
+            doc.streamedOrigins.insert(i + 1, *it);
+        else
+            doc.messages[i].origin = *it;
     }
     for (qsizetype i = 0; i < doc.requests.size(); ++i) {
         RequestRecord &r = doc.requests[i];
         const std::optional<qint64> &ordinal = viewCheckpointOrdinal[i];
         if (ordinal) {
             if (*ordinal < 0 || *ordinal >= doc.checkpoints.size())
-                return failed(QCoreApplication::translate("wl::SessionExport", "request %1 names checkpoint %2, which is not in the file").arg(r.index).arg(*ordinal));
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request %2 names checkpoint %3, which is not in the file").arg(requestLine[i]).arg(r.index).arg(*ordinal));
             r.viewCheckpointId = *ordinal + 1;
         }
         QList<qint64> seqs;
-        if (!IdRanges::decode(viewSeqs[i], &seqs))
-            return failed(QCoreApplication::translate("wl::SessionExport", "request %1 has a damaged view list").arg(r.index));
+        // A view names each message of the file at most once.
+        if (!IdRanges::decode(viewSeqs[i], &seqs, messageCount))
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request %2 has a damaged view list").arg(requestLine[i]).arg(r.index));
         r.viewMessageIds.reserve(seqs.size());
         for (qint64 seq : seqs) {
-            if (seq < 0 || seq >= doc.messages.size())
-                return failed(QCoreApplication::translate("wl::SessionExport", "request %1 names message %2, which is not in the file").arg(r.index).arg(seq));
+            if (seq < 0 || seq >= messageCount)
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the view of request %2 names message %3, which is not in the file").arg(requestLine[i]).arg(r.index).arg(seq));
             r.viewMessageIds.append(seq + 1);
         }
     }
-    qCDebug(lcStore) << "read session export" << path << doc.messages.size() << "messages";
+    qCDebug(lcStore) << "read session export" << path << messageCount << "messages";
     return doc;
 }
 

@@ -5,11 +5,14 @@
 #include "compaction/Checkpoint.h"
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
+#include "model/BoundedLineReader.h"
 #include "model/Message.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 namespace wl {
@@ -26,6 +29,10 @@ struct SessionDocument
     QList<Checkpoint> checkpoints;    // oldest first
     QList<OffloadOverlay> offloads;
     QList<CompactionRecord> records;
+    // Set by SessionExport::read when the messages went to Streaming::message instead of
+    // `messages`: how many there were, and the request each came from (message id -> request id).
+    qsizetype streamedMessages = 0;
+    QHash<qint64, qint64> streamedOrigins;
 };
 
 // The portable "waterline-session" JSONL format, one JSON object per line, each with "type":
@@ -51,8 +58,27 @@ public:
     // Writes atomically (QSaveFile): the old file stays if anything fails.
     static bool write(const SessionDocument &document, const QString &path, QString *error = nullptr);
 
-    // Reads and checks the whole file; any damaged or missing line is an error naming the line.
-    static std::optional<SessionDocument> read(const QString &path, QString *error = nullptr);
+    // Where read() hands over what it finds as it goes, so that a file of any size is read in
+    // bounded memory: the header's session once, then each message in file order (ids 1..n,
+    // origin not yet set). A callback returning false ends the read with its error.
+    struct Streaming
+    {
+        std::function<bool(const SessionInfo &session, QString *error)> session;
+        std::function<bool(Message &&message, QString *error)> message;
+    };
+
+    // Reads and checks the whole file; any damaged or missing line is an error naming the line,
+    // and a number out of its field's range (1e300, -5, 1.5) one naming the line and the field.
+    // The file is read line by line; a line longer than maxLineBytes (the importers' record cap)
+    // ends the read with an error before more of it is read.
+    static std::optional<SessionDocument> read(const QString &path, QString *error = nullptr,
+                                               qint64 maxLineBytes = BoundedLineReader::defaultMaxLineBytes);
+    // The same, with the messages streamed when `streaming.message` is set (the document then
+    // holds none: see SessionDocument::streamedMessages). What was streamed before an error
+    // is the caller's to drop. Memory: the longest line plus the small rows (requests' views,
+    // checkpoints, offloads, records) and two integers per message.
+    static std::optional<SessionDocument> read(const QString &path, const Streaming &streaming, QString *error = nullptr,
+                                               qint64 maxLineBytes = BoundedLineReader::defaultMaxLineBytes);
 };
 
 } // namespace wl

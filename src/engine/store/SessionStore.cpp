@@ -1196,9 +1196,6 @@ bool SessionStore::continueSession(const QString &id, const Continuation &choice
 
 std::optional<QString> SessionStore::importSession(const QString &path, const QString &workspace, QString *error)
 {
-    std::optional<SessionDocument> doc = SessionExport::read(path, error);
-    if (!doc)
-        return std::nullopt;
     SqlConnection *c = connection(error);
     if (!c)
         return std::nullopt;
@@ -1216,24 +1213,12 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
     if (!transaction->isActive())
         return fail(transaction->error());
     QString why;
-    // Someone else's file must not choose where the agent works, which server gets a key, or
-    // what runs without asking: those come from the user, as for a new session.
-    SessionInfo fields = doc->session;
-    fields.workspace = workspace;
-    fields.providerName.clear();
-    fields.providerProfile = {};
-    fields.summarizerProfile = {};
-    fields.approvalPolicy.clear();
-    fields.readOnly = true;
-    const auto created = createSession(fields, &why);
-    if (!created)
-        return fail(why);
-    const QString id = created->id;
+    QString id;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     bool committedSome = false;
     QElapsedTimer batch;
     batch.start();
-    auto failAfterStart = [&](const QString &text) -> std::optional<QString> {
+    auto dropStarted = [&]() {
         transaction.reset();  // rolls back the open batch
         if (committedSome) {
             SqlQuery remove(*c, u"DELETE FROM sessions WHERE id = ?"_s);
@@ -1241,6 +1226,9 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
             if (!remove.exec())
                 qCWarning(lcStore) << "cannot remove the partly imported session" << id << remove.error();
         }
+    };
+    auto failAfterStart = [&](const QString &text) -> std::optional<QString> {
+        dropStarted();
         return fail(text);
     };
     auto nextBatch = [&]() -> bool {
@@ -1260,15 +1248,44 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
         return true;
     };
 
+    // Messages are stored as they are read, so the file is never held whole; whatever fails
+    // later (a damaged line, a missing end line) removes them again.
     QHash<qint64, qint64> messageIds; // document id -> row id
-    messageIds.reserve(doc->messages.size());
-    for (qsizetype i = 0; i < doc->messages.size(); ++i) {
-        const auto row = insertMessage(*c, id, i, doc->messages[i], 0, now, &why);
+    QString storeError;               // a failure of the store, not of the file
+    SessionExport::Streaming streaming;
+    streaming.session = [&](const SessionInfo &session, QString *) {
+        // Someone else's file must not choose where the agent works, which server gets a key, or
+        // what runs without asking: those come from the user, as for a new session.
+        SessionInfo fields = session;
+        fields.workspace = workspace;
+        fields.providerName.clear();
+        fields.providerProfile = {};
+        fields.summarizerProfile = {};
+        fields.approvalPolicy.clear();
+        fields.readOnly = true; // until the user continues it (continueSession)
+        const auto created = createSession(fields, &storeError);
+        if (created)
+            id = created->id;
+        return created.has_value();
+    };
+    streaming.message = [&](Message &&message, QString *) {
+        const auto row = insertMessage(*c, id, messageIds.size(), message, 0, now, &storeError);
         if (!row)
-            return failAfterStart(why);
-        messageIds.insert(doc->messages[i].id, *row);
-        if (!nextBatch())
-            return failAfterStart(why);
+            return false;
+        messageIds.insert(message.id, *row);
+        if (!nextBatch()) {
+            storeError = why;
+            return false;
+        }
+        return true;
+    };
+    std::optional<SessionDocument> doc = SessionExport::read(path, streaming, &why);
+    if (!doc) {
+        if (!storeError.isEmpty())
+            return id.isEmpty() ? fail(storeError) : failAfterStart(storeError);
+        dropStarted();
+        setError(error, why); // SessionExport names the file, the line and the field
+        return std::nullopt;
     }
     QHash<qint64, qint64> checkpointIds;
     for (const Checkpoint &cp : doc->checkpoints) {
@@ -1291,11 +1308,9 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
         if (!nextBatch())
             return failAfterStart(why);
     }
-    for (const Message &m : doc->messages) {
-        if (!m.origin)
-            continue;
+    for (auto it = doc->streamedOrigins.cbegin(); it != doc->streamedOrigins.cend(); ++it) {
         SqlQuery q(*c, u"UPDATE messages SET request_id = ? WHERE id = ?"_s);
-        q.bind(requestIds.value(m.origin)).bind(messageIds.value(m.id));
+        q.bind(requestIds.value(it.value())).bind(messageIds.value(it.key()));
         if (!q.exec())
             return failAfterStart(q.error());
         if (!nextBatch())

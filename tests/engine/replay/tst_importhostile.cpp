@@ -44,6 +44,18 @@ bool anyNumberProblemContains(const ImportedSession &s, const QString &text)
     return false;
 }
 
+// A Waterline session export: a question, the answer of request 0, and that request's usage.
+QByteArray waterlineExport(const QByteArray &usage, const QByteArray &origin = "0", const QByteArray &index = "0")
+{
+    return lines({
+        R"({"type":"header","format":"waterline-session","version":1,"session":{"title":"t"}})",
+        R"({"type":"message","seq":0,"role":"user","content":"hello"})",
+        R"({"type":"message","seq":1,"role":"assistant","content":"hi","origin":)" + origin + "}",
+        R"({"type":"request","index":)" + index + R"(,"view":{"messages":[0]},"estimate_tokens":1,"tool_schema_tokens":0,"usage":)" + usage + R"(,"tier":"none","model":"m"})",
+        R"({"type":"end","counts":{"messages":2,"checkpoints":0,"offloads":0,"requests":1,"records":0}})",
+    });
+}
+
 // A Claude Code main file cut out of a longer session: its first records are a sub-agent's
 // (inline, isSidechain), its first own record answers a call made before the cut, and it holds
 // `summary` records and two compactions.
@@ -83,6 +95,10 @@ private slots:
     void codexUnknownTypesAreReported();
     void hostileNumbers_data();
     void hostileNumbers();
+    void waterlineExportPositions_data();
+    void usageDetailsAreCountedWhenRejected_data();
+    void usageDetailsAreCountedWhenRejected();
+    void waterlineExportPositions();
 };
 
 void TestImportHostile::claudeMidSessionWithInlineSubAgent()
@@ -236,6 +252,43 @@ void TestImportHostile::hostileNumbers_data()
     QTest::newRow("chat log 1e300") << u"openai"_s
                                     << QByteArray(R"({"messages":[{"role":"user","content":"hi"}],"response":{"id":"r","created":1e300,"model":"m","choices":[{"message":{"role":"assistant","content":"yo"}}],"usage":{"prompt_tokens":1e300,"completion_tokens":2}}})")
                                     << u"response.usage.prompt_tokens"_s;
+    for (const char *value : {"1e300", "-5", "1.5", "9223372036854775808"}) {
+        QTest::addRow("waterline export %s", value)
+            << u"waterline"_s << waterlineExport(R"({"input":)" + QByteArray(value) + R"(,"output":2})") << u"usage.input"_s;
+    }
+}
+
+// The Waterline export read as a transcript: a hostile request index skips that request line;
+// a hostile origin only loses the link from the message to its request.
+void TestImportHostile::waterlineExportPositions_data()
+{
+    QTest::addColumn<QByteArray>("origin");
+    QTest::addColumn<QByteArray>("index");
+    QTest::addColumn<int>("rejected");
+    QTest::addColumn<int>("skipped");
+    QTest::newRow("origin 1e300") << QByteArray("1e300") << QByteArray("0") << 1 << 0;
+    QTest::newRow("origin -5") << QByteArray("-5") << QByteArray("0") << 1 << 0;
+    QTest::newRow("index 1e300") << QByteArray("0") << QByteArray("1e300") << 0 << 1;
+    QTest::newRow("index -5") << QByteArray("0") << QByteArray("-5") << 0 << 1;
+    QTest::newRow("index 1.5") << QByteArray("0") << QByteArray("1.5") << 0 << 1;
+}
+
+void TestImportHostile::waterlineExportPositions()
+{
+    QFETCH(QByteArray, origin);
+    QFETCH(QByteArray, index);
+    QFETCH(int, rejected);
+    QFETCH(int, skipped);
+    const ImportResult r = importText(u"waterline"_s, waterlineExport(R"({"input":1,"output":2})", origin, index));
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.session.messageCount, 2);
+    QCOMPARE(r.session.requests.size(), 0); // nothing links a request to the answer
+    QCOMPARE(r.session.rejectedNumbers, rejected);
+    QCOMPARE(r.session.skippedLines, skipped);
+    if (skipped)
+        QVERIFY2(r.session.problems.value(0).contains(u"x.jsonl:4: field 'index'"_s), qPrintable(r.session.problems.join(u'\n')));
+    else
+        QVERIFY2(anyNumberProblemContains(r.session, u"x.jsonl:3: field origin"_s), qPrintable(r.session.numberProblems.join(u'\n')));
 }
 
 void TestImportHostile::hostileNumbers()
@@ -256,6 +309,43 @@ void TestImportHostile::hostileNumbers()
     QCOMPARE(r.session.skippedLines, 0); // no record was skipped for it
     // The rest of the record is kept.
     QCOMPARE(r.session.messageCount, 2);
+}
+
+// Cache figures and run totals go through the same check as the main usage: a hostile one reads
+// as not reported and is counted and named, never silently dropped or kept.
+void TestImportHostile::usageDetailsAreCountedWhenRejected_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("field");
+    auto chat = [](const QByteArray &usage) {
+        return QByteArray(R"({"messages":[{"role":"user","content":"hi"}],"response":{"id":"r","model":"m","choices":[{"message":{"role":"assistant","content":"yo"}}],"usage":{"prompt_tokens":5,"completion_tokens":2,)")
+            + usage + "}}}";
+    };
+    QTest::newRow("chat cached_tokens -5") << u"openai"_s << chat(R"("prompt_tokens_details":{"cached_tokens":-5})")
+                                           << u"response.usage.prompt_tokens_details.cached_tokens"_s;
+    QTest::newRow("chat cache_creation 1e300") << u"openai"_s << chat(R"("cache_creation_input_tokens":1e300)")
+                                               << u"response.usage.cache_creation_input_tokens"_s;
+    QTest::newRow("swe-agent tokens_sent 1.5")
+        << u"swe-agent"_s
+        << QByteArray(R"({"history":[{"role":"user","content":"go"},{"role":"assistant","content":"ok"}],"info":{"model_stats":{"tokens_sent":1.5,"tokens_received":3}}})")
+        << u"info.model_stats.tokens_sent"_s;
+}
+
+void TestImportHostile::usageDetailsAreCountedWhenRejected()
+{
+    QFETCH(QString, format);
+    QFETCH(QByteArray, text);
+    QFETCH(QString, field);
+    const ImportResult r = importText(format, text, u"x.traj"_s);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.session.messageCount, 2);
+    QCOMPARE(r.session.rejectedNumbers, 1);
+    QVERIFY2(anyNumberProblemContains(r.session, field), qPrintable(r.session.numberProblems.join(u"\n"_s)));
+    for (const ImportedRequest &request : r.session.requests) {
+        QCOMPARE(request.usage.cacheRead < -1, false);
+        QCOMPARE(request.usage.cacheWrite < -1, false);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestImportHostile)

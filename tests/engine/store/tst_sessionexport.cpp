@@ -610,6 +610,11 @@ void TestSessionExport::idRangesRejectDamage_data()
     QTest::newRow("three-element range") << QByteArray("[[1,2,3]]");
     QTest::newRow("object") << QByteArray(R"([{"a":1}])");
     QTest::newRow("huge range") << QByteArray("[[0,100000000000]]");
+    QTest::newRow("1e300") << QByteArray("[1e300]");
+    QTest::newRow("fraction") << QByteArray("[1.5]");
+    QTest::newRow("2^63") << QByteArray("[9223372036854775808]");
+    QTest::newRow("range to 1e300") << QByteArray("[[0,1e300]]");
+    QTest::newRow("fractional range") << QByteArray("[[0.5,3]]");
 }
 
 void TestSessionExport::idRangesRejectDamage()
