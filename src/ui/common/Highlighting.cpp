@@ -1,6 +1,7 @@
 #include "common/Highlighting.h"
 
 #include "UiLogging.h"
+#include "common/PaletteColors.h"
 
 #include <KSyntaxHighlighting/Definition>
 #include <KSyntaxHighlighting/Repository>
@@ -398,15 +399,10 @@ KSyntaxHighlighting::Repository &repository()
     return repo;
 }
 
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Window).lightness() < 128;
-}
-
 KSyntaxHighlighting::Theme themeFor(const QPalette &palette)
 {
-    return repository().defaultTheme(isDark(palette) ? KSyntaxHighlighting::Repository::DarkTheme
-                                                     : KSyntaxHighlighting::Repository::LightTheme);
+    return repository().defaultTheme(isDarkWindow(palette) ? KSyntaxHighlighting::Repository::DarkTheme
+                                                           : KSyntaxHighlighting::Repository::LightTheme);
 }
 
 QString guessDefinition(QByteArrayView sample, const QString &fileNameHint)

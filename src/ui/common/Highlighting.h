@@ -20,11 +20,8 @@ namespace wl::Highlighting {
 // The shared repository (GUI thread only); loading it costs tens of milliseconds, once.
 KSyntaxHighlighting::Repository &repository();
 
-// The repository's default dark theme when the palette's window colour is dark, else its default light theme.
+// The repository's default dark theme when the palette's window is dark (wl::isDarkWindow()), else its default light theme.
 KSyntaxHighlighting::Theme themeFor(const QPalette &palette);
-
-// Whether `palette`'s window colour counts as dark (what themeFor() decides on).
-bool isDark(const QPalette &palette);
 
 // A definition name for `sample` (the start of a text), always one the repository knows:
 // "JSON", "Diff", "Python", "Bash", "C++", "Markdown", "XML", "HTML", "Log File (simplified)", ... or "None".

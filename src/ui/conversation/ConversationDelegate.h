@@ -9,13 +9,17 @@
 namespace wl {
 
 struct RowLayout;
+struct RowState;
 
-// Paints the rows of a ConversationModel. Rows that have been on screen keep a layout
-// (QTextDocuments for Markdown, highlighted JSON, diffs, and the rects of their buttons) in
-// an LRU cache keyed by the model's ItemIdRole; rows never shown report a cheap height
-// estimate from their text length, so a 10,000-row conversation lays out only what is
-// visible. The view calls prepare() for the visible rows before painting and relayouts
-// when an estimate turned out wrong.
+// Paints the rows of a ConversationModel. Each row kind has its painter in rows/ (MessageRow,
+// ToolCardRow, CompactionRow, ErrorRow, ApprovalRow, ProgressRow) that lays out, paints and
+// hit-tests that kind; the delegate picks it by the row's KindRole and keeps what outlives a
+// paint: layouts, heights, and the view's hover, press and focus state.
+// Rows that have been on screen keep a layout (QTextDocuments for Markdown, highlighted JSON,
+// diffs, and the rects of their buttons) in an LRU cache keyed by the model's ItemIdRole; rows
+// never shown report a cheap height estimate from their text length, so a 10,000-row
+// conversation lays out only what is visible. The view calls prepare() for the visible rows
+// before painting and relayouts when an estimate turned out wrong.
 class ConversationDelegate : public QAbstractItemDelegate
 {
     Q_OBJECT
@@ -64,6 +68,7 @@ private:
     RowLayout *buildLayout(const QStyleOptionViewItem &option, const QModelIndex &index) const;
     int estimateHeight(const QStyleOptionViewItem &option, const QModelIndex &index) const;
     int effectiveWidth(const QStyleOptionViewItem &option) const;
+    RowState stateOf(quint64 itemId) const;
 
     int m_width = 0;
     mutable QCache<quint64, RowLayout> m_layouts;

@@ -1,5 +1,7 @@
 #include "PromptInput.h"
 
+#include "common/PaletteColors.h"
+
 #include <QAbstractItemView>
 #include <QBoxLayout>
 #include <QCompleter>
@@ -176,7 +178,7 @@ void PromptInput::showNotice(const QString &text, bool warning)
     m_notice->setVisible(!text.isEmpty());
     QPalette palette = this->palette();
     if (warning) {
-        const bool dark = palette.color(QPalette::Base).lightness() < 128;
+        const bool dark = isDarkPalette(palette);
         palette.setColor(QPalette::WindowText, dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xb7, 0x1c, 0x1c));
     } else {
         palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));

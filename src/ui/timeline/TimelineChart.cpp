@@ -5,6 +5,7 @@
 #include "TimelineLineLayer.h"
 #include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
+#include "common/PaletteColors.h"
 
 #include <QChart>
 #include <QLegendMarker>
@@ -55,10 +56,6 @@ void setDynamicTicks(QValueAxis *axis, double max, double interval)
     }
 }
 
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Window).lightness() < 128;
-}
 } // namespace
 
 TimelineChart::TimelineChart(QWidget *parent)
@@ -294,7 +291,7 @@ void TimelineChart::onPointHovered(const QPointF &point, bool state)
 
 void TimelineChart::applyStyle()
 {
-    const bool dark = isDark(palette());
+    const bool dark = isDarkPalette(palette());
     chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     // setTheme() resets series colours: set ours afterwards.
     chart()->setBackgroundBrush(palette().color(QPalette::Base));

@@ -1,4 +1,5 @@
 #include "common/Highlighting.h"
+#include "common/PaletteColors.h"
 
 #include <KSyntaxHighlighting/Definition>
 #include <KSyntaxHighlighting/Repository>
@@ -114,7 +115,7 @@ void TestHighlighting::themeForPalette()
     const auto theme = HL::themeFor(palette);
     QVERIFY(theme.isValid());
     QCOMPARE(theme.name(), expected.name());
-    QCOMPARE(HL::isDark(palette), dark);
+    QCOMPARE(wl::isDarkWindow(palette), dark);
     // A dark theme's background is dark and a light one's light: the choice is not arbitrary.
     const QColor background = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::BackgroundColor));
     QCOMPARE(background.lightness() < 128, dark);

@@ -662,10 +662,15 @@ void TestTimeline::markerStyleFollowsPalette()
     };
     QPalette light = chart.palette();
     light.setColor(QPalette::Window, Qt::white);
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
     chart.setPalette(light);
     QCOMPARE(triangleFill(), QColor(0x1a, 0x20, 0x2c));
+    // Dark as wl::isDarkPalette() means it: the Base the plot is painted on is dark.
     QPalette dark = light;
     dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+    dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+    dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
     chart.setPalette(dark);
     QCOMPARE(triangleFill(), QColor(0xe2, 0xe8, 0xf0));
 }

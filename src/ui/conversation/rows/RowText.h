@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+#include <memory>
+
+class QDateTime;
+class QFont;
+class QPainter;
+class QPalette;
+class QPoint;
+class QTextDocument;
+
+// Text layout helpers the conversation's row painters share.
+namespace wl {
+
+// An empty document for `font`, wrapping at `width`, without margin or undo.
+std::unique_ptr<QTextDocument> makeRowDocument(const QFont &font, int width);
+// Draws `doc` with its top left at `pos`; `textColour`, when valid, replaces the palette's Text.
+void drawRowDocument(QPainter *painter, QTextDocument *doc, const QPoint &pos, const QPalette &palette,
+                     const QColor &textColour = {});
+// The laid-out height of `doc`, rounded up.
+int rowDocumentHeight(const QTextDocument *doc);
+
+// Roughly how many lines `text` wraps to at `textWidth` with characters `charWidth` wide (at least 1).
+int estimateLines(const QString &text, int textWidth, qreal charWidth);
+// The first `maxLines` lines of `text`; sets *cut when lines were left out.
+QString firstLines(const QString &text, int maxLines, bool *cut);
+
+// "85 ms", "2.5 s", "3:07 min"; empty for a negative duration.
+QString formatDuration(qint64 ms);
+// Minutes and seconds since `since`, "m:ss".
+QString formatElapsed(const QDateTime &since);
+
+} // namespace wl
