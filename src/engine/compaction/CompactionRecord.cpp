@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace wl {
@@ -186,6 +188,12 @@ bool summarizerStepFromName(QStringView name, SummarizerStep *step)
         }
     }
     return false;
+}
+
+int CompactionRecord::changedAnchorCount() const
+{
+    return int(std::count_if(anchorChanges.cbegin(), anchorChanges.cend(),
+                             [](AnchorChange c) { return c == AnchorChange::New || c == AnchorChange::Updated; }));
 }
 
 QJsonObject CompactionRecord::toJson() const
