@@ -31,9 +31,9 @@ StepAppend turn(int t, const QList<qint64> &view)
     Message assistant = Message::assistant(QStringLiteral("I will look at src/module_%1.cpp first.").arg(t),
                                            {{callId, QStringLiteral("read_file"),
                                              QStringLiteral(R"({"path":"src/module_%1.cpp"})").arg(t), true}});
-    assistant.origin = SessionStore::kThisStep;
+    assistant.origin = ThisStep::kRow;
     Message answer = Message::assistant(QStringLiteral("The bug in module %1 is an off-by-one; fixed.").arg(t));
-    answer.origin = SessionStore::kThisStep;
+    answer.origin = ThisStep::kRow;
     step.messages << Message::user(QStringLiteral("Please fix issue #%1 in the parser module.").arg(t)) << assistant
                   << Message::toolResult(callId, QString(1024 + (t % 4) * 1024, QLatin1Char('r'))) << answer;
     return step;

@@ -701,15 +701,7 @@ void MainWindow::fillConversation(const LoadedSession &session)
         if (end > cursor)
             m_conversationModel->appendMessages(session.history.mid(cursor, end - cursor));
         cursor = end;
-        CompactionMarker marker;
-        marker.recordId = record.id;
-        marker.tier = record.tier;
-        marker.tokensBefore = record.tokensBefore;
-        marker.tokensAfter = record.tokensAfter;
-        marker.offloads = int(record.offloaded.size());
-        for (AnchorChange c : record.anchorChanges)
-            marker.anchorsChanged += (c == AnchorChange::New || c == AnchorChange::Updated) ? 1 : 0;
-        m_conversationModel->addCompactionMarker(marker);
+        m_conversationModel->addCompactionMarker(ConversationModel::compactionMarker(record));
     }
     if (cursor < session.history.size())
         m_conversationModel->appendMessages(session.history.mid(cursor));

@@ -295,8 +295,8 @@ bool AgentRun::storeMessages(const QList<Message> &messages, const QList<Offload
     // Offload overlays first, so the view shows their messages as placeholders from the start.
     for (qsizetype j = 0; j < step.offloads.size(); ++j) {
         OffloadOverlay o = step.offloads[j];
-        if (o.messageId <= SessionStore::kThisStep)
-            o.messageId = ids->messageIds.value(SessionStore::kThisStep - o.messageId);
+        if (const qsizetype i = ThisStep::messageIndex(o.messageId); i >= 0)
+            o.messageId = ids->messageIds.value(i);
         o.entry.messageId = o.messageId;
         o.id = ids->offloadIds.value(j);
         m_overlays.offloads.insert(o.messageId, o);
@@ -313,7 +313,7 @@ bool AgentRun::storeMessages(const QList<Message> &messages, const QList<Offload
         Message m = step.messages[i];
         m.id = ids->messageIds.value(i);
         m.sessionId = m_config.sessionId;
-        if (m.origin == SessionStore::kThisStep)
+        if (m.origin == ThisStep::kRow)
             m.origin = ids->requestId;
         addToHistory(m);
         if (stored)
@@ -749,7 +749,7 @@ void AgentRun::onModelFinished(const Message &assistant, const ChatUsage &usage,
     message.id = 0;
     message.sessionId.clear();
     message.toolCallId.clear();
-    message.origin = SessionStore::kThisStep;
+    message.origin = ThisStep::kRow;
     message.createdAt = {};
     message.cachedBytes = -1;
     message.cachedLines = -1;
@@ -863,7 +863,7 @@ void AgentRun::completeTool(const ToolCall &call, const ToolResult &result)
             const OffloadStore::Result offload = store.offload(message, call.name, 1, m_policy.previewLinesToolTime, occurrence);
             if (offload.ok) {
                 OffloadOverlay overlay;
-                overlay.messageId = SessionStore::kThisStep;
+                overlay.messageId = ThisStep::message(0); // the result, the step's only message
                 overlay.entry = offload.entry;
                 overlay.placeholder = offload.placeholder;
                 offloads.append(overlay);

@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -199,6 +200,12 @@ bool summarizerStepFromName(QStringView name, SummarizerStep *step)
         }
     }
     return false;
+}
+
+int CompactionRecord::changedAnchorCount() const
+{
+    return int(std::count_if(anchorChanges.cbegin(), anchorChanges.cend(),
+                             [](AnchorChange c) { return c == AnchorChange::New || c == AnchorChange::Updated; }));
 }
 
 QJsonObject CompactionRecord::toJson() const

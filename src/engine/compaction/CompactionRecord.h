@@ -58,6 +58,9 @@ struct CompactionRecord
     QString error;              // omitted from JSON when empty
     bool changed = false;
 
+    // How many anchors this compaction set (new or updated), not counting those it kept.
+    int changedAnchorCount() const;
+
     QJsonObject toJson() const;
     // Tolerant: unknown keys ignored; returns false (and names the field) when a required key is wrong.
     // Required: id (non-empty), session_id, timestamp (ISO 8601), tier (a known name), tokens_before,

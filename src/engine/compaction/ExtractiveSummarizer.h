@@ -1,43 +1,14 @@
 #pragma once
 
 #include "Anchors.h"
+#include "ExtractiveFacts.h"
 
 #include <QList>
 #include <QString>
 
-#include <memory>
-
 namespace wl {
 
 struct Message;
-
-// What each message contributes to an extractive summary (its tool calls' paths and commands,
-// whether a tool result failed, its sentences of choice, its plan lines, its first line), memoised
-// by message id so that repeated summaries over the same history (what-if replays on every slider
-// step) pay only the merge. Filled lazily by ExtractiveSummarizer::summarize(); safe to share
-// between threads. A message is only served from the cache when it is the very message the facts
-// were taken from (same id, role, shared text and call arguments), so an offload placeholder or an
-// edited copy is never mistaken for the original. A few short other versions of a message (the
-// placeholders that views show in its place) have facts of their own, matched by value.
-class ExtractiveFacts
-{
-public:
-    ExtractiveFacts();
-    ~ExtractiveFacts();
-    ExtractiveFacts(const ExtractiveFacts &) = delete;
-    ExtractiveFacts &operator=(const ExtractiveFacts &) = delete;
-
-    // How many messages have facts recorded.
-    qsizetype size() const;
-    // How many versions of messages have: the originals plus the other versions kept by value.
-    qsizetype versionCount() const;
-
-    struct Private;
-    Private *d() const { return m_d.get(); }
-
-private:
-    std::unique_ptr<Private> m_d;
-};
 
 // The summariser that needs no LLM (docs/COMPACTION.md section 5): the last step of the fallback chain, the
 // Emergency tier's checkpoint and the what-if replay's default. Deterministic, linear in its input

@@ -6,6 +6,7 @@
 #include "Paths.h"
 #include "SummaryChain.h"
 #include "TextSink.h"
+#include "TokenEstimate.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -43,7 +44,7 @@ QList<Message> withUsableIds(const QList<Message> &history)
 QString fixedSizeText(qint64 tokens)
 {
     const QString marker = u"[Context Compaction]\n"_s;
-    const qsizetype filler = std::max<qsizetype>(0, qsizetype(tokens) * 4 - marker.size());
+    const qsizetype filler = std::max<qsizetype>(0, qsizetype(TokenEstimate::bytesForTokens(tokens)) - marker.size());
     return marker + QString(filler, u'x');
 }
 

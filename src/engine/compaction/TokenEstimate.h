@@ -32,7 +32,11 @@ public:
     // (view + schemas (if counted) + overhead + reserved) / window; 0 when the window is not positive.
     double ratio() const;
 
-    static qint64 tokensForBytes(qint64 bytes) { return bytes / 4; }
+    // The rule of docs/COMPACTION.md section 2, and the only place that divides by four.
+    static constexpr qint64 kBytesPerToken = 4;
+    static qint64 tokensForBytes(qint64 bytes) { return bytes / kBytesPerToken; }
+    // The fewest bytes tokensForBytes() counts as `tokens` (a text made to weigh that much).
+    static qint64 bytesForTokens(qint64 tokens) { return tokens * kBytesPerToken; }
     static qint64 utf8Bytes(QStringView text);
     static qint64 messageBytes(const QList<Message> &messages);  // uses each message's cached bytes
     static qint64 estimateTokens(const QList<Message> &messages) { return tokensForBytes(messageBytes(messages)); }

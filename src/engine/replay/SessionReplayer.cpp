@@ -157,7 +157,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
             step.record = out.record;
         RequestRecord update;
         update.index = requestIndex;
-        update.viewCheckpointId = out.newCheckpoints.isEmpty() ? lastCheckpointId : SessionStore::kThisStep;
+        update.viewCheckpointId = out.newCheckpoints.isEmpty() ? lastCheckpointId : ThisStep::kRow;
         if (input->systemMessageId > 0)
             update.viewMessageIds.append(input->systemMessageId);
         update.viewMessageIds.append(out.view.historyMessageIds());

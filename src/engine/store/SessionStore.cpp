@@ -754,7 +754,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
     if (step.requestUpdate) {
         const RequestRecord &r = *step.requestUpdate;
         qint64 viewCheckpoint = r.viewCheckpointId;
-        if (viewCheckpoint == kThisStep) {
+        if (viewCheckpoint == ThisStep::kRow) {
             if (ids.checkpointIds.isEmpty())
                 return fail(QCoreApplication::translate("wl::SessionStore", "the request names this step's checkpoint, but the step has none"));
             viewCheckpoint = ids.checkpointIds.last();
@@ -784,7 +784,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
             index = int(q.int64(0));
         }
         qint64 viewCheckpoint = r.viewCheckpointId;
-        if (viewCheckpoint == kThisStep) {
+        if (viewCheckpoint == ThisStep::kRow) {
             if (ids.checkpointIds.isEmpty())
                 return fail(QCoreApplication::translate("wl::SessionStore", "the request names this step's checkpoint, but the step has none"));
             viewCheckpoint = ids.checkpointIds.last();
@@ -799,7 +799,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
     ids.messageIds.reserve(step.messages.size());
     for (const Message &m : step.messages) {
         qint64 origin = m.origin;
-        if (origin == kThisStep) {
+        if (origin == ThisStep::kRow) {
             if (!ids.requestId)
                 return fail(QCoreApplication::translate("wl::SessionStore", "a message names this step's request, but the step has none"));
             origin = ids.requestId;
@@ -812,8 +812,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
 
     for (const OffloadOverlay &off : step.offloads) {
         qint64 messageId = off.messageId;
-        if (messageId <= kThisStep) {
-            const qint64 i = kThisStep - messageId;
+        if (const qsizetype i = ThisStep::messageIndex(messageId); i >= 0) {
             if (i >= ids.messageIds.size())
                 return fail(QCoreApplication::translate("wl::SessionStore", "an offload names message %1 of this step, which has %2").arg(i).arg(ids.messageIds.size()));
             messageId = ids.messageIds[i];

@@ -39,9 +39,6 @@ class SqlConnection;
 class SessionStore
 {
 public:
-    // Marks a reference to a row created by the same appendStep (see StepAppend).
-    static constexpr qint64 kThisStep = -1;
-
     SessionStore();
     ~SessionStore();
     SessionStore(const SessionStore &) = delete;

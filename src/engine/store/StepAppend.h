@@ -12,13 +12,29 @@
 
 namespace wl {
 
+// References, inside a StepAppend, to rows the same step creates (their ids are not known until it
+// is stored). They are negative, so they never name a stored row:
+// - Message::origin == ThisStep::kRow: the message came from this step's request;
+// - RequestRecord::viewCheckpointId == ThisStep::kRow: the view opened with this step's newest checkpoint;
+// - OffloadOverlay::messageId == ThisStep::message(i): this step's message i.
+// The store resolves them when it writes the step, the agent run when it takes the stored ids back.
+namespace ThisStep {
+inline constexpr qint64 kRow = -1;
+// The reference to this step's message `i` (i >= 0).
+constexpr qint64 message(qsizetype i)
+{
+    return kRow - i;
+}
+// The index of this step's message that `id` names, or -1 when `id` names no message of this step.
+constexpr qsizetype messageIndex(qint64 id)
+{
+    return id <= kRow ? qsizetype(kRow - id) : -1;
+}
+} // namespace ThisStep
+
 // Everything one agent step adds to a session, written in one transaction by
-// SessionStore::appendStep: all of it is stored, or none of it.
-//
-// References to rows created by the same step use SessionStore::kThisStep (-1):
-// - Message::origin == kThisStep: the message came from this step's request;
-// - RequestRecord::viewCheckpointId == kThisStep: the view opened with this step's newest checkpoint;
-// - OffloadOverlay::messageId == kThisStep - i (i >= 0): this step's message i.
+// SessionStore::appendStep: all of it is stored, or none of it. Rows of the same step are named
+// with ThisStep.
 struct StepAppend
 {
     QList<Message> messages;          // appended in order; ids, session, bytes and created time are filled in
@@ -27,7 +43,7 @@ struct StepAppend
     QList<OffloadOverlay> offloads;
     std::optional<CompactionRecord> record;
     // Replay under another policy: rewrites the stored request with index requestUpdate->index in
-    // place: its view (message ids, and checkpoint id, which may be kThisStep), estimate,
+    // place: its view (message ids, and checkpoint id, which may be ThisStep::kRow), estimate,
     // tool-schema tokens and tier. Usage, model, times and error stay as recorded.
     std::optional<RequestRecord> requestUpdate;
 };

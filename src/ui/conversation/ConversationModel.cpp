@@ -1,5 +1,6 @@
 #include "ConversationModel.h"
 
+#include "compaction/CompactionRecord.h"
 #include "llm/Redaction.h"
 
 #include "model/Message.h"
@@ -135,6 +136,18 @@ QString ConversationModel::progressLabel(const ConversationProgress &progress, c
     }
     }
     return {};
+}
+
+CompactionMarker ConversationModel::compactionMarker(const CompactionRecord &record)
+{
+    CompactionMarker marker;
+    marker.recordId = record.id;
+    marker.tier = record.tier;
+    marker.tokensBefore = record.tokensBefore;
+    marker.tokensAfter = record.tokensAfter;
+    marker.anchorsChanged = record.changedAnchorCount();
+    marker.offloads = int(record.offloaded.size());
+    return marker;
 }
 
 QString ConversationModel::compactionLabel(const CompactionMarker &marker)

@@ -11,6 +11,7 @@
 
 namespace wl {
 
+struct CompactionRecord;
 struct Message;
 
 // The rows of the central conversation: messages, tool call cards, compaction markers,
@@ -137,6 +138,8 @@ public:
     bool setToolResult(const QString &callId, const ToolCallOutcome &outcome);
 
     int addCompactionMarker(const CompactionMarker &marker);
+    // The marker the conversation shows for `record`: the one place a record becomes a marker.
+    static CompactionMarker compactionMarker(const CompactionRecord &record);
     int addError(const ConversationError &error);
     bool setErrorRetryable(const QString &errorId, bool retryable);
     int addApprovalRequest(const ApprovalPrompt &request);

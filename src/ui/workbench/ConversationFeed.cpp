@@ -183,15 +183,7 @@ void ConversationFeed::onCompactionRecorded(const CompactionRecord &record)
 {
     m_model->clearProgress();
     if (record.changed || record.tier != Tier::None) {
-        CompactionMarker marker;
-        marker.recordId = record.id;
-        marker.tier = record.tier;
-        marker.tokensBefore = record.tokensBefore;
-        marker.tokensAfter = record.tokensAfter;
-        marker.offloads = int(record.offloaded.size());
-        for (AnchorChange c : record.anchorChanges)
-            marker.anchorsChanged += (c == AnchorChange::New || c == AnchorChange::Updated) ? 1 : 0;
-        m_model->addCompactionMarker(marker);
+        m_model->addCompactionMarker(ConversationModel::compactionMarker(record));
     } else {
         Q_EMIT notice(tr("Compaction checked: the context is below every threshold, nothing changed."));
     }

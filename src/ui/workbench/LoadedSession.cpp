@@ -33,11 +33,8 @@ QString recordSummary(const CompactionRecord &r)
     QString text = QCoreApplication::translate("LoadedSession", "%1 compaction: %2 → %3 tokens, %4 → %5 messages, %6 summarised, %7 offloaded, %8 ms")
                        .arg(tierDisplayName(r.tier), locale.toString(r.tokensBefore), locale.toString(r.tokensAfter))
                        .arg(r.msgsBefore).arg(r.msgsAfter).arg(r.summarized).arg(r.offloaded.size()).arg(r.durationMs);
-    int changed = 0;
-    for (AnchorChange c : r.anchorChanges)
-        changed += (c == AnchorChange::New || c == AnchorChange::Updated) ? 1 : 0;
     if (r.summarizerStep != SummarizerStep::None)
-        text += u'\n' + QCoreApplication::translate("LoadedSession", "Anchors changed: %1 of 5; summary by %2").arg(changed).arg(summarizerStepName(r.summarizerStep));
+        text += u'\n' + QCoreApplication::translate("LoadedSession", "Anchors changed: %1 of 5; summary by %2").arg(r.changedAnchorCount()).arg(summarizerStepName(r.summarizerStep));
     if (!r.error.isEmpty())
         text += u'\n' + QCoreApplication::translate("LoadedSession", "Error: %1").arg(r.error);
     return text;

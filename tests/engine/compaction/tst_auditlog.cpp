@@ -98,6 +98,7 @@ class TestAuditLog : public QObject
     Q_OBJECT
 private slots:
     void stepNames();
+    void changedAnchorCount();
     void recordRoundTrip_data();
     void recordRoundTrip();
     void requiredFields();           // scenario 24
@@ -117,6 +118,19 @@ private slots:
     void truncatedRecordDoesNotSwallowNext();
     void privateWhateverTheUmask();
 };
+
+// What the conversation's marker and the session summary say of a record: kept and unchanged anchors
+// are not changes.
+void TestAuditLog::changedAnchorCount()
+{
+    CompactionRecord r;
+    r.anchorChanges = {AnchorChange::Updated, AnchorChange::Kept, AnchorChange::New, AnchorChange::Unchanged, AnchorChange::New};
+    QCOMPARE(r.changedAnchorCount(), 3);
+    r.anchorChanges.fill(AnchorChange::Kept);
+    QCOMPARE(r.changedAnchorCount(), 0);
+    r.anchorChanges.fill(AnchorChange::Updated);
+    QCOMPARE(r.changedAnchorCount(), kAnchorCount);
+}
 
 void TestAuditLog::stepNames()
 {

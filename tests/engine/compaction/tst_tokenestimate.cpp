@@ -18,6 +18,7 @@ class TestTokenEstimate : public QObject
     Q_OBJECT
 private slots:
     void divideOnceAtTheEnd();
+    void bytesForTokensInvertsTheRule();
     void utf8Bytes_data();
     void utf8Bytes();
     void utf8BytesRandom();
@@ -34,6 +35,18 @@ void TestTokenEstimate::divideOnceAtTheEnd()
     const QList<Message> list{Message::user(u"abc"_s), Message::user(u"def"_s), Message::user(u"ghi"_s)};
     QCOMPARE(TokenEstimate::messageBytes(list), 9);
     QCOMPARE(TokenEstimate::estimateTokens(list), 2);
+}
+
+// The size model of the what-if replay makes texts of a given token count with the inverse of the
+// one rule: the fewest bytes that count as that many tokens.
+void TestTokenEstimate::bytesForTokensInvertsTheRule()
+{
+    for (qint64 tokens : {qint64(0), qint64(1), qint64(600), qint64(123457)}) {
+        const qint64 bytes = TokenEstimate::bytesForTokens(tokens);
+        QCOMPARE(TokenEstimate::tokensForBytes(bytes), tokens);
+        if (tokens > 0)
+            QCOMPARE(TokenEstimate::tokensForBytes(bytes - 1), tokens - 1);
+    }
 }
 
 void TestTokenEstimate::utf8Bytes_data()

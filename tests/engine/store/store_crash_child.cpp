@@ -35,7 +35,7 @@ int main(int argc, char **argv)
         const QString callId = QStringLiteral("call_%1").arg(turn);
         Message assistant = Message::assistant(QStringLiteral("turn %1").arg(turn),
                                                {{callId, QStringLiteral("bash"), QStringLiteral("{\"cmd\":\"ls\"}"), true}});
-        assistant.origin = SessionStore::kThisStep;
+        assistant.origin = ThisStep::kRow;
         step.messages << Message::user(QStringLiteral("prompt %1 ").arg(turn).repeated(1 + turn % 50)) << assistant
                       << Message::toolResult(callId, QString(int(200 + turn % 4000), QLatin1Char('x')));
         const auto ids = store.appendStep(session, step, &error);

@@ -125,12 +125,12 @@ QString TestSessionExport::buildSession()
     second.request = r0;
     Message call = Message::assistant(u"Looking."_s, {{u"call_1"_s, u"grep"_s, u"{\"pattern\":\"bug\"}"_s, true},
                                                       {u"call_2"_s, u"bash"_s, u"{broken"_s, false}});
-    call.origin = SessionStore::kThisStep;
+    call.origin = ThisStep::kRow;
     call.createdAt = fixedTime(2);
     second.messages << call << Message::toolResult(u"call_1"_s, QString(12000, u'g'))
                     << Message::toolResult(u"call_2"_s, u"bad arguments"_s, true);
     OffloadOverlay gate1;
-    gate1.messageId = SessionStore::kThisStep - 1;
+    gate1.messageId = ThisStep::message(1);
     gate1.entry = {u"call_1"_s, u"grep"_s, u".waterline/tool_results/"_s + s + u"/call_1.txt"_s, 12000, 1, 1, 0};
     gate1.placeholder = u"[offloaded: call_1]"_s;
     second.offloads << gate1;
@@ -152,13 +152,13 @@ QString TestSessionExport::buildSession()
     third.record = record;
     RequestRecord r1;
     r1.viewMessageIds = {a->messageIds[0]};
-    r1.viewCheckpointId = SessionStore::kThisStep;
+    r1.viewCheckpointId = ThisStep::kRow;
     r1.estimateTokens = 20;
     r1.tier = Tier::Soft;
     r1.error = u"timeout"_s;
     third.request = r1;
     third.messages << Message::assistant(u"Done."_s);
-    third.messages.last().origin = SessionStore::kThisStep;
+    third.messages.last().origin = ThisStep::kRow;
     if (!m_store->appendStep(s, third))
         return {};
     return s;

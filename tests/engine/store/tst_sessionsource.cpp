@@ -205,7 +205,7 @@ void TestSessionSource::requestUpdateRewritesTheView()
     step.checkpoints << cp;
     RequestRecord update;
     update.index = 0;
-    update.viewCheckpointId = SessionStore::kThisStep;
+    update.viewCheckpointId = ThisStep::kRow;
     update.viewMessageIds = ids.mid(4, 3);
     update.estimateTokens = 120;
     update.toolSchemaTokens = 7;

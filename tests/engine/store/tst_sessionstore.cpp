@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QThread>
 
+#include <limits>
+
 #include <sys/stat.h>
 
 using namespace wl;
@@ -33,6 +35,7 @@ private slots:
     void cleanup();
 
     void createAndListSessions();
+    void thisStepReferences();
     void sessionFieldsRoundTrip();
     void secretsNeverStored();
     void secretKeyNames_data();
@@ -120,6 +123,21 @@ qint64 TestSessionStore::rowCount(const QString &table, const QString &sessionId
     }
     QSqlDatabase::removeDatabase(u"check"_s);
     return n;
+}
+
+// The references a step makes to its own rows: the store and the agent run read them with the same
+// rule, and none of them can name a stored row (ids start at 1) or the "no row" 0.
+void TestSessionStore::thisStepReferences()
+{
+    QCOMPARE(ThisStep::message(0), ThisStep::kRow);
+    for (qsizetype i : {qsizetype(0), qsizetype(1), qsizetype(7), qsizetype(1) << 40}) {
+        QVERIFY(ThisStep::message(i) < 0);
+        QCOMPARE(ThisStep::messageIndex(ThisStep::message(i)), i);
+    }
+    QCOMPARE(ThisStep::messageIndex(0), qsizetype(-1));
+    QCOMPARE(ThisStep::messageIndex(1), qsizetype(-1));
+    QCOMPARE(ThisStep::messageIndex(std::numeric_limits<qint64>::max()), qsizetype(-1));
+    QCOMPARE(ThisStep::messageIndex(std::numeric_limits<qint64>::min()), qsizetype(std::numeric_limits<qint64>::max()));
 }
 
 void TestSessionStore::createAndListSessions()
@@ -274,7 +292,7 @@ void TestSessionStore::messageRoundTrip_data()
     QTest::newRow("empty-content") << Message::user(QString());
     Message withCalls = Message::assistant(QString(), {{u"call_1"_s, u"read_file"_s, u"{\"path\":\"a.cpp\"}"_s, true},
                                                        {u"call_2"_s, u"bash"_s, u"{not json"_s, false}});
-    withCalls.origin = SessionStore::kThisStep;
+    withCalls.origin = ThisStep::kRow;
     QTest::newRow("assistant-tool-calls-from-request") << withCalls;
     QTest::newRow("tool-error") << Message::toolResult(u"call_2"_s, u"bash: command not found"_s, true);
     Message importedResult = Message::toolResult(u"toolu_01"_s, u"ok"_s);
@@ -318,7 +336,7 @@ void TestSessionStore::messageRoundTrip()
         QCOMPARE(got.sessionId, session);
         QCOMPARE(got.cachedBytes, message.computeBytes());
         QCOMPARE(got.cachedLines, message.isToolResult() ? lineCount(message.content) : -1);
-        QCOMPARE(got.origin, message.origin == SessionStore::kThisStep ? ids->requestId : qint64(0));
+        QCOMPARE(got.origin, message.origin == ThisStep::kRow ? ids->requestId : qint64(0));
         if (message.createdAt.isValid())
             QCOMPARE(got.createdAt, message.createdAt);
         else
@@ -352,7 +370,7 @@ void TestSessionStore::requestRoundTrip()
     RequestRecord r;
     r.index = -1;
     r.viewMessageIds = {firstIds->messageIds[0], firstIds->messageIds[2]};
-    r.viewCheckpointId = SessionStore::kThisStep;
+    r.viewCheckpointId = ThisStep::kRow;
     r.estimateTokens = 12345;
     r.toolSchemaTokens = 678;
     r.inputTokens = 13000;
@@ -423,7 +441,7 @@ void TestSessionStore::overlaysRoundTrip()
     // Gate 1: the new tool result of this very step is offloaded as it is stored.
     step.messages << Message::toolResult(u"call_new"_s, QString(15000, u'z'));
     OffloadOverlay fresh;
-    fresh.messageId = SessionStore::kThisStep - 0;
+    fresh.messageId = ThisStep::message(0);
     fresh.entry = {u"call_new"_s, u"bash"_s, u".waterline/tool_results/x/call_new.txt"_s, 15000, 1, 1, 0};
     fresh.placeholder = u"[offloaded: call_new]"_s;
     step.offloads << fresh;
@@ -547,7 +565,7 @@ void TestSessionStore::stepIsAtomic()
     // A step that names this step's request or checkpoint without having one is refused too.
     StepAppend dangling;
     Message m = Message::assistant(u"from nowhere"_s);
-    m.origin = SessionStore::kThisStep;
+    m.origin = ThisStep::kRow;
     dangling.messages << m;
     QVERIFY(!m_store->appendStep(session, dangling, &error));
     QCOMPARE(m_store->messageCount(session), 0);
@@ -670,7 +688,7 @@ void TestSessionStore::removeCheckpointTakesItsCompactionsOffloads()
     QVERIFY(compacted);
     StepAppend tool;
     tool.messages << Message::toolResult(u"later"_s, QString(15000, u'l'));
-    tool.offloads << offload(SessionStore::kThisStep, u"later"_s, 1, QString());
+    tool.offloads << offload(ThisStep::message(0), u"later"_s, 1, QString());
     const auto later = m_store->appendStep(session, tool);
     QVERIFY(later);
     QCOMPARE(m_store->overlays(session).offloads.size(), 3);
@@ -699,7 +717,7 @@ void TestSessionStore::deleteSessionRemovesRowsAndFiles()
         step.request = r;
         step.messages << Message::user(u"u"_s) << Message::toolResult(u"c1"_s, u"result"_s);
         OffloadOverlay off;
-        off.messageId = SessionStore::kThisStep - 1;
+        off.messageId = ThisStep::message(1);
         off.entry = {u"c1"_s, u"bash"_s, Paths::offloadRelativeDir(s) + u"/c1.txt"_s, 6, 1, 1, 0};
         off.placeholder = u"[offloaded]"_s;
         step.offloads << off;

@@ -1,3 +1,4 @@
+#include "compaction/CompactionRecord.h"
 #include "conversation/ConversationModel.h"
 #include "model/Message.h"
 
@@ -59,6 +60,7 @@ private slots:
     void offloadedFlag_data();
     void offloadedFlag();
     void compactionMarker();
+    void compactionMarkerFromRecord();
     void errors();
     void approvals_data();
     void approvals();
@@ -285,6 +287,25 @@ void TestConversationModel::compactionMarker()
     QVERIFY2(label.contains(QLocale().toString(30000)), qPrintable(label));
     QVERIFY2(label.contains(u"3 anchors changed"_s), qPrintable(label));
     QVERIFY2(label.contains(u"5 offloads"_s), qPrintable(label));
+}
+
+// The live agent and a reopened session show a record the same way: one conversion.
+void TestConversationModel::compactionMarkerFromRecord()
+{
+    CompactionRecord record;
+    record.id = u"rec-7"_s;
+    record.tier = Tier::Emergency;
+    record.tokensBefore = 190000;
+    record.tokensAfter = 41000;
+    record.anchorChanges = {AnchorChange::New, AnchorChange::Kept, AnchorChange::Updated, AnchorChange::Unchanged, AnchorChange::Kept};
+    record.offloaded.resize(4);
+    const CompactionMarker marker = ConversationModel::compactionMarker(record);
+    QCOMPARE(marker.recordId, u"rec-7"_s);
+    QCOMPARE(marker.tier, Tier::Emergency);
+    QCOMPARE(marker.tokensBefore, qint64(190000));
+    QCOMPARE(marker.tokensAfter, qint64(41000));
+    QCOMPARE(marker.anchorsChanged, 2);
+    QCOMPARE(marker.offloads, 4);
 }
 
 void TestConversationModel::errors()
