@@ -304,7 +304,7 @@
     </message>
 </context>
 <context>
-    <name>SessionReplayer</name>
+    <name>CompactionBackfill</name>
     <message>
         <source>invalid policy: %1</source>
         <translation>策略无效：%1</translation>

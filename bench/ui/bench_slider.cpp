@@ -1,12 +1,12 @@
 // One threshold slider step on a 2,000-request session: from the value change to the
 // repainted timeline (the what-if replay runs on the runner's worker thread).
 #include "WhatIfBinding.h"
+#include "compaction/TokenEstimate.h"
 #include "thresholds/ThresholdsPanel.h"
 #include "thresholds/WhatIfRunner.h"
 #include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
-#include "compaction/Simulator.h"
-#include "compaction/TokenEstimate.h"
+#include "whatif/Simulator.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

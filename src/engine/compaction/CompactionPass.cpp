@@ -1,8 +1,8 @@
 #include "CompactionPass.h"
 
 #include "LoggingCategories.h"
-#include "SimulatedOffloads.h"
 #include "model/Message.h"
+#include "whatif/SimulatedOffloads.h"
 
 #include <QCoreApplication>
 #include <QHash>

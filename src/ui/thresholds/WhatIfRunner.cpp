@@ -1,7 +1,7 @@
 #include "WhatIfRunner.h"
 
 #include "compaction/ExtractiveSummarizer.h"
-#include "compaction/SimulatedOffloads.h"
+#include "whatif/SimulatedOffloads.h"
 
 #include <QElapsedTimer>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "compaction/Simulator.h"
+#include "whatif/Simulator.h"
 
 #include <QObject>
 #include <QThreadPool>

@@ -1,11 +1,11 @@
 #include "Simulator.h"
 
-#include "CompactionPass.h"
-#include "ContextView.h"
-#include "ExtractiveSummarizer.h"
 #include "Paths.h"
-#include "SummaryChain.h"
-#include "TextSink.h"
+#include "compaction/CompactionPass.h"
+#include "compaction/ContextView.h"
+#include "compaction/ExtractiveSummarizer.h"
+#include "compaction/SummaryChain.h"
+#include "compaction/TextSink.h"
 
 #include <QCoreApplication>
 #include <QHash>
