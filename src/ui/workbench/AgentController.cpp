@@ -2,6 +2,7 @@
 
 #include "UiLogging.h"
 #include "agent/AgentRun.h"
+#include "common/BackgroundRunner.h"
 #include "compaction/CompactionRecord.h"
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
@@ -43,8 +44,8 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
     , m_defaultProfile(m_profile)
     , m_keys(new ApiKeyStore(this))
     , m_probe(new ProviderCheck(this))
+    , m_reader(new BackgroundRunner(BackgroundRunner::Policy::LatestOnly, this))
 {
-    m_pool.setMaxThreadCount(1);
     m_recheck = new QTimer(this);
     m_recheck->setSingleShot(true);
     m_recheck->setInterval(15000);
@@ -110,8 +111,9 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
 
 AgentController::~AgentController()
 {
-    ++m_generation; // a read still running is dropped
-    m_pool.waitForDone();
+    m_reader->cancel(); // a read still running is dropped
+    delete m_reader;    // waits for it
+    m_reader = nullptr;
     dropRun();
 }
 
@@ -300,7 +302,7 @@ bool AgentController::isBusy() const
 
 void AgentController::openSession(const QString &sessionId)
 {
-    const quint64 generation = ++m_generation;
+    m_reader->cancel(); // a read still running is for another session (or none)
     dropRun();
     if (sessionId != m_noteSessionId) {
         m_profileNote.clear();
@@ -323,90 +325,87 @@ void AgentController::openSession(const QString &sessionId)
         return;
 
     // The history is read on the worker with its own connection; AgentRun::open() gets it whole.
-    auto data = std::make_shared<std::optional<AgentRun::SessionData>>();
-    auto error = std::make_shared<QString>();
     const QString databasePath = m_databasePath;
-    m_pool.start([this, generation, sessionId, databasePath, data, error] {
+    m_reader->run([sessionId, databasePath](QString &error) {
+        std::optional<AgentRun::SessionData> data;
         SessionStore store;
-        if (store.open(databasePath, error.get()))
-            *data = AgentRun::readSession(store, sessionId, error.get());
-        QMetaObject::invokeMethod(this, [this, generation, sessionId, data, error] {
-            if (generation != m_generation)
-                return; // another session (or none) was opened meanwhile
-            m_opening = false;
-            if (!data->has_value()) {
-                m_openError = *error;
-                updatePrompt();
-                Q_EMIT openFailed(sessionId, *error);
-                return;
-            }
-            // The session runs on the profile it names while that still exists, else on the default.
-            m_sessionProviderName = (*data)->info.providerName;
-            QString note;
-            const ProviderProfile wanted = profileForSession(m_sessionProviderName, &note);
-            if (note != m_profileNote || m_noteSessionId != sessionId) {
-                m_profileNote = note;
-                m_noteSessionId = sessionId;
-                if (!note.isEmpty()) {
-                    qCInfo(lcUi).noquote() << note;
-                    Q_EMIT notice(note);
-                }
-            }
-            if (!(wanted == m_profile)) {
-                // Its key is looked up first: rebuildClient() opens the session again.
-                m_opening = true;
-                useProfile(wanted);
-                updatePrompt();
-                return;
-            }
-            if (!clientsReady()) {
-                // A key is still being looked up: rebuildClient() opens the session again.
-                m_opening = true;
-                updatePrompt();
-                return;
-            }
-            AgentRun::SessionData session = std::move(**data);
-            AgentConfig config;
-            config.store = m_store;
-            config.sessionId = sessionId;
-            config.client = m_client;
-            config.model = m_profile.model;
-            config.maxOutputTokens = m_profile.effectiveMaxOutputTokens();
-            config.approval = m_approval;
-            if (m_summaryClient) {
-                config.summarizerClient = m_summaryClient;
-                config.summarizerModel = m_summaryProfile->model;
-                config.summaryMaxOutputTokens = m_summaryProfile->effectiveMaxOutputTokens();
-            }
-            config.maxTurns = m_turnLimit;
-            // A workspace that is "/" or the home folder was confirmed when the session was created
-            // (SessionsPanel::newSessionDialog).
-            config.allowBroadWorkspace = true;
-            if (session.info.policy.isEmpty()) {
-                // A session without a policy of its own gets the default one, with the model's window.
-                const CompactionPolicy policy = m_profile.sizedPolicy(m_defaultPolicy);
-                QString why;
-                if (m_store->setSessionPolicy(sessionId, policy.toJson(), &why))
-                    session.info.policy = policy.toJson();
-                else
-                    qCWarning(lcUi).noquote() << "cannot store the default policy of session" << sessionId << why;
-                config.policy = policy;
-            }
-            auto *run = new AgentRun(config, this);
-            QString why;
-            if (!run->open(std::move(session), &why)) {
-                delete run;
-                m_openError = why;
-                updatePrompt();
-                Q_EMIT openFailed(sessionId, why);
-                return;
-            }
-            m_run = run;
-            bindRun();
+        if (store.open(databasePath, &error))
+            data = AgentRun::readSession(store, sessionId, &error);
+        return data;
+    }, [this, sessionId](std::optional<AgentRun::SessionData> data, const QString &error) {
+        m_opening = false;
+        if (!data) {
+            m_openError = error;
             updatePrompt();
-            Q_EMIT statusChanged();
-            Q_EMIT sessionOpened(sessionId);
-        }, Qt::QueuedConnection);
+            Q_EMIT openFailed(sessionId, error);
+            return;
+        }
+        // The session runs on the profile it names while that still exists, else on the default.
+        m_sessionProviderName = data->info.providerName;
+        QString note;
+        const ProviderProfile wanted = profileForSession(m_sessionProviderName, &note);
+        if (note != m_profileNote || m_noteSessionId != sessionId) {
+            m_profileNote = note;
+            m_noteSessionId = sessionId;
+            if (!note.isEmpty()) {
+                qCInfo(lcUi).noquote() << note;
+                Q_EMIT notice(note);
+            }
+        }
+        if (!(wanted == m_profile)) {
+            // Its key is looked up first: rebuildClient() opens the session again.
+            m_opening = true;
+            useProfile(wanted);
+            updatePrompt();
+            return;
+        }
+        if (!clientsReady()) {
+            // A key is still being looked up: rebuildClient() opens the session again.
+            m_opening = true;
+            updatePrompt();
+            return;
+        }
+        AgentRun::SessionData session = std::move(*data);
+        AgentConfig config;
+        config.store = m_store;
+        config.sessionId = sessionId;
+        config.client = m_client;
+        config.model = m_profile.model;
+        config.maxOutputTokens = m_profile.effectiveMaxOutputTokens();
+        config.approval = m_approval;
+        if (m_summaryClient) {
+            config.summarizerClient = m_summaryClient;
+            config.summarizerModel = m_summaryProfile->model;
+            config.summaryMaxOutputTokens = m_summaryProfile->effectiveMaxOutputTokens();
+        }
+        config.maxTurns = m_turnLimit;
+        // A workspace that is "/" or the home folder was confirmed when the session was created
+        // (SessionsPanel::newSessionDialog).
+        config.allowBroadWorkspace = true;
+        if (session.info.policy.isEmpty()) {
+            // A session without a policy of its own gets the default one, with the model's window.
+            const CompactionPolicy policy = m_profile.sizedPolicy(m_defaultPolicy);
+            QString why;
+            if (m_store->setSessionPolicy(sessionId, policy.toJson(), &why))
+                session.info.policy = policy.toJson();
+            else
+                qCWarning(lcUi).noquote() << "cannot store the default policy of session" << sessionId << why;
+            config.policy = policy;
+        }
+        auto *run = new AgentRun(config, this);
+        QString why;
+        if (!run->open(std::move(session), &why)) {
+            delete run;
+            m_openError = why;
+            updatePrompt();
+            Q_EMIT openFailed(sessionId, why);
+            return;
+        }
+        m_run = run;
+        bindRun();
+        updatePrompt();
+        Q_EMIT statusChanged();
+        Q_EMIT sessionOpened(sessionId);
     });
 }
 

@@ -11,7 +11,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QSet>
-#include <QThreadPool>
 
 class QTimer;
 
@@ -21,6 +20,7 @@ namespace wl {
 
 class AgentRun;
 class ApiKeyStore;
+class BackgroundRunner;
 class ChatClient;
 class ConversationModel;
 class ConversationView;
@@ -189,8 +189,7 @@ private:
     QString m_openError;
     QString m_unsandboxedNote;
     bool m_opening = false;
-    quint64 m_generation = 0;
-    QThreadPool m_pool;   // one worker reading sessions; the destructor waits for it
+    BackgroundRunner *m_reader; // reads the session to open, latest only
 
     Connection m_connection = Connection::Unknown;
     Connection m_idleConnection = Connection::Unknown;  // what the probe last said
