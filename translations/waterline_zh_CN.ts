@@ -13,6 +13,33 @@
     </message>
 </context>
 <context>
+    <name>CompactionBackfill</name>
+    <message>
+        <source>invalid policy: %1</source>
+        <translation>策略无效：%1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a session id</source>
+        <translation>&quot;%1&quot; 不是会话 ID</translation>
+    </message>
+    <message>
+        <source>session %1 already has compaction overlays or records; replay starts from the raw history</source>
+        <translation>会话 %1 已有压缩覆盖层或记录；重放将从原始历史开始</translation>
+    </message>
+    <message>
+        <source>session %1 has no workspace folder for the offloaded results</source>
+        <translation>会话 %1 没有用于存放卸载结果的工作区文件夹</translation>
+    </message>
+    <message>
+        <source>replay of session %1 cancelled after %2 of %3 requests</source>
+        <translation>会话 %1 的重放已取消，已完成 %2/%3 个请求</translation>
+    </message>
+    <message>
+        <source>replay of request %1: %2</source>
+        <translation>重放请求 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>CompactionPolicy</name>
     <message>
         <source>%1 threshold %2 is outside (0, 1]</source>
@@ -301,33 +328,6 @@
     <message>
         <source>There is no session %1 in %2.</source>
         <translation>%2 中没有会话 %1。</translation>
-    </message>
-</context>
-<context>
-    <name>CompactionBackfill</name>
-    <message>
-        <source>invalid policy: %1</source>
-        <translation>策略无效：%1</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a session id</source>
-        <translation>&quot;%1&quot; 不是会话 ID</translation>
-    </message>
-    <message>
-        <source>session %1 already has compaction overlays or records; replay starts from the raw history</source>
-        <translation>会话 %1 已有压缩覆盖层或记录；重放将从原始历史开始</translation>
-    </message>
-    <message>
-        <source>session %1 has no workspace folder for the offloaded results</source>
-        <translation>会话 %1 没有用于存放卸载结果的工作区文件夹</translation>
-    </message>
-    <message>
-        <source>replay of session %1 cancelled after %2 of %3 requests</source>
-        <translation>会话 %1 的重放已取消，已完成 %2/%3 个请求</translation>
-    </message>
-    <message>
-        <source>replay of request %1: %2</source>
-        <translation>重放请求 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1818,6 +1818,13 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>not a JSON object</source>
         <translation>不是 JSON 对象</translation>
+    </message>
+</context>
+<context>
+    <name>wl::BackgroundRunner</name>
+    <message>
+        <source>the background job failed</source>
+        <translation>后台任务失败</translation>
     </message>
 </context>
 <context>
