@@ -1,13 +1,13 @@
 // `simulate` engine time on a 2,000-request session (target < 50 ms), transcript import into
-// the store in MB/s on the largest corpus file, and a stored replay (SessionReplayer).
-#include "compaction/Simulator.h"
-#include "replay/ImportedSession.h"
-#include "replay/ReplayInput.h"
-#include "replay/SessionImporter.h"
-#include "replay/SessionReplayer.h"
+// the store in MB/s on the largest corpus file, and a stored replay (CompactionBackfill).
 #include "BenchReplayData.h"
+#include "replay/ImportedSession.h"
+#include "replay/CompactionBackfill.h"
+#include "replay/SessionImporter.h"
 #include "replay/TranscriptFormats.h"
 #include "store/SessionStore.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -197,11 +197,11 @@ static void replayStored(benchmark::State &state)
             state.SkipWithError(qPrintable(imported.error));
             return;
         }
-        SessionReplayer::Options replay;
+        CompactionBackfill::Options replay;
         replay.policy = windowOf(20000);
         replay.auditPath = dir.filePath(u"audit.jsonl"_s);
         state.ResumeTiming();
-        const SessionReplayer::Result r = SessionReplayer::replay(store, imported.sessionId, replay);
+        const CompactionBackfill::Result r = CompactionBackfill::run(store, imported.sessionId, replay);
         if (!r.ok) {
             state.SkipWithError(qPrintable(r.error));
             return;

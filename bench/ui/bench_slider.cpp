@@ -1,12 +1,11 @@
 // One threshold slider step on a 2,000-request session: from the value change to the
 // repainted timeline (the what-if replay runs on the runner's worker thread).
 #include "WhatIfBinding.h"
+#include "compaction/TokenEstimate.h"
 #include "thresholds/ThresholdsPanel.h"
-#include "thresholds/WhatIfRunner.h"
 #include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
-#include "compaction/Simulator.h"
-#include "compaction/TokenEstimate.h"
+#include "whatif/Simulator.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -69,7 +68,6 @@ static void BM_SliderStep(benchmark::State &state)
 {
     const Simulator::Input input = session(2000, 10);
     ThresholdsPanel panel;
-    WhatIfRunner runner;
     TimelineModel timeline;
     TimelineChart chart;
     chart.resize(1200, 320);
@@ -90,10 +88,10 @@ static void BM_SliderStep(benchmark::State &state)
         recorded[r].tier = own.rows[r].tier;
     }
     timeline.setRecorded(recorded);
-    runner.setSession(input);
     panel.setPolicy(input.policy);
-    bindWhatIf(&panel, &runner, &timeline);
-    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    WhatIfBinding runner(&panel, &timeline);
+    runner.setSession(input);
+    QSignalSpy results(&runner, &WhatIfBinding::resultReady);
     // Opening a session replays it once under its own policy (MainWindow does the same), so the
     // user's first step already finds the per-message caches filled. Not timed.
     runner.request(panel.policy());

@@ -2,13 +2,13 @@
 
 #include "CliCommands.h"
 #include "compaction/CompactionPolicy.h"
-#include "compaction/Simulator.h"
 #include "model/BoundedInteger.h"
 #include "model/MessageCodec.h"
 #include "replay/ImportedSession.h"
-#include "replay/ReplayInput.h"
 #include "replay/TranscriptFormats.h"
 #include "store/SessionStore.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

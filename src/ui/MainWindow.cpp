@@ -17,7 +17,6 @@
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 #include "thresholds/ThresholdsPanel.h"
-#include "thresholds/WhatIfRunner.h"
 #include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
@@ -99,7 +98,6 @@ void MainWindow::init()
     m_theme = new ThemeManager(this);
     m_theme->follow(m_settings);
     m_loader = new SessionLoader(this);
-    m_whatIf = new WhatIfRunner(this);
     m_timelineModel = new TimelineModel(this);
     m_anchorModel = new AnchorHistoryModel(this);
     m_compactionModel = new CompactionLogModel(this);
@@ -510,7 +508,7 @@ void MainWindow::createDocks()
     resizeDocks({timeline}, {300}, Qt::Vertical);
     resizeDocks({thresholds, m_sessionsDock}, {470, 250}, Qt::Horizontal);
 
-    bindWhatIf(m_thresholdsPanel, m_whatIf, m_timelineModel);
+    m_whatIf = new WhatIfBinding(m_thresholdsPanel, m_timelineModel, this);
     connect(m_timelinePanel->chart(), &TimelineChart::requestSelected, this, &MainWindow::selectRequest);
     connect(m_anchorsPanel, &AnchorsPanel::recordSelected, this, &MainWindow::selectRecord);
     connect(m_compactionsPanel, &CompactionsPanel::recordSelected, this,

@@ -34,7 +34,7 @@ class SessionsPanel;
 class ThresholdsPanel;
 class TimelineModel;
 class TimelinePanel;
-class WhatIfRunner;
+class WhatIfBinding;
 struct CompactionPolicy;
 struct LoadedSession;
 
@@ -159,7 +159,7 @@ private:
     bool m_selecting = false;
 
     SessionLoader *m_loader = nullptr;
-    WhatIfRunner *m_whatIf = nullptr;
+    WhatIfBinding *m_whatIf = nullptr;
     TimelineModel *m_timelineModel = nullptr;
     AnchorHistoryModel *m_anchorModel = nullptr;
     CompactionLogModel *m_compactionModel = nullptr;

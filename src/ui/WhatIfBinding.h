@@ -1,14 +1,50 @@
 #pragma once
 
+#include "whatif/Simulator.h"
+
+#include <QObject>
+
+#include <memory>
+
 namespace wl {
 
+class BackgroundRunner;
 class ThresholdsPanel;
 class TimelineModel;
-class WhatIfRunner;
+class WhatIfSession;
 
-// Wires the Thresholds dock to the what-if replay and the timeline: every edit
-// re-runs the simulator (latest wins) and the result lands on the timeline and
-// in the totals; the threshold lines follow the edited policy at once.
-void bindWhatIf(ThresholdsPanel *panel, WhatIfRunner *runner, TimelineModel *timeline);
+// The UI's one binding to the engine's what-if (engine/whatif): every edit in the Thresholds
+// dock asks the open session's WhatIfSession for a replay off the GUI thread (latest request
+// wins: while one runs, newer policies replace each other and only the newest runs next), and
+// each result lands on the timeline and in the dock's totals; the threshold lines follow the
+// edited policy at once.
+class WhatIfBinding : public QObject
+{
+    Q_OBJECT
+public:
+    // Either may be null (tests, benchmarks): the results are then only signalled.
+    WhatIfBinding(ThresholdsPanel *panel, TimelineModel *timeline, QObject *parent = nullptr);
+    ~WhatIfBinding() override;
+
+    // The recorded session (its policy field is ignored); drops what was asked for the one before.
+    void setSession(const Simulator::Input &input);
+    // The session the runs replay, with the caches they share (null before a session is set).
+    std::shared_ptr<const WhatIfSession> session() const { return m_session; }
+
+    void request(const CompactionPolicy &policy);
+    bool isBusy() const;
+    int runsStarted() const;
+
+Q_SIGNALS:
+    void resultReady(const wl::CompactionPolicy &policy, const wl::SimulationResult &result, qint64 elapsedMs);
+
+private:
+    void show(const SimulationResult &result, qint64 elapsedMs);
+
+    ThresholdsPanel *m_panel;
+    TimelineModel *m_timeline;
+    BackgroundRunner *m_runner;
+    std::shared_ptr<const WhatIfSession> m_session;
+};
 
 } // namespace wl

@@ -8,7 +8,6 @@
 #include "WhatIfBinding.h"
 #include "replay/SessionImporter.h"
 #include "thresholds/ThresholdsPanel.h"
-#include "thresholds/WhatIfRunner.h"
 #include "timeline/TimelineModel.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/SessionLoader.h"
@@ -44,13 +43,12 @@ QByteArray dockWhatIf(const QString &databasePath, const QString &sessionId, con
         return {};
     }
     ThresholdsPanel panel;
-    WhatIfRunner runner;
     TimelineModel timeline;
-    bindWhatIf(&panel, &runner, &timeline);
+    WhatIfBinding runner(&panel, &timeline);
     panel.setPolicy(session.policy);
     timeline.setRecorded(session.timelineRows());
     runner.setSession(session.simulatorInput());
-    QSignalSpy ready(&runner, &WhatIfRunner::resultReady);
+    QSignalSpy ready(&runner, &WhatIfBinding::resultReady);
     if (edit)
         edit(panel); // emits policyEdited: the binding asks the runner
     else

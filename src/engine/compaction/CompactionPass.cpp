@@ -1,8 +1,8 @@
 #include "CompactionPass.h"
 
 #include "LoggingCategories.h"
-#include "SimulatedOffloads.h"
 #include "model/Message.h"
+#include "whatif/SimulatedOffloads.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -202,8 +202,9 @@ int CompactionPass::warnOffload(const QString &recordId)
     const ContextView::Split s = split();
     const qint64 threshold = m_policy.offloadAtCompaction;
     int from = s.bodyStart;
-    if (m_view.warnScanThreshold == threshold)
-        from = std::max(from, m_view.warnScanEnd);
+    ContextView::WarnScan &scan = m_view.m_warnScan;
+    if (scan.threshold == threshold)
+        from = std::max(from, scan.end);
     int firstFailure = -1;
     int done = 0;
     for (int i = from; i < s.tailStart; ++i) {
@@ -218,8 +219,8 @@ int CompactionPass::warnOffload(const QString &recordId)
             firstFailure = i;
     }
     // A failed offload is tried again next time (fail open, retry later).
-    m_view.warnScanThreshold = threshold;
-    m_view.warnScanEnd = firstFailure >= 0 ? firstFailure : std::max(from, s.tailStart);
+    scan.threshold = threshold;
+    scan.end = firstFailure >= 0 ? firstFailure : std::max(from, s.tailStart);
     return done;
 }
 

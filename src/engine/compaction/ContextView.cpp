@@ -138,9 +138,7 @@ bool ContextView::replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint
     m_hasCheckpoint = true;
     m_coversUpTo = coversUpTo;
     m_checkpointText = checkpoint.text;
-    // As a fresh build leaves them.
-    warnScanEnd = 1;
-    warnScanThreshold = -1;
+    m_warnScan = {}; // as a fresh build leaves it
     return true;
 }
 

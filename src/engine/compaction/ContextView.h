@@ -81,12 +81,19 @@ public:
     };
     Split split(int tailMessages) const;
 
-    // Part of the Warn fast path: items [1, warnScanEnd) hold no result of more than
-    // warnScanThreshold content bytes that could still be offloaded.
-    int warnScanEnd = 1;
-    qint64 warnScanThreshold = -1;
-
 private:
+    // The Warn fast path keeps its scan position in the view it scanned (reset when the head is
+    // replaced); only CompactionPass::warnOffload reads and writes it.
+    friend class CompactionPass;
+    struct WarnScan
+    {
+        // Items [1, end) hold no result of more than `threshold` content bytes that could still
+        // be offloaded.
+        int end = 1;
+        qint64 threshold = -1;
+    };
+    WarnScan m_warnScan;
+
     void pushHistory(const QList<Message> &history, qsizetype index, const ContextOverlays &overlays);
 
     QList<ViewItem> m_items;

@@ -1,9 +1,9 @@
 #include "SessionImporter.h"
 
+#include "CompactionBackfill.h"
 #include "ImportMetadata.h"
 #include "ImportedSession.h"
 #include "LoggingCategories.h"
-#include "SessionReplayer.h"
 #include "TranscriptFormats.h"
 #include "compaction/TokenEstimate.h"
 #include "store/SessionStore.h"
@@ -20,9 +20,9 @@ namespace wl {
 namespace {
 
 // The replay that follows an import, as the import's options ask for it.
-SessionReplayer::Options replayOptionsOf(const SessionImporter::Options &options)
+CompactionBackfill::Options replayOptionsOf(const SessionImporter::Options &options)
 {
-    SessionReplayer::Options replay;
+    CompactionBackfill::Options replay;
     replay.policy = options.replayPolicy;
     replay.overheadTokens = options.replayOverheadTokens;
     replay.auditPath = options.auditPath;
@@ -225,7 +225,7 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
         return abandon(error, false, false);
 
     if (options.replay) {
-        const SessionReplayer::Result replayed = SessionReplayer::replay(store, sessionId, replayOptionsOf(options));
+        const CompactionBackfill::Result replayed = CompactionBackfill::run(store, sessionId, replayOptionsOf(options));
         if (!replayed.ok)
             return abandon(replayed.error, false, replayed.cancelled);
         result.replayTiers = replayed.tiers;
@@ -298,7 +298,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
             return result;
         }
         if (options.replay) {
-            const SessionReplayer::Result replayed = SessionReplayer::replay(store, *id, replayOptionsOf(options));
+            const CompactionBackfill::Result replayed = CompactionBackfill::run(store, *id, replayOptionsOf(options));
             if (!replayed.ok) {
                 store.deleteSession(*id);
                 result.sessionId.clear();

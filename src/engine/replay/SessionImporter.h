@@ -27,7 +27,7 @@ class SessionStore;
 //     (ImportMetadata JSON, store schema 3);
 //   - a Waterline export ("waterline" format) goes through SessionStore::importSession whole,
 //     overlays and records included.
-// With Options::replay the session is then replayed (SessionReplayer). Progress is reported in bytes of the file. A failed or cancelled import deletes the session
+// With Options::replay the session is then replayed (CompactionBackfill). Progress is reported in bytes of the file. A failed or cancelled import deletes the session
 // it had started: nothing half-written stays behind. Synchronous and long for big files: the
 // GUI runs it on a worker thread (the store works from any thread; `cancel` is an atomic and
 // `progress` is called on that worker thread).
@@ -47,11 +47,11 @@ public:
         qint64 batchBytes = 16ll * 1024 * 1024; // ... or fewer when they are this large together
         std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress;
         const std::atomic_bool *cancel = nullptr;
-        // Then re-run Waterline's compaction over it (SessionReplayer) under this policy; a
+        // Then re-run Waterline's compaction over it (CompactionBackfill) under this policy; a
         // failed or cancelled replay deletes the session too.
         bool replay = false;
         CompactionPolicy replayPolicy;
-        qint64 replayOverheadTokens = -1; // see SessionReplayer::Options::overheadTokens
+        qint64 replayOverheadTokens = -1; // see CompactionBackfill::Options::overheadTokens
         QString auditPath;          // for the replay; empty: Paths::auditFile(session)
     };
 

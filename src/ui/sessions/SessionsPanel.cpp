@@ -3,6 +3,7 @@
 #include "ContinueSessionDialog.h"
 #include "SessionListModel.h"
 
+#include "common/BackgroundRunner.h"
 #include "compaction/CompactionPolicy.h"
 #include "store/SessionStore.h"
 #include "tools/Workspace.h"
@@ -23,6 +24,7 @@ namespace wl {
 SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
+    , m_deletions(new BackgroundRunner(BackgroundRunner::Policy::Queue, this))
     , m_model(new SessionListModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTreeView(this))
@@ -171,13 +173,28 @@ bool SessionsPanel::renameSession(const QString &id, const QString &title, QStri
     return true;
 }
 
-bool SessionsPanel::deleteSession(const QString &id, QString *error)
+void SessionsPanel::deleteSession(const QString &id)
 {
-    if (!m_store->deleteSession(id, error))
-        return false;
-    refresh();
-    Q_EMIT sessionDeleted(id);
-    return true;
+    m_deletions->run([store = m_store, id](QString &error) {
+        const bool ok = store->deleteSession(id, &error);
+        store->releaseThreadConnection(); // pool threads outlive the job
+        return ok;
+    }, [this, id](bool ok, const QString &error) {
+        const bool asked = m_askedToDelete.remove(id);
+        if (!ok) {
+            Q_EMIT deleteFailed(id, error);
+            if (asked)
+                QMessageBox::warning(this, tr("Could not delete the session"), error);
+            return;
+        }
+        refresh();
+        Q_EMIT sessionDeleted(id);
+    });
+}
+
+bool SessionsPanel::isDeleting() const
+{
+    return m_deletions->isBusy();
 }
 
 bool SessionsPanel::confirmWorkspace(const QString &workspace)
@@ -236,9 +253,11 @@ void SessionsPanel::deleteDialog()
         tr("Delete \"%1\"? Its messages, compaction records, audit file and offloaded results are removed. "
            "The workspace's own files are not touched.").arg(title),
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    QString error;
-    if (answer == QMessageBox::Yes && !deleteSession(currentSessionId(), &error))
-        QMessageBox::warning(this, tr("Could not delete the session"), error);
+    if (answer != QMessageBox::Yes)
+        return;
+    const QString id = currentSessionId();
+    m_askedToDelete.insert(id);
+    deleteSession(id);
 }
 
 } // namespace wl

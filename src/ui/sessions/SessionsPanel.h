@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include <QSet>
+
 #include <optional>
 
 class QAction;
@@ -13,6 +15,7 @@ class QTreeView;
 
 namespace wl {
 
+class BackgroundRunner;
 class SessionListModel;
 class SessionStore;
 
@@ -21,7 +24,7 @@ class SessionsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    // The store must outlive the panel and be used on the GUI thread only.
+    // The store must outlive the panel; deletions use it from a worker thread (its own connection).
     explicit SessionsPanel(SessionStore *store, QWidget *parent = nullptr);
 
     SessionListModel *model() const { return m_model; }
@@ -34,7 +37,11 @@ public:
     // The actions without dialogs (the dialogs call these); false with a message on failure.
     bool createSession(const QString &title, const QString &workspace, QString *newId, QString *error);
     bool renameSession(const QString &id, const QString &title, QString *error);
-    bool deleteSession(const QString &id, QString *error);
+    // Deletes off the GUI thread (rows, offload files and audit file can take a while, and a busy
+    // database would block the window); sessionDeleted() or deleteFailed() follows. Deletions run
+    // one after another, each one.
+    void deleteSession(const QString &id);
+    bool isDeleting() const;
 
     // What new sessions start with: the default compaction policy and the provider they run on,
     // and the profiles a continued import may choose from.
@@ -57,6 +64,7 @@ public:
 Q_SIGNALS:
     void openRequested(const QString &sessionId);
     void sessionDeleted(const QString &sessionId);
+    void deleteFailed(const QString &sessionId, const QString &error);
 
 private:
     void renameDialog();
@@ -64,6 +72,8 @@ private:
     void updateActions();
 
     SessionStore *m_store;
+    BackgroundRunner *m_deletions;
+    QSet<QString> m_askedToDelete; // deletions the dialog started: their failure is shown
     CompactionPolicy m_newPolicy;
     std::optional<ProviderProfile> m_newProvider;
     QList<ProviderProfile> m_profiles;

@@ -42,19 +42,19 @@ void ProviderCheck::start(Kind kind, const ProviderProfile &profile, const QStri
     m_kind = kind;
     m_profile = profile;
     m_running = true;
-    const quint64 generation = ++m_generation;
     const QString typed = keyOverride.trimmed();
     if (!typed.isEmpty()) {
         run(typed);
         return;
     }
-    // A store per check: its answer cannot be confused with another check's.
+    // A store per check: its answer cannot be confused with another check's (a cancelled check's
+    // store is disconnected from us in stopWork()).
     m_keyStore = new ApiKeyStore(this);
     connect(m_keyStore, &ApiKeyStore::keyResolved, this,
-            [this, generation](const QString &, const ApiKeyStore::Result &result) {
+            [this](const QString &, const ApiKeyStore::Result &result) {
                 if (m_keyStore)
                     m_keyStore->deleteLater();
-                if (generation != m_generation || !m_running)
+                if (!m_running)
                     return;
                 run(result.key);
             });
@@ -111,7 +111,6 @@ void ProviderCheck::cancel()
 {
     if (!m_running)
         return;
-    ++m_generation;
     stopWork();
     m_running = false;
     emit cancelled();

@@ -59,7 +59,6 @@ private:
     ProviderProfile m_profile;
     Kind m_kind = Kind::Connection;
     int m_timeoutMs = 30000;
-    quint64 m_generation = 0;
     bool m_running = false;
     QElapsedTimer m_clock;
     QPointer<ApiKeyStore> m_keyStore;

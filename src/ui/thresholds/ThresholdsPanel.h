@@ -1,7 +1,7 @@
 #pragma once
 
 #include "compaction/CompactionPolicy.h"
-#include "compaction/Simulator.h"
+#include "whatif/Simulator.h"
 
 #include <QWidget>
 

@@ -2,6 +2,7 @@
 
 #include "ConversationFeed.h"
 #include "UiLogging.h"
+#include "common/BackgroundRunner.h"
 #include "agent/AgentRun.h"
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
@@ -26,8 +27,8 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
     , m_provider(new ProviderConnection(this))
     , m_feed(new ConversationFeed(model, view, this))
     , m_prompt(prompt)
+    , m_reader(new BackgroundRunner(BackgroundRunner::Policy::LatestOnly, this))
 {
-    m_pool.setMaxThreadCount(1);
     connect(m_provider, &ProviderConnection::clientsChanged, this, &AgentController::onClientsChanged);
     connect(m_provider, &ProviderConnection::connectionChanged, this, [this](Connection connection) {
         updatePrompt();
@@ -60,8 +61,9 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
 
 AgentController::~AgentController()
 {
-    ++m_generation; // a read still running is dropped
-    m_pool.waitForDone();
+    m_reader->cancel(); // a read still running is dropped
+    delete m_reader;    // waits for it
+    m_reader = nullptr;
     dropRun();
 }
 
@@ -155,7 +157,7 @@ QString AgentController::unsandboxedNote() const
 
 void AgentController::openSession(const QString &sessionId)
 {
-    const quint64 generation = ++m_generation;
+    m_reader->cancel(); // a read still running is for another session (or none)
     dropRun();
     if (sessionId != m_noteSessionId) {
         m_profileNote.clear();
@@ -173,27 +175,31 @@ void AgentController::openSession(const QString &sessionId)
     updatePrompt();
     Q_EMIT statusChanged();
     if (m_opening)
-        readSession(generation, sessionId);
+        readSession(sessionId);
 }
 
-void AgentController::readSession(quint64 generation, const QString &sessionId)
+void AgentController::readSession(const QString &sessionId)
 {
     // The history is read on the worker with its own connection; AgentRun::open() gets it whole.
-    auto read = std::make_shared<SessionRead>();
     const QString databasePath = m_databasePath;
-    m_pool.start([this, generation, sessionId, databasePath, read] {
-        SessionStore store;
-        if (store.open(databasePath, &read->error))
-            read->data = AgentRun::readSession(store, sessionId, &read->error);
-        QMetaObject::invokeMethod(this, [this, generation, sessionId, read] { sessionRead(generation, sessionId, *read); },
-                                  Qt::QueuedConnection);
-    });
+    m_reader->run(
+        [sessionId, databasePath](QString &error) {
+            auto read = std::make_shared<SessionRead>();
+            SessionStore store;
+            if (store.open(databasePath, &error))
+                read->data = AgentRun::readSession(store, sessionId, &error);
+            return read;
+        },
+        [this, sessionId](std::shared_ptr<SessionRead> read, const QString &error) {
+            if (!read)
+                read = std::make_shared<SessionRead>();
+            read->error = error;
+            sessionRead(sessionId, *read);
+        });
 }
 
-void AgentController::sessionRead(quint64 generation, const QString &sessionId, SessionRead &read)
+void AgentController::sessionRead(const QString &sessionId, SessionRead &read)
 {
-    if (generation != m_generation)
-        return; // another session (or none) was opened meanwhile
     m_opening = false;
     if (!read.data) {
         m_openError = read.error;

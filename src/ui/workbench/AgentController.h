@@ -9,7 +9,6 @@
 
 #include <QObject>
 #include <QPointer>
-#include <QThreadPool>
 
 #include <memory>
 #include <optional>
@@ -17,6 +16,7 @@
 namespace wl {
 
 class AgentRun;
+class BackgroundRunner;
 class ConversationFeed;
 class ConversationModel;
 class ConversationView;
@@ -123,8 +123,8 @@ Q_SIGNALS:
 private:
     struct SessionRead;
     // Reads the session on the worker; sessionRead() continues on the GUI thread.
-    void readSession(quint64 generation, const QString &sessionId);
-    void sessionRead(quint64 generation, const QString &sessionId, SessionRead &read);
+    void readSession(const QString &sessionId);
+    void sessionRead(const QString &sessionId, SessionRead &read);
     // Builds the run of a session that was read, on the profile it runs on.
     void startRun(const QString &sessionId, SessionRead &read);
     void onClientsChanged();
@@ -152,8 +152,7 @@ private:
     bool m_readOnly = false; // the open session is an import not continued yet
     QString m_openError;
     bool m_opening = false;
-    quint64 m_generation = 0;
-    QThreadPool m_pool;   // one worker reading sessions; the destructor waits for it
+    BackgroundRunner *m_reader; // reads the session to open, latest only
     qint64 m_lastInputTokens = -1;
 };
 

@@ -1,8 +1,8 @@
 #include "DemoSession.h"
 
 #include "Paths.h"
+#include "replay/CompactionBackfill.h"
 #include "replay/SessionImporter.h"
-#include "replay/SessionReplayer.h"
 #include "store/SessionStore.h"
 
 #include <QCoreApplication>
@@ -104,7 +104,7 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
         return result;
     }
 
-    SessionReplayer::Options replayOptions;
+    CompactionBackfill::Options replayOptions;
     replayOptions.policy = policy();
     // Claude Code's own system prompt and tools (about 37,000 tokens by the reported input) exceed
     // the demo's small window: the demo leaves them out, and says so to every replay of it.
@@ -114,7 +114,7 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
     QFile::remove(replayOptions.auditPath);
     replayOptions.cancel = cancel;
     replayOptions.progress = [&](int done, int total) { report(QCoreApplication::translate("DemoSession", "Replaying it with Waterline's compaction"), 40 + (total > 0 ? 60 * done / total : 0)); };
-    const SessionReplayer::Result replayed = SessionReplayer::replay(store, imported.sessionId, replayOptions);
+    const CompactionBackfill::Result replayed = CompactionBackfill::run(store, imported.sessionId, replayOptions);
     if (!replayed.ok) {
         QString ignored;
         store.deleteSession(imported.sessionId, &ignored);

@@ -3,14 +3,14 @@
 #include "compaction/CompactionPolicy.h"
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
-#include "compaction/Simulator.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
-#include "replay/ReplayInput.h"
 #include "store/AnchorHistoryEntry.h"
 #include "store/RequestRecord.h"
 #include "store/SessionInfo.h"
 #include "store/SessionSource.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
 
 #include <optional>
 

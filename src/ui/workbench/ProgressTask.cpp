@@ -1,21 +1,20 @@
 #include "ProgressTask.h"
 
-#include <QThread>
+#include "common/BackgroundRunner.h"
 
 namespace wl {
 
 ProgressTask::ProgressTask(Job job, QObject *parent)
     : QObject(parent)
     , m_job(std::move(job))
+    , m_runner(new BackgroundRunner(BackgroundRunner::Policy::Queue, this))
 {
 }
 
 ProgressTask::~ProgressTask()
 {
-    if (m_thread) {
-        m_cancel = true;
-        m_thread->wait();
-    }
+    m_cancel = true;
+    delete m_runner; // waits for the job, which uses m_job and m_cancel
 }
 
 void ProgressTask::start()
@@ -24,19 +23,15 @@ void ProgressTask::start()
         return;
     m_running = true;
     m_cancel = false;
-    auto error = std::make_shared<QString>();
-    m_thread = QThread::create([this, error] {
-        *error = m_job([this](const QString &stage, int percent) {
+    m_runner->run([this](QString &error) {
+        error = m_job([this](const QString &stage, int percent) {
             QMetaObject::invokeMethod(this, [this, stage, percent] { Q_EMIT progress(stage, percent); }, Qt::QueuedConnection);
         }, m_cancel);
-    });
-    connect(m_thread, &QThread::finished, this, [this, error] {
-        m_thread->deleteLater();
-        m_thread = nullptr;
+        return true;
+    }, [this](bool, const QString &error) {
         m_running = false;
-        Q_EMIT finished(*error, m_cancel.load());
+        Q_EMIT finished(error, m_cancel.load());
     });
-    m_thread->start();
 }
 
 } // namespace wl

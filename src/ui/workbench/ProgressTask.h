@@ -5,13 +5,13 @@
 #include <atomic>
 #include <functional>
 
-class QThread;
-
 namespace wl {
 
-// Runs one long job (an import, building the demo) on its own thread, with progress
-// reported back on the GUI thread and a cancel flag the job polls. Deletes its
-// thread when done; the task object itself is owned by its parent.
+class BackgroundRunner;
+
+// Runs one long job (an import, building the demo) off the GUI thread (a BackgroundRunner),
+// with progress reported back on the GUI thread and a cancel flag the job polls. Destroying
+// the task cancels the job and waits for it; the task object itself is owned by its parent.
 class ProgressTask : public QObject
 {
     Q_OBJECT
@@ -33,7 +33,7 @@ Q_SIGNALS:
 
 private:
     Job m_job;
-    QThread *m_thread = nullptr;
+    BackgroundRunner *m_runner;
     std::atomic_bool m_cancel{false};
     bool m_running = false;
 };

@@ -1,5 +1,6 @@
 #include "SessionLoader.h"
 
+#include "common/BackgroundRunner.h"
 #include "model/MessageCodec.h"
 #include "store/SessionStore.h"
 
@@ -11,15 +12,12 @@ namespace wl {
 
 SessionLoader::SessionLoader(QObject *parent)
     : QObject(parent)
+    , m_runner(new BackgroundRunner(BackgroundRunner::Policy::LatestOnly, this))
 {
     qRegisterMetaType<wl::LoadedSession>();
-    m_pool.setMaxThreadCount(1);
 }
 
-SessionLoader::~SessionLoader()
-{
-    m_pool.waitForDone();
-}
+SessionLoader::~SessionLoader() = default;
 
 bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionId, LoadedSession *out, QString *error)
 {
@@ -57,19 +55,17 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
 
 void SessionLoader::load(const QString &databasePath, const QString &sessionId)
 {
-    const quint64 generation = ++m_generation;
-    m_pool.start([this, databasePath, sessionId, generation] {
-        LoadedSession session;
-        QString error;
-        const bool ok = loadNow(databasePath, sessionId, &session, &error);
-        QMetaObject::invokeMethod(this, [this, ok, session, error, sessionId, generation] {
-            if (generation != m_generation)
-                return; // superseded by a newer load
-            if (ok)
-                Q_EMIT loaded(session);
-            else
-                Q_EMIT failed(sessionId, error);
-        }, Qt::QueuedConnection);
+    m_runner->cancel(); // a load still running is superseded
+    m_runner->run([databasePath, sessionId](QString &error) {
+        std::optional<LoadedSession> session(std::in_place);
+        if (!loadNow(databasePath, sessionId, &*session, &error))
+            session.reset();
+        return session;
+    }, [this, sessionId](const std::optional<LoadedSession> &session, const QString &error) {
+        if (session)
+            Q_EMIT loaded(*session);
+        else
+            Q_EMIT failed(sessionId, error);
     });
 }
 

@@ -3,9 +3,10 @@
 #include "LoadedSession.h"
 
 #include <QObject>
-#include <QThreadPool>
 
 namespace wl {
+
+class BackgroundRunner;
 
 // Loads a whole session from the store on a worker thread (its own connection,
 // as Qt requires), so opening a 100,000-message session never blocks the window.
@@ -27,8 +28,7 @@ Q_SIGNALS:
     void failed(const QString &sessionId, const QString &error);
 
 private:
-    QThreadPool m_pool; // one worker; the destructor waits for it
-    quint64 m_generation = 0;
+    BackgroundRunner *m_runner; // latest only; its destructor waits for a load in flight
 };
 
 } // namespace wl

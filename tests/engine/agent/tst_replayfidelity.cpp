@@ -5,10 +5,10 @@
 #include "LongTask.h"
 
 #include "compaction/Preflight.h"
-#include "compaction/Simulator.h"
 #include "compaction/TokenEstimate.h"
 #include "model/MessageCodec.h"
-#include "replay/ReplayInput.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
 
 using namespace wl;
 using namespace wl::test;

@@ -8,12 +8,15 @@
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -30,6 +33,7 @@ private slots:
     void modelTester();
     void createRenameDelete();
     void deleteRemovesOnlyThatSession();
+    void deleteRunsOffTheGuiThread();
     void activationOpens();
     void broadWorkspaceIsConfirmed_data();
     void broadWorkspaceIsConfirmed();
@@ -95,8 +99,10 @@ void TestSessionsDock::createRenameDelete()
     QCOMPARE(panel.model()->index(0, 0).data().toString(), u"Web server, take two"_s);
     QCOMPARE(m_store->session(id)->title, u"Web server, take two"_s);
     QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
-    QVERIFY2(panel.deleteSession(id, &error), qPrintable(error));
-    QCOMPARE(deleted.size(), 1);
+    QSignalSpy failed(&panel, &SessionsPanel::deleteFailed);
+    panel.deleteSession(id);
+    QTRY_COMPARE(deleted.size(), 1);
+    QCOMPARE(failed.size(), 0);
     QCOMPARE(panel.model()->rowCount(), 0);
     QVERIFY(!m_store->session(id));
 }
@@ -107,9 +113,48 @@ void TestSessionsDock::deleteRemovesOnlyThatSession()
     QString keep, drop, error;
     QVERIFY(panel.createSession(u"keep"_s, m_dir->path(), &keep, &error));
     QVERIFY(panel.createSession(u"drop"_s, m_dir->path(), &drop, &error));
-    QVERIFY(panel.deleteSession(drop, &error));
+    QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
+    panel.deleteSession(drop);
+    QTRY_COMPARE(deleted.size(), 1);
     QCOMPARE(panel.model()->rowCount(), 1);
     QCOMPARE(panel.model()->sessions().at(0).id, keep);
+
+    // A session that is not there: the failure comes back with its reason.
+    QSignalSpy failed(&panel, &SessionsPanel::deleteFailed);
+    panel.deleteSession(drop);
+    QTRY_COMPARE(failed.size(), 1);
+    QCOMPARE(failed.at(0).at(0).toString(), drop);
+    QVERIFY(!failed.at(0).at(1).toString().isEmpty());
+    QCOMPARE(deleted.size(), 1);
+}
+
+void TestSessionsDock::deleteRunsOffTheGuiThread()
+{
+    SessionsPanel panel(m_store);
+    QString id, error;
+    QVERIFY(panel.createSession(u"doomed"_s, m_dir->path(), &id, &error));
+    QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
+    {
+        // Another program holds the database's write lock: the deletion waits for it (SQLite's
+        // busy timeout), the window must not.
+        QSqlDatabase locker = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"locker"_s);
+        locker.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
+        QVERIFY(locker.open());
+        QSqlQuery lock(locker);
+        QVERIFY(lock.exec(u"BEGIN IMMEDIATE"_s));
+        QElapsedTimer clock;
+        clock.start();
+        panel.deleteSession(id);
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(u"the GUI thread waited %1 ms"_s.arg(clock.elapsed())));
+        QTest::qWait(300); // the event loop runs meanwhile; the deletion still waits
+        QVERIFY(panel.isDeleting());
+        QCOMPARE(deleted.size(), 0);
+        QVERIFY(lock.exec(u"COMMIT"_s));
+        QTRY_COMPARE(deleted.size(), 1);
+        QVERIFY(!m_store->session(id));
+        locker.close();
+    }
+    QSqlDatabase::removeDatabase(u"locker"_s);
 }
 
 void TestSessionsDock::activationOpens()

@@ -1,8 +1,7 @@
 #include "WhatIfBinding.h"
-#include "compaction/ExtractiveSummarizer.h"
 #include "thresholds/ThresholdsPanel.h"
-#include "thresholds/WhatIfRunner.h"
 #include "timeline/TimelineModel.h"
+#include "whatif/WhatIfSession.h"
 
 #include <QDoubleSpinBox>
 #include <QPushButton>
@@ -133,15 +132,14 @@ void TestThresholdsDock::sliderDrivesWhatIf()
 {
     const Simulator::Input input = growingSession(60);
     ThresholdsPanel panel;
-    WhatIfRunner runner;
     TimelineModel timeline;
     QList<TimelineRow> recorded(60);
     timeline.setRecorded(recorded);
-    runner.setSession(input);
     panel.setPolicy(input.policy);
-    bindWhatIf(&panel, &runner, &timeline);
+    WhatIfBinding binding(&panel, &timeline);
+    binding.setSession(input);
 
-    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    QSignalSpy results(&binding, &WhatIfBinding::resultReady);
     panel.thresholdSlider(Tier::Full)->setValue(700);
     QVERIFY(results.wait(5000));
     QCOMPARE(timeline.thresholds().full, 0.7);
@@ -169,9 +167,9 @@ void TestThresholdsDock::sliderDrivesWhatIf()
 
 void TestThresholdsDock::runnerCoalesces()
 {
-    WhatIfRunner runner;
+    WhatIfBinding runner(nullptr, nullptr);
     runner.setSession(growingSession(400));
-    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    QSignalSpy results(&runner, &WhatIfBinding::resultReady);
     CompactionPolicy policy;
     policy.contextWindow = 12000;
     for (int i = 0; i < 30; ++i) {
@@ -189,22 +187,23 @@ void TestThresholdsDock::runnerSharesFactsAcrossRuns()
     // Slider steps over one session reuse the per-message facts of the extractive summariser, and a
     // run served from the cache gives the same what-if as a run without one.
     const Simulator::Input input = growingSession(200);
-    WhatIfRunner runner;
+    WhatIfBinding runner(nullptr, nullptr);
     runner.setSession(input);
-    const std::shared_ptr<const ExtractiveFacts> facts = runner.extractiveFacts();
-    QVERIFY(facts);
-    QCOMPARE(facts->size(), 0);
-    QSignalSpy results(&runner, &WhatIfRunner::resultReady);
+    const std::shared_ptr<const WhatIfSession> session = runner.session();
+    QVERIFY(session);
+    QCOMPARE(session->cachedFacts(), 0);
+    QSignalSpy results(&runner, &WhatIfBinding::resultReady);
     CompactionPolicy policy = input.policy;
     policy.full = 0.75;
     runner.request(policy);
     QTRY_COMPARE(results.size(), 1);
-    const qsizetype filled = facts->size();
+    const qsizetype filled = session->cachedFacts();
     QVERIFY(filled > 0);
     policy.full = 0.72;
     runner.request(policy);
     QTRY_COMPARE(results.size(), 2);
-    QCOMPARE(runner.extractiveFacts(), facts);
+    QCOMPARE(runner.session(), session);
+    QVERIFY(session->cachedFacts() >= filled);
 
     Simulator::Input uncached = input;
     uncached.policy = policy;
@@ -217,8 +216,9 @@ void TestThresholdsDock::runnerSharesFactsAcrossRuns()
         QCOMPARE(got.rows.at(i).ratioAfter, expected.rows.at(i).ratioAfter);
     QVERIFY(expected.totals.summaryCalls > 0);
 
-    runner.setSession(input); // a new session starts a new cache
-    QVERIFY(runner.extractiveFacts() != facts);
+    runner.setSession(input); // a new session starts new caches
+    QVERIFY(runner.session() != session);
+    QCOMPARE(runner.session()->cachedFacts(), 0);
 }
 
 QTEST_MAIN(TestThresholdsDock)

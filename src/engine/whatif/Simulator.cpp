@@ -1,12 +1,12 @@
 #include "Simulator.h"
 
-#include "CompactionPass.h"
-#include "ContextView.h"
-#include "ExtractiveSummarizer.h"
 #include "Paths.h"
-#include "SummaryChain.h"
-#include "TextSink.h"
-#include "TokenEstimate.h"
+#include "compaction/CompactionPass.h"
+#include "compaction/ContextView.h"
+#include "compaction/ExtractiveSummarizer.h"
+#include "compaction/SummaryChain.h"
+#include "compaction/TextSink.h"
+#include "compaction/TokenEstimate.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -1,13 +1,13 @@
-#include "SessionReplayer.h"
+#include "CompactionBackfill.h"
 
 #include "LoggingCategories.h"
 #include "Paths.h"
-#include "ReplayInput.h"
 #include "compaction/AuditLog.h"
 #include "compaction/CompactionPass.h"
 #include "compaction/Preflight.h"
 #include "compaction/TokenEstimate.h"
 #include "store/SessionStore.h"
+#include "whatif/ReplayInput.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -59,7 +59,7 @@ void renameRecord(PreflightResult &result, const QString &id, const QDateTime &t
 
 } // namespace
 
-SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QString &sessionId, const Options &options)
+CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QString &sessionId, const Options &options)
 {
     Result result;
     auto fail = [&](const QString &error) {
@@ -67,9 +67,9 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
         return result;
     };
     if (const QString problem = options.policy.validate(); !problem.isEmpty())
-        return fail(QCoreApplication::translate("SessionReplayer", "invalid policy: %1").arg(problem));
+        return fail(QCoreApplication::translate("CompactionBackfill", "invalid policy: %1").arg(problem));
     if (!Paths::isSafePathComponent(sessionId))
-        return fail(QCoreApplication::translate("SessionReplayer", "\"%1\" is not a session id").arg(sessionId));
+        return fail(QCoreApplication::translate("CompactionBackfill", "\"%1\" is not a session id").arg(sessionId));
 
     QString error;
     const std::optional<SessionInfo> info = store.session(sessionId, &error);
@@ -82,12 +82,12 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
     if (!error.isEmpty())
         return fail(error);
     if (!existing.checkpoints.isEmpty() || !existing.offloads.isEmpty() || !existingRecords.isEmpty())
-        return fail(QCoreApplication::translate("SessionReplayer", "session %1 already has compaction overlays or records; replay starts from the raw history")
+        return fail(QCoreApplication::translate("CompactionBackfill", "session %1 already has compaction overlays or records; replay starts from the raw history")
                         .arg(sessionId));
 
     const QString workspace = options.workspace.isEmpty() ? info->workspace : options.workspace;
     if (workspace.isEmpty())
-        return fail(QCoreApplication::translate("SessionReplayer", "session %1 has no workspace folder for the offloaded results").arg(sessionId));
+        return fail(QCoreApplication::translate("CompactionBackfill", "session %1 has no workspace folder for the offloaded results").arg(sessionId));
     const QString auditPath = options.auditPath.isEmpty() ? Paths::auditFile(sessionId) : options.auditPath;
 
     std::optional<ReplayInput> input = ReplayInput::fromStore(store, sessionId, &error);
@@ -122,7 +122,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
     for (int r = 0; r < total; ++r) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
             result.cancelled = true;
-            return fail(QCoreApplication::translate("SessionReplayer", "replay of session %1 cancelled after %2 of %3 requests").arg(sessionId).arg(r).arg(total));
+            return fail(QCoreApplication::translate("CompactionBackfill", "replay of session %1 cancelled after %2 of %3 requests").arg(sessionId).arg(r).arg(total));
         }
         const int requestIndex = input->requestIndexes[r];
         const QDateTime time = input->requestTimes[r].isValid() ? input->requestTimes[r] : lastTime;
@@ -168,7 +168,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
 
         const std::optional<StepIds> ids = store.appendStep(sessionId, step, &error);
         if (!ids)
-            return fail(QCoreApplication::translate("SessionReplayer", "replay of request %1: %2").arg(requestIndex).arg(error));
+            return fail(QCoreApplication::translate("CompactionBackfill", "replay of request %1: %2").arg(requestIndex).arg(error));
         if (!ids->checkpointIds.isEmpty()) {
             lastCheckpointId = ids->checkpointIds.constLast();
             // Keep the stored ids on the overlays that later views are built from.
@@ -180,7 +180,7 @@ SessionReplayer::Result SessionReplayer::replay(SessionStore &store, const QStri
             lastStateKey = out.stateKey;
             ++result.records;
             if (!AuditLog::append(auditPath, out.record, &error))
-                return fail(QCoreApplication::translate("SessionReplayer", "replay of request %1: %2").arg(requestIndex).arg(error));
+                return fail(QCoreApplication::translate("CompactionBackfill", "replay of request %1: %2").arg(requestIndex).arg(error));
         }
         result.checkpoints += int(out.newCheckpoints.size());
         result.offloads += int(toolTimeOffloads.size() + out.newOffloads.size());

@@ -1,14 +1,14 @@
-// SessionReplayer on a real corpus session with a small window: every tier occurs, records,
+// CompactionBackfill on a real corpus session with a small window: every tier occurs, records,
 // overlays and anchor history are stored, offload files exist and hold the original results,
 // the request views are rewritten, the history stays byte for byte, the replay agrees with the
 // what-if simulator and is deterministic.
 #include "compaction/AuditLog.h"
 #include "compaction/ContextView.h"
-#include "compaction/Simulator.h"
-#include "replay/ReplayInput.h"
+#include "replay/CompactionBackfill.h"
 #include "replay/SessionImporter.h"
-#include "replay/SessionReplayer.h"
 #include "store/SessionStore.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
 
 #include <QDir>
 #include <QFile>
@@ -55,7 +55,7 @@ QByteArray fileBytes(const QString &path)
 
 } // namespace
 
-class TestSessionReplayer : public QObject
+class TestCompactionBackfill : public QObject
 {
     Q_OBJECT
 private slots:
@@ -74,7 +74,7 @@ private:
     std::unique_ptr<SessionStore> m_store;
 };
 
-void TestSessionReplayer::init()
+void TestCompactionBackfill::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
@@ -83,7 +83,7 @@ void TestSessionReplayer::init()
     QVERIFY2(m_store->open(m_dir->filePath(u"sessions.db"_s), &error), qPrintable(error));
 }
 
-QString TestSessionReplayer::importFresh(const QString &workspace)
+QString TestCompactionBackfill::importFresh(const QString &workspace)
 {
     QDir().mkpath(workspace);
     SessionImporter::Options options;
@@ -92,7 +92,7 @@ QString TestSessionReplayer::importFresh(const QString &workspace)
     return r.ok ? r.sessionId : QString();
 }
 
-void TestSessionReplayer::everyTierStoredWithItsOverlays()
+void TestCompactionBackfill::everyTierStoredWithItsOverlays()
 {
     const QString workspace = m_dir->filePath(u"ws"_s);
     const QString session = importFresh(workspace);
@@ -102,7 +102,7 @@ void TestSessionReplayer::everyTierStoredWithItsOverlays()
     QVERIFY(m_store->exportSession(session, exportBefore));
     const QList<RequestRecord> requestsBefore = m_store->requests(session);
 
-    SessionReplayer::Options options;
+    CompactionBackfill::Options options;
     options.policy = smallWindow();
     options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit/records.jsonl"_s);
@@ -111,7 +111,7 @@ void TestSessionReplayer::everyTierStoredWithItsOverlays()
         QCOMPARE(total, 152);
         lastProgress = done;
     };
-    const SessionReplayer::Result r = SessionReplayer::replay(*m_store, session, options);
+    const CompactionBackfill::Result r = CompactionBackfill::run(*m_store, session, options);
     QVERIFY2(r.ok, qPrintable(r.error));
     QCOMPARE(r.requests, 152);
     QCOMPARE(lastProgress, 152);
@@ -200,7 +200,7 @@ void TestSessionReplayer::everyTierStoredWithItsOverlays()
     QCOMPARE(m_store->session(session)->policy, smallWindow().toJson());
 }
 
-void TestSessionReplayer::agreesWithTheSimulator()
+void TestCompactionBackfill::agreesWithTheSimulator()
 {
     const QString session = importFresh(m_dir->filePath(u"ws"_s));
     QVERIFY(!session.isEmpty());
@@ -210,11 +210,11 @@ void TestSessionReplayer::agreesWithTheSimulator()
     simulatorInput.overheadTokens = 0; // as the replay below is told
     const SimulationResult simulated = Simulator::simulate(simulatorInput);
 
-    SessionReplayer::Options options;
+    CompactionBackfill::Options options;
     options.policy = smallWindow();
     options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit.jsonl"_s);
-    QVERIFY(SessionReplayer::replay(*m_store, session, options).ok);
+    QVERIFY(CompactionBackfill::run(*m_store, session, options).ok);
     const QList<RequestRecord> requests = m_store->requests(session);
     QCOMPARE(simulated.rows.size(), requests.size());
     for (qsizetype i = 0; i < requests.size(); ++i) {
@@ -223,7 +223,7 @@ void TestSessionReplayer::agreesWithTheSimulator()
     }
 }
 
-void TestSessionReplayer::deterministic()
+void TestCompactionBackfill::deterministic()
 {
     // One imported session, copied to a second database: the same session twice.
     const QString session = importFresh(m_dir->filePath(u"ws"_s));
@@ -245,13 +245,13 @@ void TestSessionReplayer::deterministic()
     for (const QString &db : {firstDb, secondDb}) {
         SessionStore store;
         QVERIFY(store.open(db));
-        SessionReplayer::Options options;
+        CompactionBackfill::Options options;
         options.policy = smallWindow();
         options.overheadTokens = 0; // the window is far below the session's own fixed overhead
         options.workspace = m_dir->filePath(u"ws-"_s + QFileInfo(db).baseName());
         QVERIFY(QDir().mkpath(options.workspace));
         options.auditPath = options.workspace + u"/audit.jsonl"_s;
-        QVERIFY(SessionReplayer::replay(store, session, options).ok);
+        QVERIFY(CompactionBackfill::run(store, session, options).ok);
         Outcome o;
         o.requests = store.requests(session);
         const ContextOverlays overlays = store.overlays(session);
@@ -278,38 +278,38 @@ void TestSessionReplayer::deterministic()
     }
 }
 
-void TestSessionReplayer::refusesASecondReplay()
+void TestCompactionBackfill::refusesASecondReplay()
 {
     const QString session = importFresh(m_dir->filePath(u"ws"_s));
-    SessionReplayer::Options options;
+    CompactionBackfill::Options options;
     options.policy = smallWindow();
     options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit.jsonl"_s);
-    QVERIFY(SessionReplayer::replay(*m_store, session, options).ok);
+    QVERIFY(CompactionBackfill::run(*m_store, session, options).ok);
     const int records = int(m_store->records(session).size());
-    const SessionReplayer::Result again = SessionReplayer::replay(*m_store, session, options);
+    const CompactionBackfill::Result again = CompactionBackfill::run(*m_store, session, options);
     QVERIFY(!again.ok);
     QVERIFY2(again.error.contains(u"already"_s), qPrintable(again.error));
     QCOMPARE(m_store->records(session).size(), records);
 }
 
-void TestSessionReplayer::invalidPolicyRefused()
+void TestCompactionBackfill::invalidPolicyRefused()
 {
     const QString session = importFresh(m_dir->filePath(u"ws"_s));
-    SessionReplayer::Options options;
+    CompactionBackfill::Options options;
     options.policy.soft = 0.5;
     options.policy.warn = 0.6;
-    const SessionReplayer::Result r = SessionReplayer::replay(*m_store, session, options);
+    const CompactionBackfill::Result r = CompactionBackfill::run(*m_store, session, options);
     QVERIFY(!r.ok);
     QVERIFY2(r.error.contains(u"soft"_s), qPrintable(r.error));
     QVERIFY(m_store->records(session).isEmpty());
 }
 
-void TestSessionReplayer::cancelStops()
+void TestCompactionBackfill::cancelStops()
 {
     const QString session = importFresh(m_dir->filePath(u"ws"_s));
     std::atomic_bool cancel = false;
-    SessionReplayer::Options options;
+    CompactionBackfill::Options options;
     options.policy = smallWindow();
     options.overheadTokens = 0; // the window is far below the session's own fixed overhead
     options.auditPath = m_dir->filePath(u"audit.jsonl"_s);
@@ -318,13 +318,13 @@ void TestSessionReplayer::cancelStops()
         if (done == 10)
             cancel = true;
     };
-    const SessionReplayer::Result r = SessionReplayer::replay(*m_store, session, options);
+    const CompactionBackfill::Result r = CompactionBackfill::run(*m_store, session, options);
     QVERIFY(!r.ok);
     QVERIFY(r.cancelled);
     QCOMPARE(r.requests, 10);
 }
 
-void TestSessionReplayer::importWithReplayIsAllOrNothing()
+void TestCompactionBackfill::importWithReplayIsAllOrNothing()
 {
     const QString workspace = m_dir->filePath(u"ws"_s);
     QDir().mkpath(workspace);
@@ -346,5 +346,5 @@ void TestSessionReplayer::importWithReplayIsAllOrNothing()
     QCOMPARE(m_store->listSessions().size(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestSessionReplayer)
-#include "tst_sessionreplayer.moc"
+QTEST_GUILESS_MAIN(TestCompactionBackfill)
+#include "tst_compactionbackfill.moc"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "OffloadStore.h"
+#include "compaction/OffloadStore.h"
 
 #include <QHash>
 #include <QMutex>

@@ -4,8 +4,8 @@
 #include "compaction/ContextView.h"
 #include "compaction/ExtractiveSummarizer.h"
 #include "compaction/Preflight.h"
-#include "compaction/SimulatedOffloads.h"
-#include "compaction/Simulator.h"
+#include "whatif/SimulatedOffloads.h"
+#include "whatif/Simulator.h"
 
 #include <QDir>
 #include <QJsonArray>

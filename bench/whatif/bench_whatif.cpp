@@ -1,9 +1,9 @@
 // What-if replay with the facts cache: 2,000 requests over 20,000 messages, extractive summaries.
 // The thresholds dock re-runs it on every slider step over the same history (target < 50 ms).
 #include "compaction/ExtractiveSummarizer.h"
-#include "compaction/SimulatedOffloads.h"
-#include "compaction/Simulator.h"
 #include "model/Message.h"
+#include "whatif/SimulatedOffloads.h"
+#include "whatif/Simulator.h"
 
 #include <QRandomGenerator>
 

@@ -1,12 +1,12 @@
 #include "ReplayInput.h"
 
-#include "ImportMetadata.h"
-#include "ImportedSession.h"
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
 #include "llm/ModelTable.h"
 #include "model/MessageCodec.h"
+#include "replay/ImportMetadata.h"
+#include "replay/ImportedSession.h"
 #include "store/RequestRecord.h"
 #include "store/SessionInfo.h"
 #include "store/SessionSource.h"
@@ -214,7 +214,7 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
         if (in.tools.isEmpty())
             in.tools = details.tools;
         addSummarySizes(in, details.compactions);
-        // A replay that was told the overhead (SessionReplayer) left it here: every replay uses it.
+        // A replay that was told the overhead (CompactionBackfill) left it here: every replay uses it.
         const QJsonValue told = source->details.value(kOverheadKey);
         if (told.isDouble() && told.toInteger(-1) >= 0)
             in.overheadTokens = told.toInteger();

@@ -1,7 +1,7 @@
 // What-if replay speed: the live threshold sliders re-run this on every change.
 #include "BenchSessions.h"
 
-#include "compaction/Simulator.h"
+#include "whatif/Simulator.h"
 
 #include <benchmark/benchmark.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "CompactionPolicy.h"
-#include "ContextOverlays.h"
-#include "Tier.h"
+#include "compaction/CompactionPolicy.h"
+#include "compaction/ContextOverlays.h"
+#include "compaction/Tier.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 

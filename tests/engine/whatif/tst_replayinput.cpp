@@ -3,16 +3,16 @@
 // tokens and counted in every replayed request. And a replay is deterministic, views included,
 // with caches shared between runs as the Thresholds dock shares them.
 #include "compaction/ExtractiveSummarizer.h"
-#include "compaction/SimulatedOffloads.h"
-#include "compaction/Simulator.h"
 #include "compaction/TokenEstimate.h"
 #include "llm/ModelTable.h"
 #include "model/MessageCodec.h"
 #include "replay/ImportedSession.h"
-#include "replay/ReplayInput.h"
 #include "replay/SessionImporter.h"
 #include "replay/TranscriptFormats.h"
 #include "store/SessionStore.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/SimulatedOffloads.h"
+#include "whatif/Simulator.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>

@@ -13,11 +13,11 @@ namespace wl {
 
 class SessionStore;
 
-// Re-runs Waterline's own compaction over a stored (typically just imported) session, request
-// by request, with Preflight::runWithoutLlm (the extractive summariser, no network), and stores
-// what it did as if Waterline had run the session (gate 1 offloads each result above the tool-time
-// threshold as the agent would have when the tool finished; every ratio counts ReplayInput's
-// overhead unless told otherwise):
+// Fills in the compaction a stored (typically just imported) session never had: re-runs
+// Waterline's own compaction over it, request by request, with Preflight::runWithoutLlm (the
+// extractive summariser, no network), and stores what it did as if Waterline had run the
+// session (gate 1 offloads each result above the tool-time threshold as the agent would have
+// when the tool finished; every ratio counts ReplayInput's overhead unless told otherwise):
 //   - checkpoints, offload overlays and compaction records (anchor history follows from them),
 //     each request's in one appendStep transaction;
 //   - real offload files under <workspace>/.waterline/tool_results/<session>/;
@@ -29,8 +29,9 @@ class SessionStore;
 // tiers, views, checkpoints, offloads and records; record ids are derived from the session id
 // and request index (UUID v5), and times from the request's recorded time (only duration_ms is
 // measured). The session must not have overlays or records yet (replay starts from the raw
-// history). Used by the demo session and `waterline-cli import --replay`.
-class SessionReplayer
+// history). Used by the demo session and `waterline-cli import --replay`. Not the what-if replay
+// (whatif/Simulator), which stores nothing.
+class CompactionBackfill
 {
 public:
     struct Options
@@ -59,7 +60,7 @@ public:
 
     // A failed or cancelled replay leaves the steps stored so far (each is atomic); callers
     // that need all or nothing delete the session (SessionImporter's --replay does).
-    static Result replay(SessionStore &store, const QString &sessionId, const Options &options);
+    static Result run(SessionStore &store, const QString &sessionId, const Options &options);
 };
 
 } // namespace wl

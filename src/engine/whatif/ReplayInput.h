@@ -1,9 +1,9 @@
 #pragma once
 
 #include "compaction/Checkpoint.h"
-#include "compaction/Simulator.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
+#include "whatif/Simulator.h"
 
 #include <QDateTime>
 #include <QList>
