@@ -17,11 +17,13 @@
 
 #include <sys/resource.h>
 
+using namespace Qt::StringLiterals;
+
 using namespace wl;
 using namespace wl::bench;
 
 namespace {
-const QString kSystem = QStringLiteral("You are a coding agent. Use the tools to inspect and change the repository.");
+const QString kSystem = u"You are a coding agent. Use the tools to inspect and change the repository."_s;
 
 // A window that puts `history` at `ratio`.
 qint64 windowFor(const QList<Message> &history, double ratio)
@@ -35,7 +37,7 @@ qsizetype summaryRequestBytes(const ChatClient &client, const QList<const Messag
                               const Checkpoint *previous)
 {
     const QString prompt = Summarizer::userPrompt(head, previous);
-    const ChatRequest request = ChatClientSummarizer::request(QStringLiteral("qwen2.5-coder:7b"), 4096,
+    const ChatRequest request = ChatClientSummarizer::request(u"qwen2.5-coder:7b"_s, 4096,
                                                               Summarizer::systemInstruction(), prompt);
     const QByteArray body = client.requestBody(request);
     benchmark::DoNotOptimize(body.constData());
@@ -65,13 +67,13 @@ static void BM_PreflightAfterOneMessage(benchmark::State &state)
     QString lastKey;
     Tier tier = Tier::None;
     auto turn = [&] {
-        Message m = Message::user(QStringLiteral("one more short message"));
+        Message m = Message::user(u"one more short message"_s);
         m.id = history.constLast().id + 1;
         m.cacheBytes();
         history.append(m);
         view.append(history, overlays);
         PreflightInput in;
-        in.sessionId = QStringLiteral("bench");
+        in.sessionId = u"bench"_s;
         in.systemPrompt = kSystem;
         in.history = history;
         in.overlays = overlays;
@@ -105,7 +107,7 @@ static void BM_TierDecision(benchmark::State &state)
     policy.contextWindow = windowFor(history, 0.65);
     ContextOverlays overlays;
     ContextView view = ContextView::build(kSystem, history, overlays);
-    const Offloader offloader = Offloader::simulated(QStringLiteral("bench"));
+    const Offloader offloader = Offloader::simulated(u"bench"_s);
     for (auto _ : state) {
         CompactionPass pass(kSystem, history, history.size(), policy, 4000, offloader, overlays, view);
         TierReason reason;
@@ -123,10 +125,10 @@ static void BM_FullCompactionView(benchmark::State &state)
     const QList<Message> history = agentSession(10000, state.range(0) ? 6000 : 3900);
     CompactionPolicy policy;
     policy.contextWindow = windowFor(history, 0.85);
-    const Offloader offloader = Offloader::simulated(QStringLiteral("bench"));
+    const Offloader offloader = Offloader::simulated(u"bench"_s);
     ParsedSummary summary;
-    summary.anchors.setValue(AnchorKind::UserIntent, QStringLiteral("Fix the failing tests"));
-    summary.summary = QStringLiteral("Fixed many modules.");
+    summary.anchors.setValue(AnchorKind::UserIntent, u"Fix the failing tests"_s);
+    summary.summary = u"Fixed many modules."_s;
     summary.structured = true;
     qsizetype viewSize = 0;
     qsizetype bodySize = 0;
@@ -138,7 +140,7 @@ static void BM_FullCompactionView(benchmark::State &state)
         CompactionPass pass(kSystem, history, history.size(), policy, 4000, offloader, overlays, view);
         TierReason reason;
         const Tier tier = pass.decide(false, &reason);
-        auto job = pass.prepareSummary(tier, QStringLiteral("record"));
+        auto job = pass.prepareSummary(tier, u"record"_s);
         if (!job) {
             state.SkipWithError("nothing to summarise");
             break;
@@ -147,7 +149,7 @@ static void BM_FullCompactionView(benchmark::State &state)
         QList<Message> made;
         const QList<const Message *> head = pass.summaryMessages(*job, &made);
         bodySize = summaryRequestBytes(client, head, job->previous ? &*job->previous : nullptr);
-        pass.applySummary(*job, summary, tier, QStringLiteral("record"));
+        pass.applySummary(*job, summary, tier, u"record"_s);
         const QList<Message> messages = pass.view().messages(history, overlays);
         viewSize = messages.size();
         benchmark::DoNotOptimize(messages.constData());
@@ -165,13 +167,13 @@ static void BM_SummaryRequest(benchmark::State &state)
     const QList<Message> history = agentSession(10000, 3900);
     CompactionPolicy policy;
     policy.contextWindow = windowFor(history, 0.85);
-    const Offloader offloader = Offloader::simulated(QStringLiteral("bench"));
+    const Offloader offloader = Offloader::simulated(u"bench"_s);
     ContextOverlays overlays;
     ContextView view = ContextView::build(kSystem, history, overlays);
     CompactionPass pass(kSystem, history, history.size(), policy, 4000, offloader, overlays, view);
     TierReason reason;
     const Tier tier = pass.decide(false, &reason);
-    auto job = pass.prepareSummary(tier, QStringLiteral("record"));
+    auto job = pass.prepareSummary(tier, u"record"_s);
     if (!job) {
         state.SkipWithError("nothing to summarise");
         return;

@@ -5,16 +5,18 @@
 
 #include <benchmark/benchmark.h>
 
+using namespace Qt::StringLiterals;
+
 using namespace wl;
 
 static QList<Message> conversation(int turns)
 {
-    QList<Message> out{Message::system(QStringLiteral("You are a coding agent."))};
+    QList<Message> out{Message::system(u"You are a coding agent."_s)};
     for (int i = 0; i < turns; ++i) {
-        out << Message::user(QStringLiteral("Please fix bug %1 in src/module_%1.cpp").arg(i));
-        const QString id = QStringLiteral("call_%1").arg(i);
-        out << Message::assistant(QStringLiteral("Reading the file."),
-                                  {{id, QStringLiteral("read_file"), QStringLiteral(R"({"path":"src/module_%1.cpp"})").arg(i), true}});
+        out << Message::user(u"Please fix bug %1 in src/module_%1.cpp"_s.arg(i));
+        const QString id = u"call_%1"_s.arg(i);
+        out << Message::assistant(u"Reading the file."_s,
+                                  {{id, u"read_file"_s, uR"({"path":"src/module_%1.cpp"})"_s.arg(i), true}});
         out << Message::toolResult(id, QString(2000, QLatin1Char('x')));
     }
     return out;

@@ -8,6 +8,8 @@
 
 #include <benchmark/benchmark.h>
 
+using namespace Qt::StringLiterals;
+
 using namespace wl;
 
 namespace {
@@ -25,16 +27,16 @@ StepAppend turn(int t, const QList<qint64> &view)
     request.toolSchemaTokens = 900;
     request.inputTokens = 1100 + t;
     request.outputTokens = 120;
-    request.model = QStringLiteral("qwen2.5-coder");
+    request.model = u"qwen2.5-coder"_s;
     step.request = request;
-    const QString callId = QStringLiteral("call_%1").arg(t);
-    Message assistant = Message::assistant(QStringLiteral("I will look at src/module_%1.cpp first.").arg(t),
-                                           {{callId, QStringLiteral("read_file"),
-                                             QStringLiteral(R"({"path":"src/module_%1.cpp"})").arg(t), true}});
+    const QString callId = u"call_%1"_s.arg(t);
+    Message assistant = Message::assistant(u"I will look at src/module_%1.cpp first."_s.arg(t),
+                                           {{callId, u"read_file"_s,
+                                             uR"({"path":"src/module_%1.cpp"})"_s.arg(t), true}});
     assistant.origin = ThisStep::kRow;
-    Message answer = Message::assistant(QStringLiteral("The bug in module %1 is an off-by-one; fixed.").arg(t));
+    Message answer = Message::assistant(u"The bug in module %1 is an off-by-one; fixed."_s.arg(t));
     answer.origin = ThisStep::kRow;
-    step.messages << Message::user(QStringLiteral("Please fix issue #%1 in the parser module.").arg(t)) << assistant
+    step.messages << Message::user(u"Please fix issue #%1 in the parser module."_s.arg(t)) << assistant
                   << Message::toolResult(callId, QString(1024 + (t % 4) * 1024, QLatin1Char('r'))) << answer;
     return step;
 }
@@ -70,7 +72,7 @@ void BM_AppendPerTurn(benchmark::State &state)
         state.PauseTiming();
         QTemporaryDir dir;
         SessionStore store;
-        if (!store.open(dir.filePath(QStringLiteral("bench.db"))))
+        if (!store.open(dir.filePath(u"bench.db"_s)))
             std::abort();
         const QString session = store.createSession({})->id;
         const QList<StepAppend> steps = sessionSteps(kMessages / kPerTurn);
@@ -96,7 +98,7 @@ struct BigSession
 
     BigSession()
     {
-        path = dir.filePath(QStringLiteral("big.db"));
+        path = dir.filePath(u"big.db"_s);
         SessionStore store;
         if (!store.open(path))
             std::abort();

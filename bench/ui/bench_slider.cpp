@@ -15,24 +15,26 @@
 
 #include <benchmark/benchmark.h>
 
+using namespace Qt::StringLiterals;
+
 using namespace wl;
 
 static Simulator::Input session(int requests, int messagesPerRequest)
 {
     Simulator::Input input;
-    input.systemPrompt = QStringLiteral("You are a careful coding agent.");
-    input.sessionId = QStringLiteral("bench");
+    input.systemPrompt = u"You are a careful coding agent."_s;
+    input.sessionId = u"bench"_s;
     input.policy.contextWindow = 32000;
     qint64 id = 1;
     for (int r = 0; r < requests; ++r) {
-        Message user = Message::user(QStringLiteral("Step %1: continue with the next file and run the tests.").arg(r));
+        Message user = Message::user(u"Step %1: continue with the next file and run the tests."_s.arg(r));
         user.id = id++;
         user.cacheBytes();
         input.history.append(user);
         for (int k = 0; k + 1 < messagesPerRequest; k += 2) {
-            const QString callId = QStringLiteral("call_%1_%2").arg(r).arg(k);
-            Message call = Message::assistant(QStringLiteral("I'll use grep to find it."),
-                {{callId, QStringLiteral("bash"), QStringLiteral(R"({"command":"grep -rn foo src/"})"), true}});
+            const QString callId = u"call_%1_%2"_s.arg(r).arg(k);
+            Message call = Message::assistant(u"I'll use grep to find it."_s,
+                {{callId, u"bash"_s, uR"({"command":"grep -rn foo src/"})"_s, true}});
             call.id = id++;
             call.cacheBytes();
             Message result = Message::toolResult(callId, QString(200 + (r * 37 + k * 11) % 6000, QLatin1Char('x')));

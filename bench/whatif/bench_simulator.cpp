@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+using namespace Qt::StringLiterals;
+
 using namespace wl;
 using namespace wl::bench;
 
@@ -14,7 +16,7 @@ static void BM_Simulate(benchmark::State &state)
     const int requests = int(state.range(1));
     const QList<Message> history = agentSession(messages, 8000);
     Simulator::Input in;
-    in.systemPrompt = QStringLiteral("You are a coding agent.");
+    in.systemPrompt = u"You are a coding agent."_s;
     in.history = history;
     in.requests = requestsEvery(messages, messages / requests);
     in.policy.contextWindow = 32000;

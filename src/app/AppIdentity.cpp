@@ -15,9 +15,9 @@ namespace wl {
 
 void setApplicationIdentity(QCoreApplication &app)
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("Waterline"));
-    QCoreApplication::setOrganizationDomain(QStringLiteral("waterline.dev"));
-    QCoreApplication::setApplicationName(QStringLiteral("waterline"));
+    QCoreApplication::setOrganizationName(u"Waterline"_s);
+    QCoreApplication::setOrganizationDomain(u"waterline.dev"_s);
+    QCoreApplication::setApplicationName(u"waterline"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(WATERLINE_VERSION));
     if (qobject_cast<QGuiApplication *>(&app)) {
         QGuiApplication::setDesktopFileName(QString::fromLatin1(kDesktopId));

@@ -17,6 +17,8 @@
 
 #include <cstdio>
 
+using namespace Qt::StringLiterals;
+
 namespace wl::cli {
 
 int printError(const QString &text)
@@ -40,10 +42,10 @@ int runEstimate(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("waterline-cli", "Decode a JSON array of OpenAI chat messages and print the message count and token estimate."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QCoreApplication::translate("waterline-cli", "JSON file holding an array of messages."));
+    parser.addPositionalArgument(u"file"_s, QCoreApplication::translate("waterline-cli", "JSON file holding an array of messages."));
     if (!parser.parse(arguments))
         return printError(parser.errorText()), UsageError;
-    if (parser.isSet(QStringLiteral("help"))) {
+    if (parser.isSet(u"help"_s)) {
         printOut(parser.helpText());
         return Ok;
     }
@@ -72,10 +74,10 @@ int runEstimate(const QStringList &arguments)
         calls += int(m.toolCalls.size());
     }
     printOut(QString::fromUtf8(QJsonDocument(QJsonObject{
-        {QStringLiteral("messages"), int(messages->size())},
-        {QStringLiteral("tool_calls"), calls},
-        {QStringLiteral("bytes"), bytes},
-        {QStringLiteral("tokens"), TokenEstimate::tokensForBytes(bytes)},
+        {u"messages"_s, int(messages->size())},
+        {u"tool_calls"_s, calls},
+        {u"bytes"_s, bytes},
+        {u"tokens"_s, TokenEstimate::tokensForBytes(bytes)},
     }).toJson(QJsonDocument::Compact)));
     return Ok;
 }
@@ -85,11 +87,11 @@ int runEstimate(const QStringList &arguments)
 QList<Command> commands()
 {
     return {
-        {QStringLiteral("estimate"), QCoreApplication::translate("waterline-cli", "Token estimate of a JSON messages file"), runEstimate},
-        {QStringLiteral("import"), QCoreApplication::translate("waterline-cli", "Import a transcript into a new stored session"), runImport},
-        {QStringLiteral("export"), QCoreApplication::translate("waterline-cli", "Write a stored session as Waterline JSONL"), runExport},
-        {QStringLiteral("simulate"), QCoreApplication::translate("waterline-cli", "Replay a session under a compaction policy, no model needed"), runSimulate},
-        {QStringLiteral("run"), QCoreApplication::translate("waterline-cli", "Run the agent headless on a prompt"), runAgent},
+        {u"estimate"_s, QCoreApplication::translate("waterline-cli", "Token estimate of a JSON messages file"), runEstimate},
+        {u"import"_s, QCoreApplication::translate("waterline-cli", "Import a transcript into a new stored session"), runImport},
+        {u"export"_s, QCoreApplication::translate("waterline-cli", "Write a stored session as Waterline JSONL"), runExport},
+        {u"simulate"_s, QCoreApplication::translate("waterline-cli", "Replay a session under a compaction policy, no model needed"), runSimulate},
+        {u"run"_s, QCoreApplication::translate("waterline-cli", "Run the agent headless on a prompt"), runAgent},
     };
 }
 

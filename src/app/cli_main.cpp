@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+using namespace Qt::StringLiterals;
+
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
@@ -14,7 +16,7 @@ int main(int argc, char *argv[])
     auto usage = [] {
         QString text = QCoreApplication::translate("waterline-cli", "Usage: waterline-cli COMMAND [OPTIONS]\n\nCommands:\n");
         for (const wl::cli::Command &command : wl::cli::commands())
-            text += QStringLiteral("  %1  %2\n").arg(command.name, -10).arg(command.summary);
+            text += u"  %1  %2\n"_s.arg(command.name, -10).arg(command.summary);
         text += QCoreApplication::translate("waterline-cli", "\nRun 'waterline-cli COMMAND --help' for a command's options.");
         return text;
     };
@@ -27,13 +29,13 @@ int main(int argc, char *argv[])
         return wl::cli::Ok;
     }
     if (first == u"--version" || first == u"-v") {
-        wl::cli::printOut(QStringLiteral("waterline-cli %1").arg(QCoreApplication::applicationVersion()));
+        wl::cli::printOut(u"waterline-cli %1"_s.arg(QCoreApplication::applicationVersion()));
         return wl::cli::Ok;
     }
     for (const wl::cli::Command &command : wl::cli::commands()) {
         if (command.name == first) {
             QStringList rest = args.mid(2);
-            rest.prepend(QStringLiteral("waterline-cli ") + first);
+            rest.prepend(u"waterline-cli "_s + first);
             return command.run(rest);
         }
     }

@@ -132,7 +132,7 @@ int main(int argc, char *argv[])
     wl::MainWindow window;
     window.restoreLayout();
     if (parser.isSet(showDockOption)) {
-        QDockWidget *dock = window.dock(parser.value(showDockOption) + QStringLiteral("Dock"));
+        QDockWidget *dock = window.dock(parser.value(showDockOption) + u"Dock"_s);
         if (!dock) {
             printError(QApplication::translate("main", "there is no dock named '%1'").arg(parser.value(showDockOption)));
             return 2;

@@ -4,6 +4,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+using namespace Qt::StringLiterals;
+
 namespace wl::Paths {
 
 QString dataDir()
@@ -13,24 +15,24 @@ QString dataDir()
 
 QString defaultDatabasePath()
 {
-    return dataDir() + QStringLiteral("/sessions.db");
+    return dataDir() + u"/sessions.db"_s;
 }
 
 QString auditDir()
 {
-    return dataDir() + QStringLiteral("/compaction_records");
+    return dataDir() + u"/compaction_records"_s;
 }
 
 QString auditFile(const QString &sessionId)
 {
     Q_ASSERT(isSafePathComponent(sessionId));
-    return auditDir() + u'/' + sessionId + QStringLiteral(".jsonl");
+    return auditDir() + u'/' + sessionId + u".jsonl"_s;
 }
 
 QString offloadRelativeDir(const QString &sessionId)
 {
     Q_ASSERT(isSafePathComponent(sessionId));
-    return QStringLiteral(".waterline/tool_results/") + sessionId;
+    return u".waterline/tool_results/"_s + sessionId;
 }
 
 QString offloadDir(const QString &workspace, const QString &sessionId)
@@ -40,7 +42,7 @@ QString offloadDir(const QString &workspace, const QString &sessionId)
 
 bool isSafePathComponent(const QString &component)
 {
-    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$"));
+    static const QRegularExpression safe(u"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$"_s);
     return safe.match(component).hasMatch() && component != u".." && component != u".";
 }
 

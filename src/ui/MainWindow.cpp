@@ -90,7 +90,7 @@ MainWindow::MainWindow(AppSettings *settings, QWidget *parent)
 
 void MainWindow::init()
 {
-    setObjectName(QStringLiteral("MainWindow"));
+    setObjectName(u"MainWindow"_s);
     setWindowTitle(tr("Waterline"));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     setAcceptDrops(true);
@@ -111,13 +111,13 @@ void MainWindow::init()
     statusBar()->addWidget(m_statusSession, 1);
     m_gauge = new ContextGauge(this);
     m_statusTokens = new QLabel(this);
-    m_statusTokens->setObjectName(QStringLiteral("StatusTokens"));
+    m_statusTokens->setObjectName(u"StatusTokens"_s);
     m_statusModel = new QLabel(this);
-    m_statusModel->setObjectName(QStringLiteral("StatusModel"));
+    m_statusModel->setObjectName(u"StatusModel"_s);
     m_statusConnection = new QLabel(this);
-    m_statusConnection->setObjectName(QStringLiteral("StatusConnection"));
+    m_statusConnection->setObjectName(u"StatusConnection"_s);
     m_statusSandbox = new QLabel(this);
-    m_statusSandbox->setObjectName(QStringLiteral("StatusSandbox"));
+    m_statusSandbox->setObjectName(u"StatusSandbox"_s);
     m_statusSandbox->hide();
     statusBar()->addPermanentWidget(m_statusSandbox);
     statusBar()->addPermanentWidget(m_gauge);
@@ -195,19 +195,19 @@ const LoadedSession &MainWindow::session() const
 void MainWindow::createCentralArea()
 {
     m_centralStack = new QStackedWidget(this);
-    m_centralStack->setObjectName(QStringLiteral("CentralStack"));
+    m_centralStack->setObjectName(u"CentralStack"_s);
 
     m_firstRun = new FirstRunPanel(m_centralStack);
     m_centralStack->addWidget(m_firstRun);
 
     m_conversationArea = new QWidget(m_centralStack);
-    m_conversationArea->setObjectName(QStringLiteral("ConversationArea"));
+    m_conversationArea->setObjectName(u"ConversationArea"_s);
     m_conversationView = new ConversationView(m_conversationArea);
     m_conversationView->setModel(m_conversationModel);
     m_prompt = new PromptInput(m_conversationArea);
     // The conversation gets the room; the prompt keeps a few lines and can be dragged taller.
     m_conversationSplitter = new QSplitter(Qt::Vertical, m_conversationArea);
-    m_conversationSplitter->setObjectName(QStringLiteral("ConversationSplitter"));
+    m_conversationSplitter->setObjectName(u"ConversationSplitter"_s);
     m_conversationSplitter->setChildrenCollapsible(false);
     m_conversationSplitter->addWidget(m_conversationView);
     m_conversationSplitter->addWidget(m_prompt);
@@ -416,19 +416,19 @@ void MainWindow::newSession()
 void MainWindow::createActions()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->setObjectName(QStringLiteral("FileMenu"));
-    QAction *import = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-import")), tr("&Import Transcript..."));
-    import->setObjectName(QStringLiteral("ImportAction"));
+    fileMenu->setObjectName(u"FileMenu"_s);
+    QAction *import = fileMenu->addAction(QIcon::fromTheme(u"document-import"_s), tr("&Import Transcript..."));
+    import->setObjectName(u"ImportAction"_s);
     import->setShortcut(Qt::CTRL | Qt::Key_I);
     import->setToolTip(tr("Import a session of Claude Code, Codex, SWE-agent, OpenHands, OpenAI Chat messages or a Waterline export"));
     connect(import, &QAction::triggered, this, &MainWindow::chooseTranscript);
-    QAction *newSessionAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New Session..."));
-    newSessionAction->setObjectName(QStringLiteral("NewSessionAction"));
+    QAction *newSessionAction = fileMenu->addAction(QIcon::fromTheme(u"document-new"_s), tr("&New Session..."));
+    newSessionAction->setObjectName(u"NewSessionAction"_s);
     newSessionAction->setShortcut(QKeySequence::New);
     newSessionAction->setToolTip(tr("Start an agent session in a workspace folder"));
     connect(newSessionAction, &QAction::triggered, this, &MainWindow::newSession);
-    m_continueAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Continue Imported Session..."));
-    m_continueAction->setObjectName(QStringLiteral("ContinueImportAction"));
+    m_continueAction = fileMenu->addAction(QIcon::fromTheme(u"media-playback-start"_s), tr("&Continue Imported Session..."));
+    m_continueAction->setObjectName(u"ContinueImportAction"_s);
     m_continueAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_N);
     m_continueAction->setToolTip(tr("Choose the folder and provider an imported session continues with"));
     m_continueAction->setEnabled(false);
@@ -437,11 +437,11 @@ void MainWindow::createActions()
             m_sessionsPanel->continueDialog(m_session->info.id);
     });
     QAction *demoAction = fileMenu->addAction(tr("Open the &Demo Session"));
-    demoAction->setObjectName(QStringLiteral("DemoAction"));
+    demoAction->setObjectName(u"DemoAction"_s);
     connect(demoAction, &QAction::triggered, this, &MainWindow::openDemo);
     fileMenu->addSeparator();
-    QAction *settingsAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("preferences-system")), tr("&Settings..."));
-    settingsAction->setObjectName(QStringLiteral("SettingsAction"));
+    QAction *settingsAction = fileMenu->addAction(QIcon::fromTheme(u"preferences-system"_s), tr("&Settings..."));
+    settingsAction->setObjectName(u"SettingsAction"_s);
     QList<QKeySequence> settingsKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
     const QKeySequence ctrlComma(Qt::CTRL | Qt::Key_Comma);
     if (!settingsKeys.contains(ctrlComma))
@@ -456,7 +456,7 @@ void MainWindow::createActions()
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->setObjectName(QStringLiteral("ViewMenu"));
+    viewMenu->setObjectName(u"ViewMenu"_s);
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *about = helpMenu->addAction(tr("&About Waterline"));
@@ -477,7 +477,7 @@ QDockWidget *MainWindow::addPanelDock(const char *objectName, QWidget *panel, Qt
     dock->setObjectName(QString::fromLatin1(objectName));
     dock->setWidget(panel ? panel : makeExplanationPanel(explanationFor(objectName), dock));
     addDockWidget(area, dock);
-    if (auto *viewMenu = findChild<QMenu *>(QStringLiteral("ViewMenu")))
+    if (auto *viewMenu = findChild<QMenu *>(u"ViewMenu"_s))
         viewMenu->addAction(dock->toggleViewAction());
     return dock;
 }
@@ -571,7 +571,7 @@ void MainWindow::updateNewSessionDefaults()
 
 void MainWindow::openDemo()
 {
-    if (findChild<ProgressTask *>(QStringLiteral("DemoTask")))
+    if (findChild<ProgressTask *>(u"DemoTask"_s))
         return; // being built
     // The demo is built once (import and replay, a few seconds) on a worker thread, in a database of its own.
     auto *bar = new QProgressBar(this);
@@ -586,15 +586,15 @@ void MainWindow::openDemo()
         *sessionId = result.sessionId;
         return result.ok ? QString() : result.error;
     }, this);
-    task->setObjectName(QStringLiteral("DemoTask"));
+    task->setObjectName(u"DemoTask"_s);
     connect(task, &ProgressTask::progress, bar, [bar](const QString &stage, int percent) {
         bar->setValue(percent);
-        bar->setFormat(stage + QStringLiteral(" %p%"));
+        bar->setFormat(stage + u" %p%"_s);
     });
     connect(task, &ProgressTask::finished, this, [this, task, bar, folder, sessionId](QString error) {
         task->deleteLater();
         bar->deleteLater();
-        const QString dbPath = folder + QStringLiteral("/demo.db");
+        const QString dbPath = folder + u"/demo.db"_s;
         auto store = std::make_unique<SessionStore>();
         if (error.isEmpty())
             store->open(dbPath, &error);
@@ -616,7 +616,7 @@ void MainWindow::openDemo()
 
 bool MainWindow::openLastSession()
 {
-    const QString last = QSettings().value(QStringLiteral("Session/last")).toString();
+    const QString last = QSettings().value(u"Session/last"_s).toString();
     if (last.isEmpty() || !m_sessionsPanel || m_sessionsPanel->model()->rowForSession(last) < 0)
         return false;
     openSession(m_databasePath, last);
@@ -639,7 +639,7 @@ void MainWindow::showSession(const LoadedSession &session)
     *m_session = session;
     m_selectedRequest = -1;
     if (!session.isEmpty())
-        QSettings().setValue(QStringLiteral("Session/last"), session.info.id);
+        QSettings().setValue(u"Session/last"_s, session.info.id);
     if (m_sessionsPanel) {
         m_sessionsPanel->refresh();
         m_sessionsPanel->setCurrentSession(session.info.id);
@@ -733,12 +733,12 @@ void MainWindow::selectRecord(const QString &recordId)
 void MainWindow::chooseTranscript()
 {
     QSettings settings;
-    const QString dir = settings.value(QStringLiteral("Import/lastDir"), QDir::homePath()).toString();
+    const QString dir = settings.value(u"Import/lastDir"_s, QDir::homePath()).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Import a transcript"), dir,
         tr("Agent transcripts (*.jsonl *.json *.traj);;All files (*)"));
     if (path.isEmpty())
         return;
-    settings.setValue(QStringLiteral("Import/lastDir"), QFileInfo(path).absolutePath());
+    settings.setValue(u"Import/lastDir"_s, QFileInfo(path).absolutePath());
     importTranscript(path);
 }
 

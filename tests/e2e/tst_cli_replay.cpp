@@ -78,7 +78,7 @@ QString orphanIn(const QJsonArray &view)
 class TestCliReplay : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void simulateJsonAndViews_data();
     void simulateJsonAndViews();

@@ -104,7 +104,7 @@ QString pairingProblem(const QList<Message> &history)
 class TestCliRun : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void usageErrors_data();
     void usageErrors();

@@ -51,7 +51,7 @@ Run run(const QString &binary, const QStringList &arguments, const QString &disp
 class TestNoDisplay : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void printsWithoutDisplay_data();
     void printsWithoutDisplay();
 };

@@ -27,7 +27,7 @@ using Cli = CliProcess;
 // `waterline-cli simulate`, its output without the final newline.
 Cli simulate(const QStringList &arguments, const QString &home)
 {
-    Cli run = runWaterlineCli(QStringList{QStringLiteral("simulate")} + arguments, home);
+    Cli run = runWaterlineCli(QStringList{u"simulate"_s} + arguments, home);
     run.out = run.out.trimmed();
     return run;
 }
@@ -72,7 +72,7 @@ QByteArray dockWhatIf(const QString &databasePath, const QString &sessionId, con
 class TestReplayAgreement : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void cliAndDockAgree_data();
     void cliAndDockAgree();

@@ -12,7 +12,7 @@ using namespace Qt::StringLiterals;
 class TestScreenshot : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void screenshotUnderXvfb();
     void badWorkspaceIsRefused();
 };

@@ -91,7 +91,7 @@ FakeToolCall call(const QString &id, const QString &name, const QJsonObject &arg
 class TestRunAs : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void homeIsTheUsersOwn();
     void xdgFoldersAreOnTheHost();
     void whatTheAgentWritesBelongsToTheUser();

@@ -672,7 +672,7 @@ void FakeLlmServer::handleRequest(Connection *connection, RecordedRequest reques
 {
     request.number = int(m_requests.size()) + 1;
     m_requests.append(request);
-    emit requestReceived(request);
+    Q_EMIT requestReceived(request);
 
     const QString protocol = request.protocol();
     std::optional<FakeReply> chosen;

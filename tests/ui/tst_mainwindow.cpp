@@ -27,7 +27,7 @@ public:
 class TestMainWindow : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void docksExist_data();
     void docksExist();

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
@@ -25,7 +27,7 @@ QString tierName(Tier tier)
         if (entry.tier == tier)
             return entry.name.toString();
     }
-    return QStringLiteral("none");
+    return u"none"_s;
 }
 
 bool tierFromName(QStringView name, Tier *tier)

@@ -59,7 +59,7 @@ void ApiKeyStore::lookup(const ProviderProfile &profile)
     const QString variable = environmentVariableFor(profile);
     if (keyRef.isEmpty()) {
         QTimer::singleShot(0, this, [this, keyRef] {
-            emit keyResolved(keyRef, Result{{}, Source::None, tr("this profile needs no key")});
+            Q_EMIT keyResolved(keyRef, Result{{}, Source::None, tr("this profile needs no key")});
         });
         return;
     }
@@ -73,7 +73,7 @@ void ApiKeyStore::lookup(const ProviderProfile &profile)
             if (!key.isEmpty()) {
                 Redaction::registerSecret(key);
                 qCDebug(lcLlm).noquote() << "API key for" << keyRef << "found in the keychain";
-                emit keyResolved(keyRef, Result{key, Source::Keychain, tr("keychain entry %1").arg(keyRef)});
+                Q_EMIT keyResolved(keyRef, Result{key, Source::Keychain, tr("keychain entry %1").arg(keyRef)});
                 return;
             }
             const QString note = job->error() == QKeychain::EntryNotFound
@@ -96,13 +96,13 @@ void ApiKeyStore::resolveFromEnvironment(const QString &keyRef, const QString &v
     if (key.isEmpty()) {
         qCDebug(lcLlm).noquote() << "no API key for" << keyRef << "(" << keychainNote << "; environment variable"
                                  << variable << "unset)";
-        emit keyResolved(keyRef, Result{{}, Source::None,
+        Q_EMIT keyResolved(keyRef, Result{{}, Source::None,
                                         tr("%1; environment variable %2 is not set").arg(keychainNote, variable)});
         return;
     }
     Redaction::registerSecret(key);
     qCDebug(lcLlm).noquote() << "API key for" << keyRef << "taken from environment variable" << variable;
-    emit keyResolved(keyRef, Result{key, Source::Environment, tr("environment variable %1").arg(variable)});
+    Q_EMIT keyResolved(keyRef, Result{key, Source::Environment, tr("environment variable %1").arg(variable)});
 }
 
 void ApiKeyStore::store(const QString &keyRef, const QString &key)
@@ -116,7 +116,7 @@ void ApiKeyStore::store(const QString &keyRef, const QString &key)
         job->setTextData(key);
         connect(job, &QKeychain::Job::finished, this, [this, job, keyRef] {
             const bool ok = job->error() == QKeychain::NoError;
-            emit keyStored(keyRef, ok, ok ? QString() : Redaction::redact(job->errorString()));
+            Q_EMIT keyStored(keyRef, ok, ok ? QString() : Redaction::redact(job->errorString()));
         });
         job->start();
         return;
@@ -125,7 +125,7 @@ void ApiKeyStore::store(const QString &keyRef, const QString &key)
     Q_UNUSED(key)
 #endif
     QTimer::singleShot(0, this, [this, keyRef] {
-        emit keyStored(keyRef, false, tr("no keychain is available; set the key in an environment variable instead"));
+        Q_EMIT keyStored(keyRef, false, tr("no keychain is available; set the key in an environment variable instead"));
     });
 }
 

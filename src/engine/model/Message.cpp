@@ -2,17 +2,19 @@
 
 #include "Utf8.h"
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 QString roleName(Role role)
 {
     switch (role) {
-    case Role::System: return QStringLiteral("system");
-    case Role::User: return QStringLiteral("user");
-    case Role::Assistant: return QStringLiteral("assistant");
-    case Role::Tool: return QStringLiteral("tool");
+    case Role::System: return u"system"_s;
+    case Role::User: return u"user"_s;
+    case Role::Assistant: return u"assistant"_s;
+    case Role::Tool: return u"tool"_s;
     }
-    return QStringLiteral("user");
+    return u"user"_s;
 }
 
 bool roleFromName(QStringView name, Role *role)

@@ -106,7 +106,7 @@ void AppSettings::writeValue(Key key, const QVariant &value)
     if (m_settings->contains(name) && m_settings->value(name).toString() == value.toString())
         return;
     m_settings->setValue(name, value);
-    emit changed(key);
+    Q_EMIT changed(key);
 }
 
 QString AppSettings::readRawProfiles() const

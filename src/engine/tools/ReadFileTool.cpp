@@ -48,9 +48,8 @@ ToolRun *ReadFileTool::run(const QJsonObject &arguments, const ToolContext &cont
             return readPage(*root, relative, path, offset, limit);
         },
         parent);
-    if (Workspace::isOffloadPath(resolved.relativePath)) {
+    if (Workspace::isOffloadPath(relative)) {
         QPointer<Workspace> workspace = context.workspace;
-        const QString relative = resolved.relativePath;
         QObject::connect(run, &ToolRun::finished, context.workspace, [workspace, relative](const ToolResult &result) {
             if (workspace && !result.isError)
                 workspace->noteRead(relative);

@@ -6,6 +6,8 @@
 #include <QMutex>
 #include <QThreadPool>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 // Shared between a run and its pool task, so either may go away first.
@@ -44,9 +46,9 @@ void ToolRun::cancel()
 ToolResult ToolRun::cancelledResult() const
 {
     ToolResult result = ToolResult::error(
-        QStringLiteral("the %1 call was cancelled by the user").arg(m_toolName));
+        u"the %1 call was cancelled by the user"_s.arg(m_toolName));
     result.exitCode = -1;
-    result.metadata.insert(QStringLiteral("cancelled"), true);
+    result.metadata.insert(u"cancelled"_s, true);
     return result;
 }
 

@@ -4,6 +4,8 @@
 #include <QColor>
 #include <QLocale>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
@@ -57,7 +59,7 @@ QVariant AnchorHistoryModel::data(const QModelIndex &index, int role) const
         // One line in the grid; the full text is in the tooltip and the diff pane.
         QString text = snapshot.anchors.value(kind).simplified();
         if (text.size() > 160)
-            text = text.left(157) + QStringLiteral("...");
+            text = text.left(157) + u"..."_s;
         return text;
     }
     case Qt::ToolTipRole:
@@ -69,7 +71,7 @@ QVariant AnchorHistoryModel::data(const QModelIndex &index, int role) const
     case ChangeRole:
         return int(change);
     case PreviousValueRole:
-        return index.column() > 0 ? m_snapshots.at(index.column() - 1).anchors.value(kind) : QStringLiteral("N/A");
+        return index.column() > 0 ? m_snapshots.at(index.column() - 1).anchors.value(kind) : u"N/A"_s;
     case RecordIdRole:
         return snapshot.recordId;
     }

@@ -10,6 +10,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
@@ -19,14 +21,14 @@ AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
     , m_diffTitle(new QLabel(this))
     , m_diff(new QTextBrowser(this))
 {
-    setObjectName(QStringLiteral("AnchorsPanel"));
-    m_table->setObjectName(QStringLiteral("AnchorsTable"));
+    setObjectName(u"AnchorsPanel"_s);
+    m_table->setObjectName(u"AnchorsTable"_s);
     m_table->setModel(model);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setWordWrap(false);
     m_table->horizontalHeader()->setDefaultSectionSize(220);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_diff->setObjectName(QStringLiteral("AnchorDiff"));
+    m_diff->setObjectName(u"AnchorDiff"_s);
     m_diff->setOpenLinks(false);
     m_diffTitle->setWordWrap(true);
 
@@ -43,7 +45,7 @@ AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
     bottomLayout->addWidget(m_diff, 1);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->setObjectName(QStringLiteral("AnchorsSplitter"));
+    splitter->setObjectName(u"AnchorsSplitter"_s);
     splitter->addWidget(m_table);
     splitter->addWidget(bottom);
     splitter->setStretchFactor(0, 3);

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
@@ -87,16 +89,16 @@ QList<DiffSegment> wordDiff(const QString &before, const QString &after)
 
 QString diffToHtml(const QList<DiffSegment> &segments)
 {
-    QString html = QStringLiteral("<div style=\"white-space: pre-wrap;\">");
+    QString html = u"<div style=\"white-space: pre-wrap;\">"_s;
     for (const DiffSegment &s : segments) {
         const QString text = s.text.toHtmlEscaped();
         switch (s.kind) {
         case DiffSegment::Equal: html += text; break;
-        case DiffSegment::Removed: html += QStringLiteral("<s style=\"background-color:#fed7d7;color:#742a2a;\">") + text + QStringLiteral("</s>"); break;
-        case DiffSegment::Inserted: html += QStringLiteral("<span style=\"background-color:#c6f6d5;color:#22543d;\">") + text + QStringLiteral("</span>"); break;
+        case DiffSegment::Removed: html += u"<s style=\"background-color:#fed7d7;color:#742a2a;\">"_s + text + u"</s>"_s; break;
+        case DiffSegment::Inserted: html += u"<span style=\"background-color:#c6f6d5;color:#22543d;\">"_s + text + u"</span>"_s; break;
         }
     }
-    return html + QStringLiteral("</div>");
+    return html + u"</div>"_s;
 }
 
 } // namespace wl

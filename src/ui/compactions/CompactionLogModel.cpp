@@ -7,6 +7,8 @@
 
 #include <numeric>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 CompactionLogModel::CompactionLogModel(QObject *parent)
@@ -148,14 +150,14 @@ QByteArray CompactionLogModel::toCsv(const QList<int> &rows) const
 {
     auto quote = [](QString s) {
         if (s.contains(u',') || s.contains(u'"') || s.contains(u'\n'))
-            s = u'"' + s.replace(u'"', QStringLiteral("\"\"")) + u'"';
+            s = u'"' + s.replace(u'"', u"\"\""_s) + u'"';
         return s;
     };
-    QString out = QStringLiteral("id,timestamp,request_index,tier,changed,tokens_before,tokens_after,msgs_before,msgs_after,"
-                                 "compression_ratio,duration_ms,summarizer,summarized,offloaded,error\n");
+    QString out = u"id,timestamp,request_index,tier,changed,tokens_before,tokens_after,msgs_before,msgs_after,"
+                                 "compression_ratio,duration_ms,summarizer,summarized,offloaded,error\n"_s;
     auto add = [&](const CompactionRecord &r) {
         out += QStringList{r.id, r.timestamp.toString(Qt::ISODateWithMs), QString::number(r.requestIndex), tierName(r.tier),
-                           r.changed ? QStringLiteral("true") : QStringLiteral("false"),
+                           r.changed ? u"true"_s : u"false"_s,
                            QString::number(r.tokensBefore), QString::number(r.tokensAfter),
                            QString::number(r.msgsBefore), QString::number(r.msgsAfter),
                            QString::number(r.compressionRatio, 'f', 4), QString::number(r.durationMs),

@@ -15,6 +15,8 @@
 #include <QTableView>
 #include <QToolButton>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
@@ -23,9 +25,9 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     , m_filter(new CompactionTierFilter(this))
     , m_table(new QTableView(this))
 {
-    setObjectName(QStringLiteral("CompactionsPanel"));
+    setObjectName(u"CompactionsPanel"_s);
     m_filter->setSourceModel(model);
-    m_table->setObjectName(QStringLiteral("CompactionsTable"));
+    m_table->setObjectName(u"CompactionsTable"_s);
     m_table->setModel(m_filter);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(CompactionLogModel::TimeColumn, Qt::AscendingOrder);
@@ -39,7 +41,7 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     bar->addWidget(new QLabel(tr("Show:"), this));
     for (Tier tier : {Tier::None, Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency}) {
         auto *box = new QCheckBox(tierDisplayName(tier), this);
-        box->setObjectName(QStringLiteral("TierFilter_") + tierName(tier));
+        box->setObjectName(u"TierFilter_"_s + tierName(tier));
         box->setChecked(true);
         connect(box, &QCheckBox::toggled, this, [this, tier](bool on) { m_filter->setTierVisible(tier, on); });
         bar->addWidget(box);
@@ -88,9 +90,9 @@ bool CompactionsPanel::exportVisible(const QString &path, bool csv, QString *err
     for (int i = 0; i < m_filter->rowCount(); ++i)
         rows.append(m_filter->mapToSource(m_filter->index(i, 0)).row());
     std::sort(rows.begin(), rows.end()); // time order, whatever the view's sort
-    const QByteArray data = csv ? m_model->toCsv(rows) : m_model->toJsonl(rows);
+    const QByteArray bytes = csv ? m_model->toCsv(rows) : m_model->toJsonl(rows);
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         if (error)
             *error = tr("Could not write %1: %2").arg(path, file.errorString());
         return false;
@@ -101,11 +103,11 @@ bool CompactionsPanel::exportVisible(const QString &path, bool csv, QString *err
 void CompactionsPanel::exportTo(bool csv)
 {
     QSettings settings;
-    const QString dirKey = QStringLiteral("Compactions/exportDir");
+    const QString dirKey = u"Compactions/exportDir"_s;
     const QString dir = settings.value(dirKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
-    const QString suffix = csv ? QStringLiteral("csv") : QStringLiteral("jsonl");
+    const QString suffix = csv ? u"csv"_s : u"jsonl"_s;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export compaction records"),
-        dir + QStringLiteral("/compactions.") + suffix, csv ? tr("CSV file (*.csv)") : tr("JSON Lines (*.jsonl)"));
+        dir + u"/compactions."_s + suffix, csv ? tr("CSV file (*.csv)") : tr("JSON Lines (*.jsonl)"));
     if (path.isEmpty())
         return;
     settings.setValue(dirKey, QFileInfo(path).absolutePath());

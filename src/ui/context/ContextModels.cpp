@@ -8,13 +8,15 @@
 
 #include <algorithm>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 QString contextSnippet(const QString &text, int maxChars)
 {
     QString head = text.left(maxChars * 2).simplified();
     if (head.size() > maxChars || text.size() > maxChars * 2)
-        head = head.left(maxChars - 3) + QStringLiteral("...");
+        head = head.left(maxChars - 3) + u"..."_s;
     return head;
 }
 
@@ -23,14 +25,14 @@ static QString callsText(const Message &m)
     QStringList names;
     for (const ToolCall &c : m.toolCalls)
         names << c.name + u'(' + contextSnippet(c.arguments, 60) + u')';
-    return names.join(QStringLiteral(", "));
+    return names.join(u", "_s);
 }
 
 static QString fullText(const Message &m)
 {
     QString text = m.content;
     for (const ToolCall &c : m.toolCalls)
-        text += QStringLiteral("\n[tool_call %1(%2)]: %3").arg(c.name, c.id, c.arguments);
+        text += u"\n[tool_call %1(%2)]: %3"_s.arg(c.name, c.id, c.arguments);
     return text;
 }
 

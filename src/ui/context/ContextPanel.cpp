@@ -12,6 +12,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
@@ -34,7 +36,7 @@ QWidget *titled(const QString &title, QWidget *child, QWidget *parent)
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     auto *label = new QLabel(title, box);
-    label->setStyleSheet(QStringLiteral("font-weight: bold;"));
+    label->setStyleSheet(u"font-weight: bold;"_s);
     layout->addWidget(label);
     layout->addWidget(child, 1);
     return box;
@@ -48,20 +50,20 @@ ContextPanel::ContextPanel(QWidget *parent)
     , m_summary(new QLabel(this))
     , m_detail(new QPlainTextEdit(this))
 {
-    setObjectName(QStringLiteral("ContextPanel"));
-    m_viewTable = makeTable(m_viewModel, QStringLiteral("ContextViewTable"), this);
-    m_historyTable = makeTable(m_historyModel, QStringLiteral("ContextHistoryTable"), this);
-    m_detail->setObjectName(QStringLiteral("ContextDetail"));
+    setObjectName(u"ContextPanel"_s);
+    m_viewTable = makeTable(m_viewModel, u"ContextViewTable"_s, this);
+    m_historyTable = makeTable(m_historyModel, u"ContextHistoryTable"_s, this);
+    m_detail->setObjectName(u"ContextDetail"_s);
     m_detail->setReadOnly(true);
     m_detail->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_summary->setWordWrap(true);
 
     auto *tables = new QSplitter(Qt::Horizontal, this);
-    tables->setObjectName(QStringLiteral("ContextTablesSplitter"));
+    tables->setObjectName(u"ContextTablesSplitter"_s);
     tables->addWidget(titled(tr("Sent to the model"), m_viewTable, tables));
     tables->addWidget(titled(tr("Full history at that moment"), m_historyTable, tables));
     auto *vertical = new QSplitter(Qt::Vertical, this);
-    vertical->setObjectName(QStringLiteral("ContextSplitter"));
+    vertical->setObjectName(u"ContextSplitter"_s);
     vertical->addWidget(tables);
     vertical->addWidget(m_detail);
     vertical->setStretchFactor(0, 3);

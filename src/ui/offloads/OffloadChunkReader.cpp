@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 OffloadChunkReader::~OffloadChunkReader() = default;
@@ -64,7 +66,7 @@ QString OffloadChunkReader::readChunk(qint64 maxBytes, qint64 *rawBytes)
         *rawBytes = cut;
     QString text = QString::fromUtf8(data);
     if (text.contains(u'\r'))
-        text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+        text.replace(u"\r\n"_s, u"\n"_s);
     return text;
 }
 

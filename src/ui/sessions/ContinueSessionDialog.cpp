@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 ContinueSessionDialog::ContinueSessionDialog(const QString &title, const QList<ProviderProfile> &profiles,
@@ -22,7 +24,7 @@ ContinueSessionDialog::ContinueSessionDialog(const QString &title, const QList<P
     , m_provider(new QComboBox(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
-    setObjectName(QStringLiteral("ContinueSessionDialog"));
+    setObjectName(u"ContinueSessionDialog"_s);
     setWindowTitle(tr("Continue Imported Session"));
 
     auto *intro = new QLabel(tr("<b>%1</b> was imported and is read-only. To let an agent continue it, choose the folder "
@@ -34,7 +36,7 @@ ContinueSessionDialog::ContinueSessionDialog(const QString &title, const QList<P
     intro->setWordWrap(true);
     intro->setTextFormat(Qt::RichText);
 
-    m_workspace->setObjectName(QStringLiteral("WorkspaceEdit"));
+    m_workspace->setObjectName(u"WorkspaceEdit"_s);
     m_workspace->setPlaceholderText(tr("The folder the agent works in"));
     m_workspace->setClearButtonEnabled(true);
     auto *browseButton = new QPushButton(tr("&Browse\u2026"), this);
@@ -42,7 +44,7 @@ ContinueSessionDialog::ContinueSessionDialog(const QString &title, const QList<P
     workspaceRow->addWidget(m_workspace, 1);
     workspaceRow->addWidget(browseButton);
 
-    m_provider->setObjectName(QStringLiteral("ProviderCombo"));
+    m_provider->setObjectName(u"ProviderCombo"_s);
     for (const ProviderProfile &p : std::as_const(m_profiles))
         m_provider->addItem(p.model.isEmpty() ? p.name : tr("%1 (%2)").arg(p.name, p.model), p.name);
     setProfileName(defaultProfile);

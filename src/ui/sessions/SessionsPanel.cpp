@@ -19,6 +19,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
@@ -29,10 +31,10 @@ SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTreeView(this))
 {
-    setObjectName(QStringLiteral("SessionsPanel"));
+    setObjectName(u"SessionsPanel"_s);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SessionListModel::SortRole);
-    m_view->setObjectName(QStringLiteral("SessionsView"));
+    m_view->setObjectName(u"SessionsView"_s);
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
     m_view->setSortingEnabled(true);
@@ -44,16 +46,16 @@ SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
 
     auto *toolbar = new QToolBar(this);
     toolbar->setIconSize(QSize(16, 16));
-    QAction *newAction = toolbar->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("New..."));
+    QAction *newAction = toolbar->addAction(QIcon::fromTheme(u"document-new"_s), tr("New..."));
     newAction->setToolTip(tr("Start a new session in a workspace folder"));
     QAction *renameAction = new QAction(tr("Rename..."), this);
     renameAction->setShortcut(Qt::Key_F2);
     renameAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    QAction *deleteAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-delete")), tr("Delete..."), this);
+    QAction *deleteAction = new QAction(QIcon::fromTheme(u"edit-delete"_s), tr("Delete..."), this);
     deleteAction->setShortcut(QKeySequence::Delete);
     deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_continueAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Continue Imported Session\u2026"), this);
-    m_continueAction->setObjectName(QStringLiteral("ContinueSessionAction"));
+    m_continueAction = new QAction(QIcon::fromTheme(u"media-playback-start"_s), tr("&Continue Imported Session\u2026"), this);
+    m_continueAction->setObjectName(u"ContinueSessionAction"_s);
     m_continueAction->setToolTip(tr("Choose the folder and provider an imported session continues with"));
     m_continueAction->setEnabled(false);
     toolbar->addAction(m_continueAction);

@@ -39,7 +39,7 @@ AppearancePage::AppearancePage(QWidget *parent)
     layout->addWidget(box);
     layout->addStretch(1);
 
-    connect(m_theme, &QComboBox::currentIndexChanged, this, [this] { emit themeChosen(theme()); });
+    connect(m_theme, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT themeChosen(theme()); });
     connect(m_language, &QComboBox::currentIndexChanged, this, &AppearancePage::updateLanguageNote);
     m_languageInUse = u"system"_s;
     updateLanguageNote();

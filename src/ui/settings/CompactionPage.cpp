@@ -116,12 +116,12 @@ CompactionPage::CompactionPage(QWidget *parent)
                            m_reservedOutput, m_summaryTimeout}) {
         connect(spin, &QSpinBox::valueChanged, this, [this] {
             if (!m_syncing)
-                emit edited();
+                Q_EMIT edited();
         });
     }
     connect(m_countSchemas, &QCheckBox::toggled, this, [this] {
         if (!m_syncing)
-            emit edited();
+            Q_EMIT edited();
     });
 
     setPolicy(CompactionPolicy{});
@@ -151,7 +151,7 @@ void CompactionPage::onThresholdChanged(int which, double percent)
             m_thresholds[i]->setValue(percent);
     }
     m_syncing = false;
-    emit edited();
+    Q_EMIT edited();
 }
 
 CompactionPolicy CompactionPage::policy() const
@@ -196,7 +196,7 @@ void CompactionPage::restoreDefaults()
     CompactionPolicy defaults;
     defaults.contextWindow = m_base.contextWindow;
     setPolicy(defaults);
-    emit edited();
+    Q_EMIT edited();
 }
 
 } // namespace wl

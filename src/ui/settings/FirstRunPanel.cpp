@@ -157,12 +157,12 @@ FirstRunPanel::FirstRunPanel(QWidget *parent)
             text = tr("Reachable. Models offered: %1 (%2).").arg(ids.size()).arg(shown.join(u", "_s));
         }
         setState(State::Reachable, text);
-        emit providerReachable(true);
+        Q_EMIT providerReachable(true);
     });
     connect(m_probe, &ProviderCheck::failed, this, [this](const ChatError &error) {
         m_models.clear();
         setState(State::Unreachable, tr("Not reachable: %1").arg(error.displayText()));
-        emit providerReachable(false);
+        Q_EMIT providerReachable(false);
     });
 
     setProfile(m_profile);
@@ -198,7 +198,7 @@ void FirstRunPanel::checkAgain()
         m_models.clear();
         setState(State::Unreachable, tr("Enter an http:// or https:// address, such as %1.")
                                          .arg(ProviderProfile::defaultProfile().baseUrl.toString()));
-        emit providerReachable(false);
+        Q_EMIT providerReachable(false);
         return;
     }
     setState(State::Checking, tr("Checking %1\u2026").arg(ModelDiscovery::modelsUrl(p).toString()));

@@ -70,7 +70,7 @@ void ProviderCheck::run(const QString &key)
         connect(m_discovery, &ModelDiscovery::modelsFound, this, [this](const QStringList &ids) {
             stopWork();
             m_running = false;
-            emit modelsFound(ids);
+            Q_EMIT modelsFound(ids);
         });
         connect(m_discovery, &ModelDiscovery::failed, this, &ProviderCheck::fail);
         m_discovery->fetch(m_profile, key);
@@ -87,7 +87,7 @@ void ProviderCheck::run(const QString &key)
                 const qint64 latency = m_clock.elapsed();
                 stopWork();
                 m_running = false;
-                emit connectionSucceeded(latency, assistant.content.trimmed());
+                Q_EMIT connectionSucceeded(latency, assistant.content.trimmed());
             });
     connect(m_client, &ChatClient::failed, this, &ProviderCheck::fail);
 
@@ -104,7 +104,7 @@ void ProviderCheck::fail(const ChatError &error)
     stopWork();
     m_running = false;
     qCDebug(lcUi).noquote() << "provider check failed:" << ChatError::kindName(error.kind) << error.displayText();
-    emit failed(error);
+    Q_EMIT failed(error);
 }
 
 void ProviderCheck::cancel()
@@ -113,7 +113,7 @@ void ProviderCheck::cancel()
         return;
     stopWork();
     m_running = false;
-    emit cancelled();
+    Q_EMIT cancelled();
 }
 
 void ProviderCheck::stopWork()

@@ -84,10 +84,10 @@ void ProviderProfilesModel::setProfile(int row, const ProviderProfile &profile)
         return;
     m_profiles[row] = profile;
     const QModelIndex changed = index(row);
-    emit dataChanged(changed, changed);
+    Q_EMIT dataChanged(changed, changed);
     // A rename can make another row's name unique again (or repeated): its problem text changes.
     if (m_profiles.size() > 1)
-        emit dataChanged(index(0), index(int(m_profiles.size()) - 1), {ProblemRole});
+        Q_EMIT dataChanged(index(0), index(int(m_profiles.size()) - 1), {ProblemRole});
 }
 
 int ProviderProfilesModel::addProfile(ProviderProfile profile)
@@ -136,8 +136,8 @@ void ProviderProfilesModel::setDefaultRow(int row)
     const int old = m_defaultRow;
     m_defaultRow = row;
     if (old >= 0 && old < m_profiles.size())
-        emit dataChanged(index(old), index(old));
-    emit dataChanged(index(row), index(row));
+        Q_EMIT dataChanged(index(old), index(old));
+    Q_EMIT dataChanged(index(row), index(row));
 }
 
 QString ProviderProfilesModel::defaultName() const

@@ -108,7 +108,7 @@ ProvidersPage::ProvidersPage(ProviderProfilesModel *model, QWidget *parent)
             refreshKeyStatus();
         } else {
             setNote(m_keyStatus, tr("The key could not be stored: %1").arg(error));
-            emit keyStatusUpdated(m_keyStatus->text());
+            Q_EMIT keyStatusUpdated(m_keyStatus->text());
         }
     });
 
@@ -118,13 +118,13 @@ ProvidersPage::ProvidersPage(ProviderProfilesModel *model, QWidget *parent)
             : tr("Connected: the model answered \u201c%1\u201d in %2 ms.").arg(reply.left(60).simplified()).arg(latencyMs);
         setNote(m_testStatus, text);
         updateButtons();
-        emit testFinished(true, text);
+        Q_EMIT testFinished(true, text);
     });
     connect(m_testCheck, &ProviderCheck::failed, this, &ProvidersPage::showTestFailure);
     connect(m_testCheck, &ProviderCheck::cancelled, this, [this] {
         setNote(m_testStatus, tr("Test cancelled."));
         updateButtons();
-        emit testFinished(false, m_testStatus->text());
+        Q_EMIT testFinished(false, m_testStatus->text());
     });
 
     connect(m_discoverCheck, &ProviderCheck::modelsFound, this, [this](const QStringList &ids) {
@@ -143,18 +143,18 @@ ProvidersPage::ProvidersPage(ProviderProfilesModel *model, QWidget *parent)
             text += u' ' + tr("%1 is not among them.").arg(current);
         setNote(m_discoverStatus, text);
         updateButtons();
-        emit discoveryFinished(true, text);
+        Q_EMIT discoveryFinished(true, text);
     });
     connect(m_discoverCheck, &ProviderCheck::failed, this, [this](const ChatError &error) {
         const QString text = tr("Could not list the models: %1").arg(error.displayText());
         setNote(m_discoverStatus, text);
         updateButtons();
-        emit discoveryFinished(false, text);
+        Q_EMIT discoveryFinished(false, text);
     });
     connect(m_discoverCheck, &ProviderCheck::cancelled, this, [this] {
         setNote(m_discoverStatus, tr("Discovery cancelled."));
         updateButtons();
-        emit discoveryFinished(false, m_discoverStatus->text());
+        Q_EMIT discoveryFinished(false, m_discoverStatus->text());
     });
 
     refreshSummarizerCombo();
@@ -615,7 +615,7 @@ void ProvidersPage::refreshKeyStatus()
                     break;
                 }
                 setNote(m_keyStatus, text);
-                emit keyStatusUpdated(text);
+                Q_EMIT keyStatusUpdated(text);
             });
     store->lookup(profile);
 }
@@ -641,7 +641,7 @@ void ProvidersPage::startTest()
     const QString problem = m_profiles->problem(m_row);
     if (m_row < 0 || !problem.isEmpty()) {
         setNote(m_testStatus, tr("Fix the profile first: %1").arg(problem));
-        emit testFinished(false, m_testStatus->text());
+        Q_EMIT testFinished(false, m_testStatus->text());
         return;
     }
     const ProviderProfile profile = formProfile();
@@ -655,7 +655,7 @@ void ProvidersPage::showTestFailure(const ChatError &error)
     const QString text = tr("Failed: %1").arg(error.displayText());
     setNote(m_testStatus, text);
     updateButtons();
-    emit testFinished(false, text);
+    Q_EMIT testFinished(false, text);
 }
 
 void ProvidersPage::startDiscovery()
@@ -667,7 +667,7 @@ void ProvidersPage::startDiscovery()
     const ProviderProfile profile = formProfile();
     if (!profile.baseUrl.isValid() || profile.baseUrl.host().isEmpty()) {
         setNote(m_discoverStatus, tr("Enter the server's base URL first."));
-        emit discoveryFinished(false, m_discoverStatus->text());
+        Q_EMIT discoveryFinished(false, m_discoverStatus->text());
         return;
     }
     setNote(m_discoverStatus, tr("Asking the server for its models\u2026"));

@@ -102,7 +102,7 @@ void ThemeManager::apply(AppSettings::Theme theme)
         break;
     }
     m_current = theme;
-    emit themeApplied(theme);
+    Q_EMIT themeApplied(theme);
 }
 
 } // namespace wl

@@ -16,6 +16,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
@@ -35,24 +37,24 @@ double &thresholdRef(CompactionPolicy &p, int which)
 ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     : QWidget(parent)
 {
-    setObjectName(QStringLiteral("ThresholdsPanel"));
+    setObjectName(u"ThresholdsPanel"_s);
 
     auto *tiersBox = new QGroupBox(tr("Tier thresholds (% of the context window)"), this);
     auto *tiersGrid = new QGridLayout(tiersBox);
     for (int i = 0; i < 4; ++i) {
         const Tier tier = kTiers[size_t(i)];
         auto *label = new QLabel(tierDisplayName(tier), tiersBox);
-        label->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(tierColor(tier).name()));
+        label->setStyleSheet(u"color: %1; font-weight: bold;"_s.arg(tierColor(tier).name()));
         auto *slider = new QSlider(Qt::Horizontal, tiersBox);
-        slider->setObjectName(QStringLiteral("ThresholdSlider_") + tierName(tier));
+        slider->setObjectName(u"ThresholdSlider_"_s + tierName(tier));
         slider->setRange(1, 1000);
         slider->setPageStep(50);
         auto *spin = new QDoubleSpinBox(tiersBox);
-        spin->setObjectName(QStringLiteral("ThresholdSpin_") + tierName(tier));
+        spin->setObjectName(u"ThresholdSpin_"_s + tierName(tier));
         spin->setRange(0.1, 100.0);
         spin->setDecimals(1);
         spin->setSingleStep(1.0);
-        spin->setSuffix(QStringLiteral(" %"));
+        spin->setSuffix(u" %"_s);
         label->setBuddy(spin);
         tiersGrid->addWidget(label, i, 0);
         tiersGrid->addWidget(slider, i, 1);
@@ -90,14 +92,14 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
         });
         return box;
     };
-    m_window = spinBox(QStringLiteral("ContextWindowSpin"), 0, 10'000'000, 1000, tr(" tokens"));
+    m_window = spinBox(u"ContextWindowSpin"_s, 0, 10'000'000, 1000, tr(" tokens"));
     m_window->setSpecialValueText(tr("never compact"));
-    m_tail = spinBox(QStringLiteral("TailSpin"), 1, 500, 1, tr(" messages"));
-    m_gate1 = spinBox(QStringLiteral("Gate1Spin"), 0, 100'000'000, 1000, tr(" bytes"));
-    m_gate2 = spinBox(QStringLiteral("Gate2Spin"), 0, 100'000'000, 500, tr(" bytes"));
-    m_reserved = spinBox(QStringLiteral("ReservedSpin"), 0, 1'000'000, 256, tr(" tokens"));
+    m_tail = spinBox(u"TailSpin"_s, 1, 500, 1, tr(" messages"));
+    m_gate1 = spinBox(u"Gate1Spin"_s, 0, 100'000'000, 1000, tr(" bytes"));
+    m_gate2 = spinBox(u"Gate2Spin"_s, 0, 100'000'000, 500, tr(" bytes"));
+    m_reserved = spinBox(u"ReservedSpin"_s, 0, 1'000'000, 256, tr(" tokens"));
     m_countSchemas = new QCheckBox(tr("Count tool schemas in the ratio"), otherBox);
-    m_countSchemas->setObjectName(QStringLiteral("CountSchemasCheck"));
+    m_countSchemas->setObjectName(u"CountSchemasCheck"_s);
     connect(m_countSchemas, &QCheckBox::toggled, this, [this](bool on) {
         if (m_syncing)
             return;
@@ -119,8 +121,8 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     for (int r = 0; r < 4; ++r) {
         totalsGrid->addWidget(new QLabel(rowNames.at(r), totalsBox), r + 1, 0);
         for (int c = 0; c < 2; ++c) {
-            auto *value = new QLabel(QStringLiteral("–"), totalsBox);
-            value->setObjectName(QStringLiteral("Totals_%1_%2").arg(r).arg(c));
+            auto *value = new QLabel(u"–"_s, totalsBox);
+            value->setObjectName(u"Totals_%1_%2"_s.arg(r).arg(c));
             value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
             totalsGrid->addWidget(value, r + 1, c + 1);
             m_totals[size_t(r)][size_t(c)] = value;
@@ -131,10 +133,10 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     totalsGrid->addWidget(m_timing, 5, 0, 1, 3);
 
     m_apply = new QPushButton(tr("&Apply to session"), this);
-    m_apply->setObjectName(QStringLiteral("ApplyPolicyButton"));
+    m_apply->setObjectName(u"ApplyPolicyButton"_s);
     m_apply->setToolTip(tr("Make this the session's live compaction policy"));
     m_reset = new QPushButton(tr("Re&set"), this);
-    m_reset->setObjectName(QStringLiteral("ResetPolicyButton"));
+    m_reset->setObjectName(u"ResetPolicyButton"_s);
     m_reset->setToolTip(tr("Restore the default policy"));
     connect(m_apply, &QPushButton::clicked, this, [this] {
         m_sessionPolicy = m_policy;

@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
@@ -61,7 +63,7 @@ void setDynamicTicks(QValueAxis *axis, double max, double interval)
 TimelineChart::TimelineChart(QWidget *parent)
     : QChartView(parent)
 {
-    setObjectName(QStringLiteral("TimelineChart"));
+    setObjectName(u"TimelineChart"_s);
     setRenderHint(QPainter::Antialiasing);
     auto *chart = new QChart;
     chart->setMargins(QMargins(4, 4, 4, 4));
@@ -70,10 +72,10 @@ TimelineChart::TimelineChart(QWidget *parent)
 
     m_axisX = new QValueAxis(chart);
     m_axisX->setTitleText(tr("LLM request"));
-    m_axisX->setLabelFormat(QStringLiteral("%d"));
+    m_axisX->setLabelFormat(u"%d"_s);
     m_axisY = new QValueAxis(chart);
     m_axisY->setTitleText(tr("Context used (%)"));
-    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisY->setLabelFormat(u"%.0f"_s);
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
 
@@ -328,15 +330,15 @@ void TimelineChart::applyStyle()
     }
     m_selection->setPen(pen(text, 1.0));
     // Markers as Qt Charts' scatter series drew them: the shape's size, a 2 px border.
-    using Shape = TimelineMarkerLayer::Shape;
+    using MarkerShape = TimelineMarkerLayer::Shape;
     m_markerLayer->setStyle(m_sourceMarkerGroup,
-        {Shape::Triangle, 13, QPen(QColor(0xd5, 0x3f, 0x8c), 2.0),
+        {MarkerShape::Triangle, 13, QPen(QColor(0xd5, 0x3f, 0x8c), 2.0),
          QBrush(dark ? QColor(0xe2, 0xe8, 0xf0) : QColor(0x1a, 0x20, 0x2c))});
     for (size_t t = 0; t < kTiers.size(); ++t) {
         const QColor c = tierColor(kTiers[t]);
         m_thresholds[t]->setPen(pen(c, 1.2, Qt::DashLine));
-        m_markerLayer->setStyle(m_markerGroups[t], {Shape::Circle, 10, QPen(c.darker(130), 2.0), QBrush(c)});
-        m_markerLayer->setStyle(m_whatIfMarkerGroups[t], {Shape::Circle, 9, pen(c, 2.0), QBrush(Qt::NoBrush)});
+        m_markerLayer->setStyle(m_markerGroups[t], {MarkerShape::Circle, 10, QPen(c.darker(130), 2.0), QBrush(c)});
+        m_markerLayer->setStyle(m_whatIfMarkerGroups[t], {MarkerShape::Circle, 9, pen(c, 2.0), QBrush(Qt::NoBrush)});
     }
     updateLegend();
 }

@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 TimelineModel::TimelineModel(QObject *parent)
@@ -63,7 +65,7 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole: {
         QString text = row.recordSummary;
         if (!row.sourceCompaction.isEmpty())
-            text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + row.sourceCompaction;
+            text += (text.isEmpty() ? QString() : u"\n"_s) + row.sourceCompaction;
         return text.isEmpty() ? QVariant() : QVariant(text);
     }
     case Qt::TextAlignmentRole:
@@ -115,7 +117,7 @@ void TimelineModel::setThresholds(const TimelineThresholds &thresholds)
 QString TimelineModel::toCsv() const
 {
     auto num = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'f', 6); };
-    QString out = QStringLiteral("request,history_ratio,sent_ratio,reported_ratio,tier,record_id,whatif_ratio,whatif_tier\n");
+    QString out = u"request,history_ratio,sent_ratio,reported_ratio,tier,record_id,whatif_ratio,whatif_tier\n"_s;
     for (qsizetype i = 0; i < m_rows.size(); ++i) {
         const TimelineRow &r = m_rows.at(i);
         const bool hasWhatIf = i < m_whatIf.size();

@@ -12,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
@@ -19,18 +21,18 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     , m_model(model)
     , m_chart(new TimelineChart(this))
 {
-    setObjectName(QStringLiteral("TimelinePanel"));
+    setObjectName(u"TimelinePanel"_s);
     m_chart->setModel(model);
 
     auto *exportButton = new QToolButton(this);
-    exportButton->setObjectName(QStringLiteral("TimelineExportButton"));
+    exportButton->setObjectName(u"TimelineExportButton"_s);
     exportButton->setText(tr("Export"));
     exportButton->setToolTip(tr("Save the chart as PNG or SVG, or its data as CSV"));
     exportButton->setPopupMode(QToolButton::InstantPopup);
     auto *menu = new QMenu(exportButton);
-    connect(menu->addAction(tr("Chart as PNG...")), &QAction::triggered, this, [this] { exportTo(QStringLiteral("png")); });
-    connect(menu->addAction(tr("Chart as SVG...")), &QAction::triggered, this, [this] { exportTo(QStringLiteral("svg")); });
-    connect(menu->addAction(tr("Data as CSV...")), &QAction::triggered, this, [this] { exportTo(QStringLiteral("csv")); });
+    connect(menu->addAction(tr("Chart as PNG...")), &QAction::triggered, this, [this] { exportTo(u"png"_s); });
+    connect(menu->addAction(tr("Chart as SVG...")), &QAction::triggered, this, [this] { exportTo(u"svg"_s); });
+    connect(menu->addAction(tr("Data as CSV...")), &QAction::triggered, this, [this] { exportTo(u"csv"_s); });
     exportButton->setMenu(menu);
 
     auto *layout = new QVBoxLayout(this);
@@ -58,10 +60,10 @@ bool TimelinePanel::exportCsv(const QString &path, QString *error) const
 void TimelinePanel::exportTo(const QString &format)
 {
     QSettings settings;
-    const QString dirKey = QStringLiteral("Timeline/exportDir");
+    const QString dirKey = u"Timeline/exportDir"_s;
     const QString dir = settings.value(dirKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
     const QString filter = format == u"png" ? tr("PNG image (*.png)") : format == u"svg" ? tr("SVG image (*.svg)") : tr("CSV file (*.csv)");
-    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), dir + QStringLiteral("/timeline.") + format, filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), dir + u"/timeline."_s + format, filter);
     if (path.isEmpty())
         return;
     if (!path.endsWith(u'.' + format, Qt::CaseInsensitive))

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 ContextGauge::ContextGauge(QWidget *parent)
     : QWidget(parent)
 {
-    setObjectName(QStringLiteral("ContextGauge"));
+    setObjectName(u"ContextGauge"_s);
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     setValue(0, Tier::None, 0, 0);
 }
@@ -41,7 +43,7 @@ QString ContextGauge::text() const
 
 QSize ContextGauge::sizeHint() const
 {
-    return {fontMetrics().horizontalAdvance(QStringLiteral("100%")) + 80, fontMetrics().height() + 4};
+    return {fontMetrics().horizontalAdvance(u"100%"_s) + 80, fontMetrics().height() + 4};
 }
 
 void ContextGauge::paintEvent(QPaintEvent *)

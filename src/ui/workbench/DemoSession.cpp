@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QSaveFile>
 
+using namespace Qt::StringLiterals;
+
 namespace wl {
 
 namespace {
@@ -20,12 +22,12 @@ constexpr auto kDemoVersion = "2"; // 2: gate 1 replayed, overhead 0 kept with t
 
 QString DemoSession::defaultFolder()
 {
-    return Paths::dataDir() + QStringLiteral("/demo");
+    return Paths::dataDir() + u"/demo"_s;
 }
 
 QString DemoSession::transcriptResource()
 {
-    return QStringLiteral(":/demo/demo-transcript.jsonl");
+    return u":/demo/demo-transcript.jsonl"_s;
 }
 
 QString DemoSession::sourceNote()
@@ -50,9 +52,9 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
 {
     Result result;
     const QDir dir(folder);
-    result.databasePath = dir.filePath(QStringLiteral("demo.db"));
-    const QString stampPath = dir.filePath(QStringLiteral("demo-version"));
-    const QString workspace = dir.filePath(QStringLiteral("workspace"));
+    result.databasePath = dir.filePath(u"demo.db"_s);
+    const QString stampPath = dir.filePath(u"demo-version"_s);
+    const QString workspace = dir.filePath(u"workspace"_s);
     auto report = [&](const QString &stage, int percent) {
         if (progress)
             progress(stage, percent);
@@ -76,14 +78,14 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
     // Build it afresh: nothing of an older or broken demo is kept.
     report(QCoreApplication::translate("DemoSession", "Preparing the demo session"), 0);
     QFile::remove(stampPath);
-    for (const QString &name : {QStringLiteral("demo.db"), QStringLiteral("demo.db-wal"), QStringLiteral("demo.db-shm")})
+    for (const QString &name : {u"demo.db"_s, u"demo.db-wal"_s, u"demo.db-shm"_s})
         QFile::remove(dir.filePath(name));
     QDir(workspace).removeRecursively();
     if (!QDir().mkpath(workspace)) {
         result.error = QCoreApplication::translate("DemoSession", "Could not create the folder %1.").arg(workspace);
         return result;
     }
-    const QString transcript = dir.filePath(QStringLiteral("demo-transcript.jsonl"));
+    const QString transcript = dir.filePath(u"demo-transcript.jsonl"_s);
     QFile::remove(transcript);
     if (!QFile::copy(transcriptResource(), transcript)) {
         result.error = QCoreApplication::translate("DemoSession", "Could not unpack the demo transcript to %1.").arg(transcript);
@@ -110,7 +112,7 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
     // the demo's small window: the demo leaves them out, and says so to every replay of it.
     replayOptions.overheadTokens = 0;
     replayOptions.workspace = workspace;
-    replayOptions.auditPath = dir.filePath(QStringLiteral("compaction_records.jsonl"));
+    replayOptions.auditPath = dir.filePath(u"compaction_records.jsonl"_s);
     QFile::remove(replayOptions.auditPath);
     replayOptions.cancel = cancel;
     replayOptions.progress = [&](int done, int total) { report(QCoreApplication::translate("DemoSession", "Replaying it with Waterline's compaction"), 40 + (total > 0 ? 60 * done / total : 0)); };

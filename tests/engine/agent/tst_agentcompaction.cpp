@@ -18,7 +18,7 @@ using namespace wl::test::longtask;
 class TestAgentCompaction : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void longTask_finishes();

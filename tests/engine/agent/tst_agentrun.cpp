@@ -35,7 +35,7 @@ QList<Message> storedHistory(AgentHarness &h)
 class TestAgentRun : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void answerIsStoredWithItsRequest();
     void toolLoopRunsCallsInOrder();

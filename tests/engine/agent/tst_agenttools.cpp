@@ -16,7 +16,7 @@ using namespace Qt::StringLiterals;
 class TestAgentTools : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void hostileCall_data();
     void hostileCall();
     void secretsInToolOutputNeverLeave_data();

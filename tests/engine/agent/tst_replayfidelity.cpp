@@ -45,7 +45,7 @@ QStringList replayedMessages(const QList<Message> &view)
 class TestReplayFidelity : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void run_passesEveryTierAndGate1();
     void run_storesWhatEachRequestCarried();

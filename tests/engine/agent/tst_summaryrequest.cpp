@@ -275,7 +275,7 @@ class TestSummaryRequest : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void promptMatchesPlainConstruction_data();
     void promptMatchesPlainConstruction();
     void summaryRequestIsTheTwoMessages();

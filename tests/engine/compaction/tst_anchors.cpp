@@ -59,7 +59,7 @@ The project targets Go 1.25 and keeps handlers small.
 class TestAnchors : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void keysAndHeaders_data();
     void keysAndHeaders();
     void changeNames();

@@ -96,7 +96,7 @@ CompactionRecord jsonRoundTrip(const CompactionRecord &record, bool *ok)
 class TestAuditLog : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void stepNames();
     void changedAnchorCount();
     void recordRoundTrip_data();

@@ -85,7 +85,7 @@ QString listing(int lines, const QString &marker = {})
 class TestCompactionE2E : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void scenario26_warnThenTwoFulls();
     void scenario27_secretRetention();
 };

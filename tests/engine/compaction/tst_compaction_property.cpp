@@ -156,7 +156,7 @@ QList<Message> deepCopy(const QList<Message> &list)
 class TestCompactionProperty : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void randomSessions();
 };
 

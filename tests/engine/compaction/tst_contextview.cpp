@@ -14,7 +14,7 @@ using Kind = ViewItem::Kind;
 class TestContextView : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void noOverlays();
     void checkpointHidesCoveredMessages();
     void placeholdersByMessageId();

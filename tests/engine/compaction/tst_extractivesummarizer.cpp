@@ -85,7 +85,7 @@ QList<Message> oneCommand(const QString &toolName, const QString &arguments, con
 class TestExtractiveSummarizer : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void scriptedSessionAnchors();
     void scriptedSessionSummary();
     void deterministic();

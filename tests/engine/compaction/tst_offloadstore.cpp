@@ -191,7 +191,7 @@ void addSeeds()
 class TestOffloadStore : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void fileIds_data();
     void fileIds();
 

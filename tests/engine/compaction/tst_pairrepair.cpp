@@ -39,7 +39,7 @@ ToolCall tc(const QString &id)
 class TestPairRepair : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void repair_data();
     void repair();
     void stubKeepsCallIdAndRole();

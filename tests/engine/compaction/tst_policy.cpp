@@ -10,7 +10,7 @@ using namespace Qt::StringLiterals;
 class TestPolicy : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void defaults();
     void validation_data();
     void validation();

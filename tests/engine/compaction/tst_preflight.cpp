@@ -99,7 +99,7 @@ CompactionPolicy policyAtRatio(const QList<Message> &history, double ratio, int 
 class TestPreflight : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void scenario1_none();
     void scenario2_windowNotPositive_data();
     void scenario2_windowNotPositive();

@@ -34,7 +34,7 @@ QList<Message> someHistory()
 class TestSummaryChain : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void extractiveKeepsEarlierSummary_data();
     void extractiveKeepsEarlierSummary();
     void structurallyEmptyAnswerMovesOn_data();

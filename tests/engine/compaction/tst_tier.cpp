@@ -8,7 +8,7 @@ using namespace Qt::StringLiterals;
 class TestTier : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void names_data();
     void names();
     void unknownNamesRejected_data();

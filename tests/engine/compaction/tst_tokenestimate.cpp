@@ -16,7 +16,7 @@ using namespace Qt::StringLiterals;
 class TestTokenEstimate : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void divideOnceAtTheEnd();
     void bytesForTokensInvertsTheRule();
     void utf8Bytes_data();

@@ -31,7 +31,7 @@ constexpr qint64 twoTo62 = qint64(1) << 62;
 class TestBoundedInteger : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void json_data();
     void json();
     void text_data();

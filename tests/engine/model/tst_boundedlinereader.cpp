@@ -65,7 +65,7 @@ private:
 class TestBoundedLineReader : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void lines_data();
     void lines();
     void lineAcrossReadBuffers();

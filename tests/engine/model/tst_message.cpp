@@ -9,7 +9,7 @@ using namespace Qt::StringLiterals;
 class TestMessage : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void byteCount_data();
     void byteCount();
     void cacheIsUsed();

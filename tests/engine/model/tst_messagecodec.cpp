@@ -10,7 +10,7 @@ using namespace Qt::StringLiterals;
 class TestMessageCodec : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void roundTrip_data();
     void roundTrip();
     void emptyContentWithToolCallsIsNull();

@@ -58,7 +58,7 @@ QByteArray fileBytes(const QString &path)
 class TestCompactionBackfill : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void everyTierStoredWithItsOverlays();
     void agreesWithTheSimulator();

@@ -87,7 +87,7 @@ QByteArray claudeMidSession()
 class TestImportHostile : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void claudeMidSessionWithInlineSubAgent();
     void claudeSubAgentFileStillReadsItsOwnRecords();
     void codexEncryptedCompaction();

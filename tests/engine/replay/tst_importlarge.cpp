@@ -107,7 +107,7 @@ Generated writeTraj(const QString &path)
 class TestImportLarge : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void boundedMemory_data();
     void boundedMemory();
 };

@@ -43,7 +43,7 @@ int countIssues(const ImportedSession &s, ImportIssue::Kind kind)
 class TestImportSessions : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void trajectoryArray_data();
     void trajectoryArray();

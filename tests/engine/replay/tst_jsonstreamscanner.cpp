@@ -37,7 +37,7 @@ public:
 class TestJsonStreamScanner : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void elements_data();
     void elements();
     void errors_data();

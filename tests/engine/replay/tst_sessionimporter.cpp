@@ -56,7 +56,7 @@ std::optional<qint64> known(qint64 v)
 class TestSessionImporter : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void corpus_data();
     void corpus();

@@ -108,7 +108,7 @@ public:
 class TestTranscriptImport : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void detect_data();
     void detect();
     void corpus_data();

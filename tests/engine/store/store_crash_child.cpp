@@ -8,6 +8,8 @@
 
 #include <cstdio>
 
+using namespace Qt::StringLiterals;
+
 using namespace wl;
 
 int main(int argc, char **argv)
@@ -29,14 +31,14 @@ int main(int argc, char **argv)
         StepAppend step;
         RequestRecord request;
         request.estimateTokens = 100 + turn;
-        request.model = QStringLiteral("crash-test");
+        request.model = u"crash-test"_s;
         request.inputTokens = 90 + turn;
         step.request = request;
-        const QString callId = QStringLiteral("call_%1").arg(turn);
-        Message assistant = Message::assistant(QStringLiteral("turn %1").arg(turn),
-                                               {{callId, QStringLiteral("bash"), QStringLiteral("{\"cmd\":\"ls\"}"), true}});
+        const QString callId = u"call_%1"_s.arg(turn);
+        Message assistant = Message::assistant(u"turn %1"_s.arg(turn),
+                                               {{callId, u"bash"_s, u"{\"cmd\":\"ls\"}"_s, true}});
         assistant.origin = ThisStep::kRow;
-        step.messages << Message::user(QStringLiteral("prompt %1 ").arg(turn).repeated(1 + turn % 50)) << assistant
+        step.messages << Message::user(u"prompt %1 "_s.arg(turn).repeated(1 + turn % 50)) << assistant
                       << Message::toolResult(callId, QString(int(200 + turn % 4000), QLatin1Char('x')));
         const auto ids = store.appendStep(session, step, &error);
         if (!ids) {

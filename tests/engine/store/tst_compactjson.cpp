@@ -58,7 +58,7 @@ class TestCompactJson : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void stringMatchesQJsonDocument_data();
     void stringMatchesQJsonDocument();
     void unpairedSurrogateIsRefused_data();

@@ -193,7 +193,7 @@ constexpr Field numericFields[] = {
 class TestExportHostile : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void sampleReads();
     void hostileNumbersNameLineAndField_data();

@@ -72,7 +72,7 @@ void makeDatabaseAt(const QString &path, int version)
 class TestMigrations : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void freshFile_data();
     void freshFile();

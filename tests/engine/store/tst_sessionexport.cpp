@@ -54,7 +54,7 @@ void writeText(const QString &path, const QByteArray &text)
 class TestSessionExport : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void exportImportExportIsIdentical();
     void importedSessionMatchesOriginal();

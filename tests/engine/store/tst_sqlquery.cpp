@@ -16,7 +16,7 @@ class TestSqlQuery : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void init();
     void cleanup();
 

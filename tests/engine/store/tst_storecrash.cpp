@@ -18,7 +18,7 @@ using namespace Qt::StringLiterals;
 class TestStoreCrash : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void killedChildLosesNothing();
 

@@ -17,7 +17,7 @@ Q_DECLARE_METATYPE(wl::ApprovalPolicy)
 class TestApproval : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void policyDefaults();
     void policyJsonRoundTrip_data();

@@ -51,7 +51,7 @@ private:
 class TestBashSandbox : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void init();
 

@@ -29,7 +29,7 @@ qint64 peakResidentKb()
 class TestBashTool : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void exitCodes_data();
     void exitCodes();

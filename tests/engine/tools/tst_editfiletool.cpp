@@ -14,7 +14,7 @@ using namespace Qt::StringLiterals;
 class TestEditFileTool : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void apply_data();
     void apply();

@@ -9,7 +9,7 @@ using namespace Qt::StringLiterals;
 class TestOutputCapture : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void keepsEverythingThatFits();
     void headAndTailOfLongStream_data();
     void headAndTailOfLongStream();

@@ -24,7 +24,7 @@ using namespace Qt::StringLiterals;
 class TestReadFileTool : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void firstPageOfLargeFile();
     void pageNeverSplitsUtf8_data();

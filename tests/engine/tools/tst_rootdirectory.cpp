@@ -17,7 +17,7 @@ using namespace Qt::StringLiterals;
 class TestRootDirectory : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void folderSwappedForLinkAfterCheck_data();
     void folderSwappedForLinkAfterCheck();

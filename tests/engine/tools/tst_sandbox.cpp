@@ -19,7 +19,7 @@ using namespace Qt::StringLiterals;
 class TestSandbox : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void init();
 

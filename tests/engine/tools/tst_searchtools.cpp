@@ -19,7 +19,7 @@ using namespace Qt::StringLiterals;
 class TestSearchTools : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void globPattern_data();
     void globPattern();

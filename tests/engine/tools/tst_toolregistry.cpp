@@ -42,7 +42,7 @@ private:
 class TestToolRegistry : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void defaultToolsAndSpecs();
     void specsSurviveTheCodec();

@@ -76,7 +76,7 @@ QString numbered(int from, int to)
 class TestUnifiedDiff : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void exactOutput_data();
     void exactOutput();
     void equalTextsGiveNothing();

@@ -14,7 +14,7 @@ using namespace Qt::StringLiterals;
 class TestWorkspace : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void resolve_data();
     void resolve();

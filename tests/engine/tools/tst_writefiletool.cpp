@@ -15,7 +15,7 @@ using namespace Qt::StringLiterals;
 class TestWriteFileTool : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void createsFolders();
     void replacesAtomically();

@@ -77,7 +77,7 @@ QByteArray resultText(const SimulationResult &result)
 class TestReplayInput : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void claudeCode_overheadIsEstimated();
     void claudeCode_everyReplayCountsTheOverhead();
     void claudeCode_storedSessionGivesTheSameInput();

@@ -54,7 +54,7 @@ CompactionPolicy smallWindow()
 class TestSimulator : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void matchesPreflightStepByStep();
     void totals();
     void fixedSizeSummaries_data();

@@ -42,7 +42,7 @@ QList<AnchorSnapshot> threeCompactions()
 class TestAnchorsDock : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void diff_data();
     void diff();
     void diffHtmlEscapes();

@@ -16,7 +16,7 @@ using namespace Qt::StringLiterals;
 class TestBackgroundRunner : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void workOffTheGuiThreadResultOnIt();
     void errorsCarried();
     void latestOnlyRunsOnlyTheNewestWaitingJob();

@@ -67,7 +67,7 @@ const char kJson[] = "{\"name\": \"waterline\", \"count\": 42, \"ok\": true}\n";
 class TestHighlighting : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void repositoryIsShared();
     void themeForPalette_data();
     void themeForPalette();

@@ -30,7 +30,7 @@ QPalette palette(const QColor &window, const QColor &windowText, const QColor &b
 class TestPaletteColors : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void darkness_data();
     void isDarkPalette_data() { darkness_data(); }
     void isDarkPalette();

@@ -42,7 +42,7 @@ QList<CompactionRecord> sample()
 class TestCompactionsDock : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void modelTester();
     void cells();
     void tierFilter();

@@ -51,7 +51,7 @@ ContextSnapshot snapshotWithOverlays(bool withCheckpoint, bool withOffload)
 class TestContextDock : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void modelTesters();
     void viewRowsAndMarkers();
     void historyStatuses();

@@ -46,7 +46,7 @@ struct Fixture
 class TestConversationModel : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void appendMessages_data();
     void appendMessages();
     void appendIsOneInsert();

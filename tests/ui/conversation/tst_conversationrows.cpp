@@ -116,7 +116,7 @@ int reddishPixels(const QImage &image)
 class TestConversationRows : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void messageRows();
     void toolCard();

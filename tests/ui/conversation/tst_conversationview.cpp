@@ -97,7 +97,7 @@ struct Fixture
 class TestConversationView : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void appendedMessagesAreShown();
     void streamingRelaysOutOneRow();

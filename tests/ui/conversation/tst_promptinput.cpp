@@ -16,7 +16,7 @@ using namespace Qt::StringLiterals;
 class TestPromptInput : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void parse_data();
     void parse();
     void ctrlEnterSubmits();

@@ -23,7 +23,7 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
 class TestOffloadChunkReader : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void cutPoint_data();
     void cutPoint();
     void chunksRebuildTheFile_data();

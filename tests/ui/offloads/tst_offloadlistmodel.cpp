@@ -41,7 +41,7 @@ QStringList callIds(const OffloadListModel &model)
 class TestOffloadListModel : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void testerThroughAddRemoveReset();
     void setRowsKeepsSurvivorsInPlace();
     void duplicateCallIdsAreDropped();

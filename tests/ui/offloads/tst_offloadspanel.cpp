@@ -53,7 +53,7 @@ index 3f2a1b0..8c9d4e1 100644
 class TestOffloadsPanel : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void selectingARowOpensItsFile();
     void showCallIdSelectsAndOpens();

@@ -76,7 +76,7 @@ QAction *findAction(QMenu *menu, const QString &data)
 class TestOffloadViewer : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void hundredMegabytesReadsOnlyTheFirstChunk();
     void loadMoreAppendsTheNextChunkOnALineBoundary();

@@ -27,7 +27,7 @@ using namespace Qt::StringLiterals;
 class TestSessionsDock : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init();
     void cleanup();
     void modelTester();

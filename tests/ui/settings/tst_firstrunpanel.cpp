@@ -16,7 +16,7 @@ class TestFirstRunPanel : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void prefilledWithOllama();
     void probe_data();

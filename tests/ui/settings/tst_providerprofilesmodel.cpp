@@ -31,7 +31,7 @@ class TestProviderProfilesModel : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void testerThroughEveryEdit();
     void defaultFollowsRemovals_data();
     void defaultFollowsRemovals();

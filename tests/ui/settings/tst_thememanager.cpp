@@ -16,7 +16,7 @@ class TestThemeManager : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void switchesPaletteAndBack_data();
     void switchesPaletteAndBack();
     void widgetsSeeTheChange();

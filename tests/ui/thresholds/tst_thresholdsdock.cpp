@@ -43,7 +43,7 @@ Simulator::Input growingSession(int requests)
 class TestThresholdsDock : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void orderIsKept_data();
     void orderIsKept();
     void spinAndSliderAgree();

@@ -92,7 +92,7 @@ bool colorNear(const QImage &png, const TimelineChart &chart, const QPointF &dat
 class TestTimeline : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void modelTester();
     void csv();
     void decimation_data();

@@ -194,7 +194,7 @@ struct Harness
 class TestLiveAgent : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void fullTurnThenStop();
     void compactionProgressSkip();

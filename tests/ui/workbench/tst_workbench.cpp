@@ -28,7 +28,7 @@ using namespace Qt::StringLiterals;
 class TestWorkbench : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void demoHasEveryTier();
     void selectingARequestUpdatesTheDocks();

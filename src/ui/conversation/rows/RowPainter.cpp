@@ -93,16 +93,16 @@ QColor toolStatusColor(ToolCallStatus status, const QPalette &palette)
     return palette.color(QPalette::Text);
 }
 
-RowPaintContext::RowPaintContext(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index,
-                                 const RowMetrics &metrics, RowState state)
-    : painter(painter)
-    , option(option)
-    , index(index)
+RowPaintContext::RowPaintContext(QPainter *p, const QStyleOptionViewItem &opt, const QModelIndex &row,
+                                 const RowMetrics &metrics, RowState rowState)
+    : painter(p)
+    , option(opt)
+    , index(row)
     , m(metrics)
-    , palette(option.palette)
-    , style(styleOf(option))
-    , state(state)
-    , text(option.palette.color(QPalette::Text))
+    , palette(opt.palette)
+    , style(styleOf(opt))
+    , state(rowState)
+    , text(opt.palette.color(QPalette::Text))
     , base(option.palette.color(QPalette::Base))
     , border(mixColors(base, text, 0.22))
     , muted(mixColors(text, base, 0.45))
