@@ -1,5 +1,6 @@
 // A 200 MB transcript generated at test time: the import completes, the counts are right,
 // and peak memory stays bounded because messages stream to a sink.
+#include "TestSupport.h"
 #include "replay/TranscriptFormats.h"
 
 #include <QFile>
@@ -7,30 +8,10 @@
 #include <QTest>
 
 using namespace wl;
+using namespace wl::test;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// Peak resident set size of this process in bytes (VmHWM), -1 when unavailable.
-qint64 peakRss()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-    }
-    return -1;
-}
-
-// Resets VmHWM to the current RSS (Linux "echo 5 > /proc/self/clear_refs").
-void resetPeak()
-{
-    QFile clear(u"/proc/self/clear_refs"_s);
-    if (clear.open(QIODevice::WriteOnly))
-        clear.write("5");
-}
 
 class CountingSink : public ImportSink
 {

@@ -2,6 +2,7 @@
 // or a string; a line that never ends; many lines. Each is a clear error naming the line and the
 // field, never a crash or a cast of an out-of-range double, and the reader's memory does not grow
 // with the size of the file.
+#include "TestSupport.h"
 #include "StoreTestData.h"
 #include "store/SessionExport.h"
 #include "store/SessionStore.h"
@@ -17,26 +18,6 @@ using namespace wl::test;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// Peak resident set size of this process in bytes (VmHWM), -1 when unavailable.
-qint64 peakRss()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (QByteArray line = status.readLine(); !line.isEmpty(); line = status.readLine()) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-    }
-    return -1;
-}
-
-// Resets VmHWM to the current RSS (Linux "echo 5 > /proc/self/clear_refs"); false if it cannot.
-bool resetPeak()
-{
-    QFile clear(u"/proc/self/clear_refs"_s);
-    return clear.open(QIODevice::WriteOnly) && clear.write("5") == 1;
-}
 
 // Every kind of line, every numeric field present (usage and schema bytes not null).
 SessionDocument sampleDocument()
