@@ -1558,6 +1558,35 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
 </context>
 <context>
+    <name>wl::AgentStatusBar</name>
+    <message>
+        <source>last request: %1 input tokens</source>
+        <translation>上一个请求：%1 个输入 token</translation>
+    </message>
+    <message>
+        <source>Input tokens the provider reported for the last request</source>
+        <translation>提供商报告的上一个请求的输入 token 数</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>无模型</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 at %2
+%3</source>
+        <translation>%1（%2）
+%3</translation>
+    </message>
+    <message>
+        <source>Unsandboxed commands</source>
+        <translation>无沙箱命令</translation>
+    </message>
+</context>
+<context>
     <name>wl::AnchorHistoryModel</name>
     <message>
         <source>new</source>
@@ -2849,22 +2878,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>新语言将在下次启动 Waterline 时生效。</translation>
     </message>
     <message>
-        <source>last request: %1 input tokens</source>
-        <translation>上一个请求：%1 个输入 token</translation>
-    </message>
-    <message>
-        <source>Input tokens the provider reported for the last request</source>
-        <translation>提供商报告的上一个请求的输入 token 数</translation>
-    </message>
-    <message>
-        <source>no model</source>
-        <translation>无模型</translation>
-    </message>
-    <message>
-        <source>%1 at %2</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
         <source>New session</source>
         <translation>新会话</translation>
     </message>
@@ -2893,16 +2906,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 %1</source>
         <translation>无法准备演示会话：
 %1</translation>
-    </message>
-    <message>
-        <source>%1 at %2
-%3</source>
-        <translation>%1（%2）
-%3</translation>
-    </message>
-    <message>
-        <source>Unsandboxed commands</source>
-        <translation>无沙箱命令</translation>
     </message>
     <message>
         <source>%1 holds %2 sessions: each was imported, the first is open.</source>

@@ -26,7 +26,7 @@
 #include "settings/ThemeManager.h"
 #include "TierStyle.h"
 #include "workbench/AgentController.h"
-#include "workbench/ContextGauge.h"
+#include "workbench/AgentStatusBar.h"
 #include "workbench/DemoSession.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/ProgressTask.h"
@@ -109,31 +109,17 @@ void MainWindow::init()
 
     m_statusSession = new QLabel(tr("No session open"), this);
     statusBar()->addWidget(m_statusSession, 1);
-    m_gauge = new ContextGauge(this);
-    m_statusTokens = new QLabel(this);
-    m_statusTokens->setObjectName(u"StatusTokens"_s);
-    m_statusModel = new QLabel(this);
-    m_statusModel->setObjectName(u"StatusModel"_s);
-    m_statusConnection = new QLabel(this);
-    m_statusConnection->setObjectName(u"StatusConnection"_s);
-    m_statusSandbox = new QLabel(this);
-    m_statusSandbox->setObjectName(u"StatusSandbox"_s);
-    m_statusSandbox->hide();
-    statusBar()->addPermanentWidget(m_statusSandbox);
-    statusBar()->addPermanentWidget(m_gauge);
-    statusBar()->addPermanentWidget(m_statusTokens);
-    statusBar()->addPermanentWidget(m_statusModel);
-    statusBar()->addPermanentWidget(m_statusConnection);
     resize(defaultSize());
 
     // The live agent, configured from the settings and following their changes.
     m_agent = new AgentController(m_conversationModel, m_conversationView, m_prompt, this);
+    m_agentStatus = new AgentStatusBar(m_agent, statusBar());
+    m_agentStatus->setObjectName(u"AgentStatusBar"_s);
     m_agent->setApprovalPolicy(m_settings->approvalPolicy());
     m_agent->setDefaultPolicy(m_settings->compactionPolicy());
     m_agent->setTurnLimit(m_settings->turnLimit());
     applyProfiles();
     connect(m_settings, &AppSettings::changed, this, [this](AppSettings::Key key) { applySetting(int(key)); });
-    connect(m_agent, &AgentController::statusChanged, this, &MainWindow::updateStatus);
     connect(m_agent, &AgentController::connectionChanged, this, &MainWindow::updateCentralPage);
     connect(m_agent, &AgentController::notice, this, [this](const QString &text) { statusBar()->showMessage(text, 6000); });
     connect(m_agent, &AgentController::newSessionRequested, this, &MainWindow::newSession);
@@ -179,7 +165,7 @@ void MainWindow::init()
         QMessageBox::warning(this, tr("Could not open the session"), error);
     });
     m_firstRun->setProfile(m_settings->defaultProfile());
-    updateStatus();
+    m_agentStatus->update();
     updateCentralPage();
     if (showsFirstRun())
         m_firstRun->checkAgain();
@@ -318,67 +304,7 @@ void MainWindow::applySetting(int key)
     case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
         break;
     }
-    updateStatus();
-}
-
-void MainWindow::updateStatus()
-{
-    if (!m_gauge)
-        return;
-    const QLocale locale;
-    const bool open = m_agent && m_agent->isOpen();
-    if (open)
-        m_gauge->setValue(m_agent->utilisation(), m_agent->tier(), m_agent->estimatedTokens(), m_agent->contextWindow());
-    else
-        m_gauge->setValue(0, Tier::None, 0, 0);
-    const qint64 input = m_agent ? m_agent->lastInputTokens() : -1;
-    m_statusTokens->setText(input >= 0 ? tr("last request: %1 input tokens").arg(locale.toString(input))
-                                       : QString());
-    m_statusTokens->setToolTip(tr("Input tokens the provider reported for the last request"));
-    const ProviderProfile profile = m_agent ? m_agent->profile() : ProviderProfile();
-    m_statusModel->setText(profile.model.isEmpty() ? tr("no model") : profile.model);
-    const QString note = m_agent ? m_agent->profileNote() : QString();
-    m_statusModel->setToolTip(note.isEmpty() ? tr("%1 at %2").arg(profile.name, profile.baseUrl.toString())
-                                             : tr("%1 at %2\n%3").arg(profile.name, profile.baseUrl.toString(), note));
-    const AgentController::Connection c = m_agent ? m_agent->connection() : AgentController::Connection::Unknown;
-    QColor dot = palette().color(QPalette::Mid);
-    switch (c) {
-    case AgentController::Connection::Reachable: dot = QColor(0x38, 0xa1, 0x69); break;
-    case AgentController::Connection::Streaming: dot = QColor(0x31, 0x82, 0xce); break;
-    case AgentController::Connection::Retrying: dot = tierColor(Tier::Warn); break;
-    case AgentController::Connection::Unreachable: dot = tierColor(Tier::Full); break;
-    case AgentController::Connection::Unknown:
-    case AgentController::Connection::Checking: break;
-    }
-    m_statusConnection->setText(u"<span style=\"color:%1\">\u25cf</span> %2"_s.arg(dot.name(), AgentController::connectionLabel(c).toHtmlEscaped()));
-    m_statusConnection->setToolTip(m_agent && !m_agent->connectionError().isEmpty() ? m_agent->connectionError() : QString());
-    const QString unsandboxed = m_agent ? m_agent->unsandboxedNote() : QString();
-    m_statusSandbox->setText(unsandboxed.isEmpty()
-                                 ? QString()
-                                 : u"<span style=\"color:%1\">\u26a0</span> %2"_s.arg(
-                                       tierColor(Tier::Full).name(), tr("Unsandboxed commands").toHtmlEscaped()));
-    m_statusSandbox->setToolTip(unsandboxed);
-    m_statusSandbox->setVisible(!unsandboxed.isEmpty());
-}
-
-QString MainWindow::statusSandboxText() const
-{
-    return m_statusSandbox->isHidden() ? QString() : m_statusSandbox->toolTip();
-}
-
-QString MainWindow::statusModelText() const
-{
-    return m_statusModel->text();
-}
-
-QString MainWindow::statusConnectionText() const
-{
-    return m_agent ? AgentController::connectionLabel(m_agent->connection()) : QString();
-}
-
-QString MainWindow::statusTokensText() const
-{
-    return m_statusTokens->text();
+    m_agentStatus->update();
 }
 
 void MainWindow::scheduleRefresh()
@@ -646,7 +572,7 @@ void MainWindow::showSession(const LoadedSession &session)
     }
     setWindowTitle(tr("%1 — Waterline").arg(session.info.title.isEmpty() ? tr("Untitled session") : session.info.title));
     m_continueAction->setEnabled(session.info.readOnly);
-    fillConversation(session);
+    m_conversationModel->setTranscript(session.history, session.compactionMarkers());
     m_thresholdsPanel->setPolicy(session.policy);
     showDocks(session);
     // The agent of the session reads it again on its own worker: the rows above stay, it appends.
@@ -685,24 +611,6 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_selectedRequest = -1;
     if (session.requestCount() > 0)
         selectRequest(session.requestCount() - 1);
-}
-
-void MainWindow::fillConversation(const LoadedSession &session)
-{
-    // Messages in order, with a compaction marker where each compaction happened.
-    m_conversationModel->clear();
-    qsizetype cursor = 0;
-    for (const CompactionRecord &record : session.records) {
-        if (record.tier == Tier::None)
-            continue;
-        const qsizetype end = std::max(cursor, session.historyEndOf(record.requestIndex));
-        if (end > cursor)
-            m_conversationModel->appendMessages(session.history.mid(cursor, end - cursor));
-        cursor = end;
-        m_conversationModel->addCompactionMarker(ConversationModel::compactionMarker(record));
-    }
-    if (cursor < session.history.size())
-        m_conversationModel->appendMessages(session.history.mid(cursor));
 }
 
 void MainWindow::selectRequest(int index)

@@ -16,7 +16,7 @@ namespace wl {
 class AgentController;
 class AnchorHistoryModel;
 class AppSettings;
-class ContextGauge;
+class AgentStatusBar;
 class FirstRunPanel;
 class SettingsDialog;
 class ThemeManager;
@@ -95,15 +95,8 @@ public:
     FirstRunPanel *firstRunPanel() const { return m_firstRun; }
     QStackedWidget *centralStack() const { return m_centralStack; }
     SettingsDialog *settingsDialog() const;
-    ContextGauge *contextGauge() const { return m_gauge; }
     // True while the central area shows the first-run panel rather than the conversation.
     bool showsFirstRun() const;
-    // The status bar's texts (tests, screenshots).
-    QString statusModelText() const;
-    // The status bar's warning that the session's commands run unsandboxed (empty: hidden).
-    QString statusSandboxText() const;
-    QString statusConnectionText() const;
-    QString statusTokensText() const;
 
 Q_SIGNALS:
     void sessionShown();
@@ -124,12 +117,10 @@ private:
     void createCentralArea();
     void createDocks();
     QDockWidget *addPanelDock(const char *objectName, QWidget *panel, Qt::DockWidgetArea area);
-    void fillConversation(const LoadedSession &session);
     void showDocks(const LoadedSession &session);
     void applySetting(int key);
     void applyProfiles();
     void updateCentralPage();
-    void updateStatus();
     void onFirstRunReachable(bool reachable);
     void scheduleRefresh();
     void updateNewSessionDefaults();
@@ -147,11 +138,7 @@ private:
     QWidget *m_conversationArea = nullptr;
     QSplitter *m_conversationSplitter = nullptr;
     SettingsDialog *m_settingsDialog = nullptr;
-    ContextGauge *m_gauge = nullptr;
-    QLabel *m_statusTokens = nullptr;
-    QLabel *m_statusModel = nullptr;
-    QLabel *m_statusConnection = nullptr;
-    QLabel *m_statusSandbox = nullptr;
+    AgentStatusBar *m_agentStatus = nullptr;
     QTimer *m_refreshTimer = nullptr;
     bool m_refreshing = false;
     std::unique_ptr<SessionStore> m_demoStore;

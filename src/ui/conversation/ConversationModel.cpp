@@ -428,6 +428,21 @@ void ConversationModel::clear()
     endResetModel();
 }
 
+void ConversationModel::setTranscript(const QList<Message> &history, const QList<std::pair<qsizetype, CompactionMarker>> &markers)
+{
+    clear();
+    qsizetype cursor = 0;
+    for (const auto &[at, marker] : markers) {
+        const qsizetype end = std::clamp<qsizetype>(at, cursor, history.size());
+        if (end > cursor)
+            appendMessages(history.mid(cursor, end - cursor));
+        cursor = end;
+        addCompactionMarker(marker);
+    }
+    if (cursor < history.size())
+        appendMessages(history.mid(cursor));
+}
+
 void ConversationModel::emitRowChanged(int row, const QList<int> &roles)
 {
     const QModelIndex idx = index(row);

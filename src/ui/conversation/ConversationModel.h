@@ -121,6 +121,9 @@ public:
     // Older history at the top (paging). Results inside the page attach to calls inside it.
     void prependMessages(const QList<Message> &messages);
     void clear();
+    // A recorded conversation replaces the rows: `history` in order, with each marker placed
+    // before history[at] (at == history.size(): after the last message). Markers in order of `at`.
+    void setTranscript(const QList<Message> &history, const QList<std::pair<qsizetype, CompactionMarker>> &markers);
 
     // Streaming: one assistant row that grows; appendStreamText() changes that row only.
     // Returns the row. A stream already open is finished with the text it has.

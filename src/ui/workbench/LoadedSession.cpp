@@ -1,5 +1,7 @@
 #include "LoadedSession.h"
 
+#include "conversation/ConversationModel.h"
+
 #include "anchors/AnchorHistoryModel.h"
 #include "context/ContextModels.h"
 #include "offloads/OffloadListModel.h"
@@ -40,6 +42,19 @@ QString recordSummary(const CompactionRecord &r)
     return text;
 }
 } // namespace
+
+QList<std::pair<qsizetype, CompactionMarker>> LoadedSession::compactionMarkers() const
+{
+    QList<std::pair<qsizetype, CompactionMarker>> out;
+    qsizetype cursor = 0;
+    for (const CompactionRecord &record : records) {
+        if (record.tier == Tier::None)
+            continue;
+        cursor = std::max(cursor, historyEndOf(record.requestIndex));
+        out.append({cursor, ConversationModel::compactionMarker(record)});
+    }
+    return out;
+}
 
 qsizetype LoadedSession::historyEndOf(int index) const
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compaction/CompactionPolicy.h"
+#include "conversation/ConversationTypes.h"
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
 #include "model/Message.h"
@@ -45,6 +46,8 @@ struct LoadedSession
 
     // How many history messages request `index` saw (ReplayInput's rule).
     qsizetype historyEndOf(int index) const;
+    // Where the conversation shows each compaction: before history[at], for every record with a tier.
+    QList<std::pair<qsizetype, CompactionMarker>> compactionMarkers() const;
     // The overlays in force when request `index` was sent.
     ContextOverlays overlaysAt(int index) const;
     // The record of the compaction that ran before request `index`, if any.

@@ -61,6 +61,7 @@ private Q_SLOTS:
     void offloadedFlag();
     void compactionMarker();
     void compactionMarkerFromRecord();
+    void transcriptPlacesMarkers();
     void errors();
     void approvals_data();
     void approvals();
@@ -306,6 +307,25 @@ void TestConversationModel::compactionMarkerFromRecord()
     QCOMPARE(marker.tokensAfter, qint64(41000));
     QCOMPARE(marker.anchorsChanged, 2);
     QCOMPARE(marker.offloads, 4);
+}
+
+// A recorded session: each marker before the message it names, out-of-range positions clamped.
+void TestConversationModel::transcriptPlacesMarkers()
+{
+    Fixture f;
+    f.model.addError({u"old"_s, u"from the previous session"_s, false}); // replaced
+    const QList<Message> history{Message::user(u"one"_s), Message::assistant(u"two"_s), Message::user(u"three"_s)};
+    CompactionMarker first;
+    first.recordId = u"r1"_s;
+    CompactionMarker last;
+    last.recordId = u"r2"_s;
+    CompactionMarker beyond;
+    beyond.recordId = u"r3"_s;
+    f.model.setTranscript(history, {{1, first}, {3, last}, {99, beyond}});
+    QCOMPARE(kindsOf(f.model), (Kinds{k(ConversationRowKind::User), k(ConversationRowKind::Compaction), k(ConversationRowKind::Assistant),
+                                      k(ConversationRowKind::User), k(ConversationRowKind::Compaction), k(ConversationRowKind::Compaction)}));
+    QCOMPARE(f.model.index(1).data(ConversationModel::RecordIdRole).toString(), u"r1"_s);
+    QCOMPARE(f.model.index(5).data(ConversationModel::RecordIdRole).toString(), u"r3"_s);
 }
 
 void TestConversationModel::errors()

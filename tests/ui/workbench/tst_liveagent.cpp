@@ -20,6 +20,7 @@
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
 #include "workbench/AgentController.h"
+#include "workbench/AgentStatusBar.h"
 #include "workbench/ContextGauge.h"
 #include "workbench/LoadedSession.h"
 
@@ -226,7 +227,7 @@ void TestLiveAgent::fullTurnThenStop()
     QVERIFY(h.setUp());
     QVERIFY(!h.window->showsFirstRun());
     QVERIFY(!h.window->promptInput()->isBlocked());
-    QCOMPARE(h.window->statusModelText(), u"fake-model"_s);
+    QCOMPARE(h.window->findChild<AgentStatusBar *>()->modelText(), u"fake-model"_s);
     // A new session compacts against the default model's window.
     QCOMPARE(h.run()->policy().contextWindow, 200000);
     QTRY_COMPARE(h.window->agent()->connection(), AgentController::Connection::Reachable);
@@ -276,8 +277,8 @@ void TestLiveAgent::fullTurnThenStop()
     QVERIFY(answer > card.row());
     QVERIFY(!h.window->promptInput()->isRunning());
     // The status bar: the provider's input tokens of the last request, a gauge above zero.
-    QTRY_VERIFY(h.window->statusTokensText().contains(u"100"_s));
-    QVERIFY(h.window->contextGauge()->ratio() > 0);
+    QTRY_VERIFY(h.window->findChild<AgentStatusBar *>()->tokensText().contains(u"100"_s));
+    QVERIFY(h.window->findChild<AgentStatusBar *>()->gauge()->ratio() > 0);
     // The docks were refreshed from the store: the timeline knows both requests.
     QTRY_COMPARE_WITH_TIMEOUT(h.window->session().requestCount(), 2, 5000);
 
@@ -492,7 +493,7 @@ void TestLiveAgent::unsandboxedCommandsAreShown()
         harness.settings->setApprovalPolicy(approval);
         return true;
     }));
-    QCOMPARE(h.window->statusSandboxText(), QString());
+    QCOMPARE(h.window->findChild<AgentStatusBar *>()->sandboxNote(), QString());
     h.server.enqueue(FakeReply::withToolCalls({bashCall(u"c1"_s, u"echo ran"_s)}));
     h.server.enqueue(FakeReply::withText(u"ok"_s));
     h.type(u"go"_s);
@@ -502,8 +503,8 @@ void TestLiveAgent::unsandboxedCommandsAreShown()
     const QModelIndex card = h.model().indexForCallId(u"c1"_s);
     QCOMPARE(card.data(ConversationModel::ToolStatusRole).toInt(), int(ToolCallStatus::Ok));
     QVERIFY(card.data(ConversationModel::TextRole).toString().contains(u"ran without a sandbox"_s));
-    QVERIFY2(h.window->statusSandboxText().contains(u"without a sandbox"_s), qPrintable(h.window->statusSandboxText()));
-    QVERIFY(h.window->statusSandboxText().contains(u"not installed"_s));
+    QVERIFY2(h.window->findChild<AgentStatusBar *>()->sandboxNote().contains(u"without a sandbox"_s), qPrintable(h.window->findChild<AgentStatusBar *>()->sandboxNote()));
+    QVERIFY(h.window->findChild<AgentStatusBar *>()->sandboxNote().contains(u"not installed"_s));
     QVERIFY(!h.window->statusBar()->findChild<QLabel *>(u"StatusSandbox"_s)->isHidden());
 
     // Another session starts without the warning until one of its commands runs unsandboxed.
@@ -513,7 +514,7 @@ void TestLiveAgent::unsandboxedCommandsAreShown()
     QSignalSpy opened(h.window->agent(), &AgentController::sessionOpened);
     h.window->openSession(h.dbPath, other);
     QVERIFY(opened.wait(10000));
-    QCOMPARE(h.window->statusSandboxText(), QString());
+    QCOMPARE(h.window->findChild<AgentStatusBar *>()->sandboxNote(), QString());
 }
 
 void TestLiveAgent::summariesUseTheSummaryProfile_data()
@@ -608,7 +609,7 @@ void TestLiveAgent::sessionRunsOnItsOwnProfile()
     QVERIFY(h.window->agent()->isOpen());
     const QString expected = onOther ? u"own"_s : u"fake"_s;
     QCOMPARE(h.window->agent()->profile().name, expected);
-    QCOMPARE(h.window->statusModelText(), onOther ? u"own-model"_s : u"fake-model"_s);
+    QCOMPARE(h.window->findChild<AgentStatusBar *>()->modelText(), onOther ? u"own-model"_s : u"fake-model"_s);
     QCOMPARE(h.window->agent()->profileNote().isEmpty(), !noted);
     if (noted) {
         const QString message = h.window->statusBar()->currentMessage();
@@ -783,7 +784,7 @@ void TestLiveAgent::gaugeIsTheNextPreflightRatio()
     in.tools = h.run()->toolSpecs();
     in.simulateOffloads = true;
     const PreflightResult preflight = Preflight::runWithoutLlm(std::move(in));
-    const ContextGauge *gauge = h.window->contextGauge();
+    const ContextGauge *gauge = h.window->findChild<AgentStatusBar *>()->gauge();
     QCOMPARE(gauge->ratio(), preflight.ratioBefore);
     QCOMPARE(gauge->tier(), policy.tierFor(preflight.ratioBefore));
     const TierReason &reason = preflight.record.reason;
