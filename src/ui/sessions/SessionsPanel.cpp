@@ -115,18 +115,29 @@ void SessionsPanel::setNewSessionDefaults(const CompactionPolicy &policy, const 
     m_profiles = profiles;
 }
 
-bool SessionsPanel::continueSession(const QString &id, const QString &workspace, const ProviderProfile &provider, QString *error)
+void SessionsPanel::continueSession(const QString &id, const QString &workspace, const ProviderProfile &provider)
 {
     SessionStore::Continuation choice;
     choice.workspace = workspace;
     choice.providerName = provider.name;
     choice.providerProfile = provider.toJson();
-    if (!m_store->continueSession(id, choice, error))
-        return false;
-    refresh();
-    setCurrentSession(id);
-    Q_EMIT openRequested(id);
-    return true;
+    // The same queue as deletions: store writes of this panel run one after another.
+    m_deletions->run([store = m_store, id, choice](QString &error) {
+        const bool ok = store->continueSession(id, choice, &error);
+        store->releaseThreadConnection(); // pool threads outlive the job
+        return ok;
+    }, [this, id](bool ok, const QString &error) {
+        const bool asked = m_askedToContinue.remove(id);
+        if (!ok) {
+            Q_EMIT continueFailed(id, error);
+            if (asked)
+                QMessageBox::warning(this, tr("Could not continue the session"), error);
+            return;
+        }
+        refresh();
+        setCurrentSession(id);
+        Q_EMIT openRequested(id);
+    });
 }
 
 void SessionsPanel::continueDialog(const QString &sessionId)
@@ -140,10 +151,9 @@ void SessionsPanel::continueDialog(const QString &sessionId)
     while (dialog.exec() == QDialog::Accepted) {
         if (!confirmWorkspace(dialog.workspace()))
             continue;
-        QString error;
-        if (continueSession(id, dialog.workspace(), dialog.profile(), &error))
-            return;
-        QMessageBox::warning(this, tr("Could not continue the session"), error);
+        m_askedToContinue.insert(id);
+        continueSession(id, dialog.workspace(), dialog.profile());
+        return;
     }
 }
 

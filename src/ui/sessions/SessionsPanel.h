@@ -47,9 +47,10 @@ public:
     // and the profiles a continued import may choose from.
     void setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider,
                                const QList<ProviderProfile> &profiles = {});
-    // Makes an imported (read-only) session runnable in `workspace` with `provider`; refreshes and
-    // asks to open it again. False with a message on failure, nothing changed.
-    bool continueSession(const QString &id, const QString &workspace, const ProviderProfile &provider, QString *error);
+    // Makes an imported (read-only) session runnable in `workspace` with `provider`, off the GUI
+    // thread (its offloads move and the store is written); then refreshes and asks to open it
+    // (openRequested), or continueFailed() says why and nothing changed.
+    void continueSession(const QString &id, const QString &workspace, const ProviderProfile &provider);
     // Asks where and with which provider an imported session (default: the current one) continues.
     void continueDialog(const QString &sessionId = {});
     // Enabled while the current session is an import waiting to be continued.
@@ -65,6 +66,7 @@ Q_SIGNALS:
     void openRequested(const QString &sessionId);
     void sessionDeleted(const QString &sessionId);
     void deleteFailed(const QString &sessionId, const QString &error);
+    void continueFailed(const QString &sessionId, const QString &error);
 
 private:
     void renameDialog();
@@ -74,6 +76,7 @@ private:
     SessionStore *m_store;
     BackgroundRunner *m_deletions;
     QSet<QString> m_askedToDelete; // deletions the dialog started: their failure is shown
+    QSet<QString> m_askedToContinue; // likewise for continuations
     CompactionPolicy m_newPolicy;
     std::optional<ProviderProfile> m_newProvider;
     QList<ProviderProfile> m_profiles;

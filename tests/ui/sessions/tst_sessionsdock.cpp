@@ -39,6 +39,7 @@ private Q_SLOTS:
     void broadWorkspaceIsConfirmed();
     void importedSessionIsContinuedThroughTheDialog();
     void continueDialogTakesNothingFromTheFile();
+    void continueRunsOffTheGuiThread();
 
 private:
     QTemporaryDir *m_dir = nullptr;
@@ -234,7 +235,7 @@ void TestSessionsDock::importedSessionIsContinuedThroughTheDialog()
     });
     panel.continueAction()->trigger();
     QVERIFY(filled);
-    QCOMPARE(opened.size(), 1);
+    QTRY_COMPARE(opened.size(), 1);
     const auto after = m_store->session(imported->id);
     QVERIFY(!after->readOnly);
     QCOMPARE(after->workspace, QFileInfo(workspace).canonicalFilePath());
@@ -255,6 +256,46 @@ void TestSessionsDock::continueDialogTakesNothingFromTheFile()
     for (const QLabel *label : dialog.findChildren<QLabel *>())
         escaped = escaped || label->text().contains(u"&lt;b&gt;title"_s);
     QVERIFY(escaped);
+}
+
+// Continuing moves files and writes the store: the window must not wait for either.
+void TestSessionsDock::continueRunsOffTheGuiThread()
+{
+    QString error;
+    SessionInfo fields;
+    fields.workspace = m_store->importFolder(&error);
+    fields.readOnly = true;
+    const auto imported = m_store->createSession(fields, &error);
+    QVERIFY2(imported, qPrintable(error));
+    SessionsPanel panel(m_store);
+    QSignalSpy opened(&panel, &SessionsPanel::openRequested);
+    QSignalSpy failed(&panel, &SessionsPanel::continueFailed);
+    const QString workspace = m_dir->filePath(u"chosen"_s);
+    QVERIFY(QDir().mkpath(workspace));
+    {
+        QSqlDatabase locker = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"locker"_s);
+        locker.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
+        QVERIFY(locker.open());
+        QSqlQuery lock(locker);
+        QVERIFY(lock.exec(u"BEGIN IMMEDIATE"_s));
+        QElapsedTimer clock;
+        clock.start();
+        panel.continueSession(imported->id, workspace, ProviderProfile::defaultProfile());
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(u"the GUI thread waited %1 ms"_s.arg(clock.elapsed())));
+        QTest::qWait(300);
+        QCOMPARE(opened.size(), 0);
+        QVERIFY(lock.exec(u"COMMIT"_s));
+        QTRY_COMPARE(opened.size(), 1);
+        locker.close();
+    }
+    QSqlDatabase::removeDatabase(u"locker"_s);
+    QCOMPARE(failed.size(), 0);
+    QVERIFY(!m_store->session(imported->id)->readOnly);
+
+    // A second continuation fails, and says so.
+    panel.continueSession(imported->id, workspace, ProviderProfile::defaultProfile());
+    QTRY_COMPARE(failed.size(), 1);
+    QVERIFY(failed.at(0).at(1).toString().contains(u"not an import"_s));
 }
 
 QTEST_MAIN(TestSessionsDock)
