@@ -403,8 +403,23 @@ QDockWidget *MainWindow::addPanelDock(const char *objectName, QWidget *panel, Qt
     dock->setObjectName(QString::fromLatin1(objectName));
     dock->setWidget(panel ? panel : makeExplanationPanel(explanationFor(objectName), dock));
     addDockWidget(area, dock);
-    if (auto *viewMenu = findChild<QMenu *>(u"ViewMenu"_s))
-        viewMenu->addAction(dock->toggleViewAction());
+    // View > <dock> shows the dock and brings it to the front (Qt's toggle action would hide a dock
+    // that is open behind another tab); Alt+1, Alt+2, ... in menu order. The dock's own close
+    // button hides it.
+    if (auto *viewMenu = findChild<QMenu *>(u"ViewMenu"_s)) {
+        QAction *show = viewMenu->addAction(title);
+        show->setObjectName(QString::fromLatin1(objectName) + u"Action"_s);
+        const int position = int(viewMenu->actions().size());
+        if (position <= 9)
+            show->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + position)));
+        show->setToolTip(tr("Show the %1 dock and bring it to the front").arg(title));
+        connect(show, &QAction::triggered, dock, [dock] {
+            dock->show();
+            dock->raise();
+            if (dock->widget())
+                dock->widget()->setFocus(Qt::ShortcutFocusReason);
+        });
+    }
     return dock;
 }
 

@@ -1,12 +1,15 @@
 #include "MainWindow.h"
 #include "store/SessionStore.h"
 
+#include <QAction>
 #include <QDockWidget>
+#include <QMenu>
 #include <QDropEvent>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,6 +35,8 @@ private Q_SLOTS:
     void docksExist_data();
     void docksExist();
     void layoutIsRestored();
+    void viewMenuRaisesDocks_data();
+    void viewMenuRaisesDocks();
     void helpHasAbout();
     void dropImports_data();
     void dropImports();
@@ -86,6 +91,65 @@ void TestMainWindow::layoutIsRestored()
     QVERIFY(again.dock(u"AnchorsDock"_s)->isHidden());
     QVERIFY(!again.dock(u"TimelineDock"_s)->isHidden());
     QCOMPARE(again.size(), saved);
+}
+
+void TestMainWindow::viewMenuRaisesDocks_data()
+{
+    QTest::addColumn<QString>("objectName");
+    QTest::addColumn<int>("key");
+    // Alt+1..7 in the order of the View menu.
+    QTest::newRow("Offloads, tabbed behind Thresholds") << u"OffloadsDock"_s << int(Qt::Key_5);
+    QTest::newRow("Compactions, tabbed behind Timeline") << u"CompactionsDock"_s << int(Qt::Key_7);
+    QTest::newRow("Sessions, closed first") << u"SessionsDock"_s << int(Qt::Key_1);
+    QTest::newRow("Timeline, closed first") << u"TimelineDock"_s << int(Qt::Key_2);
+}
+
+// Whether `dock` is shown and in front: the current tab of its tab group when it has one.
+bool inFront(const QMainWindow &window, const QDockWidget *dock)
+{
+    if (!dock->isVisible())
+        return false;
+    for (const QTabBar *tabs : window.findChildren<QTabBar *>()) {
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->tabText(i) == dock->windowTitle() && tabs->isVisible())
+                return tabs->currentIndex() == i;
+    }
+    return true; // not tabbed: shown is in front
+}
+
+// View > <dock> brings the dock to the front, whether it was behind a tab or closed; it never hides
+// it (Qt's toggle action hid a dock that was open behind another tab).
+void TestMainWindow::viewMenuRaisesDocks()
+{
+    QFETCH(QString, objectName);
+    QFETCH(int, key);
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QDockWidget *dock = window.dock(objectName);
+    if (objectName == u"SessionsDock" || objectName == u"TimelineDock")
+        dock->close();
+    QTRY_VERIFY(!inFront(window, dock));
+    QAction *action = nullptr;
+    for (QAction *a : window.findChild<QMenu *>(u"ViewMenu"_s)->actions())
+        if (a->text().remove(u'&') == dock->windowTitle())
+            action = a;
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::ALT | Qt::Key(key)));
+    action->trigger();
+    QTRY_VERIFY(inFront(window, dock));
+    action->trigger(); // again: stays in front
+    QTest::qWait(50);
+    QVERIFY(inFront(window, dock));
+    // The keyboard reaches it too, from anywhere in the window (here: the Thresholds dock).
+    dock->close();
+    QTRY_VERIFY(!inFront(window, dock));
+    QWidget *elsewhere = window.dock(u"ThresholdsDock"_s)->widget();
+    elsewhere->setFocus();
+    QSignalSpy triggered(action, &QAction::triggered);
+    QTest::keyClick(elsewhere, Qt::Key(key), Qt::AltModifier);
+    QCOMPARE(triggered.size(), 1);
+    QTRY_VERIFY(inFront(window, dock));
 }
 
 void TestMainWindow::helpHasAbout()

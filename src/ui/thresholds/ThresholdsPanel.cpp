@@ -108,8 +108,8 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     });
     form->addRow(tr("Context &window:"), m_window);
     form->addRow(tr("&Tail kept verbatim:"), m_tail);
-    form->addRow(tr("Offload at tool time (gate &1):"), m_gate1);
-    form->addRow(tr("Offload at compaction (gate &2):"), m_gate2);
+    form->addRow(tr("Offload at tool t&ime (gate 1):"), m_gate1);
+    form->addRow(tr("Offload at com&paction (gate 2):"), m_gate2);
     form->addRow(tr("&Reserved for output:"), m_reserved);
     form->addRow(QString(), m_countSchemas);
 
