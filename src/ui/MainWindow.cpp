@@ -24,7 +24,6 @@
 #include "settings/FirstRunPanel.h"
 #include "settings/SettingsDialog.h"
 #include "settings/ThemeManager.h"
-#include "TierStyle.h"
 #include "workbench/AgentController.h"
 #include "workbench/AgentStatusBar.h"
 #include "workbench/DemoSession.h"

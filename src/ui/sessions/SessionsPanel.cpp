@@ -26,7 +26,7 @@ namespace wl {
 SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
-    , m_deletions(new BackgroundRunner(BackgroundRunner::Policy::Queue, this))
+    , m_writes(new BackgroundRunner(BackgroundRunner::Policy::Queue, this))
     , m_model(new SessionListModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTreeView(this))
@@ -121,8 +121,7 @@ void SessionsPanel::continueSession(const QString &id, const QString &workspace,
     choice.workspace = workspace;
     choice.providerName = provider.name;
     choice.providerProfile = provider.toJson();
-    // The same queue as deletions: store writes of this panel run one after another.
-    m_deletions->run([store = m_store, id, choice](QString &error) {
+    m_writes->run([store = m_store, id, choice](QString &error) {
         const bool ok = store->continueSession(id, choice, &error);
         store->releaseThreadConnection(); // pool threads outlive the job
         return ok;
@@ -187,7 +186,7 @@ bool SessionsPanel::renameSession(const QString &id, const QString &title, QStri
 
 void SessionsPanel::deleteSession(const QString &id)
 {
-    m_deletions->run([store = m_store, id](QString &error) {
+    m_writes->run([store = m_store, id](QString &error) {
         const bool ok = store->deleteSession(id, &error);
         store->releaseThreadConnection(); // pool threads outlive the job
         return ok;
@@ -206,7 +205,7 @@ void SessionsPanel::deleteSession(const QString &id)
 
 bool SessionsPanel::isDeleting() const
 {
-    return m_deletions->isBusy();
+    return m_writes->isBusy();
 }
 
 bool SessionsPanel::confirmWorkspace(const QString &workspace)

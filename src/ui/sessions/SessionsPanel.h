@@ -74,7 +74,7 @@ private:
     void updateActions();
 
     SessionStore *m_store;
-    BackgroundRunner *m_deletions;
+    BackgroundRunner *m_writes;
     QSet<QString> m_askedToDelete; // deletions the dialog started: their failure is shown
     QSet<QString> m_askedToContinue; // likewise for continuations
     CompactionPolicy m_newPolicy;

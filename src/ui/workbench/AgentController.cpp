@@ -19,7 +19,6 @@ namespace wl {
 struct AgentController::SessionRead
 {
     std::optional<AgentRun::SessionData> data;
-    QString error;
 };
 
 AgentController::AgentController(ConversationModel *model, ConversationView *view, PromptInput *prompt, QObject *parent)
@@ -193,18 +192,17 @@ void AgentController::readSession(const QString &sessionId)
         [this, sessionId](std::shared_ptr<SessionRead> read, const QString &error) {
             if (!read)
                 read = std::make_shared<SessionRead>();
-            read->error = error;
-            sessionRead(sessionId, *read);
+            sessionRead(sessionId, *read, error);
         });
 }
 
-void AgentController::sessionRead(const QString &sessionId, SessionRead &read)
+void AgentController::sessionRead(const QString &sessionId, SessionRead &read, const QString &error)
 {
     m_opening = false;
     if (!read.data) {
-        m_openError = read.error;
+        m_openError = error;
         updatePrompt();
-        Q_EMIT openFailed(sessionId, read.error);
+        Q_EMIT openFailed(sessionId, error);
         return;
     }
     if (read.data->info.readOnly) {

@@ -124,7 +124,7 @@ private:
     struct SessionRead;
     // Reads the session on the worker; sessionRead() continues on the GUI thread.
     void readSession(const QString &sessionId);
-    void sessionRead(const QString &sessionId, SessionRead &read);
+    void sessionRead(const QString &sessionId, SessionRead &read, const QString &error);
     // Builds the run of a session that was read, on the profile it runs on.
     void startRun(const QString &sessionId, SessionRead &read);
     void onClientsChanged();

@@ -141,7 +141,7 @@ void ProviderConnection::setRunBusy(bool busy)
         return;
     m_busy = busy;
     if (!busy) {
-        setConnection(m_idleConnection == Connection::Unknown ? Connection::Reachable : m_idleConnection, m_connectionError);
+        showIdle();
         applyPending();
     }
 }
@@ -151,7 +151,13 @@ void ProviderConnection::setRunActivity(Connection activity)
     if (activity == Connection::Streaming || activity == Connection::Retrying)
         setConnection(activity);
     else
-        setConnection(m_idleConnection == Connection::Unknown ? Connection::Reachable : m_idleConnection, m_connectionError);
+        showIdle();
+}
+
+void ProviderConnection::showIdle()
+{
+    // What the probe last said; a run that went through without a probe answer means reachable.
+    setConnection(m_idleConnection == Connection::Unknown ? Connection::Reachable : m_idleConnection, m_connectionError);
 }
 
 void ProviderConnection::noteRequestSucceeded()

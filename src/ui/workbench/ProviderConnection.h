@@ -74,6 +74,7 @@ private:
     void rebuildClients();
     void applyPending();
     void setConnection(Connection connection, const QString &error = {});
+    void showIdle();
 
     ProviderProfile m_profile;
     ProviderProfile m_defaultProfile;

@@ -24,6 +24,33 @@
 using namespace wl;
 using namespace Qt::StringLiterals;
 
+// Another program holding the database's write lock: store writes wait for it (SQLite's busy
+// timeout) until release(); the window must not.
+class WriteLock
+{
+public:
+    explicit WriteLock(const QString &path)
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"locker"_s);
+        db.setDatabaseName(path);
+        m_held = db.open() && QSqlQuery(db).exec(u"BEGIN IMMEDIATE"_s);
+    }
+    ~WriteLock()
+    {
+        QSqlDatabase::database(u"locker"_s, false).close();
+        QSqlDatabase::removeDatabase(u"locker"_s);
+    }
+    bool isHeld() const { return m_held; }
+    bool release()
+    {
+        m_held = false;
+        return QSqlQuery(QSqlDatabase::database(u"locker"_s, false)).exec(u"COMMIT"_s);
+    }
+
+private:
+    bool m_held = false;
+};
+
 class TestSessionsDock : public QObject
 {
     Q_OBJECT
@@ -136,13 +163,8 @@ void TestSessionsDock::deleteRunsOffTheGuiThread()
     QVERIFY(panel.createSession(u"doomed"_s, m_dir->path(), &id, &error));
     QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
     {
-        // Another program holds the database's write lock: the deletion waits for it (SQLite's
-        // busy timeout), the window must not.
-        QSqlDatabase locker = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"locker"_s);
-        locker.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
-        QVERIFY(locker.open());
-        QSqlQuery lock(locker);
-        QVERIFY(lock.exec(u"BEGIN IMMEDIATE"_s));
+        WriteLock lock(m_dir->filePath(u"sessions.db"_s));
+        QVERIFY(lock.isHeld());
         QElapsedTimer clock;
         clock.start();
         panel.deleteSession(id);
@@ -150,12 +172,10 @@ void TestSessionsDock::deleteRunsOffTheGuiThread()
         QTest::qWait(300); // the event loop runs meanwhile; the deletion still waits
         QVERIFY(panel.isDeleting());
         QCOMPARE(deleted.size(), 0);
-        QVERIFY(lock.exec(u"COMMIT"_s));
+        QVERIFY(lock.release());
         QTRY_COMPARE(deleted.size(), 1);
         QVERIFY(!m_store->session(id));
-        locker.close();
     }
-    QSqlDatabase::removeDatabase(u"locker"_s);
 }
 
 void TestSessionsDock::activationOpens()
@@ -273,22 +293,17 @@ void TestSessionsDock::continueRunsOffTheGuiThread()
     const QString workspace = m_dir->filePath(u"chosen"_s);
     QVERIFY(QDir().mkpath(workspace));
     {
-        QSqlDatabase locker = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"locker"_s);
-        locker.setDatabaseName(m_dir->filePath(u"sessions.db"_s));
-        QVERIFY(locker.open());
-        QSqlQuery lock(locker);
-        QVERIFY(lock.exec(u"BEGIN IMMEDIATE"_s));
+        WriteLock lock(m_dir->filePath(u"sessions.db"_s));
+        QVERIFY(lock.isHeld());
         QElapsedTimer clock;
         clock.start();
         panel.continueSession(imported->id, workspace, ProviderProfile::defaultProfile());
         QVERIFY2(clock.elapsed() < 1000, qPrintable(u"the GUI thread waited %1 ms"_s.arg(clock.elapsed())));
         QTest::qWait(300);
         QCOMPARE(opened.size(), 0);
-        QVERIFY(lock.exec(u"COMMIT"_s));
+        QVERIFY(lock.release());
         QTRY_COMPARE(opened.size(), 1);
-        locker.close();
     }
-    QSqlDatabase::removeDatabase(u"locker"_s);
     QCOMPARE(failed.size(), 0);
     QVERIFY(!m_store->session(imported->id)->readOnly);
 
