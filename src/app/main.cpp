@@ -1,6 +1,7 @@
 // The `waterline` desktop application.
 #include "AppIdentity.h"
 #include "MainWindow.h"
+#include "workbench/SessionLifecycle.h"
 
 #include "Paths.h"
 #include "sessions/SessionsPanel.h"
@@ -163,18 +164,18 @@ int main(int argc, char *argv[])
         if (!parser.isSet(screenshotOption))
             QMessageBox::critical(&window, QApplication::translate("main", "Waterline"), text);
     } else if (parser.isSet(workspaceOption)) {
-        QString id, error;
         const QString workspace = QFileInfo(parser.value(workspaceOption)).absoluteFilePath();
         if (!window.sessionsPanel()->confirmWorkspace(workspace)) {
             printError(QApplication::translate("main", "not starting a session in %1: it is the whole file system or your home folder").arg(workspace));
-        } else if (window.sessionsPanel()->createSession(QDir(workspace).dirName(), workspace, &id, &error)) {
-            window.openSession(dbPath, id);
-            opening = true;
         } else {
-            printError(error);
+            // Stored off the GUI thread, then opened.
+            QObject::connect(window.sessions(), &wl::SessionLifecycle::writeFailed, &window,
+                             [](wl::SessionLifecycle::Write, const QString &, const QString &error) { printError(error); });
+            window.sessionsPanel()->createSession(QDir(workspace).dirName(), workspace);
+            opening = true;
         }
     } else if (parser.isSet(sessionOption)) {
-        window.openSession(dbPath, parser.value(sessionOption));
+        window.openSession(parser.value(sessionOption));
         opening = true;
     } else {
         opening = window.openLastSession();

@@ -26,12 +26,8 @@
 #include "settings/ThemeManager.h"
 #include "workbench/AgentController.h"
 #include "workbench/AgentStatusBar.h"
-#include "workbench/DemoSession.h"
 #include "workbench/LoadedSession.h"
-#include "workbench/ProgressTask.h"
-#include "replay/SessionImporter.h"
-#include "store/SessionStore.h"
-#include "workbench/SessionLoader.h"
+#include "workbench/SessionLifecycle.h"
 
 #include <QAction>
 #include <QApplication>
@@ -81,7 +77,6 @@ MainWindow::MainWindow(QWidget *parent)
 
 MainWindow::MainWindow(AppSettings *settings, QWidget *parent)
     : QMainWindow(parent)
-    , m_session(std::make_unique<LoadedSession>())
     , m_settings(settings ? settings : new AppSettings(this))
 {
     init();
@@ -96,7 +91,7 @@ void MainWindow::init()
 
     m_theme = new ThemeManager(this);
     m_theme->follow(m_settings);
-    m_loader = new SessionLoader(this);
+    m_sessions = new SessionLifecycle(this);
     m_timelineModel = new TimelineModel(this);
     m_anchorModel = new AnchorHistoryModel(this);
     m_compactionModel = new CompactionLogModel(this);
@@ -122,47 +117,12 @@ void MainWindow::init()
     connect(m_agent, &AgentController::connectionChanged, this, &MainWindow::updateCentralPage);
     connect(m_agent, &AgentController::notice, this, [this](const QString &text) { statusBar()->showMessage(text, 6000); });
     connect(m_agent, &AgentController::newSessionRequested, this, &MainWindow::newSession);
-    connect(m_agent, &AgentController::sessionDataChanged, this, &MainWindow::scheduleRefresh);
-    connect(m_agent, &AgentController::runEnded, this, &MainWindow::scheduleRefresh);
+    connect(m_agent, &AgentController::sessionDataChanged, m_sessions, &SessionLifecycle::scheduleRefresh);
+    connect(m_agent, &AgentController::runEnded, m_sessions, &SessionLifecycle::scheduleRefresh);
     connect(m_agent, &AgentController::openFailed, this, [this](const QString &, const QString &error) {
         statusBar()->showMessage(tr("The agent cannot run in this session: %1").arg(error), 8000);
     });
-
-    // The docks follow what the agent stores, a moment after it stored it (one reload per burst).
-    m_refreshTimer = new QTimer(this);
-    m_refreshTimer->setSingleShot(true);
-    m_refreshTimer->setInterval(300);
-    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
-        if (m_session->isEmpty() || m_databasePath.isEmpty())
-            return;
-        m_refreshing = true;
-        m_loader->load(m_databasePath, m_session->info.id);
-    });
-
-    connect(m_loader, &SessionLoader::loaded, this, [this](const LoadedSession &session) {
-        if (m_refreshing && session.info.id == m_session->info.id) {
-            m_refreshing = false;
-            // The thresholds dock follows a policy stored meanwhile unless the user is editing it.
-            const bool untouched = m_thresholdsPanel->policy() == m_session->policy;
-            *m_session = session;
-            if (untouched)
-                m_thresholdsPanel->setPolicy(session.policy);
-            showDocks(session);
-            Q_EMIT sessionRefreshed();
-            return;
-        }
-        m_refreshing = false;
-        showSession(session);
-    });
-    connect(m_loader, &SessionLoader::failed, this, [this](const QString &sessionId, const QString &error) {
-        if (m_refreshing) {
-            m_refreshing = false;
-            statusBar()->showMessage(tr("Could not refresh the docks: %1").arg(error), 6000);
-            return;
-        }
-        m_statusSession->setText(tr("Could not open session %1").arg(sessionId));
-        QMessageBox::warning(this, tr("Could not open the session"), error);
-    });
+    connectSessions();
     m_firstRun->setProfile(m_settings->defaultProfile());
     m_agentStatus->update();
     updateCentralPage();
@@ -174,7 +134,49 @@ MainWindow::~MainWindow() = default;
 
 const LoadedSession &MainWindow::session() const
 {
-    return *m_session;
+    return m_sessions->session();
+}
+
+QString MainWindow::databasePath() const
+{
+    return m_sessions->databasePath();
+}
+
+void MainWindow::connectSessions()
+{
+    connect(m_sessions, &SessionLifecycle::storeChanged, this, &MainWindow::onStoreChanged);
+    connect(m_sessions, &SessionLifecycle::opening, this, [this](const QString &sessionId) {
+        m_statusSession->setText(tr("Opening session %1...").arg(sessionId));
+    });
+    connect(m_sessions, &SessionLifecycle::opened, this, &MainWindow::onSessionOpened);
+    connect(m_sessions, &SessionLifecycle::refreshed, this, &MainWindow::onSessionRefreshed);
+    connect(m_sessions, &SessionLifecycle::openFailed, this, [this](const QString &sessionId, const QString &error) {
+        m_statusSession->setText(tr("Could not open session %1").arg(sessionId));
+        QMessageBox::warning(this, tr("Could not open the session"), error);
+    });
+    connect(m_sessions, &SessionLifecycle::refreshFailed, this, [this](const QString &error) {
+        statusBar()->showMessage(tr("Could not refresh the docks: %1").arg(error), 6000);
+    });
+    connect(m_sessions, &SessionLifecycle::listFailed, this, [this](const QString &error) {
+        statusBar()->showMessage(tr("Could not list the sessions: %1").arg(error), 8000);
+    });
+    connect(m_sessions, &SessionLifecycle::sessionRenamed, this, [this](const QString &id, const QString &) {
+        if (id == session().info.id)
+            updateTitle();
+    });
+    connect(m_sessions, &SessionLifecycle::policyApplied, this, [this](const CompactionPolicy &policy) {
+        m_thresholdsPanel->setSessionPolicy(policy);
+        m_agent->setSessionPolicy(policy);
+        statusBar()->showMessage(tr("The session now compacts with the new policy."), 4000);
+        Q_EMIT policyApplied(policy);
+    });
+    connect(m_sessions, &SessionLifecycle::writeFailed, this,
+            [this](SessionLifecycle::Write write, const QString &, const QString &error) {
+        if (write != SessionLifecycle::Write::Policy)
+            return; // the Sessions dock says it
+        QMessageBox::warning(this, tr("Could not apply the policy"), error);
+        m_thresholdsPanel->setSessionPolicy(session().policy);
+    });
 }
 
 void MainWindow::createCentralArea()
@@ -224,7 +226,7 @@ void MainWindow::updateCentralPage()
     const bool reachable = m_agent && (m_agent->connection() == AgentController::Connection::Reachable
                                        || m_agent->connection() == AgentController::Connection::Streaming
                                        || m_agent->connection() == AgentController::Connection::Retrying);
-    QWidget *page = (!m_session->isEmpty() || reachable) ? m_conversationArea : static_cast<QWidget *>(m_firstRun);
+    QWidget *page = (!session().isEmpty() || reachable) ? m_conversationArea : static_cast<QWidget *>(m_firstRun);
     if (m_centralStack->currentWidget() == page)
         return;
     m_centralStack->setCurrentWidget(page);
@@ -306,11 +308,6 @@ void MainWindow::applySetting(int key)
     m_agentStatus->update();
 }
 
-void MainWindow::scheduleRefresh()
-{
-    m_refreshTimer->start();
-}
-
 SettingsDialog *MainWindow::settingsDialog() const
 {
     return m_settingsDialog;
@@ -359,7 +356,7 @@ void MainWindow::createActions()
     m_continueAction->setEnabled(false);
     connect(m_continueAction, &QAction::triggered, this, [this] {
         if (m_sessionsPanel)
-            m_sessionsPanel->continueDialog(m_session->info.id);
+            m_sessionsPanel->continueDialog(session().info.id);
     });
     QAction *demoAction = fileMenu->addAction(tr("Open the &Demo Session"));
     demoAction->setObjectName(u"DemoAction"_s);
@@ -458,45 +455,23 @@ void MainWindow::createDocks()
         offloads->raise();
         m_offloadsPanel->showCallId(callId);
     });
-    connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, this, [this](const CompactionPolicy &policy) {
-        // The session's live policy: stored, so the agent and later opens use it.
-        QString error;
-        if (m_store && !m_session->isEmpty() && !m_store->setSessionPolicy(m_session->info.id, policy.toJson(), &error)) {
-            QMessageBox::warning(this, tr("Could not apply the policy"), error);
-            m_thresholdsPanel->setSessionPolicy(m_session->policy);
-            return;
-        }
-        m_session->policy = policy;
-        m_session->info.policy = policy.toJson();
-        m_agent->setSessionPolicy(policy);
-        statusBar()->showMessage(tr("The session now compacts with the new policy."), 4000);
-        Q_EMIT policyApplied(policy);
-    });
+    // The session's live policy: stored (off the GUI thread), so the agent and later opens use it.
+    connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, m_sessions, &SessionLifecycle::applyPolicy);
 }
 
 void MainWindow::setStore(SessionStore *store, const QString &databasePath)
 {
-    if (m_sessionsPanel && m_store != store) {
-        // Another database (the demo's): a panel of its own.
-        m_sessionsPanel->deleteLater();
-        m_sessionsPanel = nullptr;
-    }
-    m_store = store;
-    m_databasePath = databasePath;
-    m_agent->setStore(store, databasePath);
+    m_sessions->setStore(store, databasePath);
+}
+
+void MainWindow::onStoreChanged()
+{
+    m_agent->setStore(m_sessions->store(), m_sessions->databasePath());
     if (!m_sessionsPanel) {
-        m_sessionsPanel = new SessionsPanel(store, m_sessionsDock);
+        m_sessionsPanel = new SessionsPanel(m_sessions, m_sessionsDock);
         m_sessionsDock->setWidget(m_sessionsPanel);
-        connect(m_sessionsPanel, &SessionsPanel::openRequested, this, [this](const QString &id) {
-            openSession(m_databasePath, id);
-        });
-        connect(m_sessionsPanel, &SessionsPanel::sessionDeleted, this, [this](const QString &id) {
-            if (m_session->info.id == id)
-                showSession(LoadedSession());
-        });
     }
     updateNewSessionDefaults();
-    m_sessionsPanel->refresh();
 }
 
 void MainWindow::updateNewSessionDefaults()
@@ -511,56 +486,28 @@ void MainWindow::updateNewSessionDefaults()
 
 void MainWindow::openDemo()
 {
-    if (findChild<ProgressTask *>(u"DemoTask"_s))
-        return; // being built
-    // The demo is built once (import and replay, a few seconds) on a worker thread, in a database of its own.
+    if (m_sessions->isBuildingDemo())
+        return;
+    // Built once on a worker thread (a few seconds), with its progress in the status bar.
     auto *bar = new QProgressBar(this);
+    bar->setObjectName(u"DemoProgress"_s);
     bar->setRange(0, 100);
     bar->setMaximumWidth(320);
     bar->setTextVisible(true);
     statusBar()->addPermanentWidget(bar);
-    auto sessionId = std::make_shared<QString>();
-    const QString folder = DemoSession::defaultFolder();
-    auto *task = new ProgressTask([sessionId, folder](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
-        const DemoSession::Result result = DemoSession::ensure(folder, report, &cancel);
-        *sessionId = result.sessionId;
-        return result.ok ? QString() : result.error;
-    }, this);
-    task->setObjectName(u"DemoTask"_s);
-    connect(task, &ProgressTask::progress, bar, [bar](const QString &stage, int percent) {
+    connect(m_sessions, &SessionLifecycle::demoProgress, bar, [bar](const QString &stage, int percent) {
         bar->setValue(percent);
         bar->setFormat(stage + u" %p%"_s);
     });
-    connect(task, &ProgressTask::finished, this, [this, task, bar, folder, sessionId](QString error) {
-        task->deleteLater();
-        bar->deleteLater();
-        const QString dbPath = folder + u"/demo.db"_s;
-        auto store = std::make_unique<SessionStore>();
-        if (error.isEmpty())
-            store->open(dbPath, &error);
-        if (!error.isEmpty()) {
-            QMessageBox::warning(this, tr("Demo session"), tr("The demo session could not be prepared:\n%1").arg(error));
-            Q_EMIT demoFailed(error);
-            return;
-        }
-        std::unique_ptr<SessionStore> previous = std::move(m_demoStore);
-        m_demoStore = std::move(store);
-        setStore(m_demoStore.get(), dbPath);
-        openSession(dbPath, *sessionId);
-        // The earlier demo connection may still be in use by the old panel until it is deleted.
-        if (previous)
-            QTimer::singleShot(0, this, [p = previous.release()] { delete p; });
-    });
-    task->start();
+    const auto done = [bar] { bar->deleteLater(); };
+    connect(m_sessions, &SessionLifecycle::demoFinished, bar, done, Qt::SingleShotConnection);
+    connect(m_sessions, &SessionLifecycle::demoFailed, bar, done, Qt::SingleShotConnection);
+    m_sessions->openDemo();
 }
 
 bool MainWindow::openLastSession()
 {
-    const QString last = QSettings().value(u"Session/last"_s).toString();
-    if (last.isEmpty() || !m_sessionsPanel || m_sessionsPanel->model()->rowForSession(last) < 0)
-        return false;
-    openSession(m_databasePath, last);
-    return true;
+    return m_sessions->openLast();
 }
 
 QDockWidget *MainWindow::dock(const QString &objectName) const
@@ -568,23 +515,40 @@ QDockWidget *MainWindow::dock(const QString &objectName) const
     return findChild<QDockWidget *>(objectName, Qt::FindDirectChildrenOnly);
 }
 
-void MainWindow::openSession(const QString &databasePath, const QString &sessionId)
+void MainWindow::openSession(const QString &sessionId)
 {
-    m_statusSession->setText(tr("Opening session %1...").arg(sessionId));
-    m_loader->load(databasePath, sessionId);
+    m_sessions->open(sessionId);
 }
 
 void MainWindow::showSession(const LoadedSession &session)
 {
-    *m_session = session;
+    m_sessions->show(session);
+}
+
+void MainWindow::updateTitle()
+{
+    const SessionInfo &info = session().info;
+    setWindowTitle(tr("%1 — Waterline").arg(info.title.isEmpty() ? tr("Untitled session") : info.title));
+    updateSessionStatus();
+}
+
+void MainWindow::updateSessionStatus()
+{
+    const LoadedSession &s = session();
+    if (s.isEmpty())
+        m_statusSession->setText(tr("No session open"));
+    else
+        m_statusSession->setText(tr("%1: %n message(s)", nullptr, int(s.history.size())).arg(s.info.title)
+                                 + tr(", %n request(s)", nullptr, s.requestCount())
+                                 + tr(", %n compaction(s)", nullptr, int(s.records.size())));
+}
+
+void MainWindow::onSessionOpened(const LoadedSession &session)
+{
     m_selectedRequest = -1;
-    if (!session.isEmpty())
-        QSettings().setValue(u"Session/last"_s, session.info.id);
-    if (m_sessionsPanel) {
-        m_sessionsPanel->refresh();
+    if (m_sessionsPanel)
         m_sessionsPanel->setCurrentSession(session.info.id);
-    }
-    setWindowTitle(tr("%1 — Waterline").arg(session.info.title.isEmpty() ? tr("Untitled session") : session.info.title));
+    updateTitle();
     m_continueAction->setEnabled(session.info.readOnly);
     m_conversationModel->setTranscript(session.history, session.compactionMarkers());
     m_thresholdsPanel->setPolicy(session.policy);
@@ -595,6 +559,15 @@ void MainWindow::showSession(const LoadedSession &session)
     if (!session.isEmpty() && m_centralStack->currentWidget() == m_conversationArea)
         m_prompt->setFocus();
     Q_EMIT sessionShown();
+}
+
+void MainWindow::onSessionRefreshed(const LoadedSession &session)
+{
+    // The thresholds dock follows a policy stored meanwhile unless the user is editing it.
+    if (m_thresholdsPanel->policy() == m_thresholdsPanel->sessionPolicy())
+        m_thresholdsPanel->setPolicy(session.policy);
+    showDocks(session);
+    Q_EMIT sessionRefreshed();
 }
 
 void MainWindow::showDocks(const LoadedSession &session)
@@ -616,12 +589,7 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_whatIf->setSession(session.simulatorInput());
     m_whatIf->request(m_thresholdsPanel->policy());
 
-    if (session.isEmpty())
-        m_statusSession->setText(tr("No session open"));
-    else
-        m_statusSession->setText(tr("%1: %n message(s)", nullptr, int(session.history.size())).arg(session.info.title)
-                             + tr(", %n request(s)", nullptr, session.requestCount())
-                             + tr(", %n compaction(s)", nullptr, int(session.records.size())));
+    updateSessionStatus();
     m_selectedRequest = -1;
     if (session.requestCount() > 0)
         selectRequest(session.requestCount() - 1);
@@ -629,13 +597,13 @@ void MainWindow::showDocks(const LoadedSession &session)
 
 void MainWindow::selectRequest(int index)
 {
-    if (m_selecting || index < 0 || index >= m_session->requestCount())
+    if (m_selecting || index < 0 || index >= session().requestCount())
         return;
     m_selecting = true;
     m_selectedRequest = index;
     m_timelinePanel->chart()->setSelectedRequest(index);
-    m_contextPanel->showSnapshot(m_session->contextSnapshot(index));
-    if (const CompactionRecord *record = m_session->recordFor(index)) {
+    m_contextPanel->showSnapshot(session().contextSnapshot(index));
+    if (const CompactionRecord *record = session().recordFor(index)) {
         m_anchorsPanel->showRecord(record->id);
         m_compactionsPanel->showRecord(record->id);
     }
@@ -644,7 +612,7 @@ void MainWindow::selectRequest(int index)
 
 void MainWindow::selectRecord(const QString &recordId)
 {
-    for (const CompactionRecord &r : m_session->records) {
+    for (const CompactionRecord &r : session().records) {
         if (r.id == recordId) {
             selectRequest(r.requestIndex);
             return;
@@ -666,43 +634,30 @@ void MainWindow::chooseTranscript()
 
 void MainWindow::importTranscript(const QString &path)
 {
-    if (m_databasePath.isEmpty()) {
+    if (m_sessions->databasePath().isEmpty()) {
         QMessageBox::warning(this, tr("Import"), tr("No session database is open."));
+        Q_EMIT importFinished(QString(), tr("No session database is open."));
         return;
     }
-    auto sessionId = std::make_shared<QString>();
-    auto sessionCount = std::make_shared<qsizetype>(0);
-    const QString databasePath = m_databasePath;
-    auto *task = new ProgressTask([path, databasePath, sessionId, sessionCount](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
-        SessionStore store;
-        QString error;
-        if (!store.open(databasePath, &error))
-            return error;
-        SessionImporter::Options options;
-        options.runIndex = SessionImporter::Options::allRuns; // a file of several sessions gives several
-        options.cancel = &cancel;
-        options.progress = [&report, path](qint64 done, qint64 total) {
-            report(QFileInfo(path).fileName(), total > 0 ? int(100 * done / total) : 0);
-        };
-        const SessionImporter::Result result = SessionImporter::importFile(store, path, options);
-        if (!result.ok)
-            return result.cancelled ? QString() : result.error;
-        *sessionId = result.sessionId;
-        *sessionCount = result.sessionIds.size();
-        return QString();
-    }, this);
-    auto *dialog = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100, this);
+    const QString fileName = QFileInfo(path).fileName();
+    auto *dialog = new QProgressDialog(tr("Importing %1...").arg(fileName), tr("Cancel"), 0, 100, this);
     dialog->setWindowTitle(tr("Import"));
     dialog->setMinimumDuration(300);
     dialog->setAutoClose(false);
     dialog->setAutoReset(false);
-    connect(dialog, &QProgressDialog::canceled, task, &ProgressTask::cancel);
-    connect(task, &ProgressTask::progress, dialog, [dialog](const QString &, int percent) { dialog->setValue(percent); });
-    connect(task, &ProgressTask::finished, this, [this, task, dialog, sessionId, sessionCount, path](const QString &error, bool cancelled) {
+    connect(dialog, &QProgressDialog::canceled, m_sessions, &SessionLifecycle::cancelImport);
+    connect(m_sessions, &SessionLifecycle::importProgress, dialog, [dialog, path](const QString &file, int percent) {
+        if (file == path)
+            dialog->setValue(percent);
+    });
+    connect(m_sessions, &SessionLifecycle::importFinished, dialog,
+            [this, dialog, path, fileName](const QString &file, const QString &sessionId, const QString &error, bool cancelled, int count) {
+        if (file != path)
+            return;
+        dialog->disconnect(this);
         dialog->deleteLater();
-        task->deleteLater();
         if (cancelled) {
-            statusBar()->showMessage(tr("Import of %1 cancelled; nothing was kept.").arg(QFileInfo(path).fileName()), 5000);
+            statusBar()->showMessage(tr("Import of %1 cancelled; nothing was kept.").arg(fileName), 5000);
             Q_EMIT importFinished(QString(), tr("cancelled"));
             return;
         }
@@ -711,14 +666,11 @@ void MainWindow::importTranscript(const QString &path)
             Q_EMIT importFinished(QString(), error);
             return;
         }
-        if (m_sessionsPanel)
-            m_sessionsPanel->refresh();
-        if (*sessionCount > 1)
-            statusBar()->showMessage(tr("%1 holds %2 sessions: each was imported, the first is open.").arg(QFileInfo(path).fileName()).arg(*sessionCount), 8000);
-        openSession(m_databasePath, *sessionId);
-        Q_EMIT importFinished(*sessionId, QString());
+        if (count > 1)
+            statusBar()->showMessage(tr("%1 holds %2 sessions: each was imported, the first is open.").arg(fileName).arg(count), 8000);
+        Q_EMIT importFinished(sessionId, QString());
     });
-    task->start();
+    m_sessions->importTranscript(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -9,7 +9,6 @@ class QDockWidget;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
-class QTimer;
 
 namespace wl {
 
@@ -28,7 +27,7 @@ class ConversationModel;
 class ConversationView;
 class OffloadsPanel;
 class PromptInput;
-class SessionLoader;
+class SessionLifecycle;
 class SessionStore;
 class SessionsPanel;
 class ThresholdsPanel;
@@ -54,9 +53,11 @@ public:
     QDockWidget *dock(const QString &objectName) const;
     void restoreLayout();
 
-    // The database the Sessions dock lists (not owned; used on the GUI thread only).
+    // Which database and session are open, and every change to them (the window shows what it says).
+    SessionLifecycle *sessions() const { return m_sessions; }
+    // The database the Sessions dock lists (not owned; it must outlive the window).
     void setStore(SessionStore *store, const QString &databasePath);
-    QString databasePath() const { return m_databasePath; }
+    QString databasePath() const;
     // Opens the session used last (QSettings), if any; false when there is none.
     bool openLastSession();
     // Builds the bundled demo session once (worker thread, progress in the status bar) and opens it.
@@ -66,10 +67,11 @@ public:
     // Opens the settings dialog (non-modal for the event loop; one at a time).
     void showSettings();
 
-    // Shows a session in every dock (the conversation, timeline, anchors, offloads, context, records).
+    // Shows a session loaded elsewhere in every dock (the conversation, timeline, anchors, offloads,
+    // context, records), as if the lifecycle had opened it.
     void showSession(const LoadedSession &session);
-    // Loads a stored session off the GUI thread, then shows it.
-    void openSession(const QString &databasePath, const QString &sessionId);
+    // Loads a session of the open database off the GUI thread, then shows it.
+    void openSession(const QString &sessionId);
     const LoadedSession &session() const;
 
     // Imports a transcript of another agent (or a Waterline export) into the open database
@@ -117,20 +119,25 @@ private:
     void createCentralArea();
     void createDocks();
     QDockWidget *addPanelDock(const char *objectName, QWidget *panel, Qt::DockWidgetArea area);
+    void connectSessions();
+    void onSessionOpened(const LoadedSession &session);
+    void onSessionRefreshed(const LoadedSession &session);
+    void onStoreChanged();
+    void updateTitle();
+    void updateSessionStatus();
     void showDocks(const LoadedSession &session);
     void applySetting(int key);
     void applyProfiles();
     void updateCentralPage();
     void onFirstRunReachable(bool reachable);
-    void scheduleRefresh();
     void updateNewSessionDefaults();
     void selectRecord(const QString &recordId);
     void saveLayout() const;
     void showAbout();
     void chooseTranscript();
 
-    std::unique_ptr<LoadedSession> m_session;
     AppSettings *m_settings = nullptr;
+    SessionLifecycle *m_sessions = nullptr;
     ThemeManager *m_theme = nullptr;
     AgentController *m_agent = nullptr;
     QStackedWidget *m_centralStack = nullptr;
@@ -139,13 +146,9 @@ private:
     QSplitter *m_conversationSplitter = nullptr;
     SettingsDialog *m_settingsDialog = nullptr;
     AgentStatusBar *m_agentStatus = nullptr;
-    QTimer *m_refreshTimer = nullptr;
-    bool m_refreshing = false;
-    std::unique_ptr<SessionStore> m_demoStore;
     int m_selectedRequest = -1;
     bool m_selecting = false;
 
-    SessionLoader *m_loader = nullptr;
     WhatIfBinding *m_whatIf = nullptr;
     TimelineModel *m_timelineModel = nullptr;
     AnchorHistoryModel *m_anchorModel = nullptr;
@@ -161,8 +164,6 @@ private:
     ContextPanel *m_contextPanel = nullptr;
     CompactionsPanel *m_compactionsPanel = nullptr;
     QLabel *m_statusSession = nullptr;
-    SessionStore *m_store = nullptr;
-    QString m_databasePath;
     SessionsPanel *m_sessionsPanel = nullptr;
     QAction *m_continueAction = nullptr;
     QDockWidget *m_sessionsDock = nullptr;

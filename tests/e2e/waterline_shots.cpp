@@ -19,6 +19,7 @@
 #include "settings/SettingsDialog.h"
 #include "store/SessionStore.h"
 #include "workbench/AgentController.h"
+#include "workbench/SessionLifecycle.h"
 
 #include <QApplication>
 #include <QDir>
@@ -130,9 +131,13 @@ int main(int argc, char *argv[])
         return fail(error);
     window.setStore(&store, dbPath);
     window.show();
-    QString sessionId;
-    if (!window.sessionsPanel()->createSession(u"calc: fix the parser"_s, workspace, &sessionId, &error))
-        return fail(error);
+    // Stored off the GUI thread, then opened (the agent's connections below are made first).
+    window.sessionsPanel()->createSession(u"calc: fix the parser"_s, workspace);
+    QObject::connect(window.sessions(), &SessionLifecycle::writeFailed, &app,
+                     [](SessionLifecycle::Write, const QString &, const QString &why) {
+        fail(why);
+        QCoreApplication::exit(1);
+    });
 
     // Turn 1: read the README, answer. Turn 2: a bash call waiting for approval.
     FakeReply read = FakeReply::withToolCalls({{u"call_read"_s, u"read_file"_s, json({{u"path"_s, u"README.md"_s}})}},
@@ -169,7 +174,6 @@ int main(int argc, char *argv[])
         fail(why);
         QCoreApplication::exit(1);
     });
-    window.openSession(dbPath, sessionId);
 
     // Grab once the approval has been pending for a moment and the docks were refreshed.
     QTimer poll;

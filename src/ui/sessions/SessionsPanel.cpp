@@ -3,9 +3,11 @@
 #include "ContinueSessionDialog.h"
 #include "SessionListModel.h"
 
-#include "common/BackgroundRunner.h"
+#include "workbench/LoadedSession.h"
+
 #include "compaction/CompactionPolicy.h"
 #include "store/SessionStore.h"
+#include "workbench/SessionLifecycle.h"
 #include "tools/Workspace.h"
 
 #include <QAction>
@@ -23,10 +25,9 @@ using namespace Qt::StringLiterals;
 
 namespace wl {
 
-SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
+SessionsPanel::SessionsPanel(SessionLifecycle *sessions, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
-    , m_writes(new BackgroundRunner(BackgroundRunner::Policy::Queue, this))
+    , m_sessions(sessions)
     , m_model(new SessionListModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTreeView(this))
@@ -68,24 +69,55 @@ SessionsPanel::SessionsPanel(SessionStore *store, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &SessionsPanel::updateActions);
     connect(deleteAction, &QAction::triggered, this, &SessionsPanel::deleteDialog);
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex &index) {
-        Q_EMIT openRequested(index.data(SessionListModel::SessionIdRole).toString());
+        m_sessions->open(index.data(SessionListModel::SessionIdRole).toString());
     });
+    connect(m_sessions, &SessionLifecycle::sessionsListed, this, &SessionsPanel::showSessions);
+    connect(m_sessions, &SessionLifecycle::opened, this, [this](const LoadedSession &) {
+        setCurrentSession(m_sessions->session().info.id);
+    });
+    connect(m_sessions, &SessionLifecycle::writeFailed, this,
+            [this](SessionLifecycle::Write write, const QString &id, const QString &error) {
+        if (!m_askedToWrite.remove(id))
+            return;
+        QString title;
+        switch (write) {
+        case SessionLifecycle::Write::Create: title = tr("Could not create the session"); break;
+        case SessionLifecycle::Write::Rename: title = tr("Could not rename the session"); break;
+        case SessionLifecycle::Write::Delete: title = tr("Could not delete the session"); break;
+        case SessionLifecycle::Write::Continue: title = tr("Could not continue the session"); break;
+        case SessionLifecycle::Write::Policy: return; // the window says it
+        }
+        QMessageBox::warning(this, title, error);
+    });
+    const auto written = [this](const QString &id) { m_askedToWrite.remove(id); };
+    connect(m_sessions, &SessionLifecycle::sessionCreated, this, [this](const QString &id) {
+        m_askedToWrite.remove(QString());
+        m_wantedCurrent = id;
+    });
+    connect(m_sessions, &SessionLifecycle::sessionRenamed, this, written);
+    connect(m_sessions, &SessionLifecycle::sessionDeleted, this, written);
+    connect(m_sessions, &SessionLifecycle::sessionContinued, this, written);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(toolbar);
     layout->addWidget(m_view, 1);
-    refresh();
 }
 
 void SessionsPanel::refresh()
 {
-    const QString current = currentSessionId();
-    QString error;
-    m_model->setSessions(m_store && m_store->isOpen() ? m_store->listSessions(&error) : QList<SessionInfo>());
-    if (!current.isEmpty())
+    m_sessions->listSessions();
+}
+
+void SessionsPanel::showSessions(const QList<SessionInfo> &sessions)
+{
+    const QString current = m_wantedCurrent.isEmpty() ? currentSessionId() : m_wantedCurrent;
+    m_model->setSessions(sessions);
+    if (!current.isEmpty() && m_model->rowForSession(current) >= 0) {
         setCurrentSession(current);
+        m_wantedCurrent.clear();
+    }
     updateActions();
 }
 
@@ -104,6 +136,8 @@ void SessionsPanel::setCurrentSession(const QString &id)
     const int row = m_model->rowForSession(id);
     if (row >= 0)
         m_view->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row, 0)));
+    else
+        m_wantedCurrent = id; // listed a moment from now
     updateActions();
 }
 
@@ -121,22 +155,7 @@ void SessionsPanel::continueSession(const QString &id, const QString &workspace,
     choice.workspace = workspace;
     choice.providerName = provider.name;
     choice.providerProfile = provider.toJson();
-    m_writes->run([store = m_store, id, choice](QString &error) {
-        const bool ok = store->continueSession(id, choice, &error);
-        store->releaseThreadConnection(); // pool threads outlive the job
-        return ok;
-    }, [this, id](bool ok, const QString &error) {
-        const bool asked = m_askedToContinue.remove(id);
-        if (!ok) {
-            Q_EMIT continueFailed(id, error);
-            if (asked)
-                QMessageBox::warning(this, tr("Could not continue the session"), error);
-            return;
-        }
-        refresh();
-        setCurrentSession(id);
-        Q_EMIT openRequested(id);
-    });
+    m_sessions->continueSession(id, choice);
 }
 
 void SessionsPanel::continueDialog(const QString &sessionId)
@@ -150,13 +169,13 @@ void SessionsPanel::continueDialog(const QString &sessionId)
     while (dialog.exec() == QDialog::Accepted) {
         if (!confirmWorkspace(dialog.workspace()))
             continue;
-        m_askedToContinue.insert(id);
+        m_askedToWrite.insert(id);
         continueSession(id, dialog.workspace(), dialog.profile());
         return;
     }
 }
 
-bool SessionsPanel::createSession(const QString &title, const QString &workspace, QString *newId, QString *error)
+void SessionsPanel::createSession(const QString &title, const QString &workspace)
 {
     SessionInfo fields;
     fields.title = title;
@@ -166,46 +185,17 @@ bool SessionsPanel::createSession(const QString &title, const QString &workspace
         fields.providerName = m_newProvider->name;
         fields.providerProfile = m_newProvider->toJson();
     }
-    const std::optional<SessionInfo> created = m_store->createSession(fields, error);
-    if (!created)
-        return false;
-    if (newId)
-        *newId = created->id;
-    refresh();
-    setCurrentSession(created->id);
-    return true;
+    m_sessions->createSession(fields);
 }
 
-bool SessionsPanel::renameSession(const QString &id, const QString &title, QString *error)
+void SessionsPanel::renameSession(const QString &id, const QString &title)
 {
-    if (!m_store->renameSession(id, title, error))
-        return false;
-    refresh();
-    return true;
+    m_sessions->renameSession(id, title);
 }
 
 void SessionsPanel::deleteSession(const QString &id)
 {
-    m_writes->run([store = m_store, id](QString &error) {
-        const bool ok = store->deleteSession(id, &error);
-        store->releaseThreadConnection(); // pool threads outlive the job
-        return ok;
-    }, [this, id](bool ok, const QString &error) {
-        const bool asked = m_askedToDelete.remove(id);
-        if (!ok) {
-            Q_EMIT deleteFailed(id, error);
-            if (asked)
-                QMessageBox::warning(this, tr("Could not delete the session"), error);
-            return;
-        }
-        refresh();
-        Q_EMIT sessionDeleted(id);
-    });
-}
-
-bool SessionsPanel::isDeleting() const
-{
-    return m_writes->isBusy();
+    m_sessions->deleteSession(id);
 }
 
 bool SessionsPanel::confirmWorkspace(const QString &workspace)
@@ -233,12 +223,8 @@ void SessionsPanel::newSessionDialog()
                                                 QDir(workspace).dirName(), &ok);
     if (!ok)
         return;
-    QString id, error;
-    if (!createSession(title, workspace, &id, &error)) {
-        QMessageBox::warning(this, tr("Could not create the session"), error);
-        return;
-    }
-    Q_EMIT openRequested(id);
+    m_askedToWrite.insert(QString()); // a new session has no id until it is stored
+    createSession(title, workspace);
 }
 
 void SessionsPanel::renameDialog()
@@ -249,9 +235,10 @@ void SessionsPanel::renameDialog()
     bool ok = false;
     const QString title = QInputDialog::getText(this, tr("Rename session"), tr("Title:"), QLineEdit::Normal,
                                                 current.siblingAtColumn(SessionListModel::TitleColumn).data().toString(), &ok);
-    QString error;
-    if (ok && !renameSession(currentSessionId(), title, &error))
-        QMessageBox::warning(this, tr("Could not rename the session"), error);
+    if (!ok)
+        return;
+    m_askedToWrite.insert(currentSessionId());
+    renameSession(currentSessionId(), title);
 }
 
 void SessionsPanel::deleteDialog()
@@ -267,7 +254,7 @@ void SessionsPanel::deleteDialog()
     if (answer != QMessageBox::Yes)
         return;
     const QString id = currentSessionId();
-    m_askedToDelete.insert(id);
+    m_askedToWrite.insert(id);
     deleteSession(id);
 }
 

@@ -2,6 +2,7 @@
 
 #include "compaction/CompactionPolicy.h"
 #include "llm/ProviderProfile.h"
+#include "store/SessionInfo.h"
 
 #include <QWidget>
 
@@ -15,17 +16,17 @@ class QTreeView;
 
 namespace wl {
 
-class BackgroundRunner;
+class SessionLifecycle;
 class SessionListModel;
-class SessionStore;
 
 // The Sessions dock: open, new (in a workspace folder), rename, delete (after confirmation).
+// A view of the SessionLifecycle: it lists what the lifecycle lists and asks it for every
+// change, which runs off the GUI thread; the list follows when the change is stored.
 class SessionsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    // The store must outlive the panel; deletions use it from a worker thread (its own connection).
-    explicit SessionsPanel(SessionStore *store, QWidget *parent = nullptr);
+    explicit SessionsPanel(SessionLifecycle *sessions, QWidget *parent = nullptr);
 
     SessionListModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
@@ -34,22 +35,21 @@ public:
     void setCurrentSession(const QString &id);
     QString currentSessionId() const;
 
-    // The actions without dialogs (the dialogs call these); false with a message on failure.
-    bool createSession(const QString &title, const QString &workspace, QString *newId, QString *error);
-    bool renameSession(const QString &id, const QString &title, QString *error);
-    // Deletes off the GUI thread (rows, offload files and audit file can take a while, and a busy
-    // database would block the window); sessionDeleted() or deleteFailed() follows. Deletions run
-    // one after another, each one.
+    // The actions without dialogs (the dialogs call these). Each is stored off the GUI thread,
+    // in order; the lifecycle's signals say when (sessionCreated, sessionRenamed, sessionDeleted)
+    // or why not (writeFailed: shown in a message box when a dialog of this panel asked).
+    // A created session is opened.
+    void createSession(const QString &title, const QString &workspace);
+    void renameSession(const QString &id, const QString &title);
     void deleteSession(const QString &id);
-    bool isDeleting() const;
 
     // What new sessions start with: the default compaction policy and the provider they run on,
     // and the profiles a continued import may choose from.
     void setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider,
                                const QList<ProviderProfile> &profiles = {});
     // Makes an imported (read-only) session runnable in `workspace` with `provider`, off the GUI
-    // thread (its offloads move and the store is written); then refreshes and asks to open it
-    // (openRequested), or continueFailed() says why and nothing changed.
+    // thread (its offloads move and the store is written); then the lifecycle opens it, or its
+    // writeFailed() says why and nothing changed.
     void continueSession(const QString &id, const QString &workspace, const ProviderProfile &provider);
     // Asks where and with which provider an imported session (default: the current one) continues.
     void continueDialog(const QString &sessionId = {});
@@ -62,21 +62,15 @@ public:
     // "/" or the home folder itself (which puts every file, keys included, within its reach).
     bool confirmWorkspace(const QString &workspace);
 
-Q_SIGNALS:
-    void openRequested(const QString &sessionId);
-    void sessionDeleted(const QString &sessionId);
-    void deleteFailed(const QString &sessionId, const QString &error);
-    void continueFailed(const QString &sessionId, const QString &error);
-
 private:
     void renameDialog();
     void deleteDialog();
     void updateActions();
+    void showSessions(const QList<SessionInfo> &sessions);
 
-    SessionStore *m_store;
-    BackgroundRunner *m_writes;
-    QSet<QString> m_askedToDelete; // deletions the dialog started: their failure is shown
-    QSet<QString> m_askedToContinue; // likewise for continuations
+    SessionLifecycle *m_sessions;
+    QSet<QString> m_askedToWrite; // writes a dialog of this panel started: their failure is shown
+    QString m_wantedCurrent;      // selected once the list holds it
     CompactionPolicy m_newPolicy;
     std::optional<ProviderProfile> m_newProvider;
     QList<ProviderProfile> m_profiles;

@@ -26,6 +26,8 @@ public:
     explicit ThresholdsPanel(QWidget *parent = nullptr);
 
     CompactionPolicy policy() const { return m_policy; }
+    // The session's stored policy, which Apply compares with.
+    const CompactionPolicy &sessionPolicy() const { return m_sessionPolicy; }
     // Shows `policy` without emitting policyEdited (e.g. the session's policy on open).
     void setPolicy(const CompactionPolicy &policy);
     void setSessionPolicy(const CompactionPolicy &policy); // what Apply compares against

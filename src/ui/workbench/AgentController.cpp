@@ -27,6 +27,7 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
     , m_feed(new ConversationFeed(model, view, this))
     , m_prompt(prompt)
     , m_reader(new BackgroundRunner(BackgroundRunner::Policy::LatestOnly, this))
+    , m_writes(new BackgroundRunner(BackgroundRunner::Policy::Queue, this))
 {
     connect(m_provider, &ProviderConnection::clientsChanged, this, &AgentController::onClientsChanged);
     connect(m_provider, &ProviderConnection::connectionChanged, this, [this](Connection connection) {
@@ -63,6 +64,8 @@ AgentController::~AgentController()
     m_reader->cancel(); // a read still running is dropped
     delete m_reader;    // waits for it
     m_reader = nullptr;
+    delete m_writes;    // waits for the writes queued (the store outlives the controller)
+    m_writes = nullptr;
     dropRun();
 }
 
@@ -257,12 +260,17 @@ void AgentController::startRun(const QString &sessionId, SessionRead &read)
     config.allowBroadWorkspace = true;
     if (session.info.policy.isEmpty()) {
         // A session without a policy of its own gets the default one, with the model's window.
+        // Stored off the GUI thread; this run uses it from the start either way.
         const CompactionPolicy policy = profile.sizedPolicy(m_defaultPolicy);
-        QString why;
-        if (m_store->setSessionPolicy(sessionId, policy.toJson(), &why))
-            session.info.policy = policy.toJson();
-        else
-            qCWarning(lcUi).noquote() << "cannot store the default policy of session" << sessionId << why;
+        m_writes->run([store = m_store, sessionId, json = policy.toJson()](QString &error) {
+            const bool ok = store->setSessionPolicy(sessionId, json, &error);
+            store->releaseThreadConnection(); // pool threads outlive the job
+            return ok;
+        }, [sessionId](bool ok, const QString &error) {
+            if (!ok)
+                qCWarning(lcUi).noquote() << "cannot store the default policy of session" << sessionId << error;
+        });
+        session.info.policy = policy.toJson();
         config.policy = policy;
     }
     auto *run = new AgentRun(config, this);

@@ -153,6 +153,7 @@ private:
     QString m_openError;
     bool m_opening = false;
     BackgroundRunner *m_reader; // reads the session to open, latest only
+    BackgroundRunner *m_writes; // the controller's own store writes, in order
     qint64 m_lastInputTokens = -1;
 };
 

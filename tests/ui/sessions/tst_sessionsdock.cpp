@@ -3,6 +3,9 @@
 #include "sessions/SessionsPanel.h"
 
 #include "store/SessionStore.h"
+#include "workbench/LoadedSession.h"
+#include "workbench/SessionLifecycle.h"
+#include "WriteLock.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -23,33 +26,7 @@
 
 using namespace wl;
 using namespace Qt::StringLiterals;
-
-// Another program holding the database's write lock: store writes wait for it (SQLite's busy
-// timeout) until release(); the window must not.
-class WriteLock
-{
-public:
-    explicit WriteLock(const QString &path)
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"locker"_s);
-        db.setDatabaseName(path);
-        m_held = db.open() && QSqlQuery(db).exec(u"BEGIN IMMEDIATE"_s);
-    }
-    ~WriteLock()
-    {
-        QSqlDatabase::database(u"locker"_s, false).close();
-        QSqlDatabase::removeDatabase(u"locker"_s);
-    }
-    bool isHeld() const { return m_held; }
-    bool release()
-    {
-        m_held = false;
-        return QSqlQuery(QSqlDatabase::database(u"locker"_s, false)).exec(u"COMMIT"_s);
-    }
-
-private:
-    bool m_held = false;
-};
+using wl::test::WriteLock;
 
 class TestSessionsDock : public QObject
 {
@@ -61,6 +38,8 @@ private Q_SLOTS:
     void createRenameDelete();
     void deleteRemovesOnlyThatSession();
     void deleteRunsOffTheGuiThread();
+    void createAndRenameRunOffTheGuiThread();
+    void failedWriteFromADialogIsShown();
     void activationOpens();
     void broadWorkspaceIsConfirmed_data();
     void broadWorkspaceIsConfirmed();
@@ -71,6 +50,9 @@ private Q_SLOTS:
 private:
     QTemporaryDir *m_dir = nullptr;
     SessionStore *m_store = nullptr;
+    SessionLifecycle *m_sessions = nullptr;
+    // Creates a session through the panel and waits until it is stored and listed.
+    QString create(SessionsPanel &panel, const QString &title);
 };
 
 void TestSessionsDock::init()
@@ -79,10 +61,13 @@ void TestSessionsDock::init()
     m_store = new SessionStore;
     QString error;
     QVERIFY2(m_store->open(m_dir->filePath(u"sessions.db"_s), &error), qPrintable(error));
+    m_sessions = new SessionLifecycle;
+    m_sessions->setStore(m_store, m_dir->filePath(u"sessions.db"_s));
 }
 
 void TestSessionsDock::cleanup()
 {
+    delete m_sessions; // waits for its workers before the store goes
     delete m_store;
     delete m_dir;
 }
@@ -113,55 +98,75 @@ void TestSessionsDock::modelTester()
     QCOMPARE(model.rowCount(), 0);
 }
 
+QString TestSessionsDock::create(SessionsPanel &panel, const QString &title)
+{
+    QSignalSpy created(m_sessions, &SessionLifecycle::sessionCreated);
+    const int rows = panel.model()->rowCount();
+    panel.createSession(title, m_dir->path());
+    if (!created.wait(5000))
+        return {};
+    const QString id = created.at(0).at(0).toString();
+    const bool listed = QTest::qWaitFor([&] { return panel.model()->rowCount() == rows + 1; }, 5000);
+    return listed ? id : QString();
+}
+
 void TestSessionsDock::createRenameDelete()
 {
-    SessionsPanel panel(m_store);
+    SessionsPanel panel(m_sessions);
     QCOMPARE(panel.model()->rowCount(), 0);
-    QString id, error;
-    QVERIFY2(panel.createSession(u"Web server"_s, m_dir->path(), &id, &error), qPrintable(error));
+    QSignalSpy opened(m_sessions, &SessionLifecycle::opened);
+    const QString id = create(panel, u"Web server"_s);
     QVERIFY(!id.isEmpty());
     QCOMPARE(panel.model()->rowCount(), 1);
-    QCOMPARE(panel.currentSessionId(), id);
+    // A created session is opened, and the dock selects it.
+    QTRY_COMPARE(opened.size(), 1);
+    QCOMPARE(m_sessions->session().info.id, id);
+    QTRY_COMPARE(panel.currentSessionId(), id);
     QCOMPARE(panel.model()->sessions().at(0).workspace, QDir(m_dir->path()).absolutePath());
-    QVERIFY2(panel.renameSession(id, u"Web server, take two"_s, &error), qPrintable(error));
-    QCOMPARE(panel.model()->index(0, 0).data().toString(), u"Web server, take two"_s);
+    QSignalSpy renamed(m_sessions, &SessionLifecycle::sessionRenamed);
+    panel.renameSession(id, u"Web server, take two"_s);
+    QVERIFY(renamed.wait(5000));
+    QTRY_COMPARE(panel.model()->index(0, 0).data().toString(), u"Web server, take two"_s);
     QCOMPARE(m_store->session(id)->title, u"Web server, take two"_s);
-    QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
-    QSignalSpy failed(&panel, &SessionsPanel::deleteFailed);
+    QCOMPARE(m_sessions->session().info.title, u"Web server, take two"_s); // the open session follows
+    QSignalSpy deleted(m_sessions, &SessionLifecycle::sessionDeleted);
+    QSignalSpy failed(m_sessions, &SessionLifecycle::writeFailed);
     panel.deleteSession(id);
     QTRY_COMPARE(deleted.size(), 1);
     QCOMPARE(failed.size(), 0);
-    QCOMPARE(panel.model()->rowCount(), 0);
+    QTRY_COMPARE(panel.model()->rowCount(), 0);
     QVERIFY(!m_store->session(id));
+    QVERIFY(m_sessions->session().isEmpty()); // the open session was the deleted one
 }
 
 void TestSessionsDock::deleteRemovesOnlyThatSession()
 {
-    SessionsPanel panel(m_store);
-    QString keep, drop, error;
-    QVERIFY(panel.createSession(u"keep"_s, m_dir->path(), &keep, &error));
-    QVERIFY(panel.createSession(u"drop"_s, m_dir->path(), &drop, &error));
-    QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
+    SessionsPanel panel(m_sessions);
+    const QString keep = create(panel, u"keep"_s);
+    const QString drop = create(panel, u"drop"_s);
+    QVERIFY(!keep.isEmpty() && !drop.isEmpty());
+    QSignalSpy deleted(m_sessions, &SessionLifecycle::sessionDeleted);
     panel.deleteSession(drop);
     QTRY_COMPARE(deleted.size(), 1);
-    QCOMPARE(panel.model()->rowCount(), 1);
+    QTRY_COMPARE(panel.model()->rowCount(), 1);
     QCOMPARE(panel.model()->sessions().at(0).id, keep);
 
     // A session that is not there: the failure comes back with its reason.
-    QSignalSpy failed(&panel, &SessionsPanel::deleteFailed);
+    QSignalSpy failed(m_sessions, &SessionLifecycle::writeFailed);
     panel.deleteSession(drop);
     QTRY_COMPARE(failed.size(), 1);
-    QCOMPARE(failed.at(0).at(0).toString(), drop);
-    QVERIFY(!failed.at(0).at(1).toString().isEmpty());
+    QCOMPARE(failed.at(0).at(0).value<SessionLifecycle::Write>(), SessionLifecycle::Write::Delete);
+    QCOMPARE(failed.at(0).at(1).toString(), drop);
+    QVERIFY(!failed.at(0).at(2).toString().isEmpty());
     QCOMPARE(deleted.size(), 1);
 }
 
 void TestSessionsDock::deleteRunsOffTheGuiThread()
 {
-    SessionsPanel panel(m_store);
-    QString id, error;
-    QVERIFY(panel.createSession(u"doomed"_s, m_dir->path(), &id, &error));
-    QSignalSpy deleted(&panel, &SessionsPanel::sessionDeleted);
+    SessionsPanel panel(m_sessions);
+    const QString id = create(panel, u"doomed"_s);
+    QVERIFY(!id.isEmpty());
+    QSignalSpy deleted(m_sessions, &SessionLifecycle::sessionDeleted);
     {
         WriteLock lock(m_dir->filePath(u"sessions.db"_s));
         QVERIFY(lock.isHeld());
@@ -170,7 +175,7 @@ void TestSessionsDock::deleteRunsOffTheGuiThread()
         panel.deleteSession(id);
         QVERIFY2(clock.elapsed() < 1000, qPrintable(u"the GUI thread waited %1 ms"_s.arg(clock.elapsed())));
         QTest::qWait(300); // the event loop runs meanwhile; the deletion still waits
-        QVERIFY(panel.isDeleting());
+        QVERIFY(m_sessions->isWriting());
         QCOMPARE(deleted.size(), 0);
         QVERIFY(lock.release());
         QTRY_COMPARE(deleted.size(), 1);
@@ -178,12 +183,83 @@ void TestSessionsDock::deleteRunsOffTheGuiThread()
     }
 }
 
+// Creating, renaming and listing wait for a busy database on a worker, never on the GUI thread
+// (all three ran on the GUI thread before).
+void TestSessionsDock::createAndRenameRunOffTheGuiThread()
+{
+    SessionsPanel panel(m_sessions);
+    const QString first = create(panel, u"first"_s);
+    QVERIFY(!first.isEmpty());
+    QSignalSpy created(m_sessions, &SessionLifecycle::sessionCreated);
+    QSignalSpy renamed(m_sessions, &SessionLifecycle::sessionRenamed);
+    QSignalSpy listed(m_sessions, &SessionLifecycle::sessionsListed);
+    {
+        WriteLock lock(m_dir->filePath(u"sessions.db"_s));
+        QVERIFY(lock.isHeld());
+        QElapsedTimer clock;
+        clock.start();
+        panel.createSession(u"second"_s, m_dir->path());
+        panel.renameSession(first, u"first, renamed"_s);
+        panel.refresh();
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(u"the GUI thread waited %1 ms"_s.arg(clock.elapsed())));
+        QTest::qWait(300); // the event loop runs meanwhile; the writes still wait
+        QCOMPARE(created.size(), 0);
+        QCOMPARE(renamed.size(), 0);
+        QVERIFY(lock.release());
+        QTRY_COMPARE(created.size(), 1);
+        QTRY_COMPARE(renamed.size(), 1);
+    }
+    QTRY_COMPARE(panel.model()->rowCount(), 2);
+    QVERIFY(listed.size() >= 1);
+    QCOMPARE(m_store->session(first)->title, u"first, renamed"_s);
+}
+
+// A write a dialog asked for that fails is shown to the user; one asked for by code is only signalled.
+void TestSessionsDock::failedWriteFromADialogIsShown()
+{
+    SessionsPanel panel(m_sessions);
+    const QString id = create(panel, u"one"_s);
+    QVERIFY(!id.isEmpty());
+    QTRY_COMPARE(panel.currentSessionId(), id);
+    m_store->deleteSession(id); // gone behind the dock's back
+    QString shown;
+    QTimer::singleShot(0, &panel, [&] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        box->button(QMessageBox::Yes)->click(); // "delete it?"
+    });
+    QSignalSpy failed(m_sessions, &SessionLifecycle::writeFailed);
+    // The failure's message box: closed as soon as it shows, its text kept.
+    QTimer watcher;
+    connect(&watcher, &QTimer::timeout, &panel, [&] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (box && box->icon() == QMessageBox::Warning && shown.isEmpty()) {
+            shown = box->text();
+            box->close();
+        }
+    });
+    watcher.start(20);
+    panel.findChild<QTreeView *>()->setFocus();
+    const QList<QAction *> actions = panel.view()->actions();
+    QAction *deleteAction = nullptr;
+    for (QAction *a : actions)
+        if (a->shortcut() == QKeySequence(QKeySequence::Delete))
+            deleteAction = a;
+    QVERIFY(deleteAction);
+    deleteAction->trigger();
+    QTRY_COMPARE(failed.size(), 1);
+    QTRY_VERIFY(!shown.isEmpty());
+    QCOMPARE(shown, failed.at(0).at(2).toString());
+}
+
 void TestSessionsDock::activationOpens()
 {
-    SessionsPanel panel(m_store);
-    QString id, error;
-    QVERIFY(panel.createSession(u"one"_s, m_dir->path(), &id, &error));
-    QSignalSpy open(&panel, &SessionsPanel::openRequested);
+    SessionsPanel panel(m_sessions);
+    const QString id = create(panel, u"one"_s);
+    QVERIFY(!id.isEmpty());
+    QTRY_COMPARE(panel.currentSessionId(), id);
+    QSignalSpy open(m_sessions, &SessionLifecycle::opening);
     Q_EMIT panel.view()->activated(panel.view()->currentIndex());
     QCOMPARE(open.size(), 1);
     QCOMPARE(open.at(0).at(0).toString(), id);
@@ -206,7 +282,7 @@ void TestSessionsDock::broadWorkspaceIsConfirmed()
     QFETCH(bool, accepted);
     if (workspace == u"TMP")
         workspace = m_dir->path();
-    SessionsPanel panel(m_store);
+    SessionsPanel panel(m_sessions);
     bool asked = false;
     // Answers the message box once it shows.
     QTimer::singleShot(0, &panel, [&] {
@@ -229,7 +305,9 @@ void TestSessionsDock::importedSessionIsContinuedThroughTheDialog()
     fields.readOnly = true;
     const auto imported = m_store->createSession(fields, &error);
     QVERIFY2(imported, qPrintable(error));
-    SessionsPanel panel(m_store);
+    SessionsPanel panel(m_sessions);
+    panel.refresh();
+    QTRY_COMPARE(panel.model()->rowCount(), 1);
     ProviderProfile local = ProviderProfile::defaultProfile();
     ProviderProfile other = local;
     other.name = u"second"_s;
@@ -239,7 +317,7 @@ void TestSessionsDock::importedSessionIsContinuedThroughTheDialog()
 
     const QString workspace = m_dir->filePath(u"chosen"_s);
     QVERIFY(QDir().mkpath(workspace));
-    QSignalSpy opened(&panel, &SessionsPanel::openRequested);
+    QSignalSpy opened(m_sessions, &SessionLifecycle::opened);
     bool filled = false;
     QTimer::singleShot(0, &panel, [&] {
         auto *dialog = qobject_cast<ContinueSessionDialog *>(QApplication::activeModalWidget());
@@ -260,7 +338,7 @@ void TestSessionsDock::importedSessionIsContinuedThroughTheDialog()
     QVERIFY(!after->readOnly);
     QCOMPARE(after->workspace, QFileInfo(workspace).canonicalFilePath());
     QCOMPARE(after->providerName, u"second"_s);
-    QVERIFY(!panel.continueAction()->isEnabled());
+    QTRY_VERIFY(!panel.continueAction()->isEnabled());
 }
 
 void TestSessionsDock::continueDialogTakesNothingFromTheFile()
@@ -287,9 +365,9 @@ void TestSessionsDock::continueRunsOffTheGuiThread()
     fields.readOnly = true;
     const auto imported = m_store->createSession(fields, &error);
     QVERIFY2(imported, qPrintable(error));
-    SessionsPanel panel(m_store);
-    QSignalSpy opened(&panel, &SessionsPanel::openRequested);
-    QSignalSpy failed(&panel, &SessionsPanel::continueFailed);
+    SessionsPanel panel(m_sessions);
+    QSignalSpy opened(m_sessions, &SessionLifecycle::sessionContinued);
+    QSignalSpy failed(m_sessions, &SessionLifecycle::writeFailed);
     const QString workspace = m_dir->filePath(u"chosen"_s);
     QVERIFY(QDir().mkpath(workspace));
     {
@@ -310,7 +388,7 @@ void TestSessionsDock::continueRunsOffTheGuiThread()
     // A second continuation fails, and says so.
     panel.continueSession(imported->id, workspace, ProviderProfile::defaultProfile());
     QTRY_COMPARE(failed.size(), 1);
-    QVERIFY(failed.at(0).at(1).toString().contains(u"not an import"_s));
+    QVERIFY(failed.at(0).at(2).toString().contains(u"not an import"_s));
 }
 
 QTEST_MAIN(TestSessionsDock)

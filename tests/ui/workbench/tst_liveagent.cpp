@@ -20,6 +20,7 @@
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
 #include "workbench/AgentController.h"
+#include "workbench/SessionLifecycle.h"
 #include "workbench/AgentStatusBar.h"
 #include "workbench/ContextGauge.h"
 #include "workbench/LoadedSession.h"
@@ -152,11 +153,14 @@ struct Harness
         window->show();
         if (!QTest::qWaitForWindowExposed(window.get()))
             return false;
-        if (!window->sessionsPanel()->createSession(u"live"_s, workspace, &sessionId, &error))
-            return false;
+        // Created off the GUI thread, then opened.
+        QSignalSpy created(window->sessions(), &SessionLifecycle::sessionCreated);
         QSignalSpy opened(window->agent(), &AgentController::sessionOpened);
-        window->openSession(dbPath, sessionId);
-        return opened.wait(10000) && window->agent()->isOpen();
+        window->sessionsPanel()->createSession(u"live"_s, workspace);
+        if (!created.wait(10000))
+            return false;
+        sessionId = created.at(0).at(0).toString();
+        return (!opened.isEmpty() || opened.wait(10000)) && window->agent()->isOpen();
     }
 
     ConversationModel &model() const { return *window->conversationModel(); }
@@ -508,12 +512,12 @@ void TestLiveAgent::unsandboxedCommandsAreShown()
     QVERIFY(!h.window->statusBar()->findChild<QLabel *>(u"StatusSandbox"_s)->isHidden());
 
     // Another session starts without the warning until one of its commands runs unsandboxed.
-    QString other;
-    QString error;
-    QVERIFY2(h.window->sessionsPanel()->createSession(u"second"_s, h.workspace, &other, &error), qPrintable(error));
+    QSignalSpy created(h.window->sessions(), &SessionLifecycle::sessionCreated);
     QSignalSpy opened(h.window->agent(), &AgentController::sessionOpened);
-    h.window->openSession(h.dbPath, other);
+    h.window->sessionsPanel()->createSession(u"second"_s, h.workspace);
+    QVERIFY(created.wait(10000));
     QVERIFY(opened.wait(10000));
+    QCOMPARE(h.window->agent()->sessionId(), created.at(0).at(0).toString());
     QCOMPARE(h.window->findChild<AgentStatusBar *>()->sandboxNote(), QString());
 }
 
@@ -604,7 +608,7 @@ void TestLiveAgent::sessionRunsOnItsOwnProfile()
     const ProviderProfile named = h.otherProfile(stored, u"named-model"_s);
     QVERIFY2(h.store.setProviderProfile(h.sessionId, stored, named.toJson(), &error), qPrintable(error));
     QSignalSpy opened(h.window->agent(), &AgentController::sessionOpened);
-    h.window->openSession(h.dbPath, h.sessionId);
+    h.window->openSession(h.sessionId);
     QVERIFY(opened.wait(10000));
     QVERIFY(h.window->agent()->isOpen());
     const QString expected = onOther ? u"own"_s : u"fake"_s;

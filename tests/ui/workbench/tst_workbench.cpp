@@ -116,7 +116,7 @@ void TestWorkbench::applyStoresThePolicy()
     QSignalSpy applied(&window, &MainWindow::policyApplied);
     window.thresholdsPanel()->thresholdSlider(Tier::Full)->setValue(750);
     window.thresholdsPanel()->applyButton()->click();
-    QCOMPARE(applied.size(), 1);
+    QVERIFY(applied.wait(10000)); // stored off the GUI thread
     CompactionPolicy stored;
     QVERIFY(CompactionPolicy::fromJson(store.session(m_demo.sessionId)->policy, &stored, &error));
     QCOMPARE(stored.full, 0.75);

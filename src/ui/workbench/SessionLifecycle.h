@@ -1,0 +1,130 @@
+#pragma once
+
+#include "store/SessionInfo.h"
+#include "store/SessionStore.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+class QTimer;
+
+namespace wl {
+
+class BackgroundRunner;
+class ProgressTask;
+class SessionLoader;
+struct CompactionPolicy;
+struct LoadedSession;
+
+// Which session database is open and which session of it is shown, and every change to either:
+// listing, opening (loaded off the GUI thread), refreshing after the agent stored something,
+// importing a transcript, building the demo, creating, renaming, deleting and continuing sessions,
+// storing a session's policy. No widgets: the window observes its signals and shows what they
+// carry. Every store access runs on a worker thread (reads latest-only, writes queued in order),
+// so a busy or slow database never blocks the window.
+class SessionLifecycle : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SessionLifecycle(QObject *parent = nullptr);
+    ~SessionLifecycle() override;
+
+    // The user's database (not owned; it must outlive this object). Lists its sessions.
+    void setStore(SessionStore *store, const QString &databasePath);
+    SessionStore *store() const { return m_store; }
+    QString databasePath() const { return m_databasePath; }
+    bool isDemo() const { return m_isDemo; }
+
+    // The session shown (empty until one is opened).
+    const LoadedSession &session() const { return *m_session; }
+
+    // Loads a session of the open database off the GUI thread: opened() or openFailed().
+    void open(const QString &sessionId);
+    // Opens the session used last (remembered between runs); false when there is none to try.
+    // A remembered session that is gone shows no session (opened() with an empty one), no error.
+    bool openLast();
+    // Shows a session loaded elsewhere (tools, tests) as if it had been opened: opened().
+    void show(const LoadedSession &session);
+    // Shows no session (after its deletion, say): opened() with an empty session.
+    void close();
+    // Reloads the shown session a moment from now, once per burst of calls: refreshed().
+    void scheduleRefresh();
+
+    // Builds the bundled demo once (worker thread; demoProgress) in a database of its own, then
+    // switches to it and opens its session; demoFailed() says why not.
+    void openDemo();
+    bool isBuildingDemo() const;
+
+    // Imports a transcript (or a Waterline export) into the open database (worker thread;
+    // importProgress), then opens it; importFinished() in every case.
+    void importTranscript(const QString &path);
+    void cancelImport();
+    bool isImporting() const;
+
+    // The session list of the open database: sessionsListed().
+    void listSessions();
+
+    // Writes, queued in order on a worker; each answers with its signal or writeFailed().
+    // A created session is opened.
+    void createSession(const SessionInfo &fields);
+    void renameSession(const QString &id, const QString &title);
+    void deleteSession(const QString &id);
+    void continueSession(const QString &id, const SessionStore::Continuation &choice);
+    // Stores `policy` as the shown session's own (the agent and later opens use it).
+    void applyPolicy(const CompactionPolicy &policy);
+    bool isWriting() const;
+
+    enum class Write { Create, Rename, Delete, Continue, Policy };
+    Q_ENUM(Write)
+
+Q_SIGNALS:
+    // Another database is open (the demo's, or the user's again).
+    void storeChanged(wl::SessionStore *store, const QString &databasePath);
+    void sessionsListed(const QList<wl::SessionInfo> &sessions);
+    void listFailed(const QString &error);
+    void opening(const QString &sessionId);
+    void opened(const wl::LoadedSession &session);
+    void openFailed(const QString &sessionId, const QString &error);
+    void refreshed(const wl::LoadedSession &session);
+    void refreshFailed(const QString &error);
+    void demoProgress(const QString &stage, int percent);
+    void demoFinished();
+    void demoFailed(const QString &error);
+    void importProgress(const QString &path, int percent);
+    // `sessionId` is the first imported (empty on failure or cancel); `count` how many the file held.
+    void importFinished(const QString &path, const QString &sessionId, const QString &error, bool cancelled, int count);
+    void sessionCreated(const QString &sessionId);
+    void sessionRenamed(const QString &sessionId, const QString &title);
+    void sessionDeleted(const QString &sessionId);
+    void sessionContinued(const QString &sessionId);
+    void policyApplied(const wl::CompactionPolicy &policy);
+    void writeFailed(wl::SessionLifecycle::Write write, const QString &sessionId, const QString &error);
+
+private:
+    void switchStore(SessionStore *store, const QString &databasePath, bool demo);
+    void onLoaded(const LoadedSession &session);
+    void onLoadFailed(const QString &sessionId, const QString &error);
+    template<typename Work, typename Done>
+    void write(Write kind, const QString &sessionId, Work work, Done done);
+
+    SessionStore *m_store = nullptr;               // the user's (not owned) or m_demoStore
+    std::unique_ptr<SessionStore> m_demoStore;
+    // Demo databases opened before the current one: work queued earlier may still use them.
+    std::vector<std::unique_ptr<SessionStore>> m_retired;
+    QString m_databasePath;
+    bool m_isDemo = false;
+    std::unique_ptr<LoadedSession> m_session;
+    SessionLoader *m_loader;
+    BackgroundRunner *m_lists;  // latest only
+    BackgroundRunner *m_writes; // queued
+    QTimer *m_refreshTimer;
+    bool m_refreshing = false;
+    QString m_openingLast;      // the remembered session being opened: its absence is no error
+    ProgressTask *m_demoTask = nullptr;
+    ProgressTask *m_importTask = nullptr;
+};
+
+} // namespace wl
