@@ -1112,7 +1112,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Warn threshold, a fraction of the window (default 0.60).</source>
-        <translation>警告阈值，占窗口的比例（默认 0.60）。</translation>
+        <translation>预警阈值，占窗口的比例（默认 0.60）。</translation>
     </message>
     <message>
         <source>Soft threshold (default 0.70).</source>
@@ -1614,7 +1614,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Compaction %1 before request %2 (%3 tier), %4</source>
-        <translation>请求 %2 之前的压缩 %1（%3 层级），%4</translation>
+        <translation>请求 %2 之前的压缩 %1（%3级），%4</translation>
     </message>
     <message>
         <source>#%1 %2 (req %3)</source>
@@ -1960,7 +1960,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>%1 tier before request %2: %3 → %4 tokens, %5 → %6 messages, %7 summarised, %8 offloaded</source>
-        <translation>请求 %2 之前的 %1 层级压缩：%3 → %4 个 token，%5 → %6 条消息，摘要 %7 条，卸载 %8 条</translation>
+        <translation>请求 %2 之前的%1级压缩：%3 → %4 个 token，%5 → %6 条消息，摘要 %7 条，卸载 %8 条</translation>
     </message>
     <message>
         <source>Time</source>
@@ -2007,7 +2007,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>&amp;Warn at:</source>
-        <translation>警告阈值(&amp;W)：</translation>
+        <translation>预警阈值(&amp;W)：</translation>
     </message>
     <message>
         <source>&amp;Soft compaction at:</source>
@@ -2179,7 +2179,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <name>wl::ContextGauge</name>
     <message>
         <source>Next request: about %1 of %2 tokens (%3%), tier %4</source>
-        <translation>下一个请求：约 %1 / %2 个 token（%3%），层级 %4</translation>
+        <translation>下一个请求：约 %1 / %2 个 token（%3%），层级：%4</translation>
     </message>
     <message>
         <source>No session open</source>
@@ -2506,7 +2506,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Warn</source>
-        <translation>警告</translation>
+        <translation>预警</translation>
     </message>
     <message>
         <source>Soft</source>
@@ -2558,11 +2558,11 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Compacting context (%1 tier, summarising 1 message)</source>
-        <translation>正在压缩上下文（%1 层级，摘要 1 条消息）</translation>
+        <translation>正在压缩上下文（%1级，摘要 1 条消息）</translation>
     </message>
     <message>
         <source>Compacting context (%1 tier, summarising %2 messages)</source>
-        <translation>正在压缩上下文（%1 层级，摘要 %2 条消息）</translation>
+        <translation>正在压缩上下文（%1级，摘要 %2 条消息）</translation>
     </message>
     <message>
         <source>Waiting to retry (attempt %1, next in %2 s)</source>
@@ -2570,7 +2570,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Context compacted (%1 tier): %2 → %3 tokens · %4 · %5</source>
-        <translation>上下文已压缩（%1 层级）：%2 → %3 个 token · %4 · %5</translation>
+        <translation>上下文已压缩（%1级）：%2 → %3 个 token · %4 · %5</translation>
     </message>
     <message>
         <source>1 anchor changed</source>
@@ -4398,7 +4398,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>Warn</source>
-        <translation>警告</translation>
+        <translation>预警</translation>
     </message>
     <message>
         <source>Soft</source>
