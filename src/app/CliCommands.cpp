@@ -3,6 +3,7 @@
 #include "CliExport.h"
 #include "CliImport.h"
 #include "CliSimulate.h"
+#include "CliProxy.h"
 #include "CliRun.h"
 
 #include "compaction/TokenEstimate.h"
@@ -33,8 +34,21 @@ void printOut(const QString &text)
     std::fflush(stdout);
 }
 
-namespace {
+std::optional<int> parseArguments(QCommandLineParser &parser, const QStringList &arguments, int positional,
+                                  const QString &positionalError)
+{
+    if (!parser.parse(arguments))
+        return printError(parser.errorText()), UsageError;
+    if (parser.isSet(u"help"_s)) {
+        printOut(parser.helpText());
+        return Ok;
+    }
+    if (positional >= 0 && parser.positionalArguments().size() != positional)
+        return printError(positionalError), UsageError;
+    return std::nullopt;
+}
 
+namespace {
 
 // `estimate FILE`: decode an OpenAI-style messages array and print its size.
 int runEstimate(const QStringList &arguments)
@@ -43,14 +57,8 @@ int runEstimate(const QStringList &arguments)
     parser.setApplicationDescription(QCoreApplication::translate("waterline-cli", "Decode a JSON array of OpenAI chat messages and print the message count and token estimate."));
     parser.addHelpOption();
     parser.addPositionalArgument(u"file"_s, QCoreApplication::translate("waterline-cli", "JSON file holding an array of messages."));
-    if (!parser.parse(arguments))
-        return printError(parser.errorText()), UsageError;
-    if (parser.isSet(u"help"_s)) {
-        printOut(parser.helpText());
-        return Ok;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return printError(QCoreApplication::translate("waterline-cli", "estimate takes exactly one file")), UsageError;
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 1, QCoreApplication::translate("waterline-cli", "estimate takes exactly one file")))
+        return *stop;
 
     const QString path = parser.positionalArguments().constFirst();
     QFile file(path);
@@ -92,6 +100,7 @@ QList<Command> commands()
         {u"export"_s, QCoreApplication::translate("waterline-cli", "Write a stored session as Waterline JSONL"), runExport},
         {u"simulate"_s, QCoreApplication::translate("waterline-cli", "Replay a session under a compaction policy, no model needed"), runSimulate},
         {u"run"_s, QCoreApplication::translate("waterline-cli", "Run the agent headless on a prompt"), runAgent},
+        {u"proxy"_s, QCoreApplication::translate("waterline-cli", "Forward another agent's provider requests through a local address"), runProxy},
     };
 }
 

@@ -5,6 +5,9 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
+
+class QCommandLineParser;
 
 namespace wl::cli {
 
@@ -23,6 +26,11 @@ struct Command
 QList<Command> commands();
 
 int printError(const QString &text);   // "waterline-cli: <text>" on stderr, returns Failure
+// Parses a subcommand's arguments, prints its help for --help and refuses a wrong number of
+// positional arguments (`positional` < 0: any number) with `positionalError`. Returns the exit
+// code to stop with, or nothing when the command goes on.
+std::optional<int> parseArguments(QCommandLineParser &parser, const QStringList &arguments, int positional = -1,
+                                  const QString &positionalError = {});
 void printOut(const QString &text);    // text on stdout, newline added
 
 } // namespace wl::cli

@@ -26,14 +26,8 @@ int runExport(const QStringList &arguments)
     const QCommandLineOption out(u"out"_s, QCoreApplication::translate("waterline-cli", "Output file (default: standard output)."), u"FILE"_s);
     parser.addOptions({db, out});
 
-    if (!parser.parse(arguments))
-        return printError(parser.errorText()), UsageError;
-    if (parser.isSet(u"help"_s)) {
-        printOut(parser.helpText());
-        return Ok;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return printError(QCoreApplication::translate("waterline-cli", "export takes exactly one session id")), UsageError;
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 1, QCoreApplication::translate("waterline-cli", "export takes exactly one session id")))
+        return *stop;
     if (!parser.isSet(db))
         return printError(QCoreApplication::translate("waterline-cli", "--db is required")), UsageError;
 

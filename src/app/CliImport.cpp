@@ -43,14 +43,8 @@ int runImport(const QStringList &arguments)
                                  u"N"_s);
     parser.addOptions({format, db, workspace, title, replay, window, run});
 
-    if (!parser.parse(arguments))
-        return printError(parser.errorText()), UsageError;
-    if (parser.isSet(u"help"_s)) {
-        printOut(parser.helpText());
-        return Ok;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return printError(QCoreApplication::translate("waterline-cli", "import takes exactly one file")), UsageError;
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 1, QCoreApplication::translate("waterline-cli", "import takes exactly one file")))
+        return *stop;
     if (!parser.isSet(db))
         return printError(QCoreApplication::translate("waterline-cli", "--db is required")), UsageError;
     const QString formatName = parser.value(format);

@@ -185,12 +185,8 @@ int runAgent(const QStringList &arguments)
     parser.addOptions({dbOption, workspaceOption, promptOption, profileOption, providerOption, baseUrlOption,
                        modelOption, summarizerOption, sessionOption, autoApproveOption, noNetworkOption, unsandboxedOption,
                        windowOption, maxTurnsOption, broadWorkspaceOption});
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
-    if (parser.isSet(u"help"_s)) {
-        printOut(parser.helpText());
-        return Ok;
-    }
+    if (const std::optional<int> stop = parseArguments(parser, arguments))
+        return *stop;
     if (!parser.positionalArguments().isEmpty())
         return usageError(QCoreApplication::translate("waterline-cli", "unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
     if (!parser.isSet(dbOption))

@@ -209,14 +209,8 @@ int runSimulate(const QStringList &arguments)
                                    u"ID"_s);
     parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, toolTime, overhead, summary, schemas, dump, json, run, runId});
 
-    if (!parser.parse(arguments))
-        return usage(parser.errorText());
-    if (parser.isSet(u"help"_s)) {
-        printOut(parser.helpText());
-        return Ok;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)"));
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)")))
+        return *stop;
     if (!parser.isSet(input))
         return usage(QCoreApplication::translate("waterline-cli", "--input is required"));
     const QString formatName = parser.value(format);
