@@ -28,6 +28,7 @@ class ConversationModel;
 class ConversationView;
 class OffloadsPanel;
 class PromptInput;
+class SelectionLink;
 class SessionLoader;
 class SessionStore;
 class SessionsPanel;
@@ -76,9 +77,10 @@ public:
     // on a worker thread, with progress and cancel, then opens it.
     void importTranscript(const QString &path);
 
-    // Selects request `index` everywhere: timeline, context, anchors, compactions.
+    // Selects request `index` everywhere: timeline, context, anchors, compactions, offloads, conversation.
     void selectRequest(int index);
-    int selectedRequest() const { return m_selectedRequest; }
+    int selectedRequest() const;
+    SelectionLink *selection() const { return m_selection; }
 
     TimelinePanel *timelinePanel() const { return m_timelinePanel; }
     ThresholdsPanel *thresholdsPanel() const { return m_thresholdsPanel; }
@@ -124,7 +126,7 @@ private:
     void onFirstRunReachable(bool reachable);
     void scheduleRefresh();
     void updateNewSessionDefaults();
-    void selectRecord(const QString &recordId);
+    void linkSelection();
     void saveLayout() const;
     void showAbout();
     void chooseTranscript();
@@ -142,8 +144,7 @@ private:
     QTimer *m_refreshTimer = nullptr;
     bool m_refreshing = false;
     std::unique_ptr<SessionStore> m_demoStore;
-    int m_selectedRequest = -1;
-    bool m_selecting = false;
+    SelectionLink *m_selection = nullptr;
 
     SessionLoader *m_loader = nullptr;
     WhatIfBinding *m_whatIf = nullptr;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QScopedValueRollback>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -125,6 +126,8 @@ void ContextPanel::onViewItemSelected()
     if (m_linking)
         return;
     const qint64 from = current.data(ContextViewModel::CoversFromRole).toLongLong();
+    if (!m_following && from > 0)
+        Q_EMIT messageChosen(from);
     const qint64 to = current.data(ContextViewModel::CoversToRole).toLongLong();
     const int first = m_historyModel->rowForMessageId(from);
     const int last = m_historyModel->rowForMessageId(to);
@@ -146,6 +149,22 @@ void ContextPanel::onHistoryItemSelected()
     if (!current.isValid() || m_linking)
         return;
     m_detail->setPlainText(current.data(ContextHistoryModel::FullTextRole).toString());
+    if (!m_following)
+        Q_EMIT messageChosen(current.data(ContextHistoryModel::MessageIdRole).toLongLong());
+}
+
+void ContextPanel::selectMessage(qint64 messageId)
+{
+    const int row = messageId > 0 ? m_historyModel->rowForMessageId(messageId) : -1;
+    QItemSelectionModel *selection = m_historyTable->selectionModel();
+    const QScopedValueRollback<bool> following(m_following, true);
+    if (row < 0) {
+        selection->clearSelection();
+        return;
+    }
+    const QModelIndex index = m_historyModel->index(row, 0);
+    selection->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_historyTable->scrollTo(index);
 }
 
 } // namespace wl
