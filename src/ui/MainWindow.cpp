@@ -17,7 +17,6 @@
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 #include "thresholds/ThresholdsPanel.h"
-#include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
 #include "settings/AppSettings.h"

@@ -126,8 +126,6 @@ void ContextPanel::onViewItemSelected()
     if (m_linking)
         return;
     const qint64 from = current.data(ContextViewModel::CoversFromRole).toLongLong();
-    if (!m_following && from > 0)
-        Q_EMIT messageChosen(from);
     const qint64 to = current.data(ContextViewModel::CoversToRole).toLongLong();
     const int first = m_historyModel->rowForMessageId(from);
     const int last = m_historyModel->rowForMessageId(to);
@@ -141,6 +139,8 @@ void ContextPanel::onViewItemSelected()
         m_historyTable->scrollTo(m_historyModel->index(first, 0));
     }
     m_linking = false;
+    if (!m_following && from > 0)
+        Q_EMIT messageChosen(from);
 }
 
 void ContextPanel::onHistoryItemSelected()
@@ -162,6 +162,8 @@ void ContextPanel::selectMessage(qint64 messageId)
         selection->clearSelection();
         return;
     }
+    if (selection->isRowSelected(row))
+        return; // already shown, maybe within the range of a sent item
     const QModelIndex index = m_historyModel->index(row, 0);
     selection->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_historyTable->scrollTo(index);

@@ -53,6 +53,7 @@ private Q_SLOTS:
     void noPingPong();
     void demoCardsShowOffloadedBadge();
     void importedCardsShowOffloadedBadge();
+    void screenshot();
 
 private:
     // The conversation's row of a message (its own or a card's result), and whether it is on screen.
@@ -280,6 +281,23 @@ void TestLinkedSelection::contextDockMessage()
     QVERIFY(onScreen(current));
     QCOMPARE(m_window->offloadsPanel()->currentCallId(), offload.entry.callId);
     QCOMPARE(history->currentIndex().row(), row); // not moved by the link
+
+    // An item that was sent: the checkpoint of the request after a Full compaction stands for the
+    // messages it summarised; the first of them is chosen, the dock keeps showing the checkpoint.
+    const auto full = std::find_if(m_session.records.cbegin(), m_session.records.cend(),
+                                   [](const CompactionRecord &r) { return r.tier == Tier::Full; });
+    m_window->selectRequest(full->requestIndex);
+    QTableView *sent = context->viewTable();
+    const QModelIndex checkpoint = context->viewModel()->index(1, 0);
+    QCOMPARE(ViewItem::Kind(checkpoint.data(ContextViewModel::KindRole).toInt()), ViewItem::Kind::Checkpoint);
+    sent->selectionModel()->setCurrentIndex(checkpoint, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    const qint64 from = checkpoint.data(ContextViewModel::CoversFromRole).toLongLong();
+    QVERIFY(from > 0);
+    QCOMPARE(m_window->selectedRequest(), full->requestIndex);
+    QCOMPARE(m_window->selection()->current().messageId, from);
+    QCOMPARE(context->detailText(), checkpoint.data(ContextViewModel::FullTextRole).toString());
+    QCOMPARE(m_window->conversationView()->currentIndex(), conversationRowOf(from));
+    QVERIFY(onScreen(m_window->conversationView()->currentIndex()));
 }
 
 void TestLinkedSelection::offloadsShowInConversation()
@@ -442,6 +460,27 @@ void TestLinkedSelection::importedCardsShowOffloadedBadge()
             badged.insert(index.data(ConversationModel::ResultMessageIdRole).toLongLong());
     }
     QCOMPARE(badged, offloaded);
+}
+
+// The window after a compaction was chosen in the Compactions dock, for a person to look at.
+void TestLinkedSelection::screenshot()
+{
+    const CompactionRecord *record = recordWithOffloads();
+    QVERIFY(record);
+    m_window->dock(u"CompactionsDock"_s)->raise();
+    m_window->dock(u"OffloadsDock"_s)->raise();
+    CompactionsPanel *panel = m_window->compactionsPanel();
+    const int sourceRow = int(record - m_session.records.constData());
+    panel->table()->setCurrentIndex(panel->filter()->mapFromSource(panel->filter()->sourceModel()->index(sourceRow, 0)));
+    QCOMPARE(m_window->conversationView()->currentIndex().data(ConversationModel::RecordIdRole).toString(), record->id);
+    m_window->conversationView()->ensureVisibleLayouts();
+    QVERIFY(m_window->grab().toImage().save(QDir::temp().filePath(u"waterline-linked-selection.png"_s)));
+    // And an offloaded result shown in the conversation, its card with the badge.
+    m_window->offloadsPanel()->showCallId(record->offloaded.constFirst().callId);
+    m_window->offloadsPanel()->findChild<QToolButton *>(u"locateMessageButton"_s)->click();
+    QVERIFY(m_window->conversationView()->currentIndex().data(ConversationModel::OffloadedRole).toBool());
+    m_window->conversationView()->ensureVisibleLayouts();
+    QVERIFY(m_window->grab().toImage().save(QDir::temp().filePath(u"waterline-linked-offload.png"_s)));
 }
 
 QTEST_MAIN(TestLinkedSelection)
