@@ -173,11 +173,12 @@ void OffloadsPanel::showCompactionOffloads(const CompactionRecord &record)
     QSet<QString> callIds;
     for (const OffloadEntry &entry : record.offloaded)
         callIds.insert(entry.callId);
+    m_filter->clear(); // all of them, whatever was typed
     m_proxy->setCallIds(callIds);
     const QString tier = tierDisplayName(record.tier);
     m_compactionLabel->setText(callIds.isEmpty()
         ? tr("The %1 compaction before request %2 offloaded nothing.").arg(tier).arg(record.requestIndex)
-        : tr("Results the %1 compaction before request %2 offloaded: %3.").arg(tier).arg(record.requestIndex).arg(m_proxy->rowCount()));
+        : tr("Results the %1 compaction before request %2 offloaded: %3.").arg(tier).arg(record.requestIndex).arg(record.offloaded.size()));
     m_compactionBar->show();
     const QModelIndex first = m_proxy->index(0, 0);
     if (first.isValid())

@@ -20,6 +20,7 @@
 #include "store/SessionStore.h"
 
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -222,6 +223,8 @@ void TestLinkedSelection::timelineMarker()
         if (int(std::lround(p.x())) == record->requestIndex)
             marker = p;
     QVERIFY(marker.x() >= 0);
+    // Text typed into the dock's filter does not hide what the compaction offloaded.
+    m_window->offloadsPanel()->findChild<QLineEdit *>(u"offloadsFilter"_s)->setText(u"no such tool"_s);
     QSignalSpy chosen(m_window->timelinePanel(), &TimelinePanel::compactionChosen);
     QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, viewportPos(marker));
     QCOMPARE(chosen.size(), 1);
@@ -243,6 +246,7 @@ void TestLinkedSelection::timelineMarker()
     for (int row = 0; row < offloads->proxyModel()->rowCount(); ++row)
         QVERIFY(callIds.contains(offloads->proxyModel()->index(row, 0).data(OffloadListModel::CallIdRole).toString()));
     QVERIFY(offloads->compactionFilterText().contains(QString::number(record->requestIndex)));
+    QVERIFY(offloads->compactionFilterText().contains(QString::number(record->offloaded.size())));
     QVERIFY(callIds.contains(offloads->currentCallId()));
     // "Show all" lists every result again.
     offloads->findChild<QToolButton *>(u"offloadsShowAllButton"_s)->click();
