@@ -4,6 +4,8 @@
 #include "offloads/OffloadListModel.h"
 #include "offloads/OffloadViewer.h"
 
+#include "compaction/CompactionRecord.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QDataStream>
@@ -18,8 +20,6 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-
-#include "compaction/CompactionRecord.h"
 
 using namespace Qt::StringLiterals;
 
