@@ -1,4 +1,6 @@
 #include "MainWindow.h"
+#include "anchors/AnchorHistoryModel.h"
+#include "anchors/AnchorsPanel.h"
 #include "compactions/CompactionLogModel.h"
 #include "compactions/CompactionsPanel.h"
 #include "context/ContextModels.h"
@@ -46,6 +48,7 @@ private Q_SLOTS:
     void timelinePoint();
     void timelineMarker();
     void compactionsRow();
+    void anchorsCell();
     void contextDockMessage();
     void offloadsShowInConversation();
     void offloadsDoubleClick();
@@ -279,6 +282,28 @@ void TestLinkedSelection::compactionsRow()
     QVERIFY(onScreen(current));
     QVERIFY(m_window->offloadsPanel()->filtersByCompaction());
     QVERIFY(panel->detailText().contains(u"compaction before request %1"_s.arg(record->requestIndex)));
+}
+
+void TestLinkedSelection::anchorsCell()
+{
+    // The first compaction that wrote anchors: a cell of its column.
+    const QList<AnchorSnapshot> snapshots = m_session.anchorSnapshots();
+    QVERIFY(!snapshots.isEmpty());
+    const AnchorSnapshot &first = snapshots.constFirst();
+    QTableView *table = m_window->anchorsPanel()->table();
+    const auto *model = static_cast<const AnchorHistoryModel *>(table->model());
+    const int column = model->columnForRecord(first.recordId);
+    QVERIFY(column >= 0);
+    table->setCurrentIndex(model->index(2, column));
+
+    QCOMPARE(m_window->selectedRequest(), first.requestIndex);
+    QCOMPARE(m_window->selection()->current().recordId, first.recordId);
+    QCOMPARE(m_window->compactionsPanel()->table()->currentIndex().data(CompactionLogModel::RecordIdRole).toString(), first.recordId);
+    const QModelIndex current = m_window->conversationView()->currentIndex();
+    QCOMPARE(current.data(ConversationModel::RecordIdRole).toString(), first.recordId);
+    QVERIFY(onScreen(current));
+    // The dock keeps the row the user picked.
+    QCOMPARE(table->currentIndex(), model->index(2, column));
 }
 
 void TestLinkedSelection::contextDockMessage()
