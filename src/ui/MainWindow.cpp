@@ -17,7 +17,6 @@
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 #include "thresholds/ThresholdsPanel.h"
-#include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
 #include "settings/AppSettings.h"
@@ -27,6 +26,7 @@
 #include "workbench/AgentController.h"
 #include "workbench/AgentStatusBar.h"
 #include "workbench/LoadedSession.h"
+#include "workbench/SelectionLink.h"
 #include "workbench/SessionLifecycle.h"
 
 #include <QAction>
@@ -208,7 +208,6 @@ void MainWindow::createCentralArea()
     m_centralStack->addWidget(m_conversationArea);
     setCentralWidget(m_centralStack);
 
-    connect(m_conversationView, &ConversationView::compactionActivated, this, &MainWindow::selectRecord);
     connect(m_firstRun, &FirstRunPanel::settingsRequested, this, &MainWindow::showSettings);
     connect(m_firstRun, &FirstRunPanel::demoRequested, this, &MainWindow::openDemo);
     connect(m_firstRun, &FirstRunPanel::providerReachable, this, &MainWindow::onFirstRunReachable);
@@ -446,10 +445,7 @@ void MainWindow::createDocks()
     resizeDocks({thresholds, m_sessionsDock}, {470, 250}, Qt::Horizontal);
 
     m_whatIf = new WhatIfBinding(m_thresholdsPanel, m_timelineModel, this);
-    connect(m_timelinePanel->chart(), &TimelineChart::requestSelected, this, &MainWindow::selectRequest);
-    connect(m_anchorsPanel, &AnchorsPanel::recordSelected, this, &MainWindow::selectRecord);
-    connect(m_compactionsPanel, &CompactionsPanel::recordSelected, this,
-            [this](const QString &, int requestIndex) { selectRequest(requestIndex); });
+    linkSelection();
     connect(m_conversationView, &ConversationView::offloadActivated, this, [this, offloads](const QString &callId) {
         offloads->show();
         offloads->raise();
@@ -457,6 +453,34 @@ void MainWindow::createDocks()
     });
     // The session's live policy: stored (off the GUI thread), so the agent and later opens use it.
     connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, m_sessions, &SessionLifecycle::applyPolicy);
+}
+
+void MainWindow::linkSelection()
+{
+    // One selection for every view: each reports what the user chose and follows the link.
+    m_selection = new SelectionLink(&m_sessions->session(), this);
+    connect(m_timelinePanel, &TimelinePanel::requestChosen, m_selection, &SelectionLink::selectRequest);
+    connect(m_timelinePanel, &TimelinePanel::compactionChosen, m_selection, &SelectionLink::selectRecord);
+    connect(m_compactionsPanel, &CompactionsPanel::recordSelected, m_selection, &SelectionLink::selectRecord);
+    connect(m_anchorsPanel, &AnchorsPanel::recordSelected, m_selection, &SelectionLink::selectRecord);
+    connect(m_contextPanel, &ContextPanel::messageChosen, m_selection, &SelectionLink::selectMessageInRequest);
+    connect(m_offloadsPanel, &OffloadsPanel::locateMessageRequested, m_selection,
+            [this](const QString &, qint64 messageId) { m_selection->selectMessage(messageId); });
+    connect(m_conversationView, &ConversationView::messageChosen, m_selection, &SelectionLink::selectMessage);
+    connect(m_conversationView, &ConversationView::compactionActivated, m_selection, &SelectionLink::selectRecord);
+
+    connect(m_selection, &SelectionLink::requestChanged, m_timelinePanel, &TimelinePanel::selectRequest);
+    connect(m_selection, &SelectionLink::requestChanged, m_contextPanel, [this](int index) {
+        m_contextPanel->showSnapshot(session().contextSnapshot(index));
+    });
+    connect(m_selection, &SelectionLink::recordChanged, m_anchorsPanel, &AnchorsPanel::showRecord);
+    connect(m_selection, &SelectionLink::recordChanged, m_compactionsPanel, &CompactionsPanel::showRecord);
+    connect(m_selection, &SelectionLink::messageChanged, m_contextPanel, &ContextPanel::selectMessage);
+    connect(m_selection, &SelectionLink::messageChanged, m_offloadsPanel, &OffloadsPanel::selectMessage);
+    connect(m_selection, &SelectionLink::messageChanged, m_conversationView, &ConversationView::selectMessage);
+    connect(m_selection, &SelectionLink::compactionFocused, m_offloadsPanel, &OffloadsPanel::showCompactionOffloads);
+    connect(m_selection, &SelectionLink::compactionFocused, m_conversationView,
+            [this](const CompactionRecord &record) { m_conversationView->selectCompaction(record.id); });
 }
 
 void MainWindow::setStore(SessionStore *store, const QString &databasePath)
@@ -545,7 +569,6 @@ void MainWindow::updateSessionStatus()
 
 void MainWindow::onSessionOpened(const LoadedSession &session)
 {
-    m_selectedRequest = -1;
     if (m_sessionsPanel)
         m_sessionsPanel->setCurrentSession(session.info.id);
     updateTitle();
@@ -577,6 +600,8 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_timelineModel->setWhatIf({});
     m_anchorModel->setSnapshots(session.anchorSnapshots());
     m_compactionModel->setRecords(session.records);
+    m_compactionsPanel->setCheckpoints(session.overlays.checkpoints);
+    m_conversationModel->setOffloadedResults(session.offloadedMessageIds());
     const QList<OffloadRow> offloadRows = session.offloadRows();
     m_offloadsPanel->setRows(offloadRows);
     if (!offloadRows.isEmpty())
@@ -590,34 +615,18 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_whatIf->request(m_thresholdsPanel->policy());
 
     updateSessionStatus();
-    m_selectedRequest = -1;
-    if (session.requestCount() > 0)
-        selectRequest(session.requestCount() - 1);
+    // The newest request, without moving the conversation (it follows the end).
+    m_selection->reset(session.requestCount() - 1);
 }
 
 void MainWindow::selectRequest(int index)
 {
-    if (m_selecting || index < 0 || index >= session().requestCount())
-        return;
-    m_selecting = true;
-    m_selectedRequest = index;
-    m_timelinePanel->chart()->setSelectedRequest(index);
-    m_contextPanel->showSnapshot(session().contextSnapshot(index));
-    if (const CompactionRecord *record = session().recordFor(index)) {
-        m_anchorsPanel->showRecord(record->id);
-        m_compactionsPanel->showRecord(record->id);
-    }
-    m_selecting = false;
+    m_selection->selectRequest(index);
 }
 
-void MainWindow::selectRecord(const QString &recordId)
+int MainWindow::selectedRequest() const
 {
-    for (const CompactionRecord &r : session().records) {
-        if (r.id == recordId) {
-            selectRequest(r.requestIndex);
-            return;
-        }
-    }
+    return m_selection->current().requestIndex;
 }
 
 void MainWindow::chooseTranscript()

@@ -27,6 +27,7 @@ class ConversationModel;
 class ConversationView;
 class OffloadsPanel;
 class PromptInput;
+class SelectionLink;
 class SessionLifecycle;
 class SessionStore;
 class SessionsPanel;
@@ -78,9 +79,10 @@ public:
     // on a worker thread, with progress and cancel, then opens it.
     void importTranscript(const QString &path);
 
-    // Selects request `index` everywhere: timeline, context, anchors, compactions.
+    // Selects request `index` everywhere: timeline, context, anchors, compactions, offloads, conversation.
     void selectRequest(int index);
-    int selectedRequest() const { return m_selectedRequest; }
+    int selectedRequest() const;
+    SelectionLink *selection() const { return m_selection; }
 
     TimelinePanel *timelinePanel() const { return m_timelinePanel; }
     ThresholdsPanel *thresholdsPanel() const { return m_thresholdsPanel; }
@@ -131,7 +133,7 @@ private:
     void updateCentralPage();
     void onFirstRunReachable(bool reachable);
     void updateNewSessionDefaults();
-    void selectRecord(const QString &recordId);
+    void linkSelection();
     void saveLayout() const;
     void showAbout();
     void chooseTranscript();
@@ -146,8 +148,7 @@ private:
     QSplitter *m_conversationSplitter = nullptr;
     SettingsDialog *m_settingsDialog = nullptr;
     AgentStatusBar *m_agentStatus = nullptr;
-    int m_selectedRequest = -1;
-    bool m_selecting = false;
+    SelectionLink *m_selection = nullptr;
 
     WhatIfBinding *m_whatIf = nullptr;
     TimelineModel *m_timelineModel = nullptr;

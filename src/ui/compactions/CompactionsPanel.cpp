@@ -1,5 +1,6 @@
 #include "CompactionsPanel.h"
 
+#include "CompactionDetail.h"
 #include "CompactionLogModel.h"
 
 #include <QCheckBox>
@@ -11,8 +12,10 @@
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QToolButton>
 
 using namespace Qt::StringLiterals;
@@ -24,6 +27,7 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     , m_model(model)
     , m_filter(new CompactionTierFilter(this))
     , m_table(new QTableView(this))
+    , m_detail(new QTextBrowser(this))
 {
     setObjectName(u"CompactionsPanel"_s);
     m_filter->setSourceModel(model);
@@ -57,18 +61,71 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     exportButton->setMenu(menu);
     bar->addWidget(exportButton);
 
+    m_detail->setObjectName(u"CompactionDetail"_s);
+    m_detail->setOpenLinks(false);
+    m_detail->setPlaceholderText(tr("Select a compaction to see what it summarised and offloaded, which anchors changed, and its checkpoint."));
+    // The dock sits wide and low: the table on the left, what the selected record did beside it.
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(u"CompactionsSplitter"_s);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(splitter, 1);
 
+    connect(m_model, &QAbstractItemModel::modelReset, this, &CompactionsPanel::hideEmptyColumns);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &CompactionsPanel::hideEmptyColumns);
+    connect(m_model, &QAbstractItemModel::modelReset, m_detail, &QTextBrowser::clear);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        showDetail(current);
         if (!current.isValid())
             return;
         const QModelIndex source = m_filter->mapToSource(current);
         const CompactionRecord &r = m_model->records().at(source.row());
         Q_EMIT recordSelected(r.id, r.requestIndex);
     });
+    hideEmptyColumns();
+}
+
+void CompactionsPanel::setCheckpoints(const QList<Checkpoint> &checkpoints)
+{
+    m_checkpoints.clear();
+    for (const Checkpoint &cp : checkpoints)
+        if (!cp.recordId.isEmpty())
+            m_checkpoints.insert(cp.recordId, cp);
+    showDetail(m_table->currentIndex());
+}
+
+QString CompactionsPanel::detailText() const
+{
+    return m_detail->toPlainText();
+}
+
+void CompactionsPanel::showDetail(const QModelIndex &current)
+{
+    if (!current.isValid()) {
+        m_detail->clear();
+        return;
+    }
+    const CompactionRecord &r = m_model->records().at(m_filter->mapToSource(current).row());
+    const auto checkpoint = m_checkpoints.constFind(r.id);
+    m_detail->setHtml(CompactionDetail::html(r, checkpoint == m_checkpoints.cend() ? nullptr : &*checkpoint));
+}
+
+void CompactionsPanel::hideEmptyColumns()
+{
+    // A column no record fills (no errors, no summariser in a session of Warn offloads only) is noise.
+    for (int column = 0; column < m_model->columnCount(); ++column) {
+        bool empty = true;
+        for (int row = 0; row < m_model->rowCount() && empty; ++row)
+            empty = m_model->index(row, column).data().toString().isEmpty();
+        m_table->setColumnHidden(column, empty && m_model->rowCount() > 0);
+    }
 }
 
 void CompactionsPanel::showRecord(const QString &recordId)
@@ -79,9 +136,14 @@ void CompactionsPanel::showRecord(const QString &recordId)
     const QModelIndex index = m_filter->mapFromSource(m_model->index(row, 0));
     if (!index.isValid())
         return; // filtered out: leave the selection alone
-    QSignalBlocker blocker(m_table->selectionModel());
-    m_table->selectRow(index.row());
+    {
+        QSignalBlocker blocker(m_table->selectionModel());
+        m_table->selectRow(index.row());
+    }
+    // The blocked selection model told the view nothing: repaint, and show what the row did.
+    m_table->viewport()->update();
     m_table->scrollTo(index);
+    showDetail(index);
 }
 
 bool CompactionsPanel::exportVisible(const QString &path, bool csv, QString *error) const

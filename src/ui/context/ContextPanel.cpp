@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QScopedValueRollback>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -138,6 +139,8 @@ void ContextPanel::onViewItemSelected()
         m_historyTable->scrollTo(m_historyModel->index(first, 0));
     }
     m_linking = false;
+    if (!m_following && from > 0)
+        Q_EMIT messageChosen(from);
 }
 
 void ContextPanel::onHistoryItemSelected()
@@ -146,6 +149,24 @@ void ContextPanel::onHistoryItemSelected()
     if (!current.isValid() || m_linking)
         return;
     m_detail->setPlainText(current.data(ContextHistoryModel::FullTextRole).toString());
+    if (!m_following)
+        Q_EMIT messageChosen(current.data(ContextHistoryModel::MessageIdRole).toLongLong());
+}
+
+void ContextPanel::selectMessage(qint64 messageId)
+{
+    const int row = messageId > 0 ? m_historyModel->rowForMessageId(messageId) : -1;
+    QItemSelectionModel *selection = m_historyTable->selectionModel();
+    const QScopedValueRollback<bool> following(m_following, true);
+    if (row < 0) {
+        selection->clearSelection();
+        return;
+    }
+    if (selection->isRowSelected(row))
+        return; // already shown, maybe within the range of a sent item
+    const QModelIndex index = m_historyModel->index(row, 0);
+    selection->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_historyTable->scrollTo(index);
 }
 
 } // namespace wl

@@ -22,6 +22,9 @@ public:
 
     void showSnapshot(const ContextSnapshot &snapshot);
     void clear();
+    // Selects the message in the history table (clearing the selection when the request did not
+    // see it), without emitting messageChosen.
+    void selectMessage(qint64 messageId);
 
     QTableView *viewTable() const { return m_viewTable; }
     QTableView *historyTable() const { return m_historyTable; }
@@ -29,6 +32,10 @@ public:
     ContextHistoryModel *historyModel() const { return m_historyModel; }
     QString detailText() const;
     QString summaryText() const;
+
+Q_SIGNALS:
+    // The user picked a message: a row of the history, or an item sent (the first message it stands for).
+    void messageChosen(qint64 messageId);
 
 private:
     void onViewItemSelected();
@@ -41,6 +48,7 @@ private:
     QLabel *m_summary;
     QPlainTextEdit *m_detail;
     bool m_linking = false;
+    bool m_following = false;   // selectMessage() at work: nothing the user chose
 };
 
 } // namespace wl

@@ -31,6 +31,7 @@ struct ConversationModel::Item
     quint64 itemId = 0;
     QString text;
     qint64 messageId = 0;
+    qint64 resultMessageId = 0; // ToolCall: the stored result's message, once known
     QDateTime timestamp;
     bool streaming = false;
 
@@ -220,6 +221,7 @@ QVariant ConversationModel::data(const QModelIndex &index, int role) const
     case ToolResultTruncatedRole: return item.resultLength > item.text.size();
     case OffloadedRole: return item.offloaded;
     case RedactedRole: return item.redacted;
+    case ResultMessageIdRole: return item.resultMessageId;
     case ExpandedRole: return item.expanded;
     case StartedAtRole: return item.startedAt;
     case RecordIdRole: return item.marker.recordId;
@@ -274,7 +276,8 @@ QHash<int, QByteArray> ConversationModel::roleNames() const
                   {ErrorIdRole, "errorId"}, {RetryableRole, "retryable"}, {ApprovalIdRole, "approvalId"},
                   {DetailIsDiffRole, "detailIsDiff"}, {ApprovalStateRole, "approvalState"},
                   {ProgressRole, "progress"}, {StartedAtRole, "startedAt"}, {DeadlineRole, "deadline"},
-                  {SkippableRole, "skippable"}, {RedactedRole, "redacted"}});
+                  {SkippableRole, "skippable"}, {RedactedRole, "redacted"},
+                  {ResultMessageIdRole, "resultMessageId"}});
     return names;
 }
 
@@ -283,7 +286,10 @@ void ConversationModel::applyOutcome(Item &item, const ToolCallOutcome &outcome)
     item.status = outcome.status;
     item.resultLength = outcome.text.size();
     item.text = outcome.text.size() > kResultPreviewChars ? outcome.text.left(kResultPreviewChars) : outcome.text;
-    item.offloaded = outcome.offloaded || outcome.text.startsWith(kOffloadMarker);
+    if (outcome.messageId != 0)
+        item.resultMessageId = outcome.messageId;
+    item.offloaded = outcome.offloaded || outcome.text.startsWith(kOffloadMarker)
+        || (item.resultMessageId != 0 && m_offloadedResults.contains(item.resultMessageId));
     item.redacted = Redaction::scrubbedCount(outcome.text);
     if (outcome.durationMs >= 0)
         item.durationMs = outcome.durationMs;
@@ -331,7 +337,7 @@ ConversationModel::Batch ConversationModel::buildItems(const QList<Message> &mes
             break;
         case wl::Role::Tool: {
             const ToolCallOutcome outcome{message.isError ? ToolCallStatus::Error : ToolCallStatus::Ok,
-                                          message.content, -1, false};
+                                          message.content, -1, false, message.id};
             if (const auto it = localCalls.constFind(message.toolCallId); it != localCalls.cend()) {
                 applyOutcome(batch.items[*it], outcome);
                 break;
@@ -441,6 +447,21 @@ void ConversationModel::setTranscript(const QList<Message> &history, const QList
     }
     if (cursor < history.size())
         appendMessages(history.mid(cursor));
+}
+
+void ConversationModel::setOffloadedResults(const QSet<qint64> &messageIds)
+{
+    m_offloadedResults = messageIds;
+    for (int row = 0; row < itemRowCount(); ++row) {
+        Item &item = m_items[size_t(row)];
+        if (item.kind != ConversationRowKind::ToolCall || item.resultMessageId == 0)
+            continue;
+        const bool offloaded = messageIds.contains(item.resultMessageId) || item.text.startsWith(kOffloadMarker);
+        if (item.offloaded != offloaded) {
+            item.offloaded = offloaded;
+            emitRowChanged(row, {OffloadedRole});
+        }
+    }
 }
 
 void ConversationModel::emitRowChanged(int row, const QList<int> &roles)

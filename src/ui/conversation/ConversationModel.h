@@ -4,6 +4,7 @@
 
 #include <QAbstractListModel>
 #include <QHash>
+#include <QSet>
 #include <QList>
 
 #include <optional>
@@ -40,6 +41,7 @@ struct Message;
 //   ToolResultTruncatedRole bool   the preview is shorter than the result
 //   OffloadedRole         bool     the result is an offload placeholder ("[offloaded: ...") or said so
 //   RedactedRole          int      secrets removed from the result before it was stored ("[redacted: ...]")
+//   ResultMessageIdRole   qint64   wl::Message::id of the stored result (0 while unknown)
 //   StartedAtRole         QDateTime when setToolRunning() was called (invalid otherwise)
 //   ExpandedRole          bool     card shows arguments and result (settable with setData)
 // Compaction:
@@ -98,6 +100,7 @@ public:
         DeadlineRole,
         SkippableRole,
         RedactedRole,
+        ResultMessageIdRole,
     };
     Q_ENUM(Role)
 
@@ -124,6 +127,10 @@ public:
     // A recorded conversation replaces the rows: `history` in order, with each marker placed
     // before history[at] (at == history.size(): after the last message). Markers in order of `at`.
     void setTranscript(const QList<Message> &history, const QList<std::pair<qsizetype, CompactionMarker>> &markers);
+    // The stored results (by message id) that compaction offloaded: the history keeps their full
+    // text, so only this says which cards show the "offloaded" badge. Cards whose stored result is
+    // known follow the set (now and when added later); the others keep what the live agent said.
+    void setOffloadedResults(const QSet<qint64> &messageIds);
 
     // Streaming: one assistant row that grows; appendStreamText() changes that row only.
     // Returns the row. A stream already open is finished with the text it has.
@@ -186,6 +193,7 @@ private:
     QHash<QString, int> m_callRows;       // call id -> row
     QHash<QString, int> m_approvalRows;   // approval id -> row
     QHash<QString, int> m_errorRows;      // error id -> row
+    QSet<qint64> m_offloadedResults;      // result message ids compaction offloaded
     int m_streamRow = -1;
     quint64 m_nextItemId = 1;
 };

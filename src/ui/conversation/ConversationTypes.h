@@ -31,6 +31,7 @@ struct ToolCallOutcome
     QString text;               // the result; only a preview is kept
     qint64 durationMs = -1;     // -1: measured from setToolRunning() when it was called
     bool offloaded = false;     // the full result lives in the offload store (opened by call id)
+    qint64 messageId = 0;       // the stored result message, when stored (ConversationModel::setOffloadedResults)
 };
 
 struct CompactionMarker

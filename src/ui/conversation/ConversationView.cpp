@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QTimer>
 
@@ -308,11 +309,18 @@ void ConversationView::mousePressEvent(QMouseEvent *event)
                 m_focusAction = action;
             syncFocusState();
             updateRow(index);
+            // A marker's button activates it on release; any other button chooses its row too.
+            if (action != ConversationAction::OpenCompaction)
+                reportChoice(index);
             event->accept();
             return;
         }
     }
     QListView::mousePressEvent(event);
+    // A click chooses the row under it, also the one already current.
+    const QModelIndex clicked = indexAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && clicked.isValid() && clicked == currentIndex())
+        reportChoice(clicked);
 }
 
 void ConversationView::mouseReleaseEvent(QMouseEvent *event)
@@ -393,6 +401,7 @@ QString ConversationView::selectedText() const
 
 void ConversationView::keyPressEvent(QKeyEvent *event)
 {
+    const QScopedValueRollback<bool> userInput(m_userInput, true);
     if (event->matches(QKeySequence::Copy)) {
         const QString text = selectedText();
         if (!text.isEmpty())
@@ -440,6 +449,58 @@ void ConversationView::currentChanged(const QModelIndex &current, const QModelIn
     syncFocusState();
     updateRow(previous);
     updateRow(current);
+    if (m_userInput)
+        reportChoice(current);
+}
+
+void ConversationView::reportChoice(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    if (kindOf(index) == ConversationRowKind::Compaction) {
+        Q_EMIT compactionActivated(index.data(ConversationModel::RecordIdRole).toString());
+        return;
+    }
+    const qint64 result = index.data(ConversationModel::ResultMessageIdRole).toLongLong();
+    const qint64 message = result != 0 ? result : index.data(ConversationModel::MessageIdRole).toLongLong();
+    if (message != 0)
+        Q_EMIT messageChosen(message);
+}
+
+bool ConversationView::selectMessage(qint64 messageId)
+{
+    if (!model() || messageId == 0)
+        return false;
+    // The first row that shows the message, as a message of its own or as a card's result.
+    const QModelIndex start = model()->index(0, 0);
+    const QModelIndexList own = model()->match(start, ConversationModel::MessageIdRole, messageId, 1, Qt::MatchExactly);
+    const QModelIndexList result = model()->match(start, ConversationModel::ResultMessageIdRole, messageId, 1, Qt::MatchExactly);
+    QModelIndex index = own.value(0);
+    if (!index.isValid() || (!result.isEmpty() && result.constFirst().row() < index.row()))
+        index = result.value(0);
+    return showRow(index);
+}
+
+bool ConversationView::selectCompaction(const QString &recordId)
+{
+    if (!model() || recordId.isEmpty())
+        return false;
+    return showRow(model()->match(model()->index(0, 0), ConversationModel::RecordIdRole, recordId, 1, Qt::MatchExactly).value(0));
+}
+
+bool ConversationView::showRow(const QModelIndex &index)
+{
+    if (!index.isValid() || !selectionModel())
+        return false;
+    const QScopedValueRollback<bool> programmatic(m_userInput, false);
+    selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect);
+    if (viewport()->rect().contains(visualRect(index)))
+        return true;
+    // Rows get their exact height once laid out on screen: place, lay out, place again.
+    scrollTo(index, QAbstractItemView::PositionAtTop);
+    ensureVisibleLayouts();
+    scrollTo(index, QAbstractItemView::PositionAtTop);
+    return true;
 }
 
 void ConversationView::focusInEvent(QFocusEvent *event)

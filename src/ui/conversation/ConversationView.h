@@ -44,7 +44,17 @@ public:
     // Text of the selected rows (or else the current row), in row order, as Ctrl+C copies it.
     QString selectedText() const;
 
+public Q_SLOTS:
+    // Make the first row of a message (a tool result: its card) or a compaction's marker the
+    // current one and scroll it into view; false when there is no such row. They do not emit
+    // messageChosen or compactionActivated.
+    bool selectMessage(qint64 messageId);
+    bool selectCompaction(const QString &recordId);
+
 Q_SIGNALS:
+    // The user made a row current (click or keys): the message it shows (for a tool card, its
+    // result's message once stored, else the call's). A marker row emits compactionActivated.
+    void messageChosen(qint64 messageId);
     void approvalDecided(const QString &approvalId, wl::ApprovalDecision decision);
     void retryRequested(const QString &errorId);
     void skipRequested();
@@ -83,6 +93,8 @@ private:
     void onScrollRangeChanged(int min, int max);
     void tick();
     void onRowsAboutToBeInserted(const QModelIndex &parent, int start, int end);
+    void reportChoice(const QModelIndex &index);
+    bool showRow(const QModelIndex &index);
 
     ConversationDelegate *m_delegate = nullptr;
     QTimer *m_ticker = nullptr;
@@ -96,6 +108,7 @@ private:
     bool m_followBottom = true;
     bool m_adjustingScroll = false;
     bool m_preparing = false;
+    bool m_userInput = false;   // inside a key press: a new current row is the user's choice
 };
 
 } // namespace wl

@@ -1,7 +1,10 @@
 #include "offloads/OffloadsPanel.h"
 
+#include "offloads/OffloadFilter.h"
 #include "offloads/OffloadListModel.h"
 #include "offloads/OffloadViewer.h"
+
+#include "compaction/CompactionRecord.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -9,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIODevice>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSortFilterProxyModel>
@@ -29,9 +33,11 @@ constexpr quint32 kStateVersion = 1;
 OffloadsPanel::OffloadsPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new OffloadListModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new OffloadFilter(this))
     , m_filter(new QLineEdit(this))
     , m_locate(new QToolButton(this))
+    , m_compactionBar(new QWidget(this))
+    , m_compactionLabel(new QLabel(m_compactionBar))
     , m_view(new QTreeView(this))
     , m_viewer(new OffloadViewer(this))
     , m_splitter(new QSplitter(Qt::Vertical, this))
@@ -77,9 +83,27 @@ OffloadsPanel::OffloadsPanel(QWidget *parent)
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_locate);
+    // Shown while the list holds only what one compaction offloaded.
+    m_compactionBar->setObjectName(u"offloadsCompactionBar"_s);
+    m_compactionLabel->setObjectName(u"offloadsCompactionLabel"_s);
+    m_compactionLabel->setWordWrap(true);
+    auto *showAll = new QToolButton(m_compactionBar);
+    showAll->setObjectName(u"offloadsShowAllButton"_s);
+    showAll->setText(tr("Show all"));
+    showAll->setToolTip(tr("List every offloaded result of the session again"));
+    connect(showAll, &QToolButton::clicked, this, &OffloadsPanel::clearCompactionFilter);
+    auto *compactionLayout = new QHBoxLayout(m_compactionBar);
+    compactionLayout->setContentsMargins(0, 0, 0, 0);
+    compactionLayout->addWidget(m_compactionLabel, 1);
+    compactionLayout->addWidget(showAll);
+    m_compactionBar->hide();
+    // Another session's results (the model resets for a set it has nothing in common with).
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OffloadsPanel::clearCompactionFilter);
+
     auto *listLayout = new QVBoxLayout(listPage);
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addLayout(bar);
+    listLayout->addWidget(m_compactionBar);
     listLayout->addWidget(m_view, 1);
 
     m_splitter->setObjectName(u"offloadsSplitter"_s);
@@ -124,10 +148,59 @@ bool OffloadsPanel::showCallId(const QString &callId)
         m_filter->clear();
         proxyIndex = m_proxy->mapFromSource(m_model->index(row, 0));
     }
+    if (!proxyIndex.isValid()) { // not one the compaction shown offloaded
+        clearCompactionFilter();
+        proxyIndex = m_proxy->mapFromSource(m_model->index(row, 0));
+    }
     m_view->selectionModel()->setCurrentIndex(proxyIndex,
                                               QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(proxyIndex);
     return true;
+}
+
+bool OffloadsPanel::selectMessage(qint64 messageId)
+{
+    if (messageId <= 0)
+        return false;
+    for (const OffloadRow &row : m_model->rows())
+        if (row.entry.messageId == messageId)
+            return showCallId(row.entry.callId);
+    return false;
+}
+
+void OffloadsPanel::showCompactionOffloads(const CompactionRecord &record)
+{
+    QSet<QString> callIds;
+    for (const OffloadEntry &entry : record.offloaded)
+        callIds.insert(entry.callId);
+    m_filter->clear(); // all of them, whatever was typed
+    m_proxy->setCallIds(callIds);
+    const QString tier = tierDisplayName(record.tier);
+    m_compactionLabel->setText(callIds.isEmpty()
+        ? tr("The %1 compaction before request %2 offloaded nothing.").arg(tier).arg(record.requestIndex)
+        : tr("Results the %1 compaction before request %2 offloaded: %3.").arg(tier).arg(record.requestIndex).arg(record.offloaded.size()));
+    m_compactionBar->show();
+    const QModelIndex first = m_proxy->index(0, 0);
+    if (first.isValid())
+        m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void OffloadsPanel::clearCompactionFilter()
+{
+    m_proxy->clearCallIds();
+    m_compactionBar->hide();
+    if (m_view->currentIndex().isValid())
+        m_view->scrollTo(m_view->currentIndex());
+}
+
+bool OffloadsPanel::filtersByCompaction() const
+{
+    return m_proxy->restrictsCalls();
+}
+
+QString OffloadsPanel::compactionFilterText() const
+{
+    return m_proxy->restrictsCalls() ? m_compactionLabel->text() : QString();
 }
 
 QString OffloadsPanel::currentCallId() const

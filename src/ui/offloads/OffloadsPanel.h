@@ -4,6 +4,7 @@
 
 #include <QHash>
 
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QSplitter;
@@ -12,8 +13,10 @@ class QTreeView;
 
 namespace wl {
 
+class OffloadFilter;
 class OffloadListModel;
 class OffloadViewer;
+struct CompactionRecord;
 struct OffloadRow;
 
 // The Offloads dock: the session's offloaded results on top, the selected one in a viewer below.
@@ -28,8 +31,17 @@ public:
     void updateReadBacks(const QHash<QString, int> &countsByCallId);
 
     // Selects the result of `callId` (clearing a filter that hides it) and opens it; false when there is none.
+    // Neither this nor the two below emit locateMessageRequested.
     bool showCallId(const QString &callId);
     QString currentCallId() const;
+    // Selects the result stored as history message `messageId`, if it was offloaded.
+    bool selectMessage(qint64 messageId);
+    // Lists only what `record` offloaded (a bar names the compaction and offers to show all again),
+    // and opens the first of them.
+    void showCompactionOffloads(const CompactionRecord &record);
+    void clearCompactionFilter();
+    bool filtersByCompaction() const;
+    QString compactionFilterText() const;
 
     // Splitter sizes and list columns, for the owner to keep in QSettings.
     QByteArray saveState() const;
@@ -54,9 +66,11 @@ private:
     void showContextMenu(const QPoint &pos);
 
     OffloadListModel *m_model;
-    QSortFilterProxyModel *m_proxy;
+    OffloadFilter *m_proxy;
     QLineEdit *m_filter;
     QToolButton *m_locate;
+    QWidget *m_compactionBar;
+    QLabel *m_compactionLabel;
     QTreeView *m_view;
     OffloadViewer *m_viewer;
     QSplitter *m_splitter;

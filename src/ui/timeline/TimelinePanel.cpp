@@ -1,6 +1,7 @@
 #include "TimelinePanel.h"
 
 #include "TimelineChart.h"
+#include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
 
 #include <QFileDialog>
@@ -11,6 +12,8 @@
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -44,6 +47,28 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     bar->addWidget(exportButton);
     layout->addLayout(bar);
     layout->addWidget(m_chart, 1);
+
+    connect(m_chart, &TimelineChart::requestSelected, this, &TimelinePanel::requestChosen);
+    connect(m_chart->markerLayer(), &TimelineMarkerLayer::clicked, this, &TimelinePanel::onMarkerClicked);
+}
+
+void TimelinePanel::selectRequest(int index)
+{
+    m_chart->setSelectedRequest(index);
+}
+
+void TimelinePanel::onMarkerClicked(const QPointF &point)
+{
+    // Only the markers of recorded compactions name a record (not what-if or the source agent's).
+    const int row = int(std::lround(point.x()));
+    if (row < 0 || row >= m_model->recorded().size() || m_model->recorded().at(row).recordId.isEmpty())
+        return;
+    for (Tier tier : {Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency}) {
+        if (m_chart->markerPoints(tier, false).contains(point)) {
+            Q_EMIT compactionChosen(m_model->recorded().at(row).recordId);
+            return;
+        }
+    }
 }
 
 bool TimelinePanel::exportCsv(const QString &path, QString *error) const

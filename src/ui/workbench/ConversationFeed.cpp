@@ -118,6 +118,7 @@ void ConversationFeed::onMessageStored(const Message &message)
             outcome.status = ToolCallStatus::Denied;
         outcome.text = message.content;
         outcome.offloaded = m_run && m_run->overlays().offloads.contains(message.id);
+        outcome.messageId = message.id;
         if (!m_model->setToolResult(message.toolCallId, outcome))
             m_model->appendMessages({message});
     } else {

@@ -203,6 +203,15 @@ QList<OffloadRow> LoadedSession::offloadRows() const
     return rows;
 }
 
+QSet<qint64> LoadedSession::offloadedMessageIds() const
+{
+    QSet<qint64> ids;
+    ids.reserve(overlays.offloads.size());
+    for (auto it = overlays.offloads.cbegin(); it != overlays.offloads.cend(); ++it)
+        ids.insert(it.key());
+    return ids;
+}
+
 ContextSnapshot LoadedSession::contextSnapshot(int index) const
 {
     ContextSnapshot s;

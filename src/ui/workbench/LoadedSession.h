@@ -16,6 +16,7 @@
 #include <optional>
 
 #include <QList>
+#include <QSet>
 
 namespace wl {
 
@@ -56,6 +57,8 @@ struct LoadedSession
     QList<TimelineRow> timelineRows() const;
     // Offloaded results with how often the agent read each one back (read_file on its path).
     QList<OffloadRow> offloadRows() const;
+    // The history messages (tool results) compaction offloaded, at any time of the session.
+    QSet<qint64> offloadedMessageIds() const;
     QList<AnchorSnapshot> anchorSnapshots() const;
     ContextSnapshot contextSnapshot(int index) const;
     // The recorded session as the what-if simulator's input (with the stored policy), from `replay`.

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -49,6 +50,9 @@ private Q_SLOTS:
     void exportJsonlReadsBackAsAudit();
     void exportCsvQuotes();
     void selectionEmitsRecord();
+    void detailShowsWhatTheRecordDid();
+    void detailWithoutCheckpoint();
+    void emptyColumnsHidden();
 };
 
 void TestCompactionsDock::modelTester()
@@ -139,6 +143,95 @@ void TestCompactionsDock::selectionEmitsRecord()
     panel.showRecord(u"rec-12"_s);
     QCOMPARE(spy.size(), 1);
     QCOMPARE(panel.table()->currentIndex().row(), 3);
+}
+
+void TestCompactionsDock::detailShowsWhatTheRecordDid()
+{
+    CompactionLogModel model;
+    CompactionsPanel panel(&model);
+    QList<CompactionRecord> records = sample();
+    CompactionRecord &full = records[1];
+    full.summarized = 12;
+    full.preservedTail = 4;
+    full.anchors.setValue(AnchorKind::UserIntent, u"Fix the flaky CI build"_s);
+    full.anchors.setValue(AnchorKind::NextStep, u"Rerun the pipeline"_s);
+    full.anchorChanges = {AnchorChange::New, AnchorChange::Kept, AnchorChange::Unchanged, AnchorChange::Kept, AnchorChange::Updated};
+    full.offloaded = {OffloadEntry{u"call_a"_s, u"bash"_s, u".waterline/tool_results/s1/a.txt"_s, 40000, 900, 2, 31},
+                      OffloadEntry{u"call_b"_s, u"read_file"_s, u".waterline/tool_results/s1/b.txt"_s, 1200, 30, 2, 35}};
+    full.reason.contextWindow = 10000;
+    full.reason.ratio = 0.82;
+    model.setRecords(records);
+    Checkpoint checkpoint;
+    checkpoint.recordId = u"rec-7"_s;
+    checkpoint.coversFromMessageId = 20;
+    checkpoint.coversUpToMessageId = 44;
+    checkpoint.text = u"[Context Compaction]\n## Summary\nThe build fails on GCC 12."_s;
+    panel.setCheckpoints({checkpoint});
+    QVERIFY(panel.detailText().isEmpty());
+
+    panel.showRecord(u"rec-7"_s);
+    const QString text = panel.detailText();
+    QVERIFY2(text.contains(u"Full compaction before request 7"_s), qPrintable(text));
+    QVERIFY(text.contains(u"8,200 → 2,100 tokens"_s));
+    QVERIFY(text.contains(u"82.0 % of the 10,000-token window"_s));
+    QVERIFY(text.contains(u"12 messages, history #20 to #44"_s));
+    QVERIFY(text.contains(u"last 4 messages were kept"_s));
+    QVERIFY(text.contains(u"bash (call call_a): .waterline/tool_results/s1/a.txt, 900 lines, 40,000 bytes"_s));
+    QVERIFY(text.contains(u"read_file (call call_b)"_s));
+    QVERIFY(text.contains(u"User Intent (new): Fix the flaky CI build"_s));
+    QVERIFY(text.contains(u"Next Steps (updated): Rerun the pipeline"_s));
+    QVERIFY(text.contains(u"As before: Execution Progress (kept), Key Decisions (unchanged), Tried Solutions (kept)."_s));
+    QVERIFY(text.contains(u"The build fails on GCC 12."_s));
+    QVERIFY(text.contains(u"summary failed: timeout, with a comma"_s)); // the error, whole
+
+    // A row the user picks shows its own.
+    panel.table()->setCurrentIndex(panel.table()->model()->index(0, 0));
+    QVERIFY(panel.detailText().contains(u"Warn compaction before request 3"_s));
+    QVERIFY(!panel.detailText().contains(u"GCC 12"_s));
+}
+
+void TestCompactionsDock::detailWithoutCheckpoint()
+{
+    CompactionLogModel model;
+    CompactionsPanel panel(&model);
+    QList<CompactionRecord> records = sample();
+    records[3].summarizerStep = SummarizerStep::Extractive;
+    records[3].summarized = 3;
+    records[3].summaryText = u"Checked the log."_s;
+    model.setRecords(records);
+    // A Warn record: offloads only.
+    panel.showRecord(u"rec-3"_s);
+    QVERIFY(panel.detailText().contains(u"This compaction wrote no checkpoint."_s));
+    QVERIFY(panel.detailText().contains(u"Nothing: this compaction wrote no summary."_s));
+    // A summary whose checkpoint the session does not hold: its text is made from the record.
+    panel.showRecord(u"rec-12"_s);
+    QVERIFY(panel.detailText().contains(u"[Context Compaction]"_s));
+    QVERIFY(panel.detailText().contains(u"Checked the log."_s));
+    // Another session empties the pane.
+    model.setRecords({});
+    QVERIFY(panel.detailText().isEmpty());
+}
+
+void TestCompactionsDock::emptyColumnsHidden()
+{
+    CompactionLogModel model;
+    CompactionsPanel panel(&model);
+    model.setRecords(sample());
+    for (int column = 0; column < CompactionLogModel::ColumnCount; ++column)
+        QVERIFY(!panel.table()->isColumnHidden(column));
+    // Without any error the Error column says nothing: hidden; Summariser too when no record summarised.
+    QList<CompactionRecord> quiet = sample();
+    for (CompactionRecord &r : quiet) {
+        r.error.clear();
+        r.summarizerStep = SummarizerStep::None;
+    }
+    model.setRecords(quiet);
+    QVERIFY(panel.table()->isColumnHidden(CompactionLogModel::ErrorColumn));
+    QVERIFY(panel.table()->isColumnHidden(CompactionLogModel::SummarizerColumn));
+    QVERIFY(!panel.table()->isColumnHidden(CompactionLogModel::TokensColumn));
+    // A record that fails brings it back.
+    model.appendRecord(record(30, Tier::Full, 9000, 3000, u"timeout"_s));
+    QVERIFY(!panel.table()->isColumnHidden(CompactionLogModel::ErrorColumn));
 }
 
 QTEST_MAIN(TestCompactionsDock)

@@ -59,6 +59,8 @@ private Q_SLOTS:
     void longResultKeepsPreview();
     void offloadedFlag_data();
     void offloadedFlag();
+    void transcriptShowsOffloadedResults();
+    void liveResultFollowsLaterOffload();
     void compactionMarker();
     void compactionMarkerFromRecord();
     void transcriptPlacesMarkers();
@@ -266,6 +268,54 @@ void TestConversationModel::offloadedFlag()
     f.model.appendMessages({Message::assistant({}, {call(u"c1"_s, u"bash"_s)})});
     f.model.setToolResult(u"c1"_s, {ToolCallStatus::Ok, text, 1, flag});
     QCOMPARE(f.model.indexForCallId(u"c1"_s).data(ConversationModel::OffloadedRole).toBool(), expected);
+}
+
+// A stored session keeps each result's full text; compaction's offloads are overlays by message id.
+void TestConversationModel::transcriptShowsOffloadedResults()
+{
+    Fixture f;
+    QList<Message> history{Message::user(u"look"_s), Message::assistant({}, {call(u"c1"_s, u"read_file"_s), call(u"c2"_s, u"bash"_s)}),
+                           Message::toolResult(u"c1"_s, u"a long file"_s), Message::toolResult(u"c2"_s, u"short"_s),
+                           Message::toolResult(u"c9"_s, u"an orphan result"_s)};
+    for (qsizetype i = 0; i < history.size(); ++i)
+        history[i].id = 10 + i;
+    f.model.setOffloadedResults({12, 14});
+    f.model.setTranscript(history, {});
+    const QModelIndex first = f.model.indexForCallId(u"c1"_s);
+    const QModelIndex second = f.model.indexForCallId(u"c2"_s);
+    const QModelIndex orphan = f.model.indexForCallId(u"c9"_s);
+    QVERIFY(first.data(ConversationModel::OffloadedRole).toBool());
+    QVERIFY(!second.data(ConversationModel::OffloadedRole).toBool());
+    QVERIFY(orphan.data(ConversationModel::OffloadedRole).toBool());
+    QCOMPARE(first.data(ConversationModel::ResultMessageIdRole).toLongLong(), qint64(12));
+    QCOMPARE(first.data(ConversationModel::MessageIdRole).toLongLong(), qint64(11));
+
+    // A refresh that knows of a later offload (a Warn compaction) marks that card too, and only it.
+    QSignalSpy changed(&f.model, &QAbstractItemModel::dataChanged);
+    f.model.setOffloadedResults({12, 13, 14});
+    QVERIFY(second.data(ConversationModel::OffloadedRole).toBool());
+    QCOMPARE(changed.size(), 1);
+    // An undone compaction takes it back.
+    f.model.setOffloadedResults({12, 14});
+    QVERIFY(!second.data(ConversationModel::OffloadedRole).toBool());
+}
+
+void TestConversationModel::liveResultFollowsLaterOffload()
+{
+    Fixture f;
+    f.model.appendMessages({Message::assistant({}, {call(u"c1"_s, u"bash"_s)})});
+    ToolCallOutcome outcome{ToolCallStatus::Ok, u"output"_s, 5, false};
+    outcome.messageId = 77;
+    QVERIFY(f.model.setToolResult(u"c1"_s, outcome));
+    QVERIFY(!f.model.indexForCallId(u"c1"_s).data(ConversationModel::OffloadedRole).toBool());
+    f.model.setOffloadedResults({77});
+    QVERIFY(f.model.indexForCallId(u"c1"_s).data(ConversationModel::OffloadedRole).toBool());
+    // A result the agent reported without its message id keeps what it said.
+    f.model.appendMessages({Message::assistant({}, {call(u"c2"_s, u"bash"_s)})});
+    QVERIFY(f.model.setToolResult(u"c2"_s, {ToolCallStatus::Ok, u"big"_s, 5, true}));
+    f.model.setOffloadedResults({});
+    QVERIFY(f.model.indexForCallId(u"c2"_s).data(ConversationModel::OffloadedRole).toBool());
+    QVERIFY(!f.model.indexForCallId(u"c1"_s).data(ConversationModel::OffloadedRole).toBool());
 }
 
 void TestConversationModel::compactionMarker()

@@ -112,6 +112,8 @@ private Q_SLOTS:
     void retryAndSkip();
     void compactionMarkerClick();
     void offloadBadgeClick();
+    void selectMessageScrollsWithoutReporting();
+    void userChoiceIsReported();
     void copySelectedRow();
     void tenThousandRowsLayOutOnlyVisible();
     void paletteChangeRebuildsLayouts();
@@ -380,6 +382,74 @@ void TestConversationView::offloadBadgeClick()
     QCOMPARE(offload.at(0).at(0).toString(), u"big"_s);
     // The badge is not the header: the card did not toggle.
     QVERIFY(!card.data(ConversationModel::ExpandedRole).toBool());
+}
+
+// The linked selection moves the conversation: the row becomes current and comes on screen.
+void TestConversationView::selectMessageScrollsWithoutReporting()
+{
+    Fixture f;
+    QList<Message> messages = manyMessages(300);
+    for (qsizetype i = 0; i < messages.size(); ++i)
+        messages[i].id = 1000 + i;
+    messages.insert(41, Message::assistant({}, {call(u"c41"_s, u"bash"_s, u"{}"_s)}));
+    messages[41].id = 5000;
+    Message result = Message::toolResult(u"c41"_s, u"output"_s);
+    result.id = 5001;
+    messages.insert(42, result);
+    f.model.appendMessages(messages.mid(0, 150));
+    const int marker = f.model.addCompactionMarker({u"rec-5"_s, Tier::Warn, 100, 50, 0, 1});
+    f.model.appendMessages(messages.mid(150));
+    QVERIFY(f.show());
+    QVERIFY(f.view.isFollowingBottom());
+    QSignalSpy chosen(&f.view, &ConversationView::messageChosen);
+    QSignalSpy compaction(&f.view, &ConversationView::compactionActivated);
+
+    QVERIFY(f.view.selectMessage(1010));
+    QCOMPARE(f.view.currentIndex().data(ConversationModel::MessageIdRole).toLongLong(), qint64(1010));
+    QVERIFY(f.view.viewport()->rect().intersects(f.view.visualRect(f.view.currentIndex())));
+    QVERIFY(!f.view.isFollowingBottom());
+    // A tool result is found on its card.
+    QVERIFY(f.view.selectMessage(5001));
+    QCOMPARE(f.view.currentIndex(), f.model.indexForCallId(u"c41"_s));
+    QVERIFY(f.view.viewport()->rect().intersects(f.view.visualRect(f.view.currentIndex())));
+    QVERIFY(f.view.selectCompaction(u"rec-5"_s));
+    QCOMPARE(f.view.currentIndex().row(), marker);
+    QVERIFY(f.view.viewport()->rect().intersects(f.view.visualRect(f.view.currentIndex())));
+    QVERIFY(!f.view.selectMessage(42));
+    QVERIFY(!f.view.selectCompaction(u"rec-unknown"_s));
+    QCOMPARE(chosen.size(), 0);
+    QCOMPARE(compaction.size(), 0);
+}
+
+void TestConversationView::userChoiceIsReported()
+{
+    Fixture f;
+    Message question = Message::user(u"first"_s);
+    question.id = 7;
+    Message call1 = Message::assistant({}, {call(u"c1"_s, u"bash"_s, u"{}"_s)});
+    call1.id = 8;
+    Message result = Message::toolResult(u"c1"_s, u"done"_s);
+    result.id = 9;
+    Message answer = Message::assistant(u"all good"_s);
+    answer.id = 10;
+    f.model.appendMessages({question, call1, result, answer});
+    const int marker = f.model.addCompactionMarker({u"rec-1"_s, Tier::Soft, 100, 50, 1, 0});
+    QVERIFY(f.show());
+    QSignalSpy chosen(&f.view, &ConversationView::messageChosen);
+    QSignalSpy compaction(&f.view, &ConversationView::compactionActivated);
+    QTest::mouseClick(f.view.viewport(), Qt::LeftButton, {}, f.view.visualRect(f.model.index(0)).center());
+    QCOMPARE(chosen.size(), 1);
+    QCOMPARE(chosen.at(0).at(0).toLongLong(), qint64(7));
+    // Keys choose too; a tool card stands for its result.
+    f.view.setFocus();
+    QTest::keyClick(&f.view, Qt::Key_Down);
+    QCOMPARE(chosen.size(), 2);
+    QCOMPARE(chosen.at(1).at(0).toLongLong(), qint64(9));
+    QTest::keyClick(&f.view, Qt::Key_Down);
+    QTest::keyClick(&f.view, Qt::Key_Down);
+    QCOMPARE(f.view.currentIndex().row(), marker);
+    QCOMPARE(compaction.size(), 1);
+    QCOMPARE(compaction.at(0).at(0).toString(), u"rec-1"_s);
 }
 
 void TestConversationView::copySelectedRow()
