@@ -10,11 +10,14 @@
 #include "thresholds/ThresholdsPanel.h"
 #include "timeline/TimelineModel.h"
 #include "workbench/LoadedSession.h"
+#include "workbench/DemoSession.h"
 #include "workbench/SessionLoader.h"
+#include "store/SessionStore.h"
 
 #include <QApplication>
 #include <QProcess>
 #include <QSpinBox>
+#include <QTemporaryDir>
 
 using namespace wl;
 using namespace wl::test;
@@ -67,6 +70,16 @@ QByteArray dockWhatIf(const QString &databasePath, const QString &sessionId, con
     return QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact);
 }
 
+// Every total, in one line a comparison can show.
+QString describe(const SimulationTotals &t)
+{
+    return u"requests %1, summary calls %2, emergencies %3, peak %4, tokens sent %5"_s.arg(t.requests)
+        .arg(t.summaryCalls)
+        .arg(t.emergencies)
+        .arg(t.peakRatio, 0, 'g', 17)
+        .arg(t.tokensSent);
+}
+
 } // namespace
 
 class TestReplayAgreement : public QObject
@@ -76,6 +89,8 @@ private Q_SLOTS:
     void initTestCase();
     void cliAndDockAgree_data();
     void cliAndDockAgree();
+    void recordedEqualsWhatIf_data();
+    void recordedEqualsWhatIf();
 
 private:
     std::unique_ptr<AgentHarness> m_h;
@@ -142,6 +157,61 @@ void TestReplayAgreement::cliAndDockAgree()
         QCOMPARE(tierName(timeline[r].tier), rows[r].toObject().value(u"tier").toString());
     }
     qInfo("%s: %lld requests agree", QTest::currentDataTag(), qint64(rows.size()));
+}
+
+void TestReplayAgreement::recordedEqualsWhatIf_data()
+{
+    QTest::addColumn<QString>("transcript"); // empty: the demo
+    QTest::addColumn<qint64>("window");      // the policy the import was replayed with (CompactionBackfill)
+    QTest::newRow("demo") << QString() << qint64(0);
+    const QString claude = u"claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"_s;
+    const QString codex = u"codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"_s;
+    QTest::newRow("claude-code, Soft and Full summaries") << claude << qint64(60000);
+    QTest::newRow("claude-code, Emergency over and over") << claude << qint64(20000);
+    QTest::newRow("codex, every tier") << codex << qint64(20000);
+    QTest::newRow("swe-agent, one summary") << u"swe-agent/pydicom__pydicom-1458.traj"_s << qint64(20000);
+}
+
+// Under the policy a session was recorded with, the what-if is the recorded session: request by
+// request and in every total the Thresholds dock shows side by side.
+void TestReplayAgreement::recordedEqualsWhatIf()
+{
+    QFETCH(QString, transcript);
+    QFETCH(qint64, window);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString databasePath, sessionId;
+    SessionStore store; // kept open while the session is read
+    if (transcript.isEmpty()) {
+        const DemoSession::Result demo = DemoSession::ensure(dir.path());
+        QVERIFY2(demo.ok, qPrintable(demo.error));
+        databasePath = demo.databasePath;
+        sessionId = demo.sessionId;
+    } else {
+        QVERIFY(store.open(dir.filePath(u"sessions.db"_s)));
+        SessionImporter::Options options;
+        options.workspace = dir.path();
+        options.replay = true;
+        options.replayPolicy.contextWindow = window;
+        const SessionImporter::Result imported =
+            SessionImporter::importFile(store, QStringLiteral(WATERLINE_TEST_DATA "/replay/") + transcript, options);
+        QVERIFY2(imported.ok, qPrintable(imported.error));
+        databasePath = store.path();
+        sessionId = imported.sessionId;
+    }
+    LoadedSession session;
+    QString error;
+    QVERIFY2(SessionLoader::loadNow(databasePath, sessionId, &session, &error), qPrintable(error));
+    const SimulationResult whatIf = Simulator::simulate(session.simulatorInput());
+    QCOMPARE(whatIf.rows.size(), session.requests.size());
+    for (qsizetype r = 0; r < whatIf.rows.size(); ++r) {
+        QCOMPARE(tierName(whatIf.rows[r].tier), tierName(session.requests[r].tier));
+        QCOMPARE(whatIf.rows[r].tokensAfter, session.requests[r].estimateTokens);
+    }
+    const SimulationTotals recorded = session.recordedTotals();
+    qInfo("recorded: %s", qPrintable(describe(recorded)));
+    qInfo("what-if:  %s", qPrintable(describe(whatIf.totals)));
+    QCOMPARE(describe(whatIf.totals), describe(recorded));
 }
 
 QTEST_MAIN(TestReplayAgreement)
