@@ -10,6 +10,7 @@
 #include "store/RequestRecord.h"
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
+#include "whatif/ReplayInput.h"
 
 #include <memory>
 
@@ -255,11 +256,17 @@ void AgentController::startRun(const QString &sessionId, SessionRead &read)
     // A workspace that is "/" or the home folder was confirmed when the session was created or
     // continued (SessionsPanel::confirmWorkspace).
     config.allowBroadWorkspace = true;
+    bool policyStored = false;
     if (session.info.policy.isEmpty()) {
-        // A session without a policy of its own gets the default one, with the model's window.
-        const CompactionPolicy policy = profile.sizedPolicy(m_defaultPolicy);
+        // A session without a policy of its own gets the default one, with the window the docks and
+        // `waterline-cli simulate` showed it with (ReplayInput::defaultWindow: the session's), so the
+        // gauge measures against the window the Thresholds dock shows.
+        CompactionPolicy policy = m_defaultPolicy;
+        if (policy.contextWindow == CompactionPolicy().contextWindow)
+            policy.contextWindow = ReplayInput::defaultWindow(session.info.providerProfile);
         QString why;
-        if (m_store->setSessionPolicy(sessionId, policy.toJson(), &why))
+        policyStored = m_store->setSessionPolicy(sessionId, policy.toJson(), &why);
+        if (policyStored)
             session.info.policy = policy.toJson();
         else
             qCWarning(lcUi).noquote() << "cannot store the default policy of session" << sessionId << why;
@@ -287,6 +294,8 @@ void AgentController::startRun(const QString &sessionId, SessionRead &read)
     updatePrompt();
     Q_EMIT statusChanged();
     Q_EMIT sessionOpened(sessionId);
+    if (policyStored)
+        Q_EMIT sessionDataChanged(); // the docks show the policy it now has
 }
 
 // --- the prompt ---------------------------------------------------------------------------------
