@@ -136,6 +136,17 @@ QString textTable(const SimulationResult &result)
                .arg(t.emergencies)
                .arg(t.peakRatio, 0, 'f', 3)
                .arg(t.tokensSent);
+    // Tokens sent are the requests'; what the summaries read comes on top with an LLM summariser.
+    out += u'\n' + QCoreApplication::translate("waterline-cli", "window %1, peak ratio before compaction %2, requests per tier "
+                                                               "warn %3 soft %4 full %5 emergency %6, offloads %7, read by summaries %8")
+               .arg(t.window)
+               .arg(t.peakRatioBefore, 0, 'f', 3)
+               .arg(t.tiers[size_t(Tier::Warn)])
+               .arg(t.tiers[size_t(Tier::Soft)])
+               .arg(t.tiers[size_t(Tier::Full)])
+               .arg(t.tiers[size_t(Tier::Emergency)])
+               .arg(t.offloads)
+               .arg(t.summaryInputTokens);
     return out;
 }
 

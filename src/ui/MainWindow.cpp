@@ -611,6 +611,7 @@ void MainWindow::showDocks(const LoadedSession &session)
     // The thresholds dock keeps what the user is editing; Apply compares with the stored policy.
     m_thresholdsPanel->setSessionPolicy(session.policy);
     m_thresholdsPanel->setRecordedTotals(session.recordedTotals());
+    m_agentStatus->setSession(session);
     m_whatIf->setSession(session.simulatorInput());
     m_whatIf->request(m_thresholdsPanel->policy());
 

@@ -206,6 +206,7 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
     }
     in.recordedCheckpoints = overlays.checkpoints;
     in.model = info.providerProfile.value(u"model").toString();
+    in.profileWindow = std::max<qint64>(0, info.providerProfile.value(u"contextWindow").toInteger(0));
     if (source) {
         ImportedSession details;
         ImportMetadata::fromJson(source->details, &details);
@@ -228,11 +229,24 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
     return in;
 }
 
+qint64 ReplayInput::defaultWindow(qint64 sessionProfileWindow, const QString &sessionModel)
+{
+    if (sessionProfileWindow > 0)
+        return sessionProfileWindow;
+    if (const auto entry = ModelTable::lookup(sessionModel); entry && entry->contextWindow > 0)
+        return entry->contextWindow;
+    return CompactionPolicy().contextWindow;
+}
+
+qint64 ReplayInput::defaultWindow(const QJsonObject &providerProfile)
+{
+    return defaultWindow(providerProfile.value(u"contextWindow").toInteger(0), providerProfile.value(u"model").toString());
+}
+
 CompactionPolicy ReplayInput::defaultPolicy() const
 {
     CompactionPolicy policy;
-    if (const auto entry = ModelTable::lookup(model); entry && entry->contextWindow > 0)
-        policy.contextWindow = entry->contextWindow;
+    policy.contextWindow = defaultWindow(profileWindow, model);
     return policy;
 }
 

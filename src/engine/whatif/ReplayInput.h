@@ -6,6 +6,7 @@
 #include "whatif/Simulator.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -50,9 +51,17 @@ struct ReplayInput
     qint64 overheadTokens = 0;         // per request, besides view and schemas (see estimateOverhead)
     QString model;                     // the model the session ran on, when known
 
+    qint64 profileWindow = 0;          // the window the session's provider profile names, 0 for none
+
     // The policy a replay starts from when the session has none of its own: the defaults, with
-    // the model table's window for `model`, else 128,000.
+    // defaultWindow(profileWindow, model).
     CompactionPolicy defaultPolicy() const;
+    // The window of a session without a policy of its own, whoever reads it (the docks, `simulate`,
+    // the agent that gives the session its policy): the one its provider profile names, else the
+    // model table's for its model, else 128,000.
+    static qint64 defaultWindow(qint64 profileWindow, const QString &model);
+    // The same from a session's stored provider profile (SessionInfo::providerProfile).
+    static qint64 defaultWindow(const QJsonObject &providerProfile);
 
     static ReplayInput fromImport(const ImportedSession &session);
     static std::optional<ReplayInput> fromStore(SessionStore &store, const QString &sessionId, QString *error = nullptr);

@@ -48,6 +48,14 @@ QString fixedSizeText(qint64 tokens)
     return marker + QString(filler, u'x');
 }
 
+QJsonObject tiersJson(const std::array<int, 5> &tiers)
+{
+    QJsonObject o;
+    for (Tier t : {Tier::None, Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency})
+        o.insert(tierName(t), tiers[size_t(t)]);
+    return o;
+}
+
 } // namespace
 
 SimulationResult Simulator::simulate(const QString &systemPrompt, const QList<Message> &history,
@@ -154,7 +162,7 @@ SimulationResult Simulator::simulate(const Input &input)
                 else
                     row.error = pass.refusal;
                 ++result.totals.summaryCalls;
-                result.totals.tokensSent += TokenEstimate::tokensForBytes(readBytes);
+                result.totals.summaryInputTokens += TokenEstimate::tokensForBytes(readBytes);
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
@@ -180,12 +188,16 @@ SimulationResult Simulator::simulate(const Input &input)
         row.offloaded = int(pass.offloaded.size());
         result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();
         result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
+        result.totals.peakRatioBefore = std::max(result.totals.peakRatioBefore, row.ratioBefore);
+        ++result.totals.tiers[size_t(tier)];
         result.m_checkpoints.append(pass.newCheckpoints);
         result.m_offloads.append(pass.newOffloads);
         result.m_marks.append({end, result.m_checkpoints.size(), result.m_offloads.size()});
         result.rows.append(row);
     }
     result.totals.requests = int(result.rows.size());
+    result.totals.window = policy.contextWindow;
+    result.totals.offloads = int(result.m_offloads.size());
     return result;
 }
 
@@ -251,6 +263,11 @@ QJsonObject SimulationResult::toJson() const
              {u"peak_ratio"_s, totals.peakRatio},
              {u"emergencies"_s, totals.emergencies},
              {u"tokens_sent"_s, double(totals.tokensSent)},
+             {u"summary_input_tokens"_s, double(totals.summaryInputTokens)},
+             {u"peak_ratio_before"_s, totals.peakRatioBefore},
+             {u"tiers"_s, tiersJson(totals.tiers)},
+             {u"offloads"_s, totals.offloads},
+             {u"window"_s, double(totals.window)},
          }},
     };
 }

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QList>
 
+#include <array>
 #include <memory>
 
 namespace wl {
@@ -42,13 +43,23 @@ struct SimulationRow
     QString error;
 };
 
+// The totals of a replay, and of a recorded session in the same terms (RecordedTotals), so the
+// two can be shown side by side: under the recorded policy every field but summaryInputTokens is
+// equal.
 struct SimulationTotals
 {
+    qint64 window = 0;         // the context window every ratio below is a share of (the policy's)
     int requests = 0;
     int summaryCalls = 0;      // Soft and Full summaries: the LLM calls the policy would have cost
-    qint64 tokensSent = 0;     // every request's view + tool schemas, plus what the summaries read
+    qint64 tokensSent = 0;     // what the requests carried: view + counted tool schemas + overhead
+    // What those summaries read, in tokens (an LLM summariser's input); not part of tokensSent, as
+    // no request carried it. -1: not known (a recorded session does not store it).
+    qint64 summaryInputTokens = 0;
     double peakRatio = 0;      // the highest ratio actually sent (after compaction)
-    int emergencies = 0;
+    double peakRatioBefore = 0; // the highest ratio a request reached before its compaction
+    int emergencies = 0;       // requests at Emergency (= tiers[Emergency])
+    std::array<int, 5> tiers{}; // requests per tier, by Tier value
+    int offloads = 0;          // tool results offloaded, at tool time and at compaction
 };
 
 class SimulationResult

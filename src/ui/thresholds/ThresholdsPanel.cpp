@@ -115,39 +115,66 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
 
     auto *totalsBox = new QGroupBox(tr("Recorded against what-if"), this);
     auto *totalsGrid = new QGridLayout(totalsBox);
-    totalsGrid->addWidget(new QLabel(tr("<b>Recorded</b>"), totalsBox), 0, 1, Qt::AlignRight);
-    totalsGrid->addWidget(new QLabel(tr("<b>What-if</b>"), totalsBox), 0, 2, Qt::AlignRight);
-    const QStringList rowNames{tr("Summary calls"), tr("Peak utilisation"), tr("Emergencies"), tr("Tokens sent in all")};
-    for (int r = 0; r < 4; ++r) {
-        totalsGrid->addWidget(new QLabel(rowNames.at(r), totalsBox), r + 1, 0);
+    auto *recordedHeader = new QLabel(tr("<b>Recorded</b>"), totalsBox);
+    recordedHeader->setToolTip(tr("What the session did, from its stored requests and compactions"));
+    auto *whatIfHeader = new QLabel(tr("<b>What-if</b>"), totalsBox);
+    whatIfHeader->setToolTip(tr("The replay of the session under the policy above"));
+    totalsGrid->addWidget(recordedHeader, 0, 1, Qt::AlignRight);
+    totalsGrid->addWidget(whatIfHeader, 0, 2, Qt::AlignRight);
+    const std::array<std::pair<QString, QString>, TotalsRowCount> rows{{
+        {tr("Context window"), tr("The window, in tokens, the peaks below are shares of")},
+        {tr("Requests"), tr("Requests to the model, one per recorded request")},
+        {tr("Tokens sent in requests"),
+         tr("Every request's context (estimated), tool schemas when counted and any fixed overhead, summed over the requests")},
+        {tr("Read by summaries"),
+         tr("Tokens the Soft and Full summaries read: the input an LLM summariser is sent, besides the requests. "
+            "The session does not record it.")},
+        {tr("Summary calls"), tr("Soft and Full compactions that wrote a summary (an LLM call with an LLM summariser)")},
+        {tr("Requests at %1").arg(tierDisplayName(Tier::Warn)), tr("Requests whose estimate before compaction reached Warn: results offloaded")},
+        {tr("Requests at %1").arg(tierDisplayName(Tier::Soft)), tr("Requests whose estimate before compaction reached Soft: the older half of the head summarised")},
+        {tr("Requests at %1").arg(tierDisplayName(Tier::Full)), tr("Requests whose estimate before compaction reached Full: the whole head summarised")},
+        {tr("Requests at %1").arg(tierDisplayName(Tier::Emergency)),
+         tr("Requests whose estimate before compaction reached Emergency: summarised without an LLM call and offloaded")},
+        {tr("Offloads"), tr("Tool results moved to files, when the tool finished (gate 1) and at compaction (gate 2)")},
+        {tr("Peak before compaction"), tr("The highest share of the window a request reached before its compaction: what chose the tier")},
+        {tr("Peak after compaction"), tr("The highest share of the window a request was sent with")},
+    }};
+    for (int r = 0; r < TotalsRowCount; ++r) {
+        auto *name = new QLabel(rows[size_t(r)].first, totalsBox);
+        name->setToolTip(rows[size_t(r)].second);
+        totalsGrid->addWidget(name, r + 1, 0);
         for (int c = 0; c < 2; ++c) {
             auto *value = new QLabel(u"–"_s, totalsBox);
             value->setObjectName(u"Totals_%1_%2"_s.arg(r).arg(c));
             value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            value->setToolTip(rows[size_t(r)].second);
             totalsGrid->addWidget(value, r + 1, c + 1);
             m_totals[size_t(r)][size_t(c)] = value;
         }
     }
+    m_totalsNote = new QLabel(totalsBox);
+    m_totalsNote->setObjectName(u"TotalsNote"_s);
+    m_totalsNote->setWordWrap(true);
+    m_totalsNote->hide();
+    totalsGrid->addWidget(m_totalsNote, TotalsRowCount + 1, 0, 1, 3);
     m_timing = new QLabel(totalsBox);
     m_timing->setEnabled(false);
-    totalsGrid->addWidget(m_timing, 5, 0, 1, 3);
+    totalsGrid->addWidget(m_timing, TotalsRowCount + 2, 0, 1, 3);
 
     m_apply = new QPushButton(tr("&Apply to session"), this);
     m_apply->setObjectName(u"ApplyPolicyButton"_s);
     m_apply->setToolTip(tr("Make this the session's live compaction policy"));
-    m_reset = new QPushButton(tr("Re&set"), this);
+    m_reset = new QPushButton(tr("Re&set to session policy"), this);
     m_reset->setObjectName(u"ResetPolicyButton"_s);
-    m_reset->setToolTip(tr("Restore the default policy"));
     connect(m_apply, &QPushButton::clicked, this, [this] {
         m_sessionPolicy = m_policy;
         m_apply->setEnabled(false);
+        updateResetText();
         Q_EMIT applyRequested(m_policy);
     });
     connect(m_reset, &QPushButton::clicked, this, [this] {
-        CompactionPolicy defaults;
-        defaults.contextWindow = m_policy.contextWindow; // the window belongs to the model, not the policy
-        m_policy = defaults;
-        syncControls();
+        // The whole policy the session runs with, window included: every edit above is undone.
+        setPolicy(m_sessionPolicy);
         emitEdited();
     });
     auto *buttons = new QHBoxLayout;
@@ -171,7 +198,8 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
 
-    syncControls();
+    setPolicy(m_policy);
+    updateResetText();
 }
 
 QSlider *ThresholdsPanel::thresholdSlider(Tier tier) const
@@ -191,9 +219,16 @@ QString ThresholdsPanel::totalsText(int row, bool whatIf) const
     return m_totals[size_t(row)][whatIf ? 1 : 0]->text();
 }
 
+QString ThresholdsPanel::totalsNote() const
+{
+    return m_totalsNote->isHidden() ? QString() : m_totalsNote->text();
+}
+
 void ThresholdsPanel::setPolicy(const CompactionPolicy &policy)
 {
     m_policy = policy;
+    for (int i = 0; i < 4; ++i)
+        m_wanted[size_t(i)] = thresholdRef(m_policy, i);
     syncControls();
 }
 
@@ -201,17 +236,36 @@ void ThresholdsPanel::setSessionPolicy(const CompactionPolicy &policy)
 {
     m_sessionPolicy = policy;
     m_apply->setEnabled(!(m_policy == m_sessionPolicy));
+    updateResetText();
+}
+
+void ThresholdsPanel::updateResetText()
+{
+    const QLocale locale;
+    const CompactionPolicy &p = m_sessionPolicy;
+    auto percent = [&locale](double v) { return locale.toString(v * 100.0, 'f', 1) + u" %"_s; };
+    const QString window = p.contextWindow > 0 ? tr("%1 tokens").arg(locale.toString(p.contextWindow)) : tr("never compact");
+    m_reset->setToolTip(tr("Restore the whole policy the session runs with: window %1; Warn %2, Soft %3, Full %4, Emergency %5; "
+                           "tail %6 messages; offload at tool time above %7 bytes, at compaction above %8 bytes; "
+                           "%9 tokens reserved for output; tool schemas %10")
+                            .arg(window, percent(p.warn), percent(p.soft), percent(p.full), percent(p.emergency))
+                            .arg(p.tailMessages)
+                            .arg(locale.toString(p.offloadAtToolTime), locale.toString(p.offloadAtCompaction),
+                                 locale.toString(p.reservedOutput),
+                                 p.countToolSchemas ? tr("counted") : tr("not counted")));
 }
 
 void ThresholdsPanel::setThreshold(int which, double value)
 {
     value = std::clamp(value, 0.001, 1.0);
+    m_wanted[size_t(which)] = value;
     thresholdRef(m_policy, which) = value;
-    // Keep 0 < warn <= soft <= full <= emergency <= 1 by pushing neighbours along.
+    // Keep 0 < warn <= soft <= full <= emergency <= 1: a neighbour in the way is pushed along,
+    // and one pushed before returns towards where it was set as far as the order allows.
     for (int i = which + 1; i < 4; ++i)
-        thresholdRef(m_policy, i) = std::max(thresholdRef(m_policy, i), value);
+        thresholdRef(m_policy, i) = std::max(m_wanted[size_t(i)], thresholdRef(m_policy, i - 1));
     for (int i = which - 1; i >= 0; --i)
-        thresholdRef(m_policy, i) = std::min(thresholdRef(m_policy, i), value);
+        thresholdRef(m_policy, i) = std::min(m_wanted[size_t(i)], thresholdRef(m_policy, i + 1));
     syncControls();
     emitEdited();
 }
@@ -240,23 +294,45 @@ void ThresholdsPanel::emitEdited()
     Q_EMIT policyEdited(m_policy);
 }
 
-static void showTotals(const std::array<std::array<QLabel *, 2>, 4> &labels, int column, const SimulationTotals &t)
+void ThresholdsPanel::showTotals(int column, const SimulationTotals &t)
 {
     const QLocale locale;
-    labels[0][size_t(column)]->setText(locale.toString(t.summaryCalls));
-    labels[1][size_t(column)]->setText(locale.toString(t.peakRatio * 100.0, 'f', 1) + u'%');
-    labels[2][size_t(column)]->setText(locale.toString(t.emergencies));
-    labels[3][size_t(column)]->setText(locale.toString(t.tokensSent));
+    auto set = [&](TotalsRow row, const QString &text) { m_totals[size_t(row)][size_t(column)]->setText(text); };
+    auto percent = [&locale](double ratio) { return locale.toString(ratio * 100.0, 'f', 1) + u'%'; };
+    set(WindowRow, t.window > 0 ? locale.toString(t.window) : tr("never compact"));
+    set(RequestsRow, locale.toString(t.requests));
+    set(TokensSentRow, locale.toString(t.tokensSent));
+    set(SummaryInputRow, t.summaryInputTokens >= 0 ? locale.toString(t.summaryInputTokens) : tr("not recorded"));
+    set(SummaryCallsRow, locale.toString(t.summaryCalls));
+    set(WarnRow, locale.toString(t.tiers[size_t(Tier::Warn)]));
+    set(SoftRow, locale.toString(t.tiers[size_t(Tier::Soft)]));
+    set(FullRow, locale.toString(t.tiers[size_t(Tier::Full)]));
+    set(EmergencyRow, locale.toString(t.tiers[size_t(Tier::Emergency)]));
+    set(OffloadsRow, locale.toString(t.offloads));
+    set(PeakBeforeRow, percent(t.peakRatioBefore));
+    set(PeakAfterRow, percent(t.peakRatio));
+    m_shown[size_t(column)] = t;
+    m_hasTotals[size_t(column)] = true;
+
+    // A count of Emergency requests next to a peak below the Emergency threshold says why.
+    bool explain = false;
+    for (int c = 0; c < 2; ++c) {
+        const SimulationTotals &shown = m_shown[size_t(c)];
+        explain = explain || (m_hasTotals[size_t(c)] && shown.emergencies > 0 && shown.peakRatio < shown.peakRatioBefore);
+    }
+    m_totalsNote->setText(tr("A tier is chosen on a request's estimate before compaction; the compaction then brings it down, "
+                             "so the peak after compaction can stay below the Emergency threshold."));
+    m_totalsNote->setVisible(explain);
 }
 
 void ThresholdsPanel::setRecordedTotals(const SimulationTotals &totals)
 {
-    showTotals(m_totals, 0, totals);
+    showTotals(0, totals);
 }
 
 void ThresholdsPanel::setWhatIfTotals(const SimulationTotals &totals, qint64 elapsedMs)
 {
-    showTotals(m_totals, 1, totals);
+    showTotals(1, totals);
     m_timing->setText(tr("Replayed %n request(s) in %1 ms", nullptr, totals.requests).arg(elapsedMs));
 }
 

@@ -18,11 +18,31 @@ namespace wl {
 
 // The Thresholds dock: every live-tunable policy setting. Each edit emits
 // policyEdited() at once (the what-if runner coalesces); the four thresholds are
-// kept in order by pushing neighbours along.
+// kept in order by pushing neighbours along, and a neighbour pushed aside goes back
+// to where it was set when the slider moves back (one threshold can be swept over the
+// whole range without losing the others). Below, the recorded session's totals and the
+// what-if's, row for row (SimulationTotals).
 class ThresholdsPanel : public QWidget
 {
     Q_OBJECT
 public:
+    // The rows of the totals table.
+    enum TotalsRow {
+        WindowRow,
+        RequestsRow,
+        TokensSentRow,
+        SummaryInputRow,
+        SummaryCallsRow,
+        WarnRow,
+        SoftRow,
+        FullRow,
+        EmergencyRow,
+        OffloadsRow,
+        PeakBeforeRow,
+        PeakAfterRow,
+        TotalsRowCount
+    };
+
     explicit ThresholdsPanel(QWidget *parent = nullptr);
 
     CompactionPolicy policy() const { return m_policy; }
@@ -41,6 +61,9 @@ public:
     QPushButton *applyButton() const { return m_apply; }
     QPushButton *resetButton() const { return m_reset; }
     QString totalsText(int row, bool whatIf) const;
+    // The note under the table (empty when hidden): why a peak after compaction may be below the
+    // threshold of a tier the table counts.
+    QString totalsNote() const;
 
 Q_SIGNALS:
     void policyEdited(const wl::CompactionPolicy &policy);
@@ -50,9 +73,14 @@ private:
     void setThreshold(int which, double value);
     void syncControls();
     void emitEdited();
+    void showTotals(int column, const SimulationTotals &totals);
+    void updateResetText();
 
     CompactionPolicy m_policy;
     CompactionPolicy m_sessionPolicy;
+    std::array<double, 4> m_wanted{}; // each threshold as last set by the user (pushes are undone towards it)
+    std::array<SimulationTotals, 2> m_shown{}; // recorded, what-if
+    std::array<bool, 2> m_hasTotals{};
     bool m_syncing = false;
     std::array<QSlider *, 4> m_sliders{};
     std::array<QDoubleSpinBox *, 4> m_spins{};
@@ -64,7 +92,8 @@ private:
     QCheckBox *m_countSchemas = nullptr;
     QPushButton *m_apply = nullptr;
     QPushButton *m_reset = nullptr;
-    std::array<std::array<QLabel *, 2>, 4> m_totals{}; // rows: calls, peak, emergencies, tokens; columns: recorded, what-if
+    std::array<std::array<QLabel *, 2>, TotalsRowCount> m_totals{}; // columns: recorded, what-if
+    QLabel *m_totalsNote = nullptr;
     QLabel *m_timing = nullptr;
 };
 

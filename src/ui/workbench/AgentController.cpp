@@ -10,6 +10,7 @@
 #include "store/RequestRecord.h"
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
+#include "whatif/ReplayInput.h"
 
 #include <memory>
 
@@ -259,15 +260,21 @@ void AgentController::startRun(const QString &sessionId, SessionRead &read)
     // continued (SessionsPanel::confirmWorkspace).
     config.allowBroadWorkspace = true;
     if (session.info.policy.isEmpty()) {
-        // A session without a policy of its own gets the default one, with the model's window.
-        // Stored off the GUI thread; this run uses it from the start either way.
-        const CompactionPolicy policy = profile.sizedPolicy(m_defaultPolicy);
+        // A session without a policy of its own gets the default one, with the window the docks and
+        // `waterline-cli simulate` showed it with (ReplayInput::defaultWindow: the session's), so the
+        // gauge measures against the window the Thresholds dock shows. Stored off the GUI thread;
+        // this run uses it from the start either way, and the docks follow once it is stored.
+        CompactionPolicy policy = m_defaultPolicy;
+        if (policy.contextWindow == CompactionPolicy().contextWindow)
+            policy.contextWindow = ReplayInput::defaultWindow(session.info.providerProfile);
         m_writes->run([store = m_store, sessionId, json = policy.toJson()](QString &error) {
             const bool ok = store->setSessionPolicy(sessionId, json, &error);
             store->releaseThreadConnection(); // pool threads outlive the job
             return ok;
-        }, [sessionId](bool ok, const QString &error) {
-            if (!ok)
+        }, [this, sessionId](bool ok, const QString &error) {
+            if (ok)
+                Q_EMIT sessionDataChanged(); // the docks show the policy it now has
+            else
                 qCWarning(lcUi).noquote() << "cannot store the default policy of session" << sessionId << error;
         });
         session.info.policy = policy.toJson();

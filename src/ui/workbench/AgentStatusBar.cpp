@@ -2,7 +2,10 @@
 
 #include "AgentController.h"
 #include "ContextGauge.h"
+#include "LoadedSession.h"
 #include "TierStyle.h"
+#include "compaction/TokenEstimate.h"
+#include "whatif/RecordedTotals.h"
 
 #include <QLabel>
 #include <QLocale>
@@ -50,11 +53,26 @@ QString AgentStatusBar::sandboxNote() const
     return m_sandbox->isHidden() ? QString() : m_sandbox->toolTip();
 }
 
+void AgentStatusBar::setSession(const LoadedSession &session)
+{
+    const CompactionPolicy &policy = session.policy;
+    m_sessionWindow = session.isEmpty() ? 0 : std::max<qint64>(0, policy.contextWindow);
+    m_recordedTokens = 0;
+    if (!session.requests.isEmpty())
+        m_recordedTokens = RecordedTotals::sentTokens(session.requests.constLast(), policy, session.replay.overheadTokens)
+            + policy.reservedOutput;
+    m_recordedRatio = TokenEstimate::ratioFor(m_recordedTokens, m_sessionWindow);
+    m_recordedTier = session.requests.isEmpty() ? Tier::None : policy.tierFor(m_recordedRatio);
+    update();
+}
+
 void AgentStatusBar::update()
 {
     const QLocale locale;
     if (m_agent->isOpen())
         m_gauge->setValue(m_agent->utilisation(), m_agent->tier(), m_agent->estimatedTokens(), m_agent->contextWindow());
+    else if (m_sessionWindow > 0)
+        m_gauge->setValue(m_recordedRatio, m_recordedTier, m_recordedTokens, m_sessionWindow, ContextGauge::Source::LastRecorded);
     else
         m_gauge->setValue(0, Tier::None, 0, 0);
     const qint64 input = m_agent->lastInputTokens();

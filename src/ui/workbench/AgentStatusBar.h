@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compaction/Tier.h"
+
 #include <QObject>
 #include <QString>
 
@@ -10,6 +12,7 @@ namespace wl {
 
 class AgentController;
 class ContextGauge;
+struct LoadedSession;
 
 // The live agent's part of the window's status bar: a warning while commands run unsandboxed,
 // the context gauge of the next request, the input tokens the provider reported last, the model
@@ -27,6 +30,10 @@ public:
     QString tokensText() const;
     QString sandboxNote() const;
 
+    // The open session as the docks loaded it: while no agent runs on it, the gauge shows its last
+    // recorded request against the session's window (the window of the Thresholds dock).
+    void setSession(const LoadedSession &session);
+
     void update();
 
 private:
@@ -36,6 +43,11 @@ private:
     QLabel *m_model;
     QLabel *m_connection;
     QLabel *m_sandbox;
+    // The loaded session's last recorded request, for the gauge while no agent runs on it.
+    double m_recordedRatio = 0;
+    Tier m_recordedTier = Tier::None;
+    qint64 m_recordedTokens = 0;
+    qint64 m_sessionWindow = 0; // 0: no session loaded
 };
 
 } // namespace wl

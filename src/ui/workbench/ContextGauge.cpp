@@ -19,17 +19,19 @@ ContextGauge::ContextGauge(QWidget *parent)
     setValue(0, Tier::None, 0, 0);
 }
 
-void ContextGauge::setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window)
+void ContextGauge::setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source)
 {
     m_ratio = std::max(0.0, ratio);
     m_tier = tier;
     m_tokens = estimatedTokens;
     m_window = window;
+    m_source = source;
     const QLocale locale;
-    setToolTip(window > 0 ? tr("Next request: about %1 of %2 tokens (%3%), tier %4")
-                                .arg(locale.toString(estimatedTokens), locale.toString(window))
+    const QString text = source == Source::NextRequest ? tr("Next request: about %1 of the session's %2-token window (%3%), tier %4")
+                                                       : tr("Last recorded request: about %1 of the session's %2-token window (%3%), tier %4");
+    setToolTip(window > 0 ? text.arg(locale.toString(estimatedTokens), locale.toString(window))
                                 .arg(qRound(m_ratio * 100))
-                                .arg(tierName(tier))
+                                .arg(tierDisplayName(tier))
                           : tr("No session open"));
     setAccessibleName(tr("Context gauge"));
     setAccessibleDescription(toolTip());

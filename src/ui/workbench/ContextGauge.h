@@ -14,8 +14,13 @@ class ContextGauge : public QWidget
 public:
     explicit ContextGauge(QWidget *parent = nullptr);
 
+    // What the gauge measures: the next request of the agent running on the session, or (no agent
+    // runs on it: an import, the demo) the last request the session recorded.
+    enum class Source { NextRequest, LastRecorded };
     // `ratio` may exceed 1 (the bar is then full).
-    void setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window);
+    void setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source = Source::NextRequest);
+    qint64 window() const { return m_window; }
+    Source source() const { return m_source; }
     double ratio() const { return m_ratio; }
     Tier tier() const { return m_tier; }
     QString text() const;
@@ -30,6 +35,7 @@ private:
     Tier m_tier = Tier::None;
     qint64 m_tokens = 0;
     qint64 m_window = 0;
+    Source m_source = Source::NextRequest;
 };
 
 } // namespace wl

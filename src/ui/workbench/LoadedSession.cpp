@@ -8,6 +8,7 @@
 #include "timeline/TimelineModel.h"
 
 #include "compaction/TokenEstimate.h"
+#include "whatif/RecordedTotals.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -232,23 +233,7 @@ Simulator::Input LoadedSession::simulatorInput() const
 
 SimulationTotals LoadedSession::recordedTotals() const
 {
-    SimulationTotals t;
-    t.requests = int(requests.size());
-    const double window = policy.contextWindow > 0 ? double(policy.contextWindow) : 0.0;
-    for (const RequestRecord &r : requests) {
-        // As the simulator counts its own totals: view, counted schemas and an import's overhead.
-        const qint64 sent = r.estimateTokens + (policy.countToolSchemas ? r.toolSchemaTokens : 0) + replay.overheadTokens;
-        t.tokensSent += sent;
-        if (window > 0)
-            t.peakRatio = std::max(t.peakRatio, double(sent + policy.reservedOutput) / window);
-    }
-    for (const CompactionRecord &r : records) {
-        if ((r.tier == Tier::Soft || r.tier == Tier::Full) && r.summarizerStep != SummarizerStep::None)
-            ++t.summaryCalls;
-        if (r.tier == Tier::Emergency)
-            ++t.emergencies;
-    }
-    return t;
+    return RecordedTotals::of(requests, records, overlays, policy, replay.overheadTokens);
 }
 
 } // namespace wl

@@ -9,6 +9,8 @@
 #include "replay/ImportedSession.h"
 #include "replay/SessionImporter.h"
 #include "replay/TranscriptFormats.h"
+#include "compaction/ContextOverlays.h"
+#include "store/SessionInfo.h"
 #include "store/SessionStore.h"
 #include "whatif/ReplayInput.h"
 #include "whatif/SimulatedOffloads.h"
@@ -83,6 +85,8 @@ private Q_SLOTS:
     void claudeCode_storedSessionGivesTheSameInput();
     void defaultPolicy_usesTheModelsWindow_data();
     void defaultPolicy_usesTheModelsWindow();
+    void defaultWindow_ofAStoredSession_data();
+    void defaultWindow_ofAStoredSession();
     void overhead_hostileReports_data();
     void overhead_hostileReports();
     void replayTwice_isDeterministic_data();
@@ -196,6 +200,34 @@ void TestReplayInput::defaultPolicy_usesTheModelsWindow()
     CompactionPolicy expected;
     expected.contextWindow = window;
     QCOMPARE(in.defaultPolicy(), expected);
+}
+
+void TestReplayInput::defaultWindow_ofAStoredSession_data()
+{
+    QTest::addColumn<QJsonObject>("profile");
+    QTest::addColumn<qint64>("window");
+    const qint64 opus = ModelTable::lookup(u"claude-opus-4-20250514").value().contextWindow;
+    QTest::newRow("the window the profile names")
+        << QJsonObject{{u"model"_s, u"claude-opus-4-20250514"_s}, {u"contextWindow"_s, 32768}} << qint64(32768);
+    QTest::newRow("the model's") << QJsonObject{{u"model"_s, u"claude-opus-4-20250514"_s}} << opus;
+    QTest::newRow("an unknown model") << QJsonObject{{u"model"_s, u"my-finetune"_s}} << qint64(128000);
+    QTest::newRow("no profile") << QJsonObject() << qint64(128000);
+}
+
+// A stored session without a policy of its own has one window, whoever asks: the loader and
+// `simulate` (defaultPolicy) and the agent that gives it its policy (defaultWindow of the profile).
+void TestReplayInput::defaultWindow_ofAStoredSession()
+{
+    QFETCH(QJsonObject, profile);
+    QFETCH(qint64, window);
+    SessionInfo info;
+    info.id = u"s"_s;
+    info.providerProfile = profile;
+    Message m = Message::user(u"hello"_s);
+    m.id = 1;
+    const ReplayInput in = ReplayInput::fromStored(info, {m}, {}, ContextOverlays(), std::nullopt);
+    QCOMPARE(in.defaultPolicy().contextWindow, window);
+    QCOMPARE(ReplayInput::defaultWindow(profile), window);
 }
 
 void TestReplayInput::overhead_hostileReports_data()

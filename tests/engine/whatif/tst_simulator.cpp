@@ -114,21 +114,33 @@ void TestSimulator::totals()
     const Recorded rec = recorded(60);
     const SimulationResult sim = Simulator::simulate(kSystem, rec.history, rec.requests, smallWindow());
     int summaries = 0, emergencies = 0;
-    double peak = 0;
+    double peak = 0, peakBefore = 0;
+    qint64 sent = 0;
     QSet<int> tiers;
+    std::array<int, 5> perTier{};
     for (const SimulationRow &row : sim.rows) {
         summaries += (row.tier == Tier::Soft || row.tier == Tier::Full) && row.summarized > 0;
         emergencies += row.tier == Tier::Emergency;
         peak = std::max(peak, row.ratioAfter);
+        peakBefore = std::max(peakBefore, row.ratioBefore);
+        sent += row.tokensAfter; // no schemas, no overhead: the view is all a request carried
         tiers.insert(int(row.tier));
+        ++perTier[size_t(row.tier)];
     }
     QCOMPARE(sim.totals.requests, rec.requests.size());
     QCOMPARE(sim.totals.summaryCalls, summaries);
     QCOMPARE(sim.totals.emergencies, emergencies);
     QCOMPARE(sim.totals.peakRatio, peak);
+    QCOMPARE(sim.totals.peakRatioBefore, peakBefore);
+    QVERIFY(sim.totals.peakRatioBefore > sim.totals.peakRatio); // something was compacted
+    QCOMPARE(sim.totals.tiers, perTier);
+    QCOMPARE(sim.totals.window, smallWindow().contextWindow);
     QVERIFY(sim.totals.summaryCalls > 0);
     QVERIFY(tiers.contains(int(Tier::Warn)));
-    QVERIFY(sim.totals.tokensSent > 0);
+    // Tokens sent are what the requests carried; what the summaries read is counted on its own.
+    QCOMPARE(sim.totals.tokensSent, sent);
+    QVERIFY(sim.totals.summaryInputTokens > 0);
+    QCOMPARE(sim.totals.offloads, int(sim.overlaysAt(int(sim.rows.size()) - 1).offloads.size()));
     // A looser policy compacts less often.
     CompactionPolicy loose = smallWindow();
     loose.contextWindow = 40000;
@@ -224,7 +236,8 @@ void TestSimulator::jsonShape()
         QVERIFY2(rows.first().toObject().contains(key), qPrintable(key));
     QCOMPARE(rows.last().toObject().value(u"tier"_s).toString(), tierName(sim.rows.last().tier));
     const QJsonObject totals = json.value(u"totals"_s).toObject();
-    for (const QString &key : {u"requests"_s, u"summary_calls"_s, u"peak_ratio"_s, u"emergencies"_s, u"tokens_sent"_s})
+    for (const QString &key : {u"requests"_s, u"summary_calls"_s, u"peak_ratio"_s, u"emergencies"_s, u"tokens_sent"_s,
+                               u"summary_input_tokens"_s, u"peak_ratio_before"_s, u"tiers"_s, u"offloads"_s, u"window"_s})
         QVERIFY2(totals.contains(key), qPrintable(key));
     QCOMPARE(totals.value(u"requests"_s).toInt(), sim.totals.requests);
     QCOMPARE(totals.value(u"tokens_sent"_s).toDouble(), double(sim.totals.tokensSent));

@@ -4,6 +4,7 @@
 #include "whatif/WhatIfSession.h"
 
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -49,6 +50,8 @@ private Q_SLOTS:
     void spinAndSliderAgree();
     void fieldsEmitPolicy();
     void applyAndReset();
+    void pushedNeighbourReturns();
+    void totalsTableSaysWhatItCounts();
     void sliderDrivesWhatIf();
     void runnerCoalesces();
     void runnerSharesFactsAcrossRuns();
@@ -112,20 +115,128 @@ void TestThresholdsDock::applyAndReset()
     ThresholdsPanel panel;
     CompactionPolicy session;
     session.contextWindow = 50000;
+    session.tailMessages = 8;
+    session.soft = 0.75;
     panel.setPolicy(session);
     panel.setSessionPolicy(session);
     QVERIFY(!panel.applyButton()->isEnabled());
+    // Reset says what it resets to.
+    QVERIFY2(panel.resetButton()->text().contains(u"session"_s), qPrintable(panel.resetButton()->text()));
+    QVERIFY2(panel.resetButton()->toolTip().contains(QLocale().toString(50000)), qPrintable(panel.resetButton()->toolTip()));
+    QVERIFY(panel.resetButton()->toolTip().contains(QLocale().toString(75.0, 'f', 1)));
+
+    // Edits of every kind, the window among them, are all undone by Reset.
     panel.thresholdSlider(Tier::Warn)->setValue(500);
+    panel.thresholdSlider(Tier::Emergency)->setValue(400); // pushes the others down
+    panel.findChild<QSpinBox *>(u"ContextWindowSpin"_s)->setValue(20000);
+    panel.findChild<QSpinBox *>(u"TailSpin"_s)->setValue(3);
     QVERIFY(panel.applyButton()->isEnabled());
+    QSignalSpy edited(&panel, &ThresholdsPanel::policyEdited);
+    panel.resetButton()->click();
+    QCOMPARE(panel.policy(), session);
+    QCOMPARE(edited.size(), 1);
+    QCOMPARE(edited.at(0).at(0).value<CompactionPolicy>(), session);
+    QCOMPARE(panel.thresholdSlider(Tier::Soft)->value(), 750);
+    QCOMPARE(panel.findChild<QSpinBox *>(u"ContextWindowSpin"_s)->value(), 50000);
+    QVERIFY(!panel.applyButton()->isEnabled());
+    // After a reset, moving a slider starts from the session's thresholds, not the pushed ones.
+    panel.thresholdSlider(Tier::Warn)->setValue(650);
+    QCOMPARE(panel.policy().soft, 0.75);
+
+    // Applied, a policy is the session's: Reset returns to it.
     QSignalSpy apply(&panel, &ThresholdsPanel::applyRequested);
     panel.applyButton()->click();
     QCOMPARE(apply.size(), 1);
-    QCOMPARE(apply.at(0).at(0).value<CompactionPolicy>().warn, 0.5);
+    QCOMPARE(apply.at(0).at(0).value<CompactionPolicy>().warn, 0.65);
     QVERIFY(!panel.applyButton()->isEnabled());
+    QVERIFY(panel.resetButton()->toolTip().contains(QLocale().toString(65.0, 'f', 1)));
+    panel.thresholdSlider(Tier::Warn)->setValue(300);
     panel.resetButton()->click();
-    QCOMPARE(panel.policy().warn, 0.6);
-    QCOMPARE(panel.policy().contextWindow, 50000); // the window stays the model's
-    QVERIFY(panel.applyButton()->isEnabled());
+    QCOMPARE(panel.policy().warn, 0.65);
+    QCOMPARE(panel.policy().contextWindow, 50000);
+}
+
+// A threshold pushed aside by a neighbour goes back to where it was set when the neighbour
+// moves back; one the user moves afterwards stays where it is put.
+void TestThresholdsDock::pushedNeighbourReturns()
+{
+    ThresholdsPanel panel; // 60, 70, 80, 95 %
+    QSlider *warn = panel.thresholdSlider(Tier::Warn);
+    warn->setValue(900);
+    QCOMPARE(panel.policy().soft, 0.9);
+    QCOMPARE(panel.policy().full, 0.9);
+    warn->setValue(750);
+    QCOMPARE(panel.policy().soft, 0.75); // still in the way
+    QCOMPARE(panel.policy().full, 0.8);  // back where it was
+    warn->setValue(500);
+    QCOMPARE((QList<double>{panel.policy().warn, panel.policy().soft, panel.policy().full, panel.policy().emergency}),
+             (QList<double>{0.5, 0.7, 0.8, 0.95}));
+    QCOMPARE(panel.thresholdSlider(Tier::Soft)->value(), 700);
+    QCOMPARE(panel.thresholdSpin(Tier::Full)->value(), 80.0);
+
+    // Downwards too, through the spin box.
+    panel.thresholdSpin(Tier::Emergency)->setValue(40.0);
+    QCOMPARE((QList<double>{panel.policy().warn, panel.policy().soft, panel.policy().full}), (QList<double>{0.4, 0.4, 0.4}));
+    panel.thresholdSpin(Tier::Emergency)->setValue(99.0);
+    QCOMPARE((QList<double>{panel.policy().warn, panel.policy().soft, panel.policy().full}), (QList<double>{0.5, 0.7, 0.8}));
+
+    // Moved by hand after being pushed, a threshold keeps its new place.
+    warn->setValue(900);
+    panel.thresholdSlider(Tier::Soft)->setValue(920);
+    warn->setValue(300);
+    QCOMPARE(panel.policy().soft, 0.92);
+    QVERIFY(panel.policy().isValid());
+}
+
+void TestThresholdsDock::totalsTableSaysWhatItCounts()
+{
+    ThresholdsPanel panel;
+    SimulationTotals recorded;
+    recorded.window = 30000;
+    recorded.requests = 152;
+    recorded.tokensSent = 2267949;
+    recorded.summaryInputTokens = -1;
+    recorded.summaryCalls = 4;
+    recorded.tiers = {118, 29, 2, 2, 1};
+    recorded.emergencies = 1;
+    recorded.offloads = 25;
+    recorded.peakRatioBefore = 0.9791;
+    recorded.peakRatio = 0.6929;
+    SimulationTotals whatIf = recorded;
+    whatIf.summaryInputTokens = 33891;
+    panel.setRecordedTotals(recorded);
+    const QLocale locale;
+    QCOMPARE(panel.totalsText(ThresholdsPanel::WindowRow, false), locale.toString(30000));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::RequestsRow, false), locale.toString(152));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::TokensSentRow, false), locale.toString(2267949));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::SummaryCallsRow, false), locale.toString(4));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::WarnRow, false), locale.toString(29));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::SoftRow, false), locale.toString(2));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::FullRow, false), locale.toString(2));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::EmergencyRow, false), locale.toString(1));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::OffloadsRow, false), locale.toString(25));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::PeakBeforeRow, false), locale.toString(97.9, 'f', 1) + u'%');
+    QCOMPARE(panel.totalsText(ThresholdsPanel::PeakAfterRow, false), locale.toString(69.3, 'f', 1) + u'%');
+    // The store keeps no summariser input: the recorded column says so rather than showing a 0.
+    QVERIFY(panel.totalsText(ThresholdsPanel::SummaryInputRow, false) != locale.toString(0));
+    // An Emergency count next to a peak below the Emergency threshold is explained.
+    QVERIFY(!panel.totalsNote().isEmpty());
+    panel.setWhatIfTotals(whatIf, 12);
+    QCOMPARE(panel.totalsText(ThresholdsPanel::SummaryInputRow, true), locale.toString(33891));
+    for (int row = 0; row < ThresholdsPanel::TotalsRowCount; ++row) {
+        if (row != ThresholdsPanel::SummaryInputRow)
+            QCOMPARE(panel.totalsText(row, true), panel.totalsText(row, false));
+        // Each row says what it counts.
+        auto *value = panel.findChild<QLabel *>(u"Totals_%1_0"_s.arg(row));
+        QVERIFY(value);
+        QVERIFY(!value->toolTip().isEmpty());
+    }
+    // No emergency, or none that compaction brought down: no note.
+    recorded.tiers[size_t(Tier::Emergency)] = recorded.emergencies = 0;
+    whatIf.tiers[size_t(Tier::Emergency)] = whatIf.emergencies = 0;
+    panel.setRecordedTotals(recorded);
+    panel.setWhatIfTotals(whatIf, 12);
+    QVERIFY(panel.totalsNote().isEmpty());
 }
 
 void TestThresholdsDock::sliderDrivesWhatIf()
@@ -153,15 +264,15 @@ void TestThresholdsDock::sliderDrivesWhatIf()
         QCOMPARE(timeline.whatIf().at(i).tier, expected.rows.at(i).tier);
     }
     QVERIFY(expected.totals.summaryCalls > 0);
-    QCOMPARE(panel.totalsText(0, true), QLocale().toString(expected.totals.summaryCalls));
-    QCOMPARE(panel.totalsText(3, true), QLocale().toString(expected.totals.tokensSent));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::SummaryCallsRow, true), QLocale().toString(expected.totals.summaryCalls));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::TokensSentRow, true), QLocale().toString(expected.totals.tokensSent));
 
     // A lower full threshold changes the outcome: the what-if follows the slider.
     panel.thresholdSlider(Tier::Full)->setValue(900);
     QVERIFY(results.wait(5000));
     direct.policy = panel.policy();
     const SimulationResult moved = Simulator::simulate(direct);
-    QCOMPARE(panel.totalsText(0, true), QLocale().toString(moved.totals.summaryCalls));
+    QCOMPARE(panel.totalsText(ThresholdsPanel::SummaryCallsRow, true), QLocale().toString(moved.totals.summaryCalls));
     QVERIFY(moved.totals.tokensSent != expected.totals.tokensSent);
 }
 

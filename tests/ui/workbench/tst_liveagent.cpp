@@ -24,6 +24,8 @@
 #include "workbench/AgentStatusBar.h"
 #include "workbench/ContextGauge.h"
 #include "workbench/LoadedSession.h"
+#include "thresholds/ThresholdsPanel.h"
+#include "whatif/ReplayInput.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -40,6 +42,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -217,6 +220,7 @@ private Q_SLOTS:
     void compactionElapsedAdvances();
     void gaugeIsTheNextPreflightRatio_data();
     void gaugeIsTheNextPreflightRatio();
+    void sessionWithoutPolicy_oneWindowEverywhere();
 };
 
 void TestLiveAgent::initTestCase()
@@ -794,6 +798,35 @@ void TestLiveAgent::gaugeIsTheNextPreflightRatio()
     const TierReason &reason = preflight.record.reason;
     QCOMPARE(h.window->agent()->estimatedTokens(), reason.estimateTokens + reason.toolSchemaTokens + reserved);
     QCOMPARE(reason.toolSchemaTokens > 0, countSchemas);
+}
+
+// A session without a policy of its own (a continued import, a session of an older version) gets
+// one from the agent when it opens: with the window the docks and `simulate` showed it with, so the
+// gauge, the agent and the Thresholds dock measure against one window.
+void TestLiveAgent::sessionWithoutPolicy_oneWindowEverywhere()
+{
+    Harness h;
+    QVERIFY(h.setUp([](Harness &harness) {
+        ProviderProfile profile; // a model the model table does not know, and no window of its own
+        profile.name = u"fake"_s;
+        profile.baseUrl = harness.server.openAiBaseUrl();
+        profile.model = u"fake-model"_s;
+        QString error;
+        return harness.settings->setProfiles({profile}, &error);
+    }));
+    QVERIFY(h.store.setSessionPolicy(h.sessionId, QJsonObject()));
+    QSignalSpy opened(h.window->agent(), &AgentController::sessionOpened);
+    QSignalSpy refreshed(h.window.get(), &MainWindow::sessionRefreshed);
+    h.window->openSession(h.sessionId);
+    QVERIFY(opened.wait(10000));
+    QVERIFY(refreshed.wait(10000)); // the docks read the policy the agent stored
+    const qint64 window = ReplayInput::defaultWindow(h.store.session(h.sessionId)->providerProfile);
+    QCOMPARE(window, qint64(128000));
+    QCOMPARE(h.run()->policy().contextWindow, window);
+    QCOMPARE(h.window->session().policy.contextWindow, window);
+    QCOMPARE(qint64(h.window->thresholdsPanel()->findChild<QSpinBox *>(u"ContextWindowSpin"_s)->value()), window);
+    const ContextGauge *gauge = h.window->findChild<AgentStatusBar *>()->gauge();
+    QCOMPARE(gauge->window(), window);
 }
 
 QTEST_MAIN(TestLiveAgent)
