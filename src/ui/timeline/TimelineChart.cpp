@@ -2,14 +2,17 @@
 
 #include "TierStyle.h"
 #include "TimelineDecimation.h"
+#include "TimelineInteraction.h"
 #include "TimelineLineLayer.h"
 #include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
+#include "TimelineToolTip.h"
 #include "common/PaletteColors.h"
 
 #include <QChart>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolTip>
@@ -29,6 +32,10 @@ constexpr int kRefreshDelayMs = 16; // one frame: coalesces bursts of model chan
 // paint for both halves the paints of a slider step (each paint strokes every line) and leaves the
 // other core to the replay. A slow replay still sees its thresholds move after this long.
 constexpr int kThresholdRefreshDelayMs = 80;
+constexpr std::array<TimelineSeries, 4> kSeries{TimelineSeries::History, TimelineSeries::Sent,
+                                                TimelineSeries::Reported, TimelineSeries::WhatIf};
+constexpr double kZoomStep = 0.8;      // of the visible span, per key press
+constexpr int kClipMarkerInset = 7;    // pixels below the top, so the whole triangle shows
 
 // 1, 2 or 5 times a power of ten, at least `raw` and at least 1.
 double niceStep(double raw)
@@ -45,15 +52,15 @@ double niceStep(double raw)
 // Qt Charts lays out the ticks after each of setRange() and setTickInterval(). Going from two requests
 // to 20,000, a new range with the old one-request interval makes 20,000 tick items (seconds of work),
 // so the call order keeps the tick count of every intermediate state below the larger of old and new.
-void setDynamicTicks(QValueAxis *axis, double max, double interval)
+void setDynamicTicks(QValueAxis *axis, double min, double max, double interval)
 {
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);
     if (interval >= axis->tickInterval()) {
         axis->setTickInterval(interval);
-        axis->setRange(0, max);
+        axis->setRange(min, max);
     } else {
-        axis->setRange(0, max);
+        axis->setRange(min, max);
         axis->setTickInterval(interval);
     }
 }
@@ -65,6 +72,7 @@ TimelineChart::TimelineChart(QWidget *parent)
 {
     setObjectName(u"TimelineChart"_s);
     setRenderHint(QPainter::Antialiasing);
+    setFocusPolicy(Qt::StrongFocus); // Left and Right move the selection, + and - zoom
     auto *chart = new QChart;
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -86,36 +94,47 @@ TimelineChart::TimelineChart(QWidget *parent)
         series->attachAxis(m_axisX);
         series->attachAxis(m_axisY);
         connect(series, &QXYSeries::clicked, this, &TimelineChart::onPointClicked);
-        connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
         return series;
     };
-    m_legendSeries = {addLine(tr("Full history, uncompacted")), addLine(tr("Sent to model")),
-                      addLine(tr("Provider-reported")), addLine(tr("What-if"))};
+    for (TimelineSeries s : kSeries)
+        m_legendSeries[size_t(s)] = addLine(TimelineToolTip::seriesName(s));
     // The recorded lines change only with the session; a slider step redraws the what-if line alone.
     m_lineLayer = new TimelineLineLayer(chart, m_axisX, m_axisY);
     using Kind = TimelineLineLayer::Kind;
     m_lines = {m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Cached),
                m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Live)};
     connect(m_lineLayer, &TimelineLineLayer::clicked, this, &TimelineChart::onPointClicked);
-    connect(m_lineLayer, &TimelineLineLayer::hovered, this, &TimelineChart::onPointHovered);
-    for (size_t i = 0; i < kTiers.size(); ++i)
+    connect(m_lineLayer, &TimelineLineLayer::hovered, this, [this](const QPointF &point, bool state) {
+        showHoverText(state ? lineText(m_lineLayer->hoveredItem(), point) : QString());
+    });
+    for (size_t i = 0; i < kTiers.size(); ++i) {
         m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
+        connect(m_thresholds[i], &QXYSeries::hovered, this, [this, i](const QPointF &, bool state) {
+            showHoverText(state ? thresholdText(i) : QString());
+        });
+    }
 
     // Markers paint over the series made so far, in this order: per tier recorded then what-if,
-    // then the source agent's compactions. applyStyle() gives the groups their look.
+    // then the source agent's compactions, then where lines leave through the top.
+    // applyStyle() gives the groups their look.
     m_markerLayer = new TimelineMarkerLayer(chart, m_axisX, m_axisY);
     for (size_t i = 0; i < kTiers.size(); ++i) {
         m_markerGroups[i] = m_markerLayer->addGroup({});
         m_whatIfMarkerGroups[i] = m_markerLayer->addGroup({});
     }
     m_sourceMarkerGroup = m_markerLayer->addGroup({});
+    for (int &group : m_clipGroups)
+        group = m_markerLayer->addGroup({});
     connect(m_markerLayer, &TimelineMarkerLayer::clicked, this, &TimelineChart::onPointClicked);
-    connect(m_markerLayer, &TimelineMarkerLayer::hovered, this, &TimelineChart::onPointHovered);
+    connect(m_markerLayer, &TimelineMarkerLayer::hovered, this, [this](const QPointF &point, bool state) {
+        showHoverText(state ? markerText(m_markerLayer->hoveredItem(), point) : QString());
+    });
     m_selection = addLine(tr("Selected request")); // over the markers
     applyStyle();
 
     m_refreshTimer.setSingleShot(true);
     connect(&m_refreshTimer, &QTimer::timeout, this, &TimelineChart::refresh);
+    new TimelineInteraction(this);
 }
 
 TimelineChart::~TimelineChart() = default;
@@ -137,6 +156,19 @@ void TimelineChart::setModel(TimelineModel *model)
         connect(m_model, &TimelineModel::whatIfChanged, this, [this] { scheduleRefresh(0); });
     }
     scheduleRefresh(kRefreshDelayMs);
+}
+
+void TimelineChart::setScale(TimelineScale scale)
+{
+    if (m_scale == scale)
+        return;
+    m_scale = scale;
+    refreshNow();
+}
+
+TimelineScale TimelineChart::effectiveScale() const
+{
+    return m_model ? m_model->effectiveScale(m_scale) : m_scale;
 }
 
 QLineSeries *TimelineChart::thresholdSeries(Tier tier) const
@@ -164,6 +196,11 @@ QList<QPointF> TimelineChart::sourceCompactionPoints() const
     return m_markerLayer->points(m_sourceMarkerGroup);
 }
 
+QList<QPointF> TimelineChart::clipMarkerPoints(Line line) const
+{
+    return m_markerLayer->points(m_clipGroups[size_t(line)]);
+}
+
 void TimelineChart::scheduleRefresh(int delayMs)
 {
     // A refresh already due sooner covers this change too; a later one is brought forward.
@@ -181,33 +218,60 @@ void TimelineChart::refresh()
 {
     ++m_refreshCount;
     const int rows = m_model ? m_model->rowCount() : 0;
+    const TimelineScale scale = effectiveScale();
+    const double unit = scale == TimelineScale::Tokens ? kTimelineTokensPerUnit : 1.0;
+    const double maxX = std::max(1, rows - 1);
+    m_view.setLast(maxX);
+
+    // The visible rows and the ones just beyond each edge, so that the lines run on to the edges.
+    const int first = std::max(0, int(std::floor(m_view.min())));
+    const int last = std::min(rows - 1, int(std::ceil(m_view.max())));
+    std::array<QList<QPointF>, 4> lines;
+    for (QList<QPointF> &line : lines)
+        line.reserve(std::max(0, last - first + 1));
+    std::array<QList<QPointF>, 4> markers, whatIfMarkers;
+    QList<QPointF> sourceMarkers;
     const QList<TimelineRow> &recorded = m_model ? m_model->recorded() : QList<TimelineRow>();
     const QList<WhatIfRow> &whatIf = m_model ? m_model->whatIf() : QList<WhatIfRow>();
-
-    QList<QPointF> history, sent, reported, whatIfLine, sourceMarkers;
-    history.reserve(rows);
-    sent.reserve(rows);
-    std::array<QList<QPointF>, 4> markers, whatIfMarkers;
-    double peak = 100.0; // of what was (or would be) sent; the full history may run off the top
-    for (int i = 0; i < rows; ++i) {
-        const TimelineRow &r = recorded.at(i);
+    for (int i = first; i <= last; ++i) {
         const double x = i;
-        history.append({x, r.historyRatio * 100.0});
-        sent.append({x, r.sentRatio * 100.0});
-        if (!std::isnan(r.reportedRatio))
-            reported.append({x, r.reportedRatio * 100.0});
-        peak = std::max(peak, r.sentRatio * 100.0);
-        if (r.tier != Tier::None)
-            markers[size_t(int(r.tier) - 1)].append({x, r.sentRatio * 100.0});
-        if (!r.sourceCompaction.isEmpty())
-            sourceMarkers.append({x, r.historyRatio * 100.0});
-        if (i < whatIf.size()) {
-            const WhatIfRow &w = whatIf.at(i);
-            whatIfLine.append({x, w.ratioAfter * 100.0});
-            peak = std::max(peak, w.ratioAfter * 100.0);
-            if (w.tier != Tier::None)
-                whatIfMarkers[size_t(int(w.tier) - 1)].append({x, w.ratioAfter * 100.0});
+        std::array<double, 4> y{};
+        for (TimelineSeries s : kSeries) {
+            y[size_t(s)] = m_model->value(s, i, scale) / unit;
+            if (!std::isnan(y[size_t(s)]))
+                lines[size_t(s)].append({x, y[size_t(s)]});
         }
+        const TimelineRow &r = recorded.at(i);
+        if (r.tier != Tier::None)
+            markers[size_t(int(r.tier) - 1)].append({x, y[size_t(TimelineSeries::Sent)]});
+        if (!r.sourceCompaction.isEmpty())
+            sourceMarkers.append({x, y[size_t(TimelineSeries::History)]});
+        if (i < whatIf.size() && whatIf.at(i).tier != Tier::None)
+            whatIfMarkers[size_t(int(whatIf.at(i).tier) - 1)].append({x, y[size_t(TimelineSeries::WhatIf)]});
+    }
+
+    // The vertical axis holds the window, the thresholds and what is sent; see fitTimelineRange().
+    const TimelineThresholds th = m_model ? m_model->thresholds() : TimelineThresholds();
+    const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
+    std::array<double, 4> thresholdValues{};
+    double floor = m_model ? m_model->thresholdValue(1.0, scale) / unit : 100.0;
+    for (size_t t = 0; t < kTiers.size(); ++t) {
+        thresholdValues[t] = m_model ? m_model->thresholdValue(levels[t], scale) / unit : levels[t] * 100.0;
+        if (!std::isnan(thresholdValues[t]))
+            floor = std::isnan(floor) ? thresholdValues[t] : std::max(floor, thresholdValues[t]);
+    }
+    if (std::isnan(floor))
+        floor = 0;
+    if (m_view.isZoomed()) {
+        // Only what is inside the view decides the axis and what is clipped.
+        std::array<QList<QPointF>, 4> visible;
+        for (size_t s = 0; s < lines.size(); ++s)
+            for (const QPointF &p : std::as_const(lines[s]))
+                if (p.x() >= m_view.min() && p.x() <= m_view.max())
+                    visible[s].append(p);
+        m_range = fitTimelineRange(visible, floor);
+    } else {
+        m_range = fitTimelineRange(lines, floor);
     }
 
     // The lowest and highest point of every two pixel columns of the plot area: the drawn shape
@@ -216,41 +280,164 @@ void TimelineChart::refresh()
     // Only lines whose points changed are redrawn: a what-if update leaves the recorded ones in
     // their cached image. The marker layer compares its point lists the same way, and so do the
     // threshold series here (Qt Charts rebuilds a series' whole geometry on every replace).
-    m_lineLayer->setPoints(m_lines[size_t(Line::History)], decimateMinMax(history, columns));
-    m_lineLayer->setPoints(m_lines[size_t(Line::Sent)], decimateMinMax(sent, columns));
-    m_lineLayer->setPoints(m_lines[size_t(Line::Reported)], decimateMinMax(reported, columns));
-    m_lineLayer->setPoints(m_lines[size_t(Line::WhatIf)], decimateMinMax(whatIfLine, columns));
+    for (TimelineSeries s : kSeries)
+        m_lineLayer->setPoints(m_lines[size_t(s)], decimateMinMax(lines[size_t(s)], columns));
     auto replace = [](QXYSeries *series, const QList<QPointF> &points) {
         if (series->points() != points)
             series->replace(points);
     };
-    m_markerLayer->setPoints(m_sourceMarkerGroup, sourceMarkers);
+    // A marker of a point above the top sits on the top, where the clip marks are.
+    const auto onChart = [top = m_range.top](QList<QPointF> points) {
+        for (QPointF &p : points)
+            p.setY(std::min(p.y(), top));
+        return points;
+    };
+    m_markerLayer->setPoints(m_sourceMarkerGroup, onChart(sourceMarkers));
     for (size_t t = 0; t < kTiers.size(); ++t) {
-        m_markerLayer->setPoints(m_markerGroups[t], markers[t]);
-        m_markerLayer->setPoints(m_whatIfMarkerGroups[t], whatIfMarkers[t]);
+        m_markerLayer->setPoints(m_markerGroups[t], onChart(markers[t]));
+        m_markerLayer->setPoints(m_whatIfMarkerGroups[t], onChart(whatIfMarkers[t]));
+    }
+    const double plotHeight = chart()->plotArea().height();
+    const double markY = plotHeight > 2 * kClipMarkerInset ? m_range.top * (1.0 - kClipMarkerInset / plotHeight) : m_range.top;
+    std::array<QList<QPointF>, 4> clipMarks;
+    for (const TimelineClip &clip : std::as_const(m_range.clips))
+        clipMarks[size_t(clip.series)].append({double(clip.peakRow), markY});
+    for (size_t s = 0; s < clipMarks.size(); ++s)
+        m_markerLayer->setPoints(m_clipGroups[s], clipMarks[s]);
+
+    for (size_t t = 0; t < kTiers.size(); ++t) {
+        if (std::isnan(thresholdValues[t]))
+            replace(m_thresholds[t], {});
+        else
+            replace(m_thresholds[t], {QPointF(0, thresholdValues[t]), QPointF(maxX, thresholdValues[t])});
     }
 
-    const double maxX = std::max(1, rows - 1);
-    const TimelineThresholds th = m_model ? m_model->thresholds() : TimelineThresholds();
-    const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
-    for (size_t t = 0; t < kTiers.size(); ++t)
-        replace(m_thresholds[t], {QPointF(0, levels[t] * 100.0), QPointF(maxX, levels[t] * 100.0)});
+    // Whole-number request ticks at a readable step; value ticks at the fitted step.
+    setDynamicTicks(m_axisX, m_view.min(), m_view.max(), niceStep(m_view.span() / 8.0));
+    // Qt Charts lays the axis out again on every setLabelFormat(), changed or not.
+    const QString labelFormat = scale == TimelineScale::Tokens ? u"%gk"_s : u"%.0f"_s;
+    if (m_axisY->labelFormat() != labelFormat)
+        m_axisY->setLabelFormat(labelFormat);
+    setDynamicTicks(m_axisY, 0, m_range.top, m_range.tick);
+    if (m_selected >= rows)
+        m_selected = -1;
+    updateSelectionLine();
+    updateAxisTitle();
 
-    // Whole-number request ticks at a readable step, percent ticks every 10, 20 or 50.
-    setDynamicTicks(m_axisX, maxX, niceStep(maxX / 8.0));
-    const double top = std::ceil(std::min(peak * 1.1, 1000.0) / 10.0) * 10.0;
-    setDynamicTicks(m_axisY, top, top > 150 ? 50 : top > 60 ? 20 : 10);
-    setSelectedRequest(m_selected < rows ? m_selected : -1);
+    const QString clipNote = m_model ? TimelineToolTip::clipNote(*m_model, m_range.clips, m_range.top, scale) : QString();
+    if (clipNote != m_clipNote) {
+        m_clipNote = clipNote;
+        Q_EMIT viewChanged();
+    }
+}
+
+void TimelineChart::updateAxisTitle()
+{
+    const qint64 window = m_model ? m_model->referenceWindow() : TimelineModel::kUnknownWindow;
+    const QString windowText = QLocale().toString(window);
+    QString title;
+    QString note;
+    if (effectiveScale() == TimelineScale::Tokens) {
+        title = window > 0 ? tr("Thousand tokens (window %1)").arg(windowText) : tr("Thousand tokens");
+        if (m_scale == TimelineScale::Percent)
+            note = tr("No context window is set: the lines are in tokens.");
+        else if (m_model && m_model->whatIfAtOtherWindow())
+            note = tr("The thresholds are those of the what-if's %1-token window; the session ran at %2.")
+                       .arg(windowText, QLocale().toString(m_model->recordedWindow()));
+    } else if (window > 0) {
+        title = tr("% of the %1-token window").arg(windowText);
+        if (m_model && m_model->whatIfAtOtherWindow())
+            note = tr("Every line is measured against the what-if's %1-token window: the recorded lines are rescaled from the session's %2.")
+                       .arg(windowText, QLocale().toString(m_model->recordedWindow()));
+    } else {
+        title = tr("Context used (%)");
+    }
+    if (m_axisY->titleText() != title)
+        m_axisY->setTitleText(title);
+    if (note != m_windowNote) {
+        m_windowNote = note;
+        Q_EMIT viewChanged();
+    }
 }
 
 void TimelineChart::setSelectedRequest(int row)
 {
-    m_selected = row;
-    if (row < 0) {
+    const int rows = m_model ? m_model->rowCount() : 0;
+    m_selected = row < rows ? row : -1;
+    if (m_selected >= 0 && (m_selected < m_view.min() || m_selected > m_view.max())) {
+        m_view.ensureVisible(m_selected);
+        refreshNow();
+        Q_EMIT viewChanged();
+        return;
+    }
+    updateSelectionLine();
+}
+
+void TimelineChart::updateSelectionLine()
+{
+    if (m_selected < 0) {
         m_selection->clear();
         return;
     }
-    m_selection->replace({QPointF(row, 0), QPointF(row, m_axisY->max())});
+    m_selection->replace({QPointF(m_selected, 0), QPointF(m_selected, m_axisY->max())});
+}
+
+void TimelineChart::moveSelection(int step)
+{
+    const int rows = m_model ? m_model->rowCount() : 0;
+    if (rows == 0 || step == 0)
+        return;
+    int row;
+    if (m_selected < 0)
+        row = step > 0 ? int(std::ceil(m_view.min())) : int(std::floor(m_view.max()));
+    else
+        row = m_selected + step;
+    row = std::clamp(row, 0, rows - 1);
+    if (row == m_selected)
+        return;
+    setSelectedRequest(row);
+    Q_EMIT requestSelected(row);
+}
+
+void TimelineChart::zoomBy(double factor, double anchor)
+{
+    const double before = m_view.span();
+    m_view.zoom(factor, anchor);
+    if (m_view.span() != before || !m_view.isZoomed()) {
+        refreshNow();
+        Q_EMIT viewChanged();
+    }
+}
+
+void TimelineChart::zoomIn()
+{
+    // Around the selected request while it is in view, else around the middle.
+    const bool selectedInView = m_selected >= m_view.min() && m_selected <= m_view.max() && m_selected >= 0;
+    zoomBy(kZoomStep, selectedInView ? m_selected : (m_view.min() + m_view.max()) / 2);
+}
+
+void TimelineChart::zoomOut()
+{
+    zoomBy(1 / kZoomStep, (m_view.min() + m_view.max()) / 2);
+}
+
+void TimelineChart::resetZoom()
+{
+    if (!m_view.isZoomed())
+        return;
+    m_view.reset();
+    refreshNow();
+    Q_EMIT viewChanged();
+}
+
+void TimelineChart::panBy(double requests)
+{
+    const double before = m_view.min();
+    m_view.pan(requests);
+    if (m_view.min() != before) {
+        refreshNow();
+        Q_EMIT viewChanged();
+    }
 }
 
 int TimelineChart::rowForX(double x) const
@@ -259,6 +446,25 @@ int TimelineChart::rowForX(double x) const
     if (rows == 0)
         return -1;
     return std::clamp(int(std::lround(x)), 0, rows - 1);
+}
+
+double TimelineChart::requestAt(const QPoint &viewportPos) const
+{
+    const QPointF at = m_lineLayer->mapFromScene(mapToScene(viewportPos));
+    if (!chart()->plotArea().contains(at))
+        return std::numeric_limits<double>::quiet_NaN();
+    return m_lineLayer->mapFromLayer(at).x();
+}
+
+bool TimelineChart::isOverData(const QPoint &viewportPos) const
+{
+    const QPointF at = m_lineLayer->mapFromScene(mapToScene(viewportPos));
+    return m_markerLayer->hitAt(at).item >= 0 || m_lineLayer->hitAt(at).item >= 0;
+}
+
+double TimelineChart::plotWidth() const
+{
+    return chart()->plotArea().width();
 }
 
 void TimelineChart::onPointClicked(const QPointF &point)
@@ -270,25 +476,69 @@ void TimelineChart::onPointClicked(const QPointF &point)
     Q_EMIT requestSelected(row);
 }
 
-void TimelineChart::onPointHovered(const QPointF &point, bool state)
+void TimelineChart::showHoverText(const QString &text)
 {
-    if (!state) {
+    if (text.isEmpty())
         QToolTip::hideText();
-        return;
-    }
+    else
+        QToolTip::showText(QCursor::pos(), text, this);
+}
+
+QString TimelineChart::lineText(int line, const QPointF &point) const
+{
+    const auto it = std::find(m_lines.begin(), m_lines.end(), line);
     const int row = rowForX(point.x());
-    if (row < 0 || !m_model)
-        return;
-    const TimelineRow &r = m_model->recorded().at(row);
-    QString text = tr("Request %1: history %2%, sent %3%")
-                       .arg(r.requestIndex)
-                       .arg(r.historyRatio * 100.0, 0, 'f', 1)
-                       .arg(r.sentRatio * 100.0, 0, 'f', 1);
-    if (!r.recordSummary.isEmpty())
-        text += u'\n' + r.recordSummary;
-    if (!r.sourceCompaction.isEmpty())
-        text += u'\n' + r.sourceCompaction;
-    QToolTip::showText(QCursor::pos(), text, this);
+    if (!m_model || it == m_lines.end() || row < 0)
+        return {};
+    return TimelineToolTip::point(*m_model, row, kSeries[size_t(it - m_lines.begin())]);
+}
+
+QString TimelineChart::markerText(int group, const QPointF &point) const
+{
+    const int row = rowForX(point.x());
+    if (!m_model || row < 0)
+        return {};
+    if (group == m_sourceMarkerGroup)
+        return TimelineToolTip::sourceCompaction(*m_model, row);
+    if (std::find(m_markerGroups.begin(), m_markerGroups.end(), group) != m_markerGroups.end())
+        return TimelineToolTip::compaction(*m_model, row, false);
+    if (std::find(m_whatIfMarkerGroups.begin(), m_whatIfMarkerGroups.end(), group) != m_whatIfMarkerGroups.end())
+        return TimelineToolTip::compaction(*m_model, row, true);
+    const auto clipGroup = std::find(m_clipGroups.begin(), m_clipGroups.end(), group);
+    if (clipGroup != m_clipGroups.end()) {
+        const TimelineSeries series = kSeries[size_t(clipGroup - m_clipGroups.begin())];
+        for (const TimelineClip &clip : m_range.clips)
+            if (clip.series == series && clip.peakRow == row)
+                return TimelineToolTip::clip(*m_model, clip, m_range.top, effectiveScale());
+    }
+    return {};
+}
+
+QString TimelineChart::thresholdText(size_t tier) const
+{
+    if (!m_model)
+        return {};
+    const TimelineThresholds th = m_model->thresholds();
+    const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
+    const qint64 window = m_model->referenceWindow();
+    const QString percent = QLocale().toString(levels[tier] * 100.0, 'f', 1) + u'%';
+    if (window <= 0)
+        return tr("%1 threshold: %2 of the window").arg(tierDisplayName(kTiers[tier]), percent);
+    return tr("%1 threshold: %2 of the %3-token window (%4 tokens)")
+        .arg(tierDisplayName(kTiers[tier]), percent, QLocale().toString(window),
+             QLocale().toString(qint64(std::llround(levels[tier] * double(window)))));
+}
+
+QString TimelineChart::toolTipAt(const QPoint &viewportPos) const
+{
+    const QPointF at = m_markerLayer->mapFromScene(mapToScene(viewportPos));
+    const TimelinePlotLayer::Hit marker = m_markerLayer->hitAt(at);
+    if (marker.item >= 0)
+        return markerText(marker.item, marker.point);
+    const TimelinePlotLayer::Hit line = m_lineLayer->hitAt(m_lineLayer->mapFromScene(mapToScene(viewportPos)));
+    if (line.item >= 0)
+        return lineText(line.item, line.point);
+    return {};
 }
 
 void TimelineChart::applyStyle()
@@ -340,6 +590,10 @@ void TimelineChart::applyStyle()
         m_markerLayer->setStyle(m_markerGroups[t], {MarkerShape::Circle, 10, QPen(c.darker(130), 2.0), QBrush(c)});
         m_markerLayer->setStyle(m_whatIfMarkerGroups[t], {MarkerShape::Circle, 9, pen(c, 2.0), QBrush(Qt::NoBrush)});
     }
+    // Where a line leaves through the top: a small triangle in the line's colour.
+    for (size_t i = 0; i < linePens.size(); ++i)
+        m_markerLayer->setStyle(m_clipGroups[i], {MarkerShape::Triangle, 9, QPen(palette().color(QPalette::Base), 1.0),
+                                                  QBrush(linePens[i].color())});
     updateLegend();
 }
 

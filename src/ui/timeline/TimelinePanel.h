@@ -2,12 +2,18 @@
 
 #include <QWidget>
 
+class QLabel;
+class QToolButton;
+
 namespace wl {
 
+class AppSettings;
 class TimelineChart;
 class TimelineModel;
 
-// The Timeline dock's widget: the chart and its export actions.
+// The Timeline dock's widget: the chart, its scale (percent of the window or tokens, remembered
+// in the AppSettings), its zoom, what it says about clipped lines and windows, and its export
+// actions.
 class TimelinePanel : public QWidget
 {
     Q_OBJECT
@@ -18,11 +24,21 @@ public:
 
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
+    // Reads the remembered scale from `settings` and stores the user's later choices there.
+    void setSettings(AppSettings *settings);
+
 private:
     void exportTo(const QString &format);
+    void updateStatus();
 
     TimelineModel *m_model;
     TimelineChart *m_chart;
+    AppSettings *m_settings = nullptr;
+    QToolButton *m_percentButton;
+    QToolButton *m_tokensButton;
+    QToolButton *m_resetZoomButton;
+    QLabel *m_zoomLabel;
+    QLabel *m_note;
 };
 
 } // namespace wl
