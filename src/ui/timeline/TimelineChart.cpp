@@ -35,7 +35,10 @@ constexpr int kThresholdRefreshDelayMs = 80;
 constexpr std::array<TimelineSeries, 4> kSeries{TimelineSeries::History, TimelineSeries::Sent,
                                                 TimelineSeries::Reported, TimelineSeries::WhatIf};
 constexpr double kZoomStep = 0.8;      // of the visible span, per key press
-constexpr int kClipMarkerInset = 7;    // pixels below the top, so the whole triangle shows
+constexpr double kClipMarkerInset = 7;   // pixels below the top, so the whole triangle shows
+// Where the band along a clipped stretch (4 px wide) runs, in pixels below the top, per line
+// (History..WhatIf): the lines that clip most often nearest the top.
+constexpr std::array<double, 4> kClipBandInsets{2, 12, 7, 17};
 
 // 1, 2 or 5 times a power of ten, at least `raw` and at least 1.
 double niceStep(double raw)
@@ -103,6 +106,8 @@ TimelineChart::TimelineChart(QWidget *parent)
     using Kind = TimelineLineLayer::Kind;
     m_lines = {m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Cached),
                m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Live)};
+    for (int &band : m_clipBands)
+        band = m_lineLayer->addSegments(Kind::Cached);
     connect(m_lineLayer, &TimelineLineLayer::clicked, this, &TimelineChart::onPointClicked);
     connect(m_lineLayer, &TimelineLineLayer::hovered, this, [this](const QPointF &point, bool state) {
         showHoverText(state ? lineText(m_lineLayer->hoveredItem(), point) : QString());
@@ -201,6 +206,11 @@ QList<QPointF> TimelineChart::clipMarkerPoints(Line line) const
     return m_markerLayer->points(m_clipGroups[size_t(line)]);
 }
 
+QList<QPointF> TimelineChart::clipBandPoints(Line line) const
+{
+    return m_lineLayer->points(m_clipBands[size_t(line)]);
+}
+
 void TimelineChart::scheduleRefresh(int delayMs)
 {
     // A refresh already due sooner covers this change too; a later one is brought forward.
@@ -286,10 +296,14 @@ void TimelineChart::refresh()
         if (series->points() != points)
             series->replace(points);
     };
-    // A marker of a point above the top sits on the top, where the clip marks are.
-    const auto onChart = [top = m_range.top](QList<QPointF> points) {
+    // A marker of a point above the top sits just under it, where the clip marks are.
+    const double plotHeight = chart()->plotArea().height();
+    const auto below = [&](double pixels) { return plotHeight > 2 * pixels ? m_range.top * (1.0 - pixels / plotHeight) : m_range.top; };
+    const double markY = below(kClipMarkerInset);
+    const auto onChart = [top = m_range.top, markY](QList<QPointF> points) {
         for (QPointF &p : points)
-            p.setY(std::min(p.y(), top));
+            if (p.y() > top)
+                p.setY(markY);
         return points;
     };
     m_markerLayer->setPoints(m_sourceMarkerGroup, onChart(sourceMarkers));
@@ -297,13 +311,19 @@ void TimelineChart::refresh()
         m_markerLayer->setPoints(m_markerGroups[t], onChart(markers[t]));
         m_markerLayer->setPoints(m_whatIfMarkerGroups[t], onChart(whatIfMarkers[t]));
     }
-    const double plotHeight = chart()->plotArea().height();
-    const double markY = plotHeight > 2 * kClipMarkerInset ? m_range.top * (1.0 - kClipMarkerInset / plotHeight) : m_range.top;
-    std::array<QList<QPointF>, 4> clipMarks;
-    for (const TimelineClip &clip : std::as_const(m_range.clips))
+    // Each clipped stretch: a band along the top over its requests (one row of bands per line,
+    // so that the stretches of two lines do not hide each other), a triangle at its peak.
+    std::array<QList<QPointF>, 4> clipMarks, clipBands;
+    for (const TimelineClip &clip : std::as_const(m_range.clips)) {
         clipMarks[size_t(clip.series)].append({double(clip.peakRow), markY});
-    for (size_t s = 0; s < clipMarks.size(); ++s)
+        const double bandY = below(kClipBandInsets[size_t(clip.series)]);
+        clipBands[size_t(clip.series)] << QPointF(std::max(0.0, clip.firstRow - 0.5), bandY)
+                                       << QPointF(std::min(maxX, clip.lastRow + 0.5), bandY);
+    }
+    for (size_t s = 0; s < clipMarks.size(); ++s) {
         m_markerLayer->setPoints(m_clipGroups[s], clipMarks[s]);
+        m_lineLayer->setPoints(m_clipBands[s], clipBands[s]);
+    }
 
     for (size_t t = 0; t < kTiers.size(); ++t) {
         if (std::isnan(thresholdValues[t]))
@@ -335,20 +355,25 @@ void TimelineChart::updateAxisTitle()
 {
     const qint64 window = m_model ? m_model->referenceWindow() : TimelineModel::kUnknownWindow;
     const QString windowText = QLocale().toString(window);
+    const bool otherWindow = m_model && m_model->whatIfAtOtherWindow();
+    const QString recordedText = m_model ? QLocale().toString(m_model->recordedWindow()) : QString();
+    // The axis title stays short (a docked chart is low); the note says the rest.
     QString title;
     QString note;
     if (effectiveScale() == TimelineScale::Tokens) {
-        title = window > 0 ? tr("Thousand tokens (window %1)").arg(windowText) : tr("Thousand tokens");
+        title = tr("Tokens");
         if (m_scale == TimelineScale::Percent)
-            note = tr("No context window is set: the lines are in tokens.");
-        else if (m_model && m_model->whatIfAtOtherWindow())
-            note = tr("The thresholds are those of the what-if's %1-token window; the session ran at %2.")
-                       .arg(windowText, QLocale().toString(m_model->recordedWindow()));
+            note = tr("No context window is set: every line is in tokens.");
+        else if (otherWindow)
+            note = tr("In tokens; the thresholds are those of the what-if's %1-token window (the session's is %2).")
+                       .arg(windowText, recordedText);
+        else if (window > 0)
+            note = tr("In tokens; the thresholds are those of the %1-token window.").arg(windowText);
     } else if (window > 0) {
-        title = tr("% of the %1-token window").arg(windowText);
-        if (m_model && m_model->whatIfAtOtherWindow())
-            note = tr("Every line is measured against the what-if's %1-token window: the recorded lines are rescaled from the session's %2.")
-                       .arg(windowText, QLocale().toString(m_model->recordedWindow()));
+        title = tr("% of %1").arg(windowText);
+        note = otherWindow ? tr("Every line as a share of the what-if's %1-token window; the recorded lines are rescaled "
+                                "from the session's %2.").arg(windowText, recordedText)
+                           : tr("Every line as a share of the %1-token window.").arg(windowText);
     } else {
         title = tr("Context used (%)");
     }
@@ -486,9 +511,19 @@ void TimelineChart::showHoverText(const QString &text)
 
 QString TimelineChart::lineText(int line, const QPointF &point) const
 {
-    const auto it = std::find(m_lines.begin(), m_lines.end(), line);
     const int row = rowForX(point.x());
-    if (!m_model || it == m_lines.end() || row < 0)
+    if (!m_model || row < 0)
+        return {};
+    const auto band = std::find(m_clipBands.begin(), m_clipBands.end(), line);
+    if (band != m_clipBands.end()) {
+        const TimelineSeries series = kSeries[size_t(band - m_clipBands.begin())];
+        for (const TimelineClip &clip : m_range.clips)
+            if (clip.series == series && row >= clip.firstRow && row <= clip.lastRow)
+                return TimelineToolTip::clip(*m_model, clip, m_range.top, effectiveScale());
+        return {};
+    }
+    const auto it = std::find(m_lines.begin(), m_lines.end(), line);
+    if (it == m_lines.end())
         return {};
     return TimelineToolTip::point(*m_model, row, kSeries[size_t(it - m_lines.begin())]);
 }
@@ -590,10 +625,15 @@ void TimelineChart::applyStyle()
         m_markerLayer->setStyle(m_markerGroups[t], {MarkerShape::Circle, 10, QPen(c.darker(130), 2.0), QBrush(c)});
         m_markerLayer->setStyle(m_whatIfMarkerGroups[t], {MarkerShape::Circle, 9, pen(c, 2.0), QBrush(Qt::NoBrush)});
     }
-    // Where a line leaves through the top: a small triangle in the line's colour.
-    for (size_t i = 0; i < linePens.size(); ++i)
+    // Where a line runs above the top: a band along the top in the line's colour, a small
+    // triangle at its highest point.
+    for (size_t i = 0; i < linePens.size(); ++i) {
+        QPen band = pen(linePens[i].color(), 4.0);
+        band.setCapStyle(Qt::FlatCap);
+        m_lineLayer->setPen(m_clipBands[i], band);
         m_markerLayer->setStyle(m_clipGroups[i], {MarkerShape::Triangle, 9, QPen(palette().color(QPalette::Base), 1.0),
                                                   QBrush(linePens[i].color())});
+    }
     updateLegend();
 }
 

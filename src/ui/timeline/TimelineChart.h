@@ -74,8 +74,10 @@ public:
     // Compaction markers in data coordinates, as last drawn (a marker above the top sits on it).
     QList<QPointF> markerPoints(Tier tier, bool whatIf) const;
     QList<QPointF> sourceCompactionPoints() const;
-    // Where each clipped stretch of `line` is marked, at the top of the plot.
+    // Where each clipped stretch of `line` is marked at the top of the plot: a triangle at its
+    // highest point, and a band along it (pairs of points, one pair per stretch).
     QList<QPointF> clipMarkerPoints(Line line) const;
+    QList<QPointF> clipBandPoints(Line line) const;
     TimelineMarkerLayer *markerLayer() const { return m_markerLayer; }
     int refreshCount() const { return m_refreshCount; }
 
@@ -83,8 +85,8 @@ public:
     const TimelineRange &valueRange() const { return m_range; }
     // What runs above the top and how far, in a sentence; empty when nothing does.
     QString clipNote() const { return m_clipNote; }
-    // Which window the lines are measured against, when it needs saying (a what-if at another
-    // window, no window at all); else empty.
+    // Which window the lines are measured against (and, for a what-if at another window, that
+    // the recorded lines are rescaled), or that there is none; empty while the window is unknown.
     QString windowNote() const { return m_windowNote; }
 
     // The text a tooltip shows at a point of the viewport: a marker, else a point of a line;
@@ -133,6 +135,7 @@ private:
     std::array<QLineSeries *, 4> m_legendSeries{};      // History..WhatIf
     TimelineLineLayer *m_lineLayer = nullptr;
     std::array<int, 4> m_lines{};                       // History..WhatIf, in the layer
+    std::array<int, 4> m_clipBands{};                   // History..WhatIf: clipped stretches, at the top
     QLineSeries *m_selection = nullptr;
     std::array<QLineSeries *, 4> m_thresholds{};        // Warn..Emergency
     // Every marker in one item: groups of recorded and what-if markers per tier, and the

@@ -30,6 +30,7 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     , m_percentButton(new QToolButton(this))
     , m_tokensButton(new QToolButton(this))
     , m_resetZoomButton(new QToolButton(this))
+    , m_windowLabel(new QLabel(this))
     , m_zoomLabel(new QLabel(this))
     , m_note(new QLabel(this))
 {
@@ -71,6 +72,10 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
                                      "Left and Right move the selected request."));
     m_resetZoomButton->setAutoRaise(true);
     connect(m_resetZoomButton, &QToolButton::clicked, m_chart, &TimelineChart::resetZoom);
+    m_windowLabel->setObjectName(u"TimelineWindowLabel"_s);
+    // As narrow as the dock wants: the whole sentence is in its tooltip.
+    m_windowLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_windowLabel->setMinimumWidth(40);
     m_zoomLabel->setObjectName(u"TimelineZoomLabel"_s);
     m_note->setObjectName(u"TimelineNote"_s);
     m_note->setWordWrap(true);
@@ -95,10 +100,11 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     bar->setContentsMargins(4, 2, 4, 0);
     bar->addWidget(m_percentButton);
     bar->addWidget(m_tokensButton);
-    bar->addSpacing(12);
+    bar->addSpacing(8);
+    bar->addWidget(m_windowLabel, 1);
+    bar->addSpacing(8);
     bar->addWidget(m_zoomLabel);
     bar->addWidget(m_resetZoomButton);
-    bar->addStretch();
     bar->addWidget(exportButton);
     layout->addLayout(bar);
     layout->addWidget(m_note);
@@ -130,13 +136,10 @@ void TimelinePanel::updateStatus()
         m_zoomLabel->clear();
     }
     m_resetZoomButton->setVisible(zoomed);
-    QStringList notes;
-    if (!m_chart->windowNote().isEmpty())
-        notes << m_chart->windowNote();
-    if (!m_chart->clipNote().isEmpty())
-        notes << m_chart->clipNote();
-    m_note->setText(notes.join(u'\n'));
-    m_note->setVisible(!notes.isEmpty());
+    m_windowLabel->setText(m_chart->windowNote());
+    m_windowLabel->setToolTip(m_chart->windowNote());
+    m_note->setText(m_chart->clipNote());
+    m_note->setVisible(!m_chart->clipNote().isEmpty());
 }
 
 bool TimelinePanel::exportCsv(const QString &path, QString *error) const

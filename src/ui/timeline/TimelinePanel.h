@@ -37,8 +37,9 @@ private:
     QToolButton *m_percentButton;
     QToolButton *m_tokensButton;
     QToolButton *m_resetZoomButton;
+    QLabel *m_windowLabel;   // which window the lines are measured against
     QLabel *m_zoomLabel;
-    QLabel *m_note;
+    QLabel *m_note;          // what is clipped at the top, and by how much
 };
 
 } // namespace wl

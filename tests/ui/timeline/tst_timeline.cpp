@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineSeries>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -761,7 +762,8 @@ void TestTimeline::whatIfAtAnotherWindowRescales()
     QCOMPARE(chart.linePoints(S::Sent), (QList<QPointF>{{0, 100.0}, {1, 120.0}, {2, 140.0}}));
     QCOMPARE(chart.linePoints(S::WhatIf), (QList<QPointF>{{0, 80.0}, {1, 50.0}}));
     QVERIFY2(chart.valueAxis()->titleText().contains(QLocale().toString(50'000)), qPrintable(chart.valueAxis()->titleText()));
-    QVERIFY(chart.windowNote().contains(QLocale().toString(100'000)));
+    QVERIFY(chart.windowNote().contains(QLocale().toString(50'000)));
+    QVERIFY(chart.windowNote().contains(QLocale().toString(100'000))); // rescaled from the session's
     QVERIFY(chart.valueRange().top >= 140.0); // what was sent always fits
 
     // At the session's own window nothing is rescaled and nothing needs saying.
@@ -769,8 +771,9 @@ void TestTimeline::whatIfAtAnotherWindowRescales()
     QVERIFY(!model.whatIfAtOtherWindow());
     QCOMPARE(model.value(S::Sent, 0, Scale::Percent), 50.0);
     chart.refreshNow();
-    QVERIFY(chart.windowNote().isEmpty());
     QVERIFY(chart.valueAxis()->titleText().contains(QLocale().toString(100'000)));
+    QVERIFY(chart.windowNote().contains(QLocale().toString(100'000)));
+    QVERIFY(!chart.windowNote().contains(QLocale().toString(50'000)));
 
     // A what-if that never compacts has no window: its tokens are measured against the session's.
     model.setWhatIf({{0.0, Tier::None, 120'000}}, 0);
@@ -790,6 +793,7 @@ void TestTimeline::scaleSwitchNamesTheWindow()
     QCOMPARE(chart->effectiveScale(), TimelineScale::Percent);
     QVERIFY2(chart->valueAxis()->titleText().contains(window), qPrintable(chart->valueAxis()->titleText()));
     QVERIFY(chart->valueAxis()->titleText().contains(u'%'));
+    QVERIFY2(chart->windowNote().contains(window), qPrintable(chart->windowNote()));
     QCOMPARE(chart->linePoints(TimelineSeries::Sent).at(1).y(), 50.0);
     QCOMPARE(chart->thresholdSeries(Tier::Full)->at(0).y(), 80.0);
     const QString percentTitle = chart->valueAxis()->titleText();
@@ -799,7 +803,8 @@ void TestTimeline::scaleSwitchNamesTheWindow()
     QTest::mouseClick(tokens, Qt::LeftButton);
     QCOMPARE(chart->scale(), TimelineScale::Tokens);
     QVERIFY(chart->valueAxis()->titleText() != percentTitle);
-    QVERIFY2(chart->valueAxis()->titleText().contains(window), qPrintable(chart->valueAxis()->titleText()));
+    QVERIFY2(chart->windowNote().contains(window), qPrintable(chart->windowNote()));
+    QCOMPARE(panel.findChild<QLabel *>(u"TimelineWindowLabel"_s)->text(), chart->windowNote());
     QCOMPARE(chart->linePoints(TimelineSeries::Sent).at(1).y(), 64.0);       // thousands of tokens
     QCOMPARE(chart->linePoints(TimelineSeries::History).at(2).y(), 120.0);
     QCOMPARE(chart->thresholdSeries(Tier::Full)->at(0).y(), 0.8 * 128.0);
@@ -886,6 +891,15 @@ void TestTimeline::clippedLineIsReported()
     QVERIFY(marks.at(0).y() <= range.top && marks.at(0).y() > range.top * 0.9);
     const QString tip = chart.toolTipAt(viewportPos(chart, marks.at(0)));
     QVERIFY2(tip.contains(TimelineToolTip::seriesName(TimelineSeries::History)) && tip.contains(percentText(400.0)), qPrintable(tip));
+    // The band along the top covers the stretch's requests, and says the same on hover.
+    const QList<QPointF> band = chart.clipBandPoints(TimelineSeries::History);
+    QCOMPARE(band.size(), 2);
+    QCOMPARE(band.at(0).x(), clip->firstRow - 0.5);
+    QCOMPARE(band.at(1).x(), 99.0);
+    QVERIFY(band.at(0).y() <= range.top && band.at(0).y() > marks.at(0).y());
+    const QString bandTip = chart.toolTipAt(viewportPos(chart, {double(clip->firstRow + 2), band.at(0).y()}));
+    QVERIFY2(bandTip.contains(percentText(400.0 - range.top)), qPrintable(bandTip));
+    QVERIFY(chart.clipBandPoints(TimelineSeries::Sent).isEmpty());
 
     // In tokens the same line is clipped, said in tokens.
     chart.setScale(TimelineScale::Tokens);
@@ -899,6 +913,7 @@ void TestTimeline::clippedLineIsReported()
     QVERIFY(chart.valueRange().clips.isEmpty());
     QVERIFY(chart.clipNote().isEmpty());
     QVERIFY(chart.clipMarkerPoints(TimelineSeries::History).isEmpty());
+    QVERIFY(chart.clipBandPoints(TimelineSeries::History).isEmpty());
 }
 
 void TestTimeline::axisAdaptsToAHighLine()
