@@ -2,6 +2,7 @@
 
 #include "TierStyle.h"
 #include "TimelineDecimation.h"
+#include "TimelineFrame.h"
 #include "TimelineInteraction.h"
 #include "TimelineLineLayer.h"
 #include "TimelineMarkerLayer.h"
@@ -12,7 +13,6 @@
 #include <QChart>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QLocale>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolTip>
@@ -115,7 +115,7 @@ TimelineChart::TimelineChart(QWidget *parent)
     for (size_t i = 0; i < kTiers.size(); ++i) {
         m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
         connect(m_thresholds[i], &QXYSeries::hovered, this, [this, i](const QPointF &, bool state) {
-            showHoverText(state ? thresholdText(i) : QString());
+            showHoverText(state && m_model ? TimelineToolTip::threshold(*m_model, kTiers[i]) : QString());
         });
     }
 
@@ -229,60 +229,10 @@ void TimelineChart::refresh()
     ++m_refreshCount;
     const int rows = m_model ? m_model->rowCount() : 0;
     const TimelineScale scale = effectiveScale();
-    const double unit = scale == TimelineScale::Tokens ? kTimelineTokensPerUnit : 1.0;
     const double maxX = std::max(1, rows - 1);
     m_view.setLast(maxX);
-
-    // The visible rows and the ones just beyond each edge, so that the lines run on to the edges.
-    const int first = std::max(0, int(std::floor(m_view.min())));
-    const int last = std::min(rows - 1, int(std::ceil(m_view.max())));
-    std::array<QList<QPointF>, 4> lines;
-    for (QList<QPointF> &line : lines)
-        line.reserve(std::max(0, last - first + 1));
-    std::array<QList<QPointF>, 4> markers, whatIfMarkers;
-    QList<QPointF> sourceMarkers;
-    const QList<TimelineRow> &recorded = m_model ? m_model->recorded() : QList<TimelineRow>();
-    const QList<WhatIfRow> &whatIf = m_model ? m_model->whatIf() : QList<WhatIfRow>();
-    for (int i = first; i <= last; ++i) {
-        const double x = i;
-        std::array<double, 4> y{};
-        for (TimelineSeries s : kSeries) {
-            y[size_t(s)] = m_model->value(s, i, scale) / unit;
-            if (!std::isnan(y[size_t(s)]))
-                lines[size_t(s)].append({x, y[size_t(s)]});
-        }
-        const TimelineRow &r = recorded.at(i);
-        if (r.tier != Tier::None)
-            markers[size_t(int(r.tier) - 1)].append({x, y[size_t(TimelineSeries::Sent)]});
-        if (!r.sourceCompaction.isEmpty())
-            sourceMarkers.append({x, y[size_t(TimelineSeries::History)]});
-        if (i < whatIf.size() && whatIf.at(i).tier != Tier::None)
-            whatIfMarkers[size_t(int(whatIf.at(i).tier) - 1)].append({x, y[size_t(TimelineSeries::WhatIf)]});
-    }
-
-    // The vertical axis holds the window, the thresholds and what is sent; see fitTimelineRange().
-    const TimelineThresholds th = m_model ? m_model->thresholds() : TimelineThresholds();
-    const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
-    std::array<double, 4> thresholdValues{};
-    double floor = m_model ? m_model->thresholdValue(1.0, scale) / unit : 100.0;
-    for (size_t t = 0; t < kTiers.size(); ++t) {
-        thresholdValues[t] = m_model ? m_model->thresholdValue(levels[t], scale) / unit : levels[t] * 100.0;
-        if (!std::isnan(thresholdValues[t]))
-            floor = std::isnan(floor) ? thresholdValues[t] : std::max(floor, thresholdValues[t]);
-    }
-    if (std::isnan(floor))
-        floor = 0;
-    if (m_view.isZoomed()) {
-        // Only what is inside the view decides the axis and what is clipped.
-        std::array<QList<QPointF>, 4> visible;
-        for (size_t s = 0; s < lines.size(); ++s)
-            for (const QPointF &p : std::as_const(lines[s]))
-                if (p.x() >= m_view.min() && p.x() <= m_view.max())
-                    visible[s].append(p);
-        m_range = fitTimelineRange(visible, floor);
-    } else {
-        m_range = fitTimelineRange(lines, floor);
-    }
+    const TimelineFrame frame = m_model ? buildTimelineFrame(*m_model, scale, m_view) : TimelineFrame();
+    m_range = frame.range;
 
     // The lowest and highest point of every two pixel columns of the plot area: the drawn shape
     // is the same, and every point costs Qt Charts stroking and hit-testing geometry per replace.
@@ -291,7 +241,7 @@ void TimelineChart::refresh()
     // their cached image. The marker layer compares its point lists the same way, and so do the
     // threshold series here (Qt Charts rebuilds a series' whole geometry on every replace).
     for (TimelineSeries s : kSeries)
-        m_lineLayer->setPoints(m_lines[size_t(s)], decimateMinMax(lines[size_t(s)], columns));
+        m_lineLayer->setPoints(m_lines[size_t(s)], decimateMinMax(frame.lines[size_t(s)], columns));
     auto replace = [](QXYSeries *series, const QList<QPointF> &points) {
         if (series->points() != points)
             series->replace(points);
@@ -306,10 +256,10 @@ void TimelineChart::refresh()
                 p.setY(markY);
         return points;
     };
-    m_markerLayer->setPoints(m_sourceMarkerGroup, onChart(sourceMarkers));
+    m_markerLayer->setPoints(m_sourceMarkerGroup, onChart(frame.sourceMarkers));
     for (size_t t = 0; t < kTiers.size(); ++t) {
-        m_markerLayer->setPoints(m_markerGroups[t], onChart(markers[t]));
-        m_markerLayer->setPoints(m_whatIfMarkerGroups[t], onChart(whatIfMarkers[t]));
+        m_markerLayer->setPoints(m_markerGroups[t], onChart(frame.markers[t]));
+        m_markerLayer->setPoints(m_whatIfMarkerGroups[t], onChart(frame.whatIfMarkers[t]));
     }
     // Each clipped stretch: a band along the top over its requests (one row of bands per line,
     // so that the stretches of two lines do not hide each other), a triangle at its peak.
@@ -326,10 +276,8 @@ void TimelineChart::refresh()
     }
 
     for (size_t t = 0; t < kTiers.size(); ++t) {
-        if (std::isnan(thresholdValues[t]))
-            replace(m_thresholds[t], {});
-        else
-            replace(m_thresholds[t], {QPointF(0, thresholdValues[t]), QPointF(maxX, thresholdValues[t])});
+        const double level = frame.thresholds[t];
+        replace(m_thresholds[t], std::isnan(level) ? QList<QPointF>() : QList<QPointF>{{0, level}, {maxX, level}});
     }
 
     // Whole-number request ticks at a readable step; value ticks at the fitted step.
@@ -353,32 +301,10 @@ void TimelineChart::refresh()
 
 void TimelineChart::updateAxisTitle()
 {
-    const qint64 window = m_model ? m_model->referenceWindow() : TimelineModel::kUnknownWindow;
-    const QString windowText = QLocale().toString(window);
-    const bool otherWindow = m_model && m_model->whatIfAtOtherWindow();
-    const QString recordedText = m_model ? QLocale().toString(m_model->recordedWindow()) : QString();
-    // The axis title stays short (a docked chart is low); the note says the rest.
-    QString title;
-    QString note;
-    if (effectiveScale() == TimelineScale::Tokens) {
-        title = tr("Tokens");
-        if (m_scale == TimelineScale::Percent)
-            note = tr("No context window is set: every line is in tokens.");
-        else if (otherWindow)
-            note = tr("In tokens; the thresholds are those of the what-if's %1-token window (the session's is %2).")
-                       .arg(windowText, recordedText);
-        else if (window > 0)
-            note = tr("In tokens; the thresholds are those of the %1-token window.").arg(windowText);
-    } else if (window > 0) {
-        title = tr("% of %1").arg(windowText);
-        note = otherWindow ? tr("Every line as a share of the what-if's %1-token window; the recorded lines are rescaled "
-                                "from the session's %2.").arg(windowText, recordedText)
-                           : tr("Every line as a share of the %1-token window.").arg(windowText);
-    } else {
-        title = tr("Context used (%)");
-    }
+    const QString title = m_model ? TimelineToolTip::axisTitle(*m_model, m_scale) : tr("Context used (%)");
     if (m_axisY->titleText() != title)
         m_axisY->setTitleText(title);
+    const QString note = m_model ? TimelineToolTip::windowNote(*m_model, m_scale) : QString();
     if (note != m_windowNote) {
         m_windowNote = note;
         Q_EMIT viewChanged();
@@ -547,21 +473,6 @@ QString TimelineChart::markerText(int group, const QPointF &point) const
                 return TimelineToolTip::clip(*m_model, clip, m_range.top, effectiveScale());
     }
     return {};
-}
-
-QString TimelineChart::thresholdText(size_t tier) const
-{
-    if (!m_model)
-        return {};
-    const TimelineThresholds th = m_model->thresholds();
-    const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
-    const qint64 window = m_model->referenceWindow();
-    const QString percent = QLocale().toString(levels[tier] * 100.0, 'f', 1) + u'%';
-    if (window <= 0)
-        return tr("%1 threshold: %2 of the window").arg(tierDisplayName(kTiers[tier]), percent);
-    return tr("%1 threshold: %2 of the %3-token window (%4 tokens)")
-        .arg(tierDisplayName(kTiers[tier]), percent, QLocale().toString(window),
-             QLocale().toString(qint64(std::llround(levels[tier] * double(window)))));
 }
 
 QString TimelineChart::toolTipAt(const QPoint &viewportPos) const

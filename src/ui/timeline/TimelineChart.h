@@ -125,7 +125,6 @@ private:
     void showHoverText(const QString &text);
     QString lineText(int line, const QPointF &point) const;
     QString markerText(int group, const QPointF &point) const;
-    QString thresholdText(size_t tier) const;
     int rowForX(double x) const;
 
     TimelineModel *m_model = nullptr;

@@ -208,4 +208,46 @@ QString TimelineToolTip::clipNote(const TimelineModel &model, const QList<Timeli
     return tr("Clipped at %1: %2").arg(axisAmount(top, scale), parts.join(u"; "_s));
 }
 
+QString TimelineToolTip::threshold(const TimelineModel &model, Tier tier)
+{
+    const TimelineThresholds &th = model.thresholds();
+    const double level = tier == Tier::Warn ? th.warn : tier == Tier::Soft ? th.soft : tier == Tier::Full ? th.full : th.emergency;
+    const qint64 window = model.referenceWindow();
+    if (window <= 0)
+        return tr("%1 threshold: %2 of the window").arg(tierDisplayName(tier), percentText(level * 100.0));
+    return tr("%1 threshold: %2 of the %3-token window (%4)")
+        .arg(tierDisplayName(tier), percentText(level * 100.0), QLocale().toString(window),
+             tokensText(std::llround(level * double(window))));
+}
+
+QString TimelineToolTip::axisTitle(const TimelineModel &model, TimelineScale chosen)
+{
+    if (model.effectiveScale(chosen) == TimelineScale::Tokens)
+        return tr("Tokens");
+    const qint64 window = model.referenceWindow();
+    return window > 0 ? tr("% of %1").arg(QLocale().toString(window)) : tr("Context used (%)");
+}
+
+QString TimelineToolTip::windowNote(const TimelineModel &model, TimelineScale chosen)
+{
+    const qint64 window = model.referenceWindow();
+    const QString windowText = QLocale().toString(window);
+    const QString recordedText = QLocale().toString(model.recordedWindow());
+    const bool otherWindow = model.whatIfAtOtherWindow();
+    if (model.effectiveScale(chosen) == TimelineScale::Tokens) {
+        if (chosen == TimelineScale::Percent)
+            return tr("No context window is set: every line is in tokens.");
+        if (otherWindow)
+            return tr("In tokens; the thresholds are those of the what-if's %1-token window (the session's is %2).")
+                .arg(windowText, recordedText);
+        return window > 0 ? tr("In tokens; the thresholds are those of the %1-token window.").arg(windowText) : QString();
+    }
+    if (window <= 0)
+        return {};
+    if (otherWindow)
+        return tr("Every line as a share of the what-if's %1-token window; the recorded lines are rescaled from the session's %2.")
+            .arg(windowText, recordedText);
+    return tr("Every line as a share of the %1-token window.").arg(windowText);
+}
+
 } // namespace wl
