@@ -313,9 +313,9 @@ void TimelineChart::updateAxisTitle()
 
 void TimelineChart::setSelectedRequest(int row)
 {
-    const int rows = m_model ? m_model->rowCount() : 0;
-    m_selected = row < rows ? row : -1;
-    if (m_selected >= 0 && (m_selected < m_view.min() || m_selected > m_view.max())) {
+    m_selected = row;
+    // Unzoomed, every request is in view (once the next refresh has the new session's length).
+    if (m_selected >= 0 && m_view.isZoomed() && (m_selected < m_view.min() || m_selected > m_view.max())) {
         m_view.ensureVisible(m_selected);
         refreshNow();
         Q_EMIT viewChanged();
