@@ -34,23 +34,10 @@ constexpr int kRefreshDelayMs = 16; // one frame: coalesces bursts of model chan
 constexpr int kThresholdRefreshDelayMs = 80;
 constexpr std::array<TimelineSeries, 4> kSeries{TimelineSeries::History, TimelineSeries::Sent,
                                                 TimelineSeries::Reported, TimelineSeries::WhatIf};
-constexpr double kZoomStep = 0.8;      // of the visible span, per key press
 constexpr double kClipMarkerInset = 7;   // pixels below the top, so the whole triangle shows
 // Where the band along a clipped stretch (4 px wide) runs, in pixels below the top, per line
 // (History..WhatIf): the lines that clip most often nearest the top.
 constexpr std::array<double, 4> kClipBandInsets{2, 12, 7, 17};
-
-// 1, 2 or 5 times a power of ten, at least `raw` and at least 1.
-double niceStep(double raw)
-{
-    if (raw <= 1)
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * magnitude >= raw)
-            return m * magnitude;
-    return 10 * magnitude;
-}
 
 // Qt Charts lays out the ticks after each of setRange() and setTickInterval(). Going from two requests
 // to 20,000, a new range with the old one-request interval makes 20,000 tick items (seconds of work),
@@ -281,7 +268,7 @@ void TimelineChart::refresh()
     }
 
     // Whole-number request ticks at a readable step; value ticks at the fitted step.
-    setDynamicTicks(m_axisX, m_view.min(), m_view.max(), niceStep(m_view.span() / 8.0));
+    setDynamicTicks(m_axisX, m_view.min(), m_view.max(), std::max(1.0, timelineNiceStep(m_view.span() / 8.0)));
     // Qt Charts lays the axis out again on every setLabelFormat(), changed or not.
     const QString labelFormat = scale == TimelineScale::Tokens ? u"%gk"_s : u"%.0f"_s;
     if (m_axisY->labelFormat() != labelFormat)

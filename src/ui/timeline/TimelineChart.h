@@ -55,6 +55,8 @@ public:
     TimelineScale effectiveScale() const;
 
     // The visible requests. Zooming keeps `anchor` (a request) in place; panning moves by requests.
+    // zoomIn() and zoomOut() change the visible span by this factor.
+    static constexpr double kZoomStep = 0.8;
     const TimelineViewport &visibleRequests() const { return m_view; }
     bool isZoomed() const { return m_view.isZoomed(); }
     void zoomBy(double factor, double anchor);

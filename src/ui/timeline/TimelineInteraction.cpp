@@ -14,7 +14,6 @@
 namespace wl {
 
 namespace {
-constexpr double kZoomStep = 0.8;  // of the visible span, per wheel notch (as TimelineChart::zoomIn)
 constexpr double kPanStep = 0.2;   // of the visible span, per Shift+arrow or sideways notch
 constexpr int kDragStart = 3;      // pixels a press moves before it is a drag
 } // namespace
@@ -91,7 +90,7 @@ bool TimelineInteraction::onViewportEvent(QEvent *event)
         if (sideways)
             m_chart->panBy(-notches * kPanStep * m_chart->visibleRequests().span());
         else
-            m_chart->zoomBy(std::pow(kZoomStep, notches), at);
+            m_chart->zoomBy(std::pow(TimelineChart::kZoomStep, notches), at);
         wheel->accept();
         return true;
     }
