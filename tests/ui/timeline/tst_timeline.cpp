@@ -1,4 +1,5 @@
 #include "timeline/TimelineChart.h"
+#include "timeline/TimelineRange.h"
 #include "TierStyle.h"
 #include "timeline/TimelineDecimation.h"
 #include "timeline/TimelineLineLayer.h"
@@ -169,6 +170,8 @@ private Q_SLOTS:
     void arrowKeysMoveSelection();
     void toolTipTexts();
     void toolTipWithoutDragging();
+    void rangeFit();
+    void panelSaysWhatIsInView();
 };
 
 void TestTimeline::modelTester()
@@ -1136,6 +1139,84 @@ void TestTimeline::toolTipWithoutDragging()
     QVERIFY(chart.toolTipAt(viewportPos(chart, {30, 88.0})).isEmpty());
     rest(viewportPos(chart, {30, 88.0}));
     QTRY_VERIFY(!QToolTip::isVisible());
+}
+
+void TestTimeline::rangeFit()
+{
+    using S = TimelineSeries;
+    auto line = [](std::initializer_list<double> ys) {
+        QList<QPointF> points;
+        int x = 0;
+        for (double y : ys)
+            points << QPointF(x++, y);
+        return points;
+    };
+    // Only the window and what is sent: 10 % headroom, ticks at a round step.
+    std::array<QList<QPointF>, 4> lines;
+    lines[size_t(S::Sent)] = line({20, 50, 90});
+    TimelineRange range = fitTimelineRange(lines, 100);
+    QCOMPARE(range.top, 110.0);
+    QCOMPARE(range.tick, 20.0);
+    QVERIFY(range.clips.isEmpty());
+    // A what-if above the window is never clipped, however high.
+    lines[size_t(S::WhatIf)] = line({30, 900, 40});
+    range = fitTimelineRange(lines, 100);
+    QVERIFY(range.top >= 990.0);
+    QVERIFY(range.clips.isEmpty());
+    // The others fit while they need at most twice the height of what is sent...
+    lines[size_t(S::WhatIf)].clear();
+    lines[size_t(S::History)] = line({50, 150, 200});
+    range = fitTimelineRange(lines, 100);
+    QVERIFY(range.top >= 200.0 && range.top < 250.0);
+    QVERIFY(range.clips.isEmpty());
+    // ...and beyond are clipped, stretch by stretch, each with its peak.
+    lines[size_t(S::History)] = line({50, 300, 400, 100, 250, 90});
+    lines[size_t(S::Reported)] = line({500});
+    range = fitTimelineRange(lines, 100);
+    QVERIFY(range.top >= 220.0 && range.top < 250.0);
+    QCOMPARE(range.clips.size(), 3);
+    QCOMPARE(range.clips.at(0), (TimelineClip{S::History, 1, 2, 2, 400.0}));
+    QCOMPARE(range.clips.at(1), (TimelineClip{S::History, 4, 4, 4, 250.0}));
+    QCOMPARE(range.clips.at(2), (TimelineClip{S::Reported, 0, 0, 0, 500.0}));
+    QCOMPARE(range.peakClip(S::History)->peak, 400.0);
+    QVERIFY(!range.peakClip(S::Sent));
+}
+
+void TestTimeline::panelSaysWhatIsInView()
+{
+    QList<qint64> sent, history;
+    for (int i = 0; i < 100; ++i) {
+        sent << 50'000;
+        history << 5'000 * (i + 1);
+    }
+    TimelineModel model;
+    TimelinePanel panel(&model);
+    QVERIFY(showAt(panel, 1000, 400));
+    model.setRecorded(tokenRows(100'000, sent, history), 100'000);
+    TimelineChart *chart = panel.chart();
+    chart->refreshNow();
+    auto *note = panel.findChild<QLabel *>(u"TimelineNote"_s);
+    auto *zoom = panel.findChild<QLabel *>(u"TimelineZoomLabel"_s);
+    auto *showAll = panel.findChild<QAbstractButton *>(u"TimelineResetZoomButton"_s);
+    QVERIFY(note && zoom && showAll);
+    QVERIFY(note->isVisible());
+    QCOMPARE(note->text(), chart->clipNote());
+    QVERIFY(note->text().contains(percentText(500.0)));
+    QVERIFY(!showAll->isVisible());
+    QVERIFY(zoom->text().isEmpty());
+
+    chart->zoomBy(0.2, 10);
+    QVERIFY(showAll->isVisible());
+    const int first = int(std::ceil(chart->visibleRequests().min()));
+    const int last = int(std::floor(chart->visibleRequests().max()));
+    QVERIFY2(zoom->text().contains(QString::number(first)) && zoom->text().contains(QString::number(last))
+                 && zoom->text().contains(QLocale().toString(100)),
+             qPrintable(zoom->text()));
+    QVERIFY(!note->isVisible()); // the history is lower at the start: nothing clipped in view
+    QTest::mouseClick(showAll, Qt::LeftButton);
+    QVERIFY(!chart->isZoomed());
+    QVERIFY(!showAll->isVisible());
+    QVERIFY(note->isVisible());
 }
 
 QTEST_MAIN(TestTimeline)
