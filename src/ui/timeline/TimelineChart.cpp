@@ -217,7 +217,10 @@ void TimelineChart::refresh()
     const int rows = m_model ? m_model->rowCount() : 0;
     const TimelineScale scale = effectiveScale();
     const double maxX = std::max(1, rows - 1);
-    m_view.setLast(maxX);
+    const TimelineViewport before = m_view;
+    m_view.setLast(maxX); // a zoomed view keeps its place, or follows new requests
+    const bool viewMoved = m_view.isZoomed() != before.isZoomed()
+        || (m_view.isZoomed() && (m_view.min() != before.min() || m_view.max() != before.max()));
     const TimelineFrame frame = m_model ? buildTimelineFrame(*m_model, scale, m_view) : TimelineFrame();
     m_range = frame.range;
 
@@ -280,7 +283,7 @@ void TimelineChart::refresh()
     updateAxisTitle();
 
     const QString clipNote = m_model ? TimelineToolTip::clipNote(*m_model, m_range.clips, m_range.top, scale) : QString();
-    if (clipNote != m_clipNote) {
+    if (clipNote != m_clipNote || viewMoved) {
         m_clipNote = clipNote;
         Q_EMIT viewChanged();
     }

@@ -1217,6 +1217,20 @@ void TestTimeline::panelSaysWhatIsInView()
     QVERIFY(!chart->isZoomed());
     QVERIFY(!showAll->isVisible());
     QVERIFY(note->isVisible());
+
+    // A shorter session under a zoomed view: the view and what the panel says follow it.
+    chart->zoomBy(0.1, 80);
+    QVERIFY(showAll->isVisible());
+    model.setRecorded(model.recorded().mid(0, 20));
+    chart->refreshNow();
+    QCOMPARE(chart->visibleRequests().max(), 19.0);
+    QVERIFY(chart->isZoomed());
+    QVERIFY2(zoom->text().contains(QLocale().toString(20)) && zoom->text().contains(u"19"_s), qPrintable(zoom->text()));
+    model.setRecorded(model.recorded().mid(0, 5)); // shorter than the zoom: everything shows
+    chart->refreshNow();
+    QVERIFY(!chart->isZoomed());
+    QVERIFY(!showAll->isVisible());
+    QVERIFY(zoom->text().isEmpty());
 }
 
 QTEST_MAIN(TestTimeline)
