@@ -85,11 +85,13 @@ static void BM_SliderStep(benchmark::State &state)
         for (; counted < input.requests[r]; ++counted)
             historyBytes += input.history[counted].byteCount();
         recorded[r].requestIndex = int(r);
-        recorded[r].historyRatio = double(TokenEstimate::tokensForBytes(historyBytes)) / double(input.policy.contextWindow);
+        recorded[r].historyTokens = TokenEstimate::tokensForBytes(historyBytes);
+        recorded[r].historyRatio = double(recorded[r].historyTokens) / double(input.policy.contextWindow);
+        recorded[r].sentTokens = own.rows[r].totalTokensAfter;
         recorded[r].sentRatio = own.rows[r].ratioAfter;
         recorded[r].tier = own.rows[r].tier;
     }
-    timeline.setRecorded(recorded);
+    timeline.setRecorded(recorded, input.policy.contextWindow);
     panel.setPolicy(input.policy);
     WhatIfBinding runner(&panel, &timeline);
     runner.setSession(input);

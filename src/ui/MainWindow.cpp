@@ -302,6 +302,7 @@ void MainWindow::applySetting(int key)
         applyProfiles();
         break;
     case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
+    case AppSettings::Key::TimelineAxis:   // the timeline panel reads and writes it itself
         break;
     }
     m_agentStatus->update();
@@ -421,6 +422,7 @@ QDockWidget *MainWindow::addPanelDock(const char *objectName, QWidget *panel, Qt
 void MainWindow::createDocks()
 {
     m_timelinePanel = new TimelinePanel(m_timelineModel, this);
+    m_timelinePanel->setSettings(m_settings);
     m_thresholdsPanel = new ThresholdsPanel(this);
     m_anchorsPanel = new AnchorsPanel(m_anchorModel, this);
     m_offloadsPanel = new OffloadsPanel(this);
@@ -596,7 +598,7 @@ void MainWindow::onSessionRefreshed(const LoadedSession &session)
 void MainWindow::showDocks(const LoadedSession &session)
 {
     m_timelineModel->setThresholds({session.policy.warn, session.policy.soft, session.policy.full, session.policy.emergency});
-    m_timelineModel->setRecorded(session.timelineRows());
+    m_timelineModel->setRecorded(session.timelineRows(), session.policy.contextWindow);
     m_timelineModel->setWhatIf({});
     m_anchorModel->setSnapshots(session.anchorSnapshots());
     m_compactionModel->setRecords(session.records);

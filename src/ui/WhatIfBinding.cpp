@@ -54,7 +54,7 @@ void WhatIfBinding::request(const CompactionPolicy &policy)
         run.elapsedMs = timer.elapsed();
         return run;
     }, [this](const Run &run, const QString &) {
-        show(run.result, run.elapsedMs);
+        show(run.policy, run.result, run.elapsedMs);
         Q_EMIT resultReady(run.policy, run.result, run.elapsedMs);
     });
 }
@@ -69,14 +69,15 @@ int WhatIfBinding::runsStarted() const
     return m_runner->jobsStarted();
 }
 
-void WhatIfBinding::show(const SimulationResult &result, qint64 elapsedMs)
+void WhatIfBinding::show(const CompactionPolicy &policy, const SimulationResult &result, qint64 elapsedMs)
 {
     if (m_timeline) {
         QList<WhatIfRow> rows;
         rows.reserve(result.rows.size());
         for (const SimulationRow &row : result.rows)
-            rows.append({row.ratioAfter, row.tier});
-        m_timeline->setWhatIf(rows);
+            rows.append({row.ratioAfter, row.tier, row.totalTokensAfter, row.tokensBefore, row.tokensAfter, row.summarized, row.offloaded});
+        // The ratios are of the replayed policy's window, which the slider may have changed.
+        m_timeline->setWhatIf(rows, policy.contextWindow);
     }
     if (m_panel)
         m_panel->setWhatIfTotals(result.totals, elapsedMs);

@@ -39,7 +39,7 @@ Q_SIGNALS:
     void resultReady(const wl::CompactionPolicy &policy, const wl::SimulationResult &result, qint64 elapsedMs);
 
 private:
-    void show(const SimulationResult &result, qint64 elapsedMs);
+    void show(const CompactionPolicy &policy, const SimulationResult &result, qint64 elapsedMs);
 
     ThresholdsPanel *m_panel;
     TimelineModel *m_timeline;

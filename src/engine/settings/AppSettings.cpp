@@ -85,6 +85,7 @@ QString AppSettings::keyName(Key key)
     case Key::TurnLimit: return u"agent/turnLimit"_s;
     case Key::Theme: return u"appearance/theme"_s;
     case Key::Language: return u"appearance/language"_s;
+    case Key::TimelineAxis: return u"timeline/axis"_s;
     }
     return {};
 }
@@ -307,6 +308,16 @@ QString AppSettings::language() const
 void AppSettings::setLanguage(const QString &language)
 {
     writeValue(Key::Language, languages().contains(language) ? language : u"system"_s);
+}
+
+AppSettings::TimelineAxis AppSettings::timelineAxis() const
+{
+    return m_settings->value(keyName(Key::TimelineAxis)).toString() == u"tokens" ? TimelineAxis::Tokens : TimelineAxis::Percent;
+}
+
+void AppSettings::setTimelineAxis(TimelineAxis axis)
+{
+    writeValue(Key::TimelineAxis, axis == TimelineAxis::Tokens ? u"tokens"_s : u"percent"_s);
 }
 
 } // namespace wl

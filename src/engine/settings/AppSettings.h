@@ -37,11 +37,16 @@ public:
         TurnLimit,
         Theme,
         Language,
+        TimelineAxis,
     };
     Q_ENUM(Key)
 
     enum class Theme { System, Light, Dark };
     Q_ENUM(Theme)
+
+    // What the timeline's vertical axis counts: a percent of the context window, or tokens.
+    enum class TimelineAxis { Percent, Tokens };
+    Q_ENUM(TimelineAxis)
 
     static constexpr int kDefaultTurnLimit = 100;
     static constexpr int kMaxTurnLimit = 100000;
@@ -98,6 +103,10 @@ public:
     QString language() const;
     void setLanguage(const QString &language);
     static QStringList languages();
+
+    // Remembered between runs; percent unless tokens were chosen.
+    TimelineAxis timelineAxis() const;
+    void setTimelineAxis(TimelineAxis axis);
 
 Q_SIGNALS:
     void changed(wl::AppSettings::Key key);

@@ -184,6 +184,7 @@ SimulationResult Simulator::simulate(const Input &input)
         const TokenEstimate after = pass.estimate();
         row.ratioAfter = after.ratio();
         row.tokensAfter = view.tokens();
+        row.totalTokensAfter = after.totalTokens();
         row.msgsAfter = view.size();
         row.offloaded = int(pass.offloaded.size());
         result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();

@@ -36,6 +36,7 @@ struct SimulationRow
     Tier tier = Tier::None;
     qint64 tokensBefore = 0;   // view tokens, as CompactionRecord counts them
     qint64 tokensAfter = 0;
+    qint64 totalTokensAfter = 0; // what ratioAfter counts: the view, schemas, overhead and reserved output
     int msgsBefore = 0;
     int msgsAfter = 0;
     int offloaded = 0;

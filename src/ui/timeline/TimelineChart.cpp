@@ -2,9 +2,12 @@
 
 #include "TierStyle.h"
 #include "TimelineDecimation.h"
+#include "TimelineFrame.h"
+#include "TimelineInteraction.h"
 #include "TimelineLineLayer.h"
 #include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
+#include "TimelineToolTip.h"
 #include "common/PaletteColors.h"
 
 #include <QChart>
@@ -29,31 +32,25 @@ constexpr int kRefreshDelayMs = 16; // one frame: coalesces bursts of model chan
 // paint for both halves the paints of a slider step (each paint strokes every line) and leaves the
 // other core to the replay. A slow replay still sees its thresholds move after this long.
 constexpr int kThresholdRefreshDelayMs = 80;
-
-// 1, 2 or 5 times a power of ten, at least `raw` and at least 1.
-double niceStep(double raw)
-{
-    if (raw <= 1)
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * magnitude >= raw)
-            return m * magnitude;
-    return 10 * magnitude;
-}
+constexpr std::array<TimelineSeries, 4> kSeries{TimelineSeries::History, TimelineSeries::Sent,
+                                                TimelineSeries::Reported, TimelineSeries::WhatIf};
+constexpr double kClipMarkerInset = 7;   // pixels below the top, so the whole triangle shows
+// Where the band along a clipped stretch (4 px wide) runs, in pixels below the top, per line
+// (History..WhatIf): the lines that clip most often nearest the top.
+constexpr std::array<double, 4> kClipBandInsets{2, 12, 7, 17};
 
 // Qt Charts lays out the ticks after each of setRange() and setTickInterval(). Going from two requests
 // to 20,000, a new range with the old one-request interval makes 20,000 tick items (seconds of work),
 // so the call order keeps the tick count of every intermediate state below the larger of old and new.
-void setDynamicTicks(QValueAxis *axis, double max, double interval)
+void setDynamicTicks(QValueAxis *axis, double min, double max, double interval)
 {
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);
     if (interval >= axis->tickInterval()) {
         axis->setTickInterval(interval);
-        axis->setRange(0, max);
+        axis->setRange(min, max);
     } else {
-        axis->setRange(0, max);
+        axis->setRange(min, max);
         axis->setTickInterval(interval);
     }
 }
@@ -65,6 +62,7 @@ TimelineChart::TimelineChart(QWidget *parent)
 {
     setObjectName(u"TimelineChart"_s);
     setRenderHint(QPainter::Antialiasing);
+    setFocusPolicy(Qt::StrongFocus); // Left and Right move the selection, + and - zoom
     auto *chart = new QChart;
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -86,36 +84,49 @@ TimelineChart::TimelineChart(QWidget *parent)
         series->attachAxis(m_axisX);
         series->attachAxis(m_axisY);
         connect(series, &QXYSeries::clicked, this, &TimelineChart::onPointClicked);
-        connect(series, &QXYSeries::hovered, this, &TimelineChart::onPointHovered);
         return series;
     };
-    m_legendSeries = {addLine(tr("Full history, uncompacted")), addLine(tr("Sent to model")),
-                      addLine(tr("Provider-reported")), addLine(tr("What-if"))};
+    for (TimelineSeries s : kSeries)
+        m_legendSeries[size_t(s)] = addLine(TimelineToolTip::seriesName(s));
     // The recorded lines change only with the session; a slider step redraws the what-if line alone.
     m_lineLayer = new TimelineLineLayer(chart, m_axisX, m_axisY);
     using Kind = TimelineLineLayer::Kind;
     m_lines = {m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Cached),
                m_lineLayer->addLine(Kind::Cached), m_lineLayer->addLine(Kind::Live)};
+    for (int &band : m_clipBands)
+        band = m_lineLayer->addSegments(Kind::Cached);
     connect(m_lineLayer, &TimelineLineLayer::clicked, this, &TimelineChart::onPointClicked);
-    connect(m_lineLayer, &TimelineLineLayer::hovered, this, &TimelineChart::onPointHovered);
-    for (size_t i = 0; i < kTiers.size(); ++i)
+    connect(m_lineLayer, &TimelineLineLayer::hovered, this, [this](const QPointF &point, bool state) {
+        showHoverText(state ? lineText(m_lineLayer->hoveredItem(), point) : QString());
+    });
+    for (size_t i = 0; i < kTiers.size(); ++i) {
         m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
+        connect(m_thresholds[i], &QXYSeries::hovered, this, [this, i](const QPointF &, bool state) {
+            showHoverText(state && m_model ? TimelineToolTip::threshold(*m_model, kTiers[i]) : QString());
+        });
+    }
 
     // Markers paint over the series made so far, in this order: per tier recorded then what-if,
-    // then the source agent's compactions. applyStyle() gives the groups their look.
+    // then the source agent's compactions, then where lines leave through the top.
+    // applyStyle() gives the groups their look.
     m_markerLayer = new TimelineMarkerLayer(chart, m_axisX, m_axisY);
     for (size_t i = 0; i < kTiers.size(); ++i) {
         m_markerGroups[i] = m_markerLayer->addGroup({});
         m_whatIfMarkerGroups[i] = m_markerLayer->addGroup({});
     }
     m_sourceMarkerGroup = m_markerLayer->addGroup({});
+    for (int &group : m_clipGroups)
+        group = m_markerLayer->addGroup({});
     connect(m_markerLayer, &TimelineMarkerLayer::clicked, this, &TimelineChart::onPointClicked);
-    connect(m_markerLayer, &TimelineMarkerLayer::hovered, this, &TimelineChart::onPointHovered);
+    connect(m_markerLayer, &TimelineMarkerLayer::hovered, this, [this](const QPointF &point, bool state) {
+        showHoverText(state ? markerText(m_markerLayer->hoveredItem(), point) : QString());
+    });
     m_selection = addLine(tr("Selected request")); // over the markers
     applyStyle();
 
     m_refreshTimer.setSingleShot(true);
     connect(&m_refreshTimer, &QTimer::timeout, this, &TimelineChart::refresh);
+    new TimelineInteraction(this);
 }
 
 TimelineChart::~TimelineChart() = default;
@@ -137,6 +148,19 @@ void TimelineChart::setModel(TimelineModel *model)
         connect(m_model, &TimelineModel::whatIfChanged, this, [this] { scheduleRefresh(0); });
     }
     scheduleRefresh(kRefreshDelayMs);
+}
+
+void TimelineChart::setScale(TimelineScale scale)
+{
+    if (m_scale == scale)
+        return;
+    m_scale = scale;
+    refreshNow();
+}
+
+TimelineScale TimelineChart::effectiveScale() const
+{
+    return m_model ? m_model->effectiveScale(m_scale) : m_scale;
 }
 
 QLineSeries *TimelineChart::thresholdSeries(Tier tier) const
@@ -164,6 +188,16 @@ QList<QPointF> TimelineChart::sourceCompactionPoints() const
     return m_markerLayer->points(m_sourceMarkerGroup);
 }
 
+QList<QPointF> TimelineChart::clipMarkerPoints(Line line) const
+{
+    return m_markerLayer->points(m_clipGroups[size_t(line)]);
+}
+
+QList<QPointF> TimelineChart::clipBandPoints(Line line) const
+{
+    return m_lineLayer->points(m_clipBands[size_t(line)]);
+}
+
 void TimelineChart::scheduleRefresh(int delayMs)
 {
     // A refresh already due sooner covers this change too; a later one is brought forward.
@@ -181,34 +215,14 @@ void TimelineChart::refresh()
 {
     ++m_refreshCount;
     const int rows = m_model ? m_model->rowCount() : 0;
-    const QList<TimelineRow> &recorded = m_model ? m_model->recorded() : QList<TimelineRow>();
-    const QList<WhatIfRow> &whatIf = m_model ? m_model->whatIf() : QList<WhatIfRow>();
-
-    QList<QPointF> history, sent, reported, whatIfLine, sourceMarkers;
-    history.reserve(rows);
-    sent.reserve(rows);
-    std::array<QList<QPointF>, 4> markers, whatIfMarkers;
-    double peak = 100.0; // of what was (or would be) sent; the full history may run off the top
-    for (int i = 0; i < rows; ++i) {
-        const TimelineRow &r = recorded.at(i);
-        const double x = i;
-        history.append({x, r.historyRatio * 100.0});
-        sent.append({x, r.sentRatio * 100.0});
-        if (!std::isnan(r.reportedRatio))
-            reported.append({x, r.reportedRatio * 100.0});
-        peak = std::max(peak, r.sentRatio * 100.0);
-        if (r.tier != Tier::None)
-            markers[size_t(int(r.tier) - 1)].append({x, r.sentRatio * 100.0});
-        if (!r.sourceCompaction.isEmpty())
-            sourceMarkers.append({x, r.historyRatio * 100.0});
-        if (i < whatIf.size()) {
-            const WhatIfRow &w = whatIf.at(i);
-            whatIfLine.append({x, w.ratioAfter * 100.0});
-            peak = std::max(peak, w.ratioAfter * 100.0);
-            if (w.tier != Tier::None)
-                whatIfMarkers[size_t(int(w.tier) - 1)].append({x, w.ratioAfter * 100.0});
-        }
-    }
+    const TimelineScale scale = effectiveScale();
+    const double maxX = std::max(1, rows - 1);
+    const TimelineViewport before = m_view;
+    m_view.setLast(maxX); // a zoomed view keeps its place, or follows new requests
+    const bool viewMoved = m_view.isZoomed() != before.isZoomed()
+        || (m_view.isZoomed() && (m_view.min() != before.min() || m_view.max() != before.max()));
+    const TimelineFrame frame = m_model ? buildTimelineFrame(*m_model, scale, m_view) : TimelineFrame();
+    m_range = frame.range;
 
     // The lowest and highest point of every two pixel columns of the plot area: the drawn shape
     // is the same, and every point costs Qt Charts stroking and hit-testing geometry per replace.
@@ -216,41 +230,155 @@ void TimelineChart::refresh()
     // Only lines whose points changed are redrawn: a what-if update leaves the recorded ones in
     // their cached image. The marker layer compares its point lists the same way, and so do the
     // threshold series here (Qt Charts rebuilds a series' whole geometry on every replace).
-    m_lineLayer->setPoints(m_lines[size_t(Line::History)], decimateMinMax(history, columns));
-    m_lineLayer->setPoints(m_lines[size_t(Line::Sent)], decimateMinMax(sent, columns));
-    m_lineLayer->setPoints(m_lines[size_t(Line::Reported)], decimateMinMax(reported, columns));
-    m_lineLayer->setPoints(m_lines[size_t(Line::WhatIf)], decimateMinMax(whatIfLine, columns));
+    for (TimelineSeries s : kSeries)
+        m_lineLayer->setPoints(m_lines[size_t(s)], decimateMinMax(frame.lines[size_t(s)], columns));
     auto replace = [](QXYSeries *series, const QList<QPointF> &points) {
         if (series->points() != points)
             series->replace(points);
     };
-    m_markerLayer->setPoints(m_sourceMarkerGroup, sourceMarkers);
+    // A marker of a point above the top sits just under it, where the clip marks are.
+    const double plotHeight = chart()->plotArea().height();
+    const auto below = [&](double pixels) { return plotHeight > 2 * pixels ? m_range.top * (1.0 - pixels / plotHeight) : m_range.top; };
+    const double markY = below(kClipMarkerInset);
+    const auto onChart = [top = m_range.top, markY](QList<QPointF> points) {
+        for (QPointF &p : points)
+            if (p.y() > top)
+                p.setY(markY);
+        return points;
+    };
+    m_markerLayer->setPoints(m_sourceMarkerGroup, onChart(frame.sourceMarkers));
     for (size_t t = 0; t < kTiers.size(); ++t) {
-        m_markerLayer->setPoints(m_markerGroups[t], markers[t]);
-        m_markerLayer->setPoints(m_whatIfMarkerGroups[t], whatIfMarkers[t]);
+        m_markerLayer->setPoints(m_markerGroups[t], onChart(frame.markers[t]));
+        m_markerLayer->setPoints(m_whatIfMarkerGroups[t], onChart(frame.whatIfMarkers[t]));
+    }
+    // Each clipped stretch: a band along the top over its requests (one row of bands per line,
+    // so that the stretches of two lines do not hide each other), a triangle at its peak.
+    std::array<QList<QPointF>, 4> clipMarks, clipBands;
+    for (const TimelineClip &clip : std::as_const(m_range.clips)) {
+        clipMarks[size_t(clip.series)].append({double(clip.peakRow), markY});
+        const double bandY = below(kClipBandInsets[size_t(clip.series)]);
+        clipBands[size_t(clip.series)] << QPointF(std::max(0.0, clip.firstRow - 0.5), bandY)
+                                       << QPointF(std::min(maxX, clip.lastRow + 0.5), bandY);
+    }
+    for (size_t s = 0; s < clipMarks.size(); ++s) {
+        m_markerLayer->setPoints(m_clipGroups[s], clipMarks[s]);
+        m_lineLayer->setPoints(m_clipBands[s], clipBands[s]);
     }
 
-    const double maxX = std::max(1, rows - 1);
-    const TimelineThresholds th = m_model ? m_model->thresholds() : TimelineThresholds();
-    const std::array<double, 4> levels{th.warn, th.soft, th.full, th.emergency};
-    for (size_t t = 0; t < kTiers.size(); ++t)
-        replace(m_thresholds[t], {QPointF(0, levels[t] * 100.0), QPointF(maxX, levels[t] * 100.0)});
+    for (size_t t = 0; t < kTiers.size(); ++t) {
+        const double level = frame.thresholds[t];
+        replace(m_thresholds[t], std::isnan(level) ? QList<QPointF>() : QList<QPointF>{{0, level}, {maxX, level}});
+    }
 
-    // Whole-number request ticks at a readable step, percent ticks every 10, 20 or 50.
-    setDynamicTicks(m_axisX, maxX, niceStep(maxX / 8.0));
-    const double top = std::ceil(std::min(peak * 1.1, 1000.0) / 10.0) * 10.0;
-    setDynamicTicks(m_axisY, top, top > 150 ? 50 : top > 60 ? 20 : 10);
-    setSelectedRequest(m_selected < rows ? m_selected : -1);
+    // Whole-number request ticks at a readable step; value ticks at the fitted step.
+    setDynamicTicks(m_axisX, m_view.min(), m_view.max(), std::max(1.0, timelineNiceStep(m_view.span() / 8.0)));
+    // Qt Charts lays the axis out again on every setLabelFormat(), changed or not.
+    const QString labelFormat = scale == TimelineScale::Tokens ? u"%gk"_s : u"%.0f"_s;
+    if (m_axisY->labelFormat() != labelFormat)
+        m_axisY->setLabelFormat(labelFormat);
+    setDynamicTicks(m_axisY, 0, m_range.top, m_range.tick);
+    if (m_selected >= rows)
+        m_selected = -1;
+    updateSelectionLine();
+    updateAxisTitle();
+
+    const QString clipNote = m_model ? TimelineToolTip::clipNote(*m_model, m_range.clips, m_range.top, scale) : QString();
+    if (clipNote != m_clipNote || viewMoved) {
+        m_clipNote = clipNote;
+        Q_EMIT viewChanged();
+    }
+}
+
+void TimelineChart::updateAxisTitle()
+{
+    const QString title = m_model ? TimelineToolTip::axisTitle(*m_model, m_scale) : tr("Context used (%)");
+    if (m_axisY->titleText() != title)
+        m_axisY->setTitleText(title);
+    const QString note = m_model ? TimelineToolTip::windowNote(*m_model, m_scale) : QString();
+    if (note != m_windowNote) {
+        m_windowNote = note;
+        Q_EMIT viewChanged();
+    }
 }
 
 void TimelineChart::setSelectedRequest(int row)
 {
     m_selected = row;
-    if (row < 0) {
+    // Unzoomed, every request is in view (once the next refresh has the new session's length).
+    if (m_selected >= 0 && m_view.isZoomed() && (m_selected < m_view.min() || m_selected > m_view.max())) {
+        m_view.ensureVisible(m_selected);
+        refreshNow();
+        Q_EMIT viewChanged();
+        return;
+    }
+    updateSelectionLine();
+}
+
+void TimelineChart::updateSelectionLine()
+{
+    if (m_selected < 0) {
         m_selection->clear();
         return;
     }
-    m_selection->replace({QPointF(row, 0), QPointF(row, m_axisY->max())});
+    m_selection->replace({QPointF(m_selected, 0), QPointF(m_selected, m_axisY->max())});
+}
+
+void TimelineChart::moveSelection(int step)
+{
+    const int rows = m_model ? m_model->rowCount() : 0;
+    if (rows == 0 || step == 0)
+        return;
+    int row;
+    if (m_selected < 0)
+        row = step > 0 ? int(std::ceil(m_view.min())) : int(std::floor(m_view.max()));
+    else
+        row = m_selected + step;
+    row = std::clamp(row, 0, rows - 1);
+    if (row == m_selected)
+        return;
+    setSelectedRequest(row);
+    Q_EMIT requestSelected(row);
+}
+
+void TimelineChart::zoomBy(double factor, double anchor)
+{
+    const double before = m_view.span();
+    m_view.zoom(factor, anchor);
+    if (m_view.span() != before || !m_view.isZoomed()) {
+        refreshNow();
+        Q_EMIT viewChanged();
+    }
+}
+
+void TimelineChart::zoomIn()
+{
+    // Around the selected request while it is in view, else around the middle.
+    const bool selectedInView = m_selected >= m_view.min() && m_selected <= m_view.max() && m_selected >= 0;
+    zoomBy(kZoomStep, selectedInView ? m_selected : (m_view.min() + m_view.max()) / 2);
+}
+
+void TimelineChart::zoomOut()
+{
+    zoomBy(1 / kZoomStep, (m_view.min() + m_view.max()) / 2);
+}
+
+void TimelineChart::resetZoom()
+{
+    if (!m_view.isZoomed())
+        return;
+    m_view.reset();
+    refreshNow();
+    Q_EMIT viewChanged();
+}
+
+void TimelineChart::panBy(double requests)
+{
+    const double before = m_view.min();
+    m_view.pan(requests);
+    if (m_view.min() != before) {
+        refreshNow();
+        Q_EMIT viewChanged();
+    }
 }
 
 int TimelineChart::rowForX(double x) const
@@ -259,6 +387,25 @@ int TimelineChart::rowForX(double x) const
     if (rows == 0)
         return -1;
     return std::clamp(int(std::lround(x)), 0, rows - 1);
+}
+
+double TimelineChart::requestAt(const QPoint &viewportPos) const
+{
+    const QPointF at = m_lineLayer->mapFromScene(mapToScene(viewportPos));
+    if (!chart()->plotArea().contains(at))
+        return std::numeric_limits<double>::quiet_NaN();
+    return m_lineLayer->mapFromLayer(at).x();
+}
+
+bool TimelineChart::isOverData(const QPoint &viewportPos) const
+{
+    const QPointF at = m_lineLayer->mapFromScene(mapToScene(viewportPos));
+    return m_markerLayer->hitAt(at).item >= 0 || m_lineLayer->hitAt(at).item >= 0;
+}
+
+double TimelineChart::plotWidth() const
+{
+    return chart()->plotArea().width();
 }
 
 void TimelineChart::onPointClicked(const QPointF &point)
@@ -270,25 +417,64 @@ void TimelineChart::onPointClicked(const QPointF &point)
     Q_EMIT requestSelected(row);
 }
 
-void TimelineChart::onPointHovered(const QPointF &point, bool state)
+void TimelineChart::showHoverText(const QString &text)
 {
-    if (!state) {
+    if (text.isEmpty())
         QToolTip::hideText();
-        return;
-    }
+    else
+        QToolTip::showText(QCursor::pos(), text, this);
+}
+
+QString TimelineChart::lineText(int line, const QPointF &point) const
+{
     const int row = rowForX(point.x());
-    if (row < 0 || !m_model)
-        return;
-    const TimelineRow &r = m_model->recorded().at(row);
-    QString text = tr("Request %1: history %2%, sent %3%")
-                       .arg(r.requestIndex)
-                       .arg(r.historyRatio * 100.0, 0, 'f', 1)
-                       .arg(r.sentRatio * 100.0, 0, 'f', 1);
-    if (!r.recordSummary.isEmpty())
-        text += u'\n' + r.recordSummary;
-    if (!r.sourceCompaction.isEmpty())
-        text += u'\n' + r.sourceCompaction;
-    QToolTip::showText(QCursor::pos(), text, this);
+    if (!m_model || row < 0)
+        return {};
+    const auto band = std::find(m_clipBands.begin(), m_clipBands.end(), line);
+    if (band != m_clipBands.end()) {
+        const TimelineSeries series = kSeries[size_t(band - m_clipBands.begin())];
+        for (const TimelineClip &clip : m_range.clips)
+            if (clip.series == series && row >= clip.firstRow && row <= clip.lastRow)
+                return TimelineToolTip::clip(*m_model, clip, m_range.top, effectiveScale());
+        return {};
+    }
+    const auto it = std::find(m_lines.begin(), m_lines.end(), line);
+    if (it == m_lines.end())
+        return {};
+    return TimelineToolTip::point(*m_model, row, kSeries[size_t(it - m_lines.begin())]);
+}
+
+QString TimelineChart::markerText(int group, const QPointF &point) const
+{
+    const int row = rowForX(point.x());
+    if (!m_model || row < 0)
+        return {};
+    if (group == m_sourceMarkerGroup)
+        return TimelineToolTip::sourceCompaction(*m_model, row);
+    if (std::find(m_markerGroups.begin(), m_markerGroups.end(), group) != m_markerGroups.end())
+        return TimelineToolTip::compaction(*m_model, row, false);
+    if (std::find(m_whatIfMarkerGroups.begin(), m_whatIfMarkerGroups.end(), group) != m_whatIfMarkerGroups.end())
+        return TimelineToolTip::compaction(*m_model, row, true);
+    const auto clipGroup = std::find(m_clipGroups.begin(), m_clipGroups.end(), group);
+    if (clipGroup != m_clipGroups.end()) {
+        const TimelineSeries series = kSeries[size_t(clipGroup - m_clipGroups.begin())];
+        for (const TimelineClip &clip : m_range.clips)
+            if (clip.series == series && clip.peakRow == row)
+                return TimelineToolTip::clip(*m_model, clip, m_range.top, effectiveScale());
+    }
+    return {};
+}
+
+QString TimelineChart::toolTipAt(const QPoint &viewportPos) const
+{
+    const QPointF at = m_markerLayer->mapFromScene(mapToScene(viewportPos));
+    const TimelinePlotLayer::Hit marker = m_markerLayer->hitAt(at);
+    if (marker.item >= 0)
+        return markerText(marker.item, marker.point);
+    const TimelinePlotLayer::Hit line = m_lineLayer->hitAt(m_lineLayer->mapFromScene(mapToScene(viewportPos)));
+    if (line.item >= 0)
+        return lineText(line.item, line.point);
+    return {};
 }
 
 void TimelineChart::applyStyle()
@@ -339,6 +525,15 @@ void TimelineChart::applyStyle()
         m_thresholds[t]->setPen(pen(c, 1.2, Qt::DashLine));
         m_markerLayer->setStyle(m_markerGroups[t], {MarkerShape::Circle, 10, QPen(c.darker(130), 2.0), QBrush(c)});
         m_markerLayer->setStyle(m_whatIfMarkerGroups[t], {MarkerShape::Circle, 9, pen(c, 2.0), QBrush(Qt::NoBrush)});
+    }
+    // Where a line runs above the top: a band along the top in the line's colour, a small
+    // triangle at its highest point.
+    for (size_t i = 0; i < linePens.size(); ++i) {
+        QPen band = pen(linePens[i].color(), 4.0);
+        band.setCapStyle(Qt::FlatCap);
+        m_lineLayer->setPen(m_clipBands[i], band);
+        m_markerLayer->setStyle(m_clipGroups[i], {MarkerShape::Triangle, 9, QPen(palette().color(QPalette::Base), 1.0),
+                                                  QBrush(linePens[i].color())});
     }
     updateLegend();
 }

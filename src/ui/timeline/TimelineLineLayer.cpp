@@ -37,6 +37,13 @@ int TimelineLineLayer::addLine(Kind kind, const QPen &pen)
     return int(m_lines.size()) - 1;
 }
 
+int TimelineLineLayer::addSegments(Kind kind, const QPen &pen)
+{
+    const int line = addLine(kind, pen);
+    m_lines.at(size_t(line)).segments = true;
+    return line;
+}
+
 void TimelineLineLayer::setPen(int line, const QPen &pen)
 {
     Line &l = m_lines.at(size_t(line));
@@ -152,6 +159,16 @@ TimelinePlotLayer::Hit TimelineLineLayer::hitAt(const QPointF &pos) const
                 continue;
             const qreal reach = l.pen.widthF() / 2 + kHitSlop;
             const QList<QPointF> &p = l.positions;
+            if (l.segments) {
+                for (qsizetype i = 0; i + 1 < p.size(); i += 2) {
+                    const qreal d = distanceToSegment(pos, p[i], p[i + 1]);
+                    if (d <= reach && d < best) {
+                        best = d;
+                        hit.item = li;
+                    }
+                }
+                continue;
+            }
             // Positions run left to right: start at the last one left of the reach.
             auto first = std::lower_bound(p.cbegin(), p.cend(), pos.x() - reach,
                                           [](const QPointF &a, qreal x) { return a.x() < x; });
@@ -194,6 +211,10 @@ void TimelineLineLayer::drawLine(QPainter *painter, const Line &line, bool raste
     painter->setPen(line.pen);
     painter->setBrush(Qt::NoBrush);
     const QList<QPointF> &p = line.positions;
+    if (line.segments) {
+        painter->drawLines(p.constData(), int(p.size() / 2));
+        return;
+    }
     // A raster painter strokes a pen wider than a pixel into a polygon and fills it. As one path,
     // a 2,000-request sawtooth makes a polygon of thousands of crossing edges: about 800M
     // instructions to fill. Stroked one segment at a time (as Qt Charts does) it is about 29M.

@@ -29,6 +29,8 @@ public:
     ~TimelineLineLayer() override;
 
     int addLine(Kind kind, const QPen &pen = QPen());
+    // A line of separate segments: its points pair up (first with second, third with fourth...).
+    int addSegments(Kind kind, const QPen &pen = QPen());
     int lineCount() const { return int(m_lines.size()); }
     void setPen(int line, const QPen &pen);
     const QPen &pen(int line) const { return m_lines.at(size_t(line)).pen; }
@@ -61,6 +63,7 @@ private:
     struct Line
     {
         Kind kind = Kind::Live;
+        bool segments = false;
         QPen pen;
         QList<QPointF> points;      // data coordinates
         QList<QPointF> positions;   // layer coordinates, valid while !dirty

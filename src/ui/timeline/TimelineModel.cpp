@@ -1,6 +1,10 @@
 #include "TimelineModel.h"
 
+#include "compaction/TokenEstimate.h"
+
 #include <QLocale>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -98,9 +102,21 @@ void TimelineModel::setRecorded(const QList<TimelineRow> &rows)
     endResetModel();
 }
 
+void TimelineModel::setRecorded(const QList<TimelineRow> &rows, qint64 window)
+{
+    m_recordedWindow = std::max<qint64>(window, 0);
+    setRecorded(rows);
+}
+
 void TimelineModel::setWhatIf(const QList<WhatIfRow> &rows)
 {
+    setWhatIf(rows, m_recordedWindow);
+}
+
+void TimelineModel::setWhatIf(const QList<WhatIfRow> &rows, qint64 window)
+{
     m_whatIf = rows;
+    m_whatIfWindow = window == kUnknownWindow ? window : std::max<qint64>(window, 0);
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, WhatIfColumn), index(int(m_rows.size()) - 1, WhatIfTierColumn));
     Q_EMIT whatIfChanged();
@@ -112,6 +128,90 @@ void TimelineModel::setThresholds(const TimelineThresholds &thresholds)
         return;
     m_thresholds = thresholds;
     Q_EMIT thresholdsChanged();
+}
+
+qint64 TimelineModel::referenceWindow() const
+{
+    return !m_whatIf.isEmpty() && m_whatIfWindow > 0 ? m_whatIfWindow : m_recordedWindow;
+}
+
+bool TimelineModel::whatIfAtOtherWindow() const
+{
+    return !m_whatIf.isEmpty() && m_whatIfWindow != m_recordedWindow && m_whatIfWindow != kUnknownWindow
+        && m_recordedWindow != kUnknownWindow;
+}
+
+TimelineScale TimelineModel::effectiveScale(TimelineScale wanted) const
+{
+    return referenceWindow() == 0 ? TimelineScale::Tokens : wanted;
+}
+
+namespace {
+// A count given only as a ratio, back in tokens: the ratio was tokens divided by the window.
+qint64 tokensOf(qint64 given, double ratio, qint64 window)
+{
+    if (given >= 0)
+        return given;
+    return window > 0 && !std::isnan(ratio) ? std::llround(ratio * double(window)) : -1;
+}
+} // namespace
+
+qint64 TimelineModel::tokens(TimelineSeries series, int row) const
+{
+    if (row < 0 || row >= m_rows.size())
+        return -1;
+    const TimelineRow &r = m_rows.at(row);
+    switch (series) {
+    case TimelineSeries::History: return tokensOf(r.historyTokens, r.historyRatio, m_recordedWindow);
+    case TimelineSeries::Sent: return tokensOf(r.sentTokens, r.sentRatio, m_recordedWindow);
+    case TimelineSeries::Reported: return tokensOf(r.reportedTokens, r.reportedRatio, m_recordedWindow);
+    case TimelineSeries::WhatIf:
+        if (row >= m_whatIf.size())
+            return -1;
+        return tokensOf(m_whatIf.at(row).tokens, m_whatIf.at(row).ratioAfter, m_whatIfWindow);
+    }
+    return -1;
+}
+
+double TimelineModel::value(TimelineSeries series, int row, TimelineScale scale) const
+{
+    constexpr double none = std::numeric_limits<double>::quiet_NaN();
+    if (row < 0 || row >= m_rows.size())
+        return none;
+    if (effectiveScale(scale) == TimelineScale::Tokens) {
+        const qint64 count = tokens(series, row);
+        return count >= 0 ? double(count) : none;
+    }
+    const TimelineRow &r = m_rows.at(row);
+    double ratio = none;
+    qint64 window = m_recordedWindow;
+    switch (series) {
+    case TimelineSeries::History: ratio = r.historyRatio; break;
+    case TimelineSeries::Sent: ratio = r.sentRatio; break;
+    case TimelineSeries::Reported: ratio = r.reportedRatio; break;
+    case TimelineSeries::WhatIf:
+        if (row >= m_whatIf.size())
+            return none;
+        ratio = m_whatIf.at(row).ratioAfter;
+        window = m_whatIfWindow;
+        break;
+    }
+    // A ratio of another window is rescaled through its tokens, with the engine's one division.
+    const qint64 reference = referenceWindow();
+    if (window != reference && reference > 0) {
+        const qint64 count = tokens(series, row);
+        if (count >= 0)
+            return TokenEstimate::ratioFor(count, reference) * 100.0;
+    }
+    return std::isnan(ratio) ? none : ratio * 100.0;
+}
+
+double TimelineModel::thresholdValue(double fraction, TimelineScale scale) const
+{
+    if (effectiveScale(scale) == TimelineScale::Percent)
+        return fraction * 100.0;
+    const qint64 reference = referenceWindow();
+    return reference > 0 ? fraction * double(reference) : std::numeric_limits<double>::quiet_NaN();
 }
 
 QString TimelineModel::toCsv() const

@@ -3,8 +3,12 @@
 #include "TimelineChart.h"
 #include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
+#include "settings/AppSettings.h"
 
+#include <QButtonGroup>
 #include <QFileDialog>
+#include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -13,6 +17,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -23,9 +28,60 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_chart(new TimelineChart(this))
+    , m_percentButton(new QToolButton(this))
+    , m_tokensButton(new QToolButton(this))
+    , m_resetZoomButton(new QToolButton(this))
+    , m_windowLabel(new QLabel(this))
+    , m_zoomLabel(new QLabel(this))
+    , m_note(new QLabel(this))
 {
     setObjectName(u"TimelinePanel"_s);
     m_chart->setModel(model);
+
+    // The vertical axis: percent of one window, or tokens.
+    m_percentButton->setObjectName(u"TimelinePercentButton"_s);
+    m_percentButton->setText(tr("% of window"));
+    m_percentButton->setToolTip(tr("Measure every line as a share of one context window (the what-if's, when it has its own)"));
+    m_tokensButton->setObjectName(u"TimelineTokensButton"_s);
+    m_tokensButton->setText(tr("Tokens"));
+    m_tokensButton->setToolTip(tr("Measure every line in tokens"));
+    auto *scaleGroup = new QButtonGroup(this);
+    for (QToolButton *button : {m_percentButton, m_tokensButton}) {
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        scaleGroup->addButton(button);
+    }
+    m_percentButton->setChecked(true);
+    connect(m_percentButton, &QToolButton::toggled, this, [this](bool on) {
+        if (!on)
+            return;
+        m_chart->setScale(TimelineScale::Percent);
+        if (m_settings)
+            m_settings->setTimelineAxis(AppSettings::TimelineAxis::Percent);
+    });
+    connect(m_tokensButton, &QToolButton::toggled, this, [this](bool on) {
+        if (!on)
+            return;
+        m_chart->setScale(TimelineScale::Tokens);
+        if (m_settings)
+            m_settings->setTimelineAxis(AppSettings::TimelineAxis::Tokens);
+    });
+
+    m_resetZoomButton->setObjectName(u"TimelineResetZoomButton"_s);
+    m_resetZoomButton->setText(tr("Show all"));
+    m_resetZoomButton->setToolTip(tr("Show every request again (0). The wheel zooms, a drag or Shift+wheel pans, + and - zoom, "
+                                     "Left and Right move the selected request."));
+    m_resetZoomButton->setAutoRaise(true);
+    connect(m_resetZoomButton, &QToolButton::clicked, m_chart, &TimelineChart::resetZoom);
+    m_windowLabel->setObjectName(u"TimelineWindowLabel"_s);
+    // As narrow as the dock wants: the whole sentence is in its tooltip.
+    m_windowLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_windowLabel->setMinimumWidth(40);
+    m_zoomLabel->setObjectName(u"TimelineZoomLabel"_s);
+    m_note->setObjectName(u"TimelineNote"_s);
+    m_note->setWordWrap(true);
+    m_note->setContentsMargins(6, 0, 6, 0);
+    connect(m_chart, &TimelineChart::viewChanged, this, &TimelinePanel::updateStatus);
 
     auto *exportButton = new QToolButton(this);
     exportButton->setObjectName(u"TimelineExportButton"_s);
@@ -43,10 +99,18 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     layout->setSpacing(0);
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
-    bar->addStretch();
+    bar->addWidget(m_percentButton);
+    bar->addWidget(m_tokensButton);
+    bar->addSpacing(8);
+    bar->addWidget(m_windowLabel, 1);
+    bar->addSpacing(8);
+    bar->addWidget(m_zoomLabel);
+    bar->addWidget(m_resetZoomButton);
     bar->addWidget(exportButton);
     layout->addLayout(bar);
+    layout->addWidget(m_note);
     layout->addWidget(m_chart, 1);
+    updateStatus();
 
     connect(m_chart, &TimelineChart::requestSelected, this, &TimelinePanel::requestChosen);
     connect(m_chart->markerLayer(), &TimelineMarkerLayer::clicked, this, &TimelinePanel::onMarkerClicked);
@@ -69,6 +133,36 @@ void TimelinePanel::onMarkerClicked(const QPointF &point)
             return;
         }
     }
+}
+
+void TimelinePanel::setSettings(AppSettings *settings)
+{
+    m_settings = nullptr; // checking the button below is not a choice to store
+    const bool tokens = settings && settings->timelineAxis() == AppSettings::TimelineAxis::Tokens;
+    (tokens ? m_tokensButton : m_percentButton)->setChecked(true);
+    m_settings = settings;
+}
+
+void TimelinePanel::updateStatus()
+{
+    const TimelineViewport &view = m_chart->visibleRequests();
+    const int rows = m_model->rowCount();
+    const bool zoomed = m_chart->isZoomed() && rows > 0;
+    if (zoomed) {
+        const int first = std::clamp(int(std::ceil(view.min())), 0, rows - 1);
+        const int last = std::clamp(int(std::floor(view.max())), 0, rows - 1);
+        m_zoomLabel->setText(tr("Requests %1–%2 of %3")
+                                 .arg(m_model->recorded().at(first).requestIndex)
+                                 .arg(m_model->recorded().at(last).requestIndex)
+                                 .arg(QLocale().toString(rows)));
+    } else {
+        m_zoomLabel->clear();
+    }
+    m_resetZoomButton->setVisible(zoomed);
+    m_windowLabel->setText(m_chart->windowNote());
+    m_windowLabel->setToolTip(m_chart->windowNote());
+    m_note->setText(m_chart->clipNote());
+    m_note->setVisible(!m_chart->clipNote().isEmpty());
 }
 
 bool TimelinePanel::exportCsv(const QString &path, QString *error) const

@@ -2,12 +2,18 @@
 
 #include <QWidget>
 
+class QLabel;
+class QToolButton;
+
 namespace wl {
 
+class AppSettings;
 class TimelineChart;
 class TimelineModel;
 
-// The Timeline dock's widget: the chart and its export actions.
+// The Timeline dock's widget: the chart, its scale (percent of the window or tokens, remembered
+// in the AppSettings), its zoom, what it says about clipped lines and windows, and its export
+// actions.
 class TimelinePanel : public QWidget
 {
     Q_OBJECT
@@ -17,6 +23,9 @@ public:
     TimelineChart *chart() const { return m_chart; }
 
     bool exportCsv(const QString &path, QString *error = nullptr) const;
+
+    // Reads the remembered scale from `settings` and stores the user's later choices there.
+    void setSettings(AppSettings *settings);
 
     // Draws the selection at request `index` (-1: none) without emitting requestChosen.
     void selectRequest(int index);
@@ -31,9 +40,17 @@ private:
     void onMarkerClicked(const QPointF &point);
 
     void exportTo(const QString &format);
+    void updateStatus();
 
     TimelineModel *m_model;
     TimelineChart *m_chart;
+    AppSettings *m_settings = nullptr;
+    QToolButton *m_percentButton;
+    QToolButton *m_tokensButton;
+    QToolButton *m_resetZoomButton;
+    QLabel *m_windowLabel;   // which window the lines are measured against
+    QLabel *m_zoomLabel;
+    QLabel *m_note;          // what is clipped at the top, and by how much
 };
 
 } // namespace wl

@@ -37,6 +37,8 @@ public:
         QPointF point;
     };
     virtual Hit hitAt(const QPointF &pos) const = 0;
+    // The item the mouse is over (as last signalled by hovered()), or -1.
+    int hoveredItem() const { return m_hovered.item; }
 
     // The scene finds the item under the mouse with these: both answer with hitAt() rather than
     // intersecting a shape of hundreds of overlapping circles or a stroked sawtooth.

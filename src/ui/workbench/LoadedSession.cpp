@@ -124,9 +124,13 @@ QList<TimelineRow> LoadedSession::timelineRows() const
             historyBytes += history.at(counted).byteCount();
         // Besides the view: what the replay counts with every request (schemas, an import's overhead).
         const qint64 besides = (policy.countToolSchemas ? r.toolSchemaTokens : 0) + replay.overheadTokens + policy.reservedOutput;
+        row.historyTokens = TokenEstimate::tokensForBytes(historyBytes) + besides;
+        row.sentTokens = r.estimateTokens + besides;
+        if (r.inputTokens)
+            row.reportedTokens = *r.inputTokens;
         if (window > 0) {
-            row.historyRatio = double(TokenEstimate::tokensForBytes(historyBytes) + besides) / window;
-            row.sentRatio = double(r.estimateTokens + besides) / window;
+            row.historyRatio = double(row.historyTokens) / window;
+            row.sentRatio = double(row.sentTokens) / window;
             if (r.inputTokens)
                 row.reportedRatio = double(*r.inputTokens) / window;
         }

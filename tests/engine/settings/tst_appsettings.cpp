@@ -75,6 +75,7 @@ void TestAppSettings::defaultsWithNothingStored()
     QCOMPARE(settings.turnLimit(), AppSettings::kDefaultTurnLimit);
     QCOMPARE(settings.theme(), AppSettings::Theme::System);
     QCOMPARE(settings.language(), u"system"_s);
+    QCOMPARE(settings.timelineAxis(), AppSettings::TimelineAxis::Percent);
     QVERIFY(settings.profileLoadErrors().isEmpty());
 }
 
@@ -108,6 +109,7 @@ void TestAppSettings::roundTrip()
         settings.setTurnLimit(250);
         settings.setTheme(AppSettings::Theme::Dark);
         settings.setLanguage(u"zh_CN"_s);
+        settings.setTimelineAxis(AppSettings::TimelineAxis::Tokens);
         settings.sync();
     }
     AppSettings reread(m_path);
@@ -121,6 +123,7 @@ void TestAppSettings::roundTrip()
     QCOMPARE(reread.turnLimit(), 250);
     QCOMPARE(reread.theme(), AppSettings::Theme::Dark);
     QCOMPARE(reread.language(), u"zh_CN"_s);
+    QCOMPARE(reread.timelineAxis(), AppSettings::TimelineAxis::Tokens);
 }
 
 void TestAppSettings::changedOncePerRealChange_data()
@@ -133,6 +136,7 @@ void TestAppSettings::changedOncePerRealChange_data()
     QTest::newRow("profiles") << int(AppSettings::Key::ProviderProfiles);
     QTest::newRow("compaction") << int(AppSettings::Key::CompactionPolicy);
     QTest::newRow("approval") << int(AppSettings::Key::ApprovalPolicy);
+    QTest::newRow("timeline axis") << int(AppSettings::Key::TimelineAxis);
 }
 
 void TestAppSettings::changedOncePerRealChange()
@@ -153,6 +157,7 @@ void TestAppSettings::changedOncePerRealChange()
         case AppSettings::Key::CompactionPolicy: settings.setCompactionPolicy(policy); break;
         case AppSettings::Key::ApprovalPolicy: settings.setApprovalPolicy(approval); break;
         case AppSettings::Key::SummarizerProfile: settings.setSummarizerProfileName(u"A"_s); break;
+        case AppSettings::Key::TimelineAxis: settings.setTimelineAxis(AppSettings::TimelineAxis::Tokens); break;
         }
     };
     set();

@@ -1,5 +1,6 @@
 #include "WhatIfBinding.h"
 #include "thresholds/ThresholdsPanel.h"
+#include "compaction/TokenEstimate.h"
 #include "timeline/TimelineModel.h"
 #include "whatif/WhatIfSession.h"
 
@@ -55,6 +56,7 @@ private Q_SLOTS:
     void sliderDrivesWhatIf();
     void runnerCoalesces();
     void runnerSharesFactsAcrossRuns();
+    void whatIfWindowReachesTheTimeline();
 };
 
 void TestThresholdsDock::orderIsKept_data()
@@ -333,4 +335,44 @@ void TestThresholdsDock::runnerSharesFactsAcrossRuns()
 }
 
 QTEST_MAIN(TestThresholdsDock)
+// A what-if at another window: the timeline gets the replay's window and every row's tokens, so
+// it can measure all its lines against one window.
+void TestThresholdsDock::whatIfWindowReachesTheTimeline()
+{
+    const Simulator::Input input = growingSession(60);
+    ThresholdsPanel panel;
+    TimelineModel timeline;
+    timeline.setRecorded(QList<TimelineRow>(60), input.policy.contextWindow);
+    panel.setPolicy(input.policy);
+    WhatIfBinding binding(&panel, &timeline);
+    binding.setSession(input);
+    QSignalSpy results(&binding, &WhatIfBinding::resultReady);
+    const qint64 half = input.policy.contextWindow / 2;
+    auto *window = panel.findChild<QSpinBox *>(u"ContextWindowSpin"_s);
+    QVERIFY(window);
+    window->setValue(int(half));
+    QVERIFY(results.wait(5000));
+    QCOMPARE(timeline.whatIfWindow(), half);
+    QVERIFY(timeline.whatIfAtOtherWindow());
+    QCOMPARE(timeline.referenceWindow(), half);
+
+    Simulator::Input direct = input;
+    direct.policy = panel.policy();
+    const SimulationResult expected = Simulator::simulate(direct);
+    QCOMPARE(timeline.whatIf().size(), expected.rows.size());
+    bool compacted = false;
+    for (qsizetype i = 0; i < expected.rows.size(); ++i) {
+        const SimulationRow &row = expected.rows.at(i);
+        const WhatIfRow &w = timeline.whatIf().at(i);
+        QCOMPARE(w.tokens, row.totalTokensAfter);
+        QCOMPARE(TokenEstimate::ratioFor(w.tokens, half), w.ratioAfter); // the tokens the ratio counts
+        QCOMPARE(w.viewTokensBefore, row.tokensBefore);
+        QCOMPARE(w.viewTokensAfter, row.tokensAfter);
+        QCOMPARE(w.summarized, row.summarized);
+        QCOMPARE(w.offloaded, row.offloaded);
+        compacted = compacted || w.tier != Tier::None;
+    }
+    QVERIFY(compacted);
+}
+
 #include "tst_thresholdsdock.moc"

@@ -67,8 +67,14 @@ void TestWorkbench::demoHasEveryTier()
     QVERIFY(!m_session.anchorSnapshots().isEmpty());
     QVERIFY(m_session.source.has_value()); // imported: the source agent's own compaction is known
     int sourceMarks = 0;
-    for (const TimelineRow &row : m_session.timelineRows())
+    const double window = double(m_session.policy.contextWindow);
+    for (const TimelineRow &row : m_session.timelineRows()) {
         sourceMarks += row.sourceCompaction.isEmpty() ? 0 : 1;
+        // The timeline gets tokens with its ratios, to measure against another window.
+        QVERIFY(row.sentTokens > 0 && row.historyTokens > 0);
+        QCOMPARE(row.sentRatio, double(row.sentTokens) / window);
+        QCOMPARE(row.reportedTokens >= 0, !std::isnan(row.reportedRatio));
+    }
     QCOMPARE(sourceMarks, 1);
 }
 
@@ -77,6 +83,7 @@ void TestWorkbench::selectingARequestUpdatesTheDocks()
     MainWindow window;
     window.showSession(m_session);
     QCOMPARE(window.selectedRequest(), m_session.requestCount() - 1);
+    QCOMPARE(window.timelinePanel()->chart()->model()->recordedWindow(), m_session.policy.contextWindow);
 
     // A request with a Full-tier compaction before it.
     const auto full = std::find_if(m_session.records.cbegin(), m_session.records.cend(),
