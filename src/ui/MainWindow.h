@@ -117,6 +117,7 @@ private:
     void createCentralArea();
     void createDocks();
     QDockWidget *addPanelDock(const char *objectName, QWidget *panel, Qt::DockWidgetArea area);
+    void setIcons();
     void showDocks(const LoadedSession &session);
     void applySetting(int key);
     void applyProfiles();
