@@ -110,7 +110,7 @@ void OffloadsPanel::setRows(const QList<OffloadRow> &rows)
     }
     // Call ids are long and say little: the Source column gets the room, the id a glimpse (its tooltip and
     // the context menu have it whole).
-    const int idWidth = m_view->fontMetrics().horizontalAdvance(u'x') * 14;
+    const int idWidth = m_view->fontMetrics().horizontalAdvance(u'x') * 10;
     if (m_view->columnWidth(OffloadListModel::CallIdColumn) > idWidth)
         m_view->setColumnWidth(OffloadListModel::CallIdColumn, idWidth);
 }
