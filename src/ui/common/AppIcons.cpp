@@ -4,9 +4,12 @@
 #include <QIconEngine>
 #include <QPainter>
 #include <QPixmap>
+#include <QPixmapCache>
 #include <QStyle>
 #include <QStyleOption>
 #include <QSvgRenderer>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -46,12 +49,14 @@ class SvgIconEngine : public QIconEngine
 public:
     explicit SvgIconEngine(const QString &path)
         : m_path(path)
+        , m_renderer(std::make_shared<QSvgRenderer>(path))
     {
     }
 
     void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State state) override
     {
-        painter->drawPixmap(rect, pixmap(rect.size() * painter->device()->devicePixelRatioF(), mode, state));
+        const qreal scale = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+        painter->drawPixmap(rect, scaledPixmap(rect.size(), mode, state, scale));
     }
 
     QPixmap pixmap(const QSize &size, QIcon::Mode mode, QIcon::State state) override
@@ -62,23 +67,28 @@ public:
     QPixmap scaledPixmap(const QSize &size, QIcon::Mode mode, QIcon::State, qreal scale) override
     {
         const QSize pixels = size * scale;
-        if (pixels.isEmpty())
+        if (pixels.isEmpty() || !m_renderer->isValid())
             return {};
+        // Menus and buttons ask on every paint: each size and mode is drawn once.
+        // (The disabled look follows the palette.)
+        const qint64 palette = mode == QIcon::Disabled ? QApplication::palette().cacheKey() : 0;
+        const QString key = u"wl_icon:%1:%2x%3:%4:%5"_s.arg(m_path).arg(pixels.width()).arg(pixels.height()).arg(int(mode)).arg(palette);
+        QPixmap out;
+        if (QPixmapCache::find(key, &out))
+            return out;
         QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::transparent);
-        QSvgRenderer renderer(m_path);
-        if (!renderer.isValid())
-            return {};
         QPainter painter(&image);
-        renderer.render(&painter, QRectF(QPointF(0, 0), QSizeF(pixels)));
+        m_renderer->render(&painter, QRectF(QPointF(0, 0), QSizeF(pixels)));
         painter.end();
-        QPixmap out = QPixmap::fromImage(image);
+        out = QPixmap::fromImage(image);
         out.setDevicePixelRatio(scale);
         if (mode == QIcon::Disabled && qApp) {
             QStyleOption option;
             option.palette = QApplication::palette();
             out = QApplication::style()->generatedIconPixmap(QIcon::Disabled, out, &option);
         }
+        QPixmapCache::insert(key, out);
         return out;
     }
 
@@ -94,16 +104,17 @@ public:
 
     QIconEngine *clone() const override
     {
-        return new SvgIconEngine(m_path);
+        return new SvgIconEngine(*this);
     }
 
     bool isNull() override
     {
-        return !QSvgRenderer(m_path).isValid();
+        return !m_renderer->isValid();
     }
 
 private:
     QString m_path;
+    std::shared_ptr<QSvgRenderer> m_renderer; // shared by clones; drawn on the GUI thread only
 };
 
 const Entry &entryOf(Icon icon)
