@@ -67,7 +67,6 @@ OffloadsPanel::OffloadsPanel(QWidget *parent)
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setTextElideMode(Qt::ElideMiddle); // a long path keeps its file name in sight
     m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(OffloadListModel::SourceColumn, QHeaderView::Stretch);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &OffloadsPanel::openCurrent);
     connect(m_view, &QTreeView::doubleClicked, this, &OffloadsPanel::requestLocate);
     connect(m_view, &QTreeView::customContextMenuRequested, this, &OffloadsPanel::showContextMenu);
@@ -105,14 +104,19 @@ void OffloadsPanel::setRows(const QList<OffloadRow> &rows)
     if (!current.isEmpty() && currentCallId() != current && !showCallId(current))
         m_viewer->clear();
     for (int c = 0; c < OffloadListModel::ColumnCount; ++c) {
-        if (c != OffloadListModel::SourceColumn)
+        if (c != OffloadListModel::SourceColumn && c != OffloadListModel::CallIdColumn)
             m_view->resizeColumnToContents(c);
     }
     // Call ids are long and say little: the Source column gets the room, the id a glimpse (its tooltip and
-    // the context menu have it whole).
-    const int idWidth = m_view->fontMetrics().horizontalAdvance(u'x') * 10;
-    if (m_view->columnWidth(OffloadListModel::CallIdColumn) > idWidth)
-        m_view->setColumnWidth(OffloadListModel::CallIdColumn, idWidth);
+    // the context menu have it whole). Once: afterwards the widths are the user's (or their saved state).
+    if (!m_columnsSized && !rows.isEmpty()) {
+        m_columnsSized = true;
+        const int x = m_view->fontMetrics().horizontalAdvance(u'x');
+        m_view->resizeColumnToContents(OffloadListModel::CallIdColumn);
+        m_view->setColumnWidth(OffloadListModel::CallIdColumn,
+                               std::min(m_view->columnWidth(OffloadListModel::CallIdColumn), 10 * x));
+        m_view->setColumnWidth(OffloadListModel::SourceColumn, 32 * x);
+    }
 }
 
 void OffloadsPanel::updateReadBacks(const QHash<QString, int> &countsByCallId)
@@ -163,6 +167,7 @@ bool OffloadsPanel::restoreState(const QByteArray &state)
         return false;
     const bool ok = m_splitter->restoreState(splitterState) && m_view->header()->restoreState(headerState);
     m_layoutSettled |= ok;
+    m_columnsSized |= ok;
     return ok;
 }
 

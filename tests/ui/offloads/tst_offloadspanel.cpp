@@ -229,6 +229,12 @@ void TestOffloadsPanel::rowsAreNamedByTheirSource()
     panel.setRows(rows);
     const int row = panel.model()->rowOfCallId(u"call_log_3"_s);
     QCOMPARE(panel.model()->index(row, OffloadListModel::SourceColumn).data().toString(), u"mix test --trace"_s);
+    // The source has the room, the long call ids a glimpse; a refresh keeps widths the user set.
+    QTreeView *view = panel.view();
+    QVERIFY(view->columnWidth(OffloadListModel::SourceColumn) > 2 * view->columnWidth(OffloadListModel::CallIdColumn));
+    view->setColumnWidth(OffloadListModel::SourceColumn, 123);
+    panel.setRows(rows);
+    QCOMPARE(view->columnWidth(OffloadListModel::SourceColumn), 123);
     QVERIFY(panel.showCallId(u"call_log_3"_s));
     QCOMPARE(panel.viewer()->findChild<QLabel *>(u"offloadTitle"_s)->text(), u"bash · mix test --trace"_s);
     // The filter finds a result by its command.
