@@ -75,8 +75,11 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)             # Qt, KF6, qtkeychain librari
 # shlibdeps finds through the binaries; qt6-qpa-plugins holds only vnc and tuio.)
 # bubblewrap: the bash tool runs every command in bwrap and refuses without it.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite, bubblewrap")
-# Useful, not required: SVG theme icons, Qt's own translations, native Wayland.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-svg-plugins, qt6-translations-l10n, qt6-wayland")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "fonts-noto-cjk")
+# Useful, not required: SVG theme icons, Qt's own translations, native Wayland, and the fonts
+# the application font falls back to (FontFallbacks) so Chinese, Japanese, Korean and emoji in tool
+# output and the Chinese translation show no missing-glyph boxes. (Waterline's own icons are drawn
+# by Qt SVG itself and need no plugin.)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+    "qt6-svg-plugins, qt6-translations-l10n, qt6-wayland, fonts-noto-cjk, fonts-noto-color-emoji")
 
 include(CPack)

@@ -4,6 +4,7 @@
 #include "DockPanels.h"
 #include "WhatIfBinding.h"
 #include "anchors/AnchorHistoryModel.h"
+#include "common/AppIcons.h"
 #include "anchors/AnchorsPanel.h"
 #include "compactions/CompactionLogModel.h"
 #include "compactions/CompactionsPanel.h"
@@ -43,6 +44,7 @@
 #include <QProgressDialog>
 #include <QStackedWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -100,6 +102,7 @@ void MainWindow::init()
     createCentralArea();
     createActions();
     createDocks();
+    setIcons();
 
     m_statusSession = new QLabel(tr("No session open"), this);
     statusBar()->addWidget(m_statusSession, 1);
@@ -417,6 +420,39 @@ QDockWidget *MainWindow::addPanelDock(const char *objectName, QWidget *panel, Qt
         });
     }
     return dock;
+}
+
+void MainWindow::setIcons()
+{
+    // The icon theme's where it has them, the bundled set otherwise (AppIcons).
+    using AppIcons::Icon;
+    const std::pair<const char16_t *, Icon> actions[] = {
+        {u"NewSessionAction", Icon::NewSession}, {u"ImportAction", Icon::Import},
+        {u"ContinueImportAction", Icon::Run},    {u"DemoAction", Icon::Demo},
+        {u"SettingsAction", Icon::Settings},
+    };
+    for (const auto &[name, icon] : actions) {
+        if (auto *action = findChild<QAction *>(QString::fromUtf16(name)))
+            action->setIcon(AppIcons::icon(icon));
+    }
+    for (const DockPanel &panel : dockPanels()) {
+        const QString name = QString::fromLatin1(panel.objectName);
+        const QIcon icon = AppIcons::dockIcon(name);
+        if (auto *dock = findChild<QDockWidget *>(name)) {
+            dock->setWindowIcon(icon);
+            dock->toggleViewAction()->setIcon(icon);
+        }
+        if (auto *show = findChild<QAction *>(name + u"Action"_s))
+            show->setIcon(icon);
+    }
+    // The docks' Export buttons ("TimelineExportButton", ...): icon and text.
+    const auto buttons = findChildren<QToolButton *>();
+    for (QToolButton *button : buttons) {
+        if (button->objectName().endsWith(u"ExportButton")) {
+            button->setIcon(AppIcons::icon(Icon::Export));
+            button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        }
+    }
 }
 
 void MainWindow::createDocks()

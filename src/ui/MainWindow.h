@@ -127,6 +127,7 @@ private:
     void onStoreChanged();
     void updateTitle();
     void updateSessionStatus();
+    void setIcons();
     void showDocks(const LoadedSession &session);
     void applySetting(int key);
     void applyProfiles();

@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "conversation/PromptInput.h"
 #include "store/SessionStore.h"
 
 #include <QAction>
@@ -11,7 +12,9 @@
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTemporaryDir>
+#include <QPushButton>
 #include <QTest>
+#include <QToolButton>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -40,6 +43,7 @@ private Q_SLOTS:
     void helpHasAbout();
     void dropImports_data();
     void dropImports();
+    void mainActionsAndDocksHaveIcons();
 };
 
 void TestMainWindow::initTestCase()
@@ -199,6 +203,53 @@ void TestMainWindow::dropImports()
     QVERIFY2(finished.first().at(1).toString().isEmpty(), qPrintable(finished.first().at(1).toString()));
     QVERIFY(!finished.first().at(0).toString().isEmpty());
     QCOMPARE(store.listSessions().size(), sessions);
+}
+
+void TestMainWindow::mainActionsAndDocksHaveIcons()
+{
+    MainWindow window;
+    auto painted = [](const QIcon &icon) {
+        if (icon.isNull())
+            return false;
+        const QImage image = icon.pixmap(QSize(16, 16)).toImage();
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                if (qAlpha(image.pixel(x, y)) > 0)
+                    return true;
+            }
+        }
+        return false;
+    };
+    for (const char *name : {"NewSessionAction", "ImportAction", "ContinueImportAction", "DemoAction", "SettingsAction"}) {
+        auto *action = window.findChild<QAction *>(QString::fromLatin1(name));
+        QVERIFY2(action, name);
+        QVERIFY2(painted(action->icon()), name);
+    }
+    const auto docks = window.findChildren<QDockWidget *>();
+    QCOMPARE(docks.size(), 7);
+    for (QDockWidget *dock : docks) {
+        QVERIFY2(painted(dock->toggleViewAction()->icon()), qPrintable(dock->objectName()));
+        auto *show = window.findChild<QAction *>(dock->objectName() + u"Action"_s);
+        QVERIFY2(show, qPrintable(dock->objectName()));
+        QVERIFY2(painted(show->icon()), qPrintable(dock->objectName()));
+    }
+    // The docks' Export buttons, and Send that turns into Stop.
+    int exports = 0;
+    const auto buttons = window.findChildren<QToolButton *>();
+    for (QToolButton *button : buttons) {
+        if (!button->objectName().endsWith(u"ExportButton"))
+            continue;
+        ++exports;
+        QVERIFY2(painted(button->icon()), qPrintable(button->objectName()));
+        QCOMPARE(button->toolButtonStyle(), Qt::ToolButtonTextBesideIcon);
+    }
+    QCOMPARE(exports, 2);
+    QPushButton *send = window.promptInput()->sendButton();
+    QVERIFY(painted(send->icon()));
+    const QImage sendImage = send->icon().pixmap(QSize(16, 16)).toImage();
+    window.promptInput()->setRunning(true);
+    QVERIFY(painted(send->icon()));
+    QVERIFY(send->icon().pixmap(QSize(16, 16)).toImage() != sendImage); // Stop is not Send
 }
 
 QTEST_MAIN(TestMainWindow)

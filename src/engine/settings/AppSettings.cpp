@@ -291,6 +291,9 @@ AppSettings::Theme AppSettings::theme() const
 
 void AppSettings::setTheme(Theme theme)
 {
+    // Not stored yet reads as the default: saving that default is no change (and no signal).
+    if (theme == this->theme())
+        return;
     writeValue(Key::Theme, themeName(theme));
 }
 
@@ -307,7 +310,12 @@ QString AppSettings::language() const
 
 void AppSettings::setLanguage(const QString &language)
 {
-    writeValue(Key::Language, languages().contains(language) ? language : u"system"_s);
+    const QString value = languages().contains(language) ? language : u"system"_s;
+    // A language never chosen reads as "system": saving the Settings (say, for a new theme) with it
+    // unchanged must not announce a new language.
+    if (value == this->language())
+        return;
+    writeValue(Key::Language, value);
 }
 
 AppSettings::TimelineAxis AppSettings::timelineAxis() const

@@ -19,8 +19,9 @@ QString changeLabel(AnchorChange change)
     }
     return {};
 }
+} // namespace
 
-QColor changeTint(AnchorChange change)
+QColor AnchorHistoryModel::changeTint(AnchorChange change)
 {
     switch (change) {
     case AnchorChange::New: return QColor(0x38, 0xa1, 0x69, 60);
@@ -30,7 +31,6 @@ QColor changeTint(AnchorChange change)
     }
     return {};
 }
-} // namespace
 
 AnchorHistoryModel::AnchorHistoryModel(QObject *parent)
     : QAbstractTableModel(parent)

@@ -6,6 +6,8 @@
 #include <QAbstractTableModel>
 #include <QDateTime>
 
+class QColor;
+
 namespace wl {
 
 // The anchors after one compaction, and how each changed in that merge.
@@ -36,6 +38,9 @@ public:
     void setSnapshots(const QList<AnchorSnapshot> &snapshots);
     const QList<AnchorSnapshot> &snapshots() const { return m_snapshots; }
     int columnForRecord(const QString &recordId) const; // -1 when absent
+
+    // The translucent tint a cell of that change is drawn with over the view's Base (invalid: none).
+    static QColor changeTint(AnchorChange change);
 
 private:
     QList<AnchorSnapshot> m_snapshots;

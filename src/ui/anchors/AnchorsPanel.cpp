@@ -2,7 +2,9 @@
 
 #include "AnchorHistoryModel.h"
 #include "WordDiff.h"
+#include "common/PaletteColors.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -18,6 +20,7 @@ AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_table(new QTableView(this))
+    , m_legend(new QLabel(this))
     , m_diffTitle(new QLabel(this))
     , m_diff(new QTextBrowser(this))
 {
@@ -32,11 +35,10 @@ AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
     m_diff->setOpenLinks(false);
     m_diffTitle->setWordWrap(true);
 
-    auto *legend = new QLabel(tr("Cells: <span style=\"background:#c6f6d5\">&nbsp;new&nbsp;</span> "
-                                 "<span style=\"background:#bee3f8\">&nbsp;updated&nbsp;</span> "
-                                 "<span style=\"background:#e2e8f0\">&nbsp;kept: the new value was unknown&nbsp;</span> "
-                                 "plain: unchanged"), this);
-    legend->setTextFormat(Qt::RichText);
+    m_legend->setObjectName(u"AnchorsLegend"_s);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    updateLegend();
 
     auto *bottom = new QWidget(this);
     auto *bottomLayout = new QVBoxLayout(bottom);
@@ -53,12 +55,50 @@ AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(legend);
+    layout->addWidget(m_legend);
     layout->addWidget(splitter, 1);
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this, &AnchorsPanel::onCurrentChanged);
     connect(model, &QAbstractItemModel::modelReset, this, &AnchorsPanel::onCurrentChanged);
     onCurrentChanged();
+}
+
+QList<AnchorsPanel::LegendSwatch> AnchorsPanel::legendSwatches(const QPalette &palette)
+{
+    // The cells paint the model's translucent tint over the view's Base: the legend shows the result of
+    // that, opaque, with the view's text on it, so it reads as the cells do in either palette.
+    const QColor base = palette.color(QPalette::Base);
+    const QColor text = palette.color(QPalette::Text);
+    QList<LegendSwatch> swatches;
+    const std::pair<AnchorChange, QString> entries[] = {
+        {AnchorChange::New, tr("new")},
+        {AnchorChange::Updated, tr("updated")},
+        {AnchorChange::Kept, tr("kept: the new value was unknown")},
+    };
+    for (const auto &[change, label] : entries) {
+        const QColor tint = AnchorHistoryModel::changeTint(change);
+        swatches.append({change, label, mixColors(base, tint, tint.alphaF()), text});
+    }
+    return swatches;
+}
+
+void AnchorsPanel::updateLegend()
+{
+    QString html = tr("Cells:");
+    const auto swatches = legendSwatches(palette());
+    for (const LegendSwatch &s : swatches) {
+        html += u" <span style=\"background:%1; color:%2\">&nbsp;%3&nbsp;</span>"_s.arg(
+            s.background.name(), s.text.name(), s.label.toHtmlEscaped());
+    }
+    html += u' ' + tr("plain: unchanged").toHtmlEscaped();
+    m_legend->setText(html);
+}
+
+void AnchorsPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        updateLegend();
 }
 
 QString AnchorsPanel::diffHtml() const

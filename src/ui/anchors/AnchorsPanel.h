@@ -1,8 +1,13 @@
 #pragma once
 
+#include "compaction/Anchors.h"
+
+#include <QColor>
+#include <QList>
 #include <QWidget>
 
 class QLabel;
+class QPalette;
 class QTableView;
 class QTextBrowser;
 
@@ -19,6 +24,17 @@ public:
 
     QTableView *table() const { return m_table; }
     QString diffHtml() const;   // what the diff pane shows (for tests)
+    QLabel *legend() const { return m_legend; }
+
+    // One entry of the legend: a change, drawn as its cells are (the model's tint over Base), in Text.
+    struct LegendSwatch
+    {
+        AnchorChange change;
+        QString label;
+        QColor background;
+        QColor text;
+    };
+    static QList<LegendSwatch> legendSwatches(const QPalette &palette);
 
     // Selects the column of that compaction record, if present.
     void showRecord(const QString &recordId);
@@ -26,11 +42,16 @@ public:
 Q_SIGNALS:
     void recordSelected(const QString &recordId);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void onCurrentChanged();
+    void updateLegend();
 
     AnchorHistoryModel *m_model;
     QTableView *m_table;
+    QLabel *m_legend;
     QLabel *m_diffTitle;
     QTextBrowser *m_diff;
 };

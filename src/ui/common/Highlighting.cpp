@@ -260,6 +260,8 @@ QString shebangDefinition(QStringView firstLine)
         return u"Perl"_s;
     if (program.startsWith(u"ruby"))
         return u"Ruby"_s;
+    if (program == u"elixir" || program == u"iex" || program == u"mix")
+        return u"Elixir"_s;
     return u"Bash"_s; // sh, bash, dash, ksh and the rest of the Bourne family
 }
 
@@ -298,6 +300,7 @@ struct LineScores
     int markdown = 0;
     int shell = 0;
     int python = 0;
+    int elixir = 0;
 };
 
 LineScores scoreLines(const QList<QStringView> &lines)
@@ -311,6 +314,8 @@ LineScores scoreLines(const QList<QStringView> &lines)
         uR"(^\s*(if \[|then$|fi$|do$|done$|esac$|else$|export \w+=|set -[euxo]|echo |cd |local \w|for \w+ in |case .* in$|\w+\(\)\s*\{|\$ \S)|\$\{\w+|\$\(\w)"_s);
     static const QRegularExpression pythonLine(
         uR"(^\s*(def \w+\(|import \w|from [\w.]+ import |class \w+(\(.*\))?:$|elif |if __name__ ==|print\())"_s);
+    static const QRegularExpression elixirLine(
+        uR"(^\s*(defp? \w+[!?]?(\(.*\))?(\s+when .*)?,? do:?( |$)|defmodule |@(moduledoc|doc|spec|impl|behaviour|type) |(use|alias|import|require) [A-Z]\w*(\.\w+)*|\|> |end$))"_s);
 
     LineScores s;
     for (QStringView line : lines) {
@@ -327,8 +332,41 @@ LineScores scoreLines(const QList<QStringView> &lines)
             ++s.shell;
         if (pythonLine.matchView(line).hasMatch())
             ++s.python;
+        if (elixirLine.matchView(line).hasMatch())
+            ++s.elixir;
     }
     return s;
+}
+
+// A file as file-reading tools return it, each line behind its number ("     1→text" from Claude
+// Code's Read, "     1\ttext" from cat -n), without the numbers: they would hide what the lines say.
+// The text as it is when fewer than nine in ten of its first lines are numbered so.
+QString withoutLineNumbers(const QString &text)
+{
+    static const QRegularExpression numbered(uR"(^ *\d+(\x{2192}|\t))"_s);
+    const QList<QStringView> lines = QStringView(text).split(u'\n');
+    int checked = 0;
+    int matched = 0;
+    for (QStringView line : lines) {
+        if (checked == 50)
+            break;
+        if (line.trimmed().isEmpty())
+            continue;
+        ++checked;
+        if (numbered.matchView(line).hasMatch())
+            ++matched;
+    }
+    if (checked == 0 || matched * 10 < checked * 9)
+        return text;
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (i > 0)
+            out += u'\n';
+        const QRegularExpressionMatch m = numbered.matchView(lines.at(i));
+        out += m.hasMatch() ? lines.at(i).sliced(m.capturedLength()) : lines.at(i);
+    }
+    return out;
 }
 
 QString guessFromContent(QByteArrayView sample)
@@ -339,7 +377,7 @@ QString guessFromContent(QByteArrayView sample)
     const bool truncated = window.size() < sample.size() - (sample.startsWith("\xEF\xBB\xBF") ? 3 : 0);
     if (window.contains('\0'))
         return QString::fromLatin1(kNoneDefinition);
-    const QString decoded = QString::fromUtf8(window);
+    const QString decoded = withoutLineNumbers(QString::fromUtf8(window));
     const QStringView text = QStringView(decoded).trimmed();
     if (text.isEmpty())
         return QString::fromLatin1(kNoneDefinition);
@@ -357,6 +395,10 @@ QString guessFromContent(QByteArrayView sample)
         const qsizetype end = text.indexOf(u'\n');
         return shebangDefinition(end < 0 ? text : text.first(end));
     }
+    // A first line no other language starts with.
+    static const QRegularExpression elixirModule(uR"(^defmodule [A-Z][\w.]* do\b)"_s);
+    if (elixirModule.matchView(text).hasMatch())
+        return u"Elixir"_s;
 
     QList<QStringView> lines = text.split(u'\n');
     if (lines.size() > kGuessLines)
@@ -380,7 +422,7 @@ QString guessFromContent(QByteArrayView sample)
         const char16_t *name;
     };
     const Candidate candidates[] = {{s.cpp, u"C++"}, {s.markdown, u"Markdown"}, {s.shell, u"Bash"},
-                                    {s.python, u"Python"}};
+                                    {s.python, u"Python"}, {s.elixir, u"Elixir"}};
     const Candidate *best = &candidates[0];
     for (const Candidate &c : candidates) {
         if (c.score > best->score)

@@ -24,8 +24,10 @@ KSyntaxHighlighting::Repository &repository();
 KSyntaxHighlighting::Theme themeFor(const QPalette &palette);
 
 // A definition name for `sample` (the start of a text), always one the repository knows:
-// "JSON", "Diff", "Python", "Bash", "C++", "Markdown", "XML", "HTML", "Log File (simplified)", ... or "None".
-// A file name hint with a telling extension ("x.json", "y.patch") wins over the content.
+// "JSON", "Diff", "Python", "Bash", "C++", "Markdown", "XML", "HTML", "Elixir", "Log File (simplified)", ...
+// or "None". A file name hint with a telling extension ("x.json", "y.patch", "z.ex") wins over the content;
+// the content is read by its shebang, a telling first line, then its lines, ignoring the line numbers
+// file-reading tools put before them ("     1→").
 QString guessDefinition(QByteArrayView sample, const QString &fileNameHint = {});
 
 // Attaches a highlighter to `document` in the order that never paints invisible text

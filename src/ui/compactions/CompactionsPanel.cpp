@@ -52,6 +52,7 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     }
     bar->addStretch();
     auto *exportButton = new QToolButton(this);
+    exportButton->setObjectName(u"CompactionsExportButton"_s);
     exportButton->setText(tr("Export"));
     exportButton->setToolTip(tr("Save the records shown as JSONL (the audit format) or CSV"));
     exportButton->setPopupMode(QToolButton::InstantPopup);

@@ -1,5 +1,6 @@
 #include "PromptInput.h"
 
+#include "common/AppIcons.h"
 #include "common/PaletteColors.h"
 
 #include <QAbstractItemView>
@@ -191,6 +192,7 @@ void PromptInput::updateState()
     const bool blocked = isBlocked();
     m_editor->setEnabled(!blocked);
     m_sendButton->setEnabled(!blocked);
+    m_sendButton->setIcon(AppIcons::icon(m_running ? AppIcons::Icon::Stop : AppIcons::Icon::Run));
     if (m_running) {
         m_sendButton->setText(tr("Stop"));
         m_sendButton->setToolTip(tr("Stop the running request (Esc)"));

@@ -1,12 +1,16 @@
 #include "offloads/FindBar.h"
 
 #include <QCheckBox>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QLocale>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTimer>
 #include <QToolButton>
 
 using namespace Qt::StringLiterals;
@@ -21,6 +25,7 @@ FindBar::FindBar(QPlainTextEdit *editor, QWidget *parent)
     , m_next(new QToolButton(this))
     , m_case(new QCheckBox(tr("Match case"), this))
     , m_status(new QLabel(this))
+    , m_recount(new QTimer(this))
 {
     setObjectName(u"findBar"_s);
     m_field->setObjectName(u"findField"_s);
@@ -60,6 +65,20 @@ FindBar::FindBar(QPlainTextEdit *editor, QWidget *parent)
     connect(m_previous, &QToolButton::clicked, this, &FindBar::findPrevious);
     connect(m_case, &QCheckBox::toggled, this, [this] { find(false, true); });
     connect(closeButton, &QToolButton::clicked, this, &FindBar::close);
+
+    // Text appended while the bar is open (Load More) changes the count; formats being applied do not.
+    m_recount->setSingleShot(true);
+    m_recount->setInterval(150);
+    connect(m_recount, &QTimer::timeout, this, [this] {
+        if (isVisible() && !m_field->text().isEmpty()) {
+            countMatches();
+            showStatus();
+        }
+    });
+    connect(m_editor->document(), &QTextDocument::contentsChange, this, [this](int, int removed, int added) {
+        if (removed != added && isVisible())
+            m_recount->start();
+    });
 }
 
 QString FindBar::text() const
@@ -111,6 +130,10 @@ bool FindBar::findPrevious()
 void FindBar::close()
 {
     hide();
+    m_note.clear();
+    m_count = 0;
+    m_current = 0;
+    m_countExact = true;
     m_status->clear();
     m_editor->setFocus(Qt::OtherFocusReason);
 }
@@ -144,9 +167,13 @@ bool FindBar::eventFilter(QObject *watched, QEvent *event)
 bool FindBar::find(bool backward, bool fromSelectionStart)
 {
     const QString needle = m_field->text();
-    m_status->clear();
-    if (needle.isEmpty())
+    m_note.clear();
+    if (needle.isEmpty()) {
+        m_count = m_current = 0;
+        m_countExact = true;
+        showStatus();
         return false;
+    }
     QTextDocument::FindFlags flags;
     if (backward)
         flags |= QTextDocument::FindBackward;
@@ -164,15 +191,65 @@ bool FindBar::find(bool backward, bool fromSelectionStart)
             edge.movePosition(QTextCursor::End);
         found = doc->find(needle, edge, flags);
         if (!found.isNull())
-            m_status->setText(backward ? tr("Wrapped to the end") : tr("Wrapped to the start"));
+            m_note = backward ? tr("Wrapped to the end") : tr("Wrapped to the start");
     }
     if (found.isNull()) {
-        m_status->setText(tr("Not found in the loaded text"));
+        m_note = tr("Not found in the loaded text");
+        m_count = m_current = 0;
+        m_countExact = true;
+        showStatus();
         return false;
     }
     m_editor->setTextCursor(found);
     m_editor->ensureCursorVisible();
+    countMatches();
+    showStatus();
     return true;
+}
+
+void FindBar::countMatches()
+{
+    // Block by block, as QTextDocument::find() matches (never across a line break), and within the
+    // time budget: the count and the rank of the selected match in one pass.
+    const QString needle = m_field->text();
+    const Qt::CaseSensitivity cs = m_case->isChecked() ? Qt::CaseSensitive : Qt::CaseInsensitive;
+    const QTextCursor selected = m_editor->textCursor();
+    const int selectedStart = selected.hasSelection() ? selected.selectionStart() : -1;
+    m_count = 0;
+    m_current = 0;
+    m_countExact = true;
+    if (needle.isEmpty())
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    for (QTextBlock block = m_editor->document()->begin(); block.isValid(); block = block.next()) {
+        const QString text = block.text();
+        for (qsizetype at = text.indexOf(needle, 0, cs); at >= 0; at = text.indexOf(needle, at + needle.size(), cs)) {
+            ++m_count;
+            if (block.position() + at == selectedStart)
+                m_current = m_count;
+        }
+        if (clock.elapsed() > kCountBudgetMs && block.next().isValid()) {
+            m_countExact = false;
+            return;
+        }
+    }
+}
+
+void FindBar::showStatus()
+{
+    QString text;
+    if (m_count > 0) {
+        const QString total = QLocale().toString(m_count);
+        if (m_current > 0)
+            text = m_countExact ? tr("%1 of %2").arg(QLocale().toString(m_current), total)
+                                : tr("%1 of at least %2").arg(QLocale().toString(m_current), total);
+        else
+            text = m_countExact ? tr("%n match(es)", nullptr, m_count) : tr("at least %n match(es)", nullptr, m_count);
+    }
+    if (!m_note.isEmpty())
+        text = text.isEmpty() ? m_note : text + u" · "_s + m_note;
+    m_status->setText(text);
 }
 
 } // namespace wl

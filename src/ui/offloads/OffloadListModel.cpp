@@ -146,6 +146,7 @@ QVariant rawValue(const OffloadRow &row, int column)
 {
     switch (column) {
     case OffloadListModel::ToolColumn: return row.entry.toolName;
+    case OffloadListModel::SourceColumn: return row.source.label;
     case OffloadListModel::CallIdColumn: return row.entry.callId;
     case OffloadListModel::GateColumn: return row.entry.gate;
     case OffloadListModel::SizeColumn: return row.entry.bytes;
@@ -182,6 +183,13 @@ QVariant OffloadListModel::displayValue(const OffloadRow &row, int column)
     return rawValue(row, column); // the text columns show their value as it is
 }
 
+QString OffloadListModel::title(const OffloadRow &row)
+{
+    const QString &tool = row.entry.toolName;
+    const QString what = row.source.label.isEmpty() ? row.entry.callId : row.source.label;
+    return tool.isEmpty() ? what : tr("%1 · %2").arg(tool, what);
+}
+
 QVariant OffloadListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -194,6 +202,8 @@ QVariant OffloadListModel::data(const QModelIndex &index, int role) const
     case SortRole:
         return rawValue(row, index.column());
     case Qt::ToolTipRole:
+        if (index.column() == SourceColumn && !row.source.label.isEmpty())
+            return QString(row.source.label + u'\n' + QDir::toNativeSeparators(row.absolutePath));
         return QDir::toNativeSeparators(row.absolutePath);
     case Qt::TextAlignmentRole:
         if (isNumberColumn(index.column()))
@@ -205,6 +215,10 @@ QVariant OffloadListModel::data(const QModelIndex &index, int role) const
         return row.absolutePath;
     case MessageIdRole:
         return e.messageId;
+    case SourceFileRole:
+        return row.source.fileName;
+    case TitleRole:
+        return title(row);
     default:
         break;
     }
@@ -218,6 +232,7 @@ QVariant OffloadListModel::headerData(int section, Qt::Orientation orientation, 
     if (role == Qt::DisplayRole) {
         switch (section) {
         case ToolColumn: return tr("Tool");
+        case SourceColumn: return tr("Source");
         case CallIdColumn: return tr("Call ID");
         case GateColumn: return tr("Gate");
         case SizeColumn: return tr("Size");
@@ -228,6 +243,7 @@ QVariant OffloadListModel::headerData(int section, Qt::Orientation orientation, 
     } else if (role == Qt::ToolTipRole) {
         switch (section) {
         case ToolColumn: return tr("The tool whose result was offloaded");
+        case SourceColumn: return tr("What the tool was asked for: the file it read or wrote, the command it ran");
         case CallIdColumn: return tr("The tool call the result answers");
         case GateColumn: return tr("When it was offloaded: as the tool finished (gate 1) or during a compaction (gate 2)");
         case SizeColumn: return tr("Size of the original result");
@@ -248,6 +264,8 @@ QHash<int, QByteArray> OffloadListModel::roleNames() const
     names.insert(CallIdRole, "callId");
     names.insert(PathRole, "path");
     names.insert(MessageIdRole, "messageId");
+    names.insert(SourceFileRole, "sourceFile");
+    names.insert(TitleRole, "title");
     return names;
 }
 

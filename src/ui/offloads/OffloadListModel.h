@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compaction/OffloadStore.h"
+#include "offloads/OffloadSource.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>
@@ -9,10 +10,12 @@
 
 namespace wl {
 
-// One line of the Offloads dock: an offloaded result, when it was offloaded, how often the agent read it back.
+// One line of the Offloads dock: an offloaded result, what produced it, when it was offloaded, how often
+// the agent read it back.
 struct OffloadRow
 {
     OffloadEntry entry;
+    OffloadSource source;
     QDateTime time;
     int readBacks = 0;
     QString absolutePath;
@@ -26,12 +29,14 @@ class OffloadListModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { ToolColumn, CallIdColumn, GateColumn, SizeColumn, LinesColumn, TimeColumn, ReadBacksColumn, ColumnCount };
+    enum Column { ToolColumn, SourceColumn, CallIdColumn, GateColumn, SizeColumn, LinesColumn, TimeColumn, ReadBacksColumn, ColumnCount };
     enum Role {
         SortRole = Qt::UserRole + 1, // the raw value of the cell (bytes, lines, time...) for sorting
         CallIdRole,
         PathRole,                    // absolute path of the file
         MessageIdRole,
+        SourceFileRole,              // the file the call names (OffloadSource::fileName), for the highlighting
+        TitleRole,                   // "tool · what produced it", for the viewer's title
     };
 
     explicit OffloadListModel(QObject *parent = nullptr);
@@ -56,6 +61,7 @@ public:
 private:
     void reindex();
     static QVariant displayValue(const OffloadRow &row, int column);
+    static QString title(const OffloadRow &row);
 
     QList<OffloadRow> m_rows;
     QHash<QString, int> m_rowOfCallId;

@@ -1,23 +1,21 @@
 #include "offloads/OffloadViewer.h"
 
 #include "UiLogging.h"
+#include "common/FontFallbacks.h"
 #include "common/Highlighting.h"
+#include "offloads/DefinitionMenu.h"
 #include "offloads/FindBar.h"
 #include "offloads/OffloadChunkReader.h"
 
-#include <KSyntaxHighlighting/Definition>
-#include <KSyntaxHighlighting/Repository>
 #include <KSyntaxHighlighting/SyntaxHighlighter>
 
 #include <QAction>
-#include <QActionGroup>
 #include <QDir>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -27,8 +25,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-
-#include <map>
 
 using namespace Qt::StringLiterals;
 namespace HL = wl::Highlighting;
@@ -52,7 +48,7 @@ OffloadViewer::OffloadViewer(QWidget *parent)
     , m_reader(std::make_unique<OffloadChunkReader>())
     , m_title(new QLabel(this))
     , m_definitionButton(new QToolButton(this))
-    , m_definitionMenu(new QMenu(this))
+    , m_definitionMenu(new DefinitionMenu(this))
     , m_wrapButton(new QToolButton(this))
     , m_stack(new QStackedWidget(this))
     , m_editor(new QPlainTextEdit(m_stack))
@@ -76,10 +72,9 @@ OffloadViewer::OffloadViewer(QWidget *parent)
     m_definitionButton->setObjectName(u"definitionButton"_s);
     m_definitionButton->setPopupMode(QToolButton::InstantPopup);
     m_definitionButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_definitionButton->setToolTip(tr("Highlighting: guessed from the content; pick another here"));
+    m_definitionButton->setToolTip(tr("Highlighting: guessed from the file name and the content; pick another here"));
     m_definitionButton->setMenu(m_definitionMenu);
-    m_definitionMenu->setObjectName(u"definitionMenu"_s);
-    connect(m_definitionMenu, &QMenu::aboutToShow, this, &OffloadViewer::fillDefinitionMenu);
+    connect(m_definitionMenu, &DefinitionMenu::definitionChosen, this, &OffloadViewer::setDefinitionOverride);
 
     auto *findAction = new QAction(tr("Find…"), this);
     findAction->setObjectName(u"findAction"_s);
@@ -113,7 +108,7 @@ OffloadViewer::OffloadViewer(QWidget *parent)
     m_editor->setObjectName(u"offloadText"_s);
     m_editor->setReadOnly(true);
     m_editor->setUndoRedoEnabled(false);
-    m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_editor->setFont(FontFallbacks::withFallbacks(QFontDatabase::systemFont(QFontDatabase::FixedFont)));
     m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_editor->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     connect(m_editor->verticalScrollBar(), &QScrollBar::valueChanged, this, &OffloadViewer::onScrolled);
@@ -170,10 +165,11 @@ OffloadViewer::OffloadViewer(QWidget *parent)
 
 OffloadViewer::~OffloadViewer() = default;
 
-bool OffloadViewer::openFile(const QString &path, const QString &title)
+bool OffloadViewer::openFile(const QString &path, const QString &title, const QString &fileNameHint)
 {
     clear();
     m_path = path;
+    m_override = m_overrideByPath.value(path);
     const QFileInfo info(path);
     m_title->setText(title.isEmpty() ? info.fileName() : title);
     m_title->setToolTip(QDir::toNativeSeparators(path));
@@ -193,7 +189,7 @@ bool OffloadViewer::openFile(const QString &path, const QString &title)
         updateStatus();
         return true;
     }
-    m_guessed = HL::guessDefinition(head, info.fileName());
+    m_guessed = HL::guessDefinition(head, fileNameHint.isEmpty() ? info.fileName() : QFileInfo(fileNameHint).fileName());
     HL::setDefinition(m_highlighter, definitionName()); // the document is empty: costs nothing yet
     updateDefinitionButton();
     m_stack->setCurrentWidget(m_editor);
@@ -284,6 +280,12 @@ QString OffloadViewer::definitionName() const
 void OffloadViewer::setDefinitionOverride(const QString &name)
 {
     m_override = name;
+    if (!m_path.isEmpty()) {
+        if (name.isEmpty())
+            m_overrideByPath.remove(m_path);
+        else
+            m_overrideByPath.insert(m_path, name);
+    }
     HL::setDefinition(m_highlighter, definitionName());
     updateDefinitionButton();
 }
@@ -330,9 +332,9 @@ KSyntaxHighlighting::SyntaxHighlighter *OffloadViewer::highlighter() const
     return m_highlighter;
 }
 
-QMenu *OffloadViewer::definitionMenu() const
+DefinitionMenu *OffloadViewer::definitionMenu() const
 {
-    const_cast<OffloadViewer *>(this)->fillDefinitionMenu();
+    m_definitionMenu->build();
     return m_definitionMenu;
 }
 
@@ -501,54 +503,11 @@ void OffloadViewer::showNotice(const QString &text, bool offerText)
     m_stack->setCurrentWidget(m_noticePage);
 }
 
-void OffloadViewer::fillDefinitionMenu()
-{
-    if (m_definitionMenu->isEmpty()) {
-        auto *group = new QActionGroup(m_definitionMenu);
-        group->setExclusive(true);
-        auto addChoice = [this, group](QMenu *menu, const QString &label, const QString &name) {
-            QAction *action = menu->addAction(label);
-            action->setCheckable(true);
-            action->setData(name);
-            group->addAction(action);
-            connect(action, &QAction::triggered, this, [this, name] { setDefinitionOverride(name); });
-        };
-        addChoice(m_definitionMenu, tr("Automatic"), QString());
-        m_definitionMenu->addSeparator();
-        addChoice(m_definitionMenu, tr("None (plain text)"), u"None"_s);
-
-        // Sections in alphabetical order, each a submenu of its definitions.
-        std::map<QString, std::map<QString, QString>> sections; // section -> sort key -> name
-        const auto definitions = HL::repository().definitions();
-        for (const auto &def : definitions) {
-            if (def.isHidden() || def.section().isEmpty())
-                continue;
-            sections[def.translatedSection()][def.translatedName().toCaseFolded() + u'\n' + def.name()] = def.name();
-        }
-        for (const auto &[section, names] : sections) {
-            QMenu *sub = m_definitionMenu->addMenu(section);
-            sub->setObjectName(u"definitionSection:"_s + section);
-            for (const auto &[key, name] : names)
-                addChoice(sub, HL::repository().definitionForName(name).translatedName(), name);
-        }
-    }
-    // Check the current choice and name the guess next to "Automatic".
-    const auto actions = m_definitionMenu->findChildren<QAction *>();
-    for (QAction *action : actions) {
-        if (!action->isCheckable())
-            continue;
-        const QString name = action->data().toString();
-        action->setChecked(name == m_override);
-        if (name.isEmpty())
-            action->setText(m_guessed.isEmpty() ? tr("Automatic")
-                                                : tr("Automatic (%1)").arg(m_guessed));
-    }
-}
-
 void OffloadViewer::updateDefinitionButton()
 {
     const QString name = definitionName();
     m_definitionButton->setText(name == u"None" ? tr("Plain text") : name);
+    m_definitionMenu->setCurrent(m_override, m_guessed);
     m_definitionButton->setEnabled(m_reader->isOpen() && !m_binary);
 }
 

@@ -1,12 +1,12 @@
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 
 #include <memory>
 
 class QAction;
 class QLabel;
-class QMenu;
 class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
@@ -19,10 +19,12 @@ class SyntaxHighlighter;
 
 namespace wl {
 
+class DefinitionMenu;
 class FindBar;
 class OffloadChunkReader;
 
-// Shows one offloaded tool result: highlighted (definition guessed from the content, or chosen from a menu),
+// Shows one offloaded tool result: highlighted (definition guessed from the file name and the content, or chosen
+// from a searchable menu; a choice is kept per file while the viewer lives),
 // searchable (Ctrl+F), and loaded lazily: only the first chunk is read when a file opens, more on demand
 // ("Load more", "Load all", or scrolling to the end), so a 100 MB result opens at once and never blocks the window.
 class OffloadViewer : public QWidget
@@ -43,8 +45,10 @@ public:
     ~OffloadViewer() override;
 
     // Opens `path` and shows its first chunk; `title` is shown above the text (the file name when empty).
+    // `fileNameHint`: the name of the file the result shows (a read_file path), which the highlighting
+    // follows before the content; `path`'s own name when empty.
     // False (with the reason shown in place of the text) when the file cannot be read.
-    bool openFile(const QString &path, const QString &title = {});
+    bool openFile(const QString &path, const QString &title = {}, const QString &fileNameHint = {});
     void clear();
 
     QString filePath() const;
@@ -59,6 +63,7 @@ public:
     QString guessedDefinition() const;   // from the content (and file name)
     QString definitionOverride() const;  // empty: automatic
     QString definitionName() const;      // what the highlighter uses
+    // The user's choice for the open file, remembered for it when it is opened again.
     void setDefinitionOverride(const QString &name);
 
     void setChunkSizes(qint64 firstBytes, qint64 nextBytes);
@@ -70,7 +75,7 @@ public:
     QPlainTextEdit *editor() const;
     FindBar *findBar() const;
     KSyntaxHighlighting::SyntaxHighlighter *highlighter() const;
-    QMenu *definitionMenu() const;       // built on first use
+    DefinitionMenu *definitionMenu() const; // built on first use
     QString statusText() const;          // "Showing the first X of Y"
 
 public Q_SLOTS:
@@ -88,7 +93,6 @@ private:
     QString breakLongLines(const QString &text);
     void updateStatus();
     void showNotice(const QString &text, bool offerText = false);
-    void fillDefinitionMenu();
     void updateDefinitionButton();
     void loadAllStep();
     void onScrolled(int value);
@@ -109,7 +113,8 @@ private:
 
     QLabel *m_title;
     QToolButton *m_definitionButton;
-    QMenu *m_definitionMenu;
+    DefinitionMenu *m_definitionMenu;
+    QHash<QString, QString> m_overrideByPath; // the user's highlighting choice per file
     QToolButton *m_wrapButton;
     QStackedWidget *m_stack;
     QPlainTextEdit *m_editor;

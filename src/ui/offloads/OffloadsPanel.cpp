@@ -27,7 +27,7 @@ namespace wl {
 
 namespace {
 constexpr quint32 kStateMagic = 0x574c4f46; // "WLOF"
-constexpr quint32 kStateVersion = 1;
+constexpr quint32 kStateVersion = 2; // 2: the Source column
 } // namespace
 
 OffloadsPanel::OffloadsPanel(QWidget *parent)
@@ -51,7 +51,7 @@ OffloadsPanel::OffloadsPanel(QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
 
     m_filter->setObjectName(u"offloadsFilter"_s);
-    m_filter->setPlaceholderText(tr("Filter by tool or call ID"));
+    m_filter->setPlaceholderText(tr("Filter by tool, file, command or call ID"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
@@ -71,8 +71,8 @@ OffloadsPanel::OffloadsPanel(QWidget *parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setTextElideMode(Qt::ElideMiddle); // a long path keeps its file name in sight
     m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(OffloadListModel::CallIdColumn, QHeaderView::Stretch);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &OffloadsPanel::openCurrent);
     connect(m_view, &QTreeView::doubleClicked, this, &OffloadsPanel::requestLocate);
     connect(m_view, &QTreeView::customContextMenuRequested, this, &OffloadsPanel::showContextMenu);
@@ -128,8 +128,18 @@ void OffloadsPanel::setRows(const QList<OffloadRow> &rows)
     if (!current.isEmpty() && currentCallId() != current && !showCallId(current))
         m_viewer->clear();
     for (int c = 0; c < OffloadListModel::ColumnCount; ++c) {
-        if (c != OffloadListModel::CallIdColumn)
+        if (c != OffloadListModel::SourceColumn && c != OffloadListModel::CallIdColumn)
             m_view->resizeColumnToContents(c);
+    }
+    // Call ids are long and say little: the Source column gets the room, the id a glimpse (its tooltip and
+    // the context menu have it whole). Once: afterwards the widths are the user's (or their saved state).
+    if (!m_columnsSized && !rows.isEmpty()) {
+        m_columnsSized = true;
+        const int x = m_view->fontMetrics().horizontalAdvance(u'x');
+        m_view->resizeColumnToContents(OffloadListModel::CallIdColumn);
+        m_view->setColumnWidth(OffloadListModel::CallIdColumn,
+                               std::min(m_view->columnWidth(OffloadListModel::CallIdColumn), 10 * x));
+        m_view->setColumnWidth(OffloadListModel::SourceColumn, 32 * x);
     }
 }
 
@@ -230,6 +240,7 @@ bool OffloadsPanel::restoreState(const QByteArray &state)
         return false;
     const bool ok = m_splitter->restoreState(splitterState) && m_view->header()->restoreState(headerState);
     m_layoutSettled |= ok;
+    m_columnsSized |= ok;
     return ok;
 }
 
@@ -280,9 +291,8 @@ void OffloadsPanel::openCurrent()
     const QString path = current.data(OffloadListModel::PathRole).toString();
     if (path == m_viewer->filePath())
         return;
-    const QString tool = current.siblingAtColumn(OffloadListModel::ToolColumn).data().toString();
-    const QString callId = current.data(OffloadListModel::CallIdRole).toString();
-    m_viewer->openFile(path, tool.isEmpty() ? callId : tr("%1 · %2").arg(tool, callId));
+    m_viewer->openFile(path, current.data(OffloadListModel::TitleRole).toString(),
+                       current.data(OffloadListModel::SourceFileRole).toString());
 }
 
 void OffloadsPanel::requestLocate(const QModelIndex &proxyIndex)

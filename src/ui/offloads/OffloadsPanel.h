@@ -75,6 +75,7 @@ private:
     OffloadViewer *m_viewer;
     QSplitter *m_splitter;
     bool m_layoutSettled = false; // default sizes applied, or a saved state restored
+    bool m_columnsSized = false;  // column widths set for the first rows, or restored
 };
 
 } // namespace wl

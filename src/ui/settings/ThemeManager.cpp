@@ -2,6 +2,8 @@
 
 #include "UiLogging.h"
 
+#include "common/FontFallbacks.h"
+
 #include <QApplication>
 #include <QStyle>
 #include <QStyleFactory>
@@ -51,6 +53,7 @@ ThemeManager::ThemeManager(QObject *parent)
     , m_systemStyle(QApplication::style() ? QApplication::style()->name() : QString())
     , m_systemPalette(QApplication::palette())
 {
+    FontFallbacks::applyToApplication();
 }
 
 void ThemeManager::follow(AppSettings *settings)

@@ -11,7 +11,8 @@ namespace wl {
 // Applies the theme to the whole application: "light" and "dark" set the
 // Fusion style and a palette of their own; "system" puts back the style and
 // palette the application started with. Widgets that paint with palette
-// colours follow through QEvent::PaletteChange.
+// colours follow through QEvent::PaletteChange. Constructing it also gives the
+// application font its CJK and emoji fallbacks (FontFallbacks).
 class ThemeManager : public QObject
 {
     Q_OBJECT

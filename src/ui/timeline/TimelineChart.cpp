@@ -495,6 +495,8 @@ void TimelineChart::applyStyle()
     QPen grid = m_axisY->gridLinePen();
     grid.setCosmetic(true);
     grid.setWidthF(1.0);
+    if (dark) // the dark chart theme's grid is nearly white: a faint line on the plot instead
+        grid.setColor(mixColors(palette().color(QPalette::Base), text, 0.16));
     m_lineLayer->setGridPen(grid);
     chart()->legend()->setLabelColor(text);
 

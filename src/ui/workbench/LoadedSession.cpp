@@ -176,8 +176,10 @@ QList<OffloadRow> LoadedSession::offloadRows() const
 {
     // Read-backs: read_file calls whose path names the offloaded file.
     QHash<QString, int> reads;
+    QHash<QString, const ToolCall *> calls; // what produced each result, by call id
     for (const Message &m : history) {
         for (const ToolCall &call : m.toolCalls) {
+            calls.insert(call.id, &call);
             if (call.name != u"read_file")
                 continue;
             const QString path = QJsonDocument::fromJson(call.arguments.toUtf8()).object().value(u"path").toString();
@@ -194,6 +196,8 @@ QList<OffloadRow> LoadedSession::offloadRows() const
     for (const OffloadOverlay &o : overlays.offloads) {
         OffloadRow row;
         row.entry = o.entry;
+        if (const ToolCall *call = calls.value(o.entry.callId))
+            row.source = OffloadSource::of(*call);
         row.time = recordTimes.value(o.recordId);
         if (!row.time.isValid()) {
             const qsizetype at = rowOfId(history, o.messageId);

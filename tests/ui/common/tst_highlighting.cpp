@@ -175,6 +175,29 @@ void TestHighlighting::guessDefinition_data()
     QTest::newRow("hint wins over content") << QByteArray("plain words\n") << u"patch.diff"_s << u"Diff"_s;
     QTest::newRow("hint json") << QByteArray("not json at all\n") << u"result.json"_s << u"JSON"_s;
     QTest::newRow("hint .txt says nothing") << QByteArray(kJson) << u"call_1.txt"_s << u"JSON"_s;
+    // An Elixir file: by its name, its first line, its shebang, its lines; and behind line numbers.
+    const QByteArray elixir = "defmodule Spotter.Transcript do\n  @moduledoc \"Reads transcripts.\"\n\n"
+                              "  alias Spotter.Event\n\n  def parse(path) do\n    path\n    |> File.stream!()\n"
+                              "    |> Enum.map(&Event.decode/1)\n  end\nend\n";
+    QTest::newRow("elixir by name") << QByteArray("words\n") << u"lib/spotter/transcript.ex"_s << u"Elixir"_s;
+    QTest::newRow("elixir script by name") << QByteArray("words\n") << u"mix.exs"_s << u"Elixir"_s;
+    QTest::newRow("elixir by first line") << elixir << QString() << u"Elixir"_s;
+    QTest::newRow("elixir first line behind a .txt") << elixir << u"call_1.txt"_s << u"Elixir"_s;
+    QTest::newRow("elixir shebang") << QByteArray("#!/usr/bin/env elixir\nIO.puts(\"hi\")\n") << QString() << u"Elixir"_s;
+    QTest::newRow("elixir lines without defmodule")
+        << QByteArray("  use GenServer\n  alias Spotter.Repo\n\n  def handle_call(:get, _from, state), do: {:reply, state, state}\n"
+                      "  def init(arg) do\n    {:ok, arg}\n  end\n")
+        << QString() << u"Elixir"_s;
+    QTest::newRow("elixir behind Read's line numbers")
+        << QByteArray("     1\xe2\x86\x92" "defmodule Spotter.Transcript do\n     2\xe2\x86\x92  def parse(path) do\n"
+                      "     3\xe2\x86\x92    path\n     4\xe2\x86\x92  end\n     5\xe2\x86\x92" "end\n")
+        << QString() << u"Elixir"_s;
+    QTest::newRow("shell behind cat -n's line numbers")
+        << QByteArray("     1\t#!/bin/sh\n     2\tset -e\n     3\techo \"deploying\"\n") << QString() << u"Bash"_s;
+    QTest::newRow("shell script by name") << QByteArray("make all\n") << u"scripts/deploy.sh"_s << u"Bash"_s;
+    QTest::newRow("shell script by shebang") << QByteArray("#!/bin/sh\nmake all\n") << u"call_2.txt"_s << u"Bash"_s;
+    QTest::newRow("numbers that are data stay data") << QByteArray("1\tapple\n2\tpear\nthree\tplum\n")
+                                                     << QString() << u"None"_s;
 }
 
 void TestHighlighting::guessDefinition()

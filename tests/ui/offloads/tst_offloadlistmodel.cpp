@@ -1,5 +1,7 @@
 #include "offloads/OffloadListModel.h"
 
+#include "model/ToolCall.h"
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QTimeZone>
@@ -52,6 +54,9 @@ private Q_SLOTS:
     void proxySortsOnRawValues_data();
     void proxySortsOnRawValues();
     void headersAreNamed();
+    void namesTheSourceByToolKind_data();
+    void namesTheSourceByToolKind();
+    void titleFallsBackToTheCallId();
 };
 
 void TestOffloadListModel::testerThroughAddRemoveReset()
@@ -222,12 +227,70 @@ void TestOffloadListModel::proxySortsOnRawValues()
 void TestOffloadListModel::headersAreNamed()
 {
     OffloadListModel model;
-    const QStringList expected{u"Tool"_s, u"Call ID"_s, u"Gate"_s, u"Size"_s, u"Lines"_s, u"Time"_s, u"Read Back"_s};
+    const QStringList expected{u"Tool"_s, u"Source"_s, u"Call ID"_s, u"Gate"_s, u"Size"_s, u"Lines"_s, u"Time"_s, u"Read Back"_s};
     QCOMPARE(model.columnCount(), int(expected.size()));
     for (int c = 0; c < model.columnCount(); ++c) {
         QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), expected.at(c));
         QVERIFY(!model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
     }
+}
+
+void TestOffloadListModel::namesTheSourceByToolKind_data()
+{
+    QTest::addColumn<QString>("tool");
+    QTest::addColumn<QString>("arguments");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QString>("fileName");
+    QTest::newRow("read_file path") << u"read_file"_s << uR"({"path": "lib/spotter/transcript.ex"})"_s
+                                    << u"lib/spotter/transcript.ex"_s << u"lib/spotter/transcript.ex"_s;
+    QTest::newRow("Claude Code Read") << u"Read"_s << uR"({"file_path": "/repo/mix.exs", "offset": 10, "limit": 40})"_s
+                                      << u"/repo/mix.exs"_s << u"/repo/mix.exs"_s;
+    QTest::newRow("bash command") << u"bash"_s << uR"({"command": "mix test --failed\n  --trace"})"_s
+                                  << u"mix test --failed --trace"_s << QString();
+    QTest::newRow("bash cat") << u"bash"_s << uR"({"command": "cat scripts/deploy.sh"})"_s
+                              << u"cat scripts/deploy.sh"_s << u"scripts/deploy.sh"_s;
+    QTest::newRow("bash pipeline") << u"bash"_s << uR"({"command": "cat a.log | grep ERROR"})"_s
+                                   << u"cat a.log | grep ERROR"_s << QString();
+    QTest::newRow("unknown tool") << u"fetch_weather"_s << uR"({"units": "metric", "city": "Paris", "days": 3})"_s
+                                  << u"city: Paris, units: metric"_s << QString();
+}
+
+void TestOffloadListModel::namesTheSourceByToolKind()
+{
+    QFETCH(QString, tool);
+    QFETCH(QString, arguments);
+    QFETCH(QString, label);
+    QFETCH(QString, fileName);
+    const OffloadSource source = OffloadSource::of(ToolCall{u"call_7"_s, tool, arguments});
+    QCOMPARE(source.label, label);
+    QCOMPARE(source.fileName, fileName);
+
+    OffloadListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    OffloadRow r = row(u"call_7"_s, tool, 10, 1, 1, 1);
+    r.source = source;
+    model.setRows({r});
+    const QModelIndex cell = model.index(0, OffloadListModel::SourceColumn);
+    QCOMPARE(cell.data().toString(), label);
+    QCOMPARE(cell.data(OffloadListModel::SortRole).toString(), label);
+    QCOMPARE(cell.data(OffloadListModel::SourceFileRole).toString(), fileName);
+    QCOMPARE(cell.data(OffloadListModel::TitleRole).toString(), tool + u" · "_s + label);
+    QVERIFY(cell.data(Qt::ToolTipRole).toString().startsWith(label + u'\n'));
+}
+
+void TestOffloadListModel::titleFallsBackToTheCallId()
+{
+    // A tool with no string argument says nothing worth a label: the call id names the result.
+    const OffloadSource source = OffloadSource::of(ToolCall{u"call_8"_s, u"roll_dice"_s, uR"({"sides": 6})"_s});
+    QVERIFY(source.label.isEmpty());
+    OffloadListModel model;
+    OffloadRow r = row(u"call_8"_s, u"roll_dice"_s, 10, 1, 1, 1);
+    r.source = source;
+    model.setRows({r});
+    QCOMPARE(model.index(0, 0).data(OffloadListModel::TitleRole).toString(), u"roll_dice · call_8"_s);
+    QVERIFY(model.index(0, OffloadListModel::SourceColumn).data().toString().isEmpty());
+    // Unparsable arguments too.
+    QVERIFY(OffloadSource::of(ToolCall{u"c"_s, u"roll_dice"_s, u"{not json"_s, false}).label.isEmpty());
 }
 
 QTEST_MAIN(TestOffloadListModel)

@@ -1,11 +1,18 @@
 #include "offloads/OffloadsPanel.h"
 
 #include "offloads/OffloadListModel.h"
+#include "offloads/DefinitionMenu.h"
 #include "offloads/OffloadViewer.h"
+
+#include "model/ToolCall.h"
+
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/SyntaxHighlighter>
 
 #include <QFile>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -61,6 +68,9 @@ private Q_SLOTS:
     void locateIsRequestedFromButtonAndDoubleClick();
     void removingTheCurrentRowClosesTheViewer();
     void stateRoundTrips();
+    void rowsAreNamedByTheirSource();
+    void highlightingFollowsTheFileTheCallRead();
+    void languageIsKeptPerEntry();
     void screenshot_data();
     void screenshot();
 
@@ -209,6 +219,74 @@ void TestOffloadsPanel::stateRoundTrips()
     QCOMPARE(panel.view()->header()->sortIndicatorOrder(), Qt::AscendingOrder);
     QVERIFY(!panel.restoreState(QByteArray("garbage")));
     QVERIFY(!panel.restoreState(QByteArray()));
+}
+
+void TestOffloadsPanel::rowsAreNamedByTheirSource()
+{
+    OffloadsPanel panel;
+    QList<OffloadRow> rows = m_rows;
+    rows[2].source = OffloadSource::of(ToolCall{u"call_log_3"_s, u"bash"_s, uR"({"command": "mix test --trace"})"_s});
+    panel.setRows(rows);
+    const int row = panel.model()->rowOfCallId(u"call_log_3"_s);
+    QCOMPARE(panel.model()->index(row, OffloadListModel::SourceColumn).data().toString(), u"mix test --trace"_s);
+    // The source has the room, the long call ids a glimpse; a refresh keeps widths the user set.
+    QTreeView *view = panel.view();
+    QVERIFY(view->columnWidth(OffloadListModel::SourceColumn) > 2 * view->columnWidth(OffloadListModel::CallIdColumn));
+    view->setColumnWidth(OffloadListModel::SourceColumn, 123);
+    panel.setRows(rows);
+    QCOMPARE(view->columnWidth(OffloadListModel::SourceColumn), 123);
+    QVERIFY(panel.showCallId(u"call_log_3"_s));
+    QCOMPARE(panel.viewer()->findChild<QLabel *>(u"offloadTitle"_s)->text(), u"bash · mix test --trace"_s);
+    // The filter finds a result by its command.
+    auto *filter = panel.findChild<QLineEdit *>(u"offloadsFilter"_s);
+    filter->setText(u"mix test"_s);
+    QCOMPARE(panel.proxyModel()->rowCount(), 1);
+    QCOMPARE(panel.proxyModel()->index(0, 0).data(OffloadListModel::CallIdRole).toString(), u"call_log_3"_s);
+}
+
+void TestOffloadsPanel::highlightingFollowsTheFileTheCallRead()
+{
+    // An Elixir file read by a tool: the offload is "<call>.txt", its lines carry Read's numbers.
+    OffloadRow elixir = makeRow(u"call_read_4"_s, u"Read"_s,
+                                "     1\xe2\x86\x92  def parse(path), do: path\n     2\xe2\x86\x92  # more\n", 4);
+    elixir.source = OffloadSource::of(ToolCall{u"call_read_4"_s, u"Read"_s, uR"({"file_path": "/repo/lib/spotter/transcript.ex"})"_s});
+    OffloadRow script = makeRow(u"call_read_5"_s, u"read_file"_s, "make all\n", 5);
+    script.source = OffloadSource::of(ToolCall{u"call_read_5"_s, u"read_file"_s, uR"({"path": "scripts/deploy.sh"})"_s});
+    OffloadsPanel panel;
+    panel.setRows({elixir, script});
+    QVERIFY(panel.showCallId(u"call_read_4"_s));
+    QCOMPARE(panel.viewer()->definitionName(), u"Elixir"_s);
+    QCOMPARE(panel.viewer()->findChild<QLabel *>(u"offloadTitle"_s)->text(), u"Read · /repo/lib/spotter/transcript.ex"_s);
+    QVERIFY(panel.showCallId(u"call_read_5"_s));
+    QCOMPARE(panel.viewer()->definitionName(), u"Bash"_s);
+}
+
+void TestOffloadsPanel::languageIsKeptPerEntry()
+{
+    OffloadsPanel panel;
+    panel.setRows(m_rows);
+    QVERIFY(panel.showCallId(u"call_grep_1"_s));
+    QCOMPARE(panel.viewer()->definitionName(), u"JSON"_s);
+    DefinitionMenu *menu = panel.viewer()->definitionMenu();
+    menu->setFilterText(u"yaml"_s);
+    QVERIFY(menu->matches().contains(u"YAML"_s));
+    const auto actions = menu->actions();
+    for (QAction *a : actions) {
+        if (a->isVisible() && a->data().toString() == u"YAML")
+            a->trigger();
+    }
+    QCOMPARE(panel.viewer()->definitionName(), u"YAML"_s);
+
+    QVERIFY(panel.showCallId(u"call_diff_2"_s));
+    QCOMPARE(panel.viewer()->definitionName(), u"Diff"_s); // the other entry keeps its own
+    QVERIFY(panel.showCallId(u"call_grep_1"_s));
+    QCOMPARE(panel.viewer()->definitionName(), u"YAML"_s);
+    QCOMPARE(panel.viewer()->highlighter()->definition().name(), u"YAML"_s);
+    // A refresh of the rows (the agent stored more) keeps it too.
+    panel.setRows(m_rows);
+    QVERIFY(panel.showCallId(u"call_diff_2"_s));
+    QVERIFY(panel.showCallId(u"call_grep_1"_s));
+    QCOMPARE(panel.viewer()->definitionName(), u"YAML"_s);
 }
 
 void TestOffloadsPanel::screenshot_data()

@@ -1,12 +1,14 @@
 #include "offloads/OffloadViewer.h"
 
 #include "common/Highlighting.h"
+#include "offloads/DefinitionMenu.h"
 #include "offloads/FindBar.h"
 
 #include <KSyntaxHighlighting/Repository>
 #include <KSyntaxHighlighting/SyntaxHighlighter>
 #include <KSyntaxHighlighting/Theme>
 
+#include <QApplication>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,6 +21,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QTimer>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -90,6 +93,12 @@ private Q_SLOTS:
     void missingFileIsANotice();
     void longLinesAreBrokenForDisplay();
     void clearForgetsTheFile();
+    void fileNameHintChoosesTheDefinition();
+    void overrideIsKeptPerFile();
+    void languageMenuSearchFilters();
+    void languageMenuSearchEnterTakesTheFirstMatch();
+    void findShowsTheNumberOfMatches();
+    void findCountFollowsLoadedText();
 
 private:
     QTemporaryDir m_dir;
@@ -375,6 +384,178 @@ void TestOffloadViewer::clearForgetsTheFile()
     QVERIFY(viewer.editor()->document()->isEmpty());
     QCOMPARE(viewer.loadedBytes(), 0);
     QVERIFY(viewer.findChild<QLabel *>(u"offloadNotice"_s)->isVisibleTo(&viewer));
+}
+
+void TestOffloadViewer::fileNameHintChoosesTheDefinition()
+{
+    // The offload file is "<call>.txt" and its content says little: the name of the file the call read decides.
+    const QString path = writeFile(m_dir, u"call_ex.txt"_s, "  x\n  |> y\n");
+    OffloadViewer viewer;
+    QVERIFY(viewer.openFile(path, u"read_file · lib/spotter/app.ex"_s, u"lib/spotter/app.ex"_s));
+    QCOMPARE(viewer.guessedDefinition(), u"Elixir"_s);
+    QCOMPARE(viewer.highlighter()->definition().name(), u"Elixir"_s);
+    QCOMPARE(viewer.findChild<QLabel *>(u"offloadTitle"_s)->text(), u"read_file · lib/spotter/app.ex"_s);
+    // Without the hint: the offload file's own name, which says nothing.
+    QVERIFY(viewer.openFile(path));
+    QCOMPARE(viewer.guessedDefinition(), u"None"_s);
+}
+
+void TestOffloadViewer::overrideIsKeptPerFile()
+{
+    const QString json = writeFile(m_dir, u"keep_a.txt"_s, "{\"a\": 1}\n");
+    const QString diff = writeFile(m_dir, u"keep_b.txt"_s, "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n");
+    OffloadViewer viewer;
+    QVERIFY(viewer.openFile(json));
+    viewer.setDefinitionOverride(u"Python"_s);
+    QVERIFY(viewer.openFile(diff));
+    QVERIFY(viewer.definitionOverride().isEmpty());
+    QCOMPARE(viewer.definitionName(), u"Diff"_s);
+    QVERIFY(viewer.openFile(json));
+    QCOMPARE(viewer.definitionOverride(), u"Python"_s);
+    QCOMPARE(viewer.highlighter()->definition().name(), u"Python"_s);
+    QCOMPARE(viewer.findChild<QToolButton *>(u"definitionButton"_s)->text(), u"Python"_s);
+    QVERIFY(findAction(viewer.definitionMenu(), u"Python"_s)->isChecked());
+    // Back to automatic is remembered too.
+    viewer.setDefinitionOverride(QString());
+    QVERIFY(viewer.openFile(diff));
+    QVERIFY(viewer.openFile(json));
+    QCOMPARE(viewer.definitionName(), u"JSON"_s);
+}
+
+void TestOffloadViewer::languageMenuSearchFilters()
+{
+    const QString path = writeFile(m_dir, u"menu.txt"_s, "words\n");
+    OffloadViewer viewer;
+    QVERIFY(viewer.openFile(path));
+    DefinitionMenu *menu = viewer.definitionMenu();
+    QMenu *markup = menu->findChild<QMenu *>(u"definitionSection:Markup"_s);
+    QVERIFY(markup);
+    QVERIFY(markup->menuAction()->isVisible());
+    QVERIFY(menu->matches().isEmpty());
+
+    QTest::keyClicks(menu->searchField(), u"elix"_s);
+    QVERIFY(menu->matches().contains(u"Elixir"_s));
+    QVERIFY(!menu->matches().contains(u"Python"_s));
+    QVERIFY(!markup->menuAction()->isVisible()); // the sections step aside while searching
+    QList<QAction *> shown;
+    const auto actions = menu->actions();
+    for (QAction *a : actions) {
+        if (a->isVisible() && a->isCheckable() && !a->data().toString().isEmpty() && a->data().toString() != u"None")
+            shown << a;
+    }
+    QCOMPARE(int(shown.size()), int(menu->matches().size()));
+    QCOMPARE(shown.front()->data().toString(), menu->matches().front());
+
+    // By file extension.
+    menu->setFilterText(u".exs"_s);
+    QVERIFY(menu->matches().contains(u"Elixir"_s));
+    menu->setFilterText(u"sh"_s);
+    QVERIFY(menu->matches().contains(u"Bash"_s));
+    QVERIFY(menu->matches().size() <= DefinitionMenu::kMaxMatches);
+
+    // Nothing matches: a note, no choice.
+    menu->setFilterText(u"qqqzzz"_s);
+    QVERIFY(menu->matches().isEmpty());
+    bool note = false;
+    const auto afterMiss = menu->actions();
+    for (QAction *a : afterMiss)
+        note |= a->isVisible() && !a->isEnabled() && !a->text().isEmpty();
+    QVERIFY(note);
+
+    // A match chosen from the list sets the override like the sections do.
+    menu->setFilterText(u"python"_s);
+    QCOMPARE(menu->matches().front(), u"Python"_s);
+    findAction(menu, u"Python"_s)->trigger();
+    QCOMPARE(viewer.definitionOverride(), u"Python"_s);
+
+    menu->setFilterText(QString());
+    QVERIFY(menu->matches().isEmpty());
+    QVERIFY(markup->menuAction()->isVisible());
+}
+
+void TestOffloadViewer::languageMenuSearchEnterTakesTheFirstMatch()
+{
+    const QString path = writeFile(m_dir, u"menu_enter.txt"_s, "words\n");
+    OffloadViewer viewer;
+    viewer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+    QVERIFY(viewer.openFile(path));
+    auto *button = viewer.findChild<QToolButton *>(u"definitionButton"_s);
+    DefinitionMenu *menu = viewer.definitionMenu();
+    bool typedIntoTheField = false;
+    QTimer::singleShot(0, menu, [menu, &typedIntoTheField] {
+        // The field has the focus as the menu opens: typing searches at once.
+        typedIntoTheField = QApplication::focusWidget() == menu->searchField();
+        QTest::keyClicks(menu->searchField(), u"elixir"_s);
+        QTest::keyClick(menu->searchField(), Qt::Key_Return);
+    });
+    button->showMenu(); // returns when the menu closes
+    QVERIFY(typedIntoTheField);
+    QCOMPARE(viewer.definitionOverride(), u"Elixir"_s);
+    QCOMPARE(button->text(), u"Elixir"_s);
+    QVERIFY(!menu->isVisible());
+}
+
+void TestOffloadViewer::findShowsTheNumberOfMatches()
+{
+    const QByteArray content = "alpha needle\nneedle needle beta\nNEEDLE gamma\nnothing\n";
+    const QString path = writeFile(m_dir, u"count.txt"_s, content);
+    OffloadViewer viewer;
+    viewer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+    QVERIFY(viewer.openFile(path));
+    viewer.showFindBar();
+    FindBar *bar = viewer.findBar();
+    auto *field = bar->findChild<QLineEdit *>(u"findField"_s);
+    QTest::keyClicks(field, u"needle"_s);
+    QCOMPARE(bar->matchCount(), 4);
+    QVERIFY(bar->isCountExact());
+    QCOMPARE(bar->currentMatch(), 1);
+    QCOMPARE(bar->statusText(), u"1 of 4"_s);
+    QVERIFY(bar->findNext());
+    QVERIFY(bar->findNext());
+    QCOMPARE(bar->currentMatch(), 3);
+    QCOMPARE(bar->statusText(), u"3 of 4"_s);
+    QVERIFY(bar->findNext());
+    QVERIFY(bar->findNext()); // wraps round to the first
+    QCOMPARE(bar->currentMatch(), 1);
+    QVERIFY(bar->statusText().startsWith(u"1 of 4"_s));
+    QVERIFY(bar->statusText().contains(u"Wrapped"_s));
+    QVERIFY(bar->findPrevious()); // wraps back to the last
+    QCOMPARE(bar->currentMatch(), 4);
+
+    bar->setCaseSensitive(true);
+    QVERIFY(bar->findNext());
+    QCOMPARE(bar->matchCount(), 3);
+
+    bar->setText(u"absent"_s);
+    QVERIFY(!bar->findNext());
+    QCOMPARE(bar->matchCount(), 0);
+    QVERIFY(bar->statusText().contains(u"Not found"_s));
+}
+
+void TestOffloadViewer::findCountFollowsLoadedText()
+{
+    QByteArray content;
+    for (int i = 0; i < 4000; ++i)
+        content += "line " + QByteArray::number(i) + " marker\n";
+    const QString path = writeFile(m_dir, u"count_more.txt"_s, content);
+    OffloadViewer viewer;
+    viewer.setChunkSizes(8 * 1024, 8 * 1024);
+    viewer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+    QVERIFY(viewer.openFile(path));
+    viewer.showFindBar();
+    FindBar *bar = viewer.findBar();
+    bar->setText(u"marker"_s);
+    QVERIFY(bar->findNext());
+    const int loadedLines = int(viewer.editor()->toPlainText().count(u'\n'));
+    QCOMPARE(bar->matchCount(), loadedLines); // the loaded text only
+    QVERIFY(loadedLines < 4000);
+    viewer.loadAll();
+    QTRY_VERIFY(viewer.isFullyLoaded());
+    QTRY_COMPARE(bar->matchCount(), 4000);
+    QVERIFY(bar->statusText().startsWith(u"1 of "_s));
 }
 
 QTEST_MAIN(TestOffloadViewer)
