@@ -119,6 +119,8 @@ class TestConversationRows : public QObject
 private Q_SLOTS:
     void initTestCase();
     void messageRows();
+    void userTextIsNotMarkdown();
+    void assistantHeadingsStaySmall();
     void toolCard();
     void toolCardOffloadBadge();
     void statusColourFollowsTheViews_data();
@@ -165,6 +167,33 @@ void TestConversationRows::messageRows()
     QVERIFY(userImage.pixelColor(userLeft + 10, userImage.height() / 2) != base);
     // The system note has a frame at the margin, left of where the assistant's text starts.
     QVERIFY(leftmostInk(noteImage, base) < assistantLeft);
+}
+
+// A user's "# ..." line is what they typed, not a heading: the row is as tall as the same words
+// without the mark, and the mark itself is drawn.
+void TestConversationRows::userTextIsNotMarkdown()
+{
+    Rows rows;
+    rows.model.appendMessages({Message::user(u"# AGENTS.md instructions for /repo"_s),
+                               Message::user(u"AGENTS.md instructions for /repo"_s)});
+    const QModelIndex marked = rows.model.index(0), plain = rows.model.index(1);
+    QCOMPARE(rows.height(marked), rows.height(plain));
+    // The "# " itself is drawn: the rows differ although they are the same size.
+    QVERIFY(rows.paint(marked) != rows.paint(plain));
+}
+
+// The assistant's Markdown keeps its headings, but a level-1 heading is at most a little larger
+// than the body, not a banner: its row is under one and a half lines taller than a bold line.
+void TestConversationRows::assistantHeadingsStaySmall()
+{
+    Rows rows;
+    rows.model.appendMessages({Message::assistant(u"# Plan\n\nRead the log."_s),
+                               Message::assistant(u"**Plan**\n\nRead the log."_s)});
+    const int lineHeight = QFontMetrics(QApplication::font()).lineSpacing();
+    const int heading = rows.height(rows.model.index(0));
+    const int bold = rows.height(rows.model.index(1));
+    QVERIFY2(heading < bold + lineHeight * 3 / 2, qPrintable(u"%1 vs %2 (line %3)"_s.arg(heading).arg(bold).arg(lineHeight)));
+    QVERIFY(heading >= bold); // still a heading: not smaller than the body
 }
 
 void TestConversationRows::toolCard()

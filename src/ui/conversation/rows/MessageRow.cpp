@@ -78,8 +78,16 @@ std::unique_ptr<RowLayout> MessageRow::layout(const RowInput &input) const
     const int textWidth = frame.width() - 2 * kRowPad;
     l.header = QRect(frame.left() + kRowPad, frame.top() + kRowPad, textWidth, m.smallLine);
     l.body = makeRowDocument(m.font, textWidth);
-    l.body->setMarkdown(input.index.data(ConversationModel::TextRole).toString(), QTextDocument::MarkdownDialectGitHub);
-    shadeCodeBlocks(l.body.get(), input.option.palette);
+    const QString text = input.index.data(ConversationModel::TextRole).toString();
+    if (kindOf(input.index) == ConversationRowKind::User) {
+        // What the user typed, as typed: a prompt's "# ..." is not a heading (imported prompts
+        // often start with an agent's "# AGENTS.md instructions" block).
+        l.body->setPlainText(text);
+    } else {
+        l.body->setMarkdown(text, QTextDocument::MarkdownDialectGitHub);
+        capHeadingSizes(l.body.get());
+        shadeCodeBlocks(l.body.get(), input.option.palette);
+    }
     l.bodyPos = QPoint(frame.left() + kRowPad, l.header.bottom() + 1 + 4);
     frame.setBottom(l.bodyPos.y() + rowDocumentHeight(l.body.get()) + kRowPad - 1);
     l.frame = frame;

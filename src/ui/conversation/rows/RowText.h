@@ -20,6 +20,9 @@ std::unique_ptr<QTextDocument> makeRowDocument(const QFont &font, int width);
 // Draws `doc` with its top left at `pos`; `textColour`, when valid, replaces the palette's Text.
 void drawRowDocument(QPainter *painter, QTextDocument *doc, const QPoint &pos, const QPalette &palette,
                      const QColor &textColour = {});
+// Markdown headings no larger than `maxScale` times the document's font, with at most half a line
+// above them: a "# title" in a message reads as emphasis, not as a banner across the conversation.
+void capHeadingSizes(QTextDocument *doc, qreal maxScale = 1.15);
 // The laid-out height of `doc`, rounded up.
 int rowDocumentHeight(const QTextDocument *doc);
 
