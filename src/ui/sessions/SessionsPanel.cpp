@@ -1,6 +1,7 @@
 #include "SessionsPanel.h"
 
 #include "ContinueSessionDialog.h"
+#include "NewSessionDialog.h"
 #include "SessionListModel.h"
 
 #include "common/BackgroundRunner.h"
@@ -10,7 +11,6 @@
 
 #include <QAction>
 #include <QDir>
-#include <QFileDialog>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -166,6 +166,23 @@ bool SessionsPanel::createSession(const QString &title, const QString &workspace
         fields.providerName = m_newProvider->name;
         fields.providerProfile = m_newProvider->toJson();
     }
+    return create(fields, newId, error);
+}
+
+bool SessionsPanel::createSession(const QString &title, const QString &workspace, const ProviderProfile &provider,
+                                  const CompactionPolicy &policy, QString *newId, QString *error)
+{
+    SessionInfo fields;
+    fields.title = title;
+    fields.workspace = QDir(workspace).absolutePath();
+    fields.policy = policy.toJson();
+    fields.providerName = provider.name;
+    fields.providerProfile = provider.toJson();
+    return create(fields, newId, error);
+}
+
+bool SessionsPanel::create(const SessionInfo &fields, QString *newId, QString *error)
+{
     const std::optional<SessionInfo> created = m_store->createSession(fields, error);
     if (!created)
         return false;
@@ -181,6 +198,7 @@ bool SessionsPanel::renameSession(const QString &id, const QString &title, QStri
     if (!m_store->renameSession(id, title, error))
         return false;
     refresh();
+    Q_EMIT sessionRenamed(id, title);
     return true;
 }
 
@@ -221,24 +239,40 @@ bool SessionsPanel::confirmWorkspace(const QString &workspace)
         == QMessageBox::Yes;
 }
 
+void SessionsPanel::setOpenSessionPolicy(const QString &title, const std::optional<CompactionPolicy> &policy)
+{
+    m_openTitle = title;
+    m_openPolicy = policy;
+}
+
+QList<NewSessionDialog::PolicyChoice> SessionsPanel::newSessionPolicies() const
+{
+    // The default is offered unsized when it was sized to the default model, so another model
+    // chosen in the dialog gets its own window.
+    CompactionPolicy defaults = m_newPolicy;
+    if (m_newProvider && defaults.contextWindow == m_newProvider->effectiveContextWindow())
+        defaults.contextWindow = CompactionPolicy().contextWindow;
+    QList<NewSessionDialog::PolicyChoice> choices{{tr("Default (Settings \u203a Compaction)"), defaults},
+                                                  {tr("Compaction spec defaults"), CompactionPolicy()}};
+    if (m_openPolicy)
+        choices.append({tr("As \u201c%1\u201d").arg(m_openTitle), *m_openPolicy});
+    return choices;
+}
+
 void SessionsPanel::newSessionDialog()
 {
-    const QString workspace = QFileDialog::getExistingDirectory(this, tr("Choose the workspace folder the agent works in"), QDir::homePath());
-    if (workspace.isEmpty())
-        return;
-    if (!confirmWorkspace(workspace))
-        return;
-    bool ok = false;
-    const QString title = QInputDialog::getText(this, tr("New session"), tr("Title:"), QLineEdit::Normal,
-                                                QDir(workspace).dirName(), &ok);
-    if (!ok)
-        return;
-    QString id, error;
-    if (!createSession(title, workspace, &id, &error)) {
-        QMessageBox::warning(this, tr("Could not create the session"), error);
+    NewSessionDialog dialog(m_profiles, m_newProvider ? m_newProvider->name : QString(), newSessionPolicies(), this);
+    while (dialog.exec() == QDialog::Accepted) {
+        if (!confirmWorkspace(dialog.workspace()))
+            continue;
+        QString id, error;
+        if (!createSession(dialog.title(), dialog.workspace(), dialog.profile(), dialog.policy(), &id, &error)) {
+            QMessageBox::warning(this, tr("Could not create the session"), error);
+            return;
+        }
+        Q_EMIT openRequested(id);
         return;
     }
-    Q_EMIT openRequested(id);
 }
 
 void SessionsPanel::renameDialog()
