@@ -44,6 +44,10 @@ public:
     // Text of the selected rows (or else the current row), in row order, as Ctrl+C copies it.
     QString selectedText() const;
 
+    // Drawn in the middle of the view while the model has no rows (what to do next); empty: nothing.
+    void setEmptyText(const QString &text);
+    QString emptyText() const { return m_emptyText; }
+
 Q_SIGNALS:
     void approvalDecided(const QString &approvalId, wl::ApprovalDecision decision);
     void retryRequested(const QString &errorId);
@@ -96,6 +100,7 @@ private:
     bool m_followBottom = true;
     bool m_adjustingScroll = false;
     bool m_preparing = false;
+    QString m_emptyText;
 };
 
 } // namespace wl
