@@ -17,6 +17,7 @@ class AgentController;
 class AnchorHistoryModel;
 class AppSettings;
 class AgentStatusBar;
+class LayoutPresets;
 class FirstRunPanel;
 class SettingsDialog;
 class ThemeManager;
@@ -52,7 +53,9 @@ public:
     static QSize defaultSize() { return {1400, 900}; }
 
     QDockWidget *dock(const QString &objectName) const;
+    // The layout saved at the last close (AppSettings), else the Default preset for this size.
     void restoreLayout();
+    LayoutPresets *layoutPresets() const { return m_layouts.get(); }
 
     // The database the Sessions dock lists (not owned; used on the GUI thread only).
     void setStore(SessionStore *store, const QString &databasePath);
@@ -108,6 +111,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -118,6 +122,8 @@ private:
     void createDocks();
     QDockWidget *addPanelDock(const char *objectName, QWidget *panel, Qt::DockWidgetArea area);
     void showDocks(const LoadedSession &session);
+    // The open session's title in the title bar and the status bar.
+    void showSessionTitle();
     void applySetting(int key);
     void applyProfiles();
     void updateCentralPage();
@@ -130,6 +136,8 @@ private:
     void chooseTranscript();
 
     std::unique_ptr<LoadedSession> m_session;
+    std::unique_ptr<LayoutPresets> m_layouts;
+    bool m_defaultLayoutPending = false; // no saved layout: Default once the window has its size
     AppSettings *m_settings = nullptr;
     ThemeManager *m_theme = nullptr;
     AgentController *m_agent = nullptr;

@@ -1,10 +1,15 @@
 #include "MainWindow.h"
+#include "sessions/SessionsPanel.h"
+#include "conversation/ConversationView.h"
 #include "store/SessionStore.h"
+#include "workbench/LoadedSession.h"
+#include "workbench/SessionLoader.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
 #include <QDropEvent>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -40,6 +45,8 @@ private Q_SLOTS:
     void helpHasAbout();
     void dropImports_data();
     void dropImports();
+    void renameUpdatesTitleAndStatus();
+    void emptySessionSaysWhatToDo();
 };
 
 void TestMainWindow::initTestCase()
@@ -199,6 +206,73 @@ void TestMainWindow::dropImports()
     QVERIFY2(finished.first().at(1).toString().isEmpty(), qPrintable(finished.first().at(1).toString()));
     QVERIFY(!finished.first().at(0).toString().isEmpty());
     QCOMPARE(store.listSessions().size(), sessions);
+}
+
+// Renaming the open session in the Sessions dock renames it in the title bar and the status bar.
+void TestMainWindow::renameUpdatesTitleAndStatus()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"sessions.db"_s);
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    SessionInfo fields;
+    fields.title = u"Before"_s;
+    fields.workspace = dir.path();
+    const std::optional<SessionInfo> created = store.createSession(fields, &error);
+    QVERIFY2(created, qPrintable(error));
+    StepAppend step;
+    step.messages = {Message::user(u"hello"_s)};
+    QVERIFY2(store.appendStep(created->id, step, &error), qPrintable(error));
+    LoadedSession loaded;
+    QVERIFY2(SessionLoader::loadNow(path, created->id, &loaded, &error), qPrintable(error));
+
+    MainWindow window;
+    window.setStore(&store, path);
+    window.showSession(loaded);
+    auto *status = window.findChild<QLabel *>(u"SessionStatus"_s);
+    QVERIFY(status);
+    QVERIFY(window.windowTitle().startsWith(u"Before"_s));
+    QVERIFY(status->text().startsWith(u"Before"_s));
+
+    QVERIFY2(window.sessionsPanel()->renameSession(created->id, u"After"_s, &error), qPrintable(error));
+    QVERIFY2(window.windowTitle().startsWith(u"After"_s), qPrintable(window.windowTitle()));
+    QVERIFY2(status->text().startsWith(u"After"_s), qPrintable(status->text()));
+    QCOMPARE(window.session().info.title, u"After"_s);
+}
+
+// A session without messages says, in the conversation, how to start; the text is drawn.
+void TestMainWindow::emptySessionSaysWhatToDo()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"sessions.db"_s);
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    SessionInfo fields;
+    fields.title = u"Fresh"_s;
+    fields.workspace = dir.path();
+    const std::optional<SessionInfo> created = store.createSession(fields, &error);
+    QVERIFY2(created, qPrintable(error));
+    LoadedSession loaded;
+    QVERIFY2(SessionLoader::loadNow(path, created->id, &loaded, &error), qPrintable(error));
+
+    MainWindow window;
+    window.setStore(&store, path);
+    window.showSession(loaded);
+    ConversationView *view = window.conversationView();
+    QVERIFY2(view->emptyText().contains(u"Ctrl+Enter"_s), qPrintable(view->emptyText()));
+    view->resize(600, 400);
+    const QImage blank = [&] {
+        const QString kept = view->emptyText();
+        view->setEmptyText({});
+        const QImage image = view->viewport()->grab().toImage();
+        view->setEmptyText(kept);
+        return image;
+    }();
+    QVERIFY(view->viewport()->grab().toImage() != blank);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -3,6 +3,7 @@
 #include "compaction/CompactionPolicy.h"
 #include "llm/ProviderProfile.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -98,6 +99,12 @@ public:
     QString language() const;
     void setLanguage(const QString &language);
     static QStringList languages();
+
+    // The main window's layout as the window saved it (opaque bytes: its geometry, its docks'
+    // state, the conversation splitter), restored at the next start; empty when none was saved.
+    enum class WindowPart { Geometry, DockState, ConversationSplitter };
+    QByteArray windowLayout(WindowPart part) const;
+    void setWindowLayout(WindowPart part, const QByteArray &bytes);
 
 Q_SIGNALS:
     void changed(wl::AppSettings::Key key);
