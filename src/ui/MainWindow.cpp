@@ -802,8 +802,17 @@ void MainWindow::showEvent(QShowEvent *event)
     QMainWindow::showEvent(event);
     if (!m_defaultLayoutPending)
         return;
-    m_defaultLayoutPending = false;
+    // The window manager (or -geometry) may still size the window after it is shown: the Default
+    // layout follows until then, and the window's layout is the user's from there on.
     QTimer::singleShot(0, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
+    QTimer::singleShot(1500, this, [this] { m_defaultLayoutPending = false; });
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    if (m_defaultLayoutPending && isVisible())
+        QTimer::singleShot(0, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -112,6 +112,7 @@ Q_SIGNALS:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -137,7 +138,8 @@ private:
 
     std::unique_ptr<LoadedSession> m_session;
     std::unique_ptr<LayoutPresets> m_layouts;
-    bool m_defaultLayoutPending = false; // no saved layout: Default once the window has its size
+    // No saved layout: Default follows the window's size until it settles after the first show.
+    bool m_defaultLayoutPending = false;
     AppSettings *m_settings = nullptr;
     ThemeManager *m_theme = nullptr;
     AgentController *m_agent = nullptr;

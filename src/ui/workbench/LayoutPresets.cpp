@@ -39,7 +39,7 @@ QString LayoutPresets::name(Preset preset)
 
 int LayoutPresets::conversationMeasure() const
 {
-    return QFontMetrics(m_window->font()).averageCharWidth() * 100 + 48;
+    return QFontMetrics(m_window->font()).averageCharWidth() * 120 + 48;
 }
 
 LayoutPresets::Sizes LayoutPresets::sizesFor(Preset preset, const QSize &size) const
@@ -106,11 +106,13 @@ void LayoutPresets::apply(Preset preset)
     const Docks &d = m_docks;
     const QSize size = m_window->size();
     arrange();
-    // Moving docks may have raised the window's minimum size for a moment; keep its size.
-    if (QLayout *layout = m_window->layout())
-        layout->activate();
-    if (!(m_window->windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen)))
-        m_window->resize(size.expandedTo(m_window->minimumSizeHint()));
+    // Moving docks may have raised a shown window's minimum size for a moment; keep its size.
+    // (A window not shown yet has no minimum to keep to: it is left alone.)
+    if (m_window->isVisible() && !(m_window->windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) {
+        if (QLayout *layout = m_window->layout())
+            layout->activate();
+        m_window->resize(size);
+    }
     const Sizes s = sizesFor(preset, m_window->size());
     switch (preset) {
     case Preset::Default:

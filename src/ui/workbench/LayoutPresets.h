@@ -41,7 +41,7 @@ public:
 
     void apply(Preset preset);
 
-    // The widest the conversation gets in Default: about a hundred characters of the window's
+    // The widest the conversation gets in Default: about 120 characters of the window's
     // font, so lines stay readable; the docks take the rest of a wide window.
     int conversationMeasure() const;
 
