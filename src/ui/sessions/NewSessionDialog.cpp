@@ -154,7 +154,7 @@ void NewSessionDialog::updateState()
     const CompactionPolicy p = policy();
     const QLocale locale;
     const auto percent = [&locale](double ratio) { return locale.toString(qRound(ratio * 100)); };
-    m_summary->setText(tr("Window %1 tokens · warn at %2 %, soft %3 %, full %4 %, emergency %5 % · last %6 messages kept")
+    m_summary->setText(tr("Window %1 tokens · warn at %2\u00a0%, soft %3\u00a0%, full %4\u00a0%, emergency %5\u00a0% · last %6 messages kept")
                            .arg(locale.toString(p.contextWindow), percent(p.warn), percent(p.soft), percent(p.full),
                                 percent(p.emergency))
                            .arg(p.tailMessages));

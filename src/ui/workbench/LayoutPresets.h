@@ -22,7 +22,7 @@ namespace wl {
 // undoes a dock that was floated, closed or dragged elsewhere ("Reset layout" is Default).
 class LayoutPresets
 {
-    Q_DECLARE_TR_FUNCTIONS(LayoutPresets)
+    Q_DECLARE_TR_FUNCTIONS(wl::LayoutPresets)
 public:
     enum class Preset { Default, Tune, Converse, Inspect };
 

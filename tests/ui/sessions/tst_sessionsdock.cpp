@@ -363,6 +363,10 @@ void TestSessionsDock::newSessionDialogChoosesProviderAndPolicy()
     QVERIFY(dialog.policySummary()->text().contains(QLocale().toString(50000)));
     dialog.setTitle(u"Named"_s);
     QCOMPARE(dialog.title(), u"Named"_s);
+    // For the docs and a look: the dialog as filled in above.
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(dialog.grab().save(QDir::temp().filePath(u"waterline-new-session.png"_s)));
 }
 
 // Through the Sessions dock: the session is stored with the provider and policy the dialog chose,
