@@ -230,6 +230,11 @@ void TestMainWindow::renameUpdatesTitleAndStatus()
 
     MainWindow window;
     window.setStore(&store, path);
+    // Opened the way --session and the Sessions dock open it: loaded off the GUI thread.
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openSession(path, created->id);
+    QVERIFY(shown.wait(10000));
+    QCOMPARE(window.session().info.id, created->id);
     window.showSession(loaded);
     auto *status = window.findChild<QLabel *>(u"SessionStatus"_s);
     QVERIFY(status);
