@@ -1,8 +1,10 @@
 #include "conversation/ConversationDelegate.h"
 #include "conversation/ConversationModel.h"
+#include "conversation/rows/RowText.h"
 #include "model/Message.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QPainter>
 #include <QStyleFactory>
 #include <QStyleOptionViewItem>
@@ -122,6 +124,7 @@ private Q_SLOTS:
     void messageRows();
     void userTextIsNotMarkdown();
     void assistantHeadingsStaySmall();
+    void olderMessagesShowTheirDate();
     void toolCard();
     void toolCardOffloadBadge();
     void statusColourFollowsTheViews_data();
@@ -204,6 +207,19 @@ void TestConversationRows::assistantHeadingsStaySmall()
     QVERIFY2(heading - bold < lineHeight * 3 / 4, qPrintable(figures));
     QVERIFY2(uncappedExtra > lineHeight * 3 / 4, qPrintable(figures)); // the cap is what keeps it small
     QVERIFY(heading >= bold); // still a heading: not smaller than the body
+}
+
+// A message from another day (an imported transcript's) shows its date, today's only the time.
+void TestConversationRows::olderMessagesShowTheirDate()
+{
+    const QDate today(2026, 12, 1);
+    const QDateTime morning(today, QTime(9, 30));
+    const QDateTime february(QDate(2026, 2, 11), QTime(21, 46));
+    QCOMPARE(formatRowTime(morning, today), QLocale().toString(QTime(9, 30), QLocale::ShortFormat));
+    const QString older = formatRowTime(february, today);
+    QCOMPARE(older, QLocale().toString(february, QLocale::ShortFormat));
+    QVERIFY2(older.contains(QLocale().toString(QTime(21, 46), QLocale::ShortFormat)), qPrintable(older));
+    QVERIFY2(older != formatRowTime(QDateTime(today, QTime(21, 46)), today), qPrintable(older));
 }
 
 void TestConversationRows::toolCard()

@@ -5,6 +5,7 @@
 #include "conversation/ConversationModel.h"
 #include "conversation/rows/RowText.h"
 
+#include <QDateTime>
 #include <QLocale>
 #include <QPainter>
 #include <QTextBlock>
@@ -119,7 +120,7 @@ void MessageRow::paint(const RowPaintContext &c, const RowLayout &layout) const
     const QDateTime when = c.index.data(ConversationModel::TimestampRole).toDateTime();
     if (when.isValid())
         painter->drawText(l.header, Qt::AlignRight | Qt::AlignVCenter,
-                          QLocale().toString(when.time(), QLocale::ShortFormat));
+                          formatRowTime(when, QDate::currentDate()));
     drawRowDocument(painter, l.body.get(), l.bodyPos, c.palette,
                     kind == ConversationRowKind::System ? c.muted : QColor());
 }

@@ -105,6 +105,14 @@ QString formatDuration(qint64 ms)
     return ConversationDelegate::tr("%1:%2 min").arg(seconds / 60).arg(seconds % 60, 2, 10, QChar(u'0'));
 }
 
+QString formatRowTime(const QDateTime &when, const QDate &today)
+{
+    const QDateTime local = when.toLocalTime();
+    if (local.date() == today)
+        return QLocale().toString(local.time(), QLocale::ShortFormat);
+    return QLocale().toString(local, QLocale::ShortFormat);
+}
+
 QString formatElapsed(const QDateTime &since)
 {
     const qint64 seconds = std::max<qint64>(0, since.secsTo(QDateTime::currentDateTime()));

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+class QDate;
 class QDateTime;
 class QFont;
 class QPainter;
@@ -33,6 +34,9 @@ QString firstLines(const QString &text, int maxLines, bool *cut);
 
 // "85 ms", "2.5 s", "3:07 min"; empty for a negative duration.
 QString formatDuration(qint64 ms);
+// When a message was written: its time on `today`, else its date and time (an imported session's
+// messages are from the day the transcript was recorded).
+QString formatRowTime(const QDateTime &when, const QDate &today);
 // Minutes and seconds since `since`, "m:ss".
 QString formatElapsed(const QDateTime &since);
 
