@@ -26,6 +26,7 @@
 #include "settings/ThemeManager.h"
 #include "workbench/AgentController.h"
 #include "workbench/AgentStatusBar.h"
+#include "workbench/LayoutPresets.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/SelectionLink.h"
 #include "workbench/SessionLifecycle.h"
@@ -42,6 +43,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QTimer>
 #include <QToolButton>
@@ -58,9 +60,6 @@ using namespace Qt::StringLiterals;
 namespace wl {
 
 namespace {
-constexpr auto kGeometryKey = "MainWindow/geometry";
-constexpr auto kStateKey = "MainWindow/state";
-constexpr auto kSplitterKey = "MainWindow/conversationSplitter";
 constexpr int kStateVersion = 2;
 
 QString explanationFor(const char *objectName)
@@ -105,8 +104,10 @@ void MainWindow::init()
     setIcons();
 
     m_statusSession = new QLabel(tr("No session open"), this);
+    m_statusSession->setObjectName(u"SessionStatus"_s);
     statusBar()->addWidget(m_statusSession, 1);
-    resize(defaultSize());
+    // Within the screen on a small one (a 1280x720 laptop), until a saved geometry says otherwise.
+    resize(screen() ? defaultSize().boundedTo(screen()->availableSize()) : defaultSize());
 
     // The live agent, configured from the settings and following their changes.
     m_agent = new AgentController(m_conversationModel, m_conversationView, m_prompt, this);
@@ -213,6 +214,7 @@ void MainWindow::createCentralArea()
 
     connect(m_firstRun, &FirstRunPanel::settingsRequested, this, &MainWindow::showSettings);
     connect(m_firstRun, &FirstRunPanel::demoRequested, this, &MainWindow::openDemo);
+    connect(m_firstRun, &FirstRunPanel::importRequested, this, &MainWindow::chooseTranscript);
     connect(m_firstRun, &FirstRunPanel::providerReachable, this, &MainWindow::onFirstRunReachable);
 }
 
@@ -473,14 +475,25 @@ void MainWindow::createDocks()
     QDockWidget *offloads = addPanelDock("OffloadsDock", m_offloadsPanel, Qt::RightDockWidgetArea);
     QDockWidget *context = addPanelDock("ContextDock", m_contextPanel, Qt::RightDockWidgetArea);
     QDockWidget *compactions = addPanelDock("CompactionsDock", m_compactionsPanel, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(thresholds, anchors);
-    tabifyDockWidget(anchors, offloads);
-    tabifyDockWidget(offloads, context);
-    tabifyDockWidget(timeline, compactions);
-    thresholds->raise();
-    timeline->raise();
-    resizeDocks({timeline}, {300}, Qt::Vertical);
-    resizeDocks({thresholds, m_sessionsDock}, {470, 250}, Qt::Horizontal);
+    m_layouts = std::make_unique<LayoutPresets>(
+        this, LayoutPresets::Docks{m_sessionsDock, timeline, thresholds, anchors, offloads, context, compactions});
+    m_layouts->apply(LayoutPresets::Preset::Default);
+    // View > Layout: the presets and Reset, after the docks (whose Alt+digit keys count the menu).
+    if (auto *viewMenu = findChild<QMenu *>(u"ViewMenu"_s)) {
+        viewMenu->addSeparator();
+        QMenu *layoutMenu = viewMenu->addMenu(tr("&Layout"));
+        layoutMenu->setObjectName(u"LayoutMenu"_s);
+        for (const LayoutPresets::Preset preset : LayoutPresets::presets()) {
+            QAction *action = layoutMenu->addAction(LayoutPresets::name(preset));
+            action->setObjectName(LayoutPresets::name(preset) + u"LayoutAction"_s);
+            connect(action, &QAction::triggered, this, [this, preset] { m_layouts->apply(preset); });
+        }
+        layoutMenu->addSeparator();
+        QAction *reset = layoutMenu->addAction(tr("&Reset Layout"));
+        reset->setObjectName(u"ResetLayoutAction"_s);
+        reset->setToolTip(tr("Put every dock back where it starts, sized to this window"));
+        connect(reset, &QAction::triggered, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
+    }
 
     m_whatIf = new WhatIfBinding(m_thresholdsPanel, m_timelineModel, this);
     linkSelection();
@@ -607,11 +620,22 @@ void MainWindow::updateSessionStatus()
 
 void MainWindow::onSessionOpened(const LoadedSession &session)
 {
-    if (m_sessionsPanel)
+    if (m_sessionsPanel) {
         m_sessionsPanel->setCurrentSession(session.info.id);
+        m_sessionsPanel->setOpenSessionPolicy(session.info.title, session.isEmpty() ? std::nullopt
+                                                                                    : std::optional(session.policy));
+    }
     updateTitle();
     m_continueAction->setEnabled(session.info.readOnly);
     m_conversationModel->setTranscript(session.history, session.compactionMarkers());
+    // What to do next while the conversation is empty.
+    if (session.isEmpty())
+        m_conversationView->setEmptyText(tr("No session open. File \u203a New Session (Ctrl+N) starts one in a folder of "
+                                            "your choice; the Sessions dock opens an earlier one."));
+    else
+        m_conversationView->setEmptyText(tr("This session has no messages yet. Write what the agent should do in the box "
+                                            "below and press Ctrl+Enter; type / for commands such as /compact.\n\nAs it "
+                                            "works, the timeline, the compactions and the context it sends fill the docks."));
     m_thresholdsPanel->setPolicy(session.policy);
     showDocks(session);
     // The agent of the session reads it again on its own worker: the rows above stay, it appends.
@@ -739,24 +763,45 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::restoreLayout()
 {
-    QSettings settings;
-    const QByteArray geometry = settings.value(QLatin1StringView(kGeometryKey)).toByteArray();
+    using Part = AppSettings::WindowPart;
+    const QByteArray geometry = m_settings->windowLayout(Part::Geometry);
     if (!geometry.isEmpty())
         restoreGeometry(geometry);
-    const QByteArray state = settings.value(QLatin1StringView(kStateKey)).toByteArray();
-    if (!state.isEmpty())
-        restoreState(state, kStateVersion);
-    const QByteArray splitter = settings.value(QLatin1StringView(kSplitterKey)).toByteArray();
+    const QByteArray state = m_settings->windowLayout(Part::DockState);
+    if (state.isEmpty() || !restoreState(state, kStateVersion)) {
+        // First start: the Default preset, sized to the window once it is shown at its real size.
+        m_layouts->apply(LayoutPresets::Preset::Default);
+        m_defaultLayoutPending = true;
+    }
+    const QByteArray splitter = m_settings->windowLayout(Part::ConversationSplitter);
     if (!splitter.isEmpty())
         m_conversationSplitter->restoreState(splitter);
 }
 
 void MainWindow::saveLayout() const
 {
-    QSettings settings;
-    settings.setValue(QLatin1StringView(kGeometryKey), saveGeometry());
-    settings.setValue(QLatin1StringView(kStateKey), saveState(kStateVersion));
-    settings.setValue(QLatin1StringView(kSplitterKey), m_conversationSplitter->saveState());
+    using Part = AppSettings::WindowPart;
+    m_settings->setWindowLayout(Part::Geometry, saveGeometry());
+    m_settings->setWindowLayout(Part::DockState, saveState(kStateVersion));
+    m_settings->setWindowLayout(Part::ConversationSplitter, m_conversationSplitter->saveState());
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_defaultLayoutPending)
+        return;
+    // The window manager (or -geometry) may still size the window after it is shown: the Default
+    // layout follows until then, and the window's layout is the user's from there on.
+    QTimer::singleShot(0, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
+    QTimer::singleShot(1500, this, [this] { m_defaultLayoutPending = false; });
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    if (m_defaultLayoutPending && isVisible())
+        QTimer::singleShot(0, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

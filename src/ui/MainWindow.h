@@ -16,6 +16,7 @@ class AgentController;
 class AnchorHistoryModel;
 class AppSettings;
 class AgentStatusBar;
+class LayoutPresets;
 class FirstRunPanel;
 class SettingsDialog;
 class ThemeManager;
@@ -52,7 +53,9 @@ public:
     static QSize defaultSize() { return {1400, 900}; }
 
     QDockWidget *dock(const QString &objectName) const;
+    // The layout saved at the last close (AppSettings), else the Default preset for this size.
     void restoreLayout();
+    LayoutPresets *layoutPresets() const { return m_layouts.get(); }
 
     // Which database and session are open, and every change to them (the window shows what it says).
     SessionLifecycle *sessions() const { return m_sessions; }
@@ -112,6 +115,8 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -129,6 +134,7 @@ private:
     void updateSessionStatus();
     void setIcons();
     void showDocks(const LoadedSession &session);
+    // The open session's title in the title bar and the status bar.
     void applySetting(int key);
     void applyProfiles();
     void updateCentralPage();
@@ -139,6 +145,9 @@ private:
     void showAbout();
     void chooseTranscript();
 
+    std::unique_ptr<LayoutPresets> m_layouts;
+    // No saved layout: Default follows the window's size until it settles after the first show.
+    bool m_defaultLayoutPending = false;
     AppSettings *m_settings = nullptr;
     SessionLifecycle *m_sessions = nullptr;
     ThemeManager *m_theme = nullptr;

@@ -1,11 +1,17 @@
 #include "MainWindow.h"
 #include "conversation/PromptInput.h"
+#include "sessions/SessionsPanel.h"
+#include "workbench/SessionLifecycle.h"
+#include "conversation/ConversationView.h"
 #include "store/SessionStore.h"
+#include "workbench/LoadedSession.h"
+#include "workbench/SessionLoader.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
 #include <QDropEvent>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -44,6 +50,8 @@ private Q_SLOTS:
     void dropImports_data();
     void dropImports();
     void mainActionsAndDocksHaveIcons();
+    void renameUpdatesTitleAndStatus();
+    void emptySessionSaysWhatToDo();
 };
 
 void TestMainWindow::initTestCase()
@@ -250,6 +258,80 @@ void TestMainWindow::mainActionsAndDocksHaveIcons()
     window.promptInput()->setRunning(true);
     QVERIFY(painted(send->icon()));
     QVERIFY(send->icon().pixmap(QSize(16, 16)).toImage() != sendImage); // Stop is not Send
+}
+
+// Renaming the open session in the Sessions dock renames it in the title bar and the status bar.
+void TestMainWindow::renameUpdatesTitleAndStatus()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"sessions.db"_s);
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    SessionInfo fields;
+    fields.title = u"Before"_s;
+    fields.workspace = dir.path();
+    const std::optional<SessionInfo> created = store.createSession(fields, &error);
+    QVERIFY2(created, qPrintable(error));
+    StepAppend step;
+    step.messages = {Message::user(u"hello"_s)};
+    QVERIFY2(store.appendStep(created->id, step, &error), qPrintable(error));
+    LoadedSession loaded;
+    QVERIFY2(SessionLoader::loadNow(path, created->id, &loaded, &error), qPrintable(error));
+
+    MainWindow window;
+    window.setStore(&store, path);
+    // Opened the way --session and the Sessions dock open it: loaded off the GUI thread.
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openSession(created->id);
+    QVERIFY(shown.wait(10000));
+    QCOMPARE(window.session().info.id, created->id);
+    window.showSession(loaded);
+    auto *status = window.findChild<QLabel *>(u"SessionStatus"_s);
+    QVERIFY(status);
+    QVERIFY(window.windowTitle().startsWith(u"Before"_s));
+    QVERIFY(status->text().startsWith(u"Before"_s));
+
+    QSignalSpy renamed(window.sessions(), &SessionLifecycle::sessionRenamed);
+    window.sessionsPanel()->renameSession(created->id, u"After"_s); // stored off the GUI thread
+    QVERIFY(renamed.wait(10000));
+    QVERIFY2(window.windowTitle().startsWith(u"After"_s), qPrintable(window.windowTitle()));
+    QVERIFY2(status->text().startsWith(u"After"_s), qPrintable(status->text()));
+    QCOMPARE(window.session().info.title, u"After"_s);
+}
+
+// A session without messages says, in the conversation, how to start; the text is drawn.
+void TestMainWindow::emptySessionSaysWhatToDo()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"sessions.db"_s);
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    SessionInfo fields;
+    fields.title = u"Fresh"_s;
+    fields.workspace = dir.path();
+    const std::optional<SessionInfo> created = store.createSession(fields, &error);
+    QVERIFY2(created, qPrintable(error));
+    LoadedSession loaded;
+    QVERIFY2(SessionLoader::loadNow(path, created->id, &loaded, &error), qPrintable(error));
+
+    MainWindow window;
+    window.setStore(&store, path);
+    window.showSession(loaded);
+    ConversationView *view = window.conversationView();
+    QVERIFY2(view->emptyText().contains(u"Ctrl+Enter"_s), qPrintable(view->emptyText()));
+    view->resize(600, 400);
+    const QImage blank = [&] {
+        const QString kept = view->emptyText();
+        view->setEmptyText({});
+        const QImage image = view->viewport()->grab().toImage();
+        view->setEmptyText(kept);
+        return image;
+    }();
+    QVERIFY(view->viewport()->grab().toImage() != blank);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -277,7 +277,7 @@ void ChatClient::onReplyFinished()
         if (networkError == QNetworkReply::OperationCanceledError || networkError == QNetworkReply::TimeoutError)
             failOrRetry(ChatError::timeout(m_transferTimeoutMs));
         else
-            failOrRetry(ChatError::network(errorString));
+            failOrRetry(ChatError::connectFailed(endpoint(), int(networkError), errorString));
         return;
     }
     if (m_streaming) {

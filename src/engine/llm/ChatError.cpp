@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkReply>
 #include <QUrl>
 
 #include <algorithm>
@@ -185,6 +186,51 @@ ChatError ChatError::network(const QString &detail)
     e.retryable = true;
     e.message = QCoreApplication::translate("wl::ChatError", "Could not reach the provider, or the connection broke.");
     e.providerMessage = Redaction::redact(detail);
+    return e;
+}
+
+namespace {
+
+bool isThisMachine(const QString &host)
+{
+    return host == u"localhost" || host == u"127.0.0.1" || host == u"::1" || host.endsWith(u".localhost");
+}
+
+// What to start when nothing listens on a local server's usual port.
+QString startHint(int port)
+{
+    switch (port) {
+    case 11434: return QCoreApplication::translate("wl::ChatError", "start Ollama with `ollama serve`");
+    case 1234: return QCoreApplication::translate("wl::ChatError", "start the LM Studio server (`lms server start`)");
+    case 8000: return QCoreApplication::translate("wl::ChatError", "start the server (vLLM: `vllm serve MODEL`)");
+    case 8080: return QCoreApplication::translate("wl::ChatError", "start the server (llama.cpp: `llama-server -m MODEL.gguf`)");
+    default: return QCoreApplication::translate("wl::ChatError", "start the model server, or correct the port in the provider's base URL");
+    }
+}
+
+} // namespace
+
+ChatError ChatError::connectFailed(const QUrl &url, int networkError, const QString &detail)
+{
+    ChatError e = network(detail);
+    const QString host = url.host();
+    const int port = url.port(url.scheme() == u"https" ? 443 : 80);
+    const QString where = host.contains(u':') ? u"[%1]:%2"_s.arg(host).arg(port) : u"%1:%2"_s.arg(host).arg(port);
+    switch (QNetworkReply::NetworkError(networkError)) {
+    case QNetworkReply::ConnectionRefusedError:
+        e.message = isThisMachine(host)
+            ? QCoreApplication::translate("wl::ChatError", "Nothing is listening at %1: %2.").arg(where, startHint(port))
+            : QCoreApplication::translate("wl::ChatError", "Nothing is listening at %1: check that the server runs and the base URL's port.").arg(where);
+        break;
+    case QNetworkReply::HostNotFoundError:
+        e.message = QCoreApplication::translate("wl::ChatError", "The host %1 was not found: check the base URL's host name and the network connection.").arg(host);
+        break;
+    case QNetworkReply::SslHandshakeFailedError:
+        e.message = QCoreApplication::translate("wl::ChatError", "The secure connection to %1 failed: check the certificate, or whether the server speaks http:// rather than https://.").arg(where);
+        break;
+    default:
+        break; // a connection that broke midway: network()'s words
+    }
     return e;
 }
 

@@ -54,6 +54,10 @@ struct ChatError
     // OpenAI-compatible servers' {"error": ...} chunk).
     static ChatError fromStreamError(const QString &type, const QString &providerMessage);
     static ChatError network(const QString &detail);
+    // The connection to `url` failed (`networkError` is a QNetworkReply::NetworkError): says what
+    // happened and what to try, e.g. "Nothing is listening at 127.0.0.1:11434: start Ollama with
+    // `ollama serve`." Retryable like network().
+    static ChatError connectFailed(const QUrl &url, int networkError, const QString &detail);
     static ChatError timeout(int timeoutMs);
     static ChatError protocol(const QString &detail);
     // The reply did not end within the deadline of the whole call (`deadlineMs`), although bytes

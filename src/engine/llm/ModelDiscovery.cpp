@@ -149,7 +149,7 @@ void ModelDiscovery::onFinished()
         if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
             Q_EMIT failed(ChatError::timeout(m_timeoutMs));
         else
-            Q_EMIT failed(ChatError::network(reply->errorString()));
+            Q_EMIT failed(ChatError::connectFailed(reply->url(), int(reply->error()), reply->errorString()));
         return;
     }
     QString error;

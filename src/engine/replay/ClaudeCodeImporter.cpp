@@ -225,6 +225,7 @@ public:
         QJsonObject record;
         if (!m_context.parseObjectLine(line, lineNumber, &record))
             return true;
+        m_context.setRecordTime(ImportJson::timestamp(record.value("timestamp"_L1)));
         const QJsonValue typeValue = record.value("type"_L1);
         if (!typeValue.isString()) {
             m_context.skipRecord(lineNumber, u"type"_s, QCoreApplication::translate("TranscriptImport", "missing or not a string (%1)").arg(ImportJson::typeName(typeValue)));
@@ -324,7 +325,7 @@ private:
         return true;
     }
 
-    bool assistant(const QJsonObject &record, const QJsonObject &message, qint64 lineNumber)
+    bool assistant(const QJsonObject &, const QJsonObject &message, qint64 lineNumber)
     {
         const QString responseId = message.value("id"_L1).toString();
         const QJsonValue content = message.value("content"_L1);
@@ -338,7 +339,8 @@ private:
             m_pending = Message::assistant(QString());
             m_pendingRequest = ImportedRequest();
             m_pendingRequest.responseId = responseId;
-            m_pendingRequest.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+            m_pendingRequest.timestamp = m_context.recordTime();
+            m_pending->createdAt = m_pendingRequest.timestamp;
             m_pendingModel = message.value("model"_L1).toString();
             m_pendingRequest.model = m_pendingModel;
             if (m_context.session().model.isEmpty() && m_pendingModel != "<synthetic>"_L1)
@@ -437,6 +439,7 @@ private:
                 }
                 Message result = Message::toolResult(id.toString(), ImportJson::contentText(block.value("content"_L1)),
                                                      block.value("is_error"_L1).toBool(false));
+                result.createdAt = m_context.recordTime(); // it may wait behind the assistant message
                 if (m_pending)
                     m_waitingResults.append(std::move(result));
                 else if (!push(std::move(result)))

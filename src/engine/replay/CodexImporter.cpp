@@ -1,6 +1,7 @@
 #include "CodexImporter.h"
 
 #include "ImportContext.h"
+#include "ImportTitle.h"
 #include "model/MessageCodec.h"
 
 #include <QCoreApplication>
@@ -40,6 +41,7 @@ public:
         }
         const QJsonObject payload = payloadValue.toObject();
         m_timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        m_context.setRecordTime(m_timestamp);
         if (type == "response_item"_L1) {
             m_context.countRecord(type);
             return responseItem(payload, lineNumber);
@@ -107,6 +109,7 @@ private:
         if (!m_pending) {
             m_pending = Message::assistant(QString());
             m_pendingTimestamp = m_timestamp;
+            m_pending->createdAt = m_timestamp;
         }
         m_userSinceModel = false;
         return *m_pending;
@@ -151,8 +154,8 @@ private:
                     return false;
                 if (role == "user"_L1) {
                     m_userSinceModel = true;
-                    if (m_fallbackTitle.isEmpty() && !text.startsWith(u'<') && !text.startsWith(u'#'))
-                        m_fallbackTitle = text;
+                    if (m_fallbackTitle.isEmpty())
+                        m_fallbackTitle = ImportTitle::fromUserText(text);
                 }
                 return m_context.addMessage(role == "user"_L1 ? Message::user(text) : Message::system(text)) >= 0;
             }

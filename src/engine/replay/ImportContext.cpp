@@ -1,5 +1,6 @@
 #include "ImportContext.h"
 
+#include "ImportTitle.h"
 #include "TranscriptImporter.h"
 
 #include "LoggingCategories.h"
@@ -125,6 +126,8 @@ int ImportContext::addMessage(Message &&message)
                                       QCoreApplication::translate("TranscriptImport", "result for unknown call '%1'").arg(message.toolCallId)});
         }
     }
+    if (!message.createdAt.isValid())
+        message.createdAt = m_recordTime;
     message.cacheBytes();
     if (m_options.sink) {
         QString error;
@@ -141,15 +144,8 @@ int ImportContext::addMessage(Message &&message)
 
 void ImportContext::offerTitle(const QString &text)
 {
-    if (!m_session->title.isEmpty())
-        return;
-    for (QStringView line : QStringView(text).split(u'\n')) {
-        line = line.trimmed();
-        if (line.isEmpty())
-            continue;
-        m_session->title = line.size() > 80 ? line.first(79).toString() + QChar(0x2026) : line.toString();
-        return;
-    }
+    if (m_session->title.isEmpty())
+        m_session->title = ImportTitle::fromUserText(text);
 }
 
 TranscriptSample ImportContext::peekSample() const

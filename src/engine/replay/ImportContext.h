@@ -60,8 +60,12 @@ public:
     void note(int messageIndex, const QString &text, const QString &callId = {});
     bool hasOpenCall(const QString &id) const { return m_openCalls.contains(id); }
 
-    // Sets the title from the first line of `text` unless one is set.
+    // Sets the title from the request in a user message (ImportTitle) unless one is set.
     void offerTitle(const QString &text);
+    // The source's time of the record being read: addMessage() gives it to messages that carry
+    // no time of their own, so an import keeps the transcript's times (invalid: none known).
+    void setRecordTime(const QDateTime &time) { m_recordTime = time; }
+    const QDateTime &recordTime() const { return m_recordTime; }
     // The start of the remaining input, for importers that handle several layouts.
     TranscriptSample peekSample() const;
 
@@ -102,6 +106,7 @@ private:
     ImportedSession *m_session;
     qint64 m_total = -1;
     qint64 m_lastProgress = 0;
+    QDateTime m_recordTime;
     QString m_error;
     bool m_cancelled = false;
     QHash<QString, int> m_openCalls;   // call id -> index of the assistant message

@@ -66,12 +66,16 @@ public:
             return false;
         m_message = std::move(message);
         m_request = request;
+        if (!m_message->createdAt.isValid())
+            m_message->createdAt = request.timestamp.isValid() ? request.timestamp : m_context.recordTime();
         return true;
     }
 
     bool addResult(Message &&result)
     {
         if (m_message) {
+            if (!result.createdAt.isValid())
+                result.createdAt = m_context.recordTime(); // it waits behind the turn
             m_waiting.append(std::move(result));
             return true;
         }
@@ -111,6 +115,7 @@ public:
 
     bool event(const QJsonObject &e, const QString &field, const std::function<void(const QString &, const QString &)> &skip)
     {
+        m_context.setRecordTime(ImportJson::timestamp(e.value("timestamp"_L1)));
         if (e.contains("action"_L1))
             return action(e, field, skip);
         if (e.contains("observation"_L1))
@@ -477,6 +482,7 @@ public:
         }
         const QString kind = kindValue.toString();
         const QDateTime timestamp = ImportJson::timestamp(e.value("timestamp"_L1));
+        m_context.setRecordTime(timestamp);
         if (kind == "ActionEvent"_L1) {
             m_context.countRecord(kind);
             const QJsonValue toolCall = e.value("tool_call"_L1);

@@ -43,6 +43,8 @@ public:
 
     bool addMessage(Message &&message, QString *error) override
     {
+        if (message.createdAt.isValid() && (!m_firstTime.isValid() || message.createdAt < m_firstTime))
+            m_firstTime = message.createdAt;
         const qint64 bytes = message.byteCount();
         m_bytesBefore.append(m_bytesBefore.constLast() + bytes);
         m_pendingBytes += bytes;
@@ -69,6 +71,8 @@ public:
 
     const QList<qint64> &ids() const { return m_ids; }
     bool failed() const { return m_failed; }
+    // The earliest time the source gave a message; invalid when it gave none.
+    const QDateTime &firstTime() const { return m_firstTime; }
     // UTF-8 bytes (token-estimate bytes) of messages [0, index).
     qint64 bytesBefore(int index) const { return m_bytesBefore.value(index, m_bytesBefore.constLast()); }
 
@@ -81,6 +85,7 @@ private:
     qint64 m_pendingBytes = 0;
     QList<qint64> m_ids;
     QList<qint64> m_bytesBefore;
+    QDateTime m_firstTime;
     bool m_failed = false;
 };
 
@@ -222,6 +227,14 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
         return abandon(error, false, false);
     if (options.title.isEmpty() && !s.title.isEmpty() && s.title != fields.title
         && !store.renameSession(sessionId, s.title, &error))
+        return abandon(error, false, false);
+    // The session began when its transcript did, not when it was imported.
+    QDateTime began = sink.firstTime();
+    for (const ImportedRequest &r : std::as_const(requests)) {
+        if (r.timestamp.isValid() && (!began.isValid() || r.timestamp < began))
+            began = r.timestamp;
+    }
+    if (began.isValid() && !store.setSessionCreatedAt(sessionId, began, &error))
         return abandon(error, false, false);
 
     if (options.replay) {

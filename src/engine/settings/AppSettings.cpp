@@ -328,4 +328,26 @@ void AppSettings::setTimelineAxis(TimelineAxis axis)
     writeValue(Key::TimelineAxis, axis == TimelineAxis::Tokens ? u"tokens"_s : u"percent"_s);
 }
 
+namespace {
+QString windowKey(AppSettings::WindowPart part)
+{
+    switch (part) {
+    case AppSettings::WindowPart::Geometry: return u"MainWindow/geometry"_s;
+    case AppSettings::WindowPart::DockState: return u"MainWindow/state"_s;
+    case AppSettings::WindowPart::ConversationSplitter: return u"MainWindow/conversationSplitter"_s;
+    }
+    return {};
+}
+} // namespace
+
+QByteArray AppSettings::windowLayout(WindowPart part) const
+{
+    return m_settings->value(windowKey(part)).toByteArray();
+}
+
+void AppSettings::setWindowLayout(WindowPart part, const QByteArray &bytes)
+{
+    m_settings->setValue(windowKey(part), bytes);
+}
+
 } // namespace wl

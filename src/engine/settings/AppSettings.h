@@ -3,6 +3,7 @@
 #include "compaction/CompactionPolicy.h"
 #include "llm/ProviderProfile.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -107,6 +108,11 @@ public:
     // Remembered between runs; percent unless tokens were chosen.
     TimelineAxis timelineAxis() const;
     void setTimelineAxis(TimelineAxis axis);
+    // The main window's layout as the window saved it (opaque bytes: its geometry, its docks'
+    // state, the conversation splitter), restored at the next start; empty when none was saved.
+    enum class WindowPart { Geometry, DockState, ConversationSplitter };
+    QByteArray windowLayout(WindowPart part) const;
+    void setWindowLayout(WindowPart part, const QByteArray &bytes);
 
 Q_SIGNALS:
     void changed(wl::AppSettings::Key key);

@@ -619,6 +619,12 @@ bool SessionStore::renameSession(const QString &id, const QString &title, QStrin
                          error);
 }
 
+bool SessionStore::setSessionCreatedAt(const QString &id, const QDateTime &createdAt, QString *error)
+{
+    return updateSession(connection(error), u"UPDATE sessions SET created_at = ?, updated_at = ? WHERE id = ?"_s,
+                         toMs(createdAt), id, error);
+}
+
 bool SessionStore::setSessionPolicy(const QString &id, const QJsonObject &policy, QString *error)
 {
     return updateSession(connection(error), u"UPDATE sessions SET policy = ?, updated_at = ? WHERE id = ?"_s,

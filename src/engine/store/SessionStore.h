@@ -64,6 +64,8 @@ public:
     QList<SessionInfo> listSessions(QString *error = nullptr);     // most recent activity first
     std::optional<SessionInfo> session(const QString &id, QString *error = nullptr);
     bool renameSession(const QString &id, const QString &title, QString *error = nullptr);
+    // When the session began: an import keeps its transcript's first time.
+    bool setSessionCreatedAt(const QString &id, const QDateTime &createdAt, QString *error = nullptr);
     bool setSessionPolicy(const QString &id, const QJsonObject &policy, QString *error = nullptr);
     bool setProviderProfile(const QString &id, const QString &name, const QJsonObject &profile,
                             QString *error = nullptr);

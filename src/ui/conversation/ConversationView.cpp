@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QTimer>
@@ -185,6 +186,20 @@ void ConversationView::paintEvent(QPaintEvent *event)
     ensureVisibleLayouts();
     syncFocusState();
     QListView::paintEvent(event);
+    if (m_emptyText.isEmpty() || (model() && model()->rowCount() > 0))
+        return;
+    QPainter painter(viewport());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    const QRect area = viewport()->rect().adjusted(24, 24, -24, -24);
+    const int width = std::min(area.width(), fontMetrics().averageCharWidth() * 60);
+    painter.drawText(QRect(area.center().x() - width / 2, area.top(), width, area.height()),
+                     Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+}
+
+void ConversationView::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    viewport()->update();
 }
 
 void ConversationView::resizeEvent(QResizeEvent *event)

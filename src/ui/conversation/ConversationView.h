@@ -44,6 +44,10 @@ public:
     // Text of the selected rows (or else the current row), in row order, as Ctrl+C copies it.
     QString selectedText() const;
 
+    // Drawn in the middle of the view while the model has no rows (what to do next); empty: nothing.
+    void setEmptyText(const QString &text);
+    QString emptyText() const { return m_emptyText; }
+
 public Q_SLOTS:
     // Make the first row of a message (a tool result: its card) or a compaction's marker the
     // current one and scroll it into view; false when there is no such row. They do not emit
@@ -109,6 +113,7 @@ private:
     bool m_adjustingScroll = false;
     bool m_preparing = false;
     bool m_userInput = false;   // inside a key press: a new current row is the user's choice
+    QString m_emptyText;
 };
 
 } // namespace wl

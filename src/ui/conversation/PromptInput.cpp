@@ -82,7 +82,6 @@ PromptInput::PromptInput(QWidget *parent)
     m_sendButton->setObjectName(u"PromptSendButton"_s);
     m_notice->setObjectName(u"PromptNotice"_s);
 
-    m_editor->setPlaceholderText(tr("Ask the agent… (Ctrl+Enter sends, / for commands)"));
     m_editor->setTabChangesFocus(true);
     m_editor->setAccessibleName(tr("Prompt"));
     const int line = m_editor->fontMetrics().lineSpacing();
@@ -160,11 +159,12 @@ void PromptInput::setRunning(bool running)
     updateState();
 }
 
-void PromptInput::setBlockedReason(const QString &reason)
+void PromptInput::setBlockedReason(const QString &reason, bool banner)
 {
+    if (reason != m_blockedReason)
+        m_message.clear();
     m_blockedReason = reason;
-    if (isBlocked())
-        m_completer->popup()->hide();
+    m_blockedBanner = banner;
     updateState();
 }
 
@@ -190,8 +190,7 @@ void PromptInput::showNotice(const QString &text, bool warning)
 void PromptInput::updateState()
 {
     const bool blocked = isBlocked();
-    m_editor->setEnabled(!blocked);
-    m_sendButton->setEnabled(!blocked);
+    m_editor->setPlaceholderText(blocked ? m_blockedReason : tr("Ask the agent… (Ctrl+Enter sends, / for commands)"));
     m_sendButton->setIcon(AppIcons::icon(m_running ? AppIcons::Icon::Stop : AppIcons::Icon::Run));
     if (m_running) {
         m_sendButton->setText(tr("Stop"));
@@ -202,10 +201,10 @@ void PromptInput::updateState()
     }
     // Why the prompt is disabled is a state, not a fault (the demo and imported sessions have no
     // model on purpose): say it calmly. A rejected command is the user's to fix, so it warns.
-    if (blocked)
-        showNotice(m_blockedReason, false);
-    else
+    if (!m_message.isEmpty())
         showNotice(m_message, true);
+    else
+        showNotice(blocked && m_blockedBanner ? m_blockedReason : QString(), false);
 }
 
 void PromptInput::onButtonClicked()
@@ -218,8 +217,6 @@ void PromptInput::onButtonClicked()
 
 void PromptInput::submit()
 {
-    if (isBlocked())
-        return;
     const QString text = m_editor->toPlainText();
     if (text.trimmed().isEmpty())
         return;
@@ -239,6 +236,11 @@ void PromptInput::submit()
         return;
     }
     case SlashParse::NotACommand:
+        if (isBlocked()) {
+            m_message = m_blockedReason; // the draft stays for when a model answers
+            updateState();
+            return;
+        }
         if (m_running) {
             m_message = tr("The agent is still working: stop it (Esc) or wait before sending.");
             updateState();
@@ -254,8 +256,7 @@ void PromptInput::updateCompletion()
 {
     const QString text = m_editor->toPlainText();
     QAbstractItemView *popup = m_completer->popup();
-    const bool candidate = text.startsWith(u'/') && !text.contains(u'\n') && !isBlocked()
-                           && m_editor->textCursor().atEnd();
+    const bool candidate = text.startsWith(u'/') && !text.contains(u'\n') && m_editor->textCursor().atEnd();
     if (!candidate) {
         popup->hide();
         return;

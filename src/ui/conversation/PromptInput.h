@@ -16,7 +16,8 @@ class PromptEditor;
 
 // The prompt box under the conversation: multi-line text, Ctrl+Enter sends, Esc stops,
 // slash commands complete in a popup and come out parsed. While a run is going the Send
-// button turns into Stop. setBlockedReason() disables the box and says why.
+// button turns into Stop. setBlockedReason() stops messages from being sent and says why; the
+// box still takes a draft (kept for later) and slash commands (/new works without a model).
 class PromptInput : public QWidget
 {
     Q_OBJECT
@@ -31,8 +32,10 @@ public:
     void setRunning(bool running);
     bool isRunning() const { return m_running; }
 
-    // Non-empty: the box is disabled and the reason is shown above it. Empty: enabled again.
-    void setBlockedReason(const QString &reason);
+    // Non-empty: messages are not sent and the reason is the box's placeholder; with `banner` it
+    // is also shown above the box (not for a read-only session, where it is no fault). A message
+    // sent anyway stays in the box and the reason is shown. Empty: messages go out again.
+    void setBlockedReason(const QString &reason, bool banner = true);
     QString blockedReason() const { return m_blockedReason; }
     bool isBlocked() const { return !m_blockedReason.isEmpty(); }
 
@@ -66,6 +69,7 @@ private:
     QCompleter *m_completer = nullptr;
     QStandardItemModel *m_commands = nullptr;
     QString m_blockedReason;
+    bool m_blockedBanner = true;
     QString m_message;
     bool m_running = false;
 };

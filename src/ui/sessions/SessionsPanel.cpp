@@ -1,6 +1,7 @@
 #include "SessionsPanel.h"
 
 #include "ContinueSessionDialog.h"
+#include "NewSessionDialog.h"
 #include "SessionListModel.h"
 
 #include "workbench/LoadedSession.h"
@@ -12,7 +13,6 @@
 
 #include <QAction>
 #include <QDir>
-#include <QFileDialog>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -188,6 +188,18 @@ void SessionsPanel::createSession(const QString &title, const QString &workspace
     m_sessions->createSession(fields);
 }
 
+void SessionsPanel::createSession(const QString &title, const QString &workspace, const ProviderProfile &provider,
+                                  const CompactionPolicy &policy)
+{
+    SessionInfo fields;
+    fields.title = title;
+    fields.workspace = QDir(workspace).absolutePath();
+    fields.policy = policy.toJson();
+    fields.providerName = provider.name;
+    fields.providerProfile = provider.toJson();
+    m_sessions->createSession(fields);
+}
+
 void SessionsPanel::renameSession(const QString &id, const QString &title)
 {
     m_sessions->renameSession(id, title);
@@ -211,20 +223,36 @@ bool SessionsPanel::confirmWorkspace(const QString &workspace)
         == QMessageBox::Yes;
 }
 
+void SessionsPanel::setOpenSessionPolicy(const QString &title, const std::optional<CompactionPolicy> &policy)
+{
+    m_openTitle = title;
+    m_openPolicy = policy;
+}
+
+QList<NewSessionDialog::PolicyChoice> SessionsPanel::newSessionPolicies() const
+{
+    // The default is offered unsized when it was sized to the default model, so another model
+    // chosen in the dialog gets its own window.
+    CompactionPolicy defaults = m_newPolicy;
+    if (m_newProvider && defaults.contextWindow == m_newProvider->effectiveContextWindow())
+        defaults.contextWindow = CompactionPolicy().contextWindow;
+    QList<NewSessionDialog::PolicyChoice> choices{{tr("Default (Settings \u203a Compaction)"), defaults},
+                                                  {tr("Compaction spec defaults"), CompactionPolicy()}};
+    if (m_openPolicy)
+        choices.append({tr("As \u201c%1\u201d").arg(m_openTitle), *m_openPolicy});
+    return choices;
+}
+
 void SessionsPanel::newSessionDialog()
 {
-    const QString workspace = QFileDialog::getExistingDirectory(this, tr("Choose the workspace folder the agent works in"), QDir::homePath());
-    if (workspace.isEmpty())
+    NewSessionDialog dialog(m_profiles, m_newProvider ? m_newProvider->name : QString(), newSessionPolicies(), this);
+    while (dialog.exec() == QDialog::Accepted) {
+        if (!confirmWorkspace(dialog.workspace()))
+            continue;
+        m_askedToWrite.insert(QString()); // a new session has no id until it is stored
+        createSession(dialog.title(), dialog.workspace(), dialog.profile(), dialog.policy());
         return;
-    if (!confirmWorkspace(workspace))
-        return;
-    bool ok = false;
-    const QString title = QInputDialog::getText(this, tr("New session"), tr("Title:"), QLineEdit::Normal,
-                                                QDir(workspace).dirName(), &ok);
-    if (!ok)
-        return;
-    m_askedToWrite.insert(QString()); // a new session has no id until it is stored
-    createSession(title, workspace);
+    }
 }
 
 void SessionsPanel::renameDialog()

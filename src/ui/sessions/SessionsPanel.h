@@ -1,5 +1,6 @@
 #pragma once
 
+#include "NewSessionDialog.h"
 #include "compaction/CompactionPolicy.h"
 #include "llm/ProviderProfile.h"
 #include "store/SessionInfo.h"
@@ -40,6 +41,9 @@ public:
     // or why not (writeFailed: shown in a message box when a dialog of this panel asked).
     // A created session is opened.
     void createSession(const QString &title, const QString &workspace);
+    // ... on `provider` with `policy` (as New Session chose them).
+    void createSession(const QString &title, const QString &workspace, const ProviderProfile &provider,
+                       const CompactionPolicy &policy);
     void renameSession(const QString &id, const QString &title);
     void deleteSession(const QString &id);
 
@@ -47,6 +51,10 @@ public:
     // and the profiles a continued import may choose from.
     void setNewSessionDefaults(const CompactionPolicy &policy, const ProviderProfile &provider,
                                const QList<ProviderProfile> &profiles = {});
+    // The open session's policy, which New Session offers to start with too (nullopt: none open).
+    void setOpenSessionPolicy(const QString &title, const std::optional<CompactionPolicy> &policy);
+    // What New Session offers: the default policy, the spec's, and the open session's when one is open.
+    QList<NewSessionDialog::PolicyChoice> newSessionPolicies() const;
     // Makes an imported (read-only) session runnable in `workspace` with `provider`, off the GUI
     // thread (its offloads move and the store is written); then the lifecycle opens it, or its
     // writeFailed() says why and nothing changed.
@@ -56,7 +64,8 @@ public:
     // Enabled while the current session is an import waiting to be continued.
     QAction *continueAction() const { return m_continueAction; }
 
-    // Asks for a workspace folder and a title, creates the session and asks to open it.
+    // Asks for a workspace folder, a title, the provider and the compaction policy
+    // (NewSessionDialog), creates the session and asks to open it.
     void newSessionDialog();
     // True when `workspace` is an ordinary folder, or the user agreed to let the agent work in
     // "/" or the home folder itself (which puts every file, keys included, within its reach).
@@ -74,6 +83,8 @@ private:
     CompactionPolicy m_newPolicy;
     std::optional<ProviderProfile> m_newProvider;
     QList<ProviderProfile> m_profiles;
+    QString m_openTitle;
+    std::optional<CompactionPolicy> m_openPolicy;
     QAction *m_continueAction = nullptr;
     SessionListModel *m_model;
     QSortFilterProxyModel *m_proxy;

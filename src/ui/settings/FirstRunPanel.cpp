@@ -119,16 +119,22 @@ FirstRunPanel::FirstRunPanel(QWidget *parent)
 
     auto *other = new QLabel(tr("Using a hosted API (OpenAI, Anthropic, OpenRouter) or another address? "
                                 "Add a provider profile in Settings. Just looking around? The demo session "
-                                "shows a long run with its compactions and needs no model."), card);
+                                "shows a long run with its compactions, and an imported Claude Code, Codex, "
+                                "OpenHands or SWE-agent transcript can be replayed and tuned: neither needs a model."), card);
     other->setWordWrap(true);
     cardLayout->addWidget(other);
     m_settings = new QPushButton(tr("Open &Settings\u2026"), card);
     m_settings->setObjectName(u"firstRunSettingsButton"_s);
     m_demo = new QPushButton(tr("Open the &demo session"), card);
     m_demo->setObjectName(u"firstRunDemoButton"_s);
+    m_import = new QPushButton(tr("&Import a transcript…"), card);
+    m_import->setObjectName(u"firstRunImportButton"_s);
+    m_import->setToolTip(tr("Replay another agent's session (Claude Code, Codex, OpenHands, SWE-agent, OpenAI "
+                            "messages) or a Waterline export"));
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_settings);
     buttons->addWidget(m_demo);
+    buttons->addWidget(m_import);
     buttons->addStretch(1);
     cardLayout->addLayout(buttons);
 
@@ -145,6 +151,7 @@ FirstRunPanel::FirstRunPanel(QWidget *parent)
     connect(m_address, &QLineEdit::returnPressed, this, &FirstRunPanel::checkAgain);
     connect(m_settings, &QPushButton::clicked, this, &FirstRunPanel::settingsRequested);
     connect(m_demo, &QPushButton::clicked, this, &FirstRunPanel::demoRequested);
+    connect(m_import, &QPushButton::clicked, this, &FirstRunPanel::importRequested);
     connect(m_probe, &ProviderCheck::modelsFound, this, [this](const QStringList &ids) {
         m_models = ids;
         QString text;

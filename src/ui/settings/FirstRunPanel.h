@@ -16,8 +16,8 @@ class ProviderCheck;
 // What the central area shows while no provider is reachable and no session
 // is open: three short steps to connect a local model (Ollama's address
 // pre-filled, "Check again" probes GET {base}/models in the background), a
-// way to Settings for anything else, and the demo session, which needs no
-// network. Nothing here is a dead end.
+// way to Settings for anything else, the demo session and importing another
+// agent's transcript, which need no network. Nothing here is a dead end.
 class FirstRunPanel : public QWidget
 {
     Q_OBJECT
@@ -47,11 +47,13 @@ public:
     QPushButton *checkButton() const { return m_check; }
     QPushButton *settingsButton() const { return m_settings; }
     QPushButton *demoButton() const { return m_demo; }
+    QPushButton *importButton() const { return m_import; }
     QLabel *statusLabel() const { return m_status; }
 
 Q_SIGNALS:
     void settingsRequested();
     void demoRequested();
+    void importRequested();
     void providerReachable(bool reachable);
 
 private:
@@ -65,6 +67,7 @@ private:
     QPushButton *m_check = nullptr;
     QPushButton *m_settings = nullptr;
     QPushButton *m_demo = nullptr;
+    QPushButton *m_import = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_statusIcon = nullptr;
 };

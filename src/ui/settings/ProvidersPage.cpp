@@ -536,6 +536,13 @@ void ProvidersPage::updateContextHint()
 {
     const QString model = m_modelCombo->currentText().trimmed();
     const QLocale locale;
+    // A profile that leaves the limits to the model table (0) shows the table's values in the
+    // spin boxes themselves, not "Unknown".
+    const auto known = ModelTable::lookup(model);
+    m_contextWindow->setSpecialValueText(known ? tr("%1 (model table)").arg(locale.toString(known->contextWindow))
+                                               : tr("Unknown"));
+    m_maxOutput->setSpecialValueText(known ? tr("%1 (model table)").arg(locale.toString(known->maxOutputTokens))
+                                           : tr("Unknown (4,096 used)"));
     if (model.isEmpty()) {
         setNote(m_contextHint, tr("Name a model to look up its context window."));
         return;

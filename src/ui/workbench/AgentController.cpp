@@ -393,7 +393,8 @@ void AgentController::updatePrompt()
 {
     if (!m_prompt)
         return;
-    m_prompt->setBlockedReason(blockedReason());
+    // A read-only import is no fault: its reason is the box's placeholder, not a banner.
+    m_prompt->setBlockedReason(blockedReason(), !m_readOnly);
     m_prompt->setRunning(isBusy());
 }
 

@@ -9,6 +9,7 @@
 #include "llm/ProviderRequest.h"
 
 #include <QElapsedTimer>
+#include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
@@ -152,6 +153,54 @@ class TestChatClient : public QObject
 
 private Q_SLOTS:
     void initTestCase() { qRegisterMetaType<wl::ChatError>(); }
+
+    // A failed connection says what to try, naming the server the port belongs to.
+    void connectFailureSaysWhatToTry_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<int>("error");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("ollama") << u"http://127.0.0.1:11434/v1"_s << int(QNetworkReply::ConnectionRefusedError)
+                                << u"Nothing is listening at 127.0.0.1:11434: start Ollama with `ollama serve`."_s;
+        QTest::newRow("lm studio") << u"http://localhost:1234/v1"_s << int(QNetworkReply::ConnectionRefusedError)
+                                   << u"Nothing is listening at localhost:1234: start the LM Studio server (`lms server start`)."_s;
+        QTest::newRow("other local port") << u"http://127.0.0.1:9999/v1"_s << int(QNetworkReply::ConnectionRefusedError)
+                                          << u"Nothing is listening at 127.0.0.1:9999: start the model server, or correct the port in the provider's base URL."_s;
+        QTest::newRow("remote") << u"https://llm.example.com/v1"_s << int(QNetworkReply::ConnectionRefusedError)
+                                << u"Nothing is listening at llm.example.com:443: check that the server runs and the base URL's port."_s;
+        QTest::newRow("unknown host") << u"https://no-such-host.invalid/v1"_s << int(QNetworkReply::HostNotFoundError)
+                                      << u"The host no-such-host.invalid was not found: check the base URL's host name and the network connection."_s;
+    }
+    void connectFailureSaysWhatToTry()
+    {
+        QFETCH(QString, url);
+        QFETCH(int, error);
+        QFETCH(QString, expected);
+        const wl::ChatError e = wl::ChatError::connectFailed(QUrl(url), error, u"Connection refused"_s);
+        QCOMPARE(e.kind, wl::ChatError::Kind::Network);
+        QVERIFY(e.retryable);
+        QCOMPARE(e.message, expected);
+        QCOMPARE(e.providerMessage, u"Connection refused"_s);
+    }
+
+    // A real refused connection reaches the caller with the port in the message.
+    void refusedConnectionNamesThePort()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        wl::OpenAiChatClient client;
+        client.setBaseUrl(QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port)));
+        wl::RetryPolicy once;
+        once.maxAttempts = 1;
+        client.setRetryPolicy(once);
+        QSignalSpy failed(&client, &wl::ChatClient::failed);
+        client.send(simpleRequest());
+        QVERIFY(failed.wait(20000));
+        const auto e = failed.last().at(0).value<wl::ChatError>();
+        QVERIFY2(e.message.startsWith(u"Nothing is listening at 127.0.0.1:%1"_s.arg(port)), qPrintable(e.message));
+    }
 
     void successWithToolCalls_data()
     {

@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <QTest>
 
 #include <atomic>
@@ -62,6 +63,8 @@ private Q_SLOTS:
     void corpus();
     void smallBatchesGiveTheSameSession();
     void titleAndWorkspaceOptions();
+    void keepsTheTranscriptsTimes_data();
+    void keepsTheTranscriptsTimes();
     void cancelLeavesNothing_data();
     void cancelLeavesNothing();
     void badInputLeavesNothing_data();
@@ -251,6 +254,39 @@ void TestSessionImporter::titleAndWorkspaceOptions()
     QVERIFY2(r.ok, qPrintable(r.error));
     QCOMPARE(m_store->session(r.sessionId)->title, u"My title"_s);
     QCOMPARE(m_store->session(r.sessionId)->workspace, QFileInfo(m_dir->path()).absoluteFilePath());
+}
+
+void TestSessionImporter::keepsTheTranscriptsTimes_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QDateTime>("first");
+    QTest::addColumn<QDateTime>("last");
+    // The first and last times of the conversation's records in each file.
+    QTest::newRow("claude main") << claudeMain << QDateTime::fromString(u"2026-02-11T20:36:45.618Z"_s, Qt::ISODateWithMs)
+                                 << QDateTime::fromString(u"2026-02-11T21:46:25.781Z"_s, Qt::ISODateWithMs);
+    QTest::newRow("codex tui") << codexTui << QDateTime::fromString(u"2026-05-11T08:27:17.490Z"_s, Qt::ISODateWithMs)
+                               << QDateTime::fromString(u"2026-05-11T08:44:58.544Z"_s, Qt::ISODateWithMs);
+}
+
+// An imported session began when its transcript did, and each message keeps the time its record
+// gives, so the session list, the conversation and the timeline show when the work happened.
+void TestSessionImporter::keepsTheTranscriptsTimes()
+{
+    QFETCH(QString, file);
+    QFETCH(QDateTime, first);
+    QFETCH(QDateTime, last);
+    const auto r = SessionImporter::importFile(*m_store, data(file));
+    QVERIFY2(r.ok, qPrintable(r.error));
+    const std::optional<SessionInfo> info = m_store->session(r.sessionId);
+    QVERIFY(info);
+    QCOMPARE(info->createdAt, first);
+    QVERIFY2(info->lastActivityAt <= last && info->lastActivityAt > first,
+             qPrintable(info->lastActivityAt.toString(Qt::ISODateWithMs)));
+    const QList<Message> history = m_store->history(r.sessionId);
+    QVERIFY(!history.isEmpty());
+    QCOMPARE(history.first().createdAt, first);
+    for (const Message &m : history)
+        QVERIFY2(m.createdAt >= first && m.createdAt <= last, qPrintable(m.createdAt.toString(Qt::ISODateWithMs)));
 }
 
 void TestSessionImporter::cancelLeavesNothing_data()

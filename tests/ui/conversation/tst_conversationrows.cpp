@@ -1,11 +1,14 @@
 #include "conversation/ConversationDelegate.h"
 #include "conversation/ConversationModel.h"
+#include "conversation/rows/RowText.h"
 #include "model/Message.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QPainter>
 #include <QStyleFactory>
 #include <QStyleOptionViewItem>
+#include <QTextDocument>
 #include <QTest>
 
 using namespace wl;
@@ -119,6 +122,9 @@ class TestConversationRows : public QObject
 private Q_SLOTS:
     void initTestCase();
     void messageRows();
+    void userTextIsNotMarkdown();
+    void assistantHeadingsStaySmall();
+    void olderMessagesShowTheirDate();
     void toolCard();
     void toolCardOffloadBadge();
     void statusColourFollowsTheViews_data();
@@ -165,6 +171,55 @@ void TestConversationRows::messageRows()
     QVERIFY(userImage.pixelColor(userLeft + 10, userImage.height() / 2) != base);
     // The system note has a frame at the margin, left of where the assistant's text starts.
     QVERIFY(leftmostInk(noteImage, base) < assistantLeft);
+}
+
+// A user's "# ..." line is what they typed, not a heading: the row is as tall as the same words
+// without the mark, and the mark itself is drawn.
+void TestConversationRows::userTextIsNotMarkdown()
+{
+    Rows rows;
+    rows.model.appendMessages({Message::user(u"# AGENTS.md instructions for /repo"_s),
+                               Message::user(u"AGENTS.md instructions for /repo"_s)});
+    const QModelIndex marked = rows.model.index(0), plain = rows.model.index(1);
+    QCOMPARE(rows.height(marked), rows.height(plain));
+    // The "# " itself is drawn: the rows differ although they are the same size.
+    QVERIFY(rows.paint(marked) != rows.paint(plain));
+}
+
+// The assistant's Markdown keeps its headings, but a level-1 heading is at most a little larger
+// than the body, not a banner: its row is under one and a half lines taller than a bold line.
+void TestConversationRows::assistantHeadingsStaySmall()
+{
+    Rows rows;
+    rows.model.appendMessages({Message::assistant(u"# Plan\n\nRead the log."_s),
+                               Message::assistant(u"**Plan**\n\nRead the log."_s)});
+    const int lineHeight = QFontMetrics(QApplication::font()).lineSpacing();
+    const int heading = rows.height(rows.model.index(0));
+    const int bold = rows.height(rows.model.index(1));
+    // Qt's own Markdown heading, uncapped, for comparison: what the row used to be.
+    QTextDocument uncapped, plain;
+    uncapped.setDefaultFont(QApplication::font());
+    plain.setDefaultFont(QApplication::font());
+    uncapped.setMarkdown(u"# Plan\n\nRead the log."_s);
+    plain.setMarkdown(u"**Plan**\n\nRead the log."_s);
+    const qreal uncappedExtra = uncapped.size().height() - plain.size().height();
+    const QString figures = u"%1 vs %2 (line %3, uncapped extra %4)"_s.arg(heading).arg(bold).arg(lineHeight).arg(uncappedExtra);
+    QVERIFY2(heading - bold < lineHeight * 3 / 4, qPrintable(figures));
+    QVERIFY2(uncappedExtra > lineHeight * 3 / 4, qPrintable(figures)); // the cap is what keeps it small
+    QVERIFY(heading >= bold); // still a heading: not smaller than the body
+}
+
+// A message from another day (an imported transcript's) shows its date, today's only the time.
+void TestConversationRows::olderMessagesShowTheirDate()
+{
+    const QDate today(2026, 12, 1);
+    const QDateTime morning(today, QTime(9, 30));
+    const QDateTime february(QDate(2026, 2, 11), QTime(21, 46));
+    QCOMPARE(formatRowTime(morning, today), QLocale().toString(QTime(9, 30), QLocale::ShortFormat));
+    const QString older = formatRowTime(february, today);
+    QCOMPARE(older, QLocale().toString(february, QLocale::ShortFormat));
+    QVERIFY2(older.contains(QLocale().toString(QTime(21, 46), QLocale::ShortFormat)), qPrintable(older));
+    QVERIFY2(older != formatRowTime(QDateTime(today, QTime(21, 46)), today), qPrintable(older));
 }
 
 void TestConversationRows::toolCard()

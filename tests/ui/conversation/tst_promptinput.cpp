@@ -29,6 +29,7 @@ private Q_SLOTS:
     void completionPopup();
     void completionNarrowsAndHides();
     void blockedReason();
+    void readOnlyReasonIsNoBanner();
     void sendBecomesStop();
     void runningRefusesMessagesButTakesCommands();
     void screenshot();
@@ -214,33 +215,66 @@ void TestPromptInput::completionNarrowsAndHides()
     QVERIFY(!popup->isVisible());
 }
 
+// With no model (or a read-only session) the box still takes a draft and slash commands; a
+// message is not sent, stays in the box, and the reason is said.
 void TestPromptInput::blockedReason()
 {
     PromptInput input;
     QSignalSpy submitted(&input, &PromptInput::submitted);
+    QSignalSpy commands(&input, &PromptInput::commandRequested);
     input.setText(u"kept text"_s);
     const QString reason = u"No model is reachable: connect one in Settings"_s;
     input.setBlockedReason(reason);
     QVERIFY(input.isBlocked());
-    QVERIFY(!input.editor()->isEnabled());
-    QVERIFY(!input.sendButton()->isEnabled());
+    QVERIFY(input.editor()->isEnabled());
+    QVERIFY(input.sendButton()->isEnabled());
     QCOMPARE(input.notice(), reason);
-    input.submit();
-    QCOMPARE(submitted.size(), 0);
+    QCOMPARE(input.editor()->placeholderText(), reason);
     // The reason reads as a state (the dimmed text colour); a rejected command reads as a warning.
     auto *notice = input.findChild<QLabel *>(u"PromptNotice"_s);
     QVERIFY(notice);
     const QColor calm = notice->palette().color(QPalette::WindowText);
     QCOMPARE(calm, input.palette().color(QPalette::PlaceholderText));
+    input.submit();
+    QCOMPARE(submitted.size(), 0);
+    QCOMPARE(input.text(), u"kept text"_s);
+    QCOMPARE(input.notice(), reason);
 
+    // A draft can be written meanwhile, and commands go through.
+    input.editor()->clear();
+    QTest::keyClicks(input.editor(), u"draft"_s);
+    QCOMPARE(input.text(), u"draft"_s);
+    input.setText(u"/new"_s);
+    input.submit();
+    QCOMPARE(commands.size(), 1);
+    QCOMPARE(commands.first().first().value<SlashCommand>(), SlashCommand::NewSession);
+    QVERIFY(input.text().isEmpty());
+
+    input.setText(u"kept text"_s);
     input.setBlockedReason({});
     QVERIFY(!input.isBlocked());
-    QVERIFY(input.editor()->isEnabled());
-    QVERIFY(input.sendButton()->isEnabled());
     QVERIFY(input.notice().isEmpty());
+    QVERIFY(input.editor()->placeholderText() != reason);
     QCOMPARE(input.text(), u"kept text"_s);
     input.submit();
     QCOMPARE(submitted.size(), 1);
+}
+
+// A read-only session blocks sending without a banner over the box: the reason is the placeholder.
+void TestPromptInput::readOnlyReasonIsNoBanner()
+{
+    PromptInput input;
+    const QString reason = u"This session was imported and is read-only."_s;
+    input.setBlockedReason(reason, false);
+    QVERIFY(input.isBlocked());
+    QVERIFY(input.notice().isEmpty());
+    QCOMPARE(input.editor()->placeholderText(), reason);
+    QVERIFY(input.editor()->isEnabled());
+    // Sending anyway says why.
+    input.setText(u"hello"_s);
+    input.submit();
+    QCOMPARE(input.notice(), reason);
+    QCOMPARE(input.text(), u"hello"_s);
 }
 
 void TestPromptInput::sendBecomesStop()

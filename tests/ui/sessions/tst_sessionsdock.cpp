@@ -1,4 +1,5 @@
 #include "sessions/ContinueSessionDialog.h"
+#include "sessions/NewSessionDialog.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 
@@ -9,7 +10,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QDialogButtonBox>
+#include <QLocale>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -45,6 +48,8 @@ private Q_SLOTS:
     void broadWorkspaceIsConfirmed();
     void importedSessionIsContinuedThroughTheDialog();
     void continueDialogTakesNothingFromTheFile();
+    void newSessionDialogChoosesProviderAndPolicy();
+    void newSessionStartsOnTheChoices();
     void continueRunsOffTheGuiThread();
 
 private:
@@ -389,6 +394,119 @@ void TestSessionsDock::continueRunsOffTheGuiThread()
     panel.continueSession(imported->id, workspace, ProviderProfile::defaultProfile());
     QTRY_COMPARE(failed.size(), 1);
     QVERIFY(failed.at(0).at(2).toString().contains(u"not an import"_s));
+}
+
+namespace {
+
+ProviderProfile profileNamed(const QString &name, const QString &model, qint64 window)
+{
+    ProviderProfile p = ProviderProfile::defaultProfile();
+    p.name = name;
+    p.model = model;
+    p.contextWindow = window;
+    return p;
+}
+
+} // namespace
+
+// New Session picks the provider and the policy; the policy follows the chosen model's window
+// unless it names one of its own.
+void TestSessionsDock::newSessionDialogChoosesProviderAndPolicy()
+{
+    const ProviderProfile local = profileNamed(u"Local"_s, u"qwen3:8b"_s, 32768);
+    const ProviderProfile cloud = profileNamed(u"Cloud"_s, u"big-model"_s, 200000);
+    CompactionPolicy tight;
+    tight.contextWindow = 50000;
+    tight.warn = 0.5;
+    NewSessionDialog dialog({local, cloud}, u"Local"_s,
+                            {{u"Default"_s, CompactionPolicy()}, {u"Tight"_s, tight}});
+    QCOMPARE(dialog.providerCombo()->count(), 2);
+    QCOMPARE(dialog.policyCombo()->count(), 2);
+    QCOMPARE(dialog.profile().name, u"Local"_s);
+    QCOMPARE(dialog.policy().contextWindow, 32768);
+    QVERIFY(!dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled()); // no folder yet
+
+    const QString folder = m_dir->filePath(u"project"_s);
+    QVERIFY(QDir().mkpath(folder));
+    dialog.setWorkspace(folder);
+    QVERIFY(dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+    QCOMPARE(dialog.title(), u"project"_s); // the folder's name unless one is typed
+
+    QVERIFY(dialog.setProfileName(u"Cloud"_s));
+    QCOMPARE(dialog.policy().contextWindow, 200000);
+    QVERIFY2(dialog.policySummary()->text().contains(QLocale().toString(200000)), qPrintable(dialog.policySummary()->text()));
+    dialog.setPolicyIndex(1);
+    QCOMPARE(dialog.policy().contextWindow, 50000); // its own window stays
+    QCOMPARE(dialog.policy().warn, 0.5);
+    QVERIFY(dialog.policySummary()->text().contains(QLocale().toString(50000)));
+    dialog.setTitle(u"Named"_s);
+    QCOMPARE(dialog.title(), u"Named"_s);
+    // For the docs and a look: the dialog as filled in above.
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(dialog.grab().save(QDir::temp().filePath(u"waterline-new-session.png"_s)));
+}
+
+// Through the Sessions dock: the session is stored with the provider and policy the dialog chose,
+// and the open session's policy is one of the choices.
+void TestSessionsDock::newSessionStartsOnTheChoices()
+{
+    const ProviderProfile local = profileNamed(u"Local"_s, u"qwen3:8b"_s, 32768);
+    const ProviderProfile cloud = profileNamed(u"Cloud"_s, u"big-model"_s, 200000);
+    SessionsPanel panel(m_sessions);
+    panel.setNewSessionDefaults(local.sizedPolicy(CompactionPolicy()), local, {local, cloud});
+    CompactionPolicy tuned;
+    tuned.contextWindow = 64000;
+    tuned.full = 0.75;
+    panel.setOpenSessionPolicy(u"Tuned run"_s, tuned);
+    const auto choices = panel.newSessionPolicies();
+    QCOMPARE(choices.size(), 3);
+    QVERIFY(choices.at(2).label.contains(u"Tuned run"_s));
+
+    const QString folder = m_dir->filePath(u"work"_s);
+    QVERIFY(QDir().mkpath(folder));
+    QSignalSpy opened(m_sessions, &SessionLifecycle::sessionCreated); // then opened
+    bool filled = false;
+    QTimer::singleShot(0, &panel, [&] {
+        auto *dialog = qobject_cast<NewSessionDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        filled = true;
+        QCOMPARE(dialog->profile().name, u"Local"_s);
+        dialog->setWorkspace(folder);
+        QVERIFY(dialog->setProfileName(u"Cloud"_s));
+        dialog->setPolicyIndex(0); // the default, sized to the chosen model
+        dialog->buttons()->button(QDialogButtonBox::Ok)->click();
+    });
+    panel.newSessionDialog();
+    QVERIFY(filled);
+    QVERIFY(opened.wait(10000)); // stored off the GUI thread
+    QCOMPARE(opened.size(), 1);
+    const auto info = m_store->session(opened.first().first().toString());
+    QVERIFY(info);
+    QCOMPARE(info->title, u"work"_s);
+    QCOMPARE(info->providerName, u"Cloud"_s);
+    CompactionPolicy stored;
+    QVERIFY(CompactionPolicy::fromJson(info->policy, &stored));
+    QCOMPARE(stored.contextWindow, 200000);
+
+    // The open session's policy keeps its own window on any model.
+    filled = false;
+    QTimer::singleShot(0, &panel, [&] {
+        auto *dialog = qobject_cast<NewSessionDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        filled = true;
+        dialog->setWorkspace(folder);
+        dialog->setPolicyIndex(2);
+        dialog->buttons()->button(QDialogButtonBox::Ok)->click();
+    });
+    panel.newSessionDialog();
+    QVERIFY(filled);
+    QVERIFY(opened.wait(10000));
+    QCOMPARE(opened.size(), 2);
+    QVERIFY(CompactionPolicy::fromJson(m_store->session(opened.last().first().toString())->policy, &stored));
+    QCOMPARE(stored, tuned);
 }
 
 QTEST_MAIN(TestSessionsDock)

@@ -87,7 +87,7 @@ void TestFirstRunPanel::probe()
         QCOMPARE(panel.state(), FirstRunPanel::State::Unreachable);
         QVERIFY(panel.models().isEmpty());
         QVERIFY2(panel.statusText().startsWith(u"Not reachable"_s)
-                     && panel.statusText().contains(u"Could not reach the provider"_s),
+                     && panel.statusText().contains(u"Nothing is listening at 127.0.0.1:"_s),
                  qPrintable(panel.statusText()));
         QCOMPARE(server.requestCount(), 0);
     }
@@ -143,10 +143,19 @@ void TestFirstRunPanel::buttonsLeadSomewhere()
     FirstRunPanel panel;
     QSignalSpy settings(&panel, &FirstRunPanel::settingsRequested);
     QSignalSpy demo(&panel, &FirstRunPanel::demoRequested);
+    QSignalSpy import(&panel, &FirstRunPanel::importRequested);
     QTest::mouseClick(panel.settingsButton(), Qt::LeftButton);
     QCOMPARE(settings.size(), 1);
     QCOMPARE(demo.size(), 0);
     QTest::mouseClick(panel.demoButton(), Qt::LeftButton);
+    QCOMPARE(demo.size(), 1);
+    QCOMPARE(import.size(), 0);
+    // Import sits next to the demo and Settings.
+    QVERIFY(panel.importButton());
+    QCOMPARE(panel.importButton()->parentWidget(), panel.demoButton()->parentWidget());
+    QVERIFY(panel.importButton()->text().contains(u"Import"_s));
+    QTest::mouseClick(panel.importButton(), Qt::LeftButton);
+    QCOMPARE(import.size(), 1);
     QCOMPARE(demo.size(), 1);
     QVERIFY(panel.settingsButton()->text().contains(u"Settings"_s));
     QVERIFY(panel.demoButton()->text().contains(u"demo"_s));

@@ -82,6 +82,7 @@ private Q_SLOTS:
     void contextWindowFollowsTheModelTable_data();
     void contextWindowFollowsTheModelTable();
     void handEditedWindowIsKept();
+    void tableLimitsAreShownNotUnknown();
     void protocolSwitchFollowsDefaults();
     void thresholdsStayOrdered_data();
     void thresholdsStayOrdered();
@@ -251,6 +252,34 @@ void TestSettingsDialog::contextWindowFollowsTheModelTable()
     }
 }
 
+// A profile that leaves its limits to the model table (0) shows the table's numbers in the spin
+// boxes, not "Unknown"; a model the table does not know still says Unknown.
+void TestSettingsDialog::tableLimitsAreShownNotUnknown()
+{
+    ProvidersPage *page = m_dialog->providersPage();
+    ProviderProfile fromTable;
+    fromTable.name = u"Cloud"_s;
+    fromTable.model = u"gpt-4o"_s;
+    fromTable.contextWindow = 0;
+    fromTable.maxOutputTokens = 0;
+    m_dialog->profilesModel()->setProfile(0, fromTable);
+    page->setCurrentRow(1);
+    page->setCurrentRow(0);
+    const auto entry = ModelTable::lookup(u"gpt-4o");
+    QVERIFY(entry);
+    const QLocale locale;
+    QCOMPARE(page->contextWindowSpin()->value(), 0);
+    QVERIFY2(page->contextWindowSpin()->text().contains(locale.toString(entry->contextWindow)),
+             qPrintable(page->contextWindowSpin()->text()));
+    QVERIFY(!page->contextWindowSpin()->text().contains(u"Unknown"_s));
+    QVERIFY2(page->maxOutputSpin()->text().contains(locale.toString(entry->maxOutputTokens)),
+             qPrintable(page->maxOutputSpin()->text()));
+
+    typeInto(page->modelCombo()->lineEdit(), u"my-own-finetune"_s);
+    QCOMPARE(page->contextWindowSpin()->value(), 0);
+    QVERIFY2(page->contextWindowSpin()->text().startsWith(u"Unknown"_s), qPrintable(page->contextWindowSpin()->text()));
+}
+
 void TestSettingsDialog::handEditedWindowIsKept()
 {
     ProvidersPage *page = m_dialog->providersPage();
@@ -410,7 +439,7 @@ void TestSettingsDialog::testConnectionReportsFailures_data()
     QTest::addColumn<QString>("expected");
     QTest::newRow("401 with a key") << u"401"_s << u"The API key was rejected"_s;
     QTest::newRow("404 model") << u"404"_s << u"Model not found: fake-model"_s;
-    QTest::newRow("connection refused") << u"refused"_s << u"Could not reach the provider"_s;
+    QTest::newRow("connection refused") << u"refused"_s << u"Nothing is listening at 127.0.0.1:"_s;
 }
 
 void TestSettingsDialog::testConnectionReportsFailures()
@@ -492,7 +521,7 @@ void TestSettingsDialog::discoverModelsReportsFailure()
     QTest::mouseClick(page->discoverButton(), Qt::LeftButton);
     QVERIFY(finished.wait(15000));
     QCOMPARE(finished.at(0).at(0).toBool(), false);
-    QVERIFY2(page->discoverStatusLabel()->text().contains(u"Could not reach the provider"_s),
+    QVERIFY2(page->discoverStatusLabel()->text().contains(u"Nothing is listening at 127.0.0.1:"_s),
              qPrintable(page->discoverStatusLabel()->text()));
 }
 

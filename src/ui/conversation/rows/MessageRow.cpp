@@ -5,6 +5,7 @@
 #include "conversation/ConversationModel.h"
 #include "conversation/rows/RowText.h"
 
+#include <QDateTime>
 #include <QLocale>
 #include <QPainter>
 #include <QTextBlock>
@@ -78,8 +79,16 @@ std::unique_ptr<RowLayout> MessageRow::layout(const RowInput &input) const
     const int textWidth = frame.width() - 2 * kRowPad;
     l.header = QRect(frame.left() + kRowPad, frame.top() + kRowPad, textWidth, m.smallLine);
     l.body = makeRowDocument(m.font, textWidth);
-    l.body->setMarkdown(input.index.data(ConversationModel::TextRole).toString(), QTextDocument::MarkdownDialectGitHub);
-    shadeCodeBlocks(l.body.get(), input.option.palette);
+    const QString text = input.index.data(ConversationModel::TextRole).toString();
+    if (kindOf(input.index) == ConversationRowKind::User) {
+        // What the user typed, as typed: a prompt's "# ..." is not a heading (imported prompts
+        // often start with an agent's "# AGENTS.md instructions" block).
+        l.body->setPlainText(text);
+    } else {
+        l.body->setMarkdown(text, QTextDocument::MarkdownDialectGitHub);
+        capHeadingSizes(l.body.get());
+        shadeCodeBlocks(l.body.get(), input.option.palette);
+    }
     l.bodyPos = QPoint(frame.left() + kRowPad, l.header.bottom() + 1 + 4);
     frame.setBottom(l.bodyPos.y() + rowDocumentHeight(l.body.get()) + kRowPad - 1);
     l.frame = frame;
@@ -111,7 +120,7 @@ void MessageRow::paint(const RowPaintContext &c, const RowLayout &layout) const
     const QDateTime when = c.index.data(ConversationModel::TimestampRole).toDateTime();
     if (when.isValid())
         painter->drawText(l.header, Qt::AlignRight | Qt::AlignVCenter,
-                          QLocale().toString(when.time(), QLocale::ShortFormat));
+                          formatRowTime(when, QDate::currentDate()));
     drawRowDocument(painter, l.body.get(), l.bodyPos, c.palette,
                     kind == ConversationRowKind::System ? c.muted : QColor());
 }

@@ -4,7 +4,8 @@
 
 namespace wl {
 
-// User, assistant and system-note rows: a title line (who, time) over the Markdown text.
+// User, assistant and system-note rows: a title line (who, time) over the text: the user's as
+// plain text, the others' as Markdown with headings no larger than a little above the body.
 // The user's bubble is indented and filled, a system note has a dashed frame and muted text.
 class MessageRow final : public RowPainter
 {

@@ -4,8 +4,11 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QDateTime>
+#include <QFontMetricsF>
 #include <QLocale>
 #include <QPainter>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 
 #include <algorithm>
@@ -36,6 +39,30 @@ void drawRowDocument(QPainter *painter, QTextDocument *doc, const QPoint &pos, c
         context.palette.setColor(QPalette::Text, textColour);
     doc->documentLayout()->draw(painter, context);
     painter->restore();
+}
+
+void capHeadingSizes(QTextDocument *doc, qreal maxScale)
+{
+    const QFont base = doc->defaultFont();
+    const qreal lineHeight = QFontMetricsF(base).lineSpacing();
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+        QTextBlockFormat blockFormat = block.blockFormat();
+        if (blockFormat.headingLevel() <= 0)
+            continue;
+        blockFormat.setTopMargin(std::min(blockFormat.topMargin(), lineHeight / 2));
+        blockFormat.setBottomMargin(std::min(blockFormat.bottomMargin(), lineHeight / 4));
+        QTextCursor cursor(block);
+        cursor.setBlockFormat(blockFormat);
+        cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        QTextCharFormat size;
+        size.setProperty(QTextFormat::FontSizeAdjustment, 0);
+        if (base.pointSizeF() > 0)
+            size.setFontPointSize(base.pointSizeF() * (blockFormat.headingLevel() <= 2 ? maxScale : 1.0));
+        else
+            size.setProperty(QTextFormat::FontPixelSize, qRound(base.pixelSize() * (blockFormat.headingLevel() <= 2 ? maxScale : 1.0)));
+        size.setFontWeight(QFont::Bold);
+        cursor.mergeCharFormat(size);
+    }
 }
 
 int rowDocumentHeight(const QTextDocument *doc)
@@ -76,6 +103,14 @@ QString formatDuration(qint64 ms)
         return ConversationDelegate::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1));
     const qint64 seconds = ms / 1000;
     return ConversationDelegate::tr("%1:%2 min").arg(seconds / 60).arg(seconds % 60, 2, 10, QChar(u'0'));
+}
+
+QString formatRowTime(const QDateTime &when, const QDate &today)
+{
+    const QDateTime local = when.toLocalTime();
+    if (local.date() == today)
+        return QLocale().toString(local.time(), QLocale::ShortFormat);
+    return QLocale().toString(local, QLocale::ShortFormat);
 }
 
 QString formatElapsed(const QDateTime &since)

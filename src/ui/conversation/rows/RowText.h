@@ -5,6 +5,7 @@
 
 #include <memory>
 
+class QDate;
 class QDateTime;
 class QFont;
 class QPainter;
@@ -20,6 +21,9 @@ std::unique_ptr<QTextDocument> makeRowDocument(const QFont &font, int width);
 // Draws `doc` with its top left at `pos`; `textColour`, when valid, replaces the palette's Text.
 void drawRowDocument(QPainter *painter, QTextDocument *doc, const QPoint &pos, const QPalette &palette,
                      const QColor &textColour = {});
+// Markdown headings no larger than `maxScale` times the document's font, with at most half a line
+// above them: a "# title" in a message reads as emphasis, not as a banner across the conversation.
+void capHeadingSizes(QTextDocument *doc, qreal maxScale = 1.15);
 // The laid-out height of `doc`, rounded up.
 int rowDocumentHeight(const QTextDocument *doc);
 
@@ -30,6 +34,9 @@ QString firstLines(const QString &text, int maxLines, bool *cut);
 
 // "85 ms", "2.5 s", "3:07 min"; empty for a negative duration.
 QString formatDuration(qint64 ms);
+// When a message was written: its time on `today`, else its date and time (an imported session's
+// messages are from the day the transcript was recorded).
+QString formatRowTime(const QDateTime &when, const QDate &today);
 // Minutes and seconds since `since`, "m:ss".
 QString formatElapsed(const QDateTime &since);
 
