@@ -301,6 +301,7 @@ void MainWindow::applySetting(int key)
         applyProfiles();
         break;
     case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
+    case AppSettings::Key::PriceOverrides: // read by the cost model each time it prices a run
         break;
     }
     m_agentStatus->update();

@@ -85,6 +85,7 @@ QString AppSettings::keyName(Key key)
     case Key::TurnLimit: return u"agent/turnLimit"_s;
     case Key::Theme: return u"appearance/theme"_s;
     case Key::Language: return u"appearance/language"_s;
+    case Key::PriceOverrides: return u"costs/priceOverrides"_s;
     }
     return {};
 }
@@ -307,6 +308,25 @@ QString AppSettings::language() const
 void AppSettings::setLanguage(const QString &language)
 {
     writeValue(Key::Language, languages().contains(language) ? language : u"system"_s);
+}
+
+QJsonObject AppSettings::priceOverrides() const
+{
+    const QString raw = m_settings->value(keyName(Key::PriceOverrides)).toString();
+    if (raw.trimmed().isEmpty())
+        return {};
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(raw.toUtf8(), &error);
+    if (!doc.isObject()) {
+        qCWarning(lcSettings) << "ignoring unreadable price overrides:" << error.errorString();
+        return {};
+    }
+    return doc.object();
+}
+
+void AppSettings::setPriceOverrides(const QJsonObject &overrides)
+{
+    writeValue(Key::PriceOverrides, QString::fromUtf8(QJsonDocument(overrides).toJson(QJsonDocument::Compact)));
 }
 
 } // namespace wl

@@ -3,6 +3,7 @@
 #include "compaction/CompactionPolicy.h"
 #include "llm/ProviderProfile.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -37,6 +38,7 @@ public:
         TurnLimit,
         Theme,
         Language,
+        PriceOverrides,
     };
     Q_ENUM(Key)
 
@@ -98,6 +100,12 @@ public:
     QString language() const;
     void setLanguage(const QString &language);
     static QStringList languages();
+
+    // The user's changes to the price table of the cost model (PriceTable::applyOverrides reads
+    // them): {"<model prefix>": {"input", "cached_input", "cache_write", "output"}} in US$ per
+    // million tokens. Empty when none (or when what is stored is not a JSON object).
+    QJsonObject priceOverrides() const;
+    void setPriceOverrides(const QJsonObject &overrides);
 
 Q_SIGNALS:
     void changed(wl::AppSettings::Key key);

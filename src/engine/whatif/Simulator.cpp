@@ -120,6 +120,7 @@ SimulationResult Simulator::simulate(const Input &input)
         pass.overheadTokens = input.overheadTokens;
         SimulationRow row;
         row.index = int(r);
+        qint64 summaryReadTokens = 0;
         TierReason reason;
         const Tier tier = validPolicy ? pass.decide(false, &reason) : Tier::None;
         row.tier = tier;
@@ -154,7 +155,8 @@ SimulationResult Simulator::simulate(const Input &input)
                 else
                     row.error = pass.refusal;
                 ++result.totals.summaryCalls;
-                result.totals.tokensSent += TokenEstimate::tokensForBytes(readBytes);
+                summaryReadTokens = TokenEstimate::tokensForBytes(readBytes);
+                result.totals.tokensSent += summaryReadTokens;
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
@@ -180,6 +182,9 @@ SimulationResult Simulator::simulate(const Input &input)
         row.offloaded = int(pass.offloaded.size());
         result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();
         result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
+        if (input.observer)
+            input.observer(Step{int(r), history, view, overlays, TokenEstimate::tokensForBytes(requestSchemaBytes) + input.overheadTokens,
+                                summaryReadTokens});
         result.m_checkpoints.append(pass.newCheckpoints);
         result.m_offloads.append(pass.newOffloads);
         result.m_marks.append({end, result.m_checkpoints.size(), result.m_offloads.size()});

@@ -133,6 +133,7 @@ void TestAppSettings::changedOncePerRealChange_data()
     QTest::newRow("profiles") << int(AppSettings::Key::ProviderProfiles);
     QTest::newRow("compaction") << int(AppSettings::Key::CompactionPolicy);
     QTest::newRow("approval") << int(AppSettings::Key::ApprovalPolicy);
+    QTest::newRow("prices") << int(AppSettings::Key::PriceOverrides);
 }
 
 void TestAppSettings::changedOncePerRealChange()
@@ -153,6 +154,9 @@ void TestAppSettings::changedOncePerRealChange()
         case AppSettings::Key::CompactionPolicy: settings.setCompactionPolicy(policy); break;
         case AppSettings::Key::ApprovalPolicy: settings.setApprovalPolicy(approval); break;
         case AppSettings::Key::SummarizerProfile: settings.setSummarizerProfileName(u"A"_s); break;
+        case AppSettings::Key::PriceOverrides:
+            settings.setPriceOverrides(QJsonObject{{u"gpt-4o"_s, QJsonObject{{u"input"_s, 2.0}}}});
+            break;
         }
     };
     set();
