@@ -35,22 +35,40 @@ QJsonObject TokenCost::toJson(const Price &price) const
     };
 }
 
-TokenCost PromptCache::next(const QList<ViewItem> &items, qint64 fixedTokens)
+TokenCost PromptCache::next(const QList<ViewItem> &items, qint64 fixedTokens, qint64 itemBytes)
 {
-    qint64 totalBytes = 0;
-    for (const ViewItem &item : items)
-        totalBytes += item.bytes;
-    const qint64 total = fixedTokens + TokenEstimate::tokensForBytes(totalBytes);
+    if (itemBytes < 0) {
+        itemBytes = 0;
+        for (const ViewItem &item : items)
+            itemBytes += item.bytes;
+    }
+    const qint64 total = fixedTokens + TokenEstimate::tokensForBytes(itemBytes);
 
     // The shared prefix, item by item, when the fixed part is the same.
     const bool samePrefix = !m_previous.isEmpty() && fixedTokens == m_previousFixed;
+    const qsizetype previous = m_previous.size();
     qsizetype common = 0;
     qint64 commonBytes = 0;
     if (samePrefix) {
-        const qsizetype n = std::min(items.size(), m_previous.size());
-        while (common < n && items[common] == m_previous[common]) {
-            commonBytes += items[common].bytes;
-            ++common;
+        // Most requests only add messages: the same first and last items and the same bytes up to
+        // there say so without comparing every item (a placeholder or a checkpoint shrinks the bytes).
+        bool grew = false;
+        if (items.size() >= previous && items[previous - 1] == m_previous.constLast()
+            && (previous < 2 || items[1] == m_previous[1])) {
+            qint64 added = 0;
+            for (qsizetype i = previous; i < items.size(); ++i)
+                added += items[i].bytes;
+            grew = itemBytes - added == m_previousBytes;
+        }
+        if (grew) {
+            common = previous;
+            commonBytes = m_previousBytes;
+        } else {
+            const qsizetype n = std::min(items.size(), previous);
+            while (common < n && items[common] == m_previous[common]) {
+                commonBytes += items[common].bytes;
+                ++common;
+            }
         }
     }
 
@@ -74,7 +92,14 @@ TokenCost PromptCache::next(const QList<ViewItem> &items, qint64 fixedTokens)
         cost.input = total - cost.cacheRead;
     }
 
-    m_previous = items;
+    // A copy of its own (sharing the caller's list would make the caller copy it on its next change).
+    if (!samePrefix)
+        common = 0;
+    m_previous.resize(common);
+    m_previous.reserve(items.size());
+    for (qsizetype i = common; i < items.size(); ++i)
+        m_previous.append(items[i]);
+    m_previousBytes = itemBytes;
     m_previousFixed = fixedTokens;
     m_previousTotal = total;
     return cost;

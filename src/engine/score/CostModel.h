@@ -45,13 +45,15 @@ public:
 
     explicit PromptCache(CacheProtocol protocol) : m_protocol(protocol) {}
 
-    // The next request's prompt: `fixedTokens` then `items` (the view, system prompt first).
-    // Fills input, cacheRead and cacheWrite (output is the caller's).
-    TokenCost next(const QList<ViewItem> &items, qint64 fixedTokens);
+    // The next request's prompt: `fixedTokens` then `items` (the view, system prompt first), whose
+    // bytes add up to `itemBytes` (< 0: added up here). Fills input, cacheRead and cacheWrite
+    // (output is the caller's).
+    TokenCost next(const QList<ViewItem> &items, qint64 fixedTokens, qint64 itemBytes = -1);
 
 private:
     CacheProtocol m_protocol;
     QList<ViewItem> m_previous;
+    qint64 m_previousBytes = 0;
     qint64 m_previousFixed = -1;
     qint64 m_previousTotal = 0;
 };

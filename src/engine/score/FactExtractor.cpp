@@ -116,7 +116,7 @@ QStringView trimPunctuation(QStringView t)
     return t;
 }
 
-void collectTokens(QStringView text, QStringList &out, int depth)
+void collectTokens(QStringView text, QStringList &out, int depth, bool shortForms)
 {
     auto it = tokenExpression().globalMatchView(text);
     while (it.hasNext()) {
@@ -129,7 +129,7 @@ void collectTokens(QStringView text, QStringList &out, int depth)
             if (t.size() >= 3 && !bare)
                 out.append(t.toString());
             if (depth == 0)
-                collectTokens(t, out, 1);
+                collectTokens(t, out, 1, shortForms);
             continue;
         }
         const QStringView t = trimPunctuation(m.capturedView(0));
@@ -137,8 +137,16 @@ void collectTokens(QStringView text, QStringList &out, int depth)
             if (t.size() > 10)
                 out.append(t.toString());
         } else if (t.contains(u'/')) {
-            if (isPath(t))
-                out.append(t.toString());
+            if (!isPath(t))
+                continue;
+            out.append(t.toString());
+            // Its shorter forms too ("src/a.go" of "/work/p/src/a.go"): a text naming the long
+            // form names them.
+            for (qsizetype slash = shortForms ? t.indexOf(u'/', 1) : -1; slash >= 0 && slash + 1 < t.size(); slash = t.indexOf(u'/', slash + 1)) {
+                const QStringView rest = t.sliced(slash + 1);
+                if (isPath(rest) || isDistinctiveName(rest))
+                    out.append(rest.toString());
+            }
         } else if (!t.isEmpty() && t.front().isDigit()) {
             if (t.size() >= 4 || t.contains(u'.'))
                 out.append(t.toString());
@@ -214,10 +222,10 @@ QString exitStatus(const Message &result, bool *failed)
 
 } // namespace
 
-QStringList tokens(QStringView text)
+QStringList tokens(QStringView text, bool withShortForms)
 {
     QStringList out;
-    collectTokens(text, out, 0);
+    collectTokens(text, out, 0, withShortForms);
     return out;
 }
 
@@ -271,11 +279,15 @@ QList<Fact> extract(const QList<Message> &history)
     for (qsizetype i = 0; i < history.size(); ++i) {
         if (history[i].role == Role::System)
             continue;
-        const QStringList found = tokens(searchableText(history[i]));
-        for (const QString &t : found) {
-            QList<qsizetype> &list = occurrences[t];
-            if (list.isEmpty())
+        const QString text = searchableText(history[i]);
+        // Facts come from the tokens as written; a shorter form of a path only adds where it is held.
+        for (const QString &t : tokens(text)) {
+            if (!occurrences.contains(t))
                 order.append(t);
+            occurrences[t];
+        }
+        for (const QString &t : tokens(text, true)) {
+            QList<qsizetype> &list = occurrences[t];
             if (list.isEmpty() || list.constLast() != i)
                 list.append(i);
         }

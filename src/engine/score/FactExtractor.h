@@ -25,8 +25,9 @@ namespace FactExtractor {
 QList<Fact> extract(const QList<Message> &history);
 
 // The identifier-shaped tokens of `text` (what the identifier facts and instruction terms are
-// made of, and what a use is matched by).
-QStringList tokens(QStringView text);
+// made of, and what a use is matched by). `withShortForms`: each path also gives the paths it ends
+// with ("b/c.go" and "c.go" of "a/b/c.go"), as a text naming it names them too.
+QStringList tokens(QStringView text, bool withShortForms = false);
 
 // The sentences of a user message that are instructions (see above).
 QStringList instructions(const QString &text);

@@ -105,7 +105,7 @@ QList<QList<int>> compute(const QList<Message> &history, const QList<Fact> &fact
             if (facts[f].message < end)
                 used.insert(f);
         };
-        for (const QString &t : FactExtractor::tokens(answer)) {
+        for (const QString &t : FactExtractor::tokens(answer, true)) {
             if (const auto it = byToken.constFind(t); it != byToken.cend()) {
                 for (int f : *it)
                     take(f);

@@ -1,6 +1,5 @@
 #include "RunScorer.h"
 
-#include "compaction/Anchors.h"
 #include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
 
@@ -46,6 +45,7 @@ RunScorer::RunScorer(std::shared_ptr<const ScoreBasis> basis, CacheProtocol prot
     m_score.priced = price.has_value();
     m_score.price = price.value_or(Price{});
     m_summarised.fill(-1, m_basis->facts.size());
+    m_behind.resize(m_basis->facts.size());
 }
 
 std::function<void(const Simulator::Step &)> RunScorer::observer()
@@ -62,46 +62,73 @@ bool RunScorer::summarised(int fact, const Simulator::Step &step)
     if (checkpoints.size() != m_checkpointCount || cp.coversUpToMessageId != m_checkpointCovers) {
         m_checkpointCount = checkpoints.size();
         m_checkpointCovers = cp.coversUpToMessageId;
-        m_checkpointText = cp.text.isEmpty() ? formatAnchors(cp.anchors) + u'\n' + cp.summary : cp.text;
         m_summarised.fill(-1);
+        m_textBuilt = false;
     }
     qint8 &flag = m_summarised[fact];
-    if (flag < 0) {
-        const QString &key = m_basis->facts[fact].key;
-        // A long sentence counts when its start is there: anchors cut what they quote.
-        constexpr qsizetype kQuoted = 60;
-        flag = m_checkpointText.contains(key) || (key.size() > kQuoted && m_checkpointText.contains(QStringView(key).first(kQuoted)));
+    if (flag >= 0)
+        return flag > 0;
+    // Searched in the text a recorded checkpoint came with, its anchors and its summary (the
+    // replay makes the text itself only on demand), in one string: one long search is much cheaper
+    // than seven short ones.
+    const QString &key = m_basis->facts[fact].key;
+    const QStringView needle = key.size() > kQuoted ? QStringView(key).first(kQuoted) : QStringView(key);
+    if (!m_textBuilt) {
+        qsizetype size = cp.text.size() + cp.summary.size() + 2;
+        for (const QString &value : cp.anchors.values)
+            size += value.size() + 1;
+        m_text.clear();
+        m_text.reserve(size);
+        m_text += cp.text;
+        m_text += u'\n';
+        m_text += cp.summary;
+        for (const QString &value : cp.anchors.values) {
+            m_text += u'\n';
+            m_text += value;
+        }
+        m_textBuilt = true;
     }
+    flag = m_text.contains(needle);
     return flag > 0;
 }
 
-FactStatus RunScorer::statusOf(const Fact &fact, const Simulator::Step &step, qsizetype bodyStart)
+FactStatus RunScorer::statusOf(int f, const Simulator::Step &step, qsizetype bodyStart)
 {
+    const Fact &fact = m_basis->facts[f];
     const QList<ViewItem> &items = step.view.items();
     const qsizetype end = step.view.historyEnd();
-    const bool hasCheckpoint = step.view.hasCheckpoint() && !step.overlays.checkpoints.isEmpty();
-    const qint64 coversUpTo = hasCheckpoint ? step.view.checkpointCoversUpTo() : 0;
+    // History messages before the first body item are behind the checkpoint (or not shown at all).
+    const qsizetype firstShown = bodyStart < items.size() ? items[bodyStart].sourceIndex : end;
+    const QList<qsizetype> &occ = fact.occurrences;
+    const qsizetype upTo = std::lower_bound(occ.cbegin(), occ.cend(), end) - occ.cbegin();
+    const qsizetype behind = std::lower_bound(occ.cbegin(), occ.cbegin() + upTo, firstShown) - occ.cbegin();
     bool retrievable = false;
     // Newest first: the tail is where a fact most likely still is.
-    auto it = std::lower_bound(fact.occurrences.cbegin(), fact.occurrences.cend(), end);
-    while (it != fact.occurrences.cbegin()) {
-        --it;
-        const qsizetype index = *it;
+    for (qsizetype i = upTo - 1; i >= behind; --i) {
         bool shown = false;
-        const ViewItem::Kind kind = shownAs(items, bodyStart, index, &shown);
+        const ViewItem::Kind kind = shownAs(items, bodyStart, occ[i], &shown);
         if (shown && kind == ViewItem::Kind::Original)
             return FactStatus::Verbatim;
-        if (shown && kind == ViewItem::Kind::Placeholder) {
-            retrievable = true;
-        } else if (!shown && hasCheckpoint && !retrievable) {
-            // Behind the checkpoint: reachable when offloaded, since the checkpoint names the files.
-            const qint64 id = step.history[index].id;
-            retrievable = id <= coversUpTo && step.overlays.offloads.contains(id);
-        }
+        retrievable = retrievable || (shown && kind == ViewItem::Kind::Placeholder);
     }
-    if (summarised(int(&fact - m_basis->facts.constData()), step))
+    if (summarised(f, step))
         return FactStatus::Summarised;
+    if (!retrievable && behind > 0 && step.view.hasCheckpoint())
+        retrievable = offloadedBehind(f, behind, step);
     return retrievable ? FactStatus::Retrievable : FactStatus::Lost;
+}
+
+bool RunScorer::offloadedBehind(int f, qsizetype behind, const Simulator::Step &step)
+{
+    // The first `behind` occurrences are behind the checkpoint, where offloads never change again:
+    // each is looked at once per run, however many requests need the fact.
+    BehindScan &scan = m_behind[f];
+    if (behind < scan.scanned)
+        scan = {}; // the view went back (a recorded run after an undo): look again
+    const QList<qsizetype> &occ = m_basis->facts[f].occurrences;
+    for (; !scan.offloaded && scan.scanned < behind; ++scan.scanned)
+        scan.offloaded = step.overlays.offloads.contains(step.history[occ[scan.scanned]].id);
+    return scan.offloaded;
 }
 
 void RunScorer::observe(const Simulator::Step &step)
@@ -113,7 +140,7 @@ void RunScorer::observe(const Simulator::Step &step)
     CoverageCounts counts;
     for (int f : m_basis->needed.value(r)) {
         const Fact &fact = m_basis->facts[f];
-        const FactStatus status = statusOf(fact, step, bodyStart);
+        const FactStatus status = statusOf(f, step, bodyStart);
         counts.add(status);
         if (status == FactStatus::Lost) {
             ++m_score.lostByKind[size_t(fact.kind)];
@@ -123,7 +150,7 @@ void RunScorer::observe(const Simulator::Step &step)
     m_score.coverage += counts;
     m_score.perRequest.append(counts);
 
-    TokenCost cost = m_cache.next(items, step.fixedTokens);
+    TokenCost cost = m_cache.next(items, step.fixedTokens, step.view.bytes());
     cost.output = m_basis->outputTokens.value(r);
     if (step.summaryReadTokens > 0) {
         // The summariser call that made this request's checkpoint: it read the summarised messages

@@ -20,6 +20,10 @@ namespace wl {
 class RunScorer
 {
 public:
+    // A long key (an instruction) counts as summarised when its first kQuoted characters are there:
+    // anchors cut what they quote.
+    static constexpr qsizetype kQuoted = 60;
+
     RunScorer(std::shared_ptr<const ScoreBasis> basis, CacheProtocol protocol, std::optional<Price> price);
 
     void observe(const Simulator::Step &step);
@@ -30,8 +34,9 @@ public:
     const ScoreBasis &basis() const { return *m_basis; }
 
 private:
-    FactStatus statusOf(const Fact &fact, const Simulator::Step &step, qsizetype bodyStart);
+    FactStatus statusOf(int fact, const Simulator::Step &step, qsizetype bodyStart);
     bool summarised(int fact, const Simulator::Step &step);
+    bool offloadedBehind(int fact, qsizetype behind, const Simulator::Step &step);
 
     std::shared_ptr<const ScoreBasis> m_basis;
     PromptCache m_cache;
@@ -39,8 +44,17 @@ private:
     // The checkpoint the summarised flags are for, and the flags (-1 not yet looked at).
     qsizetype m_checkpointCount = -1;
     qint64 m_checkpointCovers = -1;
-    QString m_checkpointText;
     QList<qint8> m_summarised;
+    QString m_text; // the checkpoint's text, anchors and summary in one, made on its first search
+    bool m_textBuilt = false;
+    // Per fact: how many of its occurrences behind the checkpoint were looked at, and whether one
+    // of them is offloaded.
+    struct BehindScan
+    {
+        qsizetype scanned = 0;
+        bool offloaded = false;
+    };
+    QList<BehindScan> m_behind;
 };
 
 } // namespace wl
