@@ -69,6 +69,7 @@ class TestCliEvaluate : public QObject
 private Q_SLOTS:
     void jsonShapeAndConsistency();
     void noCompactionMatchesTheRecordedRun();
+    void storedSessionUnderItsOwnPolicy();
     void textReportAndUsage();
 
 private:
@@ -115,6 +116,31 @@ void TestCliEvaluate::noCompactionMatchesTheRecordedRun()
     QCOMPARE(problemIn(recorded), QString());
     QCOMPARE(recorded.value(u"coverage").toDouble(), 1.0);
     QCOMPARE(recorded.value(u"lost").toInt(), 0);
+    QCOMPARE(doc.value(u"whatif").toObject(), recorded);
+}
+
+void TestCliEvaluate::storedSessionUnderItsOwnPolicy()
+{
+    // Imported with Waterline's compaction replayed at 80,000 tokens: the recorded views (rebuilt
+    // from the store's request records and overlays) and a replay of the stored policy must score
+    // the same, fact for fact and token for token.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(u"sessions.db"_s);
+    const wl::test::CliProcess imported = wl::test::runWaterlineCli(
+        {u"import"_s, u"--db"_s, db, u"--replay"_s, u"--window"_s, u"80000"_s, kClaude}, m_home.path());
+    QVERIFY2(imported.exitCode == 0, imported.err.constData());
+    const QString id = QString::fromUtf8(imported.out).trimmed().split(u'\n').constLast().trimmed();
+    QVERIFY(!id.isEmpty());
+    const wl::test::CliProcess run = wl::test::runWaterlineCli({u"evaluate"_s, u"--db"_s, db, u"--input"_s, id, u"--json"_s}, m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+    const QJsonObject recorded = doc.value(u"recorded").toObject();
+    QCOMPARE(problemIn(recorded), QString());
+    // The compaction left facts behind checkpoints: all four categories are met.
+    QVERIFY(recorded.value(u"verbatim").toInt() > 0);
+    QVERIFY(recorded.value(u"summarised").toInt() > 0);
+    QVERIFY(recorded.value(u"retrievable").toInt() > 0);
+    QVERIFY(recorded.value(u"cost").toObject().value(u"summary_calls").toInt() > 0);
     QCOMPARE(doc.value(u"whatif").toObject(), recorded);
 }
 

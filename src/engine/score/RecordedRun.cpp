@@ -103,11 +103,14 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
         qint64 summaryRead = 0;
         for (; nextCheckpoint < checkpoints.size() && checkpoints[nextCheckpoint].first <= r; ++nextCheckpoint) {
             const Checkpoint &cp = checkpoints[nextCheckpoint].second;
-            // What its summariser read: the previous summary and the messages it now covers.
-            qint64 bytes = overlays.checkpoints.isEmpty() ? 0 : TokenEstimate::utf8Bytes(overlays.checkpoints.constLast().text);
-            for (const Message &m : history) {
-                if (m.id > coveredUpTo && m.id <= cp.coversUpToMessageId)
-                    bytes += m.byteCount();
+            // What its summariser read: the messages of the view before it that it now covers, as
+            // the view showed them (the previous checkpoint is never summarised again).
+            view.appendUpTo(history, overlays, end);
+            qint64 bytes = 0;
+            for (const ViewItem &item : view.items()) {
+                if (item.kind != ViewItem::Kind::System && item.kind != ViewItem::Kind::Checkpoint
+                    && item.sourceMessageId > coveredUpTo && item.sourceMessageId <= cp.coversUpToMessageId)
+                    bytes += item.bytes;
             }
             summaryRead += TokenEstimate::tokensForBytes(bytes);
             coveredUpTo = std::max(coveredUpTo, cp.coversUpToMessageId);
