@@ -46,6 +46,7 @@ RunScorer::RunScorer(std::shared_ptr<const ScoreBasis> basis, CacheProtocol prot
     m_score.price = price.value_or(Price{});
     m_summarised.fill(-1, m_basis->facts.size());
     m_behind.resize(m_basis->facts.size());
+    m_absentAfter.fill(-1, m_basis->facts.size());
 }
 
 std::function<void(const Simulator::Step &)> RunScorer::observer()
@@ -68,10 +69,28 @@ bool RunScorer::summarised(int fact, const Simulator::Step &step)
     qint8 &flag = m_summarised[fact];
     if (flag >= 0)
         return flag > 0;
+    // A summary holds only what it read: the previous summary and messages of the view it was made
+    // from. A token fact (whose occurrences list every message naming it) that an earlier summary
+    // did not hold, and that no message after that summary's range names, is not in this one
+    // either: no search. (A phrase may recur in messages its occurrences do not list.)
+    const Fact &f = m_basis->facts[fact];
+    qint64 &absent = m_absentAfter[fact];
+    const qint64 covers = cp.coversUpToMessageId;
+    const bool token = f.kind == Fact::Kind::Artifact || f.kind == Fact::Kind::Identifier;
+    if (token && absent >= 0 && absent <= covers) {
+        const QList<Message> &history = step.history;
+        const auto next = std::upper_bound(f.occurrences.cbegin(), f.occurrences.cend(), absent,
+                                           [&history](qint64 id, qsizetype i) { return id < history[i].id; });
+        if (next == f.occurrences.cend() || *next >= step.view.historyEnd()) {
+            absent = covers;
+            flag = 0;
+            return false;
+        }
+    }
     // Searched in the text a recorded checkpoint came with, its anchors and its summary (the
     // replay makes the text itself only on demand), in one string: one long search is much cheaper
     // than seven short ones.
-    const QString &key = m_basis->facts[fact].key;
+    const QString &key = f.key;
     const QStringView needle = key.size() > kQuoted ? QStringView(key).first(kQuoted) : QStringView(key);
     if (!m_textBuilt) {
         qsizetype size = cp.text.size() + cp.summary.size() + 2;
@@ -89,6 +108,7 @@ bool RunScorer::summarised(int fact, const Simulator::Step &step)
         m_textBuilt = true;
     }
     flag = m_text.contains(needle);
+    absent = flag ? -1 : covers;
     return flag > 0;
 }
 

@@ -45,6 +45,8 @@ private:
     qsizetype m_checkpointCount = -1;
     qint64 m_checkpointCovers = -1;
     QList<qint8> m_summarised;
+    // Per fact: the range (last message id) of a checkpoint known not to hold it, -1 for none.
+    QList<qint64> m_absentAfter;
     QString m_text; // the checkpoint's text, anchors and summary in one, made on its first search
     bool m_textBuilt = false;
     // Per fact: how many of its occurrences behind the checkpoint were looked at, and whether one
