@@ -2,6 +2,7 @@
 // The thresholds dock re-runs it on every slider step over the same history (target < 50 ms).
 #include "compaction/ExtractiveSummarizer.h"
 #include "model/Message.h"
+#include "score/RunScorer.h"
 #include "whatif/SimulatedOffloads.h"
 #include "whatif/Simulator.h"
 
@@ -141,6 +142,47 @@ void BM_SimulateWarmCache(benchmark::State &state)
     state.counters["cached_messages"] = double(in.extractiveFacts->size());
 }
 BENCHMARK(BM_SimulateWarmCache)->Unit(benchmark::kMillisecond);
+
+// The same slider step with coverage and cost on (issue 21): the scorer reads every request's view
+// in the replay's pass. The session's facts and needed facts are worked out once, like the caches.
+void BM_SimulateWarmCacheScored(benchmark::State &state)
+{
+    Simulator::Input in = input();
+    in.extractiveFacts = std::make_shared<const ExtractiveFacts>();
+    in.offloads = std::make_shared<SimulatedOffloads>();
+    in.policy.full = 0.85;
+    Simulator::simulate(in);
+    in.policy = CompactionPolicy();
+    in.policy.contextWindow = 32000;
+    const auto basis = ScoreBasis::build(in.history, in.requests, {}, {});
+    SimulationResult result;
+    RunScore score;
+    for (auto _ : state) {
+        RunScorer scorer(basis, CacheProtocol::Anthropic, Price{3.00, 0.30, 3.75, 15.00});
+        in.observer = scorer.observer();
+        result = Simulator::simulate(in);
+        score = scorer.score();
+        benchmark::DoNotOptimize(result);
+        benchmark::DoNotOptimize(score);
+    }
+    count(state, result);
+    state.counters["needed"] = score.coverage.needed;
+    state.counters["coverage"] = score.coverage.coverage();
+}
+BENCHMARK(BM_SimulateWarmCacheScored)->Unit(benchmark::kMillisecond);
+
+// Once per session: its facts and what each request needed.
+void BM_ScoreBasis(benchmark::State &state)
+{
+    const Simulator::Input in = input();
+    std::shared_ptr<const ScoreBasis> basis;
+    for (auto _ : state) {
+        basis = ScoreBasis::build(in.history, in.requests, {}, {});
+        benchmark::DoNotOptimize(basis);
+    }
+    state.counters["facts"] = double(basis->facts.size());
+}
+BENCHMARK(BM_ScoreBasis)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

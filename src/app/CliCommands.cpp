@@ -1,5 +1,6 @@
 #include "CliCommands.h"
 
+#include "CliEvaluate.h"
 #include "CliExport.h"
 #include "CliImport.h"
 #include "CliSimulate.h"
@@ -99,6 +100,7 @@ QList<Command> commands()
         {u"import"_s, QCoreApplication::translate("waterline-cli", "Import a transcript into a new stored session"), runImport},
         {u"export"_s, QCoreApplication::translate("waterline-cli", "Write a stored session as Waterline JSONL"), runExport},
         {u"simulate"_s, QCoreApplication::translate("waterline-cli", "Replay a session under a compaction policy, no model needed"), runSimulate},
+        {u"evaluate"_s, QCoreApplication::translate("waterline-cli", "Score a session and a policy: facts lost, coverage and cost"), runEvaluate},
         {u"run"_s, QCoreApplication::translate("waterline-cli", "Run the agent headless on a prompt"), runAgent},
         {u"proxy"_s, QCoreApplication::translate("waterline-cli", "Forward another agent's provider requests through a local address"), runProxy},
     };

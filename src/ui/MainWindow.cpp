@@ -308,6 +308,7 @@ void MainWindow::applySetting(int key)
         break;
     case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
     case AppSettings::Key::TimelineAxis:   // the timeline panel reads and writes it itself
+    case AppSettings::Key::PriceOverrides: // read by the cost model each time it prices a run
         break;
     }
     m_agentStatus->update();

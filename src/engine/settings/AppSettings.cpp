@@ -86,6 +86,7 @@ QString AppSettings::keyName(Key key)
     case Key::Theme: return u"appearance/theme"_s;
     case Key::Language: return u"appearance/language"_s;
     case Key::TimelineAxis: return u"timeline/axis"_s;
+    case Key::PriceOverrides: return u"costs/priceOverrides"_s;
     }
     return {};
 }
@@ -348,6 +349,25 @@ QByteArray AppSettings::windowLayout(WindowPart part) const
 void AppSettings::setWindowLayout(WindowPart part, const QByteArray &bytes)
 {
     m_settings->setValue(windowKey(part), bytes);
+}
+
+QJsonObject AppSettings::priceOverrides() const
+{
+    const QString raw = m_settings->value(keyName(Key::PriceOverrides)).toString();
+    if (raw.trimmed().isEmpty())
+        return {};
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(raw.toUtf8(), &error);
+    if (!doc.isObject()) {
+        qCWarning(lcSettings) << "ignoring unreadable price overrides:" << error.errorString();
+        return {};
+    }
+    return doc.object();
+}
+
+void AppSettings::setPriceOverrides(const QJsonObject &overrides)
+{
+    writeValue(Key::PriceOverrides, QString::fromUtf8(QJsonDocument(overrides).toJson(QJsonDocument::Compact)));
 }
 
 } // namespace wl

@@ -4,6 +4,7 @@
 #include "llm/ProviderProfile.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -39,6 +40,7 @@ public:
         Theme,
         Language,
         TimelineAxis,
+        PriceOverrides,
     };
     Q_ENUM(Key)
 
@@ -113,6 +115,11 @@ public:
     enum class WindowPart { Geometry, DockState, ConversationSplitter };
     QByteArray windowLayout(WindowPart part) const;
     void setWindowLayout(WindowPart part, const QByteArray &bytes);
+    // The user's changes to the price table of the cost model (PriceTable::applyOverrides reads
+    // them): {"<model prefix>": {"input", "cached_input", "cache_write", "output"}} in US$ per
+    // million tokens. Empty when none (or when what is stored is not a JSON object).
+    QJsonObject priceOverrides() const;
+    void setPriceOverrides(const QJsonObject &overrides);
 
 Q_SIGNALS:
     void changed(wl::AppSettings::Key key);

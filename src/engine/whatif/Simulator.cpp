@@ -128,6 +128,7 @@ SimulationResult Simulator::simulate(const Input &input)
         pass.overheadTokens = input.overheadTokens;
         SimulationRow row;
         row.index = int(r);
+        qint64 summaryReadTokens = 0;
         TierReason reason;
         const Tier tier = validPolicy ? pass.decide(false, &reason) : Tier::None;
         row.tier = tier;
@@ -162,7 +163,8 @@ SimulationResult Simulator::simulate(const Input &input)
                 else
                     row.error = pass.refusal;
                 ++result.totals.summaryCalls;
-                result.totals.summaryInputTokens += TokenEstimate::tokensForBytes(readBytes);
+                summaryReadTokens = TokenEstimate::tokensForBytes(readBytes);
+                result.totals.summaryInputTokens += summaryReadTokens;
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
@@ -191,6 +193,9 @@ SimulationResult Simulator::simulate(const Input &input)
         result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
         result.totals.peakRatioBefore = std::max(result.totals.peakRatioBefore, row.ratioBefore);
         ++result.totals.tiers[size_t(tier)];
+        if (input.observer)
+            input.observer(Step{int(r), history, view, overlays, TokenEstimate::tokensForBytes(requestSchemaBytes) + input.overheadTokens,
+                                summaryReadTokens});
         result.m_checkpoints.append(pass.newCheckpoints);
         result.m_offloads.append(pass.newOffloads);
         result.m_marks.append({end, result.m_checkpoints.size(), result.m_offloads.size()});

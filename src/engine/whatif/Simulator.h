@@ -10,10 +10,12 @@
 #include <QList>
 
 #include <array>
+#include <functional>
 #include <memory>
 
 namespace wl {
 
+class ContextView;
 class ExtractiveFacts;
 class SimulatedOffloads;
 
@@ -95,6 +97,18 @@ private:
 class Simulator
 {
 public:
+    // What one replayed request sent, handed to Input::observer right after its compaction: the
+    // scores of a policy (coverage, cost) are read from it in the same pass. Valid only during the call.
+    struct Step
+    {
+        int request = 0;
+        const QList<Message> &history;  // the replay's history (ids made usable)
+        const ContextView &view;        // the view as sent
+        const ContextOverlays &overlays;
+        qint64 fixedTokens = 0;         // tool schemas and overhead sent with the view
+        qint64 summaryReadTokens = 0;   // an LLM summary call made before it: what it read (0: none)
+    };
+
     struct Input
     {
         QString systemPrompt;
@@ -121,6 +135,8 @@ public:
         std::shared_ptr<const ExtractiveFacts> extractiveFacts;
         // The same for the simulated offloads (placeholders), kept across runs. Null: none kept.
         std::shared_ptr<SimulatedOffloads> offloads;
+        // Called once per request with what it sent (may be empty).
+        std::function<void(const Step &)> observer;
     };
 
     static SimulationResult simulate(const Input &input);

@@ -1,0 +1,135 @@
+#include "RecordedRun.h"
+
+#include "compaction/CompactionRecord.h"
+#include "compaction/ContextView.h"
+#include "compaction/TokenEstimate.h"
+#include "replay/ImportedSession.h"
+#include "store/RequestRecord.h"
+#include "whatif/ReplayInput.h"
+
+#include <QHash>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+
+template<typename T>
+void sortByRequest(QList<std::pair<qsizetype, T>> &list)
+{
+    std::stable_sort(list.begin(), list.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+}
+
+// The first request that saw at least `messages` history messages (requests.size() for none).
+qsizetype firstRequestSeeing(const QList<qsizetype> &ends, qsizetype messages)
+{
+    return std::lower_bound(ends.cbegin(), ends.cend(), messages) - ends.cbegin();
+}
+
+} // namespace
+
+RecordedRun RecordedRun::fromImport(const ImportedSession &session, const ReplayInput &input)
+{
+    RecordedRun run;
+    const qsizetype skip = input.systemMessageId > 0 ? 1 : 0;
+    QList<ExternalCompaction> compactions = session.compactions;
+    std::stable_sort(compactions.begin(), compactions.end(),
+                     [](const ExternalCompaction &a, const ExternalCompaction &b) { return a.messageIndex < b.messageIndex; });
+    for (const ExternalCompaction &c : std::as_const(compactions)) {
+        const qsizetype after = std::clamp<qsizetype>(c.messageIndex - skip, 0, input.history.size());
+        if (after <= 0)
+            continue;
+        Checkpoint cp;
+        cp.coversFromMessageId = input.history.constFirst().id;
+        cp.coversUpToMessageId = input.history[after - 1].id;
+        cp.summary = c.summary;
+        cp.text = u"[Context Compaction]\n"_s + c.summary;
+        cp.textBytes = TokenEstimate::utf8Bytes(cp.text);
+        run.checkpoints.append({firstRequestSeeing(input.requestEnds, after), cp});
+    }
+    sortByRequest(run.checkpoints);
+    return run;
+}
+
+RecordedRun RecordedRun::fromStored(const ReplayInput &input, const QList<RequestRecord> &requests,
+                                    const ContextOverlays &overlays, const QList<CompactionRecord> &records)
+{
+    RecordedRun run;
+    // Positions are those of ReplayInput (one per request record, in the same order).
+    QHash<int, qsizetype> positionOfIndex;
+    for (qsizetype r = 0; r < input.requestIndexes.size(); ++r)
+        positionOfIndex.insert(input.requestIndexes[r], r);
+    for (const Checkpoint &cp : overlays.checkpoints) {
+        qsizetype from = -1;
+        for (qsizetype r = 0; r < requests.size(); ++r) {
+            if (requests[r].viewCheckpointId == cp.id) {
+                from = r;
+                break;
+            }
+        }
+        if (from >= 0)
+            run.checkpoints.append({from, cp});
+    }
+    QHash<QString, int> requestOfRecord;
+    for (const CompactionRecord &rec : records)
+        requestOfRecord.insert(rec.id, rec.requestIndex);
+    for (const OffloadOverlay &o : overlays.offloads) {
+        qsizetype from = 0; // gate 1: from the moment the tool finished
+        if (!o.recordId.isEmpty()) {
+            const auto it = requestOfRecord.constFind(o.recordId);
+            from = it == requestOfRecord.cend() ? 0 : positionOfIndex.value(*it, 0);
+        }
+        run.offloads.append({from, o});
+    }
+    sortByRequest(run.checkpoints);
+    sortByRequest(run.offloads);
+    return run;
+}
+
+void RecordedRun::replay(const ReplayInput &input, const std::function<void(const Simulator::Step &)> &observer) const
+{
+    const QList<Message> &history = input.history;
+    const qint64 defaultSchemaBytes = TokenEstimate::toolSchemaBytes(input.tools);
+    ContextOverlays overlays;
+    ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
+    qsizetype nextCheckpoint = 0, nextOffload = 0;
+    qint64 coveredUpTo = 0;
+    for (qsizetype r = 0; r < input.requestEnds.size(); ++r) {
+        const qsizetype end = std::clamp<qsizetype>(input.requestEnds[r], view.historyEnd(), history.size());
+        bool changed = false;
+        qint64 summaryRead = 0;
+        for (; nextCheckpoint < checkpoints.size() && checkpoints[nextCheckpoint].first <= r; ++nextCheckpoint) {
+            const Checkpoint &cp = checkpoints[nextCheckpoint].second;
+            // What its summariser read: the messages of the view before it that it now covers, as
+            // the view showed them (the previous checkpoint is never summarised again).
+            view.appendUpTo(history, overlays, end);
+            qint64 bytes = 0;
+            for (const ViewItem &item : view.items()) {
+                if (item.kind != ViewItem::Kind::System && item.kind != ViewItem::Kind::Checkpoint
+                    && item.sourceMessageId > coveredUpTo && item.sourceMessageId <= cp.coversUpToMessageId)
+                    bytes += item.bytes;
+            }
+            summaryRead += TokenEstimate::tokensForBytes(bytes);
+            coveredUpTo = std::max(coveredUpTo, cp.coversUpToMessageId);
+            overlays.checkpoints.append(cp);
+            changed = true;
+        }
+        for (; nextOffload < offloads.size() && offloads[nextOffload].first <= r; ++nextOffload) {
+            const OffloadOverlay &o = offloads[nextOffload].second;
+            overlays.offloads.insert(o.messageId, o);
+            changed = true;
+        }
+        if (changed)
+            view = ContextView::build(input.systemPrompt, history, overlays, end);
+        else
+            view.appendUpTo(history, overlays, end);
+        const qint64 schemaBytes = input.requestSchemaBytes.value(r, -1) >= 0 ? input.requestSchemaBytes[r] : defaultSchemaBytes;
+        observer(Simulator::Step{int(r), history, view, overlays,
+                                 TokenEstimate::tokensForBytes(schemaBytes) + input.overheadTokens, summaryRead});
+    }
+}
+
+} // namespace wl

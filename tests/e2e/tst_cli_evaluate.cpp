@@ -1,0 +1,162 @@
+// The real `waterline-cli evaluate` on corpus transcripts: the JSON shape, coverage in [0, 1], and
+// figures that agree with each other and with the recorded run.
+#include "CliProcess.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kClaude = QStringLiteral(WATERLINE_TEST_DATA "/replay/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+const QString kSwe = QStringLiteral(WATERLINE_TEST_DATA "/replay/swe-agent/marshmallow-code__marshmallow-1867.traj");
+
+// Checks one run's object; returns the first problem, empty when none.
+QString problemIn(const QJsonObject &r)
+{
+    for (const char16_t *key : {u"coverage", u"needed", u"verbatim", u"summarised", u"retrievable", u"lost", u"lost_facts", u"cost"}) {
+        if (!r.contains(QString::fromUtf16(key)))
+            return u"missing %1"_s.arg(QString::fromUtf16(key));
+    }
+    const int needed = r.value(u"needed").toInt(-1);
+    const int lost = r.value(u"lost").toInt(-1);
+    const int kept = r.value(u"verbatim").toInt(-1) + r.value(u"summarised").toInt(-1) + r.value(u"retrievable").toInt(-1);
+    if (needed < 0 || lost < 0 || kept + lost != needed)
+        return u"needed %1 is not verbatim + summarised + retrievable %2 + lost %3"_s.arg(needed).arg(kept).arg(lost);
+    const double coverage = r.value(u"coverage").toDouble(-1);
+    if (coverage < 0 || coverage > 1)
+        return u"coverage %1 outside [0, 1]"_s.arg(coverage);
+    if (needed > 0 && std::abs(coverage - double(kept) / needed) > 1e-9)
+        return u"coverage %1 is not %2 / %3"_s.arg(coverage).arg(kept).arg(needed);
+    const QJsonArray facts = r.value(u"lost_facts").toArray();
+    if (facts.size() != lost)
+        return u"%1 lost facts listed for %2 lost"_s.arg(facts.size()).arg(lost);
+    const QStringList kinds{u"instruction"_s, u"artifact"_s, u"outcome"_s, u"identifier"_s};
+    for (const QJsonValue &v : facts) {
+        const QJsonObject f = v.toObject();
+        if (!f.value(u"request").isDouble() || f.value(u"request").toInt(-1) < 0 || !kinds.contains(f.value(u"kind").toString())
+            || f.value(u"text").toString().isEmpty())
+            return u"bad lost fact %1"_s.arg(QString::fromUtf8(QJsonDocument(f).toJson(QJsonDocument::Compact)));
+    }
+    const QJsonObject cost = r.value(u"cost").toObject();
+    for (const char16_t *key : {u"input_tokens", u"cache_read_tokens", u"cache_write_tokens", u"output_tokens", u"usd"}) {
+        const QJsonValue v = cost.value(QString::fromUtf16(key));
+        if (!v.isDouble() || v.toDouble() < 0)
+            return u"cost.%1 is not a number >= 0"_s.arg(QString::fromUtf16(key));
+    }
+    return {};
+}
+
+double usdAt(const QJsonObject &cost, double input, double cached, double write, double output)
+{
+    return (cost.value(u"input_tokens").toDouble() * input + cost.value(u"cache_read_tokens").toDouble() * cached
+            + cost.value(u"cache_write_tokens").toDouble() * write + cost.value(u"output_tokens").toDouble() * output)
+        / 1e6;
+}
+
+} // namespace
+
+class TestCliEvaluate : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void jsonShapeAndConsistency();
+    void noCompactionMatchesTheRecordedRun();
+    void storedSessionUnderItsOwnPolicy();
+    void textReportAndUsage();
+
+private:
+    QTemporaryDir m_home;
+};
+
+void TestCliEvaluate::jsonShapeAndConsistency()
+{
+    const wl::test::CliProcess run = wl::test::runWaterlineCli(
+        {u"evaluate"_s, u"--input"_s, kClaude, u"--window"_s, u"80000"_s, u"--price-model"_s, u"claude-sonnet-4-5"_s, u"--json"_s},
+        m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(run.out, &error);
+    QVERIFY2(doc.isObject(), qPrintable(error.errorString()));
+    const QJsonObject recorded = doc.object().value(u"recorded").toObject();
+    const QJsonObject whatIf = doc.object().value(u"whatif").toObject();
+    QCOMPARE(problemIn(recorded), QString());
+    QCOMPARE(problemIn(whatIf), QString());
+    // Both runs answer the same requests: the same facts were needed.
+    QVERIFY(recorded.value(u"needed").toInt() > 100);
+    QCOMPARE(whatIf.value(u"needed").toInt(), recorded.value(u"needed").toInt());
+    // An 80,000 window makes this session compact often: the policy keeps less verbatim.
+    QVERIFY(whatIf.value(u"verbatim").toInt() < recorded.value(u"verbatim").toInt());
+    QVERIFY(whatIf.value(u"cost").toObject().value(u"summary_calls").toInt() > 0);
+    // Anthropic caching at Sonnet 4.5's published prices (3 / 0.30 / 3.75 / 15 per million).
+    for (const QJsonObject &r : {recorded, whatIf}) {
+        const QJsonObject cost = r.value(u"cost").toObject();
+        QCOMPARE(cost.value(u"protocol").toString(), u"anthropic"_s);
+        QVERIFY(cost.value(u"priced").toBool());
+        QVERIFY(cost.value(u"cache_read_tokens").toDouble() > 0);
+        QVERIFY(std::abs(cost.value(u"usd").toDouble() - usdAt(cost, 3.00, 0.30, 3.75, 15.00)) < 1e-6);
+    }
+}
+
+void TestCliEvaluate::noCompactionMatchesTheRecordedRun()
+{
+    // The SWE-agent run never compacted; a window no request comes near replays it as recorded.
+    const wl::test::CliProcess run = wl::test::runWaterlineCli(
+        {u"evaluate"_s, u"--input"_s, kSwe, u"--window"_s, u"10000000"_s, u"--json"_s}, m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+    const QJsonObject recorded = doc.value(u"recorded").toObject();
+    QCOMPARE(problemIn(recorded), QString());
+    QCOMPARE(recorded.value(u"coverage").toDouble(), 1.0);
+    QCOMPARE(recorded.value(u"lost").toInt(), 0);
+    QCOMPARE(doc.value(u"whatif").toObject(), recorded);
+}
+
+void TestCliEvaluate::storedSessionUnderItsOwnPolicy()
+{
+    // Imported with Waterline's compaction replayed at 80,000 tokens: the recorded views (rebuilt
+    // from the store's request records and overlays) and a replay of the stored policy must score
+    // the same, fact for fact and token for token.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(u"sessions.db"_s);
+    const wl::test::CliProcess imported = wl::test::runWaterlineCli(
+        {u"import"_s, u"--db"_s, db, u"--replay"_s, u"--window"_s, u"80000"_s, kClaude}, m_home.path());
+    QVERIFY2(imported.exitCode == 0, imported.err.constData());
+    const QString id = QString::fromUtf8(imported.out).trimmed().split(u'\n').constLast().trimmed();
+    QVERIFY(!id.isEmpty());
+    const wl::test::CliProcess run = wl::test::runWaterlineCli({u"evaluate"_s, u"--db"_s, db, u"--input"_s, id, u"--json"_s}, m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+    const QJsonObject recorded = doc.value(u"recorded").toObject();
+    QCOMPARE(problemIn(recorded), QString());
+    // The compaction left facts behind checkpoints: all four categories are met.
+    QVERIFY(recorded.value(u"verbatim").toInt() > 0);
+    QVERIFY(recorded.value(u"summarised").toInt() > 0);
+    QVERIFY(recorded.value(u"retrievable").toInt() > 0);
+    QVERIFY(recorded.value(u"cost").toObject().value(u"summary_calls").toInt() > 0);
+    QCOMPARE(doc.value(u"whatif").toObject(), recorded);
+}
+
+void TestCliEvaluate::textReportAndUsage()
+{
+    const wl::test::CliProcess run = wl::test::runWaterlineCli({u"evaluate"_s, u"--input"_s, kSwe}, m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.contains("coverage"));
+    QVERIFY(run.out.contains("cache read tokens"));
+    const wl::test::CliProcess missing = wl::test::runWaterlineCli({u"evaluate"_s}, m_home.path());
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY(missing.err.contains("--input"));
+    const wl::test::CliProcess bad = wl::test::runWaterlineCli({u"evaluate"_s, u"--input"_s, kSwe, u"--soft"_s, u"2"_s}, m_home.path());
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("--soft"));
+}
+
+QTEST_GUILESS_MAIN(TestCliEvaluate)
+#include "tst_cli_evaluate.moc"
