@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>BoundedInteger</name>
@@ -29,8 +30,8 @@
         <translation>策略无效：%1</translation>
     </message>
     <message>
-        <source>"%1" is not a session id</source>
-        <translation>"%1" 不是会话 ID</translation>
+        <source>&quot;%1&quot; is not a session id</source>
+        <translation>&quot;%1&quot; 不是会话 ID</translation>
     </message>
     <message>
         <source>session %1 already has compaction overlays or records; replay starts from the raw history</source>
@@ -47,6 +48,113 @@
     <message>
         <source>replay of request %1: %2</source>
         <translation>重放请求 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>CompactionDetail</name>
+    <message>
+        <source>new</source>
+        <translation type="unfinished">新增</translation>
+    </message>
+    <message>
+        <source>updated</source>
+        <translation type="unfinished">已更新</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation type="unfinished">未变</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing: this compaction wrote no summary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 messages, history #%2 to #%3, replaced by the checkpoint below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 messages, replaced by the checkpoint below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last %1 messages were kept as they were.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (call %2): %3, %4 lines, %5 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool result</source>
+        <translation type="unfinished">工具结果</translation>
+    </message>
+    <message>
+        <source>None: without a summary the anchors stay as they were.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished">%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As before: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 compaction before request %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2 tokens, %3 → %4 messages, %5 ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forced at %1 % of the %2-token window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chosen at %1 % of the %2-token window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation type="unfinished">错误：%1</translation>
+    </message>
+    <message>
+        <source>Summarised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anchors changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This compaction wrote no checkpoint.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -123,7 +231,7 @@
         <translation>正在导入演示对话记录</translation>
     </message>
     <message>
-        <source>Replaying it with Waterline's compaction</source>
+        <source>Replaying it with Waterline&apos;s compaction</source>
         <translation>正在用 Waterline 的压缩机制重放</translation>
     </message>
     <message>
@@ -205,20 +313,20 @@
         <translation>字符串中出现控制字符</translation>
     </message>
     <message>
-        <source>unexpected '%1'</source>
-        <translation>意外的 '%1'</translation>
+        <source>unexpected &apos;%1&apos;</source>
+        <translation>意外的 &apos;%1&apos;</translation>
     </message>
     <message>
-        <source>unexpected ':'</source>
-        <translation>意外的 ':'</translation>
+        <source>unexpected &apos;:&apos;</source>
+        <translation>意外的 &apos;:&apos;</translation>
     </message>
     <message>
-        <source>unexpected ','</source>
-        <translation>意外的 ','</translation>
+        <source>unexpected &apos;,&apos;</source>
+        <translation>意外的 &apos;,&apos;</translation>
     </message>
     <message>
-        <source>unexpected character '%1'</source>
-        <translation>意外的字符 '%1'</translation>
+        <source>unexpected character &apos;%1&apos;</source>
+        <translation>意外的字符 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>unexpected end of input (truncated JSON)</source>
@@ -263,28 +371,28 @@
 <context>
     <name>MessageCodec</name>
     <message>
-        <source>field 'role': missing or not a string</source>
-        <translation>字段 'role'：缺失或不是字符串</translation>
+        <source>field &apos;role&apos;: missing or not a string</source>
+        <translation>字段 &apos;role&apos;：缺失或不是字符串</translation>
     </message>
     <message>
-        <source>field 'role': unknown role '%1'</source>
-        <translation>字段 'role'：未知角色 '%1'</translation>
+        <source>field &apos;role&apos;: unknown role &apos;%1&apos;</source>
+        <translation>字段 &apos;role&apos;：未知角色 &apos;%1&apos;</translation>
     </message>
     <message>
-        <source>field 'content': expected a string, null or an array of parts</source>
-        <translation>字段 'content'：应为字符串、null 或片段数组</translation>
+        <source>field &apos;content&apos;: expected a string, null or an array of parts</source>
+        <translation>字段 &apos;content&apos;：应为字符串、null 或片段数组</translation>
     </message>
     <message>
-        <source>field 'tool_calls': expected an array</source>
-        <translation>字段 'tool_calls'：应为数组</translation>
+        <source>field &apos;tool_calls&apos;: expected an array</source>
+        <translation>字段 &apos;tool_calls&apos;：应为数组</translation>
     </message>
     <message>
-        <source>field 'tool_calls[%1].function.name': missing</source>
-        <translation>字段 'tool_calls[%1].function.name'：缺失</translation>
+        <source>field &apos;tool_calls[%1].function.name&apos;: missing</source>
+        <translation>字段 &apos;tool_calls[%1].function.name&apos;：缺失</translation>
     </message>
     <message>
-        <source>field 'tool_call_id': expected a string</source>
-        <translation>字段 'tool_call_id'：应为字符串</translation>
+        <source>field &apos;tool_call_id&apos;: expected a string</source>
+        <translation>字段 &apos;tool_call_id&apos;：应为字符串</translation>
     </message>
     <message>
         <source>message %1: expected an object</source>
@@ -295,8 +403,8 @@
         <translation>消息 %1：%2</translation>
     </message>
     <message>
-        <source>field 'name': missing</source>
-        <translation>字段 'name'：缺失</translation>
+        <source>field &apos;name&apos;: missing</source>
+        <translation>字段 &apos;name&apos;：缺失</translation>
     </message>
 </context>
 <context>
@@ -307,10 +415,29 @@
     </message>
 </context>
 <context>
+    <name>ProxyServer</name>
+    <message>
+        <source>the proxy listens on a loopback address only (127.0.0.1 or ::1), not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream must be an http or https URL, such as https://api.anthropic.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream URL must not hold a user name or password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot listen on %1 port %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SessionImporter</name>
     <message>
-        <source>unknown format '%1' (known: %2)</source>
-        <translation>未知格式 '%1'（已知格式：%2）</translation>
+        <source>unknown format &apos;%1&apos; (known: %2)</source>
+        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
     </message>
     <message>
         <source>%1: import cancelled</source>
@@ -338,6 +465,161 @@
     <message>
         <source>There is no session %1 in %2.</source>
         <translation>%2 中没有会话 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineToolTip</name>
+    <message>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 of the %3-token window)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full history, uncompacted</source>
+        <translation type="unfinished">完整历史（未压缩）</translation>
+    </message>
+    <message>
+        <source>Sent to model</source>
+        <translation type="unfinished">发送给模型</translation>
+    </message>
+    <message>
+        <source>Provider-reported</source>
+        <translation type="unfinished">提供商报告</translation>
+    </message>
+    <message>
+        <source>What-if</source>
+        <translation type="unfinished">假设</translation>
+    </message>
+    <message>
+        <source>Request %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No value at this request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The what-if runs at a %1-token window; the recorded session had %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No compaction before this request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier: %1 (compacted before this request)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What-if compaction: %1 → %2 view tokens, %3 summarised, %4 offloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens since request %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1：%2</translation>
+    </message>
+    <message>
+        <source>What-if: %1 compaction before request %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View: %1 → %2 tokens, %3 messages summarised, %4 results offloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Would send: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recorded: sent %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 compaction before request %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full history: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider-reported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 runs above the chart at request %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 runs above the chart from request %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Highest: %1 at request %2, %3 above the top (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 up to %2 at request %3 (%4 above the top)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clipped at %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 threshold: %2 of the window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 threshold: %2 of the %3-token window (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished">token 数</translation>
+    </message>
+    <message>
+        <source>% of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context used (%)</source>
+        <translation type="unfinished">已用上下文（%）</translation>
+    </message>
+    <message>
+        <source>No context window is set: every line is in tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In tokens; the thresholds are those of the what-if&apos;s %1-token window (the session&apos;s is %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In tokens; the thresholds are those of the %1-token window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every line as a share of the what-if&apos;s %1-token window; the recorded lines are rescaled from the session&apos;s %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every line as a share of the %1-token window.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -381,8 +663,8 @@
         <translation>应为对象，实际为 %1</translation>
     </message>
     <message>
-        <source>unknown record kind '%1'</source>
-        <translation>未知的记录类型 '%1'</translation>
+        <source>unknown record kind &apos;%1&apos;</source>
+        <translation>未知的记录类型 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>expected an array or a string, got %1</source>
@@ -397,20 +679,20 @@
         <translation>应为数组，实际为 %1</translation>
     </message>
     <message>
-        <source>unknown role '%1'</source>
-        <translation>未知角色 '%1'</translation>
+        <source>unknown role &apos;%1&apos;</source>
+        <translation>未知角色 &apos;%1&apos;</translation>
     </message>
     <message>
-        <source>unknown response item '%1'</source>
-        <translation>未知的响应项 '%1'</translation>
+        <source>unknown response item &apos;%1&apos;</source>
+        <translation>未知的响应项 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>%1: field '%2': %3</source>
-        <translation>%1：字段 '%2'：%3</translation>
+        <source>%1: field &apos;%2&apos;: %3</source>
+        <translation>%1：字段 &apos;%2&apos;：%3</translation>
     </message>
     <message>
         <source>%1:%2 (byte %3): %4</source>
@@ -421,32 +703,32 @@
         <translation>... 其余问题不再列出</translation>
     </message>
     <message>
-        <source>call to '%1' has no id and cannot be answered</source>
-        <translation>对 '%1' 的调用没有 ID，无法回应</translation>
+        <source>call to &apos;%1&apos; has no id and cannot be answered</source>
+        <translation>对 &apos;%1&apos; 的调用没有 ID，无法回应</translation>
     </message>
     <message>
-        <source>call id '%1' is used again before its result</source>
-        <translation>调用 ID '%1' 在其结果返回之前被重复使用</translation>
+        <source>call id &apos;%1&apos; is used again before its result</source>
+        <translation>调用 ID &apos;%1&apos; 在其结果返回之前被重复使用</translation>
     </message>
     <message>
-        <source>call id '%1' is reused after it was answered</source>
-        <translation>调用 ID '%1' 在已得到回应后被重复使用</translation>
+        <source>call id &apos;%1&apos; is reused after it was answered</source>
+        <translation>调用 ID &apos;%1&apos; 在已得到回应后被重复使用</translation>
     </message>
     <message>
-        <source>second result for call '%1'</source>
-        <translation>调用 '%1' 的第二个结果</translation>
+        <source>second result for call &apos;%1&apos;</source>
+        <translation>调用 &apos;%1&apos; 的第二个结果</translation>
     </message>
     <message>
-        <source>result for unknown call '%1'</source>
-        <translation>未知调用 '%1' 的结果</translation>
+        <source>result for unknown call &apos;%1&apos;</source>
+        <translation>未知调用 &apos;%1&apos; 的结果</translation>
     </message>
     <message>
         <source>%1: message %2 could not be stored: %3</source>
         <translation>%1：消息 %2 无法保存：%3</translation>
     </message>
     <message>
-        <source>call '%1' has no result</source>
-        <translation>调用 '%1' 没有结果</translation>
+        <source>call &apos;%1&apos; has no result</source>
+        <translation>调用 &apos;%1&apos; 没有结果</translation>
     </message>
     <message>
         <source>%1: import cancelled</source>
@@ -513,8 +795,8 @@
         <translation>缺失或未知</translation>
     </message>
     <message>
-        <source>unknown event kind '%1'</source>
-        <translation>未知的事件类型 '%1'</translation>
+        <source>unknown event kind &apos;%1&apos;</source>
+        <translation>未知的事件类型 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>expected OpenHands events (a JSON array, JSON lines of runs, or events.jsonl)</source>
@@ -525,16 +807,16 @@
         <translation>%1：运行索引 %2 无效</translation>
     </message>
     <message>
-        <source>%1: field 'history': missing in run %2</source>
-        <translation>%1：运行 %2 中缺少字段 'history'</translation>
+        <source>%1: field &apos;history&apos;: missing in run %2</source>
+        <translation>%1：运行 %2 中缺少字段 &apos;history&apos;</translation>
     </message>
     <message>
         <source>extra JSON value after the trajectory</source>
         <translation>轨迹之后还有多余的 JSON 值</translation>
     </message>
     <message>
-        <source>%1: expected a JSON object with a 'history' array</source>
-        <translation>%1：应为包含 'history' 数组的 JSON 对象</translation>
+        <source>%1: expected a JSON object with a &apos;history&apos; array</source>
+        <translation>%1：应为包含 &apos;history&apos; 数组的 JSON 对象</translation>
     </message>
     <message>
         <source>expected an array</source>
@@ -553,8 +835,8 @@
         <translation>工具消息没有调用 ID</translation>
     </message>
     <message>
-        <source>%1: field 'history': missing; not a SWE-agent trajectory</source>
-        <translation>%1：缺少字段 'history'；不是 SWE-agent 轨迹</translation>
+        <source>%1: field &apos;history&apos;: missing; not a SWE-agent trajectory</source>
+        <translation>%1：缺少字段 &apos;history&apos;；不是 SWE-agent 轨迹</translation>
     </message>
     <message>
         <source>%1: is a folder, not a transcript file</source>
@@ -581,8 +863,8 @@
         <translation>%1：未知的对话记录格式（支持：%2）</translation>
     </message>
     <message>
-        <source>unknown format '%1' (known: %2)</source>
-        <translation>未知格式 '%1'（已知格式：%2）</translation>
+        <source>unknown format &apos;%1&apos; (known: %2)</source>
+        <translation>未知格式 &apos;%1&apos;（已知格式：%2）</translation>
     </message>
     <message>
         <source>%1: not readable</source>
@@ -593,8 +875,8 @@
         <translation>%1：二进制文件（偏移量 %2 处有 NUL 字节），不是对话记录</translation>
     </message>
     <message>
-        <source>%1: no conversation found for format '%2'</source>
-        <translation>%1：按格式 '%2' 未找到对话</translation>
+        <source>%1: no conversation found for format &apos;%2&apos;</source>
+        <translation>%1：按格式 &apos;%2&apos; 未找到对话</translation>
     </message>
     <message>
         <source>%1: no conversation found; %2 record(s) skipped, the first: %3</source>
@@ -605,19 +887,19 @@
         <translation>%1：导入已停止</translation>
     </message>
     <message>
-        <source>expected a "%1" header line</source>
-        <translation>应为 "%1" 头部行</translation>
+        <source>expected a &quot;%1&quot; header line</source>
+        <translation>应为 &quot;%1&quot; 头部行</translation>
     </message>
     <message>
-        <source>unknown line type '%1'</source>
-        <translation>未知的行类型 '%1'</translation>
+        <source>unknown line type &apos;%1&apos;</source>
+        <translation>未知的行类型 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>the file has no end line: it was cut off</source>
         <translation>文件没有结束行：内容被截断了</translation>
     </message>
     <message>
-        <source>the file starts mid-session: the parent '%1' of its first record is not in it</source>
+        <source>the file starts mid-session: the parent &apos;%1&apos; of its first record is not in it</source>
         <translation>文件从会话中途开始：其第一条记录的父记录“%1”不在文件中</translation>
     </message>
     <message numerus="yes">
@@ -641,7 +923,7 @@
         <translation>%1：字段 %2；按未报告处理</translation>
     </message>
     <message>
-        <source>expected a session object with 'messages' like the first element</source>
+        <source>expected a session object with &apos;messages&apos; like the first element</source>
         <translation>应为与第一个元素一样带有“messages”的会话对象</translation>
     </message>
     <message>
@@ -718,12 +1000,12 @@
         <translation>将停靠面板 &lt;name&gt;（如 Anchors）置于最前；配合 --screenshot 使用。</translation>
     </message>
     <message>
-        <source>the workspace '%1' is not a folder</source>
-        <translation>工作区 '%1' 不是文件夹</translation>
+        <source>the workspace &apos;%1&apos; is not a folder</source>
+        <translation>工作区 &apos;%1&apos; 不是文件夹</translation>
     </message>
     <message>
-        <source>there is no dock named '%1'</source>
-        <translation>没有名为 '%1' 的停靠面板</translation>
+        <source>there is no dock named &apos;%1&apos;</source>
+        <translation>没有名为 &apos;%1&apos; 的停靠面板</translation>
     </message>
     <message>
         <source>The session database %1 could not be opened:
@@ -758,13 +1040,13 @@ Commands:
     </message>
     <message>
         <source>
-Run 'waterline-cli COMMAND --help' for a command's options.</source>
+Run &apos;waterline-cli COMMAND --help&apos; for a command&apos;s options.</source>
         <translation>
-运行 'waterline-cli 命令 --help' 查看该命令的选项。</translation>
+运行 &apos;waterline-cli 命令 --help&apos; 查看该命令的选项。</translation>
     </message>
     <message>
-        <source>unknown command '%1'</source>
-        <translation>未知命令 '%1'</translation>
+        <source>unknown command &apos;%1&apos;</source>
+        <translation>未知命令 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>Decode a JSON array of OpenAI chat messages and print the message count and token estimate.</source>
@@ -787,8 +1069,8 @@ Run 'waterline-cli COMMAND --help' for a command's options.</source>
         <translation>%1：偏移量 %2：%3</translation>
     </message>
     <message>
-        <source>%1: field 'messages': expected an array of messages</source>
-        <translation>%1：字段 'messages'：应为消息数组</translation>
+        <source>%1: field &apos;messages&apos;: expected an array of messages</source>
+        <translation>%1：字段 &apos;messages&apos;：应为消息数组</translation>
     </message>
     <message>
         <source>Token estimate of a JSON messages file</source>
@@ -847,7 +1129,7 @@ Run 'waterline-cli COMMAND --help' for a command's options.</source>
         <translation>无法写入标准输出</translation>
     </message>
     <message>
-        <source>Import a transcript (another agent's session, or a Waterline export) into a new session of the database and print the new session's id.</source>
+        <source>Import a transcript (another agent&apos;s session, or a Waterline export) into a new session of the database and print the new session&apos;s id.</source>
         <translation>将对话记录（其他智能体的会话，或 Waterline 导出文件）导入数据库中的新会话，并输出新会话的 ID。</translation>
     </message>
     <message>
@@ -863,7 +1145,7 @@ Run 'waterline-cli COMMAND --help' for a command's options.</source>
         <translation>会话标题（默认：取自对话记录）。</translation>
     </message>
     <message>
-        <source>Re-run Waterline's compaction over the session (extractive summaries, offload files in the workspace) and store what it did.</source>
+        <source>Re-run Waterline&apos;s compaction over the session (extractive summaries, offload files in the workspace) and store what it did.</source>
         <translation>在会话上重新运行 Waterline 的压缩（抽取式摘要，卸载文件写入工作区），并保存其结果。</translation>
     </message>
     <message>
@@ -875,8 +1157,8 @@ Run 'waterline-cli COMMAND --help' for a command's options.</source>
         <translation>import 只接受一个文件</translation>
     </message>
     <message>
-        <source>--format: unknown format '%1' (known: auto, %2)</source>
-        <translation>--format：未知格式 '%1'（已知格式：auto、%2）</translation>
+        <source>--format: unknown format &apos;%1&apos; (known: auto, %2)</source>
+        <translation>--format：未知格式 &apos;%1&apos;（已知格式：auto、%2）</translation>
     </message>
     <message>
         <source>--window needs --replay</source>
@@ -939,7 +1221,7 @@ Run 'waterline-cli COMMAND --help' for a command's options.</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <source>unknown profile "%1" (known: %2, and the session's own)</source>
+        <source>unknown profile &quot;%1&quot; (known: %2, and the session&apos;s own)</source>
         <translation>未知的配置“%1”（已知：%2，以及会话自己的配置）</translation>
     </message>
     <message>
@@ -965,7 +1247,7 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
         <translation>目录</translation>
     </message>
     <message>
-        <source>The user's prompt.</source>
+        <source>The user&apos;s prompt.</source>
         <translation>用户的提示词。</translation>
     </message>
     <message>
@@ -1029,8 +1311,8 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
         <translation>n</translation>
     </message>
     <message>
-        <source>unexpected argument "%1"</source>
-        <translation>意外的参数 "%1"</translation>
+        <source>unexpected argument &quot;%1&quot;</source>
+        <translation>意外的参数 &quot;%1&quot;</translation>
     </message>
     <message>
         <source>--prompt is required and must not be empty</source>
@@ -1057,27 +1339,27 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
         <translation>会话 %1 的工作区是 %2，而不是 %3</translation>
     </message>
     <message>
-        <source>unknown provider "%1" (expected openai-chat or anthropic)</source>
-        <translation>未知提供商 "%1"（应为 openai-chat 或 anthropic）</translation>
+        <source>unknown provider &quot;%1&quot; (expected openai-chat or anthropic)</source>
+        <translation>未知提供商 &quot;%1&quot;（应为 openai-chat 或 anthropic）</translation>
     </message>
     <message>
         <source>--provider needs --model</source>
         <translation>--provider 需要配合 --model 使用</translation>
     </message>
     <message>
-        <source>the session's provider profile is unusable: %1</source>
+        <source>the session&apos;s provider profile is unusable: %1</source>
         <translation>该会话的提供商配置不可用：%1</translation>
     </message>
     <message>
-        <source>--base-url "%1" is not an http(s) URL</source>
-        <translation>--base-url "%1" 不是 http(s) URL</translation>
+        <source>--base-url &quot;%1&quot; is not an http(s) URL</source>
+        <translation>--base-url &quot;%1&quot; 不是 http(s) URL</translation>
     </message>
     <message>
         <source>no model: pass --model</source>
         <translation>没有模型：请传入 --model</translation>
     </message>
     <message>
-        <source>the session's compaction policy is invalid: %1</source>
+        <source>the session&apos;s compaction policy is invalid: %1</source>
         <translation>该会话的压缩策略无效：%1</translation>
     </message>
     <message>
@@ -1085,8 +1367,8 @@ Exit code 0 on a finished answer, 1 on a failure, 2 on a usage error.</source>
         <translation>无法提交提示词</translation>
     </message>
     <message>
-        <source>%1: '%2' is not a fraction of the window in (0, 1]</source>
-        <translation>%1：'%2' 不是 (0, 1] 范围内的窗口比例</translation>
+        <source>%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
+        <translation>%1：&apos;%2&apos; 不是 (0, 1] 范围内的窗口比例</translation>
     </message>
     <message>
         <source>requests %1, summary calls %2, emergencies %3, peak ratio %4, tokens sent %5</source>
@@ -1135,8 +1417,8 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>大于此值的工具结果会在压缩时卸载（关口 2，默认 4000）。</translation>
     </message>
     <message>
-        <source>How new summaries are made: extractive (default), or size:TOKENS for a fixed size ('size' alone: the mean of the source's own summaries, else 600).</source>
-        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS 表示固定大小（仅写 'size'：取来源自身摘要的平均值，否则为 600）。</translation>
+        <source>How new summaries are made: extractive (default), or size:TOKENS for a fixed size (&apos;size&apos; alone: the mean of the source&apos;s own summaries, else 600).</source>
+        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS 表示固定大小（仅写 &apos;size&apos;：取来源自身摘要的平均值，否则为 600）。</translation>
     </message>
     <message>
         <source>Count tool schemas in the ratio: on (default) or off.</source>
@@ -1147,8 +1429,8 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>为每个请求写入 DIR/&lt;index&gt;.json：以 OpenAI 聊天消息表示的视图。</translation>
     </message>
     <message>
-        <source>Print one JSON object {"requests": [...], "totals": {...}}.</source>
-        <translation>输出一个 JSON 对象 {"requests": [...], "totals": {...}}。</translation>
+        <source>Print one JSON object {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}.</source>
+        <translation>输出一个 JSON 对象 {&quot;requests&quot;: [...], &quot;totals&quot;: {...}}。</translation>
     </message>
     <message>
         <source>simulate takes no positional arguments (give --input)</source>
@@ -1159,12 +1441,12 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>必须提供 --input</translation>
     </message>
     <message>
-        <source>--summary: '%1' is not 'extractive' or 'size:TOKENS'</source>
-        <translation>--summary：'%1' 既不是 'extractive' 也不是 'size:TOKENS'</translation>
+        <source>--summary: &apos;%1&apos; is not &apos;extractive&apos; or &apos;size:TOKENS&apos;</source>
+        <translation>--summary：&apos;%1&apos; 既不是 &apos;extractive&apos; 也不是 &apos;size:TOKENS&apos;</translation>
     </message>
     <message>
-        <source>--count-tool-schemas: '%1' is not 'on' or 'off'</source>
-        <translation>--count-tool-schemas：'%1' 既不是 'on' 也不是 'off'</translation>
+        <source>--count-tool-schemas: &apos;%1&apos; is not &apos;on&apos; or &apos;off&apos;</source>
+        <translation>--count-tool-schemas：&apos;%1&apos; 既不是 &apos;on&apos; 也不是 &apos;off&apos;</translation>
     </message>
     <message>
         <source>%1: no such file (a session id needs --db PATH)</source>
@@ -1195,7 +1477,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>在 bubblewrap 不可用时不使用沙箱运行命令。</translation>
     </message>
     <message>
-        <source>Context window in tokens (default: the stored session's policy, else the model's window from the model table, else 128000).</source>
+        <source>Context window in tokens (default: the stored session&apos;s policy, else the model&apos;s window from the model table, else 128000).</source>
         <translation>上下文窗口大小，单位为 token（默认：已存储会话的策略，否则为模型表中该模型的窗口，否则为 128000）。</translation>
     </message>
     <message>
@@ -1239,7 +1521,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>……另有 %1 个</translation>
     </message>
     <message numerus="yes">
-        <source>--session-id: %1 holds no session '%2'; its %n session(s):</source>
+        <source>--session-id: %1 holds no session &apos;%2&apos;; its %n session(s):</source>
         <translation>
             <numerusform>--session-id：%1 中没有会话“%2”；它的 %n 个会话：</numerusform>
         </translation>
@@ -1271,6 +1553,163 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>session %1 was imported and is read-only: pass --workspace DIR (and --profile or --provider) to continue it there</source>
         <translation>会话 %1 是导入的，处于只读状态：请传入 --workspace DIR（以及 --profile 或 --provider）在该处继续它</translation>
+    </message>
+    <message>
+        <source>Score a session and a policy: facts lost, coverage and cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward another agent&apos;s provider requests through a local address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what-if</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>coverage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needed facts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verbatim</source>
+        <translation type="unfinished">原样</translation>
+    </message>
+    <message>
+        <source>summarised</source>
+        <translation type="unfinished">已摘要</translation>
+    </message>
+    <message>
+        <source>retrievable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>input tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cache read tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cache write tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>summary calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>US$ (%1, %2 caching)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>US$ (no price for model &apos;%1&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Facts the what-if loses (%1):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  request %1 used %2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score a recorded session and a compaction policy: which facts each request needed (the ones its answer used), how many of them the view kept verbatim, summarised or retrievable, which were lost, and what the requests cost with prompt caching. FILE_OR_SESSION is a transcript file or, with --db, a stored session id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context window in tokens (default as for simulate).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gate 2 offload size in bytes (default 4000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gate 1 offload size in bytes (default 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens every request carried besides its messages and tool schemas (default: as simulate).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How new summaries are made: extractive (default), or size:TOKENS.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file of several sessions: the session to score, counted from 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Price the requests as this model (default: the session&apos;s model).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print one JSON object {&quot;recorded&quot;: {...}, &quot;whatif&quot;: {...}}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>evaluate takes no positional arguments (give --input)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--format: unknown format &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: the price override for &apos;%1&apos; is not an object of prices &gt;= 0; ignored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward an agent&apos;s provider requests to the upstream provider, unchanged, through a local address.
+Give the agent the base URL printed on the first line (its token keeps other local users out).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loopback address and port to listen on (default 127.0.0.1:0, any free port).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider&apos;s base URL, such as https://api.anthropic.com or https://api.openai.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proxy takes no positional arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--upstream is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--listen: &apos;%1&apos; is not ADDRESS:PORT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window %1, peak ratio before compaction %2, requests per tier warn %3 soft %4 full %5 emergency %6, offloads %7, read by summaries %8</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1438,7 +1877,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>命令</translation>
     </message>
     <message>
-        <source>Commands run in a bubblewrap sandbox: only the workspace can be written, SSH keys, credentials and Waterline's own data are out of sight, and nothing a command starts outlives it.</source>
+        <source>Commands run in a bubblewrap sandbox: only the workspace can be written, SSH keys, credentials and Waterline&apos;s own data are out of sight, and nothing a command starts outlives it.</source>
         <translation>命令在 bubblewrap 沙箱中运行：只有工作区可写，SSH 密钥、凭据和 Waterline 自己的数据不可见，命令启动的任何进程都不会比命令存活得更久。</translation>
     </message>
     <message>
@@ -1489,7 +1928,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>无法打开会话 %1：%2</translation>
     </message>
     <message>
-        <source>the session's compaction policy is invalid: %1</source>
+        <source>the session&apos;s compaction policy is invalid: %1</source>
         <translation>该会话的压缩策略无效：%1</translation>
     </message>
     <message>
@@ -1517,7 +1956,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>无法读取会话 %1 的压缩记录：%2</translation>
     </message>
     <message>
-        <source>cannot store the session's progress: %1</source>
+        <source>cannot store the session&apos;s progress: %1</source>
         <translation>无法保存会话进度：%1</translation>
     </message>
     <message>
@@ -1624,10 +2063,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 <context>
     <name>wl::AnchorsPanel</name>
     <message>
-        <source>Cells: &lt;span style="background:#c6f6d5"&gt;&amp;nbsp;new&amp;nbsp;&lt;/span&gt; &lt;span style="background:#bee3f8"&gt;&amp;nbsp;updated&amp;nbsp;&lt;/span&gt; &lt;span style="background:#e2e8f0"&gt;&amp;nbsp;kept: the new value was unknown&amp;nbsp;&lt;/span&gt; plain: unchanged</source>
-        <translation>单元格：&lt;span style="background:#c6f6d5"&gt;&amp;nbsp;新增&amp;nbsp;&lt;/span&gt; &lt;span style="background:#bee3f8"&gt;&amp;nbsp;已更新&amp;nbsp;&lt;/span&gt; &lt;span style="background:#e2e8f0"&gt;&amp;nbsp;保留：新值未知&amp;nbsp;&lt;/span&gt; 无底色：未变</translation>
-    </message>
-    <message>
         <source>No compaction has produced anchors in this session yet.</source>
         <translation>本会话中尚无压缩生成锚点。</translation>
     </message>
@@ -1646,6 +2081,26 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>nothing (first compaction)</source>
         <translation>无（首次压缩）</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation type="unfinished">新增</translation>
+    </message>
+    <message>
+        <source>updated</source>
+        <translation type="unfinished">已更新</translation>
+    </message>
+    <message>
+        <source>kept: the new value was unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cells:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>plain: unchanged</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1698,7 +2153,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>无法读取提供商配置 %1：%2</translation>
     </message>
     <message>
-        <source>Provider profile %1 has an empty or repeated name "%2".</source>
+        <source>Provider profile %1 has an empty or repeated name &quot;%2&quot;.</source>
         <translation>提供商配置 %1 的名称“%2”为空或重复。</translation>
     </message>
     <message>
@@ -1706,11 +2161,11 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>每个提供商配置都需要名称。</translation>
     </message>
     <message>
-        <source>Two provider profiles are called "%1"; names must be unique.</source>
+        <source>Two provider profiles are called &quot;%1&quot;; names must be unique.</source>
         <translation>有两个提供商配置都叫“%1”；名称必须唯一。</translation>
     </message>
     <message>
-        <source>Provider profile "%1": %2</source>
+        <source>Provider profile &quot;%1&quot;: %2</source>
         <translation>提供商配置“%1”：%2</translation>
     </message>
 </context>
@@ -1756,12 +2211,12 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 <context>
     <name>wl::ApprovalPolicy</name>
     <message>
-        <source>'%1' must be "ask" or "allow"</source>
-        <translation>'%1' 必须是 "ask" 或 "allow"</translation>
+        <source>&apos;%1&apos; must be &quot;ask&quot; or &quot;allow&quot;</source>
+        <translation>&apos;%1&apos; 必须是 &quot;ask&quot; 或 &quot;allow&quot;</translation>
     </message>
     <message>
-        <source>'sandbox' must be an object</source>
-        <translation>'sandbox' 必须是一个对象</translation>
+        <source>&apos;sandbox&apos; must be an object</source>
+        <translation>&apos;sandbox&apos; 必须是一个对象</translation>
     </message>
 </context>
 <context>
@@ -1844,11 +2299,11 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>提供商等待请求超时（HTTP 408）。</translation>
     </message>
     <message>
-        <source>The account's quota or credit is used up; waiting will not help (HTTP 429).</source>
+        <source>The account&apos;s quota or credit is used up; waiting will not help (HTTP 429).</source>
         <translation>账户的配额或额度已用完，等待也无济于事（HTTP 429）。</translation>
     </message>
     <message>
-        <source>The provider's rate limit was reached (HTTP 429).</source>
+        <source>The provider&apos;s rate limit was reached (HTTP 429).</source>
         <translation>已达到提供商的速率限制（HTTP 429）。</translation>
     </message>
     <message>
@@ -1860,7 +2315,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>请求过大，提供商无法处理（HTTP 413）。</translation>
     </message>
     <message>
-        <source>The conversation is longer than the model's context window (HTTP %1).</source>
+        <source>The conversation is longer than the model&apos;s context window (HTTP %1).</source>
         <translation>对话长度超出了模型的上下文窗口（HTTP %1）。</translation>
     </message>
     <message>
@@ -1880,11 +2335,11 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>提供商当前负载过高。</translation>
     </message>
     <message>
-        <source>The provider's rate limit was reached.</source>
+        <source>The provider&apos;s rate limit was reached.</source>
         <translation>已达到提供商的速率限制。</translation>
     </message>
     <message>
-        <source>The account's quota or credit is used up; waiting will not help.</source>
+        <source>The account&apos;s quota or credit is used up; waiting will not help.</source>
         <translation>账户的配额或额度已用完，等待也无济于事。</translation>
     </message>
     <message>
@@ -1908,7 +2363,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>提供商 %1 秒内没有任何响应；请求超时。</translation>
     </message>
     <message>
-        <source>The provider's reply could not be understood.</source>
+        <source>The provider&apos;s reply could not be understood.</source>
         <translation>无法解析提供商的回复。</translation>
     </message>
     <message>
@@ -1920,7 +2375,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>回复在 %1 秒内没有结束，尽管服务商一直保持连接；请求已停止。</translation>
     </message>
     <message>
-        <source>The provider's reply grew past %1 MB without ending; the request was stopped.</source>
+        <source>The provider&apos;s reply grew past %1 MB without ending; the request was stopped.</source>
         <translation>服务商的回复超过 %1 MB 仍未结束；请求已停止。</translation>
     </message>
     <message>
@@ -1930,6 +2385,42 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>The provider redirected the request to another server (%1); Waterline follows redirects only within the same server, so the key is not sent there. Check the base URL.</source>
         <translation>服务商把请求重定向到了另一台服务器（%1）；Waterline 只在同一服务器内跟随重定向，因此不会把密钥发往那里。请检查基础 URL。</translation>
+    </message>
+    <message>
+        <source>start Ollama with `ollama serve`</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start the LM Studio server (`lms server start`)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start the server (vLLM: `vllm serve MODEL`)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start the server (llama.cpp: `llama-server -m MODEL.gguf`)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start the model server, or correct the port in the provider&apos;s base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is listening at %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is listening at %1: check that the server runs and the base URL&apos;s port.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The host %1 was not found: check the base URL&apos;s host name and the network connection.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The secure connection to %1 failed: check the certificate, or whether the server speaks http:// rather than https://.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2054,7 +2545,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>无</translation>
     </message>
     <message>
-        <source>Room left for the model's answer when measuring how full the context is</source>
+        <source>Room left for the model&apos;s answer when measuring how full the context is</source>
         <translation>计算上下文占用时为模型回答预留的空间</translation>
     </message>
     <message>
@@ -2128,8 +2619,8 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 <context>
     <name>wl::CompactionRecord</name>
     <message>
-        <source>field "%1" is missing or has the wrong type</source>
-        <translation>字段 "%1" 缺失或类型错误</translation>
+        <source>field &quot;%1&quot; is missing or has the wrong type</source>
+        <translation>字段 &quot;%1&quot; 缺失或类型错误</translation>
     </message>
 </context>
 <context>
@@ -2174,13 +2665,13 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
+    <message>
+        <source>Select a compaction to see what it summarised and offloaded, which anchors changed, and its checkpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::ContextGauge</name>
-    <message>
-        <source>Next request: about %1 of %2 tokens (%3%), tier %4</source>
-        <translation>下一个请求：约 %1 / %2 个 token（%3%），层级：%4</translation>
-    </message>
     <message>
         <source>No session open</source>
         <translation>未打开会话</translation>
@@ -2196,6 +2687,14 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>–</source>
         <translation>–</translation>
+    </message>
+    <message>
+        <source>Next request: about %1 of the session&apos;s %2-token window (%3%), tier %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last recorded request: about %1 of the session&apos;s %2-token window (%3%), tier %4</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2314,7 +2813,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>继续导入的会话</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; was imported and is read-only. To let an agent continue it, choose the folder it works in and the provider it talks to.&lt;br&gt;&lt;br&gt;Nothing is taken from the imported file: not its folder, not its provider or key, not its approval settings, and not its system prompt (the agent uses Waterline's own). The recorded history stays as it was.</source>
+        <source>&lt;b&gt;%1&lt;/b&gt; was imported and is read-only. To let an agent continue it, choose the folder it works in and the provider it talks to.&lt;br&gt;&lt;br&gt;Nothing is taken from the imported file: not its folder, not its provider or key, not its approval settings, and not its system prompt (the agent uses Waterline&apos;s own). The recorded history stays as it was.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 是导入的，处于只读状态。要让代理继续它，请选择代理工作的文件夹及其使用的服务商。&lt;br&gt;&lt;br&gt;导入的文件不提供任何设置：不用它的文件夹、服务商或密钥、审批设置，也不用它的系统提示词（代理使用 Waterline 自己的）。记录下的历史保持原样。</translation>
     </message>
     <message>
@@ -2615,11 +3114,40 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
 </context>
 <context>
+    <name>wl::DefinitionMenu</name>
+    <message>
+        <source>Search languages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation type="unfinished">自动</translation>
+    </message>
+    <message>
+        <source>None (plain text)</source>
+        <translation type="unfinished">无（纯文本）</translation>
+    </message>
+    <message>
+        <source>No language matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more: type more letters</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Automatic (%1)</source>
+        <translation type="unfinished">自动（%1）</translation>
+    </message>
+</context>
+<context>
     <name>wl::EditFileTool</name>
     <message>
-        <source>file not found: '%1'; use write_file to create it</source>
+        <source>file not found: &apos;%1&apos;; use write_file to create it</source>
         <translatorcomment>Shown to the user in the approval dialog; tool names (bash, edit_file, write_file) stay as they are.</translatorcomment>
-        <translation>找不到文件：'%1'；请使用 write_file 创建它</translation>
+        <translation>找不到文件：&apos;%1&apos;；请使用 write_file 创建它</translation>
     </message>
     <message>
         <source>edit_file %1</source>
@@ -2627,7 +3155,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>edit_file %1</translation>
     </message>
     <message>
-        <source>'%1' has %2 hard links: the same file has another name, possibly outside the workspace; the edit will be refused</source>
+        <source>&apos;%1&apos; has %2 hard links: the same file has another name, possibly outside the workspace; the edit will be refused</source>
         <translation>“%1”有 %2 个硬链接：同一文件还有其他名称，可能位于工作区之外；编辑将被拒绝</translation>
     </message>
 </context>
@@ -2669,6 +3197,26 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>Not found in the loaded text</source>
         <translation>在已加载的文本中未找到</translation>
     </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of at least %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n match(es)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>wl::FirstRunPanel</name>
@@ -2701,10 +3249,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>再次检查(&amp;C)</translation>
     </message>
     <message>
-        <source>Using a hosted API (OpenAI, Anthropic, OpenRouter) or another address? Add a provider profile in Settings. Just looking around? The demo session shows a long run with its compactions and needs no model.</source>
-        <translation>使用托管 API（OpenAI、Anthropic、OpenRouter）或其他地址？请在“设置”中添加提供商配置。只是随便看看？演示会话展示了一次带有多次压缩的长时间运行，无需模型。</translation>
-    </message>
-    <message>
         <source>Open &amp;Settings…</source>
         <translation>打开设置(&amp;S)…</translation>
     </message>
@@ -2735,6 +3279,37 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>Checking %1…</source>
         <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Using a hosted API (OpenAI, Anthropic, OpenRouter) or another address? Add a provider profile in Settings. Just looking around? The demo session shows a long run with its compactions, and an imported Claude Code, Codex, OpenHands or SWE-agent transcript can be replayed and tuned: neither needs a model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import a transcript…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay another agent&apos;s session (Claude Code, Codex, OpenHands, SWE-agent, OpenAI messages) or a Waterline export</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>wl::LayoutPresets</name>
+    <message>
+        <source>Default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Converse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inspect</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2898,16 +3473,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>设置(&amp;S)...</translation>
     </message>
     <message>
-        <source>Demo session</source>
-        <translation>演示会话</translation>
-    </message>
-    <message>
-        <source>The demo session could not be prepared:
-%1</source>
-        <translation>无法准备演示会话：
-%1</translation>
-    </message>
-    <message>
         <source>%1 holds %2 sessions: each was imported, the first is open.</source>
         <translation>%1 包含 %2 个会话：已全部导入，并打开了第一个。</translation>
     </message>
@@ -2922,6 +3487,32 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>Show the %1 dock and bring it to the front</source>
         <translation>显示“%1”停靠窗口并将其置于最前</translation>
+    </message>
+    <message>
+        <source>Could not list the sessions: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put every dock back where it starts, sized to this window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No session open. File › New Session (Ctrl+N) starts one in a folder of your choice; the Sessions dock opens an earlier one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This session has no messages yet. Write what the agent should do in the box below and press Ctrl+Enter; type / for commands such as /compact.
+
+As it works, the timeline, the compactions and the context it sends fill the docks.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2942,12 +3533,71 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 <context>
     <name>wl::ModelDiscovery</name>
     <message>
-        <source>the model list is not {"data": [...]}: %1</source>
-        <translation>模型列表不是 {"data": [...]} 格式：%1</translation>
+        <source>the model list is not {&quot;data&quot;: [...]}: %1</source>
+        <translation>模型列表不是 {&quot;data&quot;: [...]} 格式：%1</translation>
     </message>
     <message>
         <source>The server has no model list at %1 (HTTP 404).</source>
         <translation>服务器在 %1 处没有模型列表（HTTP 404）。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::NewSessionDialog</name>
+    <message>
+        <source>Compaction spec defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder the agent works in</source>
+        <translation type="unfinished">代理工作的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished">浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>The folder&apos;s name unless you give one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished">%1（%2）</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace:</source>
+        <translation type="unfinished">工作区(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation type="unfinished">服务商(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Compaction:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the folder the agent works in</source>
+        <translation type="unfinished">选择代理工作的文件夹</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder</source>
+        <translation type="unfinished">%1 不是文件夹</translation>
+    </message>
+    <message>
+        <source>Window %1 tokens · warn at %2&#xa0;%, soft %3&#xa0;%, full %4&#xa0;%, emergency %5&#xa0;% · last %6 messages kept</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3016,6 +3666,18 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>How many times the agent read the file back</source>
         <translation>智能体回读该文件的次数</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished">%1 · %2</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the tool was asked for: the file it read or wrote, the command it ran</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::OffloadStore</name>
@@ -3036,12 +3698,12 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>未卸载：调用 %1 的结果已经是占位符</translation>
     </message>
     <message>
-        <source>not offloaded: the session id "%1" cannot be used in a file name</source>
-        <translation>未卸载：会话 ID "%1" 不能用作文件名</translation>
+        <source>not offloaded: the session id &quot;%1&quot; cannot be used in a file name</source>
+        <translation>未卸载：会话 ID &quot;%1&quot; 不能用作文件名</translation>
     </message>
     <message>
-        <source>not offloaded: the workspace folder "%1" does not exist</source>
-        <translation>未卸载：工作区文件夹 "%1" 不存在</translation>
+        <source>not offloaded: the workspace folder &quot;%1&quot; does not exist</source>
+        <translation>未卸载：工作区文件夹 &quot;%1&quot; 不存在</translation>
     </message>
     <message>
         <source>not offloaded: the offload folder %1 lies outside the workspace</source>
@@ -3072,7 +3734,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>无法将 %1 复制到 %2：%3</translation>
     </message>
     <message>
-        <source>the session id "%1" cannot be used in a file name</source>
+        <source>the session id &quot;%1&quot; cannot be used in a file name</source>
         <translation>会话 ID“%1”不能用作文件名</translation>
     </message>
     <message>
@@ -3105,10 +3767,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>Stop</source>
         <translation>停止</translation>
-    </message>
-    <message>
-        <source>Highlighting: guessed from the content; pick another here</source>
-        <translation>语法高亮：根据内容推测；可在此处另选</translation>
     </message>
     <message>
         <source>Find…</source>
@@ -3159,28 +3817,16 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>语法高亮仅覆盖前 %1 个字符</translation>
     </message>
     <message>
-        <source>Automatic</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <source>None (plain text)</source>
-        <translation>无（纯文本）</translation>
-    </message>
-    <message>
-        <source>Automatic (%1)</source>
-        <translation>自动（%1）</translation>
-    </message>
-    <message>
         <source>Plain text</source>
         <translation>纯文本</translation>
+    </message>
+    <message>
+        <source>Highlighting: guessed from the file name and the content; pick another here</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>wl::OffloadsPanel</name>
-    <message>
-        <source>Filter by tool or call ID</source>
-        <translation>按工具或调用 ID 筛选</translation>
-    </message>
     <message>
         <source>Show in Conversation</source>
         <translation>在对话中显示</translation>
@@ -3190,16 +3836,32 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>将对话滚动到该结果所属的消息</translation>
     </message>
     <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
         <source>Copy Path</source>
         <translation>复制路径</translation>
     </message>
     <message>
         <source>Copy Call ID</source>
         <translation>复制调用 ID</translation>
+    </message>
+    <message>
+        <source>Filter by tool, file, command or call ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List every offloaded result of the session again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 compaction before request %2 offloaded nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Results the %1 compaction before request %2 offloaded: %3.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3357,12 +4019,12 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
 <context>
     <name>wl::ProviderProfile</name>
     <message>
-        <source>unknown protocol "%1" (expected openai-chat or anthropic)</source>
-        <translation>未知协议 "%1"（应为 openai-chat 或 anthropic）</translation>
+        <source>unknown protocol &quot;%1&quot; (expected openai-chat or anthropic)</source>
+        <translation>未知协议 &quot;%1&quot;（应为 openai-chat 或 anthropic）</translation>
     </message>
     <message>
-        <source>the base URL "%1" is not an http(s) URL</source>
-        <translation>基础 URL "%1" 不是 http(s) URL</translation>
+        <source>the base URL &quot;%1&quot; is not an http(s) URL</source>
+        <translation>基础 URL &quot;%1&quot; 不是 http(s) URL</translation>
     </message>
     <message>
         <source>the base URL must not carry a user name or password</source>
@@ -3404,7 +4066,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>配置需要名称。</translation>
     </message>
     <message>
-        <source>Another profile is also called "%1".</source>
+        <source>Another profile is also called &quot;%1&quot;.</source>
         <translation>另一个配置也叫“%1”。</translation>
     </message>
     <message>
@@ -3667,7 +4329,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>失败：%1</translation>
     </message>
     <message>
-        <source>Enter the server's base URL first.</source>
+        <source>Enter the server&apos;s base URL first.</source>
         <translation>请先填写服务器的基础 URL。</translation>
     </message>
     <message>
@@ -3678,16 +4340,20 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <source>This profile cannot be saved yet: %1</source>
         <translation>此配置暂时无法保存：%1</translation>
     </message>
+    <message>
+        <source>%1 (model table)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::SandboxPolicy</name>
     <message>
-        <source>'%1' must be true or false</source>
-        <translation>'%1' 必须为 true 或 false</translation>
+        <source>&apos;%1&apos; must be true or false</source>
+        <translation>&apos;%1&apos; 必须为 true 或 false</translation>
     </message>
     <message>
-        <source>'environment' must be a list of variable names</source>
-        <translation>'environment' 必须是变量名列表</translation>
+        <source>&apos;environment&apos; must be a list of variable names</source>
+        <translation>&apos;environment&apos; 必须是变量名列表</translation>
     </message>
 </context>
 <context>
@@ -3697,20 +4363,20 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <source>"%1" must be a string</source>
-        <translation>"%1" 必须是字符串</translation>
+        <source>&quot;%1&quot; must be a string</source>
+        <translation>&quot;%1&quot; 必须是字符串</translation>
     </message>
     <message>
-        <source>"%1" must be an ISO 8601 time</source>
-        <translation>"%1" 必须是 ISO 8601 时间</translation>
+        <source>&quot;%1&quot; must be an ISO 8601 time</source>
+        <translation>&quot;%1&quot; 必须是 ISO 8601 时间</translation>
     </message>
     <message>
-        <source>"%1" must be an object</source>
-        <translation>"%1" 必须是对象</translation>
+        <source>&quot;%1&quot; must be an object</source>
+        <translation>&quot;%1&quot; 必须是对象</translation>
     </message>
     <message>
-        <source>"%1" is not a tier name</source>
-        <translation>"%1" 不是层级名称</translation>
+        <source>&quot;%1&quot; is not a tier name</source>
+        <translation>&quot;%1&quot; 不是层级名称</translation>
     </message>
     <message>
         <source>cannot write %1: %2</source>
@@ -3729,8 +4395,8 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>第 %1 行：不是 JSON 对象</translation>
     </message>
     <message>
-        <source>line 1 is not a "%1" header</source>
-        <translation>第 1 行不是 "%1" 头部</translation>
+        <source>line 1 is not a &quot;%1&quot; header</source>
+        <translation>第 1 行不是 &quot;%1&quot; 头部</translation>
     </message>
     <message>
         <source>written by a newer Waterline (export format %1); this version reads up to %2</source>
@@ -3761,8 +4427,8 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>第 %1 行：出现了第二个头部</translation>
     </message>
     <message>
-        <source>line %1: unknown line type "%2"</source>
-        <translation>第 %1 行：未知的行类型 "%2"</translation>
+        <source>line %1: unknown line type &quot;%2&quot;</source>
+        <translation>第 %1 行：未知的行类型 &quot;%2&quot;</translation>
     </message>
     <message>
         <source>the file is empty</source>
@@ -3781,8 +4447,8 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>消息 %1 引用了请求 %2，但文件中没有该请求</translation>
     </message>
     <message>
-        <source>line %1: "tool_schemas" must be an array</source>
-        <translation>第 %1 行："tool_schemas" 必须是数组</translation>
+        <source>line %1: &quot;tool_schemas&quot; must be an array</source>
+        <translation>第 %1 行：&quot;tool_schemas&quot; 必须是数组</translation>
     </message>
     <message>
         <source>line %1: the header has no valid version: %2</source>
@@ -3807,6 +4473,17 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>line %1: the view of request %2 names message %3, which is not in the file</source>
         <translation>第 %1 行：请求 %2 的视图引用了消息 %3，但文件中没有该消息</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SessionLifecycle</name>
+    <message>
+        <source>The demo was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No session database is open.</source>
+        <translation type="unfinished">没有打开的会话数据库。</translation>
     </message>
 </context>
 <context>
@@ -3951,8 +4628,8 @@ ID：%4</translation>
         <translation>无法更新会话 %1：%2</translation>
     </message>
     <message>
-        <source>refusing to delete "%1": not a session id</source>
-        <translation>拒绝删除 "%1"：它不是会话 ID</translation>
+        <source>refusing to delete &quot;%1&quot;: not a session id</source>
+        <translation>拒绝删除 &quot;%1&quot;：它不是会话 ID</translation>
     </message>
     <message>
         <source>cannot delete session %1: %2</source>
@@ -3967,7 +4644,7 @@ ID：%4</translation>
         <translation>无法向会话 %1 追加内容：%2</translation>
     </message>
     <message>
-        <source>the request names this step's checkpoint, but the step has none</source>
+        <source>the request names this step&apos;s checkpoint, but the step has none</source>
         <translation>请求引用了本步骤的检查点，但本步骤没有检查点</translation>
     </message>
     <message>
@@ -3979,7 +4656,7 @@ ID：%4</translation>
         <translation>会话 %2 中没有请求 %1</translation>
     </message>
     <message>
-        <source>a message names this step's request, but the step has none</source>
+        <source>a message names this step&apos;s request, but the step has none</source>
         <translation>某条消息引用了本步骤的请求，但本步骤没有请求</translation>
     </message>
     <message>
@@ -4067,11 +4744,11 @@ ID：%4</translation>
         <translation>无法删除检查点 %1 的卸载文件：%2</translation>
     </message>
     <message>
-        <source>the offload of message %1 names the file "%2", which is not a file name</source>
+        <source>the offload of message %1 names the file &quot;%2&quot;, which is not a file name</source>
         <translation>消息 %1 的卸载记录指向文件“%2”，这不是一个文件名</translation>
     </message>
     <message>
-        <source>a compaction record names the offload file "%1", which is not a file name</source>
+        <source>a compaction record names the offload file &quot;%1&quot;, which is not a file name</source>
         <translation>一条压缩记录指向卸载文件“%1”，这不是一个文件名</translation>
     </message>
     <message>
@@ -4114,10 +4791,6 @@ ID：%4</translation>
         <translation>删除...</translation>
     </message>
     <message>
-        <source>Choose the workspace folder the agent works in</source>
-        <translation>选择智能体工作所在的工作区文件夹</translation>
-    </message>
-    <message>
         <source>New session</source>
         <translation>新会话</translation>
     </message>
@@ -4142,7 +4815,7 @@ ID：%4</translation>
         <translation>删除会话</translation>
     </message>
     <message>
-        <source>Delete "%1"? Its messages, compaction records, audit file and offloaded results are removed. The workspace's own files are not touched.</source>
+        <source>Delete &quot;%1&quot;? Its messages, compaction records, audit file and offloaded results are removed. The workspace&apos;s own files are not touched.</source>
         <translation>删除“%1”？其消息、压缩记录、审计文件和已卸载的结果都会被删除。工作区中的文件本身不受影响。</translation>
     </message>
     <message>
@@ -4168,6 +4841,18 @@ Use this folder anyway?</source>
     <message>
         <source>Could not continue the session</source>
         <translation>无法继续会话</translation>
+    </message>
+    <message>
+        <source>Default (Settings › Compaction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compaction spec defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As “%1”</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4356,38 +5041,134 @@ Use this folder anyway?</source>
         <translation>摘要调用次数</translation>
     </message>
     <message>
-        <source>Peak utilisation</source>
-        <translation>峰值占用率</translation>
-    </message>
-    <message>
-        <source>Emergencies</source>
-        <translation>紧急压缩次数</translation>
-    </message>
-    <message>
-        <source>Tokens sent in all</source>
-        <translation>发送的 token 总数</translation>
-    </message>
-    <message>
         <source>&amp;Apply to session</source>
         <translation>应用到会话(&amp;A)</translation>
     </message>
     <message>
-        <source>Make this the session's live compaction policy</source>
+        <source>Make this the session&apos;s live compaction policy</source>
         <translation>将其设为该会话当前生效的压缩策略</translation>
-    </message>
-    <message>
-        <source>Re&amp;set</source>
-        <translation>重置(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Restore the default policy</source>
-        <translation>恢复默认策略</translation>
     </message>
     <message numerus="yes">
         <source>Replayed %n request(s) in %1 ms</source>
         <translation>
             <numerusform>已在 %1 毫秒内重放 %n 个请求</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>What the session did, from its stored requests and compactions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay of the session under the policy above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The window, in tokens, the peaks below are shares of</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests to the model, one per recorded request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens sent in requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every request&apos;s context (estimated), tool schemas when counted and any fixed overhead, summed over the requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read by summaries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens the Soft and Full summaries read: the input an LLM summariser is sent, besides the requests. The session does not record it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Soft and Full compactions that wrote a summary (an LLM call with an LLM summariser)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests whose estimate before compaction reached Warn: results offloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests whose estimate before compaction reached Soft: the older half of the head summarised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests whose estimate before compaction reached Full: the whole head summarised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests whose estimate before compaction reached Emergency: summarised without an LLM call and offloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offloads</source>
+        <translation type="unfinished">卸载</translation>
+    </message>
+    <message>
+        <source>Tool results moved to files, when the tool finished (gate 1) and at compaction (gate 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak before compaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The highest share of the window a request reached before its compaction: what chose the tier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak after compaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The highest share of the window a request was sent with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;set to session policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the whole policy the session runs with: window %1; Warn %2, Soft %3, Full %4, Emergency %5; tail %6 messages; offload at tool time above %7 bytes, at compaction above %8 bytes; %9 tokens reserved for output; tool schemas %10</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A tier is chosen on a request&apos;s estimate before compaction; the compaction then brings it down, so the peak after compaction can stay below the Emergency threshold.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4424,32 +5205,12 @@ Use this folder anyway?</source>
         <translation>已用上下文（%）</translation>
     </message>
     <message>
-        <source>Full history, uncompacted</source>
-        <translation>完整历史（未压缩）</translation>
-    </message>
-    <message>
-        <source>Sent to model</source>
-        <translation>发送给模型</translation>
-    </message>
-    <message>
-        <source>Provider-reported</source>
-        <translation>提供商报告</translation>
-    </message>
-    <message>
-        <source>What-if</source>
-        <translation>假设</translation>
-    </message>
-    <message>
         <source>%1 threshold</source>
         <translation>%1 阈值</translation>
     </message>
     <message>
         <source>Selected request</source>
         <translation>所选请求</translation>
-    </message>
-    <message>
-        <source>Request %1: history %2%, sent %3%</source>
-        <translation>请求 %1：历史 %2%，发送 %3%</translation>
     </message>
     <message>
         <source>Could not write %1: %2</source>
@@ -4537,6 +5298,34 @@ Use this folder anyway?</source>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
+    <message>
+        <source>% of window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure every line as a share of one context window (the what-if&apos;s, when it has its own)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished">token 数</translation>
+    </message>
+    <message>
+        <source>Measure every line in tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show every request again (0). The wheel zooms, a drag or Shift+wheel pans, + and - zoom, Left and Right move the selected request.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests %1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::WriteFileTool</name>
@@ -4546,7 +5335,7 @@ Use this folder anyway?</source>
         <translation>write_file %1</translation>
     </message>
     <message>
-        <source>'%1' has %2 hard links: the same file has another name, possibly outside the workspace; the write will be refused</source>
+        <source>&apos;%1&apos; has %2 hard links: the same file has another name, possibly outside the workspace; the write will be refused</source>
         <translation>“%1”有 %2 个硬链接：同一文件还有其他名称，可能位于工作区之外；写入将被拒绝</translation>
     </message>
 </context>
