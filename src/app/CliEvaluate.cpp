@@ -1,6 +1,7 @@
 #include "CliEvaluate.h"
 
 #include "CliCommands.h"
+#include "CliPolicyOptions.h"
 #include "CliSimulate.h"
 #include "compaction/CompactionPolicy.h"
 #include "model/BoundedInteger.h"
@@ -109,32 +110,16 @@ int runEvaluate(const QStringList &arguments)
     const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
     const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
-    const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default as for simulate)."), u"N"_s);
-    const QCommandLineOption warn(u"warn"_s, QCoreApplication::translate("waterline-cli", "Warn threshold, a fraction of the window (default 0.60)."), u"F"_s);
-    const QCommandLineOption soft(u"soft"_s, QCoreApplication::translate("waterline-cli", "Soft threshold (default 0.70)."), u"F"_s);
-    const QCommandLineOption full(u"full"_s, QCoreApplication::translate("waterline-cli", "Full threshold (default 0.80)."), u"F"_s);
-    const QCommandLineOption emergency(u"emergency"_s, QCoreApplication::translate("waterline-cli", "Emergency threshold (default 0.95)."), u"F"_s);
-    const QCommandLineOption tail(u"tail"_s, QCoreApplication::translate("waterline-cli", "Messages always kept at the end of the view (default 6)."), u"N"_s);
-    const QCommandLineOption offload(u"offload-threshold"_s, QCoreApplication::translate("waterline-cli", "Gate 2 offload size in bytes (default 4000)."), u"BYTES"_s);
-    const QCommandLineOption toolTime(u"offload-at-tool-time"_s, QCoreApplication::translate("waterline-cli", "Gate 1 offload size in bytes (default 10000)."), u"BYTES"_s);
-    const QCommandLineOption overhead(u"overhead"_s, QCoreApplication::translate("waterline-cli", "Tokens every request carried besides its messages and tool schemas (default: as simulate)."),
-                                      u"TOKENS"_s);
-    const QCommandLineOption summary(u"summary"_s, QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS."), u"MODEL"_s,
-                                     u"extractive"_s);
-    const QCommandLineOption schemas(u"count-tool-schemas"_s, QCoreApplication::translate("waterline-cli", "Count tool schemas in the ratio: on (default) or off."), u"on|off"_s);
+    PolicyOptions policyOptions;
     const QCommandLineOption run(u"session-index"_s, QCoreApplication::translate("waterline-cli", "A file of several sessions: the session to score, counted from 0."), u"N"_s);
     const QCommandLineOption priceModel(u"price-model"_s, QCoreApplication::translate("waterline-cli", "Price the requests as this model (default: the session's model)."), u"MODEL"_s);
     const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"recorded\": {...}, \"whatif\": {...}}."));
-    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, toolTime, overhead, summary, schemas, run, priceModel, json});
+    parser.addOptions({input, db, format});
+    policyOptions.addTo(parser);
+    parser.addOptions({run, priceModel, json});
 
-    if (!parser.parse(arguments))
-        return usage(parser.errorText());
-    if (parser.isSet(u"help"_s)) {
-        printOut(parser.helpText());
-        return Ok;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(QCoreApplication::translate("waterline-cli", "evaluate takes no positional arguments (give --input)"));
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "evaluate takes no positional arguments (give --input)")))
+        return *stop;
     if (!parser.isSet(input))
         return usage(QCoreApplication::translate("waterline-cli", "--input is required"));
     const QString formatName = parser.value(format);
@@ -142,42 +127,11 @@ int runEvaluate(const QStringList &arguments)
         return usage(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1'").arg(formatName));
 
     QString error;
-    auto count = [&](const QCommandLineOption &o, qint64 minimum, qint64 maximum, std::optional<qint64> *out) {
-        if (!parser.isSet(o))
-            return true;
-        *out = BoundedInteger::fromString(parser.value(o), minimum, maximum, u"--"_s + o.names().constFirst(), &error);
-        return out->has_value();
-    };
-    std::optional<qint64> windowValue, tailValue, offloadValue, toolTimeValue, overheadValue, runValue;
-    if (!count(window, 1, BoundedInteger::maxTokens, &windowValue) || !count(tail, 1, 1'000'000, &tailValue)
-        || !count(offload, 0, BoundedInteger::maxBytes, &offloadValue) || !count(toolTime, 0, BoundedInteger::maxBytes, &toolTimeValue)
-        || !count(overhead, 0, BoundedInteger::maxTokens, &overheadValue) || !count(run, 0, std::numeric_limits<int>::max(), &runValue))
+    if (!policyOptions.read(parser, &error))
         return usage(error);
-    const QCommandLineOption *thresholdOptions[4] = {&warn, &soft, &full, &emergency};
-    std::optional<double> thresholds[4];
-    for (int i = 0; i < 4; ++i) {
-        const QCommandLineOption &o = *thresholdOptions[i];
-        if (!parser.isSet(o))
-            continue;
-        bool ok = false;
-        const double v = parser.value(o).toDouble(&ok);
-        if (!ok || !std::isfinite(v) || v <= 0 || v > 1)
-            return usage(QCoreApplication::translate("waterline-cli", "--%1: '%2' is not a fraction of the window in (0, 1]").arg(o.names().constFirst(), parser.value(o)));
-        thresholds[i] = v;
-    }
-    SummaryModel summaryModel = SummaryModel::extractive();
-    if (const QString s = parser.value(summary); s == "size"_L1) {
-        summaryModel = SummaryModel::fixedSize();
-    } else if (s.startsWith("size:"_L1)) {
-        const auto tokens = BoundedInteger::fromString(s.mid(5), 1, BoundedInteger::maxTokens, u"--summary size"_s, &error);
-        if (!tokens)
-            return usage(error);
-        summaryModel = SummaryModel::fixedSize(*tokens);
-    } else if (s != "extractive"_L1) {
-        return usage(QCoreApplication::translate("waterline-cli", "--summary: '%1' is not 'extractive' or 'size:TOKENS'").arg(s));
-    }
-    if (parser.isSet(schemas) && parser.value(schemas) != "on"_L1 && parser.value(schemas) != "off"_L1)
-        return usage(QCoreApplication::translate("waterline-cli", "--count-tool-schemas: '%1' is not 'on' or 'off'").arg(parser.value(schemas)));
+    std::optional<qint64> runValue;
+    if (parser.isSet(run) && !(runValue = BoundedInteger::fromString(parser.value(run), 0, std::numeric_limits<int>::max(), u"--session-index"_s, &error)))
+        return usage(error);
 
     // The recorded session, its recorded views and the output each request reported.
     Loaded loaded;
@@ -224,25 +178,10 @@ int runEvaluate(const QStringList &arguments)
     }
 
     CompactionPolicy &policy = loaded.policy;
-    if (windowValue)
-        policy.contextWindow = *windowValue;
-    double *fields[4] = {&policy.warn, &policy.soft, &policy.full, &policy.emergency};
-    for (int i = 0; i < 4; ++i) {
-        if (thresholds[i])
-            *fields[i] = *thresholds[i];
-    }
-    if (tailValue)
-        policy.tailMessages = int(*tailValue);
-    if (offloadValue)
-        policy.offloadAtCompaction = *offloadValue;
-    if (toolTimeValue)
-        policy.offloadAtToolTime = *toolTimeValue;
-    if (parser.isSet(schemas))
-        policy.countToolSchemas = parser.value(schemas) == "on"_L1;
-    if (const QString problem = policy.validate(); !problem.isEmpty())
-        return usage(problem);
-    if (overheadValue)
-        loaded.replay.overheadTokens = *overheadValue;
+    if (!policyOptions.applyTo(policy, &error))
+        return usage(error);
+    if (const std::optional<qint64> overhead = policyOptions.overhead())
+        loaded.replay.overheadTokens = *overhead;
 
     // Prices: the built-in table with the user's overrides from the Settings.
     PriceTable prices = PriceTable::builtIn();
@@ -261,7 +200,7 @@ int runEvaluate(const QStringList &arguments)
     RunScorer recorded(basis, protocol, price);
     loaded.recorded.replay(replay, recorded.observer());
     RunScorer whatIf(basis, protocol, price);
-    Simulator::Input simulation = replay.simulatorInput(policy, summaryModel);
+    Simulator::Input simulation = replay.simulatorInput(policy, policyOptions.summaryModel());
     simulation.observer = whatIf.observer();
     Simulator::simulate(simulation);
 

@@ -1,6 +1,7 @@
 #include "CliSimulate.h"
 
 #include "CliCommands.h"
+#include "CliPolicyOptions.h"
 #include "compaction/CompactionPolicy.h"
 #include "model/BoundedInteger.h"
 #include "model/MessageCodec.h"
@@ -29,8 +30,6 @@ namespace wl::cli {
 
 namespace {
 
-constexpr qint64 maxTail = 1'000'000;
-
 int usage(const QString &text)
 {
     printError(text);
@@ -41,17 +40,6 @@ int badInput(const QString &text)
 {
     printError(text);
     return BadInput;
-}
-
-std::optional<double> parseThreshold(const QString &option, const QString &value, QString *error)
-{
-    bool ok = false;
-    const double v = value.toDouble(&ok);
-    if (!ok || !std::isfinite(v) || v <= 0 || v > 1) {
-        *error = QCoreApplication::translate("waterline-cli", "%1: '%2' is not a fraction of the window in (0, 1]").arg(option, value);
-        return std::nullopt;
-    }
-    return v;
 }
 
 std::optional<qint64> parseCount(const QString &option, const QString &value, qint64 minimum, qint64 maximum, QString *error)
@@ -185,29 +173,7 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
     const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
                                     u"F"_s, u"auto"_s);
-    const QCommandLineOption window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default: the stored session's policy, else the model's window "
-                                                                                     "from the model table, else 128000)."), u"N"_s);
-    const QCommandLineOption warn(u"warn"_s, QCoreApplication::translate("waterline-cli", "Warn threshold, a fraction of the window (default 0.60)."), u"F"_s);
-    const QCommandLineOption soft(u"soft"_s, QCoreApplication::translate("waterline-cli", "Soft threshold (default 0.70)."), u"F"_s);
-    const QCommandLineOption full(u"full"_s, QCoreApplication::translate("waterline-cli", "Full threshold (default 0.80)."), u"F"_s);
-    const QCommandLineOption emergency(u"emergency"_s, QCoreApplication::translate("waterline-cli", "Emergency threshold (default 0.95)."), u"F"_s);
-    const QCommandLineOption tail(u"tail"_s, QCoreApplication::translate("waterline-cli", "Messages always kept at the end of the view (default 6)."), u"N"_s);
-    const QCommandLineOption offload(u"offload-threshold"_s,
-                                     QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded at compaction (gate 2, default 4000)."),
-                                     u"BYTES"_s);
-    const QCommandLineOption toolTime(u"offload-at-tool-time"_s,
-                                      QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded when the tool finishes (gate 1, default 10000)."),
-                                      u"BYTES"_s);
-    const QCommandLineOption overhead(u"overhead"_s,
-                                      QCoreApplication::translate("waterline-cli", "Tokens every request carried besides its messages and tool schemas (default: estimated "
-                                                                                   "from the reported input tokens for transcripts without their system prompt or tools; 0 for none)."),
-                                      u"TOKENS"_s);
-    const QCommandLineOption summary(u"summary"_s,
-                                     QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
-                                                                                  "('size' alone: the mean of the source's own summaries, else 600)."),
-                                     u"MODEL"_s, u"extractive"_s);
-    const QCommandLineOption schemas(u"count-tool-schemas"_s, QCoreApplication::translate("waterline-cli", "Count tool schemas in the ratio: on (default) or off."),
-                                     u"on|off"_s);
+    PolicyOptions policyOptions;
     const QCommandLineOption dump(u"dump-views"_s, QCoreApplication::translate("waterline-cli", "Write DIR/<index>.json per request: the view as OpenAI chat messages."),
                                   u"DIR"_s);
     const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"requests\": [...], \"totals\": {...}}."));
@@ -218,7 +184,9 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption runId(u"session-id"_s, QCoreApplication::translate("waterline-cli", "A file of several sessions: the session to replay, by its id "
                                                                                                 "(instance_id or run_id)."),
                                    u"ID"_s);
-    parser.addOptions({input, db, format, window, warn, soft, full, emergency, tail, offload, toolTime, overhead, summary, schemas, dump, json, run, runId});
+    parser.addOptions({input, db, format});
+    policyOptions.addTo(parser);
+    parser.addOptions({dump, json, run, runId});
 
     if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)")))
         return *stop;
@@ -230,51 +198,15 @@ int runSimulate(const QStringList &arguments)
 
     // Numbers first, so every bad value is a usage error naming its option.
     QString error;
-    std::optional<qint64> windowValue, tailValue, offloadValue, toolTimeValue, overheadValue, runValue;
-    std::optional<double> thresholds[4];
-    const QCommandLineOption *thresholdOptions[4] = {&warn, &soft, &full, &emergency};
-    if (parser.isSet(window) && !(windowValue = parseWindow(u"--window"_s, parser.value(window), &error)))
+    if (!policyOptions.read(parser, &error))
         return usage(error);
-    for (int i = 0; i < 4; ++i) {
-        const QCommandLineOption &o = *thresholdOptions[i];
-        if (parser.isSet(o) && !(thresholds[i] = parseThreshold(u"--"_s + o.names().constFirst(), parser.value(o), &error)))
-            return usage(error);
-    }
-    if (parser.isSet(tail) && !(tailValue = parseCount(u"--tail"_s, parser.value(tail), 1, maxTail, &error)))
-        return usage(error);
-    if (parser.isSet(offload) && !(offloadValue = parseCount(u"--offload-threshold"_s, parser.value(offload), 0, BoundedInteger::maxBytes, &error)))
-        return usage(error);
+    std::optional<qint64> runValue;
     // The option as the user spelled it (--run is the older name of --session-index).
     const QString runName = parser.optionNames().contains(u"run"_s) ? u"--run"_s : u"--session-index"_s;
     if (parser.isSet(run) && !(runValue = parseCount(runName, parser.value(run), 0, std::numeric_limits<int>::max(), &error)))
         return usage(error);
-    if (parser.isSet(toolTime) && !(toolTimeValue = parseCount(u"--offload-at-tool-time"_s, parser.value(toolTime), 0, BoundedInteger::maxBytes, &error)))
-        return usage(error);
-    if (parser.isSet(overhead) && !(overheadValue = parseCount(u"--overhead"_s, parser.value(overhead), 0, BoundedInteger::maxTokens, &error)))
-        return usage(error);
     if (parser.isSet(run) && parser.isSet(runId))
         return usage(QCoreApplication::translate("waterline-cli", "--session-index and --session-id exclude each other"));
-    SummaryModel summaryModel = SummaryModel::extractive();
-    {
-        const QString s = parser.value(summary);
-        if (s == "size"_L1) {
-            summaryModel = SummaryModel::fixedSize();
-        } else if (s.startsWith("size:"_L1)) {
-            const auto tokens = parseCount(u"--summary size"_s, s.mid(5), 1, BoundedInteger::maxTokens, &error);
-            if (!tokens)
-                return usage(error);
-            summaryModel = SummaryModel::fixedSize(*tokens);
-        } else if (s != "extractive"_L1) {
-            return usage(QCoreApplication::translate("waterline-cli", "--summary: '%1' is not 'extractive' or 'size:TOKENS'").arg(s));
-        }
-    }
-    std::optional<bool> countSchemas;
-    if (parser.isSet(schemas)) {
-        const QString v = parser.value(schemas);
-        if (v != "on"_L1 && v != "off"_L1)
-            return usage(QCoreApplication::translate("waterline-cli", "--count-tool-schemas: '%1' is not 'on' or 'off'").arg(v));
-        countSchemas = v == "on"_L1;
-    }
 
     // The recorded session.
     const QString source = parser.value(input);
@@ -317,39 +249,11 @@ int runSimulate(const QStringList &arguments)
         return badInput(QCoreApplication::translate("waterline-cli", "%1: no such file (a session id needs --db PATH)").arg(source));
     }
 
-    if (windowValue)
-        policy.contextWindow = *windowValue;
-    double *fields[4] = {&policy.warn, &policy.soft, &policy.full, &policy.emergency};
-    for (int i = 0; i < 4; ++i) {
-        if (thresholds[i])
-            *fields[i] = *thresholds[i];
-    }
-    // Thresholds must rise; the message names the option given on the command line.
-    for (int i = 1; i < 4; ++i) {
-        if (*fields[i] >= *fields[i - 1])
-            continue;
-        const QString low = thresholdOptions[i]->names().constFirst();
-        const QString high = thresholdOptions[i - 1]->names().constFirst();
-        if (thresholds[i])
-            return usage(QCoreApplication::translate("waterline-cli", "--%1: %2 is below the %3 threshold %4 (need warn <= soft <= full <= emergency)")
-                             .arg(low).arg(*fields[i]).arg(high).arg(*fields[i - 1]));
-        return usage(QCoreApplication::translate("waterline-cli", "--%1: %2 is above the %3 threshold %4 (need warn <= soft <= full <= emergency)")
-                         .arg(high).arg(*fields[i - 1]).arg(low).arg(*fields[i]));
-    }
-    if (tailValue)
-        policy.tailMessages = int(*tailValue);
-    if (offloadValue)
-        policy.offloadAtCompaction = *offloadValue;
-    if (toolTimeValue)
-        policy.offloadAtToolTime = *toolTimeValue;
-    if (countSchemas)
-        policy.countToolSchemas = *countSchemas;
-    if (const QString problem = policy.validate(); !problem.isEmpty())
-        return usage(problem);
-
-    if (overheadValue)
-        replay.overheadTokens = *overheadValue;
-    const SimulationResult result = Simulator::simulate(replay.simulatorInput(policy, summaryModel));
+    if (!policyOptions.applyTo(policy, &error))
+        return usage(error);
+    if (const std::optional<qint64> overhead = policyOptions.overhead())
+        replay.overheadTokens = *overhead;
+    const SimulationResult result = Simulator::simulate(replay.simulatorInput(policy, policyOptions.summaryModel()));
 
     if (parser.isSet(dump)) {
         const QString dir = parser.value(dump);

@@ -156,6 +156,12 @@ void TestCliEvaluate::textReportAndUsage()
     const wl::test::CliProcess bad = wl::test::runWaterlineCli({u"evaluate"_s, u"--input"_s, kSwe, u"--soft"_s, u"2"_s}, m_home.path());
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains("--soft"));
+    // The thresholds must rise, as simulate requires (both commands read the policy options alike).
+    for (const QString &command : {u"evaluate"_s, u"simulate"_s}) {
+        const wl::test::CliProcess order = wl::test::runWaterlineCli({command, u"--input"_s, kSwe, u"--full"_s, u"0.5"_s}, m_home.path());
+        QCOMPARE(order.exitCode, 2);
+        QVERIFY2(order.err.contains("--full: 0.5 is below the soft threshold"), order.err.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliEvaluate)

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "whatif/Simulator.h"
+
+#include <QCommandLineOption>
+#include <QString>
+
+#include <optional>
+
+class QCommandLineParser;
+
+namespace wl {
+struct CompactionPolicy;
+}
+
+namespace wl::cli {
+
+// The policy options `simulate` and `evaluate` share, in one place: --window, the four
+// thresholds, --tail, both offload gates, --overhead, --summary and --count-tool-schemas.
+// Every bad value is a usage error that names its option.
+class PolicyOptions
+{
+public:
+    PolicyOptions();
+
+    void addTo(QCommandLineParser &parser) const;
+    // Reads and checks what was given; false with `error` on the first bad value.
+    bool read(const QCommandLineParser &parser, QString *error);
+    // Puts the values given over `policy` (the session's own, or its default) and checks the
+    // result, thresholds in rising order included; false with `error`.
+    bool applyTo(CompactionPolicy &policy, QString *error) const;
+
+    SummaryModel summaryModel() const { return m_summaryModel; }
+    // Tokens every request carried besides its messages and schemas, when given.
+    std::optional<qint64> overhead() const { return m_overheadValue; }
+
+private:
+    QCommandLineOption m_window, m_warn, m_soft, m_full, m_emergency, m_tail, m_offload, m_toolTime, m_overheadOption, m_summary,
+        m_schemas;
+    std::optional<qint64> m_windowValue, m_tailValue, m_offloadValue, m_toolTimeValue, m_overheadValue;
+    std::optional<double> m_thresholds[4];
+    std::optional<bool> m_countSchemas;
+    SummaryModel m_summaryModel = SummaryModel::extractive();
+};
+
+} // namespace wl::cli
