@@ -29,6 +29,18 @@ int printError(const QString &text)
     return Failure;
 }
 
+int usageError(const QString &text)
+{
+    printError(text);
+    return UsageError;
+}
+
+int badInput(const QString &text)
+{
+    printError(text);
+    return BadInput;
+}
+
 void printOut(const QString &text)
 {
     std::fprintf(stdout, "%s\n", text.toUtf8().constData());

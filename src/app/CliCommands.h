@@ -26,6 +26,8 @@ struct Command
 QList<Command> commands();
 
 int printError(const QString &text);   // "waterline-cli: <text>" on stderr, returns Failure
+int usageError(const QString &text);   // the same, returns UsageError
+int badInput(const QString &text);     // the same, returns BadInput
 // Parses a subcommand's arguments, prints its help for --help and refuses a wrong number of
 // positional arguments (`positional` < 0: any number) with `positionalError`. Returns the exit
 // code to stop with, or nothing when the command goes on.

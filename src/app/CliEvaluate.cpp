@@ -31,18 +31,6 @@ namespace wl::cli {
 
 namespace {
 
-int usage(const QString &text)
-{
-    printError(text);
-    return UsageError;
-}
-
-int badInput(const QString &text)
-{
-    printError(text);
-    return BadInput;
-}
-
 // The recorded session, whichever way it came.
 struct Loaded
 {
@@ -121,17 +109,17 @@ int runEvaluate(const QStringList &arguments)
     if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "evaluate takes no positional arguments (give --input)")))
         return *stop;
     if (!parser.isSet(input))
-        return usage(QCoreApplication::translate("waterline-cli", "--input is required"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--input is required"));
     const QString formatName = parser.value(format);
     if (formatName != "auto"_L1 && !TranscriptFormats::formats().contains(formatName))
-        return usage(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1'").arg(formatName));
+        return usageError(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1'").arg(formatName));
 
     QString error;
     if (!policyOptions.read(parser, &error))
-        return usage(error);
+        return usageError(error);
     std::optional<qint64> runValue;
     if (parser.isSet(run) && !(runValue = BoundedInteger::fromString(parser.value(run), 0, std::numeric_limits<int>::max(), u"--session-index"_s, &error)))
-        return usage(error);
+        return usageError(error);
 
     // The recorded session, its recorded views and the output each request reported.
     Loaded loaded;
@@ -179,7 +167,7 @@ int runEvaluate(const QStringList &arguments)
 
     CompactionPolicy &policy = loaded.policy;
     if (!policyOptions.applyTo(policy, &error))
-        return usage(error);
+        return usageError(error);
     if (const std::optional<qint64> overhead = policyOptions.overhead())
         loaded.replay.overheadTokens = *overhead;
 

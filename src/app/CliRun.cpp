@@ -30,12 +30,6 @@ namespace wl::cli {
 
 namespace {
 
-int usageError(const QString &text)
-{
-    printError(text);
-    return UsageError;
-}
-
 // Prints what the run does as it happens: streamed text as it arrives, activity on lines of its own.
 class HeadlessPrinter
 {

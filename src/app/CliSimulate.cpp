@@ -30,18 +30,6 @@ namespace wl::cli {
 
 namespace {
 
-int usage(const QString &text)
-{
-    printError(text);
-    return UsageError;
-}
-
-int badInput(const QString &text)
-{
-    printError(text);
-    return BadInput;
-}
-
 std::optional<qint64> parseCount(const QString &option, const QString &value, qint64 minimum, qint64 maximum, QString *error)
 {
     return BoundedInteger::fromString(value, minimum, maximum, option, error);
@@ -191,22 +179,22 @@ int runSimulate(const QStringList &arguments)
     if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)")))
         return *stop;
     if (!parser.isSet(input))
-        return usage(QCoreApplication::translate("waterline-cli", "--input is required"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--input is required"));
     const QString formatName = parser.value(format);
     if (formatName != "auto"_L1 && !TranscriptFormats::formats().contains(formatName))
-        return usage(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1' (known: auto, %2)").arg(formatName, TranscriptFormats::formats().join(u", "_s)));
+        return usageError(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1' (known: auto, %2)").arg(formatName, TranscriptFormats::formats().join(u", "_s)));
 
     // Numbers first, so every bad value is a usage error naming its option.
     QString error;
     if (!policyOptions.read(parser, &error))
-        return usage(error);
+        return usageError(error);
     std::optional<qint64> runValue;
     // The option as the user spelled it (--run is the older name of --session-index).
     const QString runName = parser.optionNames().contains(u"run"_s) ? u"--run"_s : u"--session-index"_s;
     if (parser.isSet(run) && !(runValue = parseCount(runName, parser.value(run), 0, std::numeric_limits<int>::max(), &error)))
-        return usage(error);
+        return usageError(error);
     if (parser.isSet(run) && parser.isSet(runId))
-        return usage(QCoreApplication::translate("waterline-cli", "--session-index and --session-id exclude each other"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--session-index and --session-id exclude each other"));
 
     // The recorded session.
     const QString source = parser.value(input);
@@ -220,7 +208,7 @@ int runSimulate(const QStringList &arguments)
             return badInput(imported.error);
         if (const int picked = pickSession(imported.session, parser.isSet(run), parser.isSet(runId) ? std::optional(parser.value(runId)) : std::nullopt, &error);
             picked < 0) {
-            return usage(error);
+            return usageError(error);
         } else if (picked != imported.session.runIndex) {
             options.runIndex = picked;
             imported = TranscriptFormats::importFile(source, formatName, options);
@@ -250,7 +238,7 @@ int runSimulate(const QStringList &arguments)
     }
 
     if (!policyOptions.applyTo(policy, &error))
-        return usage(error);
+        return usageError(error);
     if (const std::optional<qint64> overhead = policyOptions.overhead())
         replay.overheadTokens = *overhead;
     const SimulationResult result = Simulator::simulate(replay.simulatorInput(policy, policyOptions.summaryModel()));
