@@ -113,10 +113,7 @@ void MainWindow::init()
     m_agent = new AgentController(m_conversationModel, m_conversationView, m_prompt, this);
     m_agentStatus = new AgentStatusBar(m_agent, statusBar());
     m_agentStatus->setObjectName(u"AgentStatusBar"_s);
-    m_agent->setApprovalPolicy(m_settings->approvalPolicy());
-    m_agent->setDefaultPolicy(m_settings->compactionPolicy());
-    m_agent->setTurnLimit(m_settings->turnLimit());
-    applyProfiles();
+    m_agent->followSettings(m_settings); // before the window's own reaction below
     connect(m_settings, &AppSettings::changed, this, [this](AppSettings::Key key) { applySetting(int(key)); });
     connect(m_agent, &AgentController::connectionChanged, this, &MainWindow::updateCentralPage);
     connect(m_agent, &AgentController::notice, this, [this](const QString &text) { statusBar()->showMessage(text, 6000); });
@@ -266,49 +263,27 @@ void MainWindow::onFirstRunReachable(bool reachable)
         statusBar()->showMessage(tr("Could not save the provider: %1").arg(error), 8000);
         return;
     }
-    m_settings->setDefaultProfileName(profile.name);
-    applyProfiles();
-}
-
-void MainWindow::applyProfiles()
-{
-    m_agent->setProfiles(m_settings->profiles(), m_settings->defaultProfile());
-    // "The default profile" (empty name) adds no summariser step: the main model writes summaries.
-    const QString summarizer = m_settings->summarizerProfileName();
-    m_agent->setSummarizerProfile(summarizer.isEmpty() ? std::nullopt
-                                                       : std::optional<ProviderProfile>(m_settings->summarizerProfile()));
+    m_settings->setDefaultProfileName(profile.name); // the agent follows the settings
 }
 
 void MainWindow::applySetting(int key)
 {
+    // What the window itself shows of a setting; the agent follows the settings on its own.
     switch (AppSettings::Key(key)) {
     case AppSettings::Key::ProviderProfiles:
     case AppSettings::Key::DefaultProfile:
-        applyProfiles();
         m_firstRun->setProfile(m_settings->defaultProfile());
         updateNewSessionDefaults();
         if (showsFirstRun())
             m_firstRun->checkAgain();
         break;
-    case AppSettings::Key::ApprovalPolicy:
-        m_agent->setApprovalPolicy(m_settings->approvalPolicy());
-        break;
     case AppSettings::Key::CompactionPolicy:
-        m_agent->setDefaultPolicy(m_settings->compactionPolicy());
         updateNewSessionDefaults();
-        break;
-    case AppSettings::Key::TurnLimit:
-        m_agent->setTurnLimit(m_settings->turnLimit());
         break;
     case AppSettings::Key::Language:
         statusBar()->showMessage(tr("The new language is used from the next start of Waterline."), 8000);
         break;
-    case AppSettings::Key::SummarizerProfile:
-        applyProfiles();
-        break;
-    case AppSettings::Key::Theme:          // ThemeManager follows the settings itself
-    case AppSettings::Key::TimelineAxis:   // the timeline panel reads and writes it itself
-    case AppSettings::Key::PriceOverrides: // read by the cost model each time it prices a run
+    default:
         break;
     }
     m_agentStatus->update();

@@ -136,7 +136,6 @@ private:
     void showDocks(const LoadedSession &session);
     // The open session's title in the title bar and the status bar.
     void applySetting(int key);
-    void applyProfiles();
     void updateCentralPage();
     void onFirstRunReachable(bool reachable);
     void updateNewSessionDefaults();

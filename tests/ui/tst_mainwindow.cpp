@@ -1,4 +1,7 @@
 #include "MainWindow.h"
+#include "llm/ProviderProfile.h"
+#include "workbench/AgentController.h"
+#include "settings/AppSettings.h"
 #include "conversation/PromptInput.h"
 #include "sessions/SessionsPanel.h"
 #include "workbench/SessionLifecycle.h"
@@ -52,6 +55,7 @@ private Q_SLOTS:
     void mainActionsAndDocksHaveIcons();
     void renameUpdatesTitleAndStatus();
     void emptySessionSaysWhatToDo();
+    void agentFollowsTheSettings();
 };
 
 void TestMainWindow::initTestCase()
@@ -332,6 +336,26 @@ void TestMainWindow::emptySessionSaysWhatToDo()
         return image;
     }();
     QVERIFY(view->viewport()->grab().toImage() != blank);
+}
+
+// The agent takes a changed default profile from the settings while the window runs.
+void TestMainWindow::agentFollowsTheSettings()
+{
+    AppSettings settings;
+    ProviderProfile first = ProviderProfile::defaultProfile();
+    first.name = u"first"_s;
+    first.model = u"model-one"_s;
+    ProviderProfile second = first;
+    second.name = u"second"_s;
+    second.model = u"model-two"_s;
+    QString error;
+    QVERIFY2(settings.setProfiles({first, second}, &error), qPrintable(error));
+    settings.setDefaultProfileName(u"first"_s);
+    MainWindow window(&settings);
+    QCOMPARE(window.agent()->profile().name, u"first"_s);
+    settings.setDefaultProfileName(u"second"_s);
+    QCOMPARE(window.agent()->profile().name, u"second"_s);
+    QCOMPARE(window.agent()->profile().model, u"model-two"_s);
 }
 
 QTEST_MAIN(TestMainWindow)

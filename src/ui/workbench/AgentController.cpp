@@ -3,6 +3,7 @@
 #include "ConversationFeed.h"
 #include "UiLogging.h"
 #include "common/BackgroundRunner.h"
+#include "settings/AppSettings.h"
 #include "agent/AgentRun.h"
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
@@ -68,6 +69,41 @@ AgentController::~AgentController()
     delete m_writes;    // waits for the writes queued (the store outlives the controller)
     m_writes = nullptr;
     dropRun();
+}
+
+void AgentController::followSettings(AppSettings *settings)
+{
+    const auto applyProfiles = [this, settings] {
+        setProfiles(settings->profiles(), settings->defaultProfile());
+        // "The default profile" (empty name) adds no summariser step: the main model writes summaries.
+        setSummarizerProfile(settings->summarizerProfileName().isEmpty()
+                                 ? std::nullopt
+                                 : std::optional<ProviderProfile>(settings->summarizerProfile()));
+    };
+    setApprovalPolicy(settings->approvalPolicy());
+    setDefaultPolicy(settings->compactionPolicy());
+    setTurnLimit(settings->turnLimit());
+    applyProfiles();
+    connect(settings, &AppSettings::changed, this, [this, settings, applyProfiles](AppSettings::Key key) {
+        switch (key) {
+        case AppSettings::Key::ProviderProfiles:
+        case AppSettings::Key::DefaultProfile:
+        case AppSettings::Key::SummarizerProfile:
+            applyProfiles();
+            break;
+        case AppSettings::Key::ApprovalPolicy:
+            setApprovalPolicy(settings->approvalPolicy());
+            break;
+        case AppSettings::Key::CompactionPolicy:
+            setDefaultPolicy(settings->compactionPolicy());
+            break;
+        case AppSettings::Key::TurnLimit:
+            setTurnLimit(settings->turnLimit());
+            break;
+        default:
+            break; // the window's own (language, theme, layout) or read where used (prices)
+        }
+    });
 }
 
 void AgentController::setStore(SessionStore *store, const QString &databasePath)

@@ -16,6 +16,7 @@
 namespace wl {
 
 class AgentRun;
+class AppSettings;
 class BackgroundRunner;
 class ConversationFeed;
 class ConversationModel;
@@ -69,6 +70,9 @@ public:
     // The open session's policy changed (the Thresholds dock applied one).
     void setSessionPolicy(const CompactionPolicy &policy);
     void setTurnLimit(int limit) { m_turnLimit = limit; }
+    // Takes the profiles, the summariser, the approval policy, the default compaction policy and the
+    // turn limit from `settings` now and whenever they change (the settings must outlive this).
+    void followSettings(AppSettings *settings);
     // How long the probe waits; 0 keeps ProviderCheck's default.
     void setProbeTimeoutMs(int ms) { m_provider->setProbeTimeoutMs(ms); }
 
