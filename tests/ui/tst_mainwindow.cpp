@@ -39,6 +39,37 @@ public:
 
 } // namespace
 
+namespace {
+// A database in a folder of its own holding one session titled `title` with `messages`, loaded
+// as the window loads it.
+struct StoredSession
+{
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("sessions.db"));
+    SessionStore store;
+    QString id;
+    LoadedSession loaded;
+
+    bool create(const QString &title, const QList<Message> &messages, QString *error)
+    {
+        if (!dir.isValid() || !store.open(path, error))
+            return false;
+        SessionInfo fields;
+        fields.title = title;
+        fields.workspace = dir.path();
+        const std::optional<SessionInfo> created = store.createSession(fields, error);
+        if (!created)
+            return false;
+        id = created->id;
+        StepAppend step;
+        step.messages = messages;
+        if (!messages.isEmpty() && !store.appendStep(id, step, error))
+            return false;
+        return SessionLoader::loadNow(path, id, &loaded, error);
+    }
+};
+} // namespace
+
 class TestMainWindow : public QObject
 {
     Q_OBJECT
@@ -267,22 +298,13 @@ void TestMainWindow::mainActionsAndDocksHaveIcons()
 // Renaming the open session in the Sessions dock renames it in the title bar and the status bar.
 void TestMainWindow::renameUpdatesTitleAndStatus()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(u"sessions.db"_s);
-    SessionStore store;
+    StoredSession stored;
     QString error;
-    QVERIFY2(store.open(path, &error), qPrintable(error));
-    SessionInfo fields;
-    fields.title = u"Before"_s;
-    fields.workspace = dir.path();
-    const std::optional<SessionInfo> created = store.createSession(fields, &error);
-    QVERIFY2(created, qPrintable(error));
-    StepAppend step;
-    step.messages = {Message::user(u"hello"_s)};
-    QVERIFY2(store.appendStep(created->id, step, &error), qPrintable(error));
-    LoadedSession loaded;
-    QVERIFY2(SessionLoader::loadNow(path, created->id, &loaded, &error), qPrintable(error));
+    QVERIFY2(stored.create(u"Before"_s, {Message::user(u"hello"_s)}, &error), qPrintable(error));
+    const QString path = stored.path;
+    SessionStore &store = stored.store;
+    const std::optional<SessionInfo> created = store.session(stored.id);
+    const LoadedSession &loaded = stored.loaded;
 
     MainWindow window;
     window.setStore(&store, path);
@@ -308,19 +330,12 @@ void TestMainWindow::renameUpdatesTitleAndStatus()
 // A session without messages says, in the conversation, how to start; the text is drawn.
 void TestMainWindow::emptySessionSaysWhatToDo()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(u"sessions.db"_s);
-    SessionStore store;
+    StoredSession stored;
     QString error;
-    QVERIFY2(store.open(path, &error), qPrintable(error));
-    SessionInfo fields;
-    fields.title = u"Fresh"_s;
-    fields.workspace = dir.path();
-    const std::optional<SessionInfo> created = store.createSession(fields, &error);
-    QVERIFY2(created, qPrintable(error));
-    LoadedSession loaded;
-    QVERIFY2(SessionLoader::loadNow(path, created->id, &loaded, &error), qPrintable(error));
+    QVERIFY2(stored.create(u"Fresh"_s, {}, &error), qPrintable(error));
+    const QString path = stored.path;
+    SessionStore &store = stored.store;
+    const LoadedSession &loaded = stored.loaded;
 
     MainWindow window;
     window.setStore(&store, path);
