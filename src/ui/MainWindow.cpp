@@ -769,15 +769,28 @@ void MainWindow::showEvent(QShowEvent *event)
         return;
     // The window manager (or -geometry) may still size the window after it is shown: the Default
     // layout follows until then, and the window's layout is the user's from there on.
-    QTimer::singleShot(0, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
+    QTimer::singleShot(0, this, &MainWindow::fitDefaultLayout);
     QTimer::singleShot(1500, this, [this] { m_defaultLayoutPending = false; });
+}
+
+void MainWindow::fitDefaultLayout()
+{
+    // Sizes the docks again; the tabs in front stay in front (a dock raised meanwhile, by the View
+    // menu or --show-dock, is not sent back behind the default one).
+    QList<QDockWidget *> inFront;
+    for (QDockWidget *dock : findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly))
+        if (dock->isVisible() && !dock->visibleRegion().isEmpty())
+            inFront.append(dock);
+    m_layouts->apply(LayoutPresets::Preset::Default);
+    for (QDockWidget *dock : std::as_const(inFront))
+        dock->raise();
 }
 
 void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
     if (m_defaultLayoutPending && isVisible())
-        QTimer::singleShot(0, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
+        QTimer::singleShot(0, this, &MainWindow::fitDefaultLayout);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -141,6 +141,7 @@ private:
     void updateNewSessionDefaults();
     void linkSelection();
     void saveLayout() const;
+    void fitDefaultLayout();
     void showAbout();
     void chooseTranscript();
 

@@ -87,6 +87,7 @@ private Q_SLOTS:
     void renameUpdatesTitleAndStatus();
     void emptySessionSaysWhatToDo();
     void agentFollowsTheSettings();
+    void aDockRaisedAtStartStaysInFront();
 };
 
 void TestMainWindow::initTestCase()
@@ -371,6 +372,26 @@ void TestMainWindow::agentFollowsTheSettings()
     settings.setDefaultProfileName(u"second"_s);
     QCOMPARE(window.agent()->profile().name, u"second"_s);
     QCOMPARE(window.agent()->profile().model, u"model-two"_s);
+}
+
+// `--show-dock Anchors` raises the dock before the first show; the default layout, fitted to the
+// window's real size after the show, must not send it back behind the Thresholds tab.
+void TestMainWindow::aDockRaisedAtStartStaysInFront()
+{
+    AppSettings settings; // this test's own settings folder holds no saved layout
+    settings.setWindowLayout(AppSettings::WindowPart::DockState, {});
+    MainWindow window(&settings);
+    window.restoreLayout();
+    QDockWidget *anchors = window.dock(u"AnchorsDock"_s);
+    QVERIFY(anchors);
+    anchors->show();
+    anchors->raise();
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.resize(window.width() + 40, window.height()); // the window manager settling its size
+    QTest::qWait(300);
+    QVERIFY(!anchors->visibleRegion().isEmpty());
+    QVERIFY(window.dock(u"ThresholdsDock"_s)->visibleRegion().isEmpty());
 }
 
 QTEST_MAIN(TestMainWindow)
