@@ -349,7 +349,7 @@
     <name>LoadedSession</name>
     <message>
         <source>%1 compaction: %2 → %3 tokens, %4 → %5 messages, %6 summarised, %7 offloaded, %8 ms</source>
-        <translation>%1 压缩：%2 → %3 个 token，%4 → %5 条消息，摘要 %6 条，卸载 %7 条，耗时 %8 毫秒</translation>
+        <translation>%1级压缩：%2 → %3 个 token，%4 → %5 条消息，摘要 %6 条，卸载 %7 条，耗时 %8 毫秒</translation>
     </message>
     <message>
         <source>Anchors changed: %1 of 5; summary by %2</source>
@@ -1486,7 +1486,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Tokens every request carried besides its messages and tool schemas (default: estimated from the reported input tokens for transcripts without their system prompt or tools; 0 for none).</source>
-        <translation>每个请求除消息和工具模式之外携带的 token 数（默认：对于未保存系统提示词或工具的对话记录，根据报告的输入 token 估算；0 表示没有）。</translation>
+        <translation>每个请求除消息和工具 schema 之外携带的 token 数（默认：对于未保存系统提示词或工具的对话记录，根据报告的输入 token 估算；0 表示没有）。</translation>
     </message>
     <message>
         <source>The transcript file, or a folder of one JSON file per event (OpenHands).</source>
@@ -1506,15 +1506,15 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Let the agent work in / or in your home folder itself, where it can reach every file (your keys included).</source>
-        <translation>允许代理在 / 或你的主文件夹本身中工作，它在那里能访问每个文件（包括你的密钥）。</translation>
+        <translation>允许智能体在 / 或你的主文件夹本身中工作，它在那里能访问每个文件（包括你的密钥）。</translation>
     </message>
     <message>
         <source>the workspace %1 is the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there</source>
-        <translation>工作区 %1 是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让代理在那里工作</translation>
+        <translation>工作区 %1 是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让智能体在那里工作</translation>
     </message>
     <message>
         <source>session %1 works in %2, the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there</source>
-        <translation>会话 %1 在 %2 中工作，它是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让代理在那里工作</translation>
+        <translation>会话 %1 在 %2 中工作，它是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让智能体在那里工作</translation>
     </message>
     <message>
         <source>... and %1 more</source>
@@ -1824,7 +1824,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>This session was imported and is read-only. File › Continue Imported Session (Ctrl+Shift+N) chooses the folder an agent continues it in and the provider it talks to.</source>
-        <translation>此会话是导入的，处于只读状态。通过“文件 › 继续导入的会话”（Ctrl+Shift+N）选择代理继续工作的文件夹及其使用的服务商。</translation>
+        <translation>此会话是导入的，处于只读状态。通过“文件 › 继续导入的会话”（Ctrl+Shift+N）选择智能体继续工作的文件夹及其使用的提供商。</translation>
     </message>
 </context>
 <context>
@@ -1895,7 +1895,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Without bubblewrap, commands can read your files and keys and leave processes running; the conversation says when this happens</source>
-        <translation>没有 bubblewrap 时，命令可以读取您的文件和密钥，并留下仍在运行的进程；发生这种情况时对话会提示</translation>
+        <translation>没有 bubblewrap 时，命令可以读取你的文件和密钥，并留下仍在运行的进程；发生这种情况时对话会提示</translation>
     </message>
     <message>
         <source>e.g. JAVA_OPTS NODE_OPTIONS</source>
@@ -1982,11 +1982,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>cannot store the tool schemas: %1</source>
-        <translation>无法保存工具模式：%1</translation>
+        <translation>无法保存工具 schema：%1</translation>
     </message>
     <message>
         <source>the workspace %1 is the whole file system or your home folder: the agent could read and change every file there; confirm it to work there (waterline-cli run --allow-broad-workspace)</source>
-        <translation>工作区 %1 是整个文件系统或你的主文件夹：代理可以读取和修改那里的每个文件；需确认后才能在那里工作（waterline-cli run --allow-broad-workspace）</translation>
+        <translation>工作区 %1 是整个文件系统或你的主文件夹：智能体可以读取和修改那里的每个文件；需确认后才能在那里工作（waterline-cli run --allow-broad-workspace）</translation>
     </message>
     <message>
         <source>gate 1 offload of the result of %1 (%2) failed: %3</source>
@@ -1994,7 +1994,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>session %1 was imported and is read-only: continue it first to choose its workspace and provider (File › Continue Imported Session, or waterline-cli run --session ID --workspace DIR)</source>
-        <translation>会话 %1 是导入的，处于只读状态：请先继续它以选择工作区和服务商（“文件 › 继续导入的会话”，或 waterline-cli run --session ID --workspace DIR）</translation>
+        <translation>会话 %1 是导入的，处于只读状态：请先继续它以选择工作区和提供商（“文件 › 继续导入的会话”，或 waterline-cli run --session ID --workspace DIR）</translation>
     </message>
 </context>
 <context>
@@ -2373,11 +2373,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>The reply did not finish within %1 s, although the provider kept the connection alive; the request was stopped.</source>
-        <translation>回复在 %1 秒内没有结束，尽管服务商一直保持连接；请求已停止。</translation>
+        <translation>回复在 %1 秒内没有结束，尽管提供商一直保持连接；请求已停止。</translation>
     </message>
     <message>
         <source>The provider&apos;s reply grew past %1 MB without ending; the request was stopped.</source>
-        <translation>服务商的回复超过 %1 MB 仍未结束；请求已停止。</translation>
+        <translation>提供商的回复超过 %1 MB 仍未结束；请求已停止。</translation>
     </message>
     <message>
         <source>Refused to send the API key in clear text to %1: use https://, or http:// only for a server on this machine (127.0.0.1, localhost).</source>
@@ -2385,7 +2385,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>The provider redirected the request to another server (%1); Waterline follows redirects only within the same server, so the key is not sent there. Check the base URL.</source>
-        <translation>服务商把请求重定向到了另一台服务器（%1）；Waterline 只在同一服务器内跟随重定向，因此不会把密钥发往那里。请检查基础 URL。</translation>
+        <translation>提供商把请求重定向到了另一台服务器（%1）；Waterline 只在同一服务器内跟随重定向，因此不会把密钥发往那里。请检查基础 URL。</translation>
     </message>
     <message>
         <source>start Ollama with `ollama serve`</source>
@@ -2815,11 +2815,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; was imported and is read-only. To let an agent continue it, choose the folder it works in and the provider it talks to.&lt;br&gt;&lt;br&gt;Nothing is taken from the imported file: not its folder, not its provider or key, not its approval settings, and not its system prompt (the agent uses Waterline&apos;s own). The recorded history stays as it was.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; 是导入的，处于只读状态。要让代理继续它，请选择代理工作的文件夹及其使用的服务商。&lt;br&gt;&lt;br&gt;导入的文件不提供任何设置：不用它的文件夹、服务商或密钥、审批设置，也不用它的系统提示词（代理使用 Waterline 自己的）。记录下的历史保持原样。</translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 是导入的，处于只读状态。要让智能体继续它，请选择智能体工作的文件夹及其使用的提供商。&lt;br&gt;&lt;br&gt;导入的文件不提供任何设置：不用它的文件夹、提供商或密钥、审批设置，也不用它的系统提示词（智能体使用 Waterline 自己的）。记录下的历史保持原样。</translation>
     </message>
     <message>
         <source>The folder the agent works in</source>
-        <translation>代理工作的文件夹</translation>
+        <translation>智能体工作的文件夹</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
@@ -2835,7 +2835,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>&amp;Provider:</source>
-        <translation>服务商(&amp;P)：</translation>
+        <translation>提供商(&amp;P)：</translation>
     </message>
     <message>
         <source>&amp;Continue Here</source>
@@ -2843,7 +2843,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Choose the folder the agent works in</source>
-        <translation>选择代理工作的文件夹</translation>
+        <translation>选择智能体工作的文件夹</translation>
     </message>
     <message>
         <source>%1 is not a folder</source>
@@ -3483,11 +3483,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Choose the folder and provider an imported session continues with</source>
-        <translation>选择导入的会话继续使用的文件夹和服务商</translation>
+        <translation>选择导入的会话继续使用的文件夹和提供商</translation>
     </message>
     <message>
         <source>Show the %1 dock and bring it to the front</source>
-        <translation>显示“%1”停靠窗口并将其置于最前</translation>
+        <translation>显示“%1”停靠面板并将其置于最前</translation>
     </message>
     <message>
         <source>Could not list the sessions: %1</source>
@@ -4531,8 +4531,8 @@ Imported and read-only: Continue… chooses where an agent works on it
 %2 messages, %3 requests
 Id: %4</source>
         <translation>%1
-已导入，只读：“继续…”可选择代理在何处处理它
-%2 条消息，%3 次请求
+已导入，只读：“继续…”可选择智能体在何处处理它
+%2 条消息，%3 个请求
 ID：%4</translation>
     </message>
 </context>
@@ -4829,7 +4829,7 @@ ID：%4</translation>
         <source>The agent would work in %1, which is the whole file system or your home folder: it could read and change every file there, your keys included.
 
 Use this folder anyway?</source>
-        <translation>代理将在 %1 中工作，它是整个文件系统或你的主文件夹：代理可以读取和修改那里的每个文件，包括你的密钥。
+        <translation>智能体将在 %1 中工作，它是整个文件系统或你的主文件夹：智能体可以读取和修改那里的每个文件，包括你的密钥。
 
 仍然使用此文件夹吗？</translation>
     </message>
@@ -4839,7 +4839,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>Choose the folder and provider an imported session continues with</source>
-        <translation>选择导入的会话继续使用的文件夹和服务商</translation>
+        <translation>选择导入的会话继续使用的文件夹和提供商</translation>
     </message>
     <message>
         <source>Could not continue the session</source>
@@ -5029,7 +5029,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>Recorded against what-if</source>
-        <translation>已记录与假设对比</translation>
+        <translation>记录与假设对比</translation>
     </message>
     <message>
         <source>&lt;b&gt;Recorded&lt;/b&gt;</source>
@@ -5209,7 +5209,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>%1 threshold</source>
-        <translation>%1 阈值</translation>
+        <translation>%1阈值</translation>
     </message>
     <message>
         <source>Selected request</source>
