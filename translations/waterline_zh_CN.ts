@@ -563,11 +563,11 @@
     </message>
     <message>
         <source>%1 runs above the chart at request %2</source>
-        <translation>%1 在请求 %2 处超出图表上沿</translation>
+        <translation>%1在请求 %2 处超出图表上沿</translation>
     </message>
     <message>
         <source>%1 runs above the chart from request %2 to %3</source>
-        <translation>%1 在请求 %2 到 %3 之间超出图表上沿</translation>
+        <translation>%1在请求 %2 到 %3 之间超出图表上沿</translation>
     </message>
     <message>
         <source>Highest: %1 at request %2, %3 above the top (%4)</source>
@@ -575,7 +575,7 @@
     </message>
     <message>
         <source>%1 up to %2 at request %3 (%4 above the top)</source>
-        <translation>%1 在请求 %3 处最高达 %2（高出上沿 %4）</translation>
+        <translation>%1在请求 %3 处最高达 %2（高出上沿 %4）</translation>
     </message>
     <message>
         <source>Clipped at %1: %2</source>
@@ -595,7 +595,7 @@
     </message>
     <message>
         <source>% of %1</source>
-        <translation>占 %1 的百分比</translation>
+        <translation>占 %1 的 %</translation>
     </message>
     <message>
         <source>Context used (%)</source>
