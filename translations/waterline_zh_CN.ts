@@ -54,107 +54,107 @@
     <name>CompactionDetail</name>
     <message>
         <source>new</source>
-        <translation type="unfinished">新增</translation>
+        <translation>新增</translation>
     </message>
     <message>
         <source>updated</source>
-        <translation type="unfinished">已更新</translation>
+        <translation>已更新</translation>
     </message>
     <message>
         <source>unchanged</source>
-        <translation type="unfinished">未变</translation>
+        <translation>未变</translation>
     </message>
     <message>
         <source>kept</source>
-        <translation type="unfinished"></translation>
+        <translation>保留</translation>
     </message>
     <message>
         <source>Nothing: this compaction wrote no summary.</source>
-        <translation type="unfinished"></translation>
+        <translation>无：此次压缩没有写出摘要。</translation>
     </message>
     <message>
         <source>%1 messages, history #%2 to #%3, replaced by the checkpoint below.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 条消息（历史 #%2 至 #%3），已由下方的检查点替换。</translation>
     </message>
     <message>
         <source>%1 messages, replaced by the checkpoint below.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 条消息，已由下方的检查点替换。</translation>
     </message>
     <message>
         <source>The last %1 messages were kept as they were.</source>
-        <translation type="unfinished"></translation>
+        <translation>最后 %1 条消息原样保留。</translation>
     </message>
     <message>
         <source>Nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>无。</translation>
     </message>
     <message>
         <source>%1 (call %2): %3, %4 lines, %5 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（调用 %2）：%3，%4 行，%5 字节</translation>
     </message>
     <message>
         <source>tool result</source>
-        <translation type="unfinished">工具结果</translation>
+        <translation>工具结果</translation>
     </message>
     <message>
         <source>None: without a summary the anchors stay as they were.</source>
-        <translation type="unfinished"></translation>
+        <translation>无：没有摘要，锚点保持原样。</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished">%1（%2）</translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>%1 (%2):</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）：</translation>
     </message>
     <message>
         <source>None changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有变化。</translation>
     </message>
     <message>
         <source>As before: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>与之前相同：%1。</translation>
     </message>
     <message>
         <source>%1 compaction before request %2</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %2 之前的%1级压缩</translation>
     </message>
     <message>
         <source>%1 → %2 tokens, %3 → %4 messages, %5 ms.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2 个 token，%3 → %4 条消息，耗时 %5 毫秒。</translation>
     </message>
     <message>
         <source>Forced at %1 % of the %2-token window.</source>
-        <translation type="unfinished"></translation>
+        <translation>在占用 %2 个 token 窗口的 %1% 时强制执行。</translation>
     </message>
     <message>
         <source>Chosen at %1 % of the %2-token window.</source>
-        <translation type="unfinished"></translation>
+        <translation>在占用 %2 个 token 窗口的 %1% 时触发。</translation>
     </message>
     <message>
         <source>Error: %1</source>
-        <translation type="unfinished">错误：%1</translation>
+        <translation>错误：%1</translation>
     </message>
     <message>
         <source>Summarised</source>
-        <translation type="unfinished"></translation>
+        <translation>已摘要</translation>
     </message>
     <message>
         <source>Offloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>已卸载</translation>
     </message>
     <message>
         <source>Anchors changed</source>
-        <translation type="unfinished"></translation>
+        <translation>锚点变化</translation>
     </message>
     <message>
         <source>Checkpoint text</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点文本</translation>
     </message>
     <message>
         <source>This compaction wrote no checkpoint.</source>
-        <translation type="unfinished"></translation>
+        <translation>此次压缩没有写出检查点。</translation>
     </message>
 </context>
 <context>
@@ -349,7 +349,7 @@
     <name>LoadedSession</name>
     <message>
         <source>%1 compaction: %2 → %3 tokens, %4 → %5 messages, %6 summarised, %7 offloaded, %8 ms</source>
-        <translation>%1 压缩：%2 → %3 个 token，%4 → %5 条消息，摘要 %6 条，卸载 %7 条，耗时 %8 毫秒</translation>
+        <translation>%1级压缩：%2 → %3 个 token，%4 → %5 条消息，摘要 %6 条，卸载 %7 条，耗时 %8 毫秒</translation>
     </message>
     <message>
         <source>Anchors changed: %1 of 5; summary by %2</source>
@@ -418,19 +418,19 @@
     <name>ProxyServer</name>
     <message>
         <source>the proxy listens on a loopback address only (127.0.0.1 or ::1), not %1</source>
-        <translation type="unfinished"></translation>
+        <translation>代理只监听回环地址（127.0.0.1 或 ::1），不能监听 %1</translation>
     </message>
     <message>
         <source>the upstream must be an http or https URL, such as https://api.anthropic.com</source>
-        <translation type="unfinished"></translation>
+        <translation>上游必须是 http 或 https URL，例如 https://api.anthropic.com</translation>
     </message>
     <message>
         <source>the upstream URL must not hold a user name or password</source>
-        <translation type="unfinished"></translation>
+        <translation>上游 URL 中不能包含用户名或密码</translation>
     </message>
     <message>
         <source>cannot listen on %1 port %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>无法在 %1 的端口 %2 上监听：%3</translation>
     </message>
 </context>
 <context>
@@ -471,155 +471,155 @@
     <name>TimelineToolTip</name>
     <message>
         <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个 token</translation>
     </message>
     <message>
         <source>%1 (%2 of the %3-token window)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（占 %3 个 token 窗口的 %2）</translation>
     </message>
     <message>
         <source>Full history, uncompacted</source>
-        <translation type="unfinished">完整历史（未压缩）</translation>
+        <translation>完整历史（未压缩）</translation>
     </message>
     <message>
         <source>Sent to model</source>
-        <translation type="unfinished">发送给模型</translation>
+        <translation>发送给模型</translation>
     </message>
     <message>
         <source>Provider-reported</source>
-        <translation type="unfinished">提供商报告</translation>
+        <translation>提供商报告</translation>
     </message>
     <message>
         <source>What-if</source>
-        <translation type="unfinished">假设</translation>
+        <translation>假设</translation>
     </message>
     <message>
         <source>Request %1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1 · %2</translation>
     </message>
     <message>
         <source>No value at this request</source>
-        <translation type="unfinished"></translation>
+        <translation>此请求处没有数值</translation>
     </message>
     <message>
         <source>The what-if runs at a %1-token window; the recorded session had %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>假设按 %1 个 token 的窗口运行；记录的会话窗口为 %2。</translation>
     </message>
     <message>
         <source>No compaction before this request</source>
-        <translation type="unfinished"></translation>
+        <translation>此请求之前没有压缩</translation>
     </message>
     <message>
         <source>Tier: %1 (compacted before this request)</source>
-        <translation type="unfinished"></translation>
+        <translation>层级：%1（在此请求之前压缩）</translation>
     </message>
     <message>
         <source>What-if compaction: %1 → %2 view tokens, %3 summarised, %4 offloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>假设压缩：视图 %1 → %2 个 token，摘要 %3 条，卸载 %4 条</translation>
     </message>
     <message>
         <source>%1 tokens since request %2</source>
-        <translation type="unfinished"></translation>
+        <translation>较请求 %2 变化 %1 个 token</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>What-if: %1 compaction before request %2</source>
-        <translation type="unfinished"></translation>
+        <translation>假设：请求 %2 之前的%1级压缩</translation>
     </message>
     <message>
         <source>View: %1 → %2 tokens, %3 messages summarised, %4 results offloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>视图：%1 → %2 个 token，摘要 %3 条消息，卸载 %4 个结果</translation>
     </message>
     <message>
         <source>Would send: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>将发送：%1</translation>
     </message>
     <message>
         <source>Recorded: sent %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已记录：发送了 %1</translation>
     </message>
     <message>
         <source>%1 compaction before request %2</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %2 之前的%1级压缩</translation>
     </message>
     <message>
         <source>Sent: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已发送：%1</translation>
     </message>
     <message>
         <source>Full history: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>完整历史：%1</translation>
     </message>
     <message>
         <source>Request %1</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1</translation>
     </message>
     <message>
         <source>Provider-reported: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>提供商报告：%1</translation>
     </message>
     <message>
         <source>%1 runs above the chart at request %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1在请求 %2 处超出图表上沿</translation>
     </message>
     <message>
         <source>%1 runs above the chart from request %2 to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1在请求 %2 到 %3 之间超出图表上沿</translation>
     </message>
     <message>
         <source>Highest: %1 at request %2, %3 above the top (%4)</source>
-        <translation type="unfinished"></translation>
+        <translation>最高：请求 %2 处为 %1，比上沿（%4）高出 %3</translation>
     </message>
     <message>
         <source>%1 up to %2 at request %3 (%4 above the top)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1在请求 %3 处最高达 %2（高出上沿 %4）</translation>
     </message>
     <message>
         <source>Clipped at %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %1 处截断：%2</translation>
     </message>
     <message>
         <source>%1 threshold: %2 of the window</source>
-        <translation type="unfinished"></translation>
+        <translation>%1阈值：窗口的 %2</translation>
     </message>
     <message>
         <source>%1 threshold: %2 of the %3-token window (%4)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1阈值：%3 个 token 窗口的 %2（%4）</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished">token 数</translation>
+        <translation>token 数</translation>
     </message>
     <message>
         <source>% of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>占 %1 的 %</translation>
     </message>
     <message>
         <source>Context used (%)</source>
-        <translation type="unfinished">已用上下文（%）</translation>
+        <translation>已用上下文（%）</translation>
     </message>
     <message>
         <source>No context window is set: every line is in tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>未设置上下文窗口：所有曲线均以 token 数表示。</translation>
     </message>
     <message>
         <source>In tokens; the thresholds are those of the what-if&apos;s %1-token window (the session&apos;s is %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>以 token 数表示；阈值取自假设的 %1 个 token 窗口（会话的窗口为 %2）。</translation>
     </message>
     <message>
         <source>In tokens; the thresholds are those of the %1-token window.</source>
-        <translation type="unfinished"></translation>
+        <translation>以 token 数表示；阈值取自 %1 个 token 的窗口。</translation>
     </message>
     <message>
         <source>Every line as a share of the what-if&apos;s %1-token window; the recorded lines are rescaled from the session&apos;s %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有曲线均表示为假设的 %1 个 token 窗口的占比；已记录的曲线由会话的 %2 窗口换算而来。</translation>
     </message>
     <message>
         <source>Every line as a share of the %1-token window.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有曲线均表示为 %1 个 token 窗口的占比。</translation>
     </message>
 </context>
 <context>
@@ -1486,7 +1486,7 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Tokens every request carried besides its messages and tool schemas (default: estimated from the reported input tokens for transcripts without their system prompt or tools; 0 for none).</source>
-        <translation>每个请求除消息和工具模式之外携带的 token 数（默认：对于未保存系统提示词或工具的对话记录，根据报告的输入 token 估算；0 表示没有）。</translation>
+        <translation>每个请求除消息和工具 schema 之外携带的 token 数（默认：对于未保存系统提示词或工具的对话记录，根据报告的输入 token 估算；0 表示没有）。</translation>
     </message>
     <message>
         <source>The transcript file, or a folder of one JSON file per event (OpenHands).</source>
@@ -1506,15 +1506,15 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Let the agent work in / or in your home folder itself, where it can reach every file (your keys included).</source>
-        <translation>允许代理在 / 或你的主文件夹本身中工作，它在那里能访问每个文件（包括你的密钥）。</translation>
+        <translation>允许智能体在 / 或你的主文件夹本身中工作，它在那里能访问每个文件（包括你的密钥）。</translation>
     </message>
     <message>
         <source>the workspace %1 is the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there</source>
-        <translation>工作区 %1 是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让代理在那里工作</translation>
+        <translation>工作区 %1 是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让智能体在那里工作</translation>
     </message>
     <message>
         <source>session %1 works in %2, the whole file system or your home folder; pass --allow-broad-workspace to let the agent work there</source>
-        <translation>会话 %1 在 %2 中工作，它是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让代理在那里工作</translation>
+        <translation>会话 %1 在 %2 中工作，它是整个文件系统或你的主文件夹；传入 --allow-broad-workspace 才能让智能体在那里工作</translation>
     </message>
     <message>
         <source>... and %1 more</source>
@@ -1556,160 +1556,161 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     </message>
     <message>
         <source>Score a session and a policy: facts lost, coverage and cost</source>
-        <translation type="unfinished"></translation>
+        <translation>为会话和策略评分：丢失的事实、覆盖率和成本</translation>
     </message>
     <message>
         <source>Forward another agent&apos;s provider requests through a local address</source>
-        <translation type="unfinished"></translation>
+        <translation>通过本地地址转发其他智能体发往提供商的请求</translation>
     </message>
     <message>
         <source>recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>已记录</translation>
     </message>
     <message>
         <source>what-if</source>
-        <translation type="unfinished"></translation>
+        <translation>假设</translation>
     </message>
     <message>
         <source>coverage</source>
-        <translation type="unfinished"></translation>
+        <translation>覆盖率</translation>
     </message>
     <message>
         <source>needed facts</source>
-        <translation type="unfinished"></translation>
+        <translation>所需事实</translation>
     </message>
     <message>
         <source>verbatim</source>
-        <translation type="unfinished">原样</translation>
+        <translation>原样</translation>
     </message>
     <message>
         <source>summarised</source>
-        <translation type="unfinished">已摘要</translation>
+        <translation>已摘要</translation>
     </message>
     <message>
         <source>retrievable</source>
-        <translation type="unfinished"></translation>
+        <translation>可找回</translation>
     </message>
     <message>
         <source>lost</source>
-        <translation type="unfinished"></translation>
+        <translation>丢失</translation>
     </message>
     <message>
         <source>input tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>输入 token</translation>
     </message>
     <message>
         <source>cache read tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存读取 token</translation>
     </message>
     <message>
         <source>cache write tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存写入 token</translation>
     </message>
     <message>
         <source>output tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>输出 token</translation>
     </message>
     <message>
         <source>summary calls</source>
-        <translation type="unfinished"></translation>
+        <translation>摘要调用</translation>
     </message>
     <message>
         <source>US$ (%1, %2 caching)</source>
-        <translation type="unfinished"></translation>
+        <translation>美元（%1，%2 缓存）</translation>
     </message>
     <message>
         <source>US$ (no price for model &apos;%1&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>美元（模型 &apos;%1&apos; 没有价格）</translation>
     </message>
     <message>
         <source>Facts the what-if loses (%1):</source>
-        <translation type="unfinished"></translation>
+        <translation>假设丢失的事实（%1 个）：</translation>
     </message>
     <message>
         <source>  request %1 used %2 %3</source>
-        <translation type="unfinished"></translation>
+        <translation>  请求 %1 用到了 %2 %3</translation>
     </message>
     <message>
         <source>Score a recorded session and a compaction policy: which facts each request needed (the ones its answer used), how many of them the view kept verbatim, summarised or retrievable, which were lost, and what the requests cost with prompt caching. FILE_OR_SESSION is a transcript file or, with --db, a stored session id.</source>
-        <translation type="unfinished"></translation>
+        <translation>为已记录的会话和压缩策略评分：每个请求需要哪些事实（即其回答用到的事实），视图将其中多少原样保留、摘要或保留为可找回，哪些丢失了，以及在使用提示词缓存时这些请求的成本。FILE_OR_SESSION 是对话记录文件，或配合 --db 使用时已存储会话的 ID。</translation>
     </message>
     <message>
         <source>Context window in tokens (default as for simulate).</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文窗口大小，单位为 token（默认值与 simulate 相同）。</translation>
     </message>
     <message>
         <source>Gate 2 offload size in bytes (default 4000).</source>
-        <translation type="unfinished"></translation>
+        <translation>关口 2 的卸载大小，单位为字节（默认 4000）。</translation>
     </message>
     <message>
         <source>Gate 1 offload size in bytes (default 10000).</source>
-        <translation type="unfinished"></translation>
+        <translation>关口 1 的卸载大小，单位为字节（默认 10000）。</translation>
     </message>
     <message>
         <source>Tokens every request carried besides its messages and tool schemas (default: as simulate).</source>
-        <translation type="unfinished"></translation>
+        <translation>每个请求除消息和工具 schema 之外携带的 token 数（默认值与 simulate 相同）。</translation>
     </message>
     <message>
         <source>How new summaries are made: extractive (default), or size:TOKENS.</source>
-        <translation type="unfinished"></translation>
+        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS。</translation>
     </message>
     <message>
         <source>A file of several sessions: the session to score, counted from 0.</source>
-        <translation type="unfinished"></translation>
+        <translation>包含多个会话的文件：要评分的会话，从 0 开始计数。</translation>
     </message>
     <message>
         <source>Price the requests as this model (default: the session&apos;s model).</source>
-        <translation type="unfinished"></translation>
+        <translation>按此模型为请求计价（默认：会话的模型）。</translation>
     </message>
     <message>
         <source>Print one JSON object {&quot;recorded&quot;: {...}, &quot;whatif&quot;: {...}}.</source>
-        <translation type="unfinished"></translation>
+        <translation>输出一个 JSON 对象 {&quot;recorded&quot;: {...}, &quot;whatif&quot;: {...}}。</translation>
     </message>
     <message>
         <source>evaluate takes no positional arguments (give --input)</source>
-        <translation type="unfinished"></translation>
+        <translation>evaluate 不接受位置参数（请使用 --input）</translation>
     </message>
     <message>
         <source>--format: unknown format &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--format：未知格式 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>--%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
-        <translation type="unfinished"></translation>
+        <translation>--%1：&apos;%2&apos; 不是 (0, 1] 范围内的窗口比例</translation>
     </message>
     <message>
         <source>warning: the price override for &apos;%1&apos; is not an object of prices &gt;= 0; ignored</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：&apos;%1&apos; 的价格覆盖项不是由 &gt;= 0 的价格组成的对象；已忽略</translation>
     </message>
     <message>
         <source>Forward an agent&apos;s provider requests to the upstream provider, unchanged, through a local address.
 Give the agent the base URL printed on the first line (its token keeps other local users out).</source>
-        <translation type="unfinished"></translation>
+        <translation>通过本地地址将智能体发往提供商的请求原样转发给上游提供商。
+请把第一行输出的基础 URL 交给智能体（其中的令牌可阻止本机其他用户使用）。</translation>
     </message>
     <message>
         <source>Loopback address and port to listen on (default 127.0.0.1:0, any free port).</source>
-        <translation type="unfinished"></translation>
+        <translation>要监听的回环地址和端口（默认 127.0.0.1:0，即任意空闲端口）。</translation>
     </message>
     <message>
         <source>The provider&apos;s base URL, such as https://api.anthropic.com or https://api.openai.com.</source>
-        <translation type="unfinished"></translation>
+        <translation>提供商的基础 URL，例如 https://api.anthropic.com 或 https://api.openai.com。</translation>
     </message>
     <message>
         <source>proxy takes no positional arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>proxy 不接受位置参数</translation>
     </message>
     <message>
         <source>--upstream is required</source>
-        <translation type="unfinished"></translation>
+        <translation>必须提供 --upstream</translation>
     </message>
     <message>
         <source>--listen: &apos;%1&apos; is not ADDRESS:PORT</source>
-        <translation type="unfinished"></translation>
+        <translation>--listen：&apos;%1&apos; 不是 ADDRESS:PORT 格式</translation>
     </message>
     <message>
         <source>window %1, peak ratio before compaction %2, requests per tier warn %3 soft %4 full %5 emergency %6, offloads %7, read by summaries %8</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口 %1，压缩前峰值占用率 %2，各层级请求数：预警 %3、轻度 %4、完全 %5、紧急 %6，卸载 %7 次，摘要读取 %8</translation>
     </message>
 </context>
 <context>
@@ -1823,7 +1824,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>This session was imported and is read-only. File › Continue Imported Session (Ctrl+Shift+N) chooses the folder an agent continues it in and the provider it talks to.</source>
-        <translation>此会话是导入的，处于只读状态。通过“文件 › 继续导入的会话”（Ctrl+Shift+N）选择代理继续工作的文件夹及其使用的服务商。</translation>
+        <translation>此会话是导入的，处于只读状态。通过“文件 › 继续导入的会话”（Ctrl+Shift+N）选择智能体继续工作的文件夹及其使用的提供商。</translation>
     </message>
 </context>
 <context>
@@ -1894,7 +1895,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Without bubblewrap, commands can read your files and keys and leave processes running; the conversation says when this happens</source>
-        <translation>没有 bubblewrap 时，命令可以读取您的文件和密钥，并留下仍在运行的进程；发生这种情况时对话会提示</translation>
+        <translation>没有 bubblewrap 时，命令可以读取你的文件和密钥，并留下仍在运行的进程；发生这种情况时对话会提示</translation>
     </message>
     <message>
         <source>e.g. JAVA_OPTS NODE_OPTIONS</source>
@@ -1981,11 +1982,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>cannot store the tool schemas: %1</source>
-        <translation>无法保存工具模式：%1</translation>
+        <translation>无法保存工具 schema：%1</translation>
     </message>
     <message>
         <source>the workspace %1 is the whole file system or your home folder: the agent could read and change every file there; confirm it to work there (waterline-cli run --allow-broad-workspace)</source>
-        <translation>工作区 %1 是整个文件系统或你的主文件夹：代理可以读取和修改那里的每个文件；需确认后才能在那里工作（waterline-cli run --allow-broad-workspace）</translation>
+        <translation>工作区 %1 是整个文件系统或你的主文件夹：智能体可以读取和修改那里的每个文件；需确认后才能在那里工作（waterline-cli run --allow-broad-workspace）</translation>
     </message>
     <message>
         <source>gate 1 offload of the result of %1 (%2) failed: %3</source>
@@ -1993,7 +1994,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>session %1 was imported and is read-only: continue it first to choose its workspace and provider (File › Continue Imported Session, or waterline-cli run --session ID --workspace DIR)</source>
-        <translation>会话 %1 是导入的，处于只读状态：请先继续它以选择工作区和服务商（“文件 › 继续导入的会话”，或 waterline-cli run --session ID --workspace DIR）</translation>
+        <translation>会话 %1 是导入的，处于只读状态：请先继续它以选择工作区和提供商（“文件 › 继续导入的会话”，或 waterline-cli run --session ID --workspace DIR）</translation>
     </message>
 </context>
 <context>
@@ -2084,23 +2085,23 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>new</source>
-        <translation type="unfinished">新增</translation>
+        <translation>新增</translation>
     </message>
     <message>
         <source>updated</source>
-        <translation type="unfinished">已更新</translation>
+        <translation>已更新</translation>
     </message>
     <message>
         <source>kept: the new value was unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>保留：新值未知</translation>
     </message>
     <message>
         <source>Cells:</source>
-        <translation type="unfinished"></translation>
+        <translation>单元格：</translation>
     </message>
     <message>
         <source>plain: unchanged</source>
-        <translation type="unfinished"></translation>
+        <translation>无底色：未变</translation>
     </message>
 </context>
 <context>
@@ -2372,11 +2373,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>The reply did not finish within %1 s, although the provider kept the connection alive; the request was stopped.</source>
-        <translation>回复在 %1 秒内没有结束，尽管服务商一直保持连接；请求已停止。</translation>
+        <translation>回复在 %1 秒内没有结束，尽管提供商一直保持连接；请求已停止。</translation>
     </message>
     <message>
         <source>The provider&apos;s reply grew past %1 MB without ending; the request was stopped.</source>
-        <translation>服务商的回复超过 %1 MB 仍未结束；请求已停止。</translation>
+        <translation>提供商的回复超过 %1 MB 仍未结束；请求已停止。</translation>
     </message>
     <message>
         <source>Refused to send the API key in clear text to %1: use https://, or http:// only for a server on this machine (127.0.0.1, localhost).</source>
@@ -2384,43 +2385,43 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>The provider redirected the request to another server (%1); Waterline follows redirects only within the same server, so the key is not sent there. Check the base URL.</source>
-        <translation>服务商把请求重定向到了另一台服务器（%1）；Waterline 只在同一服务器内跟随重定向，因此不会把密钥发往那里。请检查基础 URL。</translation>
+        <translation>提供商把请求重定向到了另一台服务器（%1）；Waterline 只在同一服务器内跟随重定向，因此不会把密钥发往那里。请检查基础 URL。</translation>
     </message>
     <message>
         <source>start Ollama with `ollama serve`</source>
-        <translation type="unfinished"></translation>
+        <translation>请用 `ollama serve` 启动 Ollama</translation>
     </message>
     <message>
         <source>start the LM Studio server (`lms server start`)</source>
-        <translation type="unfinished"></translation>
+        <translation>请启动 LM Studio 服务器（`lms server start`）</translation>
     </message>
     <message>
         <source>start the server (vLLM: `vllm serve MODEL`)</source>
-        <translation type="unfinished"></translation>
+        <translation>请启动服务器（vLLM：`vllm serve MODEL`）</translation>
     </message>
     <message>
         <source>start the server (llama.cpp: `llama-server -m MODEL.gguf`)</source>
-        <translation type="unfinished"></translation>
+        <translation>请启动服务器（llama.cpp：`llama-server -m MODEL.gguf`）</translation>
     </message>
     <message>
         <source>start the model server, or correct the port in the provider&apos;s base URL</source>
-        <translation type="unfinished"></translation>
+        <translation>请启动模型服务器，或更正提供商基础 URL 中的端口</translation>
     </message>
     <message>
         <source>Nothing is listening at %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上没有服务在监听：%2。</translation>
     </message>
     <message>
         <source>Nothing is listening at %1: check that the server runs and the base URL&apos;s port.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上没有服务在监听：请检查服务器是否正在运行，以及基础 URL 中的端口。</translation>
     </message>
     <message>
         <source>The host %1 was not found: check the base URL&apos;s host name and the network connection.</source>
-        <translation type="unfinished"></translation>
+        <translation>找不到主机 %1：请检查基础 URL 中的主机名和网络连接。</translation>
     </message>
     <message>
         <source>The secure connection to %1 failed: check the certificate, or whether the server speaks http:// rather than https://.</source>
-        <translation type="unfinished"></translation>
+        <translation>与 %1 的安全连接失败：请检查证书，或确认服务器使用的是否是 http:// 而不是 https://。</translation>
     </message>
 </context>
 <context>
@@ -2667,7 +2668,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Select a compaction to see what it summarised and offloaded, which anchors changed, and its checkpoint.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一次压缩，即可查看它摘要和卸载了哪些内容、哪些锚点有变化，以及它的检查点。</translation>
     </message>
 </context>
 <context>
@@ -2690,11 +2691,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Next request: about %1 of the session&apos;s %2-token window (%3%), tier %4</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个请求：约 %1 个 token，占会话 %2 个 token 窗口的 %3%，层级：%4</translation>
     </message>
     <message>
         <source>Last recorded request: about %1 of the session&apos;s %2-token window (%3%), tier %4</source>
-        <translation type="unfinished"></translation>
+        <translation>最后记录的请求：约 %1 个 token，占会话 %2 个 token 窗口的 %3%，层级：%4</translation>
     </message>
 </context>
 <context>
@@ -2814,11 +2815,11 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; was imported and is read-only. To let an agent continue it, choose the folder it works in and the provider it talks to.&lt;br&gt;&lt;br&gt;Nothing is taken from the imported file: not its folder, not its provider or key, not its approval settings, and not its system prompt (the agent uses Waterline&apos;s own). The recorded history stays as it was.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; 是导入的，处于只读状态。要让代理继续它，请选择代理工作的文件夹及其使用的服务商。&lt;br&gt;&lt;br&gt;导入的文件不提供任何设置：不用它的文件夹、服务商或密钥、审批设置，也不用它的系统提示词（代理使用 Waterline 自己的）。记录下的历史保持原样。</translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 是导入的，处于只读状态。要让智能体继续它，请选择智能体工作的文件夹及其使用的提供商。&lt;br&gt;&lt;br&gt;导入的文件不提供任何设置：不用它的文件夹、提供商或密钥、审批设置，也不用它的系统提示词（智能体使用 Waterline 自己的）。记录下的历史保持原样。</translation>
     </message>
     <message>
         <source>The folder the agent works in</source>
-        <translation>代理工作的文件夹</translation>
+        <translation>智能体工作的文件夹</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
@@ -2834,7 +2835,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>&amp;Provider:</source>
-        <translation>服务商(&amp;P)：</translation>
+        <translation>提供商(&amp;P)：</translation>
     </message>
     <message>
         <source>&amp;Continue Here</source>
@@ -2842,7 +2843,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Choose the folder the agent works in</source>
-        <translation>选择代理工作的文件夹</translation>
+        <translation>选择智能体工作的文件夹</translation>
     </message>
     <message>
         <source>%1 is not a folder</source>
@@ -3117,29 +3118,29 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <name>wl::DefinitionMenu</name>
     <message>
         <source>Search languages</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索语言</translation>
     </message>
     <message>
         <source>Automatic</source>
-        <translation type="unfinished">自动</translation>
+        <translation>自动</translation>
     </message>
     <message>
         <source>None (plain text)</source>
-        <translation type="unfinished">无（纯文本）</translation>
+        <translation>无（纯文本）</translation>
     </message>
     <message>
         <source>No language matches</source>
-        <translation type="unfinished"></translation>
+        <translation>没有匹配的语言</translation>
     </message>
     <message numerus="yes">
         <source>%n more: type more letters</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>还有 %n 个：请继续输入以缩小范围</numerusform>
         </translation>
     </message>
     <message>
         <source>Automatic (%1)</source>
-        <translation type="unfinished">自动（%1）</translation>
+        <translation>自动（%1）</translation>
     </message>
 </context>
 <context>
@@ -3199,22 +3200,22 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个，共 %2 个</translation>
     </message>
     <message>
         <source>%1 of at least %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个，至少共 %2 个</translation>
     </message>
     <message numerus="yes">
         <source>%n match(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>at least %n match(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>至少 %n 个匹配</numerusform>
         </translation>
     </message>
 </context>
@@ -3282,34 +3283,34 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Using a hosted API (OpenAI, Anthropic, OpenRouter) or another address? Add a provider profile in Settings. Just looking around? The demo session shows a long run with its compactions, and an imported Claude Code, Codex, OpenHands or SWE-agent transcript can be replayed and tuned: neither needs a model.</source>
-        <translation type="unfinished"></translation>
+        <translation>使用托管 API（OpenAI、Anthropic、OpenRouter）或其他地址？请在设置中添加提供商配置。只是想随便看看？演示会话展示了一次长时间运行及其中的各次压缩；导入的 Claude Code、Codex、OpenHands 或 SWE-agent 对话记录也可以重放和调优：两者都不需要模型。</translation>
     </message>
     <message>
         <source>&amp;Import a transcript…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入对话记录(&amp;I)…</translation>
     </message>
     <message>
         <source>Replay another agent&apos;s session (Claude Code, Codex, OpenHands, SWE-agent, OpenAI messages) or a Waterline export</source>
-        <translation type="unfinished"></translation>
+        <translation>重放其他智能体的会话（Claude Code、Codex、OpenHands、SWE-agent、OpenAI 消息）或 Waterline 导出文件</translation>
     </message>
 </context>
 <context>
     <name>wl::LayoutPresets</name>
     <message>
         <source>Default</source>
-        <translation type="unfinished"></translation>
+        <translation>默认</translation>
     </message>
     <message>
         <source>Tune</source>
-        <translation type="unfinished"></translation>
+        <translation>调优</translation>
     </message>
     <message>
         <source>Converse</source>
-        <translation type="unfinished"></translation>
+        <translation>对话</translation>
     </message>
     <message>
         <source>Inspect</source>
-        <translation type="unfinished"></translation>
+        <translation>检查</translation>
     </message>
 </context>
 <context>
@@ -3482,37 +3483,39 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Choose the folder and provider an imported session continues with</source>
-        <translation>选择导入的会话继续使用的文件夹和服务商</translation>
+        <translation>选择导入的会话继续使用的文件夹和提供商</translation>
     </message>
     <message>
         <source>Show the %1 dock and bring it to the front</source>
-        <translation>显示“%1”停靠窗口并将其置于最前</translation>
+        <translation>显示“%1”停靠面板并将其置于最前</translation>
     </message>
     <message>
         <source>Could not list the sessions: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法列出会话：%1</translation>
     </message>
     <message>
         <source>&amp;Layout</source>
-        <translation type="unfinished"></translation>
+        <translation>布局(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Reset Layout</source>
-        <translation type="unfinished"></translation>
+        <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
         <source>Put every dock back where it starts, sized to this window</source>
-        <translation type="unfinished"></translation>
+        <translation>将所有停靠面板放回初始位置，并按当前窗口调整大小</translation>
     </message>
     <message>
         <source>No session open. File › New Session (Ctrl+N) starts one in a folder of your choice; the Sessions dock opens an earlier one.</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开会话。通过“文件 › 新建会话”（Ctrl+N）可在你选择的文件夹中开始一个会话；在“会话”停靠面板中可打开以前的会话。</translation>
     </message>
     <message>
         <source>This session has no messages yet. Write what the agent should do in the box below and press Ctrl+Enter; type / for commands such as /compact.
 
 As it works, the timeline, the compactions and the context it sends fill the docks.</source>
-        <translation type="unfinished"></translation>
+        <translation>此会话还没有消息。在下方输入框中写下智能体要做的事，然后按 Ctrl+Enter；输入 / 可使用 /compact 等命令。
+
+智能体工作时，时间线、压缩记录和它发送的上下文会陆续显示在各停靠面板中。</translation>
     </message>
 </context>
 <context>
@@ -3545,59 +3548,59 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     <name>wl::NewSessionDialog</name>
     <message>
         <source>Compaction spec defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩规范默认值</translation>
     </message>
     <message>
         <source>New Session</source>
-        <translation type="unfinished"></translation>
+        <translation>新建会话</translation>
     </message>
     <message>
         <source>The folder the agent works in</source>
-        <translation type="unfinished">代理工作的文件夹</translation>
+        <translation>智能体工作的文件夹</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
-        <translation type="unfinished">浏览(&amp;B)…</translation>
+        <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
         <source>The folder&apos;s name unless you give one</source>
-        <translation type="unfinished"></translation>
+        <translation>未填写时使用文件夹名称</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished">%1（%2）</translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>&amp;Workspace:</source>
-        <translation type="unfinished">工作区(&amp;W)：</translation>
+        <translation>工作区(&amp;W)：</translation>
     </message>
     <message>
         <source>&amp;Title:</source>
-        <translation type="unfinished"></translation>
+        <translation>标题(&amp;T)：</translation>
     </message>
     <message>
         <source>&amp;Provider:</source>
-        <translation type="unfinished">服务商(&amp;P)：</translation>
+        <translation>提供商(&amp;P)：</translation>
     </message>
     <message>
         <source>&amp;Compaction:</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩策略(&amp;C)：</translation>
     </message>
     <message>
         <source>&amp;Start Session</source>
-        <translation type="unfinished"></translation>
+        <translation>开始会话(&amp;S)</translation>
     </message>
     <message>
         <source>Choose the folder the agent works in</source>
-        <translation type="unfinished">选择代理工作的文件夹</translation>
+        <translation>选择智能体工作的文件夹</translation>
     </message>
     <message>
         <source>%1 is not a folder</source>
-        <translation type="unfinished">%1 不是文件夹</translation>
+        <translation>%1 不是文件夹</translation>
     </message>
     <message>
         <source>Window %1 tokens · warn at %2&#xa0;%, soft %3&#xa0;%, full %4&#xa0;%, emergency %5&#xa0;% · last %6 messages kept</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口 %1 个 token · 预警 %2%，轻度 %3%，完全 %4%，紧急 %5% · 保留最后 %6 条消息</translation>
     </message>
 </context>
 <context>
@@ -3668,15 +3671,15 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished">%1 · %2</translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>What the tool was asked for: the file it read or wrote, the command it ran</source>
-        <translation type="unfinished"></translation>
+        <translation>工具被要求处理的对象：它读取或写入的文件、它运行的命令</translation>
     </message>
 </context>
 <context>
@@ -3822,7 +3825,7 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
     <message>
         <source>Highlighting: guessed from the file name and the content; pick another here</source>
-        <translation type="unfinished"></translation>
+        <translation>语法高亮：根据文件名和内容推测；可在此处另选</translation>
     </message>
 </context>
 <context>
@@ -3845,23 +3848,23 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
     <message>
         <source>Filter by tool, file, command or call ID</source>
-        <translation type="unfinished"></translation>
+        <translation>按工具、文件、命令或调用 ID 筛选</translation>
     </message>
     <message>
         <source>Show all</source>
-        <translation type="unfinished"></translation>
+        <translation>显示全部</translation>
     </message>
     <message>
         <source>List every offloaded result of the session again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新列出本会话所有已卸载的结果</translation>
     </message>
     <message>
         <source>The %1 compaction before request %2 offloaded nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %2 之前的%1级压缩没有卸载任何内容。</translation>
     </message>
     <message>
         <source>Results the %1 compaction before request %2 offloaded: %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %2 之前的%1级压缩卸载的结果：%3。</translation>
     </message>
 </context>
 <context>
@@ -4342,7 +4345,7 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
     <message>
         <source>%1 (model table)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（模型表）</translation>
     </message>
 </context>
 <context>
@@ -4479,11 +4482,11 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     <name>wl::SessionLifecycle</name>
     <message>
         <source>The demo was cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>演示已取消。</translation>
     </message>
     <message>
         <source>No session database is open.</source>
-        <translation type="unfinished">没有打开的会话数据库。</translation>
+        <translation>没有打开的会话数据库。</translation>
     </message>
 </context>
 <context>
@@ -4528,8 +4531,8 @@ Imported and read-only: Continue… chooses where an agent works on it
 %2 messages, %3 requests
 Id: %4</source>
         <translation>%1
-已导入，只读：“继续…”可选择代理在何处处理它
-%2 条消息，%3 次请求
+已导入，只读：“继续…”可选择智能体在何处处理它
+%2 条消息，%3 个请求
 ID：%4</translation>
     </message>
 </context>
@@ -4826,7 +4829,7 @@ ID：%4</translation>
         <source>The agent would work in %1, which is the whole file system or your home folder: it could read and change every file there, your keys included.
 
 Use this folder anyway?</source>
-        <translation>代理将在 %1 中工作，它是整个文件系统或你的主文件夹：代理可以读取和修改那里的每个文件，包括你的密钥。
+        <translation>智能体将在 %1 中工作，它是整个文件系统或你的主文件夹：智能体可以读取和修改那里的每个文件，包括你的密钥。
 
 仍然使用此文件夹吗？</translation>
     </message>
@@ -4836,7 +4839,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>Choose the folder and provider an imported session continues with</source>
-        <translation>选择导入的会话继续使用的文件夹和服务商</translation>
+        <translation>选择导入的会话继续使用的文件夹和提供商</translation>
     </message>
     <message>
         <source>Could not continue the session</source>
@@ -4844,15 +4847,15 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>Default (Settings › Compaction)</source>
-        <translation type="unfinished"></translation>
+        <translation>默认（设置 › 压缩）</translation>
     </message>
     <message>
         <source>Compaction spec defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩规范默认值</translation>
     </message>
     <message>
         <source>As “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>同“%1”</translation>
     </message>
 </context>
 <context>
@@ -5026,7 +5029,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>Recorded against what-if</source>
-        <translation>已记录与假设对比</translation>
+        <translation>记录与假设对比</translation>
     </message>
     <message>
         <source>&lt;b&gt;Recorded&lt;/b&gt;</source>
@@ -5056,119 +5059,119 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>What the session did, from its stored requests and compactions</source>
-        <translation type="unfinished"></translation>
+        <translation>会话实际的运行情况，来自其已保存的请求和压缩记录</translation>
     </message>
     <message>
         <source>The replay of the session under the policy above</source>
-        <translation type="unfinished"></translation>
+        <translation>按上方策略重放该会话的结果</translation>
     </message>
     <message>
         <source>Context window</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文窗口</translation>
     </message>
     <message>
         <source>The window, in tokens, the peaks below are shares of</source>
-        <translation type="unfinished"></translation>
+        <translation>下方峰值所占比例的基准窗口，单位为 token</translation>
     </message>
     <message>
         <source>Requests</source>
-        <translation type="unfinished"></translation>
+        <translation>请求数</translation>
     </message>
     <message>
         <source>Requests to the model, one per recorded request</source>
-        <translation type="unfinished"></translation>
+        <translation>发给模型的请求，每个已记录的请求对应一个</translation>
     </message>
     <message>
         <source>Tokens sent in requests</source>
-        <translation type="unfinished"></translation>
+        <translation>请求发送的 token 数</translation>
     </message>
     <message>
         <source>Every request&apos;s context (estimated), tool schemas when counted and any fixed overhead, summed over the requests</source>
-        <translation type="unfinished"></translation>
+        <translation>所有请求的上下文（估算值）、工具 schema（计入时）及固定开销的总和</translation>
     </message>
     <message>
         <source>Read by summaries</source>
-        <translation type="unfinished"></translation>
+        <translation>摘要读取</translation>
     </message>
     <message>
         <source>Tokens the Soft and Full summaries read: the input an LLM summariser is sent, besides the requests. The session does not record it.</source>
-        <translation type="unfinished"></translation>
+        <translation>轻度和完全压缩的摘要所读取的 token 数：即请求之外发送给 LLM 摘要器的输入。会话不记录此项。</translation>
     </message>
     <message>
         <source>Soft and Full compactions that wrote a summary (an LLM call with an LLM summariser)</source>
-        <translation type="unfinished"></translation>
+        <translation>写出了摘要的轻度和完全压缩（使用 LLM 摘要器时即一次 LLM 调用）</translation>
     </message>
     <message>
         <source>Requests at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1级请求数</translation>
     </message>
     <message>
         <source>Requests whose estimate before compaction reached Warn: results offloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩前估算达到预警级的请求：卸载结果</translation>
     </message>
     <message>
         <source>Requests whose estimate before compaction reached Soft: the older half of the head summarised</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩前估算达到轻度级的请求：摘要头部较早的一半</translation>
     </message>
     <message>
         <source>Requests whose estimate before compaction reached Full: the whole head summarised</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩前估算达到完全级的请求：摘要整个头部</translation>
     </message>
     <message>
         <source>Requests whose estimate before compaction reached Emergency: summarised without an LLM call and offloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩前估算达到紧急级的请求：不调用 LLM 进行摘要，并卸载结果</translation>
     </message>
     <message>
         <source>Offloads</source>
-        <translation type="unfinished">卸载</translation>
+        <translation>卸载</translation>
     </message>
     <message>
         <source>Tool results moved to files, when the tool finished (gate 1) and at compaction (gate 2)</source>
-        <translation type="unfinished"></translation>
+        <translation>移入文件的工具结果，包括工具完成时（关口 1）和压缩时（关口 2）</translation>
     </message>
     <message>
         <source>Peak before compaction</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩前峰值</translation>
     </message>
     <message>
         <source>The highest share of the window a request reached before its compaction: what chose the tier</source>
-        <translation type="unfinished"></translation>
+        <translation>请求在压缩前达到的最高窗口占比：层级由它决定</translation>
     </message>
     <message>
         <source>Peak after compaction</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩后峰值</translation>
     </message>
     <message>
         <source>The highest share of the window a request was sent with</source>
-        <translation type="unfinished"></translation>
+        <translation>请求发送时的最高窗口占比</translation>
     </message>
     <message>
         <source>Re&amp;set to session policy</source>
-        <translation type="unfinished"></translation>
+        <translation>重置为会话策略(&amp;S)</translation>
     </message>
     <message>
         <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个 token</translation>
     </message>
     <message>
         <source>Restore the whole policy the session runs with: window %1; Warn %2, Soft %3, Full %4, Emergency %5; tail %6 messages; offload at tool time above %7 bytes, at compaction above %8 bytes; %9 tokens reserved for output; tool schemas %10</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复会话正在使用的完整策略：窗口 %1；预警 %2，轻度 %3，完全 %4，紧急 %5；尾部 %6 条消息；工具执行时超过 %7 字节即卸载，压缩时超过 %8 字节即卸载；为输出预留 %9 个 token；工具 schema %10</translation>
     </message>
     <message>
         <source>counted</source>
-        <translation type="unfinished"></translation>
+        <translation>计入</translation>
     </message>
     <message>
         <source>not counted</source>
-        <translation type="unfinished"></translation>
+        <translation>不计入</translation>
     </message>
     <message>
         <source>not recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>未记录</translation>
     </message>
     <message>
         <source>A tier is chosen on a request&apos;s estimate before compaction; the compaction then brings it down, so the peak after compaction can stay below the Emergency threshold.</source>
-        <translation type="unfinished"></translation>
+        <translation>层级依据请求在压缩前的估算选定；随后压缩会将其降下来，因此压缩后峰值可能始终低于紧急阈值。</translation>
     </message>
 </context>
 <context>
@@ -5206,7 +5209,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>%1 threshold</source>
-        <translation>%1 阈值</translation>
+        <translation>%1阈值</translation>
     </message>
     <message>
         <source>Selected request</source>
@@ -5300,31 +5303,31 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>% of window</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口占比（%）</translation>
     </message>
     <message>
         <source>Measure every line as a share of one context window (the what-if&apos;s, when it has its own)</source>
-        <translation type="unfinished"></translation>
+        <translation>以同一上下文窗口的占比衡量所有曲线（假设有自己的窗口时，使用假设的窗口）</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished">token 数</translation>
+        <translation>token 数</translation>
     </message>
     <message>
         <source>Measure every line in tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>以 token 数衡量所有曲线</translation>
     </message>
     <message>
         <source>Show all</source>
-        <translation type="unfinished"></translation>
+        <translation>显示全部</translation>
     </message>
     <message>
         <source>Show every request again (0). The wheel zooms, a drag or Shift+wheel pans, + and - zoom, Left and Right move the selected request.</source>
-        <translation type="unfinished"></translation>
+        <translation>重新显示所有请求（0）。滚轮缩放，拖动或 Shift+滚轮平移，+ 和 - 缩放，左右方向键移动所选请求。</translation>
     </message>
     <message>
         <source>Requests %1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1–%2（共 %3 个）</translation>
     </message>
 </context>
 <context>
