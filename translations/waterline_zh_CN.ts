@@ -1635,26 +1635,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>为已记录的会话和压缩策略评分：每个请求需要哪些事实（即其回答用到的事实），视图将其中多少原样保留、摘要或保留为可找回，哪些丢失了，以及在使用提示词缓存时这些请求的成本。FILE_OR_SESSION 是对话记录文件，或配合 --db 使用时已存储会话的 ID。</translation>
     </message>
     <message>
-        <source>Context window in tokens (default as for simulate).</source>
-        <translation>上下文窗口大小，单位为 token（默认值与 simulate 相同）。</translation>
-    </message>
-    <message>
-        <source>Gate 2 offload size in bytes (default 4000).</source>
-        <translation>关口 2 的卸载大小，单位为字节（默认 4000）。</translation>
-    </message>
-    <message>
-        <source>Gate 1 offload size in bytes (default 10000).</source>
-        <translation>关口 1 的卸载大小，单位为字节（默认 10000）。</translation>
-    </message>
-    <message>
-        <source>Tokens every request carried besides its messages and tool schemas (default: as simulate).</source>
-        <translation>每个请求除消息和工具 schema 之外携带的 token 数（默认值与 simulate 相同）。</translation>
-    </message>
-    <message>
-        <source>How new summaries are made: extractive (default), or size:TOKENS.</source>
-        <translation>新摘要的生成方式：extractive（默认，抽取式），或 size:TOKENS。</translation>
-    </message>
-    <message>
         <source>A file of several sessions: the session to score, counted from 0.</source>
         <translation>包含多个会话的文件：要评分的会话，从 0 开始计数。</translation>
     </message>
@@ -1673,10 +1653,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
     <message>
         <source>--format: unknown format &apos;%1&apos;</source>
         <translation>--format：未知格式 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>--%1: &apos;%2&apos; is not a fraction of the window in (0, 1]</source>
-        <translation>--%1：&apos;%2&apos; 不是 (0, 1] 范围内的窗口比例</translation>
     </message>
     <message>
         <source>warning: the price override for &apos;%1&apos; is not an object of prices &gt;= 0; ignored</source>

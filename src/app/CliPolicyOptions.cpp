@@ -15,17 +15,12 @@ namespace wl::cli {
 namespace {
 constexpr qint64 maxTail = 1'000'000;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("waterline-cli", text);
-}
-
 std::optional<double> parseThreshold(const QString &option, const QString &value, QString *error)
 {
     bool ok = false;
     const double v = value.toDouble(&ok);
     if (!ok || !std::isfinite(v) || v <= 0 || v > 1) {
-        *error = tr("%1: '%2' is not a fraction of the window in (0, 1]").arg(option, value);
+        *error = QCoreApplication::translate("waterline-cli", "%1: '%2' is not a fraction of the window in (0, 1]").arg(option, value);
         return std::nullopt;
     }
     return v;
@@ -33,23 +28,23 @@ std::optional<double> parseThreshold(const QString &option, const QString &value
 } // namespace
 
 PolicyOptions::PolicyOptions()
-    : m_window(u"window"_s, tr("Context window in tokens (default: the stored session's policy, else the model's window "
+    : m_window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default: the stored session's policy, else the model's window "
                                "from the model table, else 128000)."), u"N"_s)
-    , m_warn(u"warn"_s, tr("Warn threshold, a fraction of the window (default 0.60)."), u"F"_s)
-    , m_soft(u"soft"_s, tr("Soft threshold (default 0.70)."), u"F"_s)
-    , m_full(u"full"_s, tr("Full threshold (default 0.80)."), u"F"_s)
-    , m_emergency(u"emergency"_s, tr("Emergency threshold (default 0.95)."), u"F"_s)
-    , m_tail(u"tail"_s, tr("Messages always kept at the end of the view (default 6)."), u"N"_s)
-    , m_offload(u"offload-threshold"_s, tr("Tool results larger than this are offloaded at compaction (gate 2, default 4000)."), u"BYTES"_s)
-    , m_toolTime(u"offload-at-tool-time"_s, tr("Tool results larger than this are offloaded when the tool finishes (gate 1, default 10000)."),
+    , m_warn(u"warn"_s, QCoreApplication::translate("waterline-cli", "Warn threshold, a fraction of the window (default 0.60)."), u"F"_s)
+    , m_soft(u"soft"_s, QCoreApplication::translate("waterline-cli", "Soft threshold (default 0.70)."), u"F"_s)
+    , m_full(u"full"_s, QCoreApplication::translate("waterline-cli", "Full threshold (default 0.80)."), u"F"_s)
+    , m_emergency(u"emergency"_s, QCoreApplication::translate("waterline-cli", "Emergency threshold (default 0.95)."), u"F"_s)
+    , m_tail(u"tail"_s, QCoreApplication::translate("waterline-cli", "Messages always kept at the end of the view (default 6)."), u"N"_s)
+    , m_offload(u"offload-threshold"_s, QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded at compaction (gate 2, default 4000)."), u"BYTES"_s)
+    , m_toolTime(u"offload-at-tool-time"_s, QCoreApplication::translate("waterline-cli", "Tool results larger than this are offloaded when the tool finishes (gate 1, default 10000)."),
                  u"BYTES"_s)
-    , m_overheadOption(u"overhead"_s, tr("Tokens every request carried besides its messages and tool schemas (default: estimated "
+    , m_overheadOption(u"overhead"_s, QCoreApplication::translate("waterline-cli", "Tokens every request carried besides its messages and tool schemas (default: estimated "
                                     "from the reported input tokens for transcripts without their system prompt or tools; 0 for none)."),
                   u"TOKENS"_s)
-    , m_summary(u"summary"_s, tr("How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
+    , m_summary(u"summary"_s, QCoreApplication::translate("waterline-cli", "How new summaries are made: extractive (default), or size:TOKENS for a fixed size "
                                  "('size' alone: the mean of the source's own summaries, else 600)."),
                 u"MODEL"_s, u"extractive"_s)
-    , m_schemas(u"count-tool-schemas"_s, tr("Count tool schemas in the ratio: on (default) or off."), u"on|off"_s)
+    , m_schemas(u"count-tool-schemas"_s, QCoreApplication::translate("waterline-cli", "Count tool schemas in the ratio: on (default) or off."), u"on|off"_s)
 {
 }
 
@@ -86,13 +81,13 @@ bool PolicyOptions::read(const QCommandLineParser &parser, QString *error)
             return false;
         m_summaryModel = SummaryModel::fixedSize(*tokens);
     } else if (s != "extractive"_L1) {
-        *error = tr("--summary: '%1' is not 'extractive' or 'size:TOKENS'").arg(s);
+        *error = QCoreApplication::translate("waterline-cli", "--summary: '%1' is not 'extractive' or 'size:TOKENS'").arg(s);
         return false;
     }
     if (parser.isSet(m_schemas)) {
         const QString v = parser.value(m_schemas);
         if (v != "on"_L1 && v != "off"_L1) {
-            *error = tr("--count-tool-schemas: '%1' is not 'on' or 'off'").arg(v);
+            *error = QCoreApplication::translate("waterline-cli", "--count-tool-schemas: '%1' is not 'on' or 'off'").arg(v);
             return false;
         }
         m_countSchemas = v == "on"_L1;
@@ -117,10 +112,10 @@ bool PolicyOptions::applyTo(CompactionPolicy &policy, QString *error) const
         const QString low = options[i]->names().constFirst();
         const QString high = options[i - 1]->names().constFirst();
         if (m_thresholds[i])
-            *error = tr("--%1: %2 is below the %3 threshold %4 (need warn <= soft <= full <= emergency)")
+            *error = QCoreApplication::translate("waterline-cli", "--%1: %2 is below the %3 threshold %4 (need warn <= soft <= full <= emergency)")
                          .arg(low).arg(*fields[i]).arg(high).arg(*fields[i - 1]);
         else
-            *error = tr("--%1: %2 is above the %3 threshold %4 (need warn <= soft <= full <= emergency)")
+            *error = QCoreApplication::translate("waterline-cli", "--%1: %2 is above the %3 threshold %4 (need warn <= soft <= full <= emergency)")
                          .arg(high).arg(*fields[i - 1]).arg(low).arg(*fields[i]);
         return false;
     }
