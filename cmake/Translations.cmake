@@ -9,6 +9,8 @@
 # fails on any string left untranslated.
 
 set(WATERLINE_TS_FILES ${PROJECT_SOURCE_DIR}/translations/waterline_zh_CN.ts)
+# English needs no translation, only its plural forms ("1 message", "343 messages" for "%n message(s)").
+set(WATERLINE_PLURALS_TS ${PROJECT_SOURCE_DIR}/translations/waterline_en.ts)
 
 # Every source file under src/ is scanned, whichever target it belongs to.
 file(GLOB_RECURSE WATERLINE_I18N_SOURCES CONFIGURE_DEPENDS
@@ -25,6 +27,14 @@ qt_add_lupdate(
     LUPDATE_TARGET waterline_lupdate
     NO_GLOBAL_TARGET
     OPTIONS ${WATERLINE_LUPDATE_OPTIONS})
+qt_add_lupdate(
+    TS_FILES ${WATERLINE_PLURALS_TS}
+    SOURCES ${WATERLINE_I18N_SOURCES}
+    INCLUDE_DIRECTORIES ${WATERLINE_I18N_INCLUDES}
+    LUPDATE_TARGET waterline_lupdate_plurals
+    NO_GLOBAL_TARGET
+    OPTIONS ${WATERLINE_LUPDATE_OPTIONS} -pluralonly)
+add_dependencies(waterline_lupdate waterline_lupdate_plurals)
 
 # The same scan, as an lupdate argument file, for the completeness test.
 set(_wl_lst "")
@@ -37,9 +47,9 @@ endforeach()
 set(WATERLINE_LUPDATE_LIST ${CMAKE_BINARY_DIR}/i18n/lupdate-sources.lst)
 file(CONFIGURE OUTPUT ${WATERLINE_LUPDATE_LIST} CONTENT "${_wl_lst}")
 
-set_source_files_properties(${WATERLINE_TS_FILES} PROPERTIES OUTPUT_LOCATION ${CMAKE_BINARY_DIR}/i18n)
+set_source_files_properties(${WATERLINE_TS_FILES} ${WATERLINE_PLURALS_TS} PROPERTIES OUTPUT_LOCATION ${CMAKE_BINARY_DIR}/i18n)
 qt_add_lrelease(
-    TS_FILES ${WATERLINE_TS_FILES}
+    TS_FILES ${WATERLINE_TS_FILES} ${WATERLINE_PLURALS_TS}
     QM_FILES_OUTPUT_VARIABLE WATERLINE_QM_FILES
     LRELEASE_TARGET waterline_lrelease
     NO_GLOBAL_TARGET

@@ -52,7 +52,17 @@ QStringList installTranslations(QCoreApplication &app, const QString &language)
     // A string is found only under the context lupdate recorded for it: the sources call
     // tr() in their class or QCoreApplication::translate() with a literal context.
     install(new QTranslator, u"qtbase"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    const qsizetype before = loaded.size();
     install(new QTranslator, u"waterline"_s, u":/i18n"_s);
+    if (loaded.size() == before) {
+        // No catalogue for this language (the C locale among them): the sources' English, with
+        // English plural forms ("343 messages" for "%n message(s)").
+        auto *english = new QTranslator(&app);
+        if (english->load(u":/i18n/waterline_en.qm"_s) && QCoreApplication::installTranslator(english))
+            loaded.append(english->filePath());
+        else
+            delete english;
+    }
     return loaded;
 }
 

@@ -194,6 +194,7 @@ private Q_SLOTS:
     void loaderFollowsLanguage_data();
     void loaderFollowsLanguage();
     void qtOwnTranslationsLoaded();
+    void englishPluralsRead();
     void noLocalTrHelpers();
     void literalContextsFindTheirTranslation();
     void codePathsSpeakChinese_data();
@@ -339,6 +340,28 @@ void TestTranslations::loaderFollowsLanguage()
     }
     QVERIFY(checked > 100);
     QVERIFY2(failures.isEmpty(), qPrintable(joinFailures(failures, u"strings come out wrong"_s)));
+}
+
+// English needs no translation but its plural forms: "343 messages", not "343 message(s)".
+void TestTranslations::englishPluralsRead()
+{
+    wl::installTranslations(*QCoreApplication::instance(), u"en"_s);
+    QLocale::setDefault(QLocale::c());
+    QCOMPARE(QCoreApplication::translate("wl::MainWindow", "%1: %n message(s)", nullptr, 343).arg(u"Demo"_s), u"Demo: 343 messages"_s);
+    QCOMPARE(QCoreApplication::translate("wl::MainWindow", "%1: %n message(s)", nullptr, 1).arg(u"Demo"_s), u"Demo: 1 message"_s);
+    QCOMPARE(QCoreApplication::translate("wl::MainWindow", ", %n compaction(s)", nullptr, 19), u", 19 compactions"_s);
+    // A language Waterline has no catalogue for gets the English plurals too.
+    wl::installTranslations(*QCoreApplication::instance(), u"C"_s);
+    QCOMPARE(QCoreApplication::translate("wl::MainWindow", ", %n request(s)", nullptr, 152), u", 152 requests"_s);
+    // Every plural string of the sources has both English forms, and none keeps a "(s)".
+    const QString path = QStringLiteral(WATERLINE_SOURCE_DIR "/translations/waterline_en.ts");
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+    const QString ts = QString::fromUtf8(file.readAll());
+    const qsizetype plurals = ts.count(u"numerus=\"yes\""_s);
+    QCOMPARE(plurals, qsizetype(std::count_if(m_committed.cbegin(), m_committed.cend(), [](const TsMessage &m) { return m.numerus; })));
+    QCOMPARE(ts.count(u"<numerusform>"_s), 2 * plurals);
+    QVERIFY(!ts.contains(u"(s)</numerusform>"_s));
 }
 
 void TestTranslations::qtOwnTranslationsLoaded()

@@ -1,0 +1,116 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>TranscriptImport</name>
+    <message numerus="yes">
+        <source>%n record(s) of the main conversation in this sub-agent file were left out</source>
+        <translation>
+            <numerusform>%n record of the main conversation in this sub-agent file was left out</numerusform>
+            <numerusform>%n records of the main conversation in this sub-agent file were left out</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sub-agent (sidechain) record(s) were left out: the main model never saw them</source>
+        <translation>
+            <numerusform>%n sub-agent (sidechain) record was left out: the main model never saw it</numerusform>
+            <numerusform>%n sub-agent (sidechain) records were left out: the main model never saw them</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: session %2 does not exist; the file holds %n session(s)</source>
+        <translation>
+            <numerusform>%1: session %2 does not exist; the file holds %n session</numerusform>
+            <numerusform>%1: session %2 does not exist; the file holds %n sessions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: run %2 does not exist; the file holds %n run(s)</source>
+        <translation>
+            <numerusform>%1: run %2 does not exist; the file holds %n run</numerusform>
+            <numerusform>%1: run %2 does not exist; the file holds %n runs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>waterline-cli</name>
+    <message numerus="yes">
+        <source>--session-id: %1 holds no session &apos;%2&apos;; its %n session(s):</source>
+        <translation>
+            <numerusform>--session-id: %1 holds no session '%2'; its %n session:</numerusform>
+            <numerusform>--session-id: %1 holds no session '%2'; its %n sessions:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>wl::ConversationDelegate</name>
+    <message numerus="yes">
+        <source>%n secret(s) removed</source>
+        <translation>
+            <numerusform>%n secret removed</numerusform>
+            <numerusform>%n secrets removed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>wl::DefinitionMenu</name>
+    <message numerus="yes">
+        <source>%n more: type more letters</source>
+        <translation>
+            <numerusform>%n more: type more letters</numerusform>
+            <numerusform>%n more: type more letters</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>wl::FindBar</name>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n match(es)</source>
+        <translation>
+            <numerusform>at least %n match</numerusform>
+            <numerusform>at least %n matches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>wl::MainWindow</name>
+    <message numerus="yes">
+        <source>%1: %n message(s)</source>
+        <translation>
+            <numerusform>%1: %n message</numerusform>
+            <numerusform>%1: %n messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n request(s)</source>
+        <translation>
+            <numerusform>, %n request</numerusform>
+            <numerusform>, %n requests</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n compaction(s)</source>
+        <translation>
+            <numerusform>, %n compaction</numerusform>
+            <numerusform>, %n compactions</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>wl::ThresholdsPanel</name>
+    <message numerus="yes">
+        <source>Replayed %n request(s) in %1 ms</source>
+        <translation>
+            <numerusform>Replayed %n request in %1 ms</numerusform>
+            <numerusform>Replayed %n requests in %1 ms</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
