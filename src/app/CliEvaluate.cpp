@@ -10,6 +10,7 @@
 #include "score/PriceTable.h"
 #include "score/RecordedRun.h"
 #include "score/RunScorer.h"
+#include "score/SessionScoring.h"
 #include "settings/AppSettings.h"
 #include "store/SessionStore.h"
 #include "whatif/ReplayInput.h"
@@ -177,20 +178,17 @@ int runEvaluate(const QStringList &arguments)
     prices.applyOverrides(AppSettings().priceOverrides(), &priceProblems);
     for (const QString &p : std::as_const(priceProblems))
         printError(QCoreApplication::translate("waterline-cli", "warning: the price override for '%1' is not an object of prices >= 0; ignored").arg(p));
-    const QString model = parser.isSet(priceModel) ? parser.value(priceModel) : loaded.replay.model;
-    const std::optional<PriceTable::Entry> entry = prices.lookup(model);
-    const CacheProtocol protocol = entry ? entry->protocol : PriceTable::protocolFor(model);
-    const std::optional<Price> price = entry ? std::optional(entry->price) : std::nullopt;
-
     const ReplayInput &replay = loaded.replay;
-    const std::shared_ptr<const ScoreBasis> basis =
-        ScoreBasis::build(replay.history, replay.requestEnds, replay.requestIndexes, loaded.reportedOutput);
-    RunScorer recorded(basis, protocol, price);
-    loaded.recorded.replay(replay, recorded.observer());
-    RunScorer whatIf(basis, protocol, price);
+    const std::shared_ptr<const SessionScoring> scoring = SessionScoring::build(
+        replay, loaded.recorded, loaded.reportedOutput, prices, parser.isSet(priceModel) ? parser.value(priceModel) : QString());
+    const QString model = scoring->model();
+    const CacheProtocol protocol = scoring->protocol();
+    const ScoreBasis *basis = &scoring->basis();
+    RunScorer whatIf = scoring->scorer();
     Simulator::Input simulation = replay.simulatorInput(policy, policyOptions.summaryModel());
     simulation.observer = whatIf.observer();
     Simulator::simulate(simulation);
+    const RunScore &recordedScore = scoring->recorded();
 
     if (parser.isSet(json)) {
         auto withModel = [&](const RunScore &score) {
@@ -201,11 +199,11 @@ int runEvaluate(const QStringList &arguments)
             o.insert(u"cost"_s, cost);
             return o;
         };
-        printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{u"recorded"_s, withModel(recorded.score())},
+        printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{u"recorded"_s, withModel(recordedScore)},
                                                              {u"whatif"_s, withModel(whatIf.score())}})
                                        .toJson(QJsonDocument::Compact)));
     } else {
-        printOut(textReport(recorded.score(), whatIf.score(), *basis, model, protocol));
+        printOut(textReport(recordedScore, whatIf.score(), *basis, model, protocol));
     }
     return Ok;
 }

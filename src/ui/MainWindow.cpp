@@ -17,6 +17,7 @@
 #include "offloads/OffloadsPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
+#include "thresholds/PolicyScoreView.h"
 #include "thresholds/ThresholdsPanel.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
@@ -486,6 +487,7 @@ void MainWindow::linkSelection()
 {
     // One selection for every view: each reports what the user chose and follows the link.
     m_selection = new SelectionLink(&m_sessions->session(), this);
+    connect(m_thresholdsPanel->scoreView(), &PolicyScoreView::requestChosen, m_selection, &SelectionLink::selectRequest);
     connect(m_timelinePanel, &TimelinePanel::requestChosen, m_selection, &SelectionLink::selectRequest);
     connect(m_timelinePanel, &TimelinePanel::compactionChosen, m_selection, &SelectionLink::selectRecord);
     connect(m_compactionsPanel, &CompactionsPanel::recordSelected, m_selection, &SelectionLink::selectRecord);
@@ -651,6 +653,7 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_thresholdsPanel->setRecordedTotals(session.recordedTotals());
     m_agentStatus->setSession(session);
     m_whatIf->setSession(session.simulatorInput());
+    m_whatIf->scoreSession(session, m_settings->priceOverrides());
     m_whatIf->request(m_thresholdsPanel->policy());
 
     updateSessionStatus();

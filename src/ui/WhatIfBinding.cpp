@@ -1,9 +1,14 @@
 #include "WhatIfBinding.h"
 
 #include "common/BackgroundRunner.h"
+#include "score/PriceTable.h"
+#include "score/RecordedRun.h"
+#include "score/SessionScoring.h"
+#include "thresholds/PolicyScoreView.h"
 #include "thresholds/ThresholdsPanel.h"
 #include "timeline/TimelineModel.h"
 #include "whatif/WhatIfSession.h"
+#include "workbench/LoadedSession.h"
 
 #include <QElapsedTimer>
 
@@ -15,6 +20,7 @@ struct Run
     CompactionPolicy policy;
     SimulationResult result;
     qint64 elapsedMs = 0;
+    std::optional<RunScore> score;
 };
 } // namespace
 
@@ -23,6 +29,7 @@ WhatIfBinding::WhatIfBinding(ThresholdsPanel *panel, TimelineModel *timeline, QO
     , m_panel(panel)
     , m_timeline(timeline)
     , m_runner(new BackgroundRunner(BackgroundRunner::Policy::LatestOnly, this))
+    , m_scorer(new BackgroundRunner(BackgroundRunner::Policy::LatestOnly, this))
 {
     qRegisterMetaType<wl::CompactionPolicy>();
     qRegisterMetaType<wl::SimulationResult>();
@@ -40,21 +47,69 @@ WhatIfBinding::~WhatIfBinding() = default;
 void WhatIfBinding::setSession(const Simulator::Input &input)
 {
     m_runner->cancel(); // a result for the session before is not this one's
+    m_scorer->cancel();
     m_session = std::make_shared<const WhatIfSession>(input);
+    m_scoring.reset();
+    m_requested = false;
+    if (m_panel)
+        m_panel->scoreView()->setScoring(nullptr);
+}
+
+void WhatIfBinding::scoreSession(const LoadedSession &session, const QJsonObject &priceOverrides)
+{
+    m_scorer->cancel();
+    if (session.isEmpty() || session.requestCount() == 0)
+        return;
+    if (m_panel)
+        m_panel->scoreView()->setPending();
+    QList<qint64> reportedOutput;
+    reportedOutput.reserve(session.requests.size());
+    for (const RequestRecord &r : session.requests)
+        reportedOutput.append(r.outputTokens.value_or(-1));
+    m_scorer->run([replay = session.replay, requests = session.requests, overlays = session.overlays, records = session.records,
+                   reportedOutput, priceOverrides](QString &) {
+        PriceTable prices = PriceTable::builtIn();
+        prices.applyOverrides(priceOverrides);
+        const RecordedRun recorded = RecordedRun::fromStored(replay, requests, overlays, records);
+        return SessionScoring::build(replay, recorded, reportedOutput, prices);
+    }, [this](const std::shared_ptr<const SessionScoring> &scoring, const QString &) {
+        if (!scoring)
+            return;
+        m_scoring = scoring;
+        if (m_panel)
+            m_panel->scoreView()->setScoring(scoring);
+        Q_EMIT scoringReady();
+        if (m_requested)
+            request(m_lastPolicy); // the shown what-if, scored
+    });
 }
 
 void WhatIfBinding::request(const CompactionPolicy &policy)
 {
     if (!m_session)
         return;
-    m_runner->run([session = m_session, policy](QString &) {
+    m_lastPolicy = policy;
+    m_requested = true;
+    m_runner->run([session = m_session, scoring = m_scoring, policy](QString &) {
         QElapsedTimer timer;
         timer.start();
-        Run run{policy, session->simulate(policy)};
+        Run run{policy, {}};
+        if (scoring) {
+            RunScorer scorer = scoring->scorer();
+            run.result = session->simulate(policy, scorer.observer());
+            run.score = scorer.score();
+        } else {
+            run.result = session->simulate(policy);
+        }
         run.elapsedMs = timer.elapsed();
         return run;
     }, [this](const Run &run, const QString &) {
         show(run.policy, run.result, run.elapsedMs);
+        if (run.score) {
+            if (m_panel)
+                m_panel->scoreView()->setWhatIf(*run.score);
+            Q_EMIT scoreReady(*run.score);
+        }
         Q_EMIT resultReady(run.policy, run.result, run.elapsedMs);
     });
 }

@@ -2,6 +2,7 @@
 
 #include "whatif/Simulator.h"
 
+#include <QJsonObject>
 #include <QObject>
 
 #include <memory>
@@ -9,7 +10,10 @@
 namespace wl {
 
 class BackgroundRunner;
+class SessionScoring;
 class ThresholdsPanel;
+struct LoadedSession;
+struct RunScore;
 class TimelineModel;
 class WhatIfSession;
 
@@ -28,6 +32,11 @@ public:
 
     // The recorded session (its policy field is ignored); drops what was asked for the one before.
     void setSession(const Simulator::Input &input);
+    // Scores every run of `session` (coverage of the facts its requests used, cost with prompt
+    // caching at the prices with `priceOverrides`): the session's facts are found once, off the GUI
+    // thread, then each run is scored in the same pass as its replay.
+    void scoreSession(const LoadedSession &session, const QJsonObject &priceOverrides);
+    std::shared_ptr<const SessionScoring> scoring() const { return m_scoring; }
     // The session the runs replay, with the caches they share (null before a session is set).
     std::shared_ptr<const WhatIfSession> session() const { return m_session; }
 
@@ -37,6 +46,8 @@ public:
 
 Q_SIGNALS:
     void resultReady(const wl::CompactionPolicy &policy, const wl::SimulationResult &result, qint64 elapsedMs);
+    void scoringReady();
+    void scoreReady(const wl::RunScore &score);
 
 private:
     void show(const CompactionPolicy &policy, const SimulationResult &result, qint64 elapsedMs);
@@ -44,7 +55,11 @@ private:
     ThresholdsPanel *m_panel;
     TimelineModel *m_timeline;
     BackgroundRunner *m_runner;
+    BackgroundRunner *m_scorer;  // builds a session's scoring, latest only
     std::shared_ptr<const WhatIfSession> m_session;
+    std::shared_ptr<const SessionScoring> m_scoring;
+    CompactionPolicy m_lastPolicy;
+    bool m_requested = false;
 };
 
 } // namespace wl

@@ -18,8 +18,14 @@ WhatIfSession::~WhatIfSession() = default;
 
 SimulationResult WhatIfSession::simulate(const CompactionPolicy &policy) const
 {
+    return simulate(policy, {});
+}
+
+SimulationResult WhatIfSession::simulate(const CompactionPolicy &policy, std::function<void(const Simulator::Step &)> observer) const
+{
     Simulator::Input withPolicy = m_input;
     withPolicy.policy = policy;
+    withPolicy.observer = std::move(observer);
     return Simulator::simulate(withPolicy);
 }
 

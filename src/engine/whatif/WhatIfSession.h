@@ -24,6 +24,8 @@ public:
 
     // The session replayed under `policy` (docs/COMPACTION.md section 10).
     SimulationResult simulate(const CompactionPolicy &policy) const;
+    // The same, handing `observer` every replayed request's step (a scorer of the run).
+    SimulationResult simulate(const CompactionPolicy &policy, std::function<void(const Simulator::Step &)> observer) const;
 
     const Simulator::Input &input() const { return m_input; }
     // How many messages' facts and simulated offloads the runs so far left for the next one.

@@ -1,5 +1,7 @@
 #include "ThresholdsPanel.h"
 
+#include "PolicyScoreView.h"
+
 #include "TierStyle.h"
 
 #include <QCheckBox>
@@ -187,6 +189,8 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     layout->addWidget(tiersBox);
     layout->addWidget(otherBox);
     layout->addWidget(totalsBox);
+    m_scoreView = new PolicyScoreView(content);
+    layout->addWidget(m_scoreView);
     layout->addLayout(buttons);
     layout->addStretch();
     auto *scroll = new QScrollArea(this);

@@ -16,6 +16,8 @@ class QSpinBox;
 
 namespace wl {
 
+class PolicyScoreView;
+
 // The Thresholds dock: every live-tunable policy setting. Each edit emits
 // policyEdited() at once (the what-if runner coalesces); the four thresholds are
 // kept in order by pushing neighbours along, and a neighbour pushed aside goes back
@@ -54,6 +56,8 @@ public:
 
     void setRecordedTotals(const SimulationTotals &totals);
     void setWhatIfTotals(const SimulationTotals &totals, qint64 elapsedMs);
+    // Coverage and cost, recorded against what-if (fed by the what-if binding).
+    PolicyScoreView *scoreView() const { return m_scoreView; }
 
     // Test hooks: the four threshold sliders (per mille) in tier order.
     QSlider *thresholdSlider(Tier tier) const;
@@ -95,6 +99,7 @@ private:
     std::array<std::array<QLabel *, 2>, TotalsRowCount> m_totals{}; // columns: recorded, what-if
     QLabel *m_totalsNote = nullptr;
     QLabel *m_timing = nullptr;
+    PolicyScoreView *m_scoreView = nullptr;
 };
 
 } // namespace wl

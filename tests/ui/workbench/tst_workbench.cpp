@@ -4,7 +4,12 @@
 #include "compactions/CompactionsPanel.h"
 #include "context/ContextModels.h"
 #include "context/ContextPanel.h"
+#include "thresholds/PolicyScoreView.h"
 #include "thresholds/ThresholdsPanel.h"
+#include "WhatIfBinding.h"
+#include "score/PriceTable.h"
+#include "score/RecordedRun.h"
+#include "score/SessionScoring.h"
 #include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePanel.h"
@@ -14,6 +19,8 @@
 
 #include "store/SessionStore.h"
 
+#include <QListWidget>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -33,6 +40,7 @@ private Q_SLOTS:
     void demoHasEveryTier();
     void selectingARequestUpdatesTheDocks();
     void applyStoresThePolicy();
+    void thresholdsDockScoresThePolicy();
 
 private:
     QTemporaryDir m_dir;
@@ -128,6 +136,52 @@ void TestWorkbench::applyStoresThePolicy()
     QVERIFY(CompactionPolicy::fromJson(store.session(m_demo.sessionId)->policy, &stored, &error));
     QCOMPARE(stored.full, 0.75);
     QCOMPARE(window.session().policy.full, 0.75);
+}
+
+// The dock shows coverage and cost, recorded against what-if, computed as `waterline-cli evaluate`
+// computes them; a lost fact opens the request that needed it.
+void TestWorkbench::thresholdsDockScoresThePolicy()
+{
+    MainWindow window;
+    PolicyScoreView *view = window.thresholdsPanel()->scoreView();
+    QVERIFY(view);
+    window.showSession(m_session);
+    auto *binding = window.findChild<WhatIfBinding *>();
+    QVERIFY(binding);
+    QTRY_VERIFY_WITH_TIMEOUT(binding->scoring() != nullptr, 30000);
+
+    // The recorded column, as the engine scores the recorded views.
+    QList<qint64> reported;
+    for (const RequestRecord &r : m_session.requests)
+        reported.append(r.outputTokens.value_or(-1));
+    const auto expected = SessionScoring::build(m_session.replay,
+        RecordedRun::fromStored(m_session.replay, m_session.requests, m_session.overlays, m_session.records), reported,
+        PriceTable::builtIn());
+    const QLocale locale;
+    QCOMPARE(view->cell(PolicyScoreView::CoverageRow, false),
+             locale.toString(100.0 * expected->recorded().coverage.coverage(), 'f', 1) + u" %"_s);
+    QCOMPARE(view->cell(PolicyScoreView::NeededRow, false), locale.toString(expected->recorded().coverage.needed));
+    QVERIFY(expected->recorded().coverage.needed > 0);
+
+    // A what-if that keeps almost nothing loses facts; each one names its request.
+    CompactionPolicy tight = m_session.policy;
+    tight.contextWindow = 8000;
+    tight.tailMessages = 2;
+    QSignalSpy whatIf(binding, &WhatIfBinding::scoreReady);
+    QSignalSpy results(binding, &WhatIfBinding::resultReady);
+    binding->request(tight);
+    // A run for the session's own policy may still be delivered first; the score comes with its result.
+    QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty() && results.constLast().at(0).value<CompactionPolicy>() == tight, 30000);
+    QVERIFY(!whatIf.isEmpty());
+    const int lost = locale.toInt(view->cell(PolicyScoreView::LostRow, true));
+    QVERIFY2(lost > 0, qPrintable(view->cell(PolicyScoreView::LostRow, true)));
+    QVERIFY(locale.toInt(view->cell(PolicyScoreView::LostRow, false)) < lost);
+    QCOMPARE(view->lostList()->count(), std::min(lost, 200) + (lost > 200 ? 1 : 0));
+    QListWidgetItem *first = view->lostList()->item(0);
+    const int request = first->data(PolicyScoreView::RequestRole).toInt();
+    QVERIFY(request > 0);
+    Q_EMIT view->lostList()->itemActivated(first);
+    QCOMPARE(window.selectedRequest(), request);
 }
 
 QTEST_MAIN(TestWorkbench)
