@@ -500,11 +500,13 @@ private:
             QString item = action.describe(m_root) + u" failed"_s;
             if (!action.errorLine.isEmpty())
                 item += u": "_s + cut(action.errorLine, 90);
+            const Action *retry = retryOf(a);
+            const QString again = retry ? retry->describe(m_root) : QString();
             const QString next = followUp(action.resultIndex);
-            if (!next.isEmpty())
+            if (!next.isEmpty() && next != again) // the retry itself is said once, with its outcome
                 item += u" \u2192 next: "_s + cut(next, 110);
-            if (const Action *retry = retryOf(a)) {
-                item += u" \u2192 then "_s + retry->describe(m_root);
+            if (retry) {
+                item += u" \u2192 then "_s + again;
                 item += retry->resultIndex < 0 ? u": no result yet"_s : retry->failed ? u": failed"_s : u": passed"_s;
             }
             cutInPlace(item, 300);

@@ -558,7 +558,7 @@ void TestExtractiveSummarizer::triedThenRetried_data()
                      Message::assistant(QString(), {call(u"b"_s, u"bash"_s, args({{u"command"_s, u"make all"_s}}))}),
                      Message::toolResult(u"b"_s, u"Error: still no rule\nexit code 2"_s)},
                     1)
-        << u"- ran \"make all\" failed: Error: no rule \u2192 next: ran \"make all\" \u2192 then ran \"make all\": failed\n"
+        << u"- ran \"make all\" failed: Error: no rule \u2192 then ran \"make all\": failed\n"
            u"- ran \"make all\" failed: Error: still no rule"_s;
     QTest::newRow("edit-fails-then-applies")
         << numbered({Message::user(u"edit"_s),
@@ -567,7 +567,7 @@ void TestExtractiveSummarizer::triedThenRetried_data()
                      Message::assistant(QString(), {call(u"b"_s, u"edit_file"_s, args({{u"path"_s, u"src/x.c"_s}}))}),
                      Message::toolResult(u"b"_s, u"edited"_s)},
                     1)
-        << u"- edited src/x.c failed: Error: old text not found \u2192 next: edited src/x.c \u2192 then edited src/x.c: passed"_s;
+        << u"- edited src/x.c failed: Error: old text not found \u2192 then edited src/x.c: passed"_s;
     // Near miss: another command afterwards is no second attempt.
     QTest::newRow("unrelated-command-is-no-retry")
         << numbered({Message::user(u"go"_s),
