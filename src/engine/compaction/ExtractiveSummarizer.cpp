@@ -36,10 +36,14 @@ constexpr qsizetype kIntentChars = 400;
 constexpr qsizetype kLaterChars = 160;
 constexpr qsizetype kShortUserMessage = 400; // longer later messages are new tasks, not corrections
 constexpr int kMaxLater = 3;
-constexpr int kMaxDecisions = 4;
+constexpr int kMaxDecisions = 5;
 constexpr int kMaxTried = 4;
 constexpr int kMaxNextLines = MessageScan::kMaxPlanLines;
-constexpr int kMaxProgressFiles = 12;
+constexpr int kMaxCreatedFiles = 8;
+constexpr int kMaxEditedFiles = 10;
+constexpr int kMaxReadFiles = 6;
+constexpr qsizetype kMaxFilesLine = 360; // the rest of the anchor is for the commands
+constexpr int kMaxIntentionLooks = 3;    // assistant messages with text searched for "Now let me..."
 constexpr int kMaxProgressCommands = 6;
 
 struct Action
@@ -122,6 +126,9 @@ public:
         out.anchors.setValue(AnchorKind::TriedSolution, tried());
         out.anchors.setValue(AnchorKind::NextStep, nextSteps());
         if (m_hasPrevious) {
+            // Decisions and failed attempts of the previous checkpoint still hold: they lead the new ones.
+            unite(out.anchors, AnchorKind::KeyDecision);
+            unite(out.anchors, AnchorKind::TriedSolution);
             // What the new messages cannot say, the previous checkpoint still knows.
             for (AnchorKind kind : kAllAnchorKinds) {
                 if (kind != AnchorKind::UserIntent && isUnknownAnchorValue(out.anchors.value(kind)))
@@ -141,6 +148,27 @@ public:
     }
 
 private:
+    // The previous checkpoint's items of `kind` followed by the new ones (each once, at its newest
+    // place), the oldest dropped when they do not fit.
+    void unite(Anchors &anchors, AnchorKind kind) const
+    {
+        const QString &old = m_previous.anchors.value(kind);
+        const QString &incoming = anchors.value(kind);
+        if (isUnknownAnchorValue(old) || isUnknownAnchorValue(incoming))
+            return;
+        QStringList items;
+        for (const QString &text : {old, incoming}) {
+            for (QStringView line : QStringView(text).tokenize(u'\n')) {
+                const QString item = line.trimmed().toString();
+                if (item.isEmpty() || isUnknownAnchorValue(item))
+                    continue;
+                items.removeAll(item);
+                items << item;
+            }
+        }
+        anchors.setValue(kind, bulletBlock(items, ExtractiveSummarizer::kMaxAnchorChars));
+    }
+
     void appendLabel(QString &out, int index) const
     {
         const qint64 id = m_messages.at(index)->id;
@@ -250,6 +278,24 @@ private:
                 common = common.left(common.left(n).lastIndexOf(u'/') + 1);
             }
         }
+        if (first)
+            return;
+        // Files read in the same project widen the root to it (a read elsewhere, a log in /tmp, does not).
+        for (const Action &action : m_actions) {
+            if (action.call->kind != ToolKind::Read || action.failed)
+                continue;
+            for (const QString &path : action.call->paths) {
+                if (!path.startsWith(u'/') || path.startsWith(common))
+                    continue;
+                qsizetype n = 0;
+                const qsizetype limit = std::min(common.size(), path.size());
+                while (n < limit && common[n] == path[n])
+                    ++n;
+                const QString wider = common.left(common.left(n).lastIndexOf(u'/') + 1);
+                if (wider.count(u'/') >= 4)
+                    common = wider;
+            }
+        }
         if (common.count(u'/') >= 3)
             m_root = common;
     }
@@ -297,7 +343,6 @@ private:
     QString progress() const
     {
         std::deque<QString> keep;
-        ShownList files;
         // Each command once, at its latest successful run, in the order of those runs: found newest first.
         QVarLengthArray<QStringView, 16> commands;
         for (auto action = m_actions.crbegin(); action != m_actions.crend(); ++action) {
@@ -307,21 +352,54 @@ private:
                     commands.append(command);
             }
         }
-        for (const Action &action : m_actions) {
-            if (!action.failed && action.call->kind == ToolKind::Edit) {
-                for (const QString &path : action.call->paths)
-                    files.append(pathLineView(*action.call, shown(path), 160, &keep));
+        // The artifact trail: each file once, by the most it had done to it (read < edited < created),
+        // in the order first touched.
+        enum class Touch { Read, Edited, Created };
+        QList<std::pair<QStringView, Touch>> touched;
+        QHash<QStringView, qsizetype> touchedAt;
+        auto touch = [&touched, &touchedAt](QStringView path, Touch how) {
+            const auto found = touchedAt.constFind(path);
+            if (found == touchedAt.cend()) {
+                touchedAt.insert(path, touched.size());
+                touched.append({path, how});
+                return;
             }
+            Touch &done = touched[*found].second;
+            if (how != Touch::Read && done == Touch::Read)
+                done = Touch::Edited; // written after it was read: it existed
+        };
+        for (const Action &action : m_actions) {
+            const CallFacts &call = *action.call;
+            if (action.failed || (call.kind != ToolKind::Edit && call.kind != ToolKind::Read))
+                continue;
+            const Touch how = call.kind == ToolKind::Read ? Touch::Read : writesWholeFiles(call.name) ? Touch::Created : Touch::Edited;
+            for (const QString &path : call.paths)
+                touch(pathLineView(call, shown(path), 120, &keep), how);
         }
         QStringList lines;
-        if (!files.isEmpty()) {
+        if (!touched.isEmpty()) {
+            ShownList created, edited, read;
+            for (const auto &[path, how] : std::as_const(touched))
+                (how == Touch::Created ? created : how == Touch::Edited ? edited : read).append(path);
             QString line;
             line.reserve(512);
-            line += u"- Files written or edited"_s;
+            line += u"- Files"_s;
             if (!m_root.isEmpty())
                 line += u" (in "_s + oneLine(m_root, 120) + u')';
             line += u": "_s;
-            files.appendTo(line, kMaxProgressFiles);
+            const qsizetype start = line.size();
+            auto part = [&line, start](QStringView verb, const ShownList &list, int max) {
+                if (list.isEmpty())
+                    return;
+                if (line.size() > start)
+                    line += u"; "_s;
+                line += verb;
+                list.appendTo(line, max);
+            };
+            part(u"created ", created, kMaxCreatedFiles);
+            part(u"edited ", edited, kMaxEditedFiles);
+            part(u"read ", read, kMaxReadFiles);
+            cutInPlace(line, kMaxFilesLine);
             lines << line;
         }
         if (!commands.isEmpty()) {
@@ -341,6 +419,8 @@ private:
                 appendNumber(line, commands.size() - recent);
                 line += u" earlier)"_s;
             }
+            const qsizetype room = ExtractiveSummarizer::kMaxAnchorChars - (lines.isEmpty() ? 0 : lines.first().size() + 1);
+            cutInPlace(line, room);
             lines << line;
         }
         return bulletBlock(lines, ExtractiveSummarizer::kMaxAnchorChars);
@@ -348,12 +428,18 @@ private:
 
     QString decisions()
     {
-        QStringList found; // the most recent statements of choice, oldest first
-        for (qsizetype k = m_assistants.size() - 1; k >= 0 && found.size() < kMaxDecisions; --k) {
-            const QStringList &sentences = m_facts.decisions(m_assistants.at(k));
+        // The most recent statements of choice and instructions of the user, oldest first.
+        QStringList found;
+        qsizetype u = m_userRequests.size() - 1;
+        qsizetype a = m_assistants.size() - 1;
+        while ((u >= 0 || a >= 0) && found.size() < kMaxDecisions) {
+            const bool byUser = u >= 0 && (a < 0 || m_userRequests.at(u) > m_assistants.at(a));
+            const int index = byUser ? m_userRequests.at(u--) : m_assistants.at(a--);
+            const QStringList &sentences = m_facts.decisions(index);
             for (qsizetype j = sentences.size() - 1; j >= 0 && found.size() < kMaxDecisions; --j) {
-                if (!found.contains(sentences.at(j)))
-                    found.prepend(sentences.at(j));
+                QString item = byUser ? u"User: "_s + sentences.at(j) : sentences.at(j);
+                if (!found.contains(item))
+                    found.prepend(std::move(item));
             }
         }
         return bulletBlock(found, ExtractiveSummarizer::kMaxAnchorChars);
@@ -377,6 +463,33 @@ private:
         return {};
     }
 
+    // The next attempt at what failed action `a` tried: a later run of a command that starts with the
+    // same two words, or a later edit of one of the same files. Null when there was none.
+    const Action *retryOf(qsizetype a) const
+    {
+        const Action &failed = m_actions.at(size_t(a));
+        const ToolKind kind = failed.call->kind;
+        if (kind != ToolKind::Shell && kind != ToolKind::Edit)
+            return nullptr;
+        auto program = [](const QString &command) {
+            const QStringList words = command.simplified().split(u' ');
+            return words.mid(0, 2).join(u' ');
+        };
+        const QString tried = kind == ToolKind::Shell ? program(failed.call->command) : QString();
+        for (qsizetype b = a + 1; b < qsizetype(m_actions.size()); ++b) {
+            const Action &next = m_actions.at(size_t(b));
+            if (next.call->kind != kind)
+                continue;
+            if (kind == ToolKind::Shell && !tried.isEmpty() && program(next.call->command) == tried)
+                return &next;
+            if (kind == ToolKind::Edit
+                && std::any_of(next.call->paths.cbegin(), next.call->paths.cend(),
+                               [&failed](const QString &path) { return failed.call->paths.contains(path); }))
+                return &next;
+        }
+        return nullptr;
+    }
+
     QString tried()
     {
         QStringList items; // the most recent failures, oldest first
@@ -386,11 +499,17 @@ private:
                 continue;
             QString item = action.describe(m_root) + u" failed"_s;
             if (!action.errorLine.isEmpty())
-                item += u": "_s + action.errorLine;
+                item += u": "_s + cut(action.errorLine, 90);
+            const Action *retry = retryOf(a);
+            const QString again = retry ? retry->describe(m_root) : QString();
             const QString next = followUp(action.resultIndex);
-            if (!next.isEmpty())
-                item += u" \u2192 next: "_s + next;
-            cutInPlace(item, 280);
+            if (!next.isEmpty() && next != again) // the retry itself is said once, with its outcome
+                item += u" \u2192 next: "_s + cut(next, 110);
+            if (retry) {
+                item += u" \u2192 then "_s + again;
+                item += retry->resultIndex < 0 ? u": no result yet"_s : retry->failed ? u": failed"_s : u": passed"_s;
+            }
+            cutInPlace(item, 300);
             items.prepend(std::move(item));
         }
         return bulletBlock(items, ExtractiveSummarizer::kMaxAnchorChars);
@@ -413,6 +532,19 @@ private:
             }
             if (!lines.isEmpty())
                 return bulletBlock(lines.first(std::min<qsizetype>(lines.size(), kMaxNextLines)), ExtractiveSummarizer::kMaxAnchorChars);
+        }
+        // No plan: what the latest assistant text says it does next ("Now let me run the tests.").
+        int looked = 0;
+        for (qsizetype k = m_assistants.size() - 1; k >= 0 && looked < kMaxIntentionLooks; --k) {
+            const int index = m_assistants.at(k);
+            if (index < lastRequest)
+                break;
+            if (MessageScan::head(m_messages.at(index)->content).trimmed().isEmpty())
+                continue;
+            ++looked;
+            const QStringList &said = m_facts.intentions(index);
+            if (!said.isEmpty())
+                return bulletBlock(said, ExtractiveSummarizer::kMaxAnchorChars);
         }
         return {};
     }

@@ -156,9 +156,26 @@ const QRegularExpression &failureExpression()
 const QRegularExpression &choiceExpression()
 {
     static const QRegularExpression choice(
-        uR"re((?i:\b(?:I['’]ll use|I will use|we['’]ll use|we will use|let['’]s use|I['’]ll go with|decided|decide to|)re"
-        uR"re(instead of|going with|chose|opted)\b)|决定|改用|选择了)re"_s);
+        uR"re((?i:\b(?:I['’]ll use|I will use|we['’]ll use|we will use|let['’]s use|I['’]ll go with|let['’]s go with|decided|)re"
+        uR"re(decide to|instead of|going with|chose|opted|rather than|switch(?:ing)? to|we should|)re"
+        uR"re((?:I|we) need to (?:use|switch|rewrite|replace|import|add|move|keep)|)re"
+        uR"re(I['’]ll (?:add|create|place|write|rewrite|implement|replace|keep|put|test))\b)|决定|改用|采用|选择了)re"_s);
     return choice;
+}
+
+const QRegularExpression &constraintExpression()
+{
+    static const QRegularExpression constraint(
+        uR"re((?i:\b(?:must(?:n['’]t)?|never|always|do not|don['’]t(?! worry| know| mind)|make sure)\b)|不要|必须|禁止|务必|千万别)re"_s);
+    return constraint;
+}
+
+const QRegularExpression &intentionExpression()
+{
+    static const QRegularExpression intention(
+        uR"re((?i:\b(?:next,? (?:I|we)(?:['’]ll| will)|now (?:let me|I['’]ll|I will|we['’]ll)|then I['’]ll|I['’]ll now|)re"
+        uR"re(let me (?!know\b)))|接下来|下一步|然后我)re"_s);
+    return intention;
 }
 
 const QRegularExpression &planHeaderExpression()
@@ -326,16 +343,36 @@ Span firstFailure(QStringView text)
 bool mayHoldChoice(QStringView text)
 {
     // One literal each alternative holds, without an "s" or a "k" (whose caseless matches include
-    // U+017F and U+212A): "ll u" (I'll use, we will use), "ll go", "let'", "decide", "tead of",
-    // "going w", "cho", "opted", and the Chinese words.
+    // U+017F and U+212A): "ll " (I'll <verb>, we will use), "let'", "decide", "tead of", "going w",
+    // "cho", "opted", "ather than", "witch", "houl" (we should), "need to", and the Chinese words.
     const char16_t *d = text.utf16();
     const qsizetype n = text.size();
     for (qsizetype i = 0; i < n; ++i) {
         const char16_t c = d[i];
         switch (c < 0x80 ? char16_t(c | 0x20) : c) {
         case u'l':
-            if (hasFoldedAt(d, n, i, u"ll u") || hasFoldedAt(d, n, i, u"ll go") || hasFoldedAt(d, n, i, u"let'")
-                || hasFoldedAt(d, n, i, u"let\u2019"))
+            // "ll " covers every "I'll <verb>" and "we will use"; "let'" every "let's".
+            if (hasFoldedAt(d, n, i, u"ll ") || hasFoldedAt(d, n, i, u"let'") || hasFoldedAt(d, n, i, u"let\u2019"))
+                return true;
+            break;
+        case u'n':
+            if (hasFoldedAt(d, n, i, u"need to"))
+                return true;
+            break;
+        case u'a':
+            if (hasFoldedAt(d, n, i, u"ather than"))
+                return true;
+            break;
+        case u'w':
+            if (hasFoldedAt(d, n, i, u"witch"))
+                return true;
+            break;
+        case u'h':
+            if (hasFoldedAt(d, n, i, u"houl"))
+                return true;
+            break;
+        case u'\u91C7': // 采用
+            if (hasAt(d, n, i, u"\u91C7\u7528"))
                 return true;
             break;
         case u'd':

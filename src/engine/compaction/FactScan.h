@@ -17,6 +17,10 @@ namespace FactScan {
 const QRegularExpression &failureExpression();
 // A statement of choice: "I'll use", "instead of", "decided", "改用"...
 const QRegularExpression &choiceExpression();
+// A user instruction that constrains the work: "must", "never", "always", "don't", "不要", "必须"...
+const QRegularExpression &constraintExpression();
+// An assistant sentence saying what it does next: "Next, I will", "Now let me", "接下来"...
+const QRegularExpression &intentionExpression();
 // A line that heads a plan ("Next steps:") and one that is a plan item ("- [ ] x", "1. x", "TODO").
 const QRegularExpression &planHeaderExpression();
 const QRegularExpression &todoExpression();

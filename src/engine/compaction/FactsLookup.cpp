@@ -40,8 +40,19 @@ const MessageScan::ResultFacts &FactsLookup::result(int i, ToolKind kind)
 const QStringList &FactsLookup::decisions(int i)
 {
     std::optional<QStringList> &slot = of(i).decisions;
+    if (!slot) {
+        const Message &m = *m_messages.at(i);
+        slot = m.role == Role::User ? MessageScan::constraintsIn(MessageScan::head(m.content))
+                                    : MessageScan::decisionsIn(MessageScan::head(m.content));
+    }
+    return *slot;
+}
+
+const QStringList &FactsLookup::intentions(int i)
+{
+    std::optional<QStringList> &slot = of(i).intentions;
     if (!slot)
-        slot = MessageScan::decisionsIn(MessageScan::head(m_messages.at(i)->content));
+        slot = MessageScan::intentionsIn(MessageScan::head(m_messages.at(i)->content));
     return *slot;
 }
 

@@ -26,8 +26,10 @@ public:
 
     const QList<CallFacts> &calls(int i);
     const MessageScan::ResultFacts &result(int i, ToolKind kind);
+    // An assistant's statements of choice; a user's instructions that constrain the work.
     const QStringList &decisions(int i);
     const QStringList &plans(int i);
+    const QStringList &intentions(int i);
     // MessageScan::sentenceAround() of the trimmed start of the message.
     const QString &firstSentence(int i);
     // TextCut::oneLine() of the start of the message.

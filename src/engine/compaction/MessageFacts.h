@@ -32,6 +32,7 @@ struct MessageFacts
     std::array<std::optional<MessageScan::ResultFacts>, 3> results; // by ToolKind::Shell, Edit, anything else
     std::optional<QStringList> decisions;
     std::optional<QStringList> plans;
+    std::optional<QStringList> intentions;
     std::optional<QString> firstSentence;
     QHash<qsizetype, QString> headLines; // by length
 

@@ -115,6 +115,36 @@ QStringList decisionsIn(QStringView text)
     return out;
 }
 
+QStringList constraintsIn(QStringView text)
+{
+    QStringList out;
+    const QRegularExpression &constraint = FactScan::constraintExpression();
+    for (const QRegularExpressionMatch &m : constraint.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
+        const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
+        if (sentence.size() < 8 || sentence.endsWith(u'?') || sentence.endsWith(u'\uFF1F'))
+            continue; // "Do you always use tabs?" asks; it does not instruct
+        appendUnique(&out, sentence);
+        if (out.size() >= 2)
+            break;
+    }
+    return out;
+}
+
+QStringList intentionsIn(QStringView text)
+{
+    QStringList out;
+    const QRegularExpression &intention = FactScan::intentionExpression();
+    for (const QRegularExpressionMatch &m : intention.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
+        const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
+        if (sentence.size() < 10 || sentence.endsWith(u'?') || sentence.endsWith(u'\uFF1F'))
+            continue;
+        appendUnique(&out, sentence);
+    }
+    while (out.size() > 2)
+        out.removeFirst(); // the last ones say what comes next
+    return out;
+}
+
 QStringList planLinesIn(QStringView text)
 {
     const QRegularExpression &todo = FactScan::todoExpression();

@@ -48,6 +48,12 @@ ResultFacts resultOf(const Message &m, ToolKind kind);
 QString sentenceAround(QStringView text, qsizetype at, qsizetype matchLength);
 // At most two statements of choice ("I'll use", "instead of"...) in `text`, as sentences.
 QStringList decisionsIn(QStringView text);
+// At most two user instructions that constrain the work ("never touch X", "必须..."), as sentences;
+// questions do not count.
+QStringList constraintsIn(QStringView text);
+// At most two sentences saying what the assistant does next ("Now let me run the tests."), the
+// last ones of `text`.
+QStringList intentionsIn(QStringView text);
 // The plan lines of `text`: items under a plan heading, to-do items; at most kMaxPlanLines.
 constexpr int kMaxPlanLines = 6;
 QStringList planLinesIn(QStringView text);

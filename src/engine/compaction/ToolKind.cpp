@@ -1,6 +1,7 @@
 #include "ToolKind.h"
 
 #include <QHash>
+#include <QStringList>
 
 using namespace Qt::StringLiterals;
 
@@ -27,6 +28,12 @@ ToolKind toolKindOf(const QString &name)
         {u"update_plan"_s, ToolKind::Plan},      {u"todowrite"_s, ToolKind::Plan},
     };
     return kinds.value(name.toLower(), ToolKind::Other);
+}
+
+bool writesWholeFiles(const QString &name)
+{
+    static const QStringList writers{u"write"_s, u"write_file"_s, u"create_file"_s, u"write_to_file"_s};
+    return writers.contains(name, Qt::CaseInsensitive);
 }
 
 } // namespace wl

@@ -12,4 +12,8 @@ enum class ToolKind { Other, Edit, Shell, Read, Plan };
 // transcripts it imports (Claude Code, Codex, OpenHands, SWE-agent, Cline...). Unknown names are Other.
 ToolKind toolKindOf(const QString &name);
 
+// True for the edit tools that write a whole file (Write, write_file, create_file...): what they
+// touch first in a summarised span, they created.
+bool writesWholeFiles(const QString &name);
+
 } // namespace wl

@@ -16,7 +16,7 @@ namespace wl {
 
 namespace {
 // Bump when the transcript, the policy or the replay changes: the demo is rebuilt.
-constexpr auto kDemoVersion = "2"; // 2: gate 1 replayed, overhead 0 kept with the session
+constexpr auto kDemoVersion = "3"; // 2: gate 1 replayed, overhead 0 kept with the session; 3: fuller extractive anchors
 
 } // namespace
 

@@ -2,6 +2,9 @@
 #include "compaction/ExtractiveSummarizer.h"
 #include "compaction/SummaryChain.h"
 #include "model/Message.h"
+#include "replay/TranscriptFormats.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -72,6 +75,11 @@ bool wellFormedUtf16(const QString &text)
     return true;
 }
 
+// How many of the demo's 5 compactions have each anchor filled, at least: measured after the
+// summariser learnt decisions, instructions, retries and intentions (before: 5, 5, 3, 2, 0; the
+// three earliest spans hold no failed call, so Tried Solutions has nothing to say there).
+constexpr std::array<int, kAnchorCount> kDemoFilled{5, 5, 4, 2, 5};
+
 QList<Message> oneCommand(const QString &toolName, const QString &arguments, const QString &output, bool isError = false)
 {
     return numbered({Message::user(u"run it"_s),
@@ -106,6 +114,14 @@ private Q_SLOTS:
     void decisions();
     void nextSteps_data();
     void nextSteps();
+    void userConstraints_data();
+    void userConstraints();
+    void constraintsAreTheUsersOnly();
+    void triedThenRetried_data();
+    void triedThenRetried();
+    void artifactTrail();
+    void earlierDecisionsSurviveALaterSummary();
+    void demoAnchorsAreFilled();
 
     void commonRoot_data();
     void commonRoot();
@@ -129,7 +145,9 @@ void TestExtractiveSummarizer::scriptedSessionAnchors()
     QVERIFY2(progress.contains(u"Commands that succeeded: \"make test\""_s), qPrintable(progress));
 
     const QString decisions = s.anchors.value(AnchorKind::KeyDecision);
-    QCOMPARE(decisions, u"- I'll use QCommandLineParser instead of parsing argv by hand."_s);
+    // The user's "make sure" constrains the work as much as the assistant's choice.
+    QCOMPARE(decisions, u"- User: Add a --verbose flag to the CLI in src/cli.cpp and make sure the tests pass.\n"
+                        u"- I'll use QCommandLineParser instead of parsing argv by hand."_s);
 
     const QString tried = s.anchors.value(AnchorKind::TriedSolution);
     QVERIFY2(tried.startsWith(u"- ran \"make test\" failed: "_s), qPrintable(tried));
@@ -321,27 +339,27 @@ void TestExtractiveSummarizer::editedFiles_data()
 {
     QTest::addColumn<QString>("tool");
     QTest::addColumn<QString>("arguments");
-    QTest::addColumn<QString>("files"); // expected list in Execution Progress, empty: none
+    QTest::addColumn<QString>("files"); // expected list in Execution Progress, after "- Files: "; empty: none
 
-    QTest::newRow("write_file") << u"write_file"_s << args({{u"path"_s, u"src/a.cpp"_s}}) << u"src/a.cpp"_s;
+    QTest::newRow("write_file") << u"write_file"_s << args({{u"path"_s, u"src/a.cpp"_s}}) << u"created src/a.cpp"_s;
     QTest::newRow("claude-edit") << u"Edit"_s << args({{u"file_path"_s, u"lib/x.ex"_s}, {u"old_string"_s, u"a"_s}})
-                                 << u"lib/x.ex"_s;
+                                 << u"edited lib/x.ex"_s;
     QTest::newRow("str_replace_editor-create") << u"str_replace_editor"_s
-                                               << args({{u"command"_s, u"create"_s}, {u"path"_s, u"/w/hello.py"_s}}) << u"/w/hello.py"_s;
+                                               << args({{u"command"_s, u"create"_s}, {u"path"_s, u"/w/hello.py"_s}}) << u"edited /w/hello.py"_s;
     QTest::newRow("str_replace_editor-view-is-a-read") << u"str_replace_editor"_s
-                                                       << args({{u"command"_s, u"view"_s}, {u"path"_s, u"/w/hello.py"_s}}) << QString();
-    QTest::newRow("read_file-is-not-an-edit") << u"read_file"_s << args({{u"path"_s, u"src/a.cpp"_s}}) << QString();
+                                                       << args({{u"command"_s, u"view"_s}, {u"path"_s, u"/w/hello.py"_s}}) << u"read /w/hello.py"_s;
+    QTest::newRow("read_file-is-a-read") << u"read_file"_s << args({{u"path"_s, u"src/a.cpp"_s}}) << u"read src/a.cpp"_s;
     QTest::newRow("apply_patch-raw") << u"apply_patch"_s
                                      << u"*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: src/b.ts\n+z\n*** End Patch"_s
-                                     << u"src/a.ts, src/b.ts"_s;
+                                     << u"edited src/a.ts, src/b.ts"_s;
     QTest::newRow("apply_patch-json") << u"apply_patch"_s
                                       << args({{u"input"_s, u"*** Begin Patch\n*** Update File: src/c.ts\n@@\n-x\n+y\n*** End Patch"_s}})
-                                      << u"src/c.ts"_s;
-    QTest::newRow("unified-diff") << u"apply_patch"_s << u"--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n"_s << u"x.c"_s;
+                                      << u"edited src/c.ts"_s;
+    QTest::newRow("unified-diff") << u"apply_patch"_s << u"--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n"_s << u"edited x.c"_s;
     // A whole file being written: the path is found without parsing 60 KB of JSON.
     QTest::newRow("large-arguments") << u"write_file"_s
                                      << u"{\"path\": \"big/\\u00e9t\\u00e9.txt\", \"content\": \""_s + QString(60000, u'z') + u"\"}"_s
-                                     << u"big/été.txt"_s;
+                                     << u"created big/été.txt"_s;
 }
 
 void TestExtractiveSummarizer::editedFiles()
@@ -354,8 +372,9 @@ void TestExtractiveSummarizer::editedFiles()
     if (files.isEmpty()) {
         QCOMPARE(progress, u"N/A"_s);
     } else {
-        QCOMPARE(progress, u"- Files written or edited: "_s + files);
-        QVERIFY2(s.summary.contains(u"edited "_s + files), qPrintable(s.summary));
+        QCOMPARE(progress, u"- Files: "_s + files);
+        const QString verb = files.startsWith(u"read "_s) ? u"read "_s : u"edited "_s;
+        QVERIFY2(s.summary.contains(verb + files.sliced(files.indexOf(u' ') + 1)), qPrintable(s.summary));
     }
 }
 
@@ -397,10 +416,61 @@ void TestExtractiveSummarizer::decisions_data()
     QTest::newRow("file-name-dot-not-an-end") << u"I chose main.cpp as the entry point."_s << u"- I chose main.cpp as the entry point."_s;
     QTest::newRow("cjk") << u"分析完毕。我们决定使用 Qt 而不是 GTK。然后继续。"_s << u"- 我们决定使用 Qt 而不是 GTK。"_s;
     QTest::newRow("no-choice") << u"Reading the file to understand it."_s << u"N/A"_s;
-    QTest::newRow("only-the-latest-four")
-        << u"I'll use plan a.\n\nI'll use plan b.\n\nI'll use plan c.\n\nI'll use plan d.\n\nI'll use plan e."_s
-        << u"- I'll use plan b.\n- I'll use plan c.\n- I'll use plan d.\n- I'll use plan e."_s;
+    QTest::newRow("only-the-latest-five")
+        << u"I'll use plan a.\n\nI'll use plan b.\n\nI'll use plan c.\n\nI'll use plan d.\n\nI'll use plan e.\n\nI'll use plan f."_s
+        << u"- I'll use plan b.\n- I'll use plan c.\n- I'll use plan d.\n- I'll use plan e.\n- I'll use plan f."_s;
     QTest::newRow("list-intro-is-not-a-decision") << u"Instead of:\n- a\n- b"_s << u"N/A"_s;
+    QTest::newRow("switch-to") << u"The build is slow. Let's switch to Ninja for the build."_s << u"- Let's switch to Ninja for the build."_s;
+    QTest::newRow("lets-go-with") << u"Let's go with the second layout."_s << u"- Let's go with the second layout."_s;
+    QTest::newRow("we-should") << u"We should keep the old endpoint for one release."_s
+                               << u"- We should keep the old endpoint for one release."_s;
+    QTest::newRow("rather-than") << u"Parse it once rather than on every call."_s << u"- Parse it once rather than on every call."_s;
+    QTest::newRow("need-to-use") << u"The test runs in another process. I need to use `:auto` mode."_s
+                                 << u"- I need to use `:auto` mode."_s;
+    QTest::newRow("ill-add") << u"I'll add a flash display inline in the template."_s << u"- I'll add a flash display inline in the template."_s;
+    QTest::newRow("cjk-caiyong") << u"我们采用 SQLite 保存会话。"_s << u"- 我们采用 SQLite 保存会话。"_s;
+    QTest::newRow("cjk-gaiyong") << u"编译太慢，改用 Ninja。"_s << u"- 编译太慢，改用 Ninja。"_s;
+    // Near misses: looking, trying and asking decide nothing.
+    QTest::newRow("ill-check-is-not-a-decision") << u"I'll check the logs first."_s << u"N/A"_s;
+    QTest::newRow("ill-try-is-not-a-decision") << u"I'll try running it again."_s << u"N/A"_s;
+    QTest::newRow("will-alone-is-not-a-decision") << u"This will take a while."_s << u"N/A"_s;
+    QTest::newRow("switch-statement-is-not-a-decision") << u"The switch statement handles every case."_s << u"N/A"_s;
+    QTest::newRow("cjk-choice-word-alone") << u"这里有一个选择。"_s << u"N/A"_s;
+}
+
+void TestExtractiveSummarizer::userConstraints_data()
+{
+    QTest::addColumn<QString>("request");
+    QTest::addColumn<QString>("decisions");
+    QTest::newRow("never") << u"Fix the login bug. Never touch the migrations folder."_s << u"- User: Never touch the migrations folder."_s;
+    QTest::newRow("must") << u"You must keep the public API stable. Start with the parser."_s
+                          << u"- User: You must keep the public API stable."_s;
+    QTest::newRow("always") << u"Always run the linter before committing."_s << u"- User: Always run the linter before committing."_s;
+    QTest::newRow("dont") << u"Don't add new dependencies."_s << u"- User: Don't add new dependencies."_s;
+    QTest::newRow("cjk-buyao") << u"修复登录问题。不要修改数据库迁移。"_s << u"- User: 不要修改数据库迁移。"_s;
+    QTest::newRow("cjk-bixu") << u"必须保持接口兼容。"_s << u"- User: 必须保持接口兼容。"_s;
+    // Near misses: questions, reassurance and words that merely contain the letters.
+    QTest::newRow("question") << u"Do you always use tabs?"_s << u"N/A"_s;
+    QTest::newRow("dont-worry") << u"Don't worry about the old tests for now."_s << u"N/A"_s;
+    QTest::newRow("mustard") << u"Rename the mustard module to sauce."_s << u"N/A"_s;
+    QTest::newRow("cjk-question") << u"你必须这样做吗？"_s << u"N/A"_s;
+}
+
+void TestExtractiveSummarizer::userConstraints()
+{
+    QFETCH(QString, request);
+    QFETCH(QString, decisions);
+    const QList<Message> messages = numbered({Message::user(request), Message::assistant(u"Looking at the code."_s)}, 1);
+    QCOMPARE(ExtractiveSummarizer::summarize(messages).anchors.value(AnchorKind::KeyDecision), decisions);
+}
+
+void TestExtractiveSummarizer::constraintsAreTheUsersOnly()
+{
+    // The assistant saying "never" reports; only the user's word constrains.
+    const QList<Message> messages = numbered({Message::user(u"Look at the cache."_s),
+                                              Message::assistant(u"The cache is never cleared on logout."_s)},
+                                             1);
+    QCOMPARE(ExtractiveSummarizer::summarize(messages).anchors.value(AnchorKind::KeyDecision), u"N/A"_s);
 }
 
 void TestExtractiveSummarizer::decisions()
@@ -439,6 +509,24 @@ void TestExtractiveSummarizer::nextSteps_data()
                     1)
         << u"- edit config\n- run tests"_s;
     QTest::newRow("no-plan") << numbered({Message::user(u"go"_s), Message::assistant(u"All done."_s)}, 1) << u"N/A"_s;
+    QTest::newRow("now-let-me") << numbered({Message::user(u"go"_s), Message::assistant(u"All 8 tests pass. Now let me run the full suite and credo."_s)}, 1)
+                                << u"- Now let me run the full suite and credo."_s;
+    QTest::newRow("intention-of-the-latest-text")
+        << numbered({Message::user(u"go"_s), Message::assistant(u"Now let me read the config."_s),
+                     Message::assistant(u"Config read. Next, I will update the router."_s)},
+                    1)
+        << u"- Next, I will update the router."_s;
+    QTest::newRow("cjk-jiexialai") << numbered({Message::user(u"继续"_s), Message::assistant(u"测试通过。接下来我会更新文档。"_s)}, 1)
+                                   << u"- 接下来我会更新文档。"_s;
+    QTest::newRow("cjk-numbered") << numbered({Message::user(u"继续"_s), Message::assistant(u"计划：\n1. 修复解析器\n2. 运行测试"_s)}, 1)
+                                  << u"1. 修复解析器\n2. 运行测试"_s;
+    // Near misses: an offer to the user and a question are no plan.
+    QTest::newRow("let-me-know-is-no-plan") << numbered({Message::user(u"go"_s), Message::assistant(u"Done. Let me know if you need more."_s)}, 1)
+                                            << u"N/A"_s;
+    QTest::newRow("question-is-no-plan") << numbered({Message::user(u"go"_s), Message::assistant(u"Should I now let me see the logs?"_s)}, 1)
+                                         << u"N/A"_s;
+    QTest::newRow("intention-before-latest-user-word-is-stale")
+        << numbered({Message::user(u"go"_s), Message::assistant(u"Now let me run the tests."_s), Message::user(u"stop"_s)}, 1) << u"N/A"_s;
 }
 
 void TestExtractiveSummarizer::nextSteps()
@@ -446,6 +534,153 @@ void TestExtractiveSummarizer::nextSteps()
     QFETCH(QList<Message>, messages);
     QFETCH(QString, next);
     QCOMPARE(ExtractiveSummarizer::summarize(messages).anchors.value(AnchorKind::NextStep), next);
+}
+
+void TestExtractiveSummarizer::triedThenRetried_data()
+{
+    QTest::addColumn<QList<Message>>("messages");
+    QTest::addColumn<QString>("tried");
+    const QString failedTest = u"1 failed, 4 passed\nexit code 1"_s;
+    QTest::newRow("command-fails-then-passes")
+        << numbered({Message::user(u"fix it"_s),
+                     Message::assistant(QString(), {call(u"a"_s, u"bash"_s, args({{u"command"_s, u"pytest tests/a.py"_s}}))}),
+                     Message::toolResult(u"a"_s, failedTest),
+                     Message::assistant(u"The fixture is missing."_s, {call(u"b"_s, u"edit_file"_s, args({{u"path"_s, u"conftest.py"_s}}))}),
+                     Message::toolResult(u"b"_s, u"ok"_s),
+                     Message::assistant(QString(), {call(u"c"_s, u"bash"_s, args({{u"command"_s, u"pytest tests/a.py -x"_s}}))}),
+                     Message::toolResult(u"c"_s, u"5 passed"_s)},
+                    1)
+        << u"- ran \"pytest tests/a.py\" failed: 1 failed, 4 passed \u2192 next: The fixture is missing. \u2192 then ran \"pytest tests/a.py -x\": passed"_s;
+    QTest::newRow("fails-twice")
+        << numbered({Message::user(u"build"_s),
+                     Message::assistant(QString(), {call(u"a"_s, u"bash"_s, args({{u"command"_s, u"make all"_s}}))}),
+                     Message::toolResult(u"a"_s, u"Error: no rule\nexit code 2"_s),
+                     Message::assistant(QString(), {call(u"b"_s, u"bash"_s, args({{u"command"_s, u"make all"_s}}))}),
+                     Message::toolResult(u"b"_s, u"Error: still no rule\nexit code 2"_s)},
+                    1)
+        << u"- ran \"make all\" failed: Error: no rule \u2192 then ran \"make all\": failed\n"
+           u"- ran \"make all\" failed: Error: still no rule"_s;
+    QTest::newRow("edit-fails-then-applies")
+        << numbered({Message::user(u"edit"_s),
+                     Message::assistant(QString(), {call(u"a"_s, u"edit_file"_s, args({{u"path"_s, u"src/x.c"_s}}))}),
+                     Message::toolResult(u"a"_s, u"Error: old text not found"_s),
+                     Message::assistant(QString(), {call(u"b"_s, u"edit_file"_s, args({{u"path"_s, u"src/x.c"_s}}))}),
+                     Message::toolResult(u"b"_s, u"edited"_s)},
+                    1)
+        << u"- edited src/x.c failed: Error: old text not found \u2192 then edited src/x.c: passed"_s;
+    // Near miss: another command afterwards is no second attempt.
+    QTest::newRow("unrelated-command-is-no-retry")
+        << numbered({Message::user(u"go"_s),
+                     Message::assistant(QString(), {call(u"a"_s, u"bash"_s, args({{u"command"_s, u"cargo test"_s}}))}),
+                     Message::toolResult(u"a"_s, u"exit code 101"_s),
+                     Message::assistant(QString(), {call(u"b"_s, u"bash"_s, args({{u"command"_s, u"git status"_s}}))}),
+                     Message::toolResult(u"b"_s, u"clean"_s)},
+                    1)
+        << u"- ran \"cargo test\" failed: exit code 101 \u2192 next: ran \"git status\""_s;
+}
+
+void TestExtractiveSummarizer::triedThenRetried()
+{
+    QFETCH(QList<Message>, messages);
+    QFETCH(QString, tried);
+    QCOMPARE(ExtractiveSummarizer::summarize(messages).anchors.value(AnchorKind::TriedSolution), tried);
+}
+
+void TestExtractiveSummarizer::artifactTrail()
+{
+    // Each file once, by the most done to it: read then edited is edited, written first is created,
+    // a failed read or edit touched nothing.
+    const QString root = u"/home/u/proj/"_s;
+    auto step = [](const QString &id, const QString &tool, const QString &path) {
+        return Message::assistant(QString(), {call(id, tool, args({{u"file_path"_s, path}}))});
+    };
+    const QList<Message> messages = numbered(
+        {Message::user(u"add the feature"_s),
+         step(u"1"_s, u"Read"_s, root + u"lib/a.ex"_s), Message::toolResult(u"1"_s, u"defmodule A"_s),
+         step(u"2"_s, u"Read"_s, root + u"lib/b.ex"_s), Message::toolResult(u"2"_s, u"defmodule B"_s),
+         step(u"3"_s, u"Edit"_s, root + u"lib/a.ex"_s), Message::toolResult(u"3"_s, u"updated"_s),
+         step(u"4"_s, u"Write"_s, root + u"lib/c.ex"_s), Message::toolResult(u"4"_s, u"File created successfully"_s),
+         step(u"5"_s, u"Edit"_s, root + u"lib/c.ex"_s), Message::toolResult(u"5"_s, u"updated"_s),
+         step(u"6"_s, u"Read"_s, root + u"lib/gone.ex"_s), Message::toolResult(u"6"_s, u"File does not exist."_s, true),
+         step(u"7"_s, u"Edit"_s, root + u"lib/d.ex"_s), Message::toolResult(u"7"_s, u"Error: old_string not found"_s, true),
+         step(u"8"_s, u"Write"_s, root + u"lib/b.ex"_s), Message::toolResult(u"8"_s, u"updated"_s)},
+        1);
+    const QString progress = ExtractiveSummarizer::summarize(messages).anchors.value(AnchorKind::ExecutionProgress);
+    QCOMPARE(progress, u"- Files (in /home/u/proj/lib/): created c.ex; edited a.ex, b.ex"_s);
+}
+
+void TestExtractiveSummarizer::earlierDecisionsSurviveALaterSummary()
+{
+    Checkpoint previous;
+    previous.anchors.setValue(AnchorKind::UserIntent, u"Port the storage layer"_s);
+    previous.anchors.setValue(AnchorKind::KeyDecision, u"- I'll use SQLite for storage.\n- User: Never touch the migrations folder."_s);
+    previous.anchors.setValue(AnchorKind::TriedSolution, u"- ran \"make\" failed: exit code 2"_s);
+    previous.summary = u"Storage ported."_s;
+    const QList<Message> history = numbered(
+        {Message::assistant(u"Let's go with WAL mode for concurrency."_s),
+         Message::assistant(QString(), {call(u"c1"_s, u"bash"_s, args({{u"command"_s, u"ctest -R store"_s}}))}),
+         Message::toolResult(u"c1"_s, u"1 failed\nexit code 8"_s)},
+        40);
+    QList<const Message *> messages;
+    for (const Message &m : history)
+        messages << &m;
+    const ParsedSummary s = SummaryChain::extractive(messages, &previous);
+    QCOMPARE(s.anchors.value(AnchorKind::KeyDecision),
+             u"- I'll use SQLite for storage.\n- User: Never touch the migrations folder.\n- Let's go with WAL mode for concurrency."_s);
+    const QString tried = s.anchors.value(AnchorKind::TriedSolution);
+    QVERIFY2(tried.startsWith(u"- ran \"make\" failed: exit code 2\n- ran \"ctest -R store\" failed: 1 failed"_s), qPrintable(tried));
+
+    // And the checkpoint merge keeps them: the new anchors hold the old items.
+    const AnchorMerge merged = mergeAnchors(previous.anchors, s.anchors);
+    QVERIFY(merged.anchors.value(AnchorKind::KeyDecision).contains(u"I'll use SQLite for storage."_s));
+    QCOMPARE(merged.changes[size_t(AnchorKind::KeyDecision)], AnchorChange::Updated);
+
+    // Bounded: many later decisions push the oldest out, never past the anchor's size.
+    Checkpoint full = previous;
+    QStringList many;
+    for (int i = 0; i < 12; ++i)
+        many << u"- I'll use approach number %1 for the parser with a long explanation of why it is right."_s.arg(i);
+    full.anchors.setValue(AnchorKind::KeyDecision, many.join(u'\n'));
+    const ParsedSummary bounded = SummaryChain::extractive(messages, &full);
+    QVERIFY(bounded.anchors.value(AnchorKind::KeyDecision).size() <= ExtractiveSummarizer::kMaxAnchorChars);
+    QVERIFY(bounded.anchors.value(AnchorKind::KeyDecision).endsWith(u"- Let's go with WAL mode for concurrency."_s));
+}
+
+void TestExtractiveSummarizer::demoAnchorsAreFilled()
+{
+    // The demo session (resources/demo/demo-transcript.jsonl is this transcript) replayed as the
+    // demo replays it (DemoSession::policy(): a 30,000-token window, nothing offloaded at tool
+    // time; no overhead). Its transcript holds decisions, failed attempts and plans: the
+    // compactions must show them.
+    const ImportResult imported = TranscriptFormats::importFile(
+        QStringLiteral(WATERLINE_TEST_DATA) + u"/replay/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"_s);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    ReplayInput in = ReplayInput::fromImport(imported.session);
+    in.overheadTokens = 0;
+    CompactionPolicy policy;
+    policy.contextWindow = 30000;
+    policy.offloadAtToolTime = 1'000'000;
+    const SimulationResult result = Simulator::simulate(in.simulatorInput(policy, SummaryModel::extractive()));
+
+    QStringList seen;
+    std::array<int, kAnchorCount> filled{};
+    int triedWithOutcome = 0; // a failed attempt followed by the next one and how it went
+    for (int r = 0; r < result.rows.size(); ++r) {
+        for (const Checkpoint &cp : result.overlaysAt(r).checkpoints) {
+            if (seen.contains(cp.text))
+                continue;
+            seen << cp.text;
+            for (AnchorKind kind : kAllAnchorKinds)
+                filled[size_t(kind)] += isUnknownAnchorValue(cp.anchors.value(kind)) ? 0 : 1;
+            triedWithOutcome += cp.anchors.value(AnchorKind::TriedSolution).contains(u": passed"_s) ? 1 : 0;
+        }
+    }
+    qInfo("demo: %lld compactions; filled: intent %d, progress %d, decisions %d, tried %d, next %d", qlonglong(seen.size()),
+          filled[0], filled[1], filled[2], filled[3], filled[4]);
+    QVERIFY(seen.size() >= 5);
+    for (AnchorKind kind : kAllAnchorKinds)
+        QVERIFY2(filled[size_t(kind)] >= kDemoFilled[size_t(kind)], qPrintable(anchorHeader(kind)));
+    QVERIFY2(triedWithOutcome >= 2, qPrintable(QString::number(triedWithOutcome)));
 }
 
 void TestExtractiveSummarizer::commonRoot_data()
@@ -459,6 +694,9 @@ void TestExtractiveSummarizer::commonRoot_data()
     QTest::newRow("too-shallow") << QStringList{u"/tmp/a"_s, u"/tmp/b"_s} << QString() << u"/tmp/a, /tmp/b"_s;
     QTest::newRow("reads-do-not-move-the-root") << QStringList{u"/home/u/proj/a.c"_s, u"read:/tmp/x.log"_s, u"read:/home/u/proj/b.h"_s}
                                                 << u"/home/u/proj/"_s << u"a.c"_s;
+    QTest::newRow("reads-in-the-project-widen-the-root")
+        << QStringList{u"/home/u/proj/src/a.c"_s, u"read:/home/u/proj/docs/x.md"_s, u"read:/home/u/other/y.md"_s} << u"/home/u/proj/"_s
+        << u"src/a.c"_s;
     QTest::newRow("mixed-relative") << QStringList{u"/home/u/proj/a"_s, u"b"_s} << QString() << u"/home/u/proj/a, b"_s;
     QTest::newRow("prefix-is-not-a-folder") << QStringList{u"/srv/app/x/one"_s, u"/srv/app/xy/two"_s} << u"/srv/app/"_s
                                             << u"x/one, xy/two"_s;
@@ -482,11 +720,12 @@ void TestExtractiveSummarizer::commonRoot()
     }
     const ParsedSummary s = ExtractiveSummarizer::summarize(numbered(messages, 1));
     const QString progress = s.anchors.value(AnchorKind::ExecutionProgress);
+    const QString readPart = reads.isEmpty() ? QString() : u"; read "_s + reads.join(u", "_s);
     if (root.isEmpty()) {
-        QCOMPARE(progress, u"- Files written or edited: "_s + files);
+        QCOMPARE(progress, u"- Files: created "_s + files + readPart);
         QVERIFY(!s.summary.contains(u"relative to"_s));
     } else {
-        QCOMPARE(progress, u"- Files written or edited (in "_s + root + u"): "_s + files);
+        QCOMPARE(progress, u"- Files (in "_s + root + u"): created "_s + files + readPart);
         QVERIFY2(s.summary.startsWith(u"File paths are relative to "_s + root + u'\n'), qPrintable(s.summary));
         QVERIFY2(s.summary.contains(u"edited "_s + files), qPrintable(s.summary));
     }

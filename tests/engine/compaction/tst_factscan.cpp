@@ -49,6 +49,9 @@ const QStringList kChoiceWords{
     u"going with"_s, u"chose"_s, u"cho\u017Fe"_s, u"echo"_s, u"chosen"_s, u"_chose"_s, u"2chose"_s, u"opted"_s,
     u"adopted"_s, u"OPTED"_s, u"决定"_s, u"改用"_s, u"选择了"_s, u"选择"_s, u"I'll"_s, u"use"_s, u"ll u"_s, u"let"_s,
     u"I ll use"_s, u"decid"_s, u"\u2019ll use"_s,
+    u"let's go with"_s, u"rather than"_s, u"rather"_s, u"switch to"_s, u"switching to"_s, u"\u017Fwitch to"_s, u"switch"_s,
+    u"we should"_s, u"we \u017Fhould"_s, u"should"_s, u"I need to use"_s, u"we need to add"_s, u"need to"_s, u"I'll add"_s,
+    u"I'll te\u017Ft"_s, u"I’ll \u212Aeep"_s, u"I'll check"_s, u"will"_s, u"采用"_s, u"采"_s,
 };
 
 const QStringList kPlanWords{
