@@ -137,6 +137,15 @@ void TestProxyClients::cleanupTestCase()
         if (!m_proxy.waitForFinished(5000))
             m_proxy.kill();
     }
+    // Its log: one line per exchange, statuses included, and never the clients' keys (the ones
+    // tests/clients/*.cjs send).
+    const QByteArray log = m_proxy.readAllStandardError();
+    if (m_clientsError.isEmpty()) {
+        QVERIFY2(log.contains("POST /v1/chat/completions 429"), log.constData());
+        QVERIFY2(log.contains("POST /v1/messages 400"), log.constData());
+    }
+    QVERIFY(!log.contains("sk-fake-openai-key-for-the-proxy-test"));
+    QVERIFY(!log.contains("sk-ant-fake-key-for-the-proxy-test"));
 }
 
 QJsonObject TestProxyClients::runClient(const QString &script, const QString &name)
