@@ -37,8 +37,8 @@
     <message numerus="yes">
         <source>--session-id: %1 holds no session &apos;%2&apos;; its %n session(s):</source>
         <translation>
-            <numerusform>--session-id: %1 holds no session '%2'; its %n session:</numerusform>
-            <numerusform>--session-id: %1 holds no session '%2'; its %n sessions:</numerusform>
+            <numerusform>--session-id: %1 holds no session &apos;%2&apos;; its %n session:</numerusform>
+            <numerusform>--session-id: %1 holds no session &apos;%2&apos;; its %n sessions:</numerusform>
         </translation>
     </message>
 </context>

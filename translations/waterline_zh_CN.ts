@@ -3844,6 +3844,105 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
 </context>
 <context>
+    <name>wl::PolicyScoreView</name>
+    <message>
+        <source>What the policy keeps and costs</source>
+        <translation>策略保留了什么、花费多少</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recorded&lt;/b&gt;</source>
+        <translation>&lt;b&gt;记录&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What-if&lt;/b&gt;</source>
+        <translation>&lt;b&gt;假设&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Coverage</source>
+        <translation>覆盖率</translation>
+    </message>
+    <message>
+        <source>Of the facts each request&apos;s answer used (an instruction, a file, a command&apos;s outcome, a name), the share its view still held: verbatim, in the checkpoint, or in an offloaded file it names</source>
+        <translation>每个请求的回答所用到的事实（一条指令、一个文件、一条命令的结果、一个名称）中，该请求的视图仍然保留的比例：原文保留、在检查点中，或在它指明的卸载文件中</translation>
+    </message>
+    <message>
+        <source>Facts needed</source>
+        <translation>所需事实</translation>
+    </message>
+    <message>
+        <source>Facts established before a request that its answer then used, over all requests</source>
+        <translation>在某个请求之前已确立、随后被其回答用到的事实，所有请求合计</translation>
+    </message>
+    <message>
+        <source>Facts lost</source>
+        <translation>丢失的事实</translation>
+    </message>
+    <message>
+        <source>Needed facts the view no longer held in any form</source>
+        <translation>视图中已不再以任何形式保留的所需事实</translation>
+    </message>
+    <message>
+        <source>Input billed in full</source>
+        <translation>按全价计费的输入</translation>
+    </message>
+    <message>
+        <source>Prompt tokens a provider bills at the full input price</source>
+        <translation>提供商按完整输入价格计费的提示 token</translation>
+    </message>
+    <message>
+        <source>Cache writes</source>
+        <translation>缓存写入</translation>
+    </message>
+    <message>
+        <source>Prompt tokens written to the provider&apos;s prompt cache (Anthropic bills them at 1.25 times input)</source>
+        <translation>写入提供商提示缓存的提示 token（Anthropic 按输入价格的 1.25 倍计费）</translation>
+    </message>
+    <message>
+        <source>Cache reads</source>
+        <translation>缓存读取</translation>
+    </message>
+    <message>
+        <source>Prompt tokens read from the prompt cache: the part of a view equal to the previous request&apos;s</source>
+        <translation>从提示缓存读取的提示 token：视图中与上一个请求相同的部分</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Requests and summariser calls at the model&apos;s prices (Settings can change them)</source>
+        <translation>请求和摘要器调用按模型价格计算（可在设置中修改价格）</translation>
+    </message>
+    <message>
+        <source>Facts the what-if loses; open one to see the request that needed it</source>
+        <translation>假设策略会丢失的事实；打开一项即可查看需要它的请求</translation>
+    </message>
+    <message>
+        <source>Scoring the session: finding the facts each request used…</source>
+        <translation>正在为会话评分：查找每个请求用到的事实…</translation>
+    </message>
+    <message>
+        <source>Open a session to see what a policy keeps and costs.</source>
+        <translation>打开一个会话，查看策略保留了什么、花费多少。</translation>
+    </message>
+    <message>
+        <source>No price is known for the model “%1”: costs are in tokens only.</source>
+        <translation>模型“%1”没有已知价格：费用仅以 token 计。</translation>
+    </message>
+    <message>
+        <source>Request %1 used the %2 “%3”; this policy had dropped it</source>
+        <translation>请求 %1 用到了 %2“%3”；此策略已将其丢弃</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>…… 还有 %1 项</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+</context>
+<context>
     <name>wl::Preflight</name>
     <message>
         <source>invalid policy, nothing compacted: %1</source>
