@@ -155,6 +155,7 @@ int runEvaluate(const QStringList &arguments)
         if (!error.isEmpty())
             return badInput(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error));
         loaded.replay = ReplayInput::fromStored(*info, std::move(history), requests, overlays, sessionSource);
+        loaded.replay.noteRecords(records);
         loaded.recorded = RecordedRun::fromStored(loaded.replay, requests, overlays, records);
         for (const RequestRecord &r : requests)
             loaded.reportedOutput.append(r.outputTokens.value_or(-1));

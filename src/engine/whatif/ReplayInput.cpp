@@ -1,5 +1,7 @@
 #include "ReplayInput.h"
 
+#include "compaction/CompactionRecord.h"
+
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
@@ -147,7 +149,22 @@ std::optional<ReplayInput> ReplayInput::fromStore(SessionStore &store, const QSt
             *error = why;
         return std::nullopt;
     }
-    return fromStored(*info, std::move(messages), requests, overlays, source);
+    const QList<CompactionRecord> records = store.records(sessionId, &why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    ReplayInput in = fromStored(*info, std::move(messages), requests, overlays, source);
+    in.noteRecords(records);
+    return in;
+}
+
+void ReplayInput::noteRecords(const QList<CompactionRecord> &records)
+{
+    for (const CompactionRecord &r : records)
+        if (r.summarizerStep == SummarizerStep::Extractive || r.summarizerStep == SummarizerStep::None)
+            unbilledRecordIds.insert(r.id);
 }
 
 ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> messages, const QList<RequestRecord> &requests,
@@ -261,6 +278,7 @@ Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, con
     input.requestSchemaBytes = requestSchemaBytes;
     input.overheadTokens = overheadTokens;
     input.recordedCheckpoints = recordedCheckpoints;
+    input.unbilledRecordIds = unbilledRecordIds;
     input.summaryModel = summaryModel;
     input.recordedSummaryTokens = recordedSummaryTokens;
     input.sessionId = sessionId;

@@ -8,11 +8,14 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 #include <optional>
 
 namespace wl {
+
+struct CompactionRecord;
 
 class SessionStore;
 struct ContextOverlays;
@@ -47,6 +50,9 @@ struct ReplayInput
     QList<qint64> requestSchemaBytes;  // per request: schema bytes it was sent with, -1 unknown
     QList<ToolSpec> tools;             // the schemas offered to the model, when the session says
     QList<Checkpoint> recordedCheckpoints; // the session's own checkpoints, oldest first
+    // Records whose checkpoint no LLM wrote (Waterline's extractive summariser): reusing one is no
+    // call a provider bills. An import's own compactions are all an LLM's.
+    QSet<QString> unbilledRecordIds;
     QList<qint64> recordedSummaryTokens; // sizes of the source's own summaries (size model default)
     qint64 overheadTokens = 0;         // per request, besides view and schemas (see estimateOverhead)
     QString model;                     // the model the session ran on, when known
@@ -56,6 +62,8 @@ struct ReplayInput
     // The policy a replay starts from when the session has none of its own: the defaults, with
     // defaultWindow(profileWindow, model).
     CompactionPolicy defaultPolicy() const;
+    // Takes from the session's compaction records which checkpoints the extractive summariser wrote.
+    void noteRecords(const QList<CompactionRecord> &records);
     // The window of a session without a policy of its own, whoever reads it (the docks, `simulate`,
     // the agent that gives the session its policy): the one its provider profile names, else the
     // model table's for its model, else 128,000.

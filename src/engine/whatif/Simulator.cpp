@@ -152,7 +152,8 @@ SimulationResult Simulator::simulate(const Input &input)
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
                 const Checkpoint *added = nullptr;
-                if (const Checkpoint *recorded = recordedFor(*job))
+                const Checkpoint *recorded = recordedFor(*job);
+                if (recorded)
                     added = pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId);
                 else if (extractive)
                     added = pass.applySummary(*job, summarize(pass, *job), tier, recordId);
@@ -163,8 +164,12 @@ SimulationResult Simulator::simulate(const Input &input)
                 else
                     row.error = pass.refusal;
                 ++result.totals.summaryCalls;
-                summaryReadTokens = TokenEstimate::tokensForBytes(readBytes);
-                result.totals.summaryInputTokens += summaryReadTokens;
+                const qint64 read = TokenEstimate::tokensForBytes(readBytes);
+                result.totals.summaryInputTokens += read;
+                // A call a provider bills: a summary an LLM wrote (the source agent's, or the fixed-size
+                // model of one), not the extractive summariser's.
+                if (recorded ? !input.unbilledRecordIds.contains(recorded->recordId) : !extractive)
+                    summaryReadTokens = read;
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;

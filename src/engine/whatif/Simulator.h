@@ -8,6 +8,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QSet>
 
 #include <array>
 #include <functional>
@@ -127,6 +128,7 @@ public:
         // one of them covers (same first and last message id) uses it as it was (text, anchors),
         // so a replay under the recorded policy gives the recorded views.
         QList<Checkpoint> recordedCheckpoints;
+        QSet<QString> unbilledRecordIds; // of those, the ones no LLM wrote (ReplayInput::unbilledRecordIds)
         SummaryModel summaryModel;
         QList<qint64> recordedSummaryTokens; // for the FixedSize default
         QString sessionId;                   // names the would-be offload paths

@@ -44,6 +44,7 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     // The prompt, the history each request saw and the schemas: the replay's rules, so the docks
     // and the what-if show what `waterline-cli simulate` computes.
     s.replay = ReplayInput::fromStored(s.info, std::move(history), s.requests, s.overlays, s.source);
+    s.replay.noteRecords(s.records);
     s.systemPrompt = s.replay.systemPrompt;
     s.history = s.replay.history;
     s.tools = s.replay.tools;

@@ -88,6 +88,8 @@ private Q_SLOTS:
     void categories();
     void lostFactsNameTheRequestAndKind();
     void simulatorHookScoresEveryRequest();
+    void onlyLlmSummariesAreBilled_data();
+    void onlyLlmSummariesAreBilled();
 };
 
 void TestCoverage::neededFacts()
@@ -201,6 +203,49 @@ void TestCoverage::simulatorHookScoresEveryRequest()
     QCOMPARE(scorer.score().coverage.verbatim, 6);
     QCOMPARE(scorer.score().perRequestCost.size(), 3);
     QCOMPARE(scorer.score().cost.output, basis->outputTokens[0] + basis->outputTokens[1] + basis->outputTokens[2]);
+}
+
+void TestCoverage::onlyLlmSummariesAreBilled_data()
+{
+    QTest::addColumn<bool>("extractive");
+    QTest::newRow("extractive: no call, nothing billed") << true;
+    QTest::newRow("an LLM's summaries: billed") << false;
+}
+
+// A replay that summarises: only summaries an LLM writes are calls a provider bills; the
+// extractive summariser is no call at all.
+void TestCoverage::onlyLlmSummariesAreBilled()
+{
+    QFETCH(bool, extractive);
+    QList<Message> h;
+    QList<qsizetype> ends;
+    for (int i = 0; i < 30; ++i) {
+        h << Message::user(u"Step %1: %2"_s.arg(i).arg(QString(1500, u'x')));
+        ends << h.size();
+        h << Message::assistant(u"Done with step %1."_s.arg(i));
+    }
+    QList<int> indexes;
+    for (int i = 0; i < ends.size(); ++i)
+        indexes << i;
+    auto basis = ScoreBasis::build(h, ends, indexes, {});
+    RunScorer scorer(basis, CacheProtocol::Anthropic, std::nullopt);
+    Simulator::Input in;
+    in.systemPrompt = kSystem;
+    in.history = h;
+    in.requests = ends;
+    in.policy.contextWindow = 4000;
+    in.policy.tailMessages = 2;
+    in.summaryModel = extractive ? SummaryModel::extractive() : SummaryModel::fixedSize(200);
+    in.observer = scorer.observer();
+    const SimulationResult result = Simulator::simulate(in);
+    QVERIFY(result.totals.summaryCalls > 0); // the policy summarised either way
+    if (extractive) {
+        QCOMPARE(scorer.score().summaryCalls, 0);
+        QCOMPARE(scorer.score().summaries, TokenCost());
+    } else {
+        QCOMPARE(scorer.score().summaryCalls, result.totals.summaryCalls);
+        QVERIFY(scorer.score().summaries.input + scorer.score().summaries.cacheWrite > 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCoverage)
