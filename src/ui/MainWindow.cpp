@@ -27,6 +27,7 @@
 #include "settings/ThemeManager.h"
 #include "workbench/AgentController.h"
 #include "workbench/AgentStatusBar.h"
+#include "workbench/FocusOrder.h"
 #include "workbench/LayoutPresets.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/SelectionLink.h"
@@ -68,6 +69,28 @@ QString explanationFor(const char *objectName)
     for (const DockPanel &panel : dockPanels())
         if (qstrcmp(panel.objectName, objectName) == 0)
             return panel.explanation;
+    return {};
+}
+
+// A standard key's bindings on this platform, and `fallback` where the platform has none or
+// another (Quit has no binding on Windows, Preferences only on macOS).
+QList<QKeySequence> standardKeys(QKeySequence::StandardKey key, const QKeySequence &fallback)
+{
+    QList<QKeySequence> keys = QKeySequence::keyBindings(key);
+    if (!keys.contains(fallback))
+        keys.append(fallback);
+    return keys;
+}
+
+// View > Layout: the presets by their initial, Reset Layout by R.
+QKeySequence layoutShortcut(LayoutPresets::Preset preset)
+{
+    switch (preset) {
+    case LayoutPresets::Preset::Default: return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
+    case LayoutPresets::Preset::Tune: return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T);
+    case LayoutPresets::Preset::Converse: return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
+    case LayoutPresets::Preset::Inspect: return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I);
+    }
     return {};
 }
 } // namespace
@@ -323,7 +346,7 @@ void MainWindow::createActions()
     fileMenu->setObjectName(u"FileMenu"_s);
     QAction *import = fileMenu->addAction(QIcon::fromTheme(u"document-import"_s), tr("&Import Transcript..."));
     import->setObjectName(u"ImportAction"_s);
-    import->setShortcut(Qt::CTRL | Qt::Key_I);
+    import->setShortcuts(standardKeys(QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_I)));
     import->setToolTip(tr("Import a session of Claude Code, Codex, SWE-agent, OpenHands, OpenAI Chat messages or a Waterline export"));
     connect(import, &QAction::triggered, this, &MainWindow::chooseTranscript);
     QAction *newSessionAction = fileMenu->addAction(QIcon::fromTheme(u"document-new"_s), tr("&New Session..."));
@@ -342,20 +365,18 @@ void MainWindow::createActions()
     });
     QAction *demoAction = fileMenu->addAction(tr("Open the &Demo Session"));
     demoAction->setObjectName(u"DemoAction"_s);
+    demoAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_D);
     connect(demoAction, &QAction::triggered, this, &MainWindow::openDemo);
     fileMenu->addSeparator();
     QAction *settingsAction = fileMenu->addAction(QIcon::fromTheme(u"preferences-system"_s), tr("&Settings..."));
     settingsAction->setObjectName(u"SettingsAction"_s);
-    QList<QKeySequence> settingsKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
-    const QKeySequence ctrlComma(Qt::CTRL | Qt::Key_Comma);
-    if (!settingsKeys.contains(ctrlComma))
-        settingsKeys.append(ctrlComma);
-    settingsAction->setShortcuts(settingsKeys);
+    settingsAction->setShortcuts(standardKeys(QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma)));
     settingsAction->setMenuRole(QAction::PreferencesRole);
     connect(settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
     fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"));
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setObjectName(u"QuitAction"_s);
+    quit->setShortcuts(standardKeys(QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q)));
     quit->setMenuRole(QAction::QuitRole);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
@@ -364,9 +385,11 @@ void MainWindow::createActions()
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *about = helpMenu->addAction(tr("&About Waterline"));
+    about->setObjectName(u"AboutAction"_s);
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
     QAction *aboutQt = helpMenu->addAction(tr("About &Qt"));
+    aboutQt->setObjectName(u"AboutQtAction"_s);
     aboutQt->setMenuRole(QAction::AboutQtRole);
     connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
 }
@@ -463,11 +486,13 @@ void MainWindow::createDocks()
         for (const LayoutPresets::Preset preset : LayoutPresets::presets()) {
             QAction *action = layoutMenu->addAction(LayoutPresets::name(preset));
             action->setObjectName(LayoutPresets::name(preset) + u"LayoutAction"_s);
+            action->setShortcut(layoutShortcut(preset));
             connect(action, &QAction::triggered, this, [this, preset] { m_layouts->apply(preset); });
         }
         layoutMenu->addSeparator();
         QAction *reset = layoutMenu->addAction(tr("&Reset Layout"));
         reset->setObjectName(u"ResetLayoutAction"_s);
+        reset->setShortcut(layoutShortcut(LayoutPresets::Preset::Default));
         reset->setToolTip(tr("Put every dock back where it starts, sized to this window"));
         connect(reset, &QAction::triggered, this, [this] { m_layouts->apply(LayoutPresets::Preset::Default); });
     }
@@ -800,6 +825,15 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveLayout();
     event->accept();
+}
+
+bool MainWindow::focusNextPrevChild(bool next)
+{
+    if (QWidget *target = FocusOrder::next(this, focusWidget(), next)) {
+        FocusOrder::focus(target, next ? Qt::TabFocusReason : Qt::BacktabFocusReason);
+        return true;
+    }
+    return QMainWindow::focusNextPrevChild(next);
 }
 
 void MainWindow::showAbout()

@@ -115,6 +115,8 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    // Tab and Shift+Tab in reading order, past docks hidden behind a tab (FocusOrder).
+    bool focusNextPrevChild(bool next) override;
     void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;

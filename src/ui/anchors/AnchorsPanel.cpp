@@ -29,6 +29,7 @@ AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
     m_table->setModel(model);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setWordWrap(false);
+    m_table->setTabKeyNavigation(false); // Tab goes on to the next control; arrow keys move between cells
     m_table->horizontalHeader()->setDefaultSectionSize(220);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_diff->setObjectName(u"AnchorDiff"_s);

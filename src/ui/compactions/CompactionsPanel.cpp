@@ -33,6 +33,7 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     m_filter->setSourceModel(model);
     m_table->setObjectName(u"CompactionsTable"_s);
     m_table->setModel(m_filter);
+    m_table->setTabKeyNavigation(false); // Tab goes on to the next control; arrow keys move between cells
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(CompactionLogModel::TimeColumn, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -73,6 +74,8 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     splitter->addWidget(m_detail);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // Tab in visual order: the filters and Export above, then the table and the detail (made first).
+    setTabOrder({exportButton, m_table, m_detail});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -25,6 +25,7 @@ QTableView *makeTable(QAbstractItemModel *model, const QString &name, QWidget *p
     table->setModel(model);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setWordWrap(false);
+    table->setTabKeyNavigation(false); // Tab goes on to the next control; arrow keys move between cells
     table->verticalHeader()->hide();
     table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
     table->horizontalHeader()->setStretchLastSection(true);
@@ -69,6 +70,8 @@ ContextPanel::ContextPanel(QWidget *parent)
     vertical->addWidget(m_detail);
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 1);
+    // Tab in visual order: the two tables, then the detail below them (made first).
+    setTabOrder({m_viewTable, m_historyTable, m_detail});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -1,5 +1,6 @@
 #include "offloads/FindBar.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
@@ -129,13 +130,17 @@ bool FindBar::findPrevious()
 
 void FindBar::close()
 {
+    // The text takes the focus back only from the bar: the viewer closes it too when another view
+    // selects something, and the focus stays in that view.
+    const bool hadFocus = isAncestorOf(QApplication::focusWidget());
     hide();
     m_note.clear();
     m_count = 0;
     m_current = 0;
     m_countExact = true;
     m_status->clear();
-    m_editor->setFocus(Qt::OtherFocusReason);
+    if (hadFocus)
+        m_editor->setFocus(Qt::OtherFocusReason);
 }
 
 void FindBar::keyPressEvent(QKeyEvent *event)

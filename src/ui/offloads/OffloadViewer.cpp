@@ -103,6 +103,8 @@ OffloadViewer::OffloadViewer(QWidget *parent)
     header->addWidget(m_definitionButton);
     header->addWidget(findButton);
     header->addWidget(m_wrapButton);
+    // Tab in visual order: the header left to right (Find is made last), then the text.
+    setTabOrder({m_definitionButton, findButton, m_wrapButton, m_editor});
 
     // The text: read-only, no undo history (it would double the memory), a fixed-pitch font.
     m_editor->setObjectName(u"offloadText"_s);

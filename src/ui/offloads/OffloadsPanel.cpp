@@ -97,6 +97,7 @@ OffloadsPanel::OffloadsPanel(QWidget *parent)
     compactionLayout->addWidget(m_compactionLabel, 1);
     compactionLayout->addWidget(showAll);
     m_compactionBar->hide();
+    setTabOrder(m_locate, showAll); // Tab in visual order: below the filter, above the list (made last)
     // Another session's results (the model resets for a set it has nothing in common with).
     connect(m_model, &QAbstractItemModel::modelReset, this, &OffloadsPanel::clearCompactionFilter);
 

@@ -196,6 +196,7 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     auto *scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setFocusPolicy(Qt::NoFocus); // no Tab stop of its own: a control that takes the focus scrolls into view
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(content);
     auto *outer = new QVBoxLayout(this);

@@ -107,6 +107,8 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     bar->addWidget(m_zoomLabel);
     bar->addWidget(m_resetZoomButton);
     bar->addWidget(exportButton);
+    // Tab in visual order: the bar, then the chart below it (made first).
+    setTabOrder({m_percentButton, m_tokensButton, m_resetZoomButton, exportButton, m_chart});
     layout->addLayout(bar);
     layout->addWidget(m_note);
     layout->addWidget(m_chart, 1);

@@ -22,6 +22,7 @@
 #include <QTextBlock>
 #include <QTextLayout>
 #include <QTimer>
+#include <QVBoxLayout>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -93,6 +94,7 @@ private Q_SLOTS:
     void missingFileIsANotice();
     void longLinesAreBrokenForDisplay();
     void clearForgetsTheFile();
+    void clearLeavesTheFocusWhereItIs();
     void fileNameHintChoosesTheDefinition();
     void overrideIsKeptPerFile();
     void languageMenuSearchFilters();
@@ -384,6 +386,33 @@ void TestOffloadViewer::clearForgetsTheFile()
     QVERIFY(viewer.editor()->document()->isEmpty());
     QCOMPARE(viewer.loadedBytes(), 0);
     QVERIFY(viewer.findChild<QLabel *>(u"offloadNotice"_s)->isVisibleTo(&viewer));
+}
+
+// The viewer is cleared when another view selects something (a compaction, a message): the focus
+// stays with the view the user is in, and goes back to the text only from the find bar.
+void TestOffloadViewer::clearLeavesTheFocusWhereItIs()
+{
+    const QString path = writeFile(m_dir, u"f.txt"_s, "hello\n");
+    QWidget window;
+    auto *elsewhere = new QLineEdit(&window);
+    auto *viewer = new OffloadViewer(&window);
+    auto *layout = new QVBoxLayout(&window);
+    layout->addWidget(elsewhere);
+    layout->addWidget(viewer);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(viewer->openFile(path));
+    elsewhere->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget(), elsewhere);
+    viewer->clear();
+    QCOMPARE(QApplication::focusWidget(), elsewhere);
+    // From the find bar, clearing closes it and the focus stays in the viewer.
+    QVERIFY(viewer->openFile(path));
+    viewer->showFindBar();
+    QTRY_VERIFY(viewer->findBar()->isAncestorOf(QApplication::focusWidget()));
+    viewer->clear();
+    QVERIFY(viewer->findBar()->isHidden());
+    QVERIFY(viewer->isAncestorOf(QApplication::focusWidget()));
 }
 
 void TestOffloadViewer::fileNameHintChoosesTheDefinition()
