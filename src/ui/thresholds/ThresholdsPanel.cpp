@@ -2,6 +2,8 @@
 
 #include "PolicyScoreView.h"
 
+#include <QListWidget>
+
 #include "TierStyle.h"
 
 #include <QCheckBox>
@@ -191,6 +193,10 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     layout->addWidget(totalsBox);
     m_scoreView = new PolicyScoreView(content);
     layout->addWidget(m_scoreView);
+    // Tab in reading order: the score's list of lost facts comes before the buttons below it.
+    setTabOrder(m_countSchemas, m_scoreView->lostList());
+    setTabOrder(m_scoreView->lostList(), m_reset);
+    setTabOrder(m_reset, m_apply);
     layout->addLayout(buttons);
     layout->addStretch();
     auto *scroll = new QScrollArea(this);
