@@ -55,7 +55,8 @@ LayoutPresets::Sizes LayoutPresets::sizesFor(Preset preset, const QSize &size) c
     case Preset::Default:
         // The docks take whatever the conversation's measure leaves over.
         s.right = std::clamp(rest - conversationMeasure(), std::min(kRightMinimum, roomForRight), roomForRight);
-        s.bottom = std::clamp(height * 30 / 100, 200, 360);
+        // Room for the chart under its bar, note and legend: below about 260 px its axes are only "…".
+        s.bottom = std::clamp(height * 38 / 100, 260, 400);
         break;
     case Preset::Tune:
         s.right = std::clamp(rest * 45 / 100, std::min(kRightMinimum, roomForRight), roomForRight);
