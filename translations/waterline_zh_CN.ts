@@ -1651,10 +1651,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>evaluate 不接受位置参数（请使用 --input）</translation>
     </message>
     <message>
-        <source>--format: unknown format &apos;%1&apos;</source>
-        <translation>--format：未知格式 &apos;%1&apos;</translation>
-    </message>
-    <message>
         <source>warning: the price override for &apos;%1&apos; is not an object of prices &gt;= 0; ignored</source>
         <translation>警告：&apos;%1&apos; 的价格覆盖项不是由 &gt;= 0 的价格组成的对象；已忽略</translation>
     </message>

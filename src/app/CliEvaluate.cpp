@@ -95,25 +95,23 @@ int runEvaluate(const QStringList &arguments)
                          "how many of them the view kept verbatim, summarised or retrievable, which were lost, and what the requests cost "
                          "with prompt caching. FILE_OR_SESSION is a transcript file or, with --db, a stored session id."));
     parser.addHelpOption();
-    const QCommandLineOption input(u"input"_s, QCoreApplication::translate("waterline-cli", "Transcript file, or session id with --db."), u"FILE_OR_SESSION"_s);
-    const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
-    const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
-                                    u"F"_s, u"auto"_s);
+    SourceOptions sourceOptions;
+    const QCommandLineOption &input = sourceOptions.input;
+    const QCommandLineOption &db = sourceOptions.db;
+    const QCommandLineOption &format = sourceOptions.format;
     PolicyOptions policyOptions;
     const QCommandLineOption run(u"session-index"_s, QCoreApplication::translate("waterline-cli", "A file of several sessions: the session to score, counted from 0."), u"N"_s);
     const QCommandLineOption priceModel(u"price-model"_s, QCoreApplication::translate("waterline-cli", "Price the requests as this model (default: the session's model)."), u"MODEL"_s);
     const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"recorded\": {...}, \"whatif\": {...}}."));
-    parser.addOptions({input, db, format});
+    sourceOptions.addTo(parser);
     policyOptions.addTo(parser);
     parser.addOptions({run, priceModel, json});
 
     if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "evaluate takes no positional arguments (give --input)")))
         return *stop;
-    if (!parser.isSet(input))
-        return usageError(QCoreApplication::translate("waterline-cli", "--input is required"));
+    if (QString problem; !sourceOptions.check(parser, &problem))
+        return usageError(problem);
     const QString formatName = parser.value(format);
-    if (formatName != "auto"_L1 && !TranscriptFormats::formats().contains(formatName))
-        return usageError(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1'").arg(formatName));
 
     QString error;
     if (!policyOptions.read(parser, &error))

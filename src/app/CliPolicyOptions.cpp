@@ -2,6 +2,7 @@
 
 #include "compaction/CompactionPolicy.h"
 #include "model/BoundedInteger.h"
+#include "replay/TranscriptFormats.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -26,6 +27,33 @@ std::optional<double> parseThreshold(const QString &option, const QString &value
     return v;
 }
 } // namespace
+
+SourceOptions::SourceOptions()
+    : input(u"input"_s, QCoreApplication::translate("waterline-cli", "Transcript file, or session id with --db."), u"FILE_OR_SESSION"_s)
+    , db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s)
+    , format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
+             u"F"_s, u"auto"_s)
+{
+}
+
+void SourceOptions::addTo(QCommandLineParser &parser) const
+{
+    parser.addOptions({input, db, format});
+}
+
+bool SourceOptions::check(const QCommandLineParser &parser, QString *error) const
+{
+    if (!parser.isSet(input)) {
+        *error = QCoreApplication::translate("waterline-cli", "--input is required");
+        return false;
+    }
+    const QString name = parser.value(format);
+    if (name != "auto"_L1 && !TranscriptFormats::formats().contains(name)) {
+        *error = QCoreApplication::translate("waterline-cli", "--format: unknown format '%1' (known: auto, %2)").arg(name, TranscriptFormats::formats().join(u", "_s));
+        return false;
+    }
+    return true;
+}
 
 PolicyOptions::PolicyOptions()
     : m_window(u"window"_s, QCoreApplication::translate("waterline-cli", "Context window in tokens (default: the stored session's policy, else the model's window "

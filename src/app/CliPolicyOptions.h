@@ -15,6 +15,17 @@ struct CompactionPolicy;
 
 namespace wl::cli {
 
+// --input, --db and --format: where `simulate` and `evaluate` read the recorded session from.
+struct SourceOptions
+{
+    SourceOptions();
+    void addTo(QCommandLineParser &parser) const;
+    // --input was given and --format names a known format; false with `error`.
+    bool check(const QCommandLineParser &parser, QString *error) const;
+
+    QCommandLineOption input, db, format;
+};
+
 // The policy options `simulate` and `evaluate` share, in one place: --window, the four
 // thresholds, --tail, both offload gates, --overhead, --summary and --count-tool-schemas.
 // Every bad value is a usage error that names its option.

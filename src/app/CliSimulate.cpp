@@ -157,10 +157,10 @@ int runSimulate(const QStringList &arguments)
                                                      "each request would have sent.\nFILE_OR_SESSION is a transcript file (any format `import` reads, read in "
                                                      "memory) or, with --db, the id of a stored session (its saved policy is the starting point)."));
     parser.addHelpOption();
-    const QCommandLineOption input(u"input"_s, QCoreApplication::translate("waterline-cli", "Transcript file, or session id with --db."), u"FILE_OR_SESSION"_s);
-    const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database holding the session."), u"PATH"_s);
-    const QCommandLineOption format(u"format"_s, QCoreApplication::translate("waterline-cli", "Transcript format: auto (default), %1.").arg(TranscriptFormats::formats().join(u", "_s)),
-                                    u"F"_s, u"auto"_s);
+    SourceOptions sourceOptions;
+    const QCommandLineOption &input = sourceOptions.input;
+    const QCommandLineOption &db = sourceOptions.db;
+    const QCommandLineOption &format = sourceOptions.format;
     PolicyOptions policyOptions;
     const QCommandLineOption dump(u"dump-views"_s, QCoreApplication::translate("waterline-cli", "Write DIR/<index>.json per request: the view as OpenAI chat messages."),
                                   u"DIR"_s);
@@ -172,17 +172,15 @@ int runSimulate(const QStringList &arguments)
     const QCommandLineOption runId(u"session-id"_s, QCoreApplication::translate("waterline-cli", "A file of several sessions: the session to replay, by its id "
                                                                                                 "(instance_id or run_id)."),
                                    u"ID"_s);
-    parser.addOptions({input, db, format});
+    sourceOptions.addTo(parser);
     policyOptions.addTo(parser);
     parser.addOptions({dump, json, run, runId});
 
     if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)")))
         return *stop;
-    if (!parser.isSet(input))
-        return usageError(QCoreApplication::translate("waterline-cli", "--input is required"));
+    if (QString problem; !sourceOptions.check(parser, &problem))
+        return usageError(problem);
     const QString formatName = parser.value(format);
-    if (formatName != "auto"_L1 && !TranscriptFormats::formats().contains(formatName))
-        return usageError(QCoreApplication::translate("waterline-cli", "--format: unknown format '%1' (known: auto, %2)").arg(formatName, TranscriptFormats::formats().join(u", "_s)));
 
     // Numbers first, so every bad value is a usage error naming its option.
     QString error;
