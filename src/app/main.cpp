@@ -74,11 +74,24 @@ struct CommandLine
     const QCommandLineOption versionOption;
     const QCommandLineOption dbOption{u"db"_s, QCoreApplication::translate("main", "Use the session database at <path>."), u"path"_s};
     const QCommandLineOption workspaceOption{u"workspace"_s, QCoreApplication::translate("main", "Start a new session in the workspace folder <dir>."), u"dir"_s};
-    const QCommandLineOption sessionOption{u"session"_s, QCoreApplication::translate("main", "Open the session with this <id>."), u"id"_s};
+    const QCommandLineOption sessionOption{QStringList{u"open"_s, u"session"_s}, QCoreApplication::translate("main", "Open the session with this <id>."), u"id"_s};
     const QCommandLineOption demoOption{u"demo"_s, QCoreApplication::translate("main", "Open the bundled demo session (no network needed).")};
     const QCommandLineOption screenshotOption{u"screenshot"_s, QCoreApplication::translate("main", "Render the main window after start-up to the PNG <path> and exit."), u"path"_s};
     const QCommandLineOption showDockOption{u"show-dock"_s, QCoreApplication::translate("main", "Bring the dock <name> (e.g. Anchors) to the front; useful with --screenshot."), u"name"_s};
 };
+
+// The id after --session (or in --session=ID), read before QApplication removes it.
+QString sessionFromArguments(const QStringList &arguments)
+{
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        const QString &a = arguments.at(i);
+        if ((a == u"--session" || a == u"-session") && i + 1 < arguments.size())
+            return arguments.at(i + 1);
+        if (a.startsWith(u"--session="))
+            return a.mid(10);
+    }
+    return {};
+}
 
 QStringList argumentList(int argc, char *argv[])
 {
@@ -104,6 +117,8 @@ int main(int argc, char *argv[])
         return 0;
     }
 
+    // QApplication takes --session ID for itself (X11 session management) before the parser sees it.
+    const QString sessionArgument = sessionFromArguments(argumentList(argc, argv));
     QApplication app(argc, argv);
     wl::setApplicationIdentity(app);
     wl::installTranslations(app, wl::languageSetting());
@@ -174,8 +189,8 @@ int main(int argc, char *argv[])
             window.sessionsPanel()->createSession(QDir(workspace).dirName(), workspace);
             opening = true;
         }
-    } else if (parser.isSet(sessionOption)) {
-        window.openSession(parser.value(sessionOption));
+    } else if (parser.isSet(sessionOption) || !sessionArgument.isEmpty()) {
+        window.openSession(parser.isSet(sessionOption) ? parser.value(sessionOption) : sessionArgument);
         opening = true;
     } else {
         opening = window.openLastSession();

@@ -1,4 +1,5 @@
 #include <QImage>
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -15,6 +16,8 @@ class TestScreenshot : public QObject
 private Q_SLOTS:
     void screenshotUnderXvfb();
     void badWorkspaceIsRefused();
+    void sessionOptionOpensTheSession_data();
+    void sessionOptionOpensTheSession();
 };
 
 static QProcessEnvironment cleanEnvironment(const QTemporaryDir &home)
@@ -64,6 +67,43 @@ void TestScreenshot::badWorkspaceIsRefused()
     QVERIFY(app.waitForFinished(30000));
     QCOMPARE(app.exitCode(), 2);
     QVERIFY(app.readAllStandardError().contains("is not a folder"));
+}
+
+void TestScreenshot::sessionOptionOpensTheSession_data()
+{
+    QTest::addColumn<QString>("option");
+    // QApplication takes --session for itself (session management): Waterline reads it first.
+    QTest::newRow("--session ID") << u"--session"_s;
+    QTest::newRow("--open ID") << u"--open"_s;
+}
+
+void TestScreenshot::sessionOptionOpensTheSession()
+{
+    QFETCH(QString, option);
+    const QString xvfbRun = QStandardPaths::findExecutable(u"xvfb-run"_s);
+    QVERIFY(!xvfbRun.isEmpty());
+    QTemporaryDir home;
+    const QString db = home.filePath(u"sessions.db"_s);
+    QProcess import;
+    import.setProcessEnvironment(cleanEnvironment(home));
+    import.start(QStringLiteral(WATERLINE_BIN_DIR "/waterline-cli"),
+                 {u"import"_s, u"--db"_s, db, QStringLiteral(WATERLINE_TEST_DATA "/replay/openai-chat/fncall-llm-message.json")});
+    QVERIFY(import.waitForFinished(60000));
+    QCOMPARE(import.exitCode(), 0);
+    const QString id = QString::fromUtf8(import.readAllStandardOutput()).trimmed().split(u'\n').constLast().trimmed();
+    QVERIFY(!id.isEmpty());
+
+    QProcess app;
+    app.setProcessEnvironment(cleanEnvironment(home));
+    app.setProcessChannelMode(QProcess::MergedChannels);
+    app.start(xvfbRun, {u"-a"_s, QStringLiteral(WATERLINE_BIN_DIR "/waterline"), u"--db"_s, db, option, id, u"--screenshot"_s,
+                        home.filePath(u"shot.png"_s)});
+    QVERIFY2(app.waitForFinished(90000), "waterline did not exit");
+    QVERIFY2(app.exitCode() == 0, app.readAll().constData());
+    // The session was opened: the window remembers it as the one used last.
+    QFile settings(home.filePath(u"config/Waterline/waterline.conf"_s));
+    QVERIFY2(settings.open(QIODevice::ReadOnly), qPrintable(settings.fileName()));
+    QVERIFY2(settings.readAll().contains(QByteArray("last=" + id.toUtf8())), "the session given on the command line was not opened");
 }
 
 QTEST_GUILESS_MAIN(TestScreenshot)
