@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>TimelineToolTip</name>
+    <message numerus="yes">
+        <source>%n fact(s) this request used were lost from its view under this policy</source>
+        <translation>
+            <numerusform>%n fact this request used was lost from its view under this policy</numerusform>
+            <numerusform>%n facts this request used were lost from its view under this policy</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TranscriptImport</name>
     <message numerus="yes">
         <source>%n record(s) of the main conversation in this sub-agent file were left out</source>

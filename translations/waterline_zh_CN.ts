@@ -621,6 +621,12 @@
         <source>Every line as a share of the %1-token window.</source>
         <translation>所有曲线均表示为 %1 个 token 窗口的占比。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n fact(s) this request used were lost from its view under this policy</source>
+        <translation>
+            <numerusform>此策略下，该请求用到的 %n 个事实已从其视图中丢失</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>TranscriptImport</name>

@@ -104,7 +104,7 @@ void WhatIfBinding::request(const CompactionPolicy &policy)
         run.elapsedMs = timer.elapsed();
         return run;
     }, [this](const Run &run, const QString &) {
-        show(run.policy, run.result, run.elapsedMs);
+        show(run.policy, run.result, run.elapsedMs, run.score ? &*run.score : nullptr);
         if (run.score) {
             if (m_panel)
                 m_panel->scoreView()->setWhatIf(*run.score);
@@ -124,13 +124,17 @@ int WhatIfBinding::runsStarted() const
     return m_runner->jobsStarted();
 }
 
-void WhatIfBinding::show(const CompactionPolicy &policy, const SimulationResult &result, qint64 elapsedMs)
+void WhatIfBinding::show(const CompactionPolicy &policy, const SimulationResult &result, qint64 elapsedMs, const RunScore *score)
 {
     if (m_timeline) {
         QList<WhatIfRow> rows;
         rows.reserve(result.rows.size());
-        for (const SimulationRow &row : result.rows)
-            rows.append({row.ratioAfter, row.tier, row.totalTokensAfter, row.tokensBefore, row.tokensAfter, row.summarized, row.offloaded});
+        for (const SimulationRow &row : result.rows) {
+            const qsizetype i = rows.size();
+            const int lost = score && i < score->perRequest.size() ? score->perRequest.at(i).lost : -1;
+            rows.append({row.ratioAfter, row.tier, row.totalTokensAfter, row.tokensBefore, row.tokensAfter, row.summarized,
+                         row.offloaded, lost});
+        }
         // The ratios are of the replayed policy's window, which the slider may have changed.
         m_timeline->setWhatIf(rows, policy.contextWindow);
     }

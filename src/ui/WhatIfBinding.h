@@ -50,7 +50,7 @@ Q_SIGNALS:
     void scoreReady(const wl::RunScore &score);
 
 private:
-    void show(const CompactionPolicy &policy, const SimulationResult &result, qint64 elapsedMs);
+    void show(const CompactionPolicy &policy, const SimulationResult &result, qint64 elapsedMs, const RunScore *score);
 
     ThresholdsPanel *m_panel;
     TimelineModel *m_timeline;

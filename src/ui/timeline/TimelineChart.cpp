@@ -115,6 +115,7 @@ TimelineChart::TimelineChart(QWidget *parent)
         m_whatIfMarkerGroups[i] = m_markerLayer->addGroup({});
     }
     m_sourceMarkerGroup = m_markerLayer->addGroup({});
+    m_lostMarkerGroup = m_markerLayer->addGroup({});
     for (int &group : m_clipGroups)
         group = m_markerLayer->addGroup({});
     connect(m_markerLayer, &TimelineMarkerLayer::clicked, this, &TimelineChart::onPointClicked);
@@ -247,6 +248,7 @@ void TimelineChart::refresh()
         return points;
     };
     m_markerLayer->setPoints(m_sourceMarkerGroup, onChart(frame.sourceMarkers));
+    m_markerLayer->setPoints(m_lostMarkerGroup, onChart(frame.lostMarkers));
     for (size_t t = 0; t < kTiers.size(); ++t) {
         m_markerLayer->setPoints(m_markerGroups[t], onChart(frame.markers[t]));
         m_markerLayer->setPoints(m_whatIfMarkerGroups[t], onChart(frame.whatIfMarkers[t]));
@@ -451,6 +453,8 @@ QString TimelineChart::markerText(int group, const QPointF &point) const
         return {};
     if (group == m_sourceMarkerGroup)
         return TimelineToolTip::sourceCompaction(*m_model, row);
+    if (group == m_lostMarkerGroup)
+        return TimelineToolTip::point(*m_model, row, TimelineSeries::WhatIf);
     if (std::find(m_markerGroups.begin(), m_markerGroups.end(), group) != m_markerGroups.end())
         return TimelineToolTip::compaction(*m_model, row, false);
     if (std::find(m_whatIfMarkerGroups.begin(), m_whatIfMarkerGroups.end(), group) != m_whatIfMarkerGroups.end())
@@ -522,6 +526,9 @@ void TimelineChart::applyStyle()
     m_markerLayer->setStyle(m_sourceMarkerGroup,
         {MarkerShape::Triangle, 13, QPen(QColor(0xd5, 0x3f, 0x8c), 2.0),
          QBrush(dark ? QColor(0xe2, 0xe8, 0xf0) : QColor(0x1a, 0x20, 0x2c))});
+    // A request of the what-if whose view had lost a fact it used: a small red triangle on its line.
+    const QColor lost = dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc5, 0x1f, 0x1f);
+    m_markerLayer->setStyle(m_lostMarkerGroup, {MarkerShape::Triangle, 8, QPen(lost, 1.5), QBrush(lost)});
     for (size_t t = 0; t < kTiers.size(); ++t) {
         const QColor c = tierColor(kTiers[t]);
         m_thresholds[t]->setPen(pen(c, 1.2, Qt::DashLine));

@@ -145,6 +145,7 @@ private:
     std::array<int, 4> m_markerGroups{};                // recorded, Warn..Emergency
     std::array<int, 4> m_whatIfMarkerGroups{};          // what-if, Warn..Emergency
     int m_sourceMarkerGroup = -1;
+    int m_lostMarkerGroup = -1;  // what-if requests that lost a fact they used
     std::array<int, 4> m_clipGroups{};                  // History..WhatIf: clipped stretches
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;

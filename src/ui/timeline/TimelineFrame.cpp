@@ -40,6 +40,8 @@ TimelineFrame buildTimelineFrame(const TimelineModel &model, TimelineScale scale
             frame.sourceMarkers.append({x, y[size_t(TimelineSeries::History)]});
         if (i < whatIf.size() && whatIf.at(i).tier != Tier::None)
             frame.whatIfMarkers[size_t(int(whatIf.at(i).tier) - 1)].append({x, y[size_t(TimelineSeries::WhatIf)]});
+        if (i < whatIf.size() && whatIf.at(i).lostFacts > 0)
+            frame.lostMarkers.append({x, y[size_t(TimelineSeries::WhatIf)]});
     }
 
     // The vertical axis holds the whole window, the thresholds and what is sent.

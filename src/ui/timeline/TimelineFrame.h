@@ -25,6 +25,7 @@ struct TimelineFrame
     std::array<QList<QPointF>, 4> markers;         // the recorded compactions, Warn..Emergency, on the sent line
     std::array<QList<QPointF>, 4> whatIfMarkers;   // the what-if's, on its line
     QList<QPointF> sourceMarkers;                  // the source agent's own, on the full history
+    QList<QPointF> lostMarkers;                    // what-if requests whose view had lost a fact they used
     std::array<double, 4> thresholds{kNone, kNone, kNone, kNone}; // Warn..Emergency; NaN where there is no window
     TimelineRange range;
 };

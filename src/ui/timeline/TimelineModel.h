@@ -40,6 +40,7 @@ struct WhatIfRow
     qint64 viewTokensAfter = 0;
     int summarized = 0;
     int offloaded = 0;
+    int lostFacts = -1;        // facts this request's answer used that its view had lost; -1: not scored
 };
 
 struct TimelineThresholds

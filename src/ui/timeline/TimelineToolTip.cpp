@@ -86,6 +86,9 @@ QString TimelineToolTip::point(const TimelineModel &model, int row, TimelineSeri
                      .arg(QLocale().toString(model.whatIfWindow()), QLocale().toString(model.recordedWindow()));
 
     const bool whatIf = series == TimelineSeries::WhatIf;
+    if (whatIf && row < model.whatIf().size() && model.whatIf().at(row).lostFacts > 0)
+        lines << tr("%n fact(s) this request used were lost from its view under this policy", nullptr,
+                    model.whatIf().at(row).lostFacts);
     const Tier tier = tierAt(model, row, whatIf);
     lines << (tier == Tier::None ? tr("No compaction before this request")
                                  : tr("Tier: %1 (compacted before this request)").arg(tierDisplayName(tier)));

@@ -12,6 +12,7 @@
 #include "score/SessionScoring.h"
 #include "timeline/TimelineChart.h"
 #include "timeline/TimelineModel.h"
+#include "timeline/TimelineToolTip.h"
 #include "timeline/TimelinePanel.h"
 #include "workbench/DemoSession.h"
 #include "workbench/LoadedSession.h"
@@ -182,6 +183,16 @@ void TestWorkbench::thresholdsDockScoresThePolicy()
     QVERIFY(request > 0);
     Q_EMIT view->lostList()->itemActivated(first);
     QCOMPARE(window.selectedRequest(), request);
+    // The timeline marks that request on the what-if line and says why on hover.
+    auto *timeline = window.findChild<TimelineModel *>();
+    QVERIFY(timeline);
+    QVERIFY(request < timeline->whatIf().size());
+    QVERIFY(timeline->whatIf().at(request).lostFacts > 0);
+    int marked = 0;
+    for (const WhatIfRow &row : timeline->whatIf())
+        marked += row.lostFacts > 0 ? 1 : 0;
+    QVERIFY(marked > 0 && marked <= lost);
+    QVERIFY(TimelineToolTip::point(*timeline, request, TimelineSeries::WhatIf).contains(u"lost from its view"_s));
 }
 
 QTEST_MAIN(TestWorkbench)
