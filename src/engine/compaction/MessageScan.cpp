@@ -98,48 +98,51 @@ QString sentenceAround(QStringView text, qsizetype at, qsizetype matchLength)
     return oneLine(text.sliced(begin, end - begin), 200);
 }
 
-QStringList decisionsIn(QStringView text)
+namespace {
+// The sentences around the matches of `expression` in `text`, each once and in order, that `keep`
+// accepts; at most `enough` of them (0: all).
+template<typename Keep>
+QStringList sentencesMatching(QStringView text, const QRegularExpression &expression, Keep keep, qsizetype enough = 0)
 {
     QStringList out;
-    if (!FactScan::mayHoldChoice(text))
-        return out;
-    const QRegularExpression &choice = FactScan::choiceExpression();
-    for (const QRegularExpressionMatch &m : choice.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
+    for (const QRegularExpressionMatch &m : expression.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
         const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
-        if (sentence.size() < 12 || sentence.endsWith(u':'))
-            continue; // "Instead of:" introduces a list; it says nothing by itself
+        if (!keep(sentence))
+            continue;
         appendUnique(&out, sentence);
-        if (out.size() >= 2) // a message rarely states more than two real choices
+        if (enough > 0 && out.size() >= enough)
             break;
     }
     return out;
+}
+
+bool isQuestion(const QString &sentence)
+{
+    return sentence.endsWith(u'?') || sentence.endsWith(u'\uFF1F');
+}
+} // namespace
+
+QStringList decisionsIn(QStringView text)
+{
+    if (!FactScan::mayHoldChoice(text))
+        return {};
+    // "Instead of:" introduces a list and says nothing by itself; a message rarely states more
+    // than two real choices.
+    return sentencesMatching(text, FactScan::choiceExpression(),
+                             [](const QString &s) { return s.size() >= 12 && !s.endsWith(u':'); }, 2);
 }
 
 QStringList constraintsIn(QStringView text)
 {
-    QStringList out;
-    const QRegularExpression &constraint = FactScan::constraintExpression();
-    for (const QRegularExpressionMatch &m : constraint.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
-        const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
-        if (sentence.size() < 8 || sentence.endsWith(u'?') || sentence.endsWith(u'\uFF1F'))
-            continue; // "Do you always use tabs?" asks; it does not instruct
-        appendUnique(&out, sentence);
-        if (out.size() >= 2)
-            break;
-    }
-    return out;
+    // "Do you always use tabs?" asks; it does not instruct.
+    return sentencesMatching(text, FactScan::constraintExpression(),
+                             [](const QString &s) { return s.size() >= 8 && !isQuestion(s); }, 2);
 }
 
 QStringList intentionsIn(QStringView text)
 {
-    QStringList out;
-    const QRegularExpression &intention = FactScan::intentionExpression();
-    for (const QRegularExpressionMatch &m : intention.globalMatchView(text, 0, QRegularExpression::NormalMatch, checkedOnce(text))) {
-        const QString sentence = sentenceAround(text, m.capturedStart(), m.capturedLength());
-        if (sentence.size() < 10 || sentence.endsWith(u'?') || sentence.endsWith(u'\uFF1F'))
-            continue;
-        appendUnique(&out, sentence);
-    }
+    QStringList out = sentencesMatching(text, FactScan::intentionExpression(),
+                                        [](const QString &s) { return s.size() >= 10 && !isQuestion(s); });
     while (out.size() > 2)
         out.removeFirst(); // the last ones say what comes next
     return out;
