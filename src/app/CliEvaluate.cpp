@@ -107,15 +107,11 @@ int runEvaluate(const QStringList &arguments)
     policyOptions.addTo(parser);
     parser.addOptions({run, priceModel, json});
 
-    if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "evaluate takes no positional arguments (give --input)")))
+    // Every bad value is a usage error naming its option.
+    if (const std::optional<int> stop = readReplayArguments(parser, arguments, QCoreApplication::translate("waterline-cli", "evaluate takes no positional arguments (give --input)"), sourceOptions, policyOptions))
         return *stop;
-    if (QString problem; !sourceOptions.check(parser, &problem))
-        return usageError(problem);
     const QString formatName = parser.value(format);
-
     QString error;
-    if (!policyOptions.read(parser, &error))
-        return usageError(error);
     std::optional<qint64> runValue;
     if (parser.isSet(run) && !(runValue = BoundedInteger::fromString(parser.value(run), 0, std::numeric_limits<int>::max(), u"--session-index"_s, &error)))
         return usageError(error);

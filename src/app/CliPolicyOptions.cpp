@@ -1,5 +1,7 @@
 #include "CliPolicyOptions.h"
 
+#include "CliCommands.h"
+
 #include "compaction/CompactionPolicy.h"
 #include "model/BoundedInteger.h"
 #include "replay/TranscriptFormats.h"
@@ -160,6 +162,17 @@ bool PolicyOptions::applyTo(CompactionPolicy &policy, QString *error) const
         return false;
     }
     return true;
+}
+
+std::optional<int> readReplayArguments(QCommandLineParser &parser, const QStringList &arguments, const QString &positionalError,
+                                       const SourceOptions &source, PolicyOptions &policy)
+{
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 0, positionalError))
+        return stop;
+    QString problem;
+    if (!source.check(parser, &problem) || !policy.read(parser, &problem))
+        return usageError(problem);
+    return std::nullopt;
 }
 
 } // namespace wl::cli

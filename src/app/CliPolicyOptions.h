@@ -54,4 +54,9 @@ private:
     SummaryModel m_summaryModel = SummaryModel::extractive();
 };
 
+// Parses a replay command's arguments (no positional ones: `positionalError` otherwise), checks the
+// source options and reads the policy options. Returns the exit code to stop with, or nothing.
+std::optional<int> readReplayArguments(QCommandLineParser &parser, const QStringList &arguments, const QString &positionalError,
+                                       const SourceOptions &source, PolicyOptions &policy);
+
 } // namespace wl::cli

@@ -176,16 +176,11 @@ int runSimulate(const QStringList &arguments)
     policyOptions.addTo(parser);
     parser.addOptions({dump, json, run, runId});
 
-    if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)")))
+    // Every bad value is a usage error naming its option.
+    if (const std::optional<int> stop = readReplayArguments(parser, arguments, QCoreApplication::translate("waterline-cli", "simulate takes no positional arguments (give --input)"), sourceOptions, policyOptions))
         return *stop;
-    if (QString problem; !sourceOptions.check(parser, &problem))
-        return usageError(problem);
     const QString formatName = parser.value(format);
-
-    // Numbers first, so every bad value is a usage error naming its option.
     QString error;
-    if (!policyOptions.read(parser, &error))
-        return usageError(error);
     std::optional<qint64> runValue;
     // The option as the user spelled it (--run is the older name of --session-index).
     const QString runName = parser.optionNames().contains(u"run"_s) ? u"--run"_s : u"--session-index"_s;
