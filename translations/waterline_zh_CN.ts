@@ -3968,6 +3968,44 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
 </context>
 <context>
+    <name>wl::PriceTableModel</name>
+    <message>
+        <source>Changed; the published price is %1</source>
+        <translation>已修改；公布价格为 %1</translation>
+    </message>
+    <message>
+        <source>Model (prefix)</source>
+        <translation>模型（前缀）</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Cached input</source>
+        <translation>缓存输入</translation>
+    </message>
+    <message>
+        <source>Cache write</source>
+        <translation>缓存写入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+</context>
+<context>
+    <name>wl::PricesPage</name>
+    <message>
+        <source>What the cost of a run is computed with, in US$ per million tokens: the providers&apos; published prices (their price pages, as published on 2025-11-30), matched by the longest model-name prefix. Change a cell to use your own price; changed cells are shown in bold.</source>
+        <translation>计算一次运行费用所用的价格，单位为每百万 token 的美元：各提供商公布的价格（取自其价格页面，2025-11-30 公布），按最长的模型名前缀匹配。修改某个单元格即可使用你自己的价格；修改过的单元格以粗体显示。</translation>
+    </message>
+    <message>
+        <source>&amp;Reset to published prices</source>
+        <translation>重置为公布价格(&amp;R)</translation>
+    </message>
+</context>
+<context>
     <name>wl::PrivateFiles</name>
     <message>
         <source>cannot list the folder %1: %2</source>
@@ -4972,6 +5010,10 @@ Use this folder anyway?</source>
     <message>
         <source>Not saved. The compaction policy is not valid: %1</source>
         <translation>未保存。压缩策略无效：%1</translation>
+    </message>
+    <message>
+        <source>Prices</source>
+        <translation>价格</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "SettingsDialog.h"
 
+#include "PricesPage.h"
+
 #include "AgentPage.h"
 #include "AppearancePage.h"
 #include "CompactionPage.h"
@@ -45,7 +47,7 @@ SettingsDialog::SettingsDialog(AppSettings *settings, QWidget *parent)
 
     m_pageList = new QListWidget(this);
     m_pageList->setObjectName(u"settingsPageList"_s);
-    m_pageList->addItems({tr("Providers"), tr("Compaction"), tr("Agent"), tr("Appearance")});
+    m_pageList->addItems({tr("Providers"), tr("Compaction"), tr("Agent"), tr("Appearance"), tr("Prices")});
     m_pageList->setAccessibleName(tr("Settings pages"));
     m_pageList->setFixedWidth(m_pageList->sizeHintForColumn(0) + 40);
 
@@ -53,12 +55,14 @@ SettingsDialog::SettingsDialog(AppSettings *settings, QWidget *parent)
     m_compactionPage = new CompactionPage(this);
     m_agentPage = new AgentPage(this);
     m_appearancePage = new AppearancePage(this);
+    m_pricesPage = new PricesPage(this);
     m_stack = new QStackedWidget(this);
     m_stack->setObjectName(u"settingsPages"_s);
     m_stack->addWidget(m_providersPage);
     m_stack->addWidget(scrolled(m_compactionPage, m_stack));
     m_stack->addWidget(scrolled(m_agentPage, m_stack));
     m_stack->addWidget(scrolled(m_appearancePage, m_stack));
+    m_stack->addWidget(m_pricesPage);
 
     m_error = new QLabel(this);
     m_error->setObjectName(u"settingsErrorLabel"_s);
@@ -109,6 +113,7 @@ void SettingsDialog::load()
     m_agentPage->setTurnLimit(m_settings->turnLimit());
     m_appearancePage->setTheme(m_settings->theme());
     m_appearancePage->setLanguage(m_settings->language());
+    m_pricesPage->setOverrides(m_settings->priceOverrides());
     const QStringList loadErrors = m_settings->profileLoadErrors();
     if (!loadErrors.isEmpty()) {
         m_error->setText(tr("Some stored provider profiles could not be read and are not shown; they are kept "
@@ -162,6 +167,7 @@ bool SettingsDialog::apply()
     m_settings->setTurnLimit(m_agentPage->turnLimit());
     m_settings->setTheme(m_appearancePage->theme());
     m_settings->setLanguage(m_appearancePage->language());
+    m_settings->setPriceOverrides(m_pricesPage->overrides());
     m_settings->sync();
     m_error->hide();
     return true;

@@ -14,6 +14,7 @@ namespace wl {
 
 class AgentPage;
 class AppearancePage;
+class PricesPage;
 class CompactionPage;
 class ProviderProfilesModel;
 class ProvidersPage;
@@ -29,7 +30,7 @@ class SettingsDialog : public QDialog
     Q_OBJECT
 
 public:
-    enum class Page { Providers, Compaction, Agent, Appearance };
+    enum class Page { Providers, Compaction, Agent, Appearance, Prices };
     Q_ENUM(Page)
 
     explicit SettingsDialog(AppSettings *settings, QWidget *parent = nullptr);
@@ -53,6 +54,7 @@ public:
     CompactionPage *compactionPage() const { return m_compactionPage; }
     AgentPage *agentPage() const { return m_agentPage; }
     AppearancePage *appearancePage() const { return m_appearancePage; }
+    PricesPage *pricesPage() const { return m_pricesPage; }
     QDialogButtonBox *buttonBox() const { return m_buttons; }
 
 private:
@@ -67,6 +69,7 @@ private:
     CompactionPage *m_compactionPage = nullptr;
     AgentPage *m_agentPage = nullptr;
     AppearancePage *m_appearancePage = nullptr;
+    PricesPage *m_pricesPage = nullptr;
     QLabel *m_error = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };

@@ -8,12 +8,16 @@
 #include "settings/ProviderCheck.h"
 #include "settings/ProviderProfilesModel.h"
 #include "settings/ProvidersPage.h"
+#include "settings/PriceTableModel.h"
+#include "settings/PricesPage.h"
 #include "settings/SettingsDialog.h"
 #include "settings/ThemeManager.h"
 #include "tools/ApprovalPolicy.h"
 #include "tools/BashTool.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QJsonObject>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -31,6 +35,8 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace wl;
 using namespace wl::test;
@@ -78,6 +84,8 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void showsStoredSettings();
+    void priceTableModel();
+    void pricesAreSavedAsOverrides();
     void addAndEditProfile();
     void contextWindowFollowsTheModelTable_data();
     void contextWindowFollowsTheModelTable();
@@ -153,6 +161,52 @@ void TestSettingsDialog::selectProfileRow(int row)
     ProvidersPage *page = m_dialog->providersPage();
     page->setCurrentRow(row);
     QCOMPARE(page->currentRow(), row);
+}
+
+// The prices: the published table, editable cell by cell; what differs is the override.
+void TestSettingsDialog::priceTableModel()
+{
+    PriceTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(model.rowCount() > 5);
+    QCOMPARE(model.overrides(), QJsonObject());
+    const QModelIndex input = model.index(0, PriceTableModel::InputColumn);
+    const QString prefix = model.index(0, PriceTableModel::ModelColumn).data().toString();
+    QVERIFY(!(model.flags(model.index(0, PriceTableModel::ModelColumn)) & Qt::ItemIsEditable));
+    QVERIFY(model.setData(input, 1.25));
+    QVERIFY(input.data(PriceTableModel::EditedRole).toBool());
+    QCOMPARE(model.overrides(), (QJsonObject{{prefix, QJsonObject{{u"input"_s, 1.25}}}}));
+    // Hostile or mistaken values are refused and change nothing.
+    for (const QVariant &bad : {QVariant(-1.0), QVariant(u"cheap"_s), QVariant(std::nan("")), QVariant(1e12)})
+        QVERIFY(!model.setData(input, bad));
+    QCOMPARE(input.data(Qt::EditRole).toDouble(), 1.25);
+    // Round trip through the settings' form, then back to the published prices.
+    PriceTableModel again;
+    again.setOverrides(model.overrides());
+    QCOMPARE(again.overrides(), model.overrides());
+    model.resetAll();
+    QCOMPARE(model.overrides(), QJsonObject());
+    QVERIFY(!input.data(PriceTableModel::EditedRole).toBool());
+}
+
+void TestSettingsDialog::pricesAreSavedAsOverrides()
+{
+    PriceTableModel *model = m_dialog->pricesPage()->model();
+    const QString prefix = model->index(1, PriceTableModel::ModelColumn).data().toString();
+    QVERIFY(model->setData(model->index(1, PriceTableModel::OutputColumn), 42.0));
+    QVERIFY(m_dialog->apply());
+    const QJsonObject stored = m_settings->priceOverrides();
+    QCOMPARE(stored.value(prefix).toObject().value(u"output"_s).toDouble(), 42.0);
+    // What the cost model reads from them.
+    PriceTable prices = PriceTable::builtIn();
+    prices.applyOverrides(stored);
+    QCOMPARE(prices.lookup(prefix)->price.output, 42.0);
+    // For a look: the page with the changed cell in bold.
+    m_dialog->showPage(SettingsDialog::Page::Prices);
+    QCOMPARE(m_dialog->currentPage(), SettingsDialog::Page::Prices);
+    m_dialog->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_dialog.get()));
+    QVERIFY(m_dialog->grab().save(QDir::temp().filePath(u"waterline-prices.png"_s)));
 }
 
 void TestSettingsDialog::showsStoredSettings()
