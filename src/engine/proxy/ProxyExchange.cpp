@@ -2,6 +2,8 @@
 
 #include "LoggingCategories.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -293,10 +295,9 @@ void ProxyExchange::onResponseFinished()
 
 void ProxyExchange::respondLocally(int status, const QByteArray &message)
 {
-    QByteArray body = R"({"error":{"type":"waterline_proxy","message":")";
-    for (char c : message)
-        body += (c == '"' || c == '\\') ? QByteArray(1, '\\') + c : (static_cast<unsigned char>(c) < 0x20 ? QByteArray(" ") : QByteArray(1, c));
-    body += "\"}}";
+    const QByteArray body = QJsonDocument(QJsonObject{{u"error"_s, QJsonObject{{u"type"_s, u"waterline_proxy"_s},
+                                                                             {u"message"_s, QString::fromUtf8(message)}}}})
+                                .toJson(QJsonDocument::Compact);
     QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"
         + "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
     if (!m_keepAlive)

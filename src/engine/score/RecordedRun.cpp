@@ -74,11 +74,8 @@ RecordedRun RecordedRun::fromStored(const ReplayInput &input, const QList<Reques
             run.checkpoints.append({from, cp});
     }
     QHash<QString, int> requestOfRecord;
-    for (const CompactionRecord &rec : records) {
+    for (const CompactionRecord &rec : records)
         requestOfRecord.insert(rec.id, rec.requestIndex);
-        if (rec.summarizerStep == SummarizerStep::Extractive || rec.summarizerStep == SummarizerStep::None)
-            run.unbilledRecords.insert(rec.id);
-    }
     for (const OffloadOverlay &o : overlays.offloads) {
         qsizetype from = 0; // gate 1: from the moment the tool finished
         if (!o.recordId.isEmpty()) {
@@ -115,7 +112,8 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
                     && item.sourceMessageId > coveredUpTo && item.sourceMessageId <= cp.coversUpToMessageId)
                     bytes += item.bytes;
             }
-            if (!unbilledRecords.contains(cp.recordId))
+            // Which checkpoints no LLM wrote: the replay input's rule (ReplayInput::noteRecords).
+            if (!input.unbilledRecordIds.contains(cp.recordId))
                 summaryRead += TokenEstimate::tokensForBytes(bytes);
             coveredUpTo = std::max(coveredUpTo, cp.coversUpToMessageId);
             overlays.checkpoints.append(cp);

@@ -26,8 +26,6 @@ struct RecordedRun
     // Each overlay with the first request (position in ReplayInput's lists) it is in force for.
     QList<std::pair<qsizetype, Checkpoint>> checkpoints;
     QList<std::pair<qsizetype, OffloadOverlay>> offloads;
-    // Records whose checkpoint no LLM wrote (the extractive summariser): no call to bill.
-    QSet<QString> unbilledRecords;
 
     static RecordedRun fromImport(const ImportedSession &session, const ReplayInput &input);
     static RecordedRun fromStored(const ReplayInput &input, const QList<RequestRecord> &requests,

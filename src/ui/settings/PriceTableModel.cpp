@@ -32,7 +32,8 @@ double &PriceTableModel::field(Price &price, int column)
 
 double PriceTableModel::field(const Price &price, int column)
 {
-    return field(const_cast<Price &>(price), column);
+    Price copy = price;
+    return field(copy, column);
 }
 
 void PriceTableModel::setOverrides(const QJsonObject &overrides)

@@ -20,7 +20,6 @@ namespace wl {
 
 namespace {
 constexpr auto kLastSessionKey = "Session/last";
-constexpr auto kImportTaskName = "ImportTask";
 } // namespace
 
 SessionLifecycle::SessionLifecycle(QObject *parent)
@@ -51,7 +50,7 @@ SessionLifecycle::~SessionLifecycle()
     // Work still running may use the stores below: cancel it and wait for it first (each of these
     // waits in its destructor), then the stores go.
     delete m_demoTask;
-    qDeleteAll(findChildren<ProgressTask *>(QLatin1StringView(kImportTaskName), Qt::FindDirectChildrenOnly));
+    qDeleteAll(m_imports);
     delete m_loader;
     delete m_lists;
     delete m_writes;
@@ -218,11 +217,11 @@ void SessionLifecycle::importTranscript(const QString &path)
         *sessionCount = result.sessionIds.size();
         return QString();
     }, this);
-    task->setObjectName(QLatin1StringView(kImportTaskName));
+    m_imports.append(task);
     connect(task, &ProgressTask::progress, this, &SessionLifecycle::importProgress);
     connect(task, &ProgressTask::finished, this, [this, task, path, sessionId, sessionCount](const QString &error, bool cancelled) {
+        m_imports.removeOne(task);
         task->deleteLater();
-        task->setObjectName(QString()); // no longer counted as running
         if (cancelled || !error.isEmpty()) {
             Q_EMIT importFinished(path, QString(), error, cancelled, 0);
             return;
@@ -236,14 +235,13 @@ void SessionLifecycle::importTranscript(const QString &path)
 
 void SessionLifecycle::cancelImport()
 {
-    const QList<ProgressTask *> tasks = findChildren<ProgressTask *>(QLatin1StringView(kImportTaskName), Qt::FindDirectChildrenOnly);
-    for (ProgressTask *task : tasks)
+    for (ProgressTask *task : std::as_const(m_imports))
         task->cancel();
 }
 
 bool SessionLifecycle::isImporting() const
 {
-    return !findChildren<ProgressTask *>(QLatin1StringView(kImportTaskName), Qt::FindDirectChildrenOnly).isEmpty();
+    return !m_imports.isEmpty();
 }
 
 void SessionLifecycle::listSessions()

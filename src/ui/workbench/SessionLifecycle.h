@@ -124,7 +124,7 @@ private:
     bool m_refreshing = false;
     QString m_openingLast;      // the remembered session being opened: its absence is no error
     ProgressTask *m_demoTask = nullptr;
-    ProgressTask *m_importTask = nullptr;
+    QList<ProgressTask *> m_imports; // running, one per file (children of this object)
 };
 
 } // namespace wl
