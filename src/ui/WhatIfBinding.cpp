@@ -1,6 +1,6 @@
 #include "WhatIfBinding.h"
 
-#include "common/BackgroundRunner.h"
+#include "BackgroundRunner.h"
 #include "score/PriceTable.h"
 #include "score/RecordedRun.h"
 #include "score/SessionScoring.h"

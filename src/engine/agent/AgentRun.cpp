@@ -1,5 +1,6 @@
 #include "AgentRun.h"
 
+#include "BackgroundRunner.h"
 #include "ChatClientSummarizer.h"
 #include "LoggingCategories.h"
 #include "Paths.h"
@@ -12,6 +13,7 @@
 #include "llm/Redaction.h"
 #include "model/MessageCodec.h"
 #include "store/SessionStore.h"
+#include "store/StepAppend.h"
 #include "tools/ApprovalGate.h"
 #include "tools/ToolInvocation.h"
 #include "tools/ToolRegistry.h"
@@ -49,6 +51,7 @@ AgentRun::AgentRun(const AgentConfig &config, QObject *parent)
     m_toolSpecs = m_tools->specs();
     m_toolSchemaBytes = TokenEstimate::toolSchemaBytes(m_toolSpecs);
     m_gate = new ApprovalGate(ApprovalPolicy(), this);
+    m_writes = new BackgroundRunner(BackgroundRunner::Policy::Queue, this);
 
     if (ChatClient *client = m_config.client) {
         connect(client, &ChatClient::attemptStarted, this, &AgentRun::onAttemptStarted);
@@ -75,7 +78,10 @@ AgentRun::AgentRun(const AgentConfig &config, QObject *parent)
 
 AgentRun::~AgentRun()
 {
-    // Nothing may be stored or emitted from here on: detach first, then cancel.
+    // What was queued is written (off this thread); nothing more is stored or emitted from here
+    // on: detach first, then cancel.
+    delete m_writes;
+    m_writes = nullptr;
     if (m_config.client)
         m_config.client->disconnect(this);
     if (m_requestInFlight && m_config.client)
@@ -108,6 +114,10 @@ std::optional<AgentRun::SessionData> AgentRun::readSession(SessionStore &store, 
     if (!why.isEmpty())
         return setError(tr("cannot read the history of session %1: %2").arg(sessionId, why));
     data.overlays = store.overlays(sessionId, &why);
+    if (!why.isEmpty())
+        return setError(tr("cannot read the compactions of session %1: %2").arg(sessionId, why));
+    if (const QList<CompactionRecord> records = store.records(sessionId, &why); !records.isEmpty())
+        data.lastRecordedTier = records.constLast().tier;
     if (!why.isEmpty())
         return setError(tr("cannot read the compactions of session %1: %2").arg(sessionId, why));
     for (Message &m : data.history)
@@ -203,8 +213,8 @@ bool AgentRun::open(SessionData data, QString *error)
             m.cacheBytes();
     m_requestCount = int(info->requestCount);
     // The compaction state last recorded, so a reopened session does not record it again (docs/COMPACTION.md 11.7).
-    if (const QList<CompactionRecord> records = m_config.store->records(m_config.sessionId); !records.isEmpty())
-        m_lastStateKey = Preflight::stateKeyFor(records.constLast().tier, m_overlays);
+    if (data.lastRecordedTier)
+        m_lastStateKey = Preflight::stateKeyFor(*data.lastRecordedTier, m_overlays);
     m_auditPath = m_config.auditPath.isEmpty() ? Paths::auditFile(m_config.sessionId) : m_config.auditPath;
     rebuildView();
     m_opened = true;
@@ -235,6 +245,8 @@ qint64 AgentRun::estimatedTokens() const
 
 bool AgentRun::isBusy() const
 {
+    if (m_writes && m_writes->isBusy())
+        return true;
     switch (m_state) {
     case State::Compacting:
     case State::WaitingForModel:
@@ -273,8 +285,36 @@ void AgentRun::rebuildView()
 
 // --- storing ----------------------------------------------------------------------------------
 
-bool AgentRun::storeMessages(const QList<Message> &messages, const QList<OffloadOverlay> &offloads,
-                             const std::optional<RequestRecord> &request, QList<Message> *stored)
+void AgentRun::storeStep(const StepAppend &step, const QString &failure, std::function<void(const StepIds &)> then)
+{
+    const int failures = m_failures;
+    m_writes->run([store = m_config.store, sessionId = m_config.sessionId, step](QString &error) {
+        return store->appendStep(sessionId, step, &error);
+    }, [this, failure, failures, then = std::move(then)](const std::optional<StepIds> &ids, const QString &error) {
+        if (!ids) {
+            if (failures == m_failures)
+                fail(failure.arg(error));
+            return;
+        }
+        then(*ids);
+    });
+}
+
+void AgentRun::afterWrites(std::function<void()> then)
+{
+    if (!m_writes->isBusy()) {
+        then();
+        return;
+    }
+    const int failures = m_failures;
+    m_writes->run([](QString &) { return true; }, [this, failures, then = std::move(then)](bool, const QString &) {
+        if (failures == m_failures)
+            then();
+    });
+}
+
+void AgentRun::storeMessages(const QList<Message> &messages, const QList<OffloadOverlay> &offloads,
+                             const std::optional<RequestRecord> &request, AfterStored then)
 {
     StepAppend step;
     step.messages = messages;
@@ -285,42 +325,40 @@ bool AgentRun::storeMessages(const QList<Message> &messages, const QList<Offload
     }
     step.offloads = offloads;
     step.request = request;
-    QString why;
-    const std::optional<StepIds> ids = m_config.store->appendStep(m_config.sessionId, step, &why);
-    if (!ids) {
-        fail(tr("cannot store the session's progress: %1").arg(why));
-        return false;
-    }
-
-    // Offload overlays first, so the view shows their messages as placeholders from the start.
-    for (qsizetype j = 0; j < step.offloads.size(); ++j) {
-        OffloadOverlay o = step.offloads[j];
-        if (const qsizetype i = ThisStep::messageIndex(o.messageId); i >= 0)
-            o.messageId = ids->messageIds.value(i);
-        o.entry.messageId = o.messageId;
-        o.id = ids->offloadIds.value(j);
-        m_overlays.offloads.insert(o.messageId, o);
-    }
-    if (step.request) {
-        RequestRecord r = *step.request;
-        r.id = ids->requestId;
-        r.index = ids->requestIndex;
-        r.sessionId = m_config.sessionId;
-        ++m_requestCount;
-        Q_EMIT requestStored(r);
-    }
-    for (qsizetype i = 0; i < step.messages.size(); ++i) {
-        Message m = step.messages[i];
-        m.id = ids->messageIds.value(i);
-        m.sessionId = m_config.sessionId;
-        if (m.origin == ThisStep::kRow)
-            m.origin = ids->requestId;
-        addToHistory(m);
-        if (stored)
-            stored->append(m);
-        Q_EMIT messageStored(m);
-    }
-    return true;
+    const int failures = m_failures;
+    storeStep(step, tr("cannot store the session's progress: %1"), [this, step, failures, then = std::move(then)](const StepIds &ids) {
+        // What is stored is in the history from now, whatever happened meanwhile. Offload overlays
+        // first, so the view shows their messages as placeholders from the start.
+        for (qsizetype j = 0; j < step.offloads.size(); ++j) {
+            OffloadOverlay o = step.offloads[j];
+            if (const qsizetype i = ThisStep::messageIndex(o.messageId); i >= 0)
+                o.messageId = ids.messageIds.value(i);
+            o.entry.messageId = o.messageId;
+            o.id = ids.offloadIds.value(j);
+            m_overlays.offloads.insert(o.messageId, o);
+        }
+        if (step.request) {
+            RequestRecord r = *step.request;
+            r.id = ids.requestId;
+            r.index = ids.requestIndex;
+            r.sessionId = m_config.sessionId;
+            ++m_requestCount;
+            Q_EMIT requestStored(r);
+        }
+        QList<Message> stored;
+        for (qsizetype i = 0; i < step.messages.size(); ++i) {
+            Message m = step.messages[i];
+            m.id = ids.messageIds.value(i);
+            m.sessionId = m_config.sessionId;
+            if (m.origin == ThisStep::kRow)
+                m.origin = ids.requestId;
+            addToHistory(m);
+            stored.append(m);
+            Q_EMIT messageStored(m);
+        }
+        if (then && failures == m_failures)
+            then(stored);
+    });
 }
 
 void AgentRun::addToHistory(const Message &message)
@@ -358,7 +396,7 @@ void AgentRun::closeInterruptedCalls()
         }
         if (!results.isEmpty()) {
             qCInfo(lcAgent) << "closing" << results.size() << "interrupted tool call(s)";
-            storeMessages(results, {}, std::nullopt, nullptr);
+            storeMessages(results, {}, std::nullopt, {});
         }
         return;
     }
@@ -372,7 +410,7 @@ void AgentRun::closeCalls(int fromIndex, const QString &reason)
     m_calls.clear();
     m_callIndex = 0;
     if (!results.isEmpty())
-        storeMessages(results, {}, std::nullopt, nullptr);
+        storeMessages(results, {}, std::nullopt, {});
 }
 
 // --- actions ------------------------------------------------------------------------------------
@@ -385,12 +423,10 @@ bool AgentRun::submit(const QString &prompt)
     m_lastError.clear();
     m_lastAnswer.clear();
     closeInterruptedCalls();
-    if (!m_lastError.isEmpty())
-        return true; // the store refused; failed() was emitted
-    if (!storeMessages({Message::user(prompt)}, {}, std::nullopt, nullptr))
-        return true;
-    m_turns = 0;
-    startTurn();
+    storeMessages({Message::user(prompt)}, {}, std::nullopt, [this](const QList<Message> &) {
+        m_turns = 0;
+        startTurn();
+    });
     return true;
 }
 
@@ -398,15 +434,15 @@ bool AgentRun::resume()
 {
     if (!m_opened || isBusy())
         return false;
-    m_lastError.clear();
-    closeInterruptedCalls();
-    if (!m_lastError.isEmpty())
-        return true;
     if (m_history.isEmpty() || isAnswer(m_history.constLast()))
         return false;
+    m_lastError.clear();
     m_stopRequested = false;
-    m_turns = 0;
-    startTurn();
+    closeInterruptedCalls();
+    afterWrites([this] {
+        m_turns = 0;
+        startTurn();
+    });
     return true;
 }
 
@@ -440,9 +476,7 @@ void AgentRun::stop()
     case State::Retrying:
         m_requestInFlight = false;
         m_config.client->cancel();
-        storeFailedRequest(tr("stopped by the user"));
-        if (m_state != State::Failed)
-            endStopped();
+        storeFailedRequest(tr("stopped by the user"), [this] { endStopped(); });
         break;
     case State::RunningTool:
         if (m_invocation)
@@ -450,7 +484,7 @@ void AgentRun::stop()
         break;
     case State::AwaitingApproval:
         if (ToolInvocation *invocation = m_invocation) {
-            // Answered here rather than through the invocation's queued result, so stop() is synchronous.
+            // Answered here rather than through the invocation's queued result: the tool never runs.
             invocation->disconnect(this);
             m_invocation = nullptr;
             const ToolCall call = invocation->call();
@@ -494,23 +528,24 @@ bool AgentRun::undoLastCompaction()
     const qint64 id = m_overlays.checkpoints.constLast().id;
     if (id <= 0)
         return false;
-    QString why;
     // The store drops the checkpoint and the offloads of the same compaction together.
-    if (!m_config.store->removeCheckpoint(id, &why)) {
-        m_lastError = tr("cannot undo the compaction: %1").arg(why);
-        qCWarning(lcAgent).noquote() << m_lastError;
-        return false;
-    }
-    const ContextOverlays overlays = m_config.store->overlays(m_config.sessionId, &why);
-    if (!why.isEmpty()) {
-        m_lastError = tr("cannot read the compactions of session %1: %2").arg(m_config.sessionId, why);
-        qCWarning(lcAgent).noquote() << m_lastError;
-        return false;
-    }
-    m_overlays = overlays;
-    m_lastStateKey.clear();
-    rebuildView();
-    Q_EMIT compactionUndone(id);
+    m_writes->run([store = m_config.store, sessionId = m_config.sessionId, id](QString &error) -> std::optional<ContextOverlays> {
+        if (!store->removeCheckpoint(id, &error))
+            return std::nullopt;
+        ContextOverlays overlays = store->overlays(sessionId, &error);
+        if (!error.isEmpty())
+            return std::nullopt;
+        return overlays;
+    }, [this, id](const std::optional<ContextOverlays> &overlays, const QString &error) {
+        if (!overlays) {
+            fail(tr("cannot undo the compaction: %1").arg(error));
+            return;
+        }
+        m_overlays = *overlays;
+        m_lastStateKey.clear();
+        rebuildView();
+        Q_EMIT compactionUndone(id);
+    });
     return true;
 }
 
@@ -581,81 +616,99 @@ void AgentRun::onPreflightFinished()
     preflight->deleteLater();
     m_view = std::move(result.view);
     m_overlays = result.overlays;
-    if (!storeCompaction(result))
-        return;
-    m_requestTier = result.record.tier;
-    if (m_stopRequested) {
-        endStopped();
-        return;
-    }
-    if (m_afterPreflight == AfterPreflight::Idle) {
-        setState(State::Idle);
-        return;
-    }
-    sendRequest();
+    storeCompaction(result, [this, tier = result.record.tier] {
+        m_requestTier = tier;
+        if (m_stopRequested) {
+            endStopped();
+            return;
+        }
+        if (m_afterPreflight == AfterPreflight::Idle) {
+            setState(State::Idle);
+            return;
+        }
+        sendRequest();
+    });
 }
 
-bool AgentRun::storeCompaction(PreflightResult &result)
+void AgentRun::storeCompaction(const PreflightResult &result, std::function<void()> then)
 {
     const bool overlays = !result.newCheckpoints.isEmpty() || !result.newOffloads.isEmpty();
-    if (!overlays && !result.shouldRecord)
-        return true;
+    if (!overlays && !result.shouldRecord) {
+        then();
+        return;
+    }
     StepAppend step;
     step.checkpoints = result.newCheckpoints;
     step.offloads = result.newOffloads;
-    if (overlays || result.shouldRecord)
-        step.record = result.record;
-    QString why;
-    const std::optional<StepIds> ids = m_config.store->appendStep(m_config.sessionId, step, &why);
-    if (!ids) {
-        // The view keeps the new overlays for this request only; the next open starts without them.
-        fail(tr("cannot store a compaction: %1").arg(why));
-        return false;
-    }
-    const qsizetype firstNew = m_overlays.checkpoints.size() - result.newCheckpoints.size();
-    for (qsizetype i = 0; i < result.newCheckpoints.size(); ++i) {
-        const qint64 id = ids->checkpointIds.value(i);
-        result.newCheckpoints[i].id = id;
-        if (firstNew + i >= 0 && firstNew + i < m_overlays.checkpoints.size())
-            m_overlays.checkpoints[firstNew + i].id = id;
-    }
-    for (qsizetype j = 0; j < result.newOffloads.size(); ++j) {
-        const auto it = m_overlays.offloads.find(result.newOffloads[j].messageId);
-        if (it != m_overlays.offloads.end())
-            it->id = ids->offloadIds.value(j);
-    }
-    m_lastStateKey = result.stateKey;
-    m_notedErrors.clear(); // they are in this record now
-    QString auditError;
-    if (!AuditLog::append(m_auditPath, result.record, &auditError))
-        qCWarning(lcAgent).noquote() << "cannot append to the compaction audit" << m_auditPath << ":" << auditError;
-    qCInfo(lcAgent) << "compaction" << tierName(result.record.tier) << result.record.tokensBefore << "->"
-                    << result.record.tokensAfter << "tokens";
-    Q_EMIT compactionRecorded(result.record);
-    return true;
+    step.record = result.record;
+    // A failure: the view keeps the new overlays for this request only; the next open starts without them.
+    storeStep(step, tr("cannot store a compaction: %1"),
+              [this, step, stateKey = result.stateKey, then = std::move(then)](const StepIds &ids) {
+        const qsizetype firstNew = m_overlays.checkpoints.size() - step.checkpoints.size();
+        for (qsizetype i = 0; i < step.checkpoints.size(); ++i) {
+            if (firstNew + i >= 0 && firstNew + i < m_overlays.checkpoints.size())
+                m_overlays.checkpoints[firstNew + i].id = ids.checkpointIds.value(i);
+        }
+        for (qsizetype j = 0; j < step.offloads.size(); ++j) {
+            const auto it = m_overlays.offloads.find(step.offloads[j].messageId);
+            if (it != m_overlays.offloads.end())
+                it->id = ids.offloadIds.value(j);
+        }
+        m_lastStateKey = stateKey;
+        m_notedErrors.clear(); // they are in this record now
+        const CompactionRecord &record = *step.record;
+        QString auditError;
+        if (!AuditLog::append(m_auditPath, record, &auditError))
+            qCWarning(lcAgent).noquote() << "cannot append to the compaction audit" << m_auditPath << ":" << auditError;
+        qCInfo(lcAgent) << "compaction" << tierName(record.tier) << record.tokensBefore << "->" << record.tokensAfter << "tokens";
+        Q_EMIT compactionRecorded(record);
+        then();
+    });
+}
+
+// The system prompt (a default one is stored with the first request that sends it) and the tool
+// schemas (what the replay of this session counts with each request, as the preflight did), then
+// the request.
+void AgentRun::storeSessionSetup()
+{
+    QJsonArray schemas;
+    if (!m_toolSchemasStored)
+        for (const ToolSpec &spec : std::as_const(m_toolSpecs))
+            schemas.append(MessageCodec::toJson(spec));
+    const int failures = m_failures;
+    m_writes->run([store = m_config.store, sessionId = m_config.sessionId, prompt = m_systemPromptStored ? QString() : m_systemPrompt,
+                   schemas = m_toolSchemasStored ? std::optional<QJsonArray>() : std::optional<QJsonArray>(schemas)](QString &error) {
+        QString why;
+        if (!prompt.isEmpty() && !store->setSystemPrompt(sessionId, prompt, &why)) {
+            error = tr("cannot store the system prompt: %1").arg(why);
+            return false;
+        }
+        if (schemas && !store->setToolSchemas(sessionId, *schemas, &why)) {
+            error = tr("cannot store the tool schemas: %1").arg(why);
+            return false;
+        }
+        return true;
+    }, [this, failures](bool stored, const QString &error) {
+        if (failures != m_failures)
+            return;
+        if (!stored) {
+            fail(error);
+            return;
+        }
+        m_systemPromptStored = true;
+        m_toolSchemasStored = true;
+        if (m_stopRequested)
+            endStopped();
+        else
+            sendRequest();
+    });
 }
 
 void AgentRun::sendRequest()
 {
-    if (!m_systemPromptStored) {
-        QString why;
-        if (!m_config.store->setSystemPrompt(m_config.sessionId, m_systemPrompt, &why)) {
-            fail(tr("cannot store the system prompt: %1").arg(why));
-            return;
-        }
-        m_systemPromptStored = true;
-    }
-    if (!m_toolSchemasStored) {
-        // What the replay of this session counts with each request, as the preflight did.
-        QJsonArray schemas;
-        for (const ToolSpec &spec : std::as_const(m_toolSpecs))
-            schemas.append(MessageCodec::toJson(spec));
-        QString why;
-        if (!m_config.store->setToolSchemas(m_config.sessionId, schemas, &why)) {
-            fail(tr("cannot store the tool schemas: %1").arg(why));
-            return;
-        }
-        m_toolSchemasStored = true;
+    if (!m_systemPromptStored || !m_toolSchemasStored) {
+        storeSessionSetup();
+        return;
     }
     ChatRequest request;
     request.messages = m_view->messages(m_history, m_overlays);
@@ -753,20 +806,19 @@ void AgentRun::onModelFinished(const Message &assistant, const ChatUsage &usage,
     message.createdAt = {};
     message.cachedBytes = -1;
     message.cachedLines = -1;
-    QList<Message> stored;
-    if (!storeMessages({message}, {}, r, &stored))
-        return;
-    const Message &answer = stored.constFirst();
-    if (answer.hasToolCalls()) {
-        m_calls = answer.toolCalls;
-        m_callIndex = 0;
-        runNextTool();
-        return;
-    }
-    qCInfo(lcAgent) << "answer after" << m_turns << "request(s), finish reason" << finishReason;
-    m_lastAnswer = answer.content;
-    setState(State::Finished);
-    Q_EMIT finished(answer.content);
+    storeMessages({message}, {}, r, [this, finishReason](const QList<Message> &stored) {
+        const Message &answer = stored.constFirst();
+        if (answer.hasToolCalls()) {
+            m_calls = answer.toolCalls;
+            m_callIndex = 0;
+            runNextTool();
+            return;
+        }
+        qCInfo(lcAgent) << "answer after" << m_turns << "request(s), finish reason" << finishReason;
+        m_lastAnswer = answer.content;
+        setState(State::Finished);
+        Q_EMIT finished(answer.content);
+    });
 }
 
 void AgentRun::onModelFailed(const ChatError &error)
@@ -775,25 +827,22 @@ void AgentRun::onModelFailed(const ChatError &error)
         return;
     m_requestInFlight = false;
     const QString text = error.displayText();
-    storeFailedRequest(text);
-    if (m_state != State::Failed)
-        fail(text);
+    storeFailedRequest(text, [this, text] { fail(text); });
 }
 
-void AgentRun::storeFailedRequest(const QString &error)
+void AgentRun::storeFailedRequest(const QString &error, std::function<void()> then)
 {
     RequestRecord r = m_pendingRequest;
     r.finishedAt = nowUtc();
     r.error = error;
-    storeMessages({}, {}, r, nullptr);
+    storeMessages({}, {}, r, [then = std::move(then)](const QList<Message> &) { then(); });
 }
 
 void AgentRun::runNextTool()
 {
     if (m_stopRequested) {
         closeCalls(m_callIndex, u"[not run: the user stopped the agent before this call]"_s);
-        if (m_state != State::Failed)
-            endStopped();
+        afterWrites([this] { endStopped(); });
         return;
     }
     if (m_callIndex >= m_calls.size()) {
@@ -875,11 +924,11 @@ void AgentRun::completeTool(const ToolCall &call, const ToolResult &result)
             }
         }
     }
-    if (!storeMessages({message}, offloads, std::nullopt, nullptr))
-        return;
-    Q_EMIT toolFinished(call, result, result.durationMs);
-    ++m_callIndex;
-    runNextTool();
+    storeMessages({message}, offloads, std::nullopt, [this, call, result](const QList<Message> &) {
+        Q_EMIT toolFinished(call, result, result.durationMs);
+        ++m_callIndex;
+        runNextTool();
+    });
 }
 
 void AgentRun::endStopped()
@@ -894,6 +943,7 @@ void AgentRun::endStopped()
 
 void AgentRun::fail(const QString &error)
 {
+    ++m_failures;
     m_lastError = error;
     m_stopRequested = false;
     m_requestInFlight = false;

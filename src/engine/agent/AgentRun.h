@@ -18,12 +18,14 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
 namespace wl {
 
 class ApprovalGate;
+class BackgroundRunner;
 class ChatClientSummarizer;
 class Preflight;
 class SessionStore;
@@ -33,6 +35,8 @@ class Workspace;
 struct ChatError;
 struct ChatUsage;
 struct PreflightResult;
+struct StepAppend;
+struct StepIds;
 
 // The agent loop of one session, as an asynchronous state machine (nothing blocks):
 //
@@ -45,7 +49,9 @@ struct PreflightResult;
 //   until an answer without tool calls (Finished), stop() (Stopped), an error (Failed) or the turn limit (Failed).
 //
 // Storage: every message and request is stored as soon as it exists, each in one transaction, so a crash
-// loses at most the step in flight. A stopped or failed request stores no message (streamed text is
+// loses at most the step in flight. The writes run off this thread, in order (a Queue BackgroundRunner on
+// the store's connection for the worker); the loop goes on when a step is stored, and the run is busy
+// while a write is under way. Destroying the run still writes what it queued. A stopped or failed request stores no message (streamed text is
 // discarded) but a request record whose `error` says what happened; its compaction, if any, was stored
 // before it. A stopped tool stores its result ("stopped by the user", with the output so far); calls of the
 // same assistant message that did not run get a result saying so. Calls left without a result by a crash
@@ -80,6 +86,7 @@ public:
         SessionInfo info;
         QList<Message> history;
         ContextOverlays overlays;
+        std::optional<Tier> lastRecordedTier; // the tier of the newest compaction record
     };
     // Reads a session with `store`; any thread, as long as `store` is that thread's connection
     // (the window reads on a worker, then hands the data to open() on the GUI thread).
@@ -117,13 +124,15 @@ public:
     bool submit(const QString &prompt);
     // Continues the loop from the stored state without a new prompt (after a stop, a failure or a crash).
     bool resume();
-    // Stops whatever runs: the request is cancelled, the tool killed, the summary abandoned. Synchronous.
+    // Stops whatever runs: the request is cancelled, the tool killed, the summary abandoned; stopped()
+    // follows once what the stop stores (the request's record, the tool's result) is stored.
     void stop();
     // The user's answer to approvalRequested(callId).
     bool approve(const QString &callId, ApprovalDecision decision);
     // "/compact" (a preflight now, recorded even at None) and "/compact force" (as if at Full).
     bool compactNow(bool force);
-    // Removes the newest checkpoint: the previous view comes back.
+    // Removes the newest checkpoint: the previous view comes back (compactionUndone() when it is
+    // removed from the store; a store failure fails the run).
     bool undoLastCompaction();
     // After an interrupted turn (stopped, failed, crashed): continue it. After an answer: ask again
     // (the last user prompt is stored again; history is never rewritten).
@@ -155,16 +164,24 @@ Q_SIGNALS:
 private:
     enum class AfterPreflight { SendRequest, Idle };
 
+    using AfterStored = std::function<void(const QList<Message> &stored)>;
+
     void setState(State state);
-    bool storeMessages(const QList<Message> &messages, const QList<OffloadOverlay> &offloads,
-                       const std::optional<RequestRecord> &request, QList<Message> *stored);
+    // Queues `step` for the store; on this thread, once it is stored, `then` gets its ids, unless
+    // the run failed in the meantime. A store failure fails the run with `failure` (%1: why).
+    void storeStep(const StepAppend &step, const QString &failure, std::function<void(const StepIds &)> then);
+    // Calls `then` once every write queued so far is stored (at once when none is pending).
+    void afterWrites(std::function<void()> then);
+    void storeMessages(const QList<Message> &messages, const QList<OffloadOverlay> &offloads,
+                       const std::optional<RequestRecord> &request, AfterStored then);
     void addToHistory(const Message &message);
     void closeInterruptedCalls();
     void closeCalls(int fromIndex, const QString &reason);
+    void storeSessionSetup();
     void startTurn();
     void runPreflight(bool force, bool userRequested, AfterPreflight then);
     void onPreflightFinished();
-    bool storeCompaction(PreflightResult &result);
+    void storeCompaction(const PreflightResult &result, std::function<void()> then);
     void sendRequest();
     void onAttemptStarted(int attempt);
     void onTextDelta(const QString &text);
@@ -174,7 +191,7 @@ private:
     void onRetrying(int attempt, int delayMs, const wl::ChatError &error);
     void onModelFinished(const wl::Message &assistant, const wl::ChatUsage &usage, const QString &finishReason);
     void onModelFailed(const wl::ChatError &error);
-    void storeFailedRequest(const QString &error);
+    void storeFailedRequest(const QString &error, std::function<void()> then);
     void runNextTool();
     void onToolFinished(const wl::ToolResult &result);
     void completeTool(const wl::ToolCall &call, const wl::ToolResult &result);
@@ -204,6 +221,8 @@ private:
     int m_requestCount = 0;
 
     State m_state = State::Idle;
+    BackgroundRunner *m_writes = nullptr;
+    int m_failures = 0; // continuations of writes queued before a failure do not go on
     bool m_opened = false;
     bool m_stopRequested = false;
     int m_turns = 0;

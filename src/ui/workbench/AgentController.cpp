@@ -2,7 +2,7 @@
 
 #include "ConversationFeed.h"
 #include "UiLogging.h"
-#include "common/BackgroundRunner.h"
+#include "BackgroundRunner.h"
 #include "settings/AppSettings.h"
 #include "agent/AgentRun.h"
 #include "conversation/ConversationModel.h"

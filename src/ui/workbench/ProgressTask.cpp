@@ -1,6 +1,6 @@
 #include "ProgressTask.h"
 
-#include "common/BackgroundRunner.h"
+#include "BackgroundRunner.h"
 
 namespace wl {
 

@@ -6,7 +6,7 @@
 #include "SessionLoader.h"
 #include "UiLogging.h"
 
-#include "common/BackgroundRunner.h"
+#include "BackgroundRunner.h"
 #include "compaction/CompactionPolicy.h"
 #include "replay/SessionImporter.h"
 

@@ -1,6 +1,6 @@
 #include "SessionLoader.h"
 
-#include "common/BackgroundRunner.h"
+#include "BackgroundRunner.h"
 #include "model/MessageCodec.h"
 #include "store/SessionStore.h"
 

@@ -395,8 +395,10 @@ void TestAgentRun::stopDuringApproval()
     AgentRun *run = h.open(config);
     QVERIFY(run->submit(u"write"_s));
     QTRY_COMPARE_WITH_TIMEOUT(run->state(), AgentRun::State::AwaitingApproval, 10000);
+    QSignalSpy toolFinished(run, &AgentRun::toolFinished);
     run->stop();
-    QCOMPARE(run->state(), AgentRun::State::Stopped); // synchronous
+    QTRY_COMPARE(run->state(), AgentRun::State::Stopped); // once the cancelled result is stored
+    QCOMPARE(toolFinished.size(), 1);
     const QList<Message> history = storedHistory(h);
     QCOMPARE(roles(history), (QStringList{u"user"_s, u"assistant"_s, u"tool"_s}));
     QVERIFY(history[2].content.contains(u"cancelled"_s));
@@ -445,8 +447,12 @@ void TestAgentRun::compactNowAndUndo()
     QCOMPARE(h.store.records(h.sessionId).size(), 2);
     QCOMPARE(AuditLog::read(h.auditPath()).records.size(), 2);
 
-    // Undo: the previous view comes back, exactly.
+    // Undo: the previous view comes back, exactly, once the store dropped the checkpoint.
+    QSignalSpy undoneSpy(run, &AgentRun::compactionUndone);
     QVERIFY(run->undoLastCompaction());
+    QVERIFY(run->isBusy()); // the store works on it, off this thread
+    QTRY_COMPARE(undoneSpy.size(), 1);
+    QVERIFY(!run->isBusy());
     QCOMPARE(h.store.overlays(h.sessionId).checkpoints.size(), 0);
     const QList<Message> undone = run->currentView();
     QCOMPARE(undone.size(), before.size());
@@ -659,7 +665,9 @@ void TestAgentRun::undoRestoresTheCompactionsOffloads()
     QCOMPARE(compacted.offloads.first().recordId, compacted.checkpoints.first().recordId);
 
     // Undo: the view before the compaction, the result whole again, in memory and in the store.
+    QSignalSpy undoneSpy(run, &AgentRun::compactionUndone);
     QVERIFY(run->undoLastCompaction());
+    QTRY_COMPARE(undoneSpy.size(), 1);
     const QList<Message> undone = run->currentView();
     QCOMPARE(undone.size(), before.size());
     for (qsizetype i = 0; i < before.size(); ++i)

@@ -1,6 +1,8 @@
 #include "BackgroundRunner.h"
 
 #include <QFutureWatcher>
+#include <QSemaphore>
+#include <QThreadPool>
 #include <QtConcurrentRun>
 
 #include <exception>
@@ -17,9 +19,31 @@ BackgroundRunner::BackgroundRunner(Policy policy, QObject *parent)
 
 BackgroundRunner::~BackgroundRunner()
 {
-    m_waiting.clear();
     m_watcher->disconnect(this);
+    // The running job's own signal, not QFuture::waitForFinished: that may run a job the pool has
+    // not started yet on this thread.
+    if (m_running)
+        m_runningDone->acquire();
     m_watcher->waitForFinished();
+    if (m_policy == Policy::Queue && !m_waiting.empty()) {
+        // Writes must all happen: the waiting ones run now, in order, still off this thread.
+        std::deque<Job> waiting;
+        waiting.swap(m_waiting);
+        // Not QFuture::waitForFinished: it may run a task that has not started on the waiting thread.
+        QSemaphore done;
+        QThreadPool::globalInstance()->start([&waiting, &done] {
+            for (Job &job : waiting) {
+                QString ignored;
+                try {
+                    job.work(ignored);
+                } catch (...) {
+                }
+            }
+            done.release();
+        });
+        done.acquire();
+    }
+    m_waiting.clear();
 }
 
 void BackgroundRunner::enqueue(std::function<void(QString &)> work, std::function<void(const QString &)> deliver)
@@ -45,8 +69,9 @@ void BackgroundRunner::startNext()
     m_waiting.pop_front();
     m_runningStale = false;
     m_runningError = std::make_shared<QString>();
+    m_runningDone = std::make_shared<QSemaphore>();
     ++m_started;
-    m_watcher->setFuture(QtConcurrent::run([work = m_running->work, error = m_runningError]() mutable {
+    m_watcher->setFuture(QtConcurrent::run([work = m_running->work, error = m_runningError, done = m_runningDone]() mutable {
         try {
             work(*error);
         } catch (const std::exception &e) {
@@ -54,6 +79,7 @@ void BackgroundRunner::startNext()
         } catch (...) {
             *error = tr("the background job failed");
         }
+        done->release();
     }));
 }
 

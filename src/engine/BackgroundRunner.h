@@ -9,12 +9,14 @@
 #include <memory>
 #include <optional>
 
+class QSemaphore;
 template<typename T>
 class QFutureWatcher;
 
 namespace wl {
 
-// The one way the UI runs work off the GUI thread: each job's work runs on Qt's thread pool
+// The one way Waterline runs work off the thread that asks for it (the window's reads and writes,
+// the agent's steps): each job's work runs on Qt's thread pool
 // (QtConcurrent), one job of this runner at a time, and its result is delivered on the thread
 // that owns the runner (a QFutureWatcher), with the error text the work reported.
 //
@@ -23,12 +25,15 @@ namespace wl {
 //   it (the replaced one never runs): dragging a slider never queues up stale work. The running
 //   job's result is still delivered (it answers what was asked a moment ago) unless cancel()
 //   said it no longer applies (another session was opened).
-//   Queue: for writes that must all happen (deleting sessions): every job runs, in order, and
-//   every result is delivered.
+//   Queue: for writes that must all happen (deleting sessions, the agent's steps): every job
+//   runs, in order, each after the previous one's result was delivered, and every result is
+//   delivered.
 //
 // The work must not touch QObjects of the GUI thread; store work opens its own connection on
-// the worker (SessionStore does, per thread). Destroying the runner drops the waiting jobs and
-// waits for the running one, so work may use objects the owner outlives.
+// the worker (SessionStore does, per thread). Destroying the runner waits for the running job, so
+// work may use objects the owner outlives; a LatestOnly runner drops its waiting jobs, a Queue
+// runs them first (off this thread, waiting for them): no write is lost. Nothing is delivered
+// after destruction.
 class BackgroundRunner : public QObject
 {
     Q_OBJECT
@@ -75,6 +80,7 @@ private:
     std::optional<Job> m_running;
     bool m_runningStale = false;
     std::shared_ptr<QString> m_runningError;
+    std::shared_ptr<QSemaphore> m_runningDone; // released when the running job's work returned
     QFutureWatcher<void> *m_watcher;
     int m_started = 0;
 };

@@ -1,6 +1,6 @@
 // BackgroundRunner: work off the GUI thread, results on it, errors carried, stale results dropped,
 // every queued write run in order, and a destroyed runner waits for its work.
-#include "common/BackgroundRunner.h"
+#include "BackgroundRunner.h"
 
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -23,6 +23,8 @@ private Q_SLOTS:
     void cancelDropsTheRunningResult();
     void queueRunsEveryJobInOrder();
     void destructionWaitsForTheWork();
+    void destroyedQueueStillRunsItsWaitingWrites();
+    void destroyedLatestOnlyDropsItsWaitingReads();
 };
 
 void TestBackgroundRunner::workOffTheGuiThreadResultOnIt()
@@ -151,6 +153,47 @@ void TestBackgroundRunner::destructionWaitsForTheWork()
     QVERIFY(done.load()); // the destructor waited for the work that uses our objects
     QCoreApplication::processEvents();
     QVERIFY(!delivered);
+}
+
+// A queue holds writes (a step of the agent, a deleted session): destroying it must not lose
+// the ones still waiting. Their work runs off this thread; nothing is delivered.
+void TestBackgroundRunner::destroyedQueueStillRunsItsWaitingWrites()
+{
+    QList<int> written;
+    QList<QThread *> threads;
+    int delivered = 0;
+    {
+        BackgroundRunner runner(BackgroundRunner::Policy::Queue);
+        for (int i = 0; i < 4; ++i)
+            runner.run([&, i](QString &) {
+                QThread::msleep(20);
+                written.append(i);
+                threads.append(QThread::currentThread());
+                return i;
+            }, [&](int, const QString &) { ++delivered; });
+    }
+    QCOMPARE(written, (QList<int>{0, 1, 2, 3}));
+    for (QThread *thread : std::as_const(threads))
+        QVERIFY(thread != QThread::currentThread());
+    QCoreApplication::processEvents();
+    QCOMPARE(delivered, 0);
+}
+
+void TestBackgroundRunner::destroyedLatestOnlyDropsItsWaitingReads()
+{
+    std::atomic_int ran{0};
+    QSemaphore started;
+    {
+        BackgroundRunner runner(BackgroundRunner::Policy::LatestOnly);
+        runner.run([&](QString &) {
+            started.release();
+            QThread::msleep(50);
+            return ++ran;
+        }, [](int, const QString &) {});
+        started.acquire();
+        runner.run([&](QString &) { return ++ran; }, [](int, const QString &) {});
+    }
+    QCOMPARE(ran.load(), 1); // a read nobody waits for any more is not worth running
 }
 
 QTEST_GUILESS_MAIN(TestBackgroundRunner)
