@@ -3,6 +3,11 @@
 // undo, skip summary, reopening a session and closing calls a crash left open.
 #include "AgentHarness.h"
 
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTimer>
+
 #include "agent/SystemPrompt.h"
 #include "llm/AnthropicClient.h"
 #include "compaction/Checkpoint.h"
@@ -36,6 +41,7 @@ class TestAgentRun : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void storesOffTheDrivingThread();
     void initTestCase();
     void answerIsStoredWithItsRequest();
     void toolLoopRunsCallsInOrder();
@@ -69,6 +75,41 @@ void TestAgentRun::initTestCase()
     qRegisterMetaType<wl::CompactionRecord>();
     qRegisterMetaType<wl::RequestRecord>();
     qRegisterMetaType<wl::ApprovalRequest>();
+}
+
+// The run never waits on SQLite on the thread that drives it (the GUI thread in the window):
+// while another connection holds the database's write lock, as a long import does, that thread
+// keeps running its events and the run waits, busy, until the lock goes.
+void TestAgentRun::storesOffTheDrivingThread()
+{
+    AgentHarness h;
+    h.server.enqueue(FakeReply::withText(u"done"_s));
+    AgentRun *run = h.open();
+    const QString lockName = u"tst_agentrun-lock"_s;
+    {
+        QSqlDatabase lock = QSqlDatabase::addDatabase(u"QSQLITE"_s, lockName);
+        lock.setDatabaseName(h.store.path());
+        QVERIFY(lock.open());
+        QSqlQuery begin(lock);
+        QVERIFY2(begin.exec(u"BEGIN EXCLUSIVE"_s), qPrintable(begin.lastError().text()));
+
+        bool ticked = false;
+        QTimer::singleShot(50, run, [&ticked] { ticked = true; });
+        QVERIFY(run->submit(u"hello"_s));
+        QVERIFY(run->isBusy()); // the prompt's write waits for the lock, off this thread
+        QTRY_VERIFY(ticked);
+        QTest::qWait(200);
+        QVERIFY(run->isBusy());
+        QCOMPARE(h.server.requests().size(), 0); // nothing is sent before the prompt is stored
+
+        QSqlQuery commit(lock);
+        QVERIFY(commit.exec(u"COMMIT"_s));
+        lock.close();
+    }
+    QSqlDatabase::removeDatabase(lockName);
+    QCOMPARE(h.settle(), AgentRun::State::Finished);
+    QCOMPARE(roles(storedHistory(h)), (QStringList{u"user"_s, u"assistant"_s}));
+    QCOMPARE(h.server.requests().size(), 1);
 }
 
 void TestAgentRun::answerIsStoredWithItsRequest()
