@@ -23,7 +23,7 @@ QColor compositionColor(ViewComposition::Part part, const QPalette &palette)
     case Part::History: return dark ? QColor(0x42, 0x99, 0xe1) : QColor(0x31, 0x82, 0xce);
     case Part::Offloaded: return dark ? QColor(0x2a, 0x5a, 0x86) : QColor(0x9c, 0xcf, 0xf2);
     case Part::Reserved: return dark ? QColor(0x71, 0x80, 0x96) : QColor(0xa0, 0xae, 0xc0);
-    case Part::Free: return mixColors(palette.color(QPalette::Base), palette.color(QPalette::Text), dark ? 0.10 : 0.06);
+    case Part::Free: return mixColors(palette.color(QPalette::Base), palette.color(QPalette::Text), dark ? 0.16 : 0.11);
     }
     return QColor(Qt::gray);
 }

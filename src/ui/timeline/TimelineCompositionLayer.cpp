@@ -19,6 +19,7 @@ bool TimelineCompositionLayer::setStack(const Stack &stack)
     if (stack == m_stack)
         return false;
     m_stack = stack;
+    m_imageDirty = true;
     update();
     return true;
 }
@@ -28,6 +29,7 @@ void TimelineCompositionLayer::setColors(const std::array<QColor, ViewCompositio
     if (colors == m_colors)
         return;
     m_colors = colors;
+    m_imageDirty = true;
     update();
 }
 
@@ -60,11 +62,81 @@ TimelinePlotLayer::Hit TimelineCompositionLayer::hitAt(const QPointF &pos) const
     return {};
 }
 
+void TimelineCompositionLayer::invalidateLayout()
+{
+    m_imageDirty = true;
+    TimelinePlotLayer::invalidateLayout();
+}
+
+void TimelineCompositionLayer::renderImage(qreal ratio)
+{
+    ++m_imageRenders;
+    m_imageDirty = false;
+    m_imageRect = plotArea().toAlignedRect();
+    const QSize pixels = (QSizeF(m_imageRect.size()) * ratio).toSize();
+    if (m_image.size() != pixels)
+        m_image = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+    m_image.setDevicePixelRatio(ratio);
+    m_image.fill(Qt::transparent);
+    const QList<QPointF> &base = m_stack.front();
+    const qsizetype n = base.size();
+    if (n == 0 || pixels.isEmpty())
+        return;
+    std::array<QRgb, ViewComposition::kPartCount> rgb;
+    for (size_t p = 0; p < rgb.size(); ++p)
+        rgb[p] = m_colors[p].rgba(); // opaque: no premultiplication to do
+    const int width = pixels.width();
+    const int height = pixels.height();
+    // A value on the vertical axis, as a device pixel row of the image (may lie outside it).
+    const double y0 = mapToLayer(QPointF(0, 0)).y();
+    const double yPerUnit = mapToLayer(QPointF(0, 1)).y() - y0;
+    auto rowOf = [&](double value) { return (y0 + yPerUnit * value - m_imageRect.top()) * ratio; };
+    uchar *const bits = m_image.bits();
+    const qsizetype bytesPerLine = m_image.bytesPerLine();
+    qsizetype segment = 0;
+    for (int px = 0; px < width; ++px) {
+        const double x = mapFromLayer(QPointF(m_imageRect.left() + (px + 0.5) / ratio, 0)).x();
+        if (x < base.constFirst().x() || x > base.constLast().x())
+            continue;
+        while (segment + 2 < n && base.at(segment + 1).x() < x)
+            ++segment;
+        const qsizetype next = std::min(segment + 1, n - 1);
+        const double span = base.at(next).x() - base.at(segment).x();
+        const double t = span > 0 ? (x - base.at(segment).x()) / span : 0.0;
+        int bottom = height; // exclusive: the rows below are filled
+        for (size_t p = 0; p < m_stack.size(); ++p) {
+            const QList<QPointF> &tops = m_stack[p];
+            if (tops.size() != n)
+                continue;
+            const double value = tops.at(segment).y() + t * (tops.at(next).y() - tops.at(segment).y());
+            const int top = std::clamp(int(std::lround(rowOf(value))), 0, height);
+            for (int row = top; row < bottom; ++row)
+                reinterpret_cast<QRgb *>(bits + row * bytesPerLine)[px] = rgb[p];
+            bottom = std::min(bottom, top);
+        }
+    }
+}
+
 void TimelineCompositionLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
 {
-    const QList<QPointF> &base = m_stack.front();
-    if (base.isEmpty())
+    if (m_stack.front().isEmpty())
         return;
+    if (isPlainRaster(painter)) {
+        const qreal ratio = painter->device()->devicePixelRatio();
+        if (m_imageDirty || m_image.isNull() || m_image.devicePixelRatio() != ratio)
+            renderImage(ratio);
+        painter->save();
+        painter->setClipRect(plotArea(), Qt::IntersectClip);
+        painter->drawImage(QPointF(m_imageRect.topLeft()), m_image);
+        painter->restore();
+        return;
+    }
+    paintPolygons(painter);
+}
+
+void TimelineCompositionLayer::paintPolygons(QPainter *painter) const
+{
+    const QList<QPointF> &base = m_stack.front();
     painter->save();
     painter->setClipRect(plotArea());
     // Bands meet edge to edge: antialiased fills would leave a seam of background between them.

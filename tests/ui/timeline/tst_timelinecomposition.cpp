@@ -70,6 +70,7 @@ private Q_SLOTS:
     void switchDrawsStackedAreasUnderTheThresholds();
     void whatIfCompositionIsDrawnWhileShown();
     void hoverExplainsTheBand();
+    void aThresholdStepKeepsTheBandsImage();
     void switchIsRemembered();
 };
 
@@ -179,6 +180,32 @@ void TestTimelineComposition::hoverExplainsTheBand()
     // Over the free space nothing is hit: a drag there pans.
     const QPointF freePos = chart.compositionLayer()->mapToLayer(QPointF(2, 90));
     QVERIFY(!chart.isOverData(chart.mapFromScene(chart.compositionLayer()->mapToScene(freePos))));
+}
+
+void TestTimelineComposition::aThresholdStepKeepsTheBandsImage()
+{
+    // A slider step moves a threshold line first: the bands under it are not filled again until
+    // the what-if's stack arrives.
+    TimelineModel model;
+    model.setRecorded(rows(50), kWindow);
+    TimelineChart chart;
+    chart.setModel(&model);
+    QVERIFY(showAt(chart, 800, 400));
+    chart.setMode(TimelineChart::Mode::Composition);
+    chart.grab();
+    const int renders = chart.compositionLayer()->imageRenders();
+    QVERIFY(renders > 0);
+    model.setThresholds({0.55, 0.7, 0.8, 0.95});
+    chart.refreshNow();
+    chart.grab();
+    QCOMPARE(chart.compositionLayer()->imageRenders(), renders);
+    QList<WhatIfRow> whatIf;
+    for (int i = 0; i < 50; ++i)
+        whatIf << WhatIfRow{0, Tier::None, -1, 0, 0, 0, 0, -1, compositionWith(50 * i)};
+    model.setWhatIf(whatIf, kWindow);
+    chart.refreshNow();
+    chart.grab();
+    QCOMPARE(chart.compositionLayer()->imageRenders(), renders + 1);
 }
 
 void TestTimelineComposition::switchIsRemembered()
