@@ -1,5 +1,6 @@
 // One threshold slider step on a 2,000-request session: from the value change to the
-// repainted timeline (the what-if replay runs on the runner's worker thread).
+// repainted timeline (the what-if replay runs on the runner's worker thread), with the timeline
+// drawing its lines (argument 0) or each request's composition as stacked areas (argument 1).
 #include "WhatIfBinding.h"
 #include "compaction/TokenEstimate.h"
 #include "thresholds/ThresholdsPanel.h"
@@ -75,6 +76,8 @@ static void BM_SliderStep(benchmark::State &state)
     chart.resize(1200, 320);
     chart.show(); // repaint() paints only a visible widget: the step ends with pixels, as the user sees it
     chart.setModel(&timeline);
+    const bool composition = state.range(0) == 1;
+    chart.setMode(composition ? TimelineChart::Mode::Composition : TimelineChart::Mode::Lines);
     // What was recorded: the session's own compactions (its replay under its own policy) and the
     // full history, which runs far off the top of the chart as a long session grows.
     const SimulationResult own = Simulator::simulate(input);
@@ -90,6 +93,7 @@ static void BM_SliderStep(benchmark::State &state)
         recorded[r].sentTokens = own.rows[r].totalTokensAfter;
         recorded[r].sentRatio = own.rows[r].ratioAfter;
         recorded[r].tier = own.rows[r].tier;
+        recorded[r].composition = own.rows[r].composition;
     }
     timeline.setRecorded(recorded, input.policy.contextWindow);
     panel.setPolicy(input.policy);
@@ -140,7 +144,7 @@ static void BM_SliderStep(benchmark::State &state)
     state.counters["summaries"] = last.totals.summaryCalls;
     state.counters["emergencies"] = last.totals.emergencies;
 }
-BENCHMARK(BM_SliderStep)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_SliderStep)->ArgName("composition")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 
 int main(int argc, char **argv)
 {

@@ -133,7 +133,7 @@ void WhatIfBinding::show(const CompactionPolicy &policy, const SimulationResult 
             const qsizetype i = rows.size();
             const int lost = score && i < score->perRequest.size() ? score->perRequest.at(i).lost : -1;
             rows.append({row.ratioAfter, row.tier, row.totalTokensAfter, row.tokensBefore, row.tokensAfter, row.summarized,
-                         row.offloaded, lost});
+                         row.offloaded, lost, row.composition});
         }
         // The ratios are of the replayed policy's window, which the slider may have changed.
         m_timeline->setWhatIf(rows, policy.contextWindow);

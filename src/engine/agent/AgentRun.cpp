@@ -238,6 +238,12 @@ TokenEstimate AgentRun::nextRequestEstimate() const
     return TokenEstimate(m_view ? m_view->bytes() : 0, m_toolSchemaBytes, m_policy);
 }
 
+ViewComposition AgentRun::nextRequestComposition() const
+{
+    return m_view ? ViewComposition::of(*m_view, nextRequestEstimate())
+                  : ViewComposition::of(ViewComposition::ViewBytes(), nextRequestEstimate());
+}
+
 qint64 AgentRun::estimatedTokens() const
 {
     return nextRequestEstimate().totalTokens();

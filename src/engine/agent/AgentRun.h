@@ -5,6 +5,7 @@
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
+#include "compaction/ViewComposition.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 #include "store/RequestRecord.h"
@@ -107,6 +108,8 @@ public:
     // The estimate of the next request now (before its preflight), as its preflight makes it: the
     // view, the tool schemas (when the policy counts them) and the reserved output.
     TokenEstimate nextRequestEstimate() const;
+    // The same request by category (what the status bar's gauge explains).
+    ViewComposition nextRequestComposition() const;
     // Its total tokens.
     qint64 estimatedTokens() const;
     ApprovalGate *approvalGate() const { return m_gate; }

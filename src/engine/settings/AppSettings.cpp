@@ -86,6 +86,7 @@ QString AppSettings::keyName(Key key)
     case Key::Theme: return u"appearance/theme"_s;
     case Key::Language: return u"appearance/language"_s;
     case Key::TimelineAxis: return u"timeline/axis"_s;
+    case Key::TimelineView: return u"timeline/view"_s;
     case Key::PriceOverrides: return u"costs/priceOverrides"_s;
     }
     return {};
@@ -327,6 +328,17 @@ AppSettings::TimelineAxis AppSettings::timelineAxis() const
 void AppSettings::setTimelineAxis(TimelineAxis axis)
 {
     writeValue(Key::TimelineAxis, axis == TimelineAxis::Tokens ? u"tokens"_s : u"percent"_s);
+}
+
+AppSettings::TimelineView AppSettings::timelineView() const
+{
+    return m_settings->value(keyName(Key::TimelineView)).toString() == u"composition" ? TimelineView::Composition
+                                                                                      : TimelineView::Lines;
+}
+
+void AppSettings::setTimelineView(TimelineView view)
+{
+    writeValue(Key::TimelineView, view == TimelineView::Composition ? u"composition"_s : u"lines"_s);
 }
 
 namespace {

@@ -40,6 +40,7 @@ public:
         Theme,
         Language,
         TimelineAxis,
+        TimelineView,
         PriceOverrides,
     };
     Q_ENUM(Key)
@@ -50,6 +51,9 @@ public:
     // What the timeline's vertical axis counts: a percent of the context window, or tokens.
     enum class TimelineAxis { Percent, Tokens };
     Q_ENUM(TimelineAxis)
+    // What the timeline draws: its lines, or each request's composition as stacked areas.
+    enum class TimelineView { Lines, Composition };
+    Q_ENUM(TimelineView)
 
     static constexpr int kDefaultTurnLimit = 100;
     static constexpr int kMaxTurnLimit = 100000;
@@ -110,6 +114,9 @@ public:
     // Remembered between runs; percent unless tokens were chosen.
     TimelineAxis timelineAxis() const;
     void setTimelineAxis(TimelineAxis axis);
+    // Remembered between runs; lines unless the composition was chosen.
+    TimelineView timelineView() const;
+    void setTimelineView(TimelineView view);
     // The main window's layout as the window saved it (opaque bytes: its geometry, its docks'
     // state, the conversation splitter), restored at the next start; empty when none was saved.
     enum class WindowPart { Geometry, DockState, ConversationSplitter };

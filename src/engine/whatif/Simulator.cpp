@@ -192,6 +192,7 @@ SimulationResult Simulator::simulate(const Input &input)
         row.ratioAfter = after.ratio();
         row.tokensAfter = view.tokens();
         row.totalTokensAfter = after.totalTokens();
+        row.composition = ViewComposition::of(view, after);
         row.msgsAfter = view.size();
         row.offloaded = int(pass.offloaded.size());
         result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();

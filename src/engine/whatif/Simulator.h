@@ -3,6 +3,7 @@
 #include "compaction/CompactionPolicy.h"
 #include "compaction/ContextOverlays.h"
 #include "compaction/Tier.h"
+#include "compaction/ViewComposition.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 
@@ -45,6 +46,8 @@ struct SimulationRow
     int offloaded = 0;
     int summarized = 0;
     QString error;
+    // What filled the window of the view it sent, by category (the same estimate as ratioAfter).
+    ViewComposition composition;
 };
 
 // The totals of a replay, and of a recorded session in the same terms (RecordedTotals), so the

@@ -2,6 +2,7 @@
 
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
+#include "compaction/ViewComposition.h"
 #include "model/Message.h"
 
 #include <QAbstractTableModel>
@@ -16,6 +17,7 @@ struct ContextSnapshot
     QList<Message> history;     // shared (implicitly), ascending ids
     qsizetype historyEnd = 0;   // the request saw history[0, historyEnd)
     ContextOverlays overlays;
+    ViewComposition composition; // what filled its window, by category
 };
 
 // What the model saw: one row per message of the view.

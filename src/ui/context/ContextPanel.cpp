@@ -1,6 +1,7 @@
 #include "ContextPanel.h"
 
 #include "ContextModels.h"
+#include "common/CompositionBar.h"
 #include "compaction/TokenEstimate.h"
 
 #include <QHeaderView>
@@ -50,6 +51,7 @@ ContextPanel::ContextPanel(QWidget *parent)
     , m_viewModel(new ContextViewModel(this))
     , m_historyModel(new ContextHistoryModel(this))
     , m_summary(new QLabel(this))
+    , m_composition(new CompositionBar(this))
     , m_detail(new QPlainTextEdit(this))
 {
     setObjectName(u"ContextPanel"_s);
@@ -76,6 +78,7 @@ ContextPanel::ContextPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
+    layout->addWidget(m_composition);
     layout->addWidget(vertical, 1);
 
     connect(m_viewTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ContextPanel::onViewItemSelected);
@@ -88,6 +91,7 @@ void ContextPanel::clear()
     m_viewModel->setSnapshot({});
     m_historyModel->setSnapshot({});
     m_summary->setText(tr("Select a request on the timeline to see exactly what the model was sent."));
+    m_composition->setComposition({});
     m_detail->clear();
 }
 
@@ -105,6 +109,7 @@ void ContextPanel::showSnapshot(const ContextSnapshot &snapshot)
                            .arg(locale.toString(m_viewModel->totalTokens()))
                            .arg(m_historyModel->rowCount())
                            .arg(locale.toString(TokenEstimate::tokensForBytes(historyBytes))));
+    m_composition->setComposition(snapshot.composition);
     m_detail->clear();
     m_viewTable->resizeColumnsToContents();
     m_historyTable->resizeColumnsToContents();

@@ -8,6 +8,7 @@ class QTableView;
 
 namespace wl {
 
+class CompositionBar;
 class ContextHistoryModel;
 class ContextViewModel;
 struct ContextSnapshot;
@@ -27,6 +28,8 @@ public:
     void selectMessage(qint64 messageId);
 
     QTableView *viewTable() const { return m_viewTable; }
+    // The selected request's composition: what filled its window, by category.
+    CompositionBar *compositionBar() const { return m_composition; }
     QTableView *historyTable() const { return m_historyTable; }
     ContextViewModel *viewModel() const { return m_viewModel; }
     ContextHistoryModel *historyModel() const { return m_historyModel; }
@@ -46,6 +49,7 @@ private:
     QTableView *m_viewTable;
     QTableView *m_historyTable;
     QLabel *m_summary;
+    CompositionBar *m_composition;
     QPlainTextEdit *m_detail;
     bool m_linking = false;
     bool m_following = false;   // selectMessage() at work: nothing the user chose

@@ -1,6 +1,7 @@
 #include "TimelineChart.h"
 
 #include "TierStyle.h"
+#include "TimelineCompositionLayer.h"
 #include "TimelineDecimation.h"
 #include "TimelineFrame.h"
 #include "TimelineInteraction.h"
@@ -8,6 +9,7 @@
 #include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
 #include "TimelineToolTip.h"
+#include "common/CompositionStyle.h"
 #include "common/PaletteColors.h"
 
 #include <QChart>
@@ -99,6 +101,13 @@ TimelineChart::TimelineChart(QWidget *parent)
     connect(m_lineLayer, &TimelineLineLayer::hovered, this, [this](const QPointF &point, bool state) {
         showHoverText(state ? lineText(m_lineLayer->hoveredItem(), point) : QString());
     });
+    m_compositionLayer = new TimelineCompositionLayer(chart, m_axisX, m_axisY);
+    m_compositionLayer->setVisible(false);
+    connect(m_compositionLayer, &TimelineCompositionLayer::clicked, this, &TimelineChart::onPointClicked);
+    connect(m_compositionLayer, &TimelineCompositionLayer::hovered, this, [this](const QPointF &point, bool state) {
+        showHoverText(state && m_model ? TimelineToolTip::composition(*m_model, rowForX(point.x()), m_compositionLayer->hoveredItem())
+                                       : QString());
+    });
     for (size_t i = 0; i < kTiers.size(); ++i) {
         m_thresholds[i] = addLine(tr("%1 threshold").arg(tierDisplayName(kTiers[i])));
         connect(m_thresholds[i], &QXYSeries::hovered, this, [this, i](const QPointF &, bool state) {
@@ -157,6 +166,18 @@ void TimelineChart::setScale(TimelineScale scale)
         return;
     m_scale = scale;
     refreshNow();
+}
+
+void TimelineChart::setMode(Mode mode)
+{
+    if (m_mode == mode)
+        return;
+    m_mode = mode;
+    m_compositionLayer->setVisible(mode == Mode::Composition);
+    // The lines' legend says nothing about the bands (the panel shows theirs).
+    chart()->legend()->setVisible(mode == Mode::Lines);
+    refreshNow();
+    Q_EMIT viewChanged();
 }
 
 TimelineScale TimelineChart::effectiveScale() const
@@ -222,7 +243,8 @@ void TimelineChart::refresh()
     m_view.setLast(maxX); // a zoomed view keeps its place, or follows new requests
     const bool viewMoved = m_view.isZoomed() != before.isZoomed()
         || (m_view.isZoomed() && (m_view.min() != before.min() || m_view.max() != before.max()));
-    const TimelineFrame frame = m_model ? buildTimelineFrame(*m_model, scale, m_view) : TimelineFrame();
+    const bool composition = m_mode == Mode::Composition;
+    const TimelineFrame frame = m_model ? buildTimelineFrame(*m_model, scale, m_view, composition) : TimelineFrame();
     m_range = frame.range;
 
     // The lowest and highest point of every two pixel columns of the plot area: the drawn shape
@@ -232,7 +254,8 @@ void TimelineChart::refresh()
     // their cached image. The marker layer compares its point lists the same way, and so do the
     // threshold series here (Qt Charts rebuilds a series' whole geometry on every replace).
     for (TimelineSeries s : kSeries)
-        m_lineLayer->setPoints(m_lines[size_t(s)], decimateMinMax(frame.lines[size_t(s)], columns));
+        m_lineLayer->setPoints(m_lines[size_t(s)], composition ? QList<QPointF>() : decimateMinMax(frame.lines[size_t(s)], columns));
+    m_compositionLayer->setStack(composition ? decimateStack(frame.stack, columns) : TimelineCompositionLayer::Stack());
     auto replace = [](QXYSeries *series, const QList<QPointF> &points) {
         if (series->points() != points)
             series->replace(points);
@@ -402,7 +425,7 @@ double TimelineChart::requestAt(const QPoint &viewportPos) const
 bool TimelineChart::isOverData(const QPoint &viewportPos) const
 {
     const QPointF at = m_lineLayer->mapFromScene(mapToScene(viewportPos));
-    return m_markerLayer->hitAt(at).item >= 0 || m_lineLayer->hitAt(at).item >= 0;
+    return m_markerLayer->hitAt(at).item >= 0 || m_lineLayer->hitAt(at).item >= 0 || m_compositionLayer->hitAt(at).item >= 0;
 }
 
 double TimelineChart::plotWidth() const
@@ -478,6 +501,9 @@ QString TimelineChart::toolTipAt(const QPoint &viewportPos) const
     const TimelinePlotLayer::Hit line = m_lineLayer->hitAt(m_lineLayer->mapFromScene(mapToScene(viewportPos)));
     if (line.item >= 0)
         return lineText(line.item, line.point);
+    const TimelinePlotLayer::Hit band = m_compositionLayer->hitAt(at);
+    if (band.item >= 0 && m_model)
+        return TimelineToolTip::composition(*m_model, rowForX(band.point.x()), band.item);
     return {};
 }
 
@@ -521,6 +547,10 @@ void TimelineChart::applyStyle()
         m_lineLayer->setPen(m_lines[i], linePens[i]);
     }
     m_selection->setPen(pen(text, 1.0));
+    std::array<QColor, ViewComposition::kPartCount> bands;
+    for (size_t p = 0; p < bands.size(); ++p)
+        bands[p] = compositionColor(ViewComposition::kParts[p], palette());
+    m_compositionLayer->setColors(bands);
     // Markers as Qt Charts' scatter series drew them: the shape's size, a 2 px border.
     using MarkerShape = TimelineMarkerLayer::Shape;
     m_markerLayer->setStyle(m_sourceMarkerGroup,

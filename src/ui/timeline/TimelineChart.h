@@ -19,6 +19,7 @@ class QXYSeries;
 
 namespace wl {
 
+class TimelineCompositionLayer;
 class TimelineLineLayer;
 class TimelineMarkerLayer;
 class TimelineModel;
@@ -53,6 +54,13 @@ public:
     void setScale(TimelineScale scale);
     TimelineScale scale() const { return m_scale; }
     TimelineScale effectiveScale() const;
+
+    // Lines (each series against the thresholds) or composition (what filled each request's
+    // window, stacked by category, the thresholds over it; the what-if's while one is shown).
+    enum class Mode { Lines, Composition };
+    void setMode(Mode mode);
+    Mode mode() const { return m_mode; }
+    TimelineCompositionLayer *compositionLayer() const { return m_compositionLayer; }
 
     // The visible requests. Zooming keeps `anchor` (a request) in place; panning moves by requests.
     // zoomIn() and zoomOut() change the visible span by this factor.
@@ -135,6 +143,7 @@ private:
     // legend its entries, with the same pens.
     std::array<QLineSeries *, 4> m_legendSeries{};      // History..WhatIf
     TimelineLineLayer *m_lineLayer = nullptr;
+    TimelineCompositionLayer *m_compositionLayer = nullptr; // over the lines, under the thresholds
     std::array<int, 4> m_lines{};                       // History..WhatIf, in the layer
     std::array<int, 4> m_clipBands{};                   // History..WhatIf: clipped stretches, at the top
     QLineSeries *m_selection = nullptr;
@@ -150,6 +159,7 @@ private:
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
     TimelineScale m_scale = TimelineScale::Percent;
+    Mode m_mode = Mode::Lines;
     TimelineViewport m_view;
     TimelineRange m_range;
     QString m_clipNote;

@@ -13,7 +13,8 @@ constexpr std::array<TimelineSeries, 4> kSeries{TimelineSeries::History, Timelin
                                                 TimelineSeries::Reported, TimelineSeries::WhatIf};
 } // namespace
 
-TimelineFrame buildTimelineFrame(const TimelineModel &model, TimelineScale scale, const TimelineViewport &view)
+TimelineFrame buildTimelineFrame(const TimelineModel &model, TimelineScale scale, const TimelineViewport &view,
+                                 bool composition)
 {
     TimelineFrame frame;
     const double unit = scale == TimelineScale::Tokens ? kTimelineTokensPerUnit : 1.0;
@@ -42,6 +43,13 @@ TimelineFrame buildTimelineFrame(const TimelineModel &model, TimelineScale scale
             frame.whatIfMarkers[size_t(int(whatIf.at(i).tier) - 1)].append({x, y[size_t(TimelineSeries::WhatIf)]});
         if (i < whatIf.size() && whatIf.at(i).lostFacts > 0)
             frame.lostMarkers.append({x, y[size_t(TimelineSeries::WhatIf)]});
+        if (composition) {
+            for (size_t p = 0; p < ViewComposition::kParts.size(); ++p) {
+                const double top = model.compositionTop(i, ViewComposition::kParts[p], scale) / unit;
+                if (!std::isnan(top))
+                    frame.stack[p].append({x, top});
+            }
+        }
     }
 
     // The vertical axis holds the whole window, the thresholds and what is sent.
@@ -55,6 +63,16 @@ TimelineFrame buildTimelineFrame(const TimelineModel &model, TimelineScale scale
     }
     if (std::isnan(floor))
         floor = 0;
+    if (composition) {
+        // The stack is what is drawn: its top always fits (as the sent line does).
+        std::array<QList<QPointF>, 4> shown;
+        QList<QPointF> &tops = shown[size_t(TimelineSeries::Sent)];
+        for (const QPointF &p : std::as_const(frame.stack.back()))
+            if (!view.isZoomed() || (p.x() >= view.min() && p.x() <= view.max()))
+                tops.append(p);
+        frame.range = fitTimelineRange(shown, floor);
+        return frame;
+    }
     if (view.isZoomed()) {
         // Only what is inside the view decides the axis and what is clipped.
         std::array<QList<QPointF>, 4> visible;

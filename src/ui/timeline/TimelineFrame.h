@@ -2,6 +2,7 @@
 
 #include "TimelineRange.h"
 #include "TimelineScale.h"
+#include "compaction/ViewComposition.h"
 
 #include <QList>
 #include <QPointF>
@@ -27,10 +28,15 @@ struct TimelineFrame
     QList<QPointF> sourceMarkers;                  // the source agent's own, on the full history
     QList<QPointF> lostMarkers;                    // what-if requests whose view had lost a fact they used
     std::array<double, 4> thresholds{kNone, kNone, kNone, kNone}; // Warn..Emergency; NaN where there is no window
+    // Composition view only: per part, the top of its band in the stack at each row shown (the
+    // band lies between the previous part's top and this one).
+    std::array<QList<QPointF>, ViewComposition::kPartCount> stack;
     TimelineRange range;
 };
 
-// `scale` as the model can draw it (TimelineModel::effectiveScale()).
-TimelineFrame buildTimelineFrame(const TimelineModel &model, TimelineScale scale, const TimelineViewport &view);
+// `scale` as the model can draw it (TimelineModel::effectiveScale()). `composition`: the stacked
+// composition of each request is drawn instead of the lines, and the axis fits the stack.
+TimelineFrame buildTimelineFrame(const TimelineModel &model, TimelineScale scale, const TimelineViewport &view,
+                                 bool composition = false);
 
 } // namespace wl

@@ -206,6 +206,31 @@ double TimelineModel::value(TimelineSeries series, int row, TimelineScale scale)
     return std::isnan(ratio) ? none : ratio * 100.0;
 }
 
+ViewComposition TimelineModel::composition(int row) const
+{
+    if (row < 0 || row >= m_rows.size())
+        return {};
+    if (compositionIsWhatIf())
+        return row < m_whatIf.size() ? m_whatIf.at(row).composition : ViewComposition();
+    return m_rows.at(row).composition;
+}
+
+double TimelineModel::compositionTop(int row, ViewComposition::Part part, TimelineScale scale) const
+{
+    const ViewComposition c = composition(row);
+    if (c.isEmpty())
+        return std::numeric_limits<double>::quiet_NaN();
+    qint64 top = 0;
+    for (ViewComposition::Part p : ViewComposition::kParts) {
+        top += c.tokens(p);
+        if (p == part)
+            break;
+    }
+    if (effectiveScale(scale) == TimelineScale::Tokens)
+        return double(top);
+    return TokenEstimate::ratioFor(top, referenceWindow()) * 100.0;
+}
+
 double TimelineModel::thresholdValue(double fraction, TimelineScale scale) const
 {
     if (effectiveScale(scale) == TimelineScale::Percent)

@@ -2,6 +2,7 @@
 
 #include "TimelineScale.h"
 #include "compaction/Tier.h"
+#include "compaction/ViewComposition.h"
 
 #include <QAbstractTableModel>
 #include <QList>
@@ -27,6 +28,7 @@ struct TimelineRow
     qint64 historyTokens = -1;
     qint64 sentTokens = -1;
     qint64 reportedTokens = -1;
+    ViewComposition composition; // what filled the window of the view sent, by category
 };
 
 // The what-if replay's outcome for one request.
@@ -41,6 +43,7 @@ struct WhatIfRow
     int summarized = 0;
     int offloaded = 0;
     int lostFacts = -1;        // facts this request's answer used that its view had lost; -1: not scored
+    ViewComposition composition; // what filled the what-if's window, by category
 };
 
 struct TimelineThresholds
@@ -96,6 +99,14 @@ public:
     // A line's point at `row` on `scale` (percent of referenceWindow(), or tokens); NaN where the
     // line has none.
     double value(TimelineSeries series, int row, TimelineScale scale) const;
+    // The composition view draws the what-if's requests while a what-if is shown, else the recorded ones.
+    bool compositionIsWhatIf() const { return !m_whatIf.isEmpty(); }
+    // What filled the window of the request at `row` as the composition view draws it.
+    ViewComposition composition(int row) const;
+    // The top of `part` in the stack at `row` (the parts below it and itself) on `scale`: percent
+    // of referenceWindow(), or tokens. NaN where the row has no composition.
+    double compositionTop(int row, ViewComposition::Part part, TimelineScale scale) const;
+
     // Where a threshold (a fraction of the reference window) lies on `scale`.
     double thresholdValue(double fraction, TimelineScale scale) const;
 

@@ -3,6 +3,7 @@
 #include "TimelineChart.h"
 #include "TimelineMarkerLayer.h"
 #include "TimelineModel.h"
+#include "common/CompositionStyle.h"
 #include "settings/AppSettings.h"
 
 #include <QButtonGroup>
@@ -13,6 +14,7 @@
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStringList>
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -28,15 +30,45 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_chart(new TimelineChart(this))
+    , m_linesButton(new QToolButton(this))
+    , m_compositionButton(new QToolButton(this))
     , m_percentButton(new QToolButton(this))
     , m_tokensButton(new QToolButton(this))
     , m_resetZoomButton(new QToolButton(this))
     , m_windowLabel(new QLabel(this))
     , m_zoomLabel(new QLabel(this))
     , m_note(new QLabel(this))
+    , m_legend(new QLabel(this))
 {
     setObjectName(u"TimelinePanel"_s);
     m_chart->setModel(model);
+
+    // What is drawn: the lines, or the composition of each request.
+    m_linesButton->setObjectName(u"TimelineLinesButton"_s);
+    m_linesButton->setText(tr("Lines"));
+    m_linesButton->setToolTip(tr("Draw the full history, what was sent, the provider's count and the what-if as lines"));
+    m_compositionButton->setObjectName(u"TimelineCompositionButton"_s);
+    m_compositionButton->setText(tr("Composition"));
+    m_compositionButton->setToolTip(tr("Draw what filled each request's window, by category, as stacked areas "
+                                       "(the what-if's while one is shown)"));
+    auto *viewGroup = new QButtonGroup(this);
+    for (QToolButton *button : {m_linesButton, m_compositionButton}) {
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        viewGroup->addButton(button);
+    }
+    m_linesButton->setChecked(true);
+    connect(m_compositionButton, &QToolButton::toggled, this, [this](bool on) {
+        m_chart->setMode(on ? TimelineChart::Mode::Composition : TimelineChart::Mode::Lines);
+        updateLegend();
+        if (m_settings)
+            m_settings->setTimelineView(on ? AppSettings::TimelineView::Composition : AppSettings::TimelineView::Lines);
+    });
+    m_legend->setObjectName(u"TimelineCompositionLegend"_s);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    m_legend->setContentsMargins(6, 0, 6, 0);
+    m_legend->hide();
 
     // The vertical axis: percent of one window, or tokens.
     m_percentButton->setObjectName(u"TimelinePercentButton"_s);
@@ -82,6 +114,9 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     m_note->setWordWrap(true);
     m_note->setContentsMargins(6, 0, 6, 0);
     connect(m_chart, &TimelineChart::viewChanged, this, &TimelinePanel::updateStatus);
+    // Whose composition is drawn changes with the what-if.
+    connect(m_model, &TimelineModel::whatIfChanged, this, &TimelinePanel::updateLegend);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TimelinePanel::updateLegend);
 
     auto *exportButton = new QToolButton(this);
     exportButton->setObjectName(u"TimelineExportButton"_s);
@@ -99,6 +134,9 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     layout->setSpacing(0);
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
+    bar->addWidget(m_linesButton);
+    bar->addWidget(m_compositionButton);
+    bar->addSpacing(8);
     bar->addWidget(m_percentButton);
     bar->addWidget(m_tokensButton);
     bar->addSpacing(8);
@@ -108,9 +146,10 @@ TimelinePanel::TimelinePanel(TimelineModel *model, QWidget *parent)
     bar->addWidget(m_resetZoomButton);
     bar->addWidget(exportButton);
     // Tab in visual order: the bar, then the chart below it (made first).
-    setTabOrder({m_percentButton, m_tokensButton, m_resetZoomButton, exportButton, m_chart});
+    setTabOrder({m_linesButton, m_compositionButton, m_percentButton, m_tokensButton, m_resetZoomButton, exportButton, m_chart});
     layout->addLayout(bar);
     layout->addWidget(m_note);
+    layout->addWidget(m_legend);
     layout->addWidget(m_chart, 1);
     updateStatus();
 
@@ -142,6 +181,8 @@ void TimelinePanel::setSettings(AppSettings *settings)
     m_settings = nullptr; // checking the button below is not a choice to store
     const bool tokens = settings && settings->timelineAxis() == AppSettings::TimelineAxis::Tokens;
     (tokens ? m_tokensButton : m_percentButton)->setChecked(true);
+    const bool composition = settings && settings->timelineView() == AppSettings::TimelineView::Composition;
+    (composition ? m_compositionButton : m_linesButton)->setChecked(true);
     m_settings = settings;
 }
 
@@ -165,6 +206,20 @@ void TimelinePanel::updateStatus()
     m_windowLabel->setToolTip(m_chart->windowNote());
     m_note->setText(m_chart->clipNote());
     m_note->setVisible(!m_chart->clipNote().isEmpty());
+}
+
+void TimelinePanel::updateLegend()
+{
+    const bool composition = m_chart->mode() == TimelineChart::Mode::Composition;
+    m_legend->setVisible(composition);
+    if (!composition)
+        return;
+    QStringList items;
+    for (ViewComposition::Part part : ViewComposition::kParts)
+        items.append(u"<span style=\"color:%1\">\u25a0</span>&nbsp;%2"_s.arg(compositionColor(part, palette()).name(),
+                                                                            compositionPartName(part).toHtmlEscaped()));
+    const QString whose = m_model->compositionIsWhatIf() ? tr("What-if:") : tr("As sent:");
+    m_legend->setText(whose.toHtmlEscaped() + u" "_s + items.join(u" &nbsp; "_s));
 }
 
 bool TimelinePanel::exportCsv(const QString &path, QString *error) const

@@ -2,6 +2,10 @@
 
 #include "TimelineModel.h"
 #include "TimelineRange.h"
+#include "common/CompositionStyle.h"
+#include "compaction/TokenEstimate.h"
+
+#include <QPalette>
 
 #include <QLocale>
 #include <QStringList>
@@ -125,6 +129,32 @@ QString TimelineToolTip::point(const TimelineModel &model, int row, TimelineSeri
     }
     if (!others.isEmpty())
         lines << QString() << others;
+    return lines.join(u'\n');
+}
+
+QString TimelineToolTip::composition(const TimelineModel &model, int row, int part)
+{
+    if (row < 0 || row >= model.rowCount())
+        return {};
+    const ViewComposition c = model.composition(row);
+    if (c.isEmpty())
+        return {};
+    const bool whatIf = model.compositionIsWhatIf();
+    QStringList lines;
+    lines << (whatIf ? tr("Request %1 · what-if composition").arg(requestOf(model, row))
+                     : tr("Request %1 · composition as sent").arg(requestOf(model, row)));
+    if (part >= 0 && part < ViewComposition::kPartCount) {
+        const ViewComposition::Part p = ViewComposition::kParts[size_t(part)];
+        lines << (c.window() > 0 ? tr("%1: %2 (%3 of the window)").arg(compositionPartName(p), tokensText(c.tokens(p)),
+                                                                      percentText(c.share(p) * 100.0))
+                                 : tr("%1: %2").arg(compositionPartName(p), tokensText(c.tokens(p))));
+    }
+    lines << (c.window() > 0 ? tr("Used: %1 (%2 of the window)").arg(tokensText(c.used()), percentText(TokenEstimate::ratioFor(c.used(), c.window()) * 100.0))
+                             : tr("Used: %1").arg(tokensText(c.used())));
+    const Tier tier = tierAt(model, row, whatIf);
+    lines << (tier == Tier::None ? tr("No compaction before this request")
+                                 : tr("Tier: %1 (compacted before this request)").arg(tierDisplayName(tier)));
+    lines << QString() << compositionFigures(c, QPalette(), false);
     return lines.join(u'\n');
 }
 

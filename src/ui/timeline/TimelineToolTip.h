@@ -24,6 +24,9 @@ public:
     // A point of a line at `row`: its tokens and share of the window, the other lines there, the
     // compaction before the request and what changed since the request before.
     static QString point(const TimelineModel &model, int row, TimelineSeries series);
+    // The composition view at `row`: what filled the request's window, by category, with the part
+    // under the mouse first (`part` < 0: none), the tier and whether it is the what-if's.
+    static QString composition(const TimelineModel &model, int row, int part);
     // The compaction (recorded, or the what-if's) that ran before the request at `row`.
     static QString compaction(const TimelineModel &model, int row, bool whatIf);
     // The compaction the source agent made itself before the request at `row` (imports).

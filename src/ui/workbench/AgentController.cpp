@@ -457,6 +457,11 @@ Tier AgentController::tier() const
     return m_run ? m_run->policy().tierFor(utilisation()) : Tier::None;
 }
 
+ViewComposition AgentController::nextRequestComposition() const
+{
+    return m_run ? m_run->nextRequestComposition() : ViewComposition();
+}
+
 // --- the run's state -----------------------------------------------------------------------------
 
 void AgentController::onStateChanged()

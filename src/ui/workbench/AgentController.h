@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compaction/ViewComposition.h"
+
 #include "ProviderConnection.h"
 #include "compaction/CompactionPolicy.h"
 #include "compaction/Tier.h"
@@ -101,6 +103,8 @@ public:
     qint64 contextWindow() const;
     double utilisation() const;
     Tier tier() const;
+    // The next request by category (empty while no session runs).
+    ViewComposition nextRequestComposition() const;
     // Input tokens the provider reported for the last request (-1: none yet).
     qint64 lastInputTokens() const { return m_lastInputTokens; }
 

@@ -63,6 +63,8 @@ void AgentStatusBar::setSession(const LoadedSession &session)
             + policy.reservedOutput;
     m_recordedRatio = TokenEstimate::ratioFor(m_recordedTokens, m_sessionWindow);
     m_recordedTier = session.requests.isEmpty() ? Tier::None : policy.tierFor(m_recordedRatio);
+    m_recordedComposition = session.compositions.size() == session.requests.size() && !session.compositions.isEmpty()
+        ? session.compositions.constLast() : ViewComposition();
     update();
 }
 
@@ -70,9 +72,11 @@ void AgentStatusBar::update()
 {
     const QLocale locale;
     if (m_agent->isOpen())
-        m_gauge->setValue(m_agent->utilisation(), m_agent->tier(), m_agent->estimatedTokens(), m_agent->contextWindow());
+        m_gauge->setValue(m_agent->utilisation(), m_agent->tier(), m_agent->estimatedTokens(), m_agent->contextWindow(),
+                          ContextGauge::Source::NextRequest, m_agent->nextRequestComposition());
     else if (m_sessionWindow > 0)
-        m_gauge->setValue(m_recordedRatio, m_recordedTier, m_recordedTokens, m_sessionWindow, ContextGauge::Source::LastRecorded);
+        m_gauge->setValue(m_recordedRatio, m_recordedTier, m_recordedTokens, m_sessionWindow, ContextGauge::Source::LastRecorded,
+                          m_recordedComposition);
     else
         m_gauge->setValue(0, Tier::None, 0, 0);
     const qint64 input = m_agent->lastInputTokens();

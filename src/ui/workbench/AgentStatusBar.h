@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compaction/ViewComposition.h"
+
 #include "compaction/Tier.h"
 
 #include <QObject>
@@ -47,6 +49,7 @@ private:
     double m_recordedRatio = 0;
     Tier m_recordedTier = Tier::None;
     qint64 m_recordedTokens = 0;
+    ViewComposition m_recordedComposition;
     qint64 m_sessionWindow = 0; // 0: no session loaded
 };
 

@@ -1,6 +1,7 @@
 #include "ContextGauge.h"
 
 #include "TierStyle.h"
+#include "common/CompositionStyle.h"
 
 #include <QLocale>
 #include <QPainter>
@@ -19,8 +20,10 @@ ContextGauge::ContextGauge(QWidget *parent)
     setValue(0, Tier::None, 0, 0);
 }
 
-void ContextGauge::setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source)
+void ContextGauge::setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source,
+                            const ViewComposition &composition)
 {
+    m_composition = composition;
     m_ratio = std::max(0.0, ratio);
     m_tier = tier;
     m_tokens = estimatedTokens;
@@ -29,12 +32,18 @@ void ContextGauge::setValue(double ratio, Tier tier, qint64 estimatedTokens, qin
     const QLocale locale;
     const QString text = source == Source::NextRequest ? tr("Next request: about %1 of the session's %2-token window (%3%), tier %4")
                                                        : tr("Last recorded request: about %1 of the session's %2-token window (%3%), tier %4");
-    setToolTip(window > 0 ? text.arg(locale.toString(estimatedTokens), locale.toString(window))
-                                .arg(qRound(m_ratio * 100))
-                                .arg(tierDisplayName(tier))
-                          : tr("No session open"));
+    const QString headline = window > 0 ? text.arg(locale.toString(estimatedTokens), locale.toString(window))
+                                              .arg(qRound(m_ratio * 100))
+                                              .arg(tierDisplayName(tier))
+                                        : tr("No session open");
+    if (window > 0 && !composition.isEmpty()) {
+        setToolTip(u"<p>%1</p><p>%2</p>"_s.arg(headline.toHtmlEscaped(), compositionFigures(composition, palette(), true)));
+        setAccessibleDescription(headline + u'\n' + compositionFigures(composition, palette(), false));
+    } else {
+        setToolTip(headline);
+        setAccessibleDescription(headline);
+    }
     setAccessibleName(tr("Context gauge"));
-    setAccessibleDescription(toolTip());
     update();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compaction/Tier.h"
+#include "compaction/ViewComposition.h"
 
 #include <QWidget>
 
@@ -17,8 +18,11 @@ public:
     // What the gauge measures: the next request of the agent running on the session, or (no agent
     // runs on it: an import, the demo) the last request the session recorded.
     enum class Source { NextRequest, LastRecorded };
-    // `ratio` may exceed 1 (the bar is then full).
-    void setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source = Source::NextRequest);
+    // `ratio` may exceed 1 (the bar is then full). The tooltip explains `composition` (what fills
+    // the window, by category) when it is not empty.
+    void setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source = Source::NextRequest,
+                  const ViewComposition &composition = {});
+    const ViewComposition &composition() const { return m_composition; }
     qint64 window() const { return m_window; }
     Source source() const { return m_source; }
     double ratio() const { return m_ratio; }
@@ -36,6 +40,7 @@ private:
     qint64 m_tokens = 0;
     qint64 m_window = 0;
     Source m_source = Source::NextRequest;
+    ViewComposition m_composition;
 };
 
 } // namespace wl

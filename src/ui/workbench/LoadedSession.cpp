@@ -7,7 +7,9 @@
 #include "offloads/OffloadListModel.h"
 #include "timeline/TimelineModel.h"
 
+#include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
+#include "score/RecordedRun.h"
 #include "whatif/RecordedTotals.h"
 
 #include <QCoreApplication>
@@ -113,11 +115,13 @@ QList<TimelineRow> LoadedSession::timelineRows() const
             sourceCompactions.insert(c.value(u"request").toInt(), text);
         }
     }
+    const QList<ViewComposition> byPosition = compositionsOrComputed();
     // Running byte sum of the history, advanced as requests move forward.
     qint64 historyBytes = 0;
     qsizetype counted = 0;
     for (const RequestRecord &r : requests) {
         TimelineRow row;
+        row.composition = byPosition.value(rows.size());
         row.requestIndex = r.index;
         const qsizetype end = historyEndOf(r.index);
         for (; counted < end; ++counted)
@@ -145,6 +149,31 @@ QList<TimelineRow> LoadedSession::timelineRows() const
         rows.append(row);
     }
     return rows;
+}
+
+ViewComposition LoadedSession::compositionOf(const ContextView &view, int position) const
+{
+    const qint64 recordedSchemaBytes = replay.requestSchemaBytes.value(position, -1);
+    const qint64 schemaBytes = recordedSchemaBytes >= 0 ? recordedSchemaBytes : TokenEstimate::toolSchemaBytes(replay.tools);
+    return ViewComposition::of(view, TokenEstimate(view.bytes(), schemaBytes, policy, replay.overheadTokens));
+}
+
+QList<ViewComposition> LoadedSession::recordedCompositions() const
+{
+    QList<ViewComposition> out;
+    if (requests.isEmpty())
+        return out;
+    out.reserve(requests.size());
+    // One view grown request by request, rebuilt only where an overlay came in force.
+    RecordedRun::fromStored(replay, requests, overlays, records).replay(replay, [&](const Simulator::Step &step) {
+        out.append(compositionOf(step.view, step.request));
+    });
+    return out;
+}
+
+QList<ViewComposition> LoadedSession::compositionsOrComputed() const
+{
+    return compositions.size() == requests.size() ? compositions : recordedCompositions();
 }
 
 QList<AnchorSnapshot> LoadedSession::anchorSnapshots() const
@@ -231,6 +260,9 @@ ContextSnapshot LoadedSession::contextSnapshot(int index) const
     s.history = history;
     s.historyEnd = historyEndOf(index);
     s.overlays = overlaysAt(index);
+    s.composition = compositions.size() == requests.size()
+        ? compositions.at(index)
+        : compositionOf(ContextView::build(s.systemPrompt, s.history, s.overlays, s.historyEnd), index);
     return s;
 }
 

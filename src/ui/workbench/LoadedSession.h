@@ -4,6 +4,7 @@
 #include "conversation/ConversationTypes.h"
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
+#include "compaction/ViewComposition.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 #include "store/AnchorHistoryEntry.h"
@@ -20,6 +21,7 @@
 
 namespace wl {
 
+class ContextView;
 struct ContextSnapshot;
 struct AnchorSnapshot;
 struct TimelineRow;
@@ -41,6 +43,9 @@ struct LoadedSession
     // What each request carried, as every replay reads it (ReplayInput::fromStored): the history
     // each request saw, schemas, overhead. `systemPrompt`, `history` and `tools` are its own.
     ReplayInput replay;
+    // What filled the window of each request, by position (recordedCompositions(), made by the
+    // loader off the GUI thread; empty for a session put together by hand).
+    QList<ViewComposition> compositions;
 
     bool isEmpty() const { return info.id.isEmpty(); }
     int requestCount() const { return int(requests.size()); }
@@ -55,6 +60,14 @@ struct LoadedSession
     const CompactionRecord *recordFor(int index) const;
 
     QList<TimelineRow> timelineRows() const;
+    // What filled the window of each recorded request (by position), its views replayed from the
+    // stored overlays (RecordedRun) and measured as the preflight measures them. O(history) per
+    // compaction: the loader calls it, the window reads `compositions`.
+    QList<ViewComposition> recordedCompositions() const;
+    // `compositions` when the loader made them, else recordedCompositions().
+    QList<ViewComposition> compositionsOrComputed() const;
+    // The composition of `view`, sent as request `position`: its schemas, the overhead, the policy.
+    ViewComposition compositionOf(const ContextView &view, int position) const;
     // Offloaded results with how often the agent read each one back (read_file on its path).
     QList<OffloadRow> offloadRows() const;
     // The history messages (tool results) compaction offloaded, at any time of the session.

@@ -50,6 +50,7 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     s.tools = s.replay.tools;
     if (info->policy.isEmpty() || !policyError.isEmpty() || !s.policy.isValid())
         s.policy = s.replay.defaultPolicy(); // the window of the session's model, as `simulate` starts from
+    s.compositions = s.recordedCompositions();
     *out = std::move(s);
     return true;
 }

@@ -137,6 +137,7 @@ void TestAppSettings::changedOncePerRealChange_data()
     QTest::newRow("compaction") << int(AppSettings::Key::CompactionPolicy);
     QTest::newRow("approval") << int(AppSettings::Key::ApprovalPolicy);
     QTest::newRow("timeline axis") << int(AppSettings::Key::TimelineAxis);
+    QTest::newRow("timeline view") << int(AppSettings::Key::TimelineView);
     QTest::newRow("prices") << int(AppSettings::Key::PriceOverrides);
 }
 
@@ -159,6 +160,7 @@ void TestAppSettings::changedOncePerRealChange()
         case AppSettings::Key::ApprovalPolicy: settings.setApprovalPolicy(approval); break;
         case AppSettings::Key::SummarizerProfile: settings.setSummarizerProfileName(u"A"_s); break;
         case AppSettings::Key::TimelineAxis: settings.setTimelineAxis(AppSettings::TimelineAxis::Tokens); break;
+        case AppSettings::Key::TimelineView: settings.setTimelineView(AppSettings::TimelineView::Composition); break;
         case AppSettings::Key::PriceOverrides:
             settings.setPriceOverrides(QJsonObject{{u"gpt-4o"_s, QJsonObject{{u"input"_s, 2.0}}}});
             break;

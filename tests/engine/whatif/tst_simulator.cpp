@@ -4,6 +4,8 @@
 #include "compaction/ContextView.h"
 #include "compaction/ExtractiveSummarizer.h"
 #include "compaction/Preflight.h"
+#include "compaction/TokenEstimate.h"
+#include "compaction/ViewComposition.h"
 #include "whatif/SimulatedOffloads.h"
 #include "whatif/Simulator.h"
 
@@ -67,6 +69,7 @@ private Q_SLOTS:
     void sharedCachesChangeNothing();
     void checkpointListsNewestOffloads();
     void checkpointsDatedByTheirRequest();
+    void compositionOfEachRequest();
 };
 
 void TestSimulator::matchesPreflightStepByStep()
@@ -362,6 +365,40 @@ void TestSimulator::checkpointListsNewestOffloads()
     const ParsedSummary parsed = parseCheckpointText(cp.text, &block);
     QVERIFY(!parsed.summary.contains(u"## Offloaded References"_s));
     QCOMPARE(block.split(u'\n').size(), 41);
+}
+
+void TestSimulator::compositionOfEachRequest()
+{
+    // Each row says what filled its window: the view it sent, by category, summing to the window,
+    // the same composition a view built from its overlays gives.
+    const Recorded rec = recorded(40);
+    Simulator::Input in;
+    in.systemPrompt = kSystem;
+    in.history = rec.history;
+    in.requests = rec.requests;
+    in.policy = smallWindow();
+    in.policy.reservedOutput = 200;
+    in.toolSchemaBytes = 400;
+    const SimulationResult sim = Simulator::simulate(in);
+    bool sawCheckpoint = false, sawOffload = false;
+    for (int i = 0; i < sim.rows.size(); ++i) {
+        const SimulationRow &row = sim.rows[i];
+        const ViewComposition &c = row.composition;
+        const QByteArray at = QByteArray::number(i);
+        QVERIFY2(c.used() == row.totalTokensAfter, at.constData());
+        QVERIFY2(c.window() == in.policy.contextWindow, at.constData());
+        QVERIFY2(c.total() == std::max(in.policy.contextWindow, row.totalTokensAfter), at.constData());
+        QVERIFY2(c.tokens(ViewComposition::Part::Reserved) == 200, at.constData());
+        QVERIFY2(c.tokens(ViewComposition::Part::ToolSchemas) == 100, at.constData());
+        const ContextOverlays o = sim.overlaysAt(i);
+        const qsizetype end = std::min(rec.history.size(), rec.requests[i]);
+        const ContextView view = ContextView::build(kSystem, rec.history, o, end);
+        QVERIFY2(ViewComposition::of(view, TokenEstimate(view.bytes(), 400, in.policy)) == c, at.constData());
+        sawCheckpoint = sawCheckpoint || c.tokens(ViewComposition::Part::Checkpoint) > 0;
+        sawOffload = sawOffload || c.tokens(ViewComposition::Part::Offloaded) > 0;
+    }
+    QVERIFY(sawCheckpoint);
+    QVERIFY(sawOffload);
 }
 
 QTEST_GUILESS_MAIN(TestSimulator)

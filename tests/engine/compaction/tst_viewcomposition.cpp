@@ -1,0 +1,195 @@
+#include "CompactionFixtures.h"
+
+#include "compaction/CompactionPolicy.h"
+#include "compaction/ContextView.h"
+#include "compaction/TokenEstimate.h"
+#include "compaction/ViewComposition.h"
+#include "model/ToolSpec.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace wl;
+using namespace wl::test;
+
+namespace {
+using Part = ViewComposition::Part;
+
+CompactionPolicy policyWith(qint64 window, qint64 reserved = 0, bool countSchemas = true)
+{
+    CompactionPolicy p;
+    p.contextWindow = window;
+    p.reservedOutput = reserved;
+    p.countToolSchemas = countSchemas;
+    return p;
+}
+
+qint64 sumOfParts(const ViewComposition &c)
+{
+    qint64 sum = 0;
+    for (Part part : ViewComposition::kParts)
+        sum += c.tokens(part);
+    return sum;
+}
+} // namespace
+
+class TestViewComposition : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void eachPartOfAHandMadeView();
+    void viewPartsSumToTheEstimatesViewTokens();
+    void sumsExactlyToTheWindow_data();
+    void sumsExactlyToTheWindow();
+    void overTheWindowHasNoFreeSpaceAndSaysByHowMuch();
+    void noWindowMeansNoFreeSpace();
+    void schemasNotCountedAreNotShown();
+    void overheadCountsAsSystemPrompt();
+    void pinnedIsZeroUntilViewsHavePins();
+};
+
+void TestViewComposition::eachPartOfAHandMadeView()
+{
+    // system 400 bytes = 100 tokens; checkpoint 800 = 200; a user message 40 = 10; a call and a
+    // result offloaded to a 20-byte placeholder.
+    HistoryBuilder h;
+    h.user(big(40)).call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(5000)).user(big(400)).assistant(big(120));
+    ContextOverlays overlays;
+    Checkpoint cp;
+    cp.coversUpToMessageId = 1;
+    cp.coversFromMessageId = 1;
+    cp.text = big(800);
+    overlays.checkpoints.append(cp);
+    OffloadOverlay off;
+    off.messageId = 3;
+    off.placeholder = big(18);
+    overlays.offloads.insert(3, off);
+    const ContextView view = ContextView::build(big(400), h.messages(), overlays);
+
+    const ViewComposition::ViewBytes bytes = ViewComposition::bytesOf(view);
+    QCOMPARE(bytes.total(), view.bytes());
+    QCOMPARE(bytes.bytes[size_t(Part::SystemPrompt)], qint64(400));
+    QCOMPARE(bytes.bytes[size_t(Part::Checkpoint)], qint64(800));
+    QCOMPARE(bytes.bytes[size_t(Part::Offloaded)], qint64(18 + 2)); // placeholder + its call id
+    QCOMPARE(bytes.bytes[size_t(Part::History)],
+             h.messages()[1].byteCount() + h.messages()[3].byteCount() + h.messages()[4].byteCount());
+
+    QList<ToolSpec> tools{{u"bash"_s, big(396), QJsonObject()}};
+    const qint64 schemaBytes = TokenEstimate::toolSchemaBytes(tools);
+    const TokenEstimate estimate(view.bytes(), schemaBytes, policyWith(10'000, 1'000));
+    const ViewComposition c = ViewComposition::of(view, estimate);
+    QCOMPARE(c.tokens(Part::SystemPrompt), qint64(100));
+    QCOMPARE(c.tokens(Part::Checkpoint), qint64(200));
+    QCOMPARE(c.tokens(Part::ToolSchemas), TokenEstimate::tokensForBytes(schemaBytes));
+    QCOMPARE(c.tokens(Part::Offloaded), qint64(5));
+    QCOMPARE(c.tokens(Part::Reserved), qint64(1'000));
+    QCOMPARE(c.tokens(Part::Pinned), qint64(0));
+    QCOMPARE(c.used(), estimate.totalTokens());
+    QCOMPARE(c.tokens(Part::Free), 10'000 - estimate.totalTokens());
+    QCOMPARE(sumOfParts(c), qint64(10'000));
+    QCOMPARE(c.overflow(), qint64(0));
+    QCOMPARE(c.share(Part::Reserved), 0.1);
+}
+
+void TestViewComposition::viewPartsSumToTheEstimatesViewTokens()
+{
+    // Parts of 3 bytes each would be 0 tokens alone; together they are what the estimate counts.
+    ViewComposition::ViewBytes bytes;
+    bytes.add(Part::SystemPrompt, 3);
+    bytes.add(Part::Checkpoint, 3);
+    bytes.add(Part::History, 3);
+    bytes.add(Part::Offloaded, 3);
+    const TokenEstimate estimate(bytes.total(), 0, policyWith(100));
+    const ViewComposition c = ViewComposition::of(bytes, estimate);
+    QCOMPARE(estimate.viewTokens(), qint64(3));
+    QCOMPARE(c.tokens(Part::SystemPrompt) + c.tokens(Part::Checkpoint) + c.tokens(Part::History) + c.tokens(Part::Offloaded), qint64(3));
+    QCOMPARE(c.used(), estimate.totalTokens());
+}
+
+void TestViewComposition::sumsExactlyToTheWindow_data()
+{
+    QTest::addColumn<qint64>("seed");
+    for (qint64 seed : {1, 7, 42, 1234, 99999})
+        QTest::addRow("seed %lld", seed) << seed;
+}
+
+void TestViewComposition::sumsExactlyToTheWindow()
+{
+    QFETCH(qint64, seed);
+    // Odd byte counts in every part, a window that holds them.
+    ViewComposition::ViewBytes bytes;
+    qint64 x = seed;
+    for (Part part : {Part::SystemPrompt, Part::Checkpoint, Part::History, Part::Offloaded}) {
+        x = (x * 1103515245 + 12345) % 100003;
+        bytes.add(part, x);
+    }
+    const qint64 window = 200'000;
+    const TokenEstimate estimate(bytes.total(), (seed % 1000) * 13 + 1, policyWith(window, seed % 4096), seed % 97);
+    const ViewComposition c = ViewComposition::of(bytes, estimate);
+    QCOMPARE(c.used(), estimate.totalTokens());
+    QCOMPARE(sumOfParts(c), window);
+    QCOMPARE(c.total(), window);
+    QCOMPARE(c.window(), window);
+    for (Part part : ViewComposition::kParts)
+        QVERIFY2(c.tokens(part) >= 0, qPrintable(u"part %1 negative"_s.arg(int(part))));
+}
+
+void TestViewComposition::overTheWindowHasNoFreeSpaceAndSaysByHowMuch()
+{
+    ViewComposition::ViewBytes bytes;
+    bytes.add(Part::History, 4'000 * 4);
+    const ViewComposition c = ViewComposition::of(bytes, TokenEstimate(bytes.total(), 0, policyWith(3'000, 500)));
+    QCOMPARE(c.tokens(Part::Free), qint64(0));
+    QCOMPARE(c.used(), qint64(4'500));
+    QCOMPARE(c.overflow(), qint64(1'500));
+    QCOMPARE(c.total(), qint64(4'500));
+}
+
+void TestViewComposition::noWindowMeansNoFreeSpace()
+{
+    ViewComposition::ViewBytes bytes;
+    bytes.add(Part::History, 400);
+    const ViewComposition c = ViewComposition::of(bytes, TokenEstimate(bytes.total(), 0, policyWith(0)));
+    QCOMPARE(c.window(), qint64(0));
+    QCOMPARE(c.tokens(Part::Free), qint64(0));
+    QCOMPARE(c.overflow(), qint64(0));
+    QCOMPARE(c.share(Part::History), 0.0);
+    QCOMPARE(c.used(), qint64(100));
+}
+
+void TestViewComposition::schemasNotCountedAreNotShown()
+{
+    ViewComposition::ViewBytes bytes;
+    bytes.add(Part::SystemPrompt, 400);
+    const TokenEstimate estimate(bytes.total(), 4'000, policyWith(10'000, 0, false));
+    const ViewComposition c = ViewComposition::of(bytes, estimate);
+    QCOMPARE(c.tokens(Part::ToolSchemas), qint64(0));
+    QCOMPARE(c.used(), estimate.totalTokens());
+    QCOMPARE(c.tokens(Part::Free), qint64(9'900));
+}
+
+void TestViewComposition::overheadCountsAsSystemPrompt()
+{
+    ViewComposition::ViewBytes bytes;
+    bytes.add(Part::SystemPrompt, 400);
+    const TokenEstimate estimate(bytes.total(), 0, policyWith(10'000), 250);
+    const ViewComposition c = ViewComposition::of(bytes, estimate);
+    QCOMPARE(c.tokens(Part::SystemPrompt), qint64(350));
+    QCOMPARE(c.used(), estimate.totalTokens());
+}
+
+void TestViewComposition::pinnedIsZeroUntilViewsHavePins()
+{
+    for (ViewItem::Kind kind : {ViewItem::Kind::System, ViewItem::Kind::Checkpoint, ViewItem::Kind::Original,
+                                ViewItem::Kind::Placeholder, ViewItem::Kind::Stub}) {
+        ViewItem item;
+        item.kind = kind;
+        QVERIFY(ViewComposition::partOf(item) != Part::Pinned);
+    }
+    ViewItem stub;
+    stub.kind = ViewItem::Kind::Stub;
+    QCOMPARE(ViewComposition::partOf(stub), Part::History);
+}
+
+QTEST_GUILESS_MAIN(TestViewComposition)
+#include "tst_viewcomposition.moc"
