@@ -172,6 +172,29 @@ QList<AnchorSnapshot> LoadedSession::anchorSnapshots() const
     return out;
 }
 
+QList<LineageItem> LoadedSession::traceLineage() const
+{
+    QHash<QString, const Checkpoint *> checkpoints;
+    for (const Checkpoint &c : overlays.checkpoints)
+        checkpoints.insert(c.recordId, &c);
+    QList<LineageStep> steps;
+    const QList<AnchorSnapshot> snapshots = anchorSnapshots();
+    for (const AnchorSnapshot &s : snapshots) {
+        LineageStep step;
+        step.recordId = s.recordId;
+        step.requestIndex = s.requestIndex;
+        step.anchors = s.anchors;
+        if (const Checkpoint *c = checkpoints.value(s.recordId)) {
+            step.coversFromMessageId = c->coversFromMessageId;
+            step.coversUpToMessageId = c->coversUpToMessageId;
+        }
+        steps.append(step);
+    }
+    QList<LineageItem> items = traceAnchorLineage(steps);
+    findItemSources(&items, steps, history);
+    return items;
+}
+
 QList<OffloadRow> LoadedSession::offloadRows() const
 {
     // Read-backs: read_file calls whose path names the offloaded file.
