@@ -13,6 +13,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace wl {
@@ -75,15 +77,48 @@ AnchorLineageView::AnchorLineageView(AnchorItemsModel *model, QWidget *parent)
 
     connect(m_onlyDropped, &QCheckBox::toggled, model, &AnchorItemsModel::setOnlyDropped);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &AnchorLineageView::onCurrentChanged);
-    connect(model, &QAbstractItemModel::modelReset, this, [this] {
-        m_tree->expandAll();
-        m_tree->header()->resizeSection(0, 420);
-        updateSummary();
-        onCurrentChanged();
-    });
+    connect(model, &QAbstractItemModel::modelReset, this, &AnchorLineageView::onModelReset);
     connect(m_lineage, &QTextBrowser::anchorClicked, this, &AnchorLineageView::onLinkClicked);
+    onModelReset();
+}
+
+void AnchorLineageView::onModelReset()
+{
+    m_tree->expandAll();
+    if (!std::exchange(m_itemColumnSized, true))
+        m_tree->header()->resizeSection(0, 420); // once: a refresh keeps what the user chose
     updateSummary();
-    onCurrentChanged();
+    // The item shown before (a refresh or the filter reset the model), else the one dropped last,
+    // so the pane is not empty; choosing it is not the user's choice: no selection is reported.
+    QModelIndex shown = m_model->indexOfItem(m_shownItem, m_shownColumn);
+    if (!shown.isValid()) {
+        int latest = -1;
+        const QList<LineageItem> &items = m_model->items();
+        for (qsizetype i = 0; i < items.size(); ++i)
+            if (items.at(i).isDropped() && (latest < 0 || items.at(i).droppedAt >= items.at(latest).droppedAt))
+                latest = int(i);
+        shown = m_model->indexOfItem(latest);
+    }
+    if (!shown.isValid()) {
+        onCurrentChanged();
+        return;
+    }
+    m_quiet = true;
+    m_tree->setCurrentIndex(shown);
+    m_quiet = false;
+    m_tree->scrollTo(shown);
+}
+
+void AnchorLineageView::showRecord(const QString &recordId)
+{
+    const QList<AnchorSnapshot> &snapshots = m_model->snapshots();
+    for (qsizetype i = 0; i < snapshots.size(); ++i) {
+        if (snapshots.at(i).recordId != recordId)
+            continue;
+        const QModelIndex current = m_tree->currentIndex();
+        m_tree->scrollTo(current.isValid() ? current.siblingAtColumn(int(i) + 1) : m_model->index(0, int(i) + 1));
+        return;
+    }
 }
 
 QString AnchorLineageView::lineageHtml() const
@@ -147,6 +182,8 @@ void AnchorLineageView::onCurrentChanged()
 {
     const QModelIndex current = m_tree->currentIndex();
     const int item = current.isValid() ? current.data(AnchorItemsModel::ItemRole).toInt() : -1;
+    m_shownItem = item;
+    m_shownColumn = current.isValid() ? current.column() : 0;
     if (item < 0) {
         m_lineage->setHtml(m_model->items().isEmpty()
             ? tr("No compaction has written anchor items in this session yet.").toHtmlEscaped()
@@ -161,7 +198,8 @@ void AnchorLineageView::onCurrentChanged()
         recordId = current.data(AnchorItemsModel::RecordIdRole).toString();
     else
         recordId = m_model->snapshots().at(it.addedAt).recordId;
-    Q_EMIT recordSelected(recordId);
+    if (!m_quiet)
+        Q_EMIT recordSelected(recordId);
 }
 
 void AnchorLineageView::onLinkClicked(const QUrl &url)

@@ -30,6 +30,9 @@ public:
     QCheckBox *onlyDroppedBox() const { return m_onlyDropped; }
     QString lineageHtml() const; // what the lineage pane shows (for tests)
 
+    // Scrolls the compaction's column into view (the selection stays).
+    void showRecord(const QString &recordId);
+
     // The lineage of one item as HTML; message links are "message:<id>".
     static QString lineageHtml(const LineageItem &item, const QList<AnchorSnapshot> &snapshots);
 
@@ -41,6 +44,7 @@ Q_SIGNALS:
 
 private:
     void onCurrentChanged();
+    void onModelReset();
     void onLinkClicked(const QUrl &url);
     void updateSummary();
 
@@ -49,6 +53,10 @@ private:
     QLabel *m_summary;
     QTreeView *m_tree;
     QTextBrowser *m_lineage;
+    bool m_itemColumnSized = false;
+    bool m_quiet = false;   // a current item set by the view itself, not chosen by the user
+    int m_shownItem = -1;   // the item the lineage pane shows (index into the model's items)
+    int m_shownColumn = 0;
 };
 
 } // namespace wl

@@ -129,6 +129,7 @@ QString AnchorsPanel::diffHtml() const
 
 void AnchorsPanel::showRecord(const QString &recordId)
 {
+    m_lineageView->showRecord(recordId);
     const int column = m_model->columnForRecord(recordId);
     if (column < 0)
         return;

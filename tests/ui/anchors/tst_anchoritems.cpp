@@ -155,28 +155,34 @@ void TestAnchorItems::selectingAnItemShowsItsLineage()
 {
     AnchorItemsModel model;
     AnchorLineageView view(&model);
+    QSignalSpy records(&view, &AnchorLineageView::recordSelected);
     const Fixture f = threeCompactions();
     model.setLineage(f.items, f.snapshots);
-    QSignalSpy records(&view, &AnchorLineageView::recordSelected);
-    view.tree()->setCurrentIndex(model.index(0, 0, decisions(model)));
-    QCOMPARE(records.size(), 1);
-    QCOMPARE(records.at(0).at(0).toString(), u"r1"_s); // the text cell: the compaction that added it
+    // Shown without a choice: the item dropped last, and no selection reported for it.
+    QCOMPARE(view.tree()->currentIndex(), model.index(0, 0, decisions(model)));
+    QCOMPARE(records.size(), 0);
     const QString html = view.lineageHtml();
     QVERIFY2(html.contains(u"Added by compaction #1"_s), qPrintable(html));
     QVERIFY(html.contains(u"Reworded by compaction #2"_s));
     QVERIFY(html.contains(u"#c6f6d5"_s)); // the rewording's inserted words are highlighted
     QVERIFY(html.contains(u"Dropped by compaction #3"_s));
     QVERIFY(html.contains(u"message #17"_s));
+
+    view.tree()->setCurrentIndex(model.index(1, 0, decisions(model)));
+    QCOMPARE(records.size(), 1);
+    QCOMPARE(records.at(0).at(0).toString(), u"r1"_s); // the text cell: the compaction that added it
+    QVERIFY(view.lineageHtml().contains(u"Kept by #2 to #3"_s));
     view.tree()->setCurrentIndex(model.index(0, 2, decisions(model)));
     QCOMPARE(records.constLast().at(0).toString(), u"r2"_s); // a fate cell: its compaction
 
-    // The filter keeps the dropped item's lineage reachable, and the checkbox drives it.
+    // The checkbox drives the filter, and the item shown stays shown through it.
     view.onlyDroppedBox()->setChecked(true);
     QVERIFY(model.onlyDropped());
     QCOMPARE(model.rowCount(decisions(model)), 1);
+    QCOMPARE(view.tree()->currentIndex(), model.index(0, 2, decisions(model)));
+    QCOMPARE(records.size(), 2);
 
     const QString postgres = AnchorLineageView::lineageHtml(f.items.at(1), f.snapshots);
-    QVERIFY(postgres.contains(u"Kept by #2 to #3"_s));
     QVERIFY(postgres.contains(u"Still in the latest anchors"_s));
     QVERIFY(postgres.contains(u"No message"_s));
 }
@@ -187,7 +193,6 @@ void TestAnchorItems::sourceLinkSelectsTheMessage()
     AnchorLineageView view(&model);
     const Fixture f = threeCompactions();
     model.setLineage(f.items, f.snapshots);
-    view.tree()->setCurrentIndex(model.index(0, 0, decisions(model)));
     auto *browser = view.findChild<QTextBrowser *>(u"AnchorLineage"_s);
     QVERIFY(browser);
     QSignalSpy messages(&view, &AnchorLineageView::messageSelected);
