@@ -82,7 +82,7 @@ QVariant AnchorItemsModel::data(const QModelIndex &index, int role) const
         if (index.column() != 0)
             return {};
         if (role == Qt::DisplayRole)
-            return tr("%1 (%n item(s))", nullptr, int(m_rows[size_t(index.row())].size())).arg(anchorHeader(kind));
+            return tr("%1 (%2)").arg(anchorHeader(kind)).arg(m_rows[size_t(index.row())].size());
         return {};
     }
     const int item = m_rows[size_t(index.internalId() - 1)].at(index.row());

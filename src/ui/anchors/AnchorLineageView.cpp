@@ -174,8 +174,7 @@ void AnchorLineageView::updateSummary()
 {
     const QList<LineageItem> &items = m_model->items();
     const auto dropped = std::count_if(items.cbegin(), items.cend(), [](const LineageItem &i) { return i.isDropped(); });
-    m_summary->setText(tr("%n item(s) over %1 compactions, %2 dropped", nullptr, int(items.size()))
-                           .arg(m_model->snapshots().size()).arg(dropped));
+    m_summary->setText(tr("Items: %1 over %2 compactions, %3 dropped").arg(items.size()).arg(m_model->snapshots().size()).arg(dropped));
 }
 
 void AnchorLineageView::onCurrentChanged()

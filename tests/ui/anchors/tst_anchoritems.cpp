@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -217,6 +218,10 @@ void TestAnchorItems::panelHasBothTabs()
     Q_EMIT panel.lineageView()->messageSelected(5);
     QCOMPARE(messages.size(), 1);
     QVERIFY(panel.lineageView()->tree()->isExpanded(decisions(items)));
+    auto *summary = panel.findChild<QLabel *>(u"AnchorItemsSummary"_s);
+    QVERIFY(summary);
+    QCOMPARE(summary->text(), u"Items: 3 over 3 compactions, 1 dropped"_s);
+    QCOMPARE(decisions(items).data().toString(), u"Key Decisions (2)"_s);
 }
 
 QTEST_MAIN(TestAnchorItems)
