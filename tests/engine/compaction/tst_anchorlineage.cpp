@@ -226,28 +226,31 @@ void TestAnchorLineage::sourceMessage()
 {
     QList<Message> history{
         message(1, Role::User, u"Build a todo API. Store data in Postgres, please."_s),
-        message(2, Role::Assistant, u"I will start with the router."_s),
-        message(3, Role::Tool, u"wrote 120 lines"_s),
-        message(4, Role::User, u"Also deploy to staging when done"_s),
+        message(2, Role::Assistant, u"First, tests: I will add them after the router in server.go."_s),
+        message(3, Role::Assistant, QString()),
+        message(4, Role::User, u"Also deploy to staging when done. Add the tests first!"_s),
         message(9, Role::User, u"And cache with Redis"_s),
     };
-    Message call = message(3, Role::Assistant, QString());
-    call.toolCalls.append(ToolCall{u"c1"_s, u"write_file"_s, u"{\"path\": \"/work/api/internal/server.go\"}"_s});
-    history[2] = call;
+    history[2].toolCalls.append(ToolCall{u"c1"_s, u"write_file"_s, u"{\"path\": \"/work/api/internal/server.go\"}"_s});
 
     QList<LineageStep> steps{
-        step(u"r1"_s, u"- Store data in postgres\n- Files written: internal/server.go\n- Use the chi router"_s, u"N/A"_s, 3),
-        step(u"r2"_s, u"- Store data in postgres\n- Cache with Redis"_s, u"- Deploy to staging"_s, 4),
+        step(u"r1"_s, u"- Store data in postgres\n- Files written: internal/server.go\n- Use the chi router\n- Build the todo API service"_s,
+             u"N/A"_s, 3),
+        step(u"r2"_s, u"- Store data in postgres\n- Cache with Redis"_s, u"- Deploy to staging\n- Add the tests first."_s, 4),
     };
     QList<LineageItem> items = traceAnchorLineage(steps);
     findItemSources(&items, steps, history);
-    // Words: the first message holding them all (case folded).
+    // Verbatim, case folded.
     QCOMPARE(findItem(items, u"Store data in postgres"_s)->sourceMessageId, 1);
-    // A file: the call that names it, in its arguments, by the path's last part.
-    QCOMPARE(findItem(items, u"Files written: internal/server.go"_s)->sourceMessageId, 3);
-    // "chi" appears nowhere: only one of its two words ("use" never, "router" once) is not enough.
-    QCOMPARE(findItem(items, u"Use the chi router"_s)->sourceMessageId, 0);
     QCOMPARE(findItem(items, u"Deploy to staging"_s)->sourceMessageId, 4);
+    // A file: the call that names it (by the path's last part), not the earlier mention in prose.
+    QCOMPARE(findItem(items, u"Files written: internal/server.go"_s)->sourceMessageId, 3);
+    // A short item whose words are scattered over message 2: only the verbatim one counts.
+    QCOMPARE(findItem(items, u"Add the tests first."_s)->sourceMessageId, 4);
+    // Four tokens, three of them in message 1: a rewording of it.
+    QCOMPARE(findItem(items, u"Build the todo API service"_s)->sourceMessageId, 1);
+    // "chi" appears nowhere.
+    QCOMPARE(findItem(items, u"Use the chi router"_s)->sourceMessageId, 0);
     // Message 9 lies after the range the adding compaction summarised.
     QCOMPARE(findItem(items, u"Cache with Redis"_s)->sourceMessageId, 0);
 }

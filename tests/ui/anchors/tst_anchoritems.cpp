@@ -68,6 +68,7 @@ private Q_SLOTS:
     void selectingAnItemShowsItsLineage();
     void sourceLinkSelectsTheMessage();
     void panelHasBothTabs();
+    void lineageHtmlEscapes();
 };
 
 void TestAnchorItems::modelTester()
@@ -222,6 +223,26 @@ void TestAnchorItems::panelHasBothTabs()
     QVERIFY(summary);
     QCOMPARE(summary->text(), u"Items: 3 over 3 compactions, 1 dropped"_s);
     QCOMPARE(decisions(items).data().toString(), u"Key Decisions (2)"_s);
+}
+
+void TestAnchorItems::lineageHtmlEscapes()
+{
+    // Anchor text is model output: it is shown as text, never as markup.
+    QList<AnchorSnapshot> snapshots(2);
+    QList<LineageStep> steps(2);
+    const QStringList values{u"- <img src=x> run <b>make</b> now"_s, u"- <img src=x> run <b>make</b> now please"_s};
+    for (int i = 0; i < 2; ++i) {
+        snapshots[i].recordId = steps[i].recordId = u"r%1"_s.arg(i);
+        snapshots[i].anchors.setValue(AnchorKind::NextStep, values.at(i));
+        steps[i].anchors = snapshots[i].anchors;
+    }
+    const QList<LineageItem> items = traceAnchorLineage(steps);
+    QCOMPARE(items.size(), 1);
+    QCOMPARE(items.at(0).fates.at(1), ItemFate::Reworded);
+    const QString html = AnchorLineageView::lineageHtml(items.at(0), snapshots);
+    QVERIFY(!html.contains(u"<img"_s));
+    QVERIFY(!html.contains(u"<b>make"_s));
+    QVERIFY2(html.contains(u"&lt;img src=x&gt;"_s), qPrintable(html));
 }
 
 QTEST_MAIN(TestAnchorItems)
