@@ -1,5 +1,6 @@
 // Anchor lineage on a long session: the session loader traces it on every (re)load, so finding the
 // items' source messages must stay linear in the history (each message tokenised once).
+#include "compaction/AnchorItemSources.h"
 #include "compaction/AnchorLineage.h"
 #include "model/Message.h"
 

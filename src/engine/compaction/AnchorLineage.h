@@ -9,8 +9,6 @@
 
 namespace wl {
 
-struct Message;
-
 // What happened to one anchor item (a line of an anchor: a decision, a file, a next step) in one
 // compaction. Absent: not there (before it was added, or after it was dropped).
 enum class ItemFate { Absent, Added, Kept, Reworded, Dropped };
@@ -69,26 +67,16 @@ inline constexpr qsizetype kMaxItemChars = 2000;
 QStringList splitItems(const QString &anchorValue);
 QSet<QString> tokens(QStringView text);
 double similarity(const QString &a, const QString &b);
+// A token that names a file: "server.go", "CMakeLists.txt" (an extension of one to eight letters or
+// digits, one a letter; not "1.5").
+bool isFileName(const QString &token);
+// A token with a path separator ("src/api").
+bool isPath(const QString &token);
 } // namespace lineage
 
 // Follows every item of every anchor through `steps`. Items in the order they were first seen,
 // anchor by anchor within a step.
 QList<LineageItem> traceAnchorLineage(const QList<LineageStep> &steps);
 
-// Sets each item's sourceMessageId: among the history messages up to the end of the range the
-// compaction that added it summarised (coversUpToMessageId; all when 0), the first that
-//  - for an item naming files (a token with an extension such as "server.go", or the last part of
-//    a path; without those, a token with a "/"): names one in a tool call's arguments (the call
-//    that wrote, read or ran it), else anywhere;
-//  - otherwise: holds the item's text verbatim (case folded, spaces collapsed, surrounding
-//    punctuation left out), else, for an item of at least kMinFuzzySourceTokens tokens, at least
-//    kSourceContainment of its tokens (a summariser's rewording).
-// `history` in ascending id order. Messages are tokenised once each, at most kMaxSourceChars of each.
-namespace lineage {
-inline constexpr double kSourceContainment = 0.6;
-inline constexpr qsizetype kMinFuzzySourceTokens = 4;
-inline constexpr qsizetype kMaxSourceChars = 20000;
-} // namespace lineage
-void findItemSources(QList<LineageItem> *items, const QList<LineageStep> &steps, const QList<Message> &history);
 
 } // namespace wl

@@ -7,6 +7,7 @@
 #include "offloads/OffloadListModel.h"
 #include "timeline/TimelineModel.h"
 
+#include "compaction/AnchorItemSources.h"
 #include "compaction/TokenEstimate.h"
 #include "whatif/RecordedTotals.h"
 

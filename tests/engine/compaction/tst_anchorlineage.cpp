@@ -1,3 +1,4 @@
+#include "compaction/AnchorItemSources.h"
 #include "compaction/AnchorLineage.h"
 #include "model/Message.h"
 
