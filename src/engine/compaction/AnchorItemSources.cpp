@@ -10,6 +10,18 @@ namespace wl {
 
 namespace {
 
+// The arguments of a message's tool calls, one call a line, at most kMaxSourceChars of them together.
+QString callsText(const Message &m)
+{
+    QString calls;
+    for (const ToolCall &call : m.toolCalls) {
+        if (calls.size() >= lineage::kMaxSourceChars)
+            break;
+        calls += call.arguments.left(lineage::kMaxSourceChars - calls.size()) + u'\n';
+    }
+    return calls;
+}
+
 // The tokens of one history message, made on first use: of all it says (content and tool call
 // arguments) and of its tool calls alone.
 struct MessageWords
@@ -28,11 +40,8 @@ public:
         auto it = m_cache.find(index);
         if (it == m_cache.end()) {
             const Message &m = m_history.at(index);
-            QString calls;
-            for (const ToolCall &call : m.toolCalls)
-                calls += call.arguments.left(lineage::kMaxSourceChars) + u'\n';
             MessageWords words;
-            words.calls = lineage::tokens(calls);
+            words.calls = lineage::tokens(callsText(m));
             words.all = lineage::tokens(m.content.left(lineage::kMaxSourceChars));
             words.all.unite(words.calls);
             it = m_cache.insert(index, words);
@@ -113,12 +122,8 @@ void findItemSources(QList<LineageItem> *items, const QList<LineageStep> &steps,
                 if (!containsAll(w.all, itemTokens))
                     return false;
                 const Message &m = history.at(i);
-                if (searchForm(m.content.left(lineage::kMaxSourceChars)).contains(wanted))
-                    return true;
-                for (const ToolCall &call : m.toolCalls)
-                    if (searchForm(call.arguments.left(lineage::kMaxSourceChars)).contains(wanted))
-                        return true;
-                return false;
+                return searchForm(m.content.left(lineage::kMaxSourceChars)).contains(wanted)
+                    || (m.hasToolCalls() && searchForm(callsText(m)).contains(wanted));
             });
         }
         // Reworded by the summariser: most of its words, for an item long enough that this means something.

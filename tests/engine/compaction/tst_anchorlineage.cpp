@@ -55,6 +55,7 @@ private Q_SLOTS:
     void droppedItemComingBackIsNew();
     void hostileAnchorIsBounded();
     void sourceMessage();
+    void sourceSearchIsBounded();
 };
 
 void TestAnchorLineage::splitItems()
@@ -254,6 +255,22 @@ void TestAnchorLineage::sourceMessage()
     QCOMPARE(findItem(items, u"Use the chi router"_s)->sourceMessageId, 0);
     // Message 9 lies after the range the adding compaction summarised.
     QCOMPARE(findItem(items, u"Cache with Redis"_s)->sourceMessageId, 0);
+}
+
+void TestAnchorLineage::sourceSearchIsBounded()
+{
+    // A message read whole could be any size: past kMaxSourceChars of its content, or of its calls
+    // together, nothing is looked at.
+    Message flood = message(1, Role::Assistant, QString(lineage::kMaxSourceChars, u'x') + u" late.go"_s);
+    for (int i = 0; i < 3; ++i)
+        flood.toolCalls.append(ToolCall{u"c%1"_s.arg(i), u"bash"_s, QString(lineage::kMaxSourceChars / 2, u'y')});
+    flood.toolCalls.append(ToolCall{u"c9"_s, u"write_file"_s, u"{\"path\": \"later.go\"}"_s});
+    const QList<Message> history{flood, message(2, Role::User, u"fix late.go and later.go"_s)};
+    const QList<LineageStep> steps{step(u"r1"_s, u"- Edit late.go\n- Edit later.go"_s)};
+    QList<LineageItem> items = traceAnchorLineage(steps);
+    findItemSources(&items, steps, history);
+    QCOMPARE(findItem(items, u"Edit late.go"_s)->sourceMessageId, 2);
+    QCOMPARE(findItem(items, u"Edit later.go"_s)->sourceMessageId, 2);
 }
 
 QTEST_GUILESS_MAIN(TestAnchorLineage)
