@@ -4,6 +4,7 @@
 #include "DockPanels.h"
 #include "WhatIfBinding.h"
 #include "anchors/AnchorHistoryModel.h"
+#include "anchors/AnchorItemsModel.h"
 #include "common/AppIcons.h"
 #include "anchors/AnchorsPanel.h"
 #include "compactions/CompactionLogModel.h"
@@ -119,6 +120,7 @@ void MainWindow::init()
     m_sessions = new SessionLifecycle(this);
     m_timelineModel = new TimelineModel(this);
     m_anchorModel = new AnchorHistoryModel(this);
+    m_anchorItemsModel = new AnchorItemsModel(this);
     m_compactionModel = new CompactionLogModel(this);
     m_conversationModel = new ConversationModel(this);
 
@@ -462,7 +464,7 @@ void MainWindow::createDocks()
     m_timelinePanel = new TimelinePanel(m_timelineModel, this);
     m_timelinePanel->setSettings(m_settings);
     m_thresholdsPanel = new ThresholdsPanel(this);
-    m_anchorsPanel = new AnchorsPanel(m_anchorModel, this);
+    m_anchorsPanel = new AnchorsPanel(m_anchorModel, m_anchorItemsModel, this);
     m_offloadsPanel = new OffloadsPanel(this);
     m_contextPanel = new ContextPanel(this);
     m_compactionsPanel = new CompactionsPanel(m_compactionModel, this);
@@ -517,6 +519,7 @@ void MainWindow::linkSelection()
     connect(m_timelinePanel, &TimelinePanel::compactionChosen, m_selection, &SelectionLink::selectRecord);
     connect(m_compactionsPanel, &CompactionsPanel::recordSelected, m_selection, &SelectionLink::selectRecord);
     connect(m_anchorsPanel, &AnchorsPanel::recordSelected, m_selection, &SelectionLink::selectRecord);
+    connect(m_anchorsPanel, &AnchorsPanel::messageSelected, m_selection, &SelectionLink::selectMessage);
     connect(m_contextPanel, &ContextPanel::messageChosen, m_selection, &SelectionLink::selectMessageInRequest);
     connect(m_offloadsPanel, &OffloadsPanel::locateMessageRequested, m_selection,
             [this](const QString &, qint64 messageId) { m_selection->selectMessage(messageId); });
@@ -663,7 +666,9 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_timelineModel->setThresholds({session.policy.warn, session.policy.soft, session.policy.full, session.policy.emergency});
     m_timelineModel->setRecorded(session.timelineRows(), session.policy.contextWindow);
     m_timelineModel->setWhatIf({});
-    m_anchorModel->setSnapshots(session.anchorSnapshots());
+    const QList<AnchorSnapshot> anchorSnapshots = session.anchorSnapshots();
+    m_anchorModel->setSnapshots(anchorSnapshots);
+    m_anchorItemsModel->setLineage(session.anchorLineage, anchorSnapshots);
     m_compactionModel->setRecords(session.records);
     m_compactionsPanel->setCheckpoints(session.overlays.checkpoints);
     m_conversationModel->setOffloadedResults(session.offloadedMessageIds());

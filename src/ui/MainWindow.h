@@ -14,6 +14,7 @@ namespace wl {
 
 class AgentController;
 class AnchorHistoryModel;
+class AnchorItemsModel;
 class AppSettings;
 class AgentStatusBar;
 class LayoutPresets;
@@ -165,6 +166,7 @@ private:
     WhatIfBinding *m_whatIf = nullptr;
     TimelineModel *m_timelineModel = nullptr;
     AnchorHistoryModel *m_anchorModel = nullptr;
+    AnchorItemsModel *m_anchorItemsModel = nullptr;
     CompactionLogModel *m_compactionModel = nullptr;
     ConversationModel *m_conversationModel = nullptr;
 

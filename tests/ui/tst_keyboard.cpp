@@ -336,7 +336,7 @@ void TestKeyboard::everyDocksMainViewIsReachable_data()
     QTest::newRow("Sessions") << u"SessionsDock"_s << u"SessionsView"_s;
     QTest::newRow("Timeline") << u"TimelineDock"_s << u"TimelineChart"_s;
     QTest::newRow("Thresholds") << u"ThresholdsDock"_s << u"ThresholdSlider_warn"_s;
-    QTest::newRow("Anchors") << u"AnchorsDock"_s << u"AnchorsTable"_s;
+    QTest::newRow("Anchors") << u"AnchorsDock"_s << u"AnchorItemsTree"_s;
     QTest::newRow("Offloads") << u"OffloadsDock"_s << u"offloadsView"_s;
     QTest::newRow("Context") << u"ContextDock"_s << u"ContextViewTable"_s;
     QTest::newRow("Compactions") << u"CompactionsDock"_s << u"CompactionsTable"_s;

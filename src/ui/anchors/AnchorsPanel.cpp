@@ -1,6 +1,8 @@
 #include "AnchorsPanel.h"
 
 #include "AnchorHistoryModel.h"
+#include "AnchorItemsModel.h"
+#include "AnchorLineageView.h"
 #include "WordDiff.h"
 #include "common/PaletteColors.h"
 
@@ -8,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -16,9 +19,11 @@ using namespace Qt::StringLiterals;
 
 namespace wl {
 
-AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
+AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, AnchorItemsModel *items, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
+    , m_tabs(new QTabWidget(this))
+    , m_lineageView(new AnchorLineageView(items ? items : new AnchorItemsModel(this), this))
     , m_table(new QTableView(this))
     , m_legend(new QLabel(this))
     , m_diffTitle(new QLabel(this))
@@ -54,10 +59,25 @@ AnchorsPanel::AnchorsPanel(AnchorHistoryModel *model, QWidget *parent)
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
 
+    auto *whole = new QWidget(this);
+    auto *wholeLayout = new QVBoxLayout(whole);
+    wholeLayout->setContentsMargins(0, 0, 0, 0);
+    wholeLayout->addWidget(m_legend);
+    wholeLayout->addWidget(splitter, 1);
+
+    m_tabs->setObjectName(u"AnchorsTabs"_s);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_lineageView, tr("Items"));
+    m_tabs->addTab(whole, tr("Whole anchors"));
+    m_tabs->setTabToolTip(0, tr("Each line of each anchor, followed through the compactions"));
+    m_tabs->setTabToolTip(1, tr("The anchors as each compaction left them"));
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_legend);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_lineageView, &AnchorLineageView::recordSelected, this, &AnchorsPanel::recordSelected);
+    connect(m_lineageView, &AnchorLineageView::messageSelected, this, &AnchorsPanel::messageSelected);
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this, &AnchorsPanel::onCurrentChanged);
     connect(model, &QAbstractItemModel::modelReset, this, &AnchorsPanel::onCurrentChanged);
@@ -109,6 +129,7 @@ QString AnchorsPanel::diffHtml() const
 
 void AnchorsPanel::showRecord(const QString &recordId)
 {
+    m_lineageView->showRecord(recordId);
     const int column = m_model->columnForRecord(recordId);
     if (column < 0)
         return;

@@ -8,21 +8,28 @@
 
 class QLabel;
 class QPalette;
+class QTabWidget;
 class QTableView;
 class QTextBrowser;
 
 namespace wl {
 
 class AnchorHistoryModel;
+class AnchorItemsModel;
+class AnchorLineageView;
 
-// The Anchors dock: anchors x compactions, and a word-level diff of the selected cell.
+// The Anchors dock, two tabs: the anchors' items followed through the compactions
+// (AnchorLineageView), and the whole anchors x compactions with a word-level diff of the selected cell.
 class AnchorsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit AnchorsPanel(AnchorHistoryModel *model, QWidget *parent = nullptr);
+    // Without `items`, the panel makes its own (empty) items model.
+    explicit AnchorsPanel(AnchorHistoryModel *model, AnchorItemsModel *items = nullptr, QWidget *parent = nullptr);
 
     QTableView *table() const { return m_table; }
+    AnchorLineageView *lineageView() const { return m_lineageView; }
+    QTabWidget *tabs() const { return m_tabs; }
     QString diffHtml() const;   // what the diff pane shows (for tests)
     QLabel *legend() const { return m_legend; }
 
@@ -41,6 +48,8 @@ public:
 
 Q_SIGNALS:
     void recordSelected(const QString &recordId);
+    // The user followed an item's link to the message it came from.
+    void messageSelected(qint64 messageId);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -50,6 +59,8 @@ private:
     void updateLegend();
 
     AnchorHistoryModel *m_model;
+    QTabWidget *m_tabs;
+    AnchorLineageView *m_lineageView;
     QTableView *m_table;
     QLabel *m_legend;
     QLabel *m_diffTitle;

@@ -8,6 +8,7 @@
 #include "timeline/TimelineModel.h"
 
 #include "compaction/ContextView.h"
+#include "compaction/AnchorItemSources.h"
 #include "compaction/TokenEstimate.h"
 #include "score/RecordedRun.h"
 #include "whatif/RecordedTotals.h"
@@ -199,6 +200,29 @@ QList<AnchorSnapshot> LoadedSession::anchorSnapshots() const
         out.append(s);
     }
     return out;
+}
+
+QList<LineageItem> LoadedSession::traceLineage() const
+{
+    QHash<QString, const Checkpoint *> checkpoints;
+    for (const Checkpoint &c : overlays.checkpoints)
+        checkpoints.insert(c.recordId, &c);
+    QList<LineageStep> steps;
+    const QList<AnchorSnapshot> snapshots = anchorSnapshots();
+    for (const AnchorSnapshot &s : snapshots) {
+        LineageStep step;
+        step.recordId = s.recordId;
+        step.requestIndex = s.requestIndex;
+        step.anchors = s.anchors;
+        if (const Checkpoint *c = checkpoints.value(s.recordId)) {
+            step.coversFromMessageId = c->coversFromMessageId;
+            step.coversUpToMessageId = c->coversUpToMessageId;
+        }
+        steps.append(step);
+    }
+    QList<LineageItem> items = traceAnchorLineage(steps);
+    findItemSources(&items, steps, history);
+    return items;
 }
 
 QList<OffloadRow> LoadedSession::offloadRows() const

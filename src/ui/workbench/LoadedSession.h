@@ -1,5 +1,6 @@
 #pragma once
 
+#include "compaction/AnchorLineage.h"
 #include "compaction/CompactionPolicy.h"
 #include "conversation/ConversationTypes.h"
 #include "compaction/CompactionRecord.h"
@@ -39,6 +40,9 @@ struct LoadedSession
     QList<CompactionRecord> records;      // in time order
     ContextOverlays overlays;             // every overlay ever added (checkpoints oldest first)
     QList<AnchorHistoryEntry> anchorHistory;
+    // The anchors' items followed through anchorSnapshots(), one step per snapshot (traceLineage(),
+    // made by the loader off the GUI thread).
+    QList<LineageItem> anchorLineage;
     std::optional<SessionSource> source;  // imported sessions: where they came from, the source agent's compactions
     // What each request carried, as every replay reads it (ReplayInput::fromStored): the history
     // each request saw, schemas, overhead. `systemPrompt`, `history` and `tools` are its own.
@@ -73,6 +77,8 @@ struct LoadedSession
     // The history messages (tool results) compaction offloaded, at any time of the session.
     QSet<qint64> offloadedMessageIds() const;
     QList<AnchorSnapshot> anchorSnapshots() const;
+    // The items of anchorSnapshots() followed through them, with the message each came from.
+    QList<LineageItem> traceLineage() const;
     ContextSnapshot contextSnapshot(int index) const;
     // The recorded session as the what-if simulator's input (with the stored policy), from `replay`.
     Simulator::Input simulatorInput() const;

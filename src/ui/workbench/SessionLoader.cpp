@@ -48,6 +48,7 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     s.systemPrompt = s.replay.systemPrompt;
     s.history = s.replay.history;
     s.tools = s.replay.tools;
+    s.anchorLineage = s.traceLineage();
     if (info->policy.isEmpty() || !policyError.isEmpty() || !s.policy.isValid())
         s.policy = s.replay.defaultPolicy(); // the window of the session's model, as `simulate` starts from
     s.compositions = s.recordedCompositions();

@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 #include "anchors/AnchorHistoryModel.h"
+#include "anchors/AnchorItemsModel.h"
+#include "anchors/AnchorLineageView.h"
 #include "anchors/AnchorsPanel.h"
 #include "compactions/CompactionLogModel.h"
 #include "compactions/CompactionsPanel.h"
@@ -28,6 +30,8 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTreeView>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -49,6 +53,7 @@ private Q_SLOTS:
     void timelineMarker();
     void compactionsRow();
     void anchorsCell();
+    void anchorItemSourceLink();
     void contextDockMessage();
     void offloadsShowInConversation();
     void offloadsDoubleClick();
@@ -304,6 +309,31 @@ void TestLinkedSelection::anchorsCell()
     QVERIFY(onScreen(current));
     // The dock keeps the row the user picked.
     QCOMPARE(table->currentIndex(), model->index(2, column));
+}
+
+void TestLinkedSelection::anchorItemSourceLink()
+{
+    // The demo's items: some dropped by a later compaction, some with the message they came from.
+    const QList<LineageItem> &items = m_session.anchorLineage;
+    QVERIFY(!items.isEmpty());
+    QVERIFY(std::any_of(items.cbegin(), items.cend(), [](const LineageItem &i) { return i.isDropped(); }));
+    const auto sourced = std::find_if(items.cbegin(), items.cend(), [](const LineageItem &i) { return i.sourceMessageId > 0; });
+    QVERIFY(sourced != items.cend());
+    AnchorLineageView *view = m_window->anchorsPanel()->lineageView();
+    const auto *model = static_cast<const AnchorItemsModel *>(view->tree()->model());
+    const int item = int(sourced - items.cbegin());
+
+    // Choosing the item selects the compaction that added it; its link, the message it came from.
+    view->tree()->setCurrentIndex(model->indexOfItem(item));
+    const QString recordId = m_session.anchorSnapshots().at(sourced->addedAt).recordId;
+    QCOMPARE(m_window->selection()->current().recordId, recordId);
+    QVERIFY(view->lineageHtml().contains(u"message #%1"_s.arg(sourced->sourceMessageId)));
+    Q_EMIT view->findChild<QTextBrowser *>(u"AnchorLineage"_s)->anchorClicked(QUrl(u"message:%1"_s.arg(sourced->sourceMessageId)));
+    QCOMPARE(m_window->selection()->current().messageId, sourced->sourceMessageId);
+    QCOMPARE(m_window->selectedRequest(), m_window->selection()->requestOfMessage(sourced->sourceMessageId));
+    const QModelIndex current = m_window->conversationView()->currentIndex();
+    QCOMPARE(current, conversationRowOf(sourced->sourceMessageId));
+    QVERIFY(onScreen(current));
 }
 
 void TestLinkedSelection::contextDockMessage()
