@@ -31,6 +31,10 @@ struct WireRequest
     QList<Message> messages;       // the conversation without the system prompt
     bool stream = false;
     bool chained = false;          // Responses: previous_response_id set, the body holds only the new turn
+    // What the client says names its session, when it says it: Anthropic metadata.user_id (Claude
+    // Code puts its session id there), OpenAI prompt_cache_key (Codex: its conversation id) or
+    // `user`. It survives the client compacting its history, when nothing else does.
+    QString conversationHint;
 };
 
 // What came back for one request.

@@ -132,6 +132,13 @@ bool RequestReader::common(const QJsonObject &body)
         return fail(tr("field 'tools' is not a list"));
     m_out->tools = tools.toArray();
     m_out->stream = body.value(u"stream").toBool(false);
+    for (const QJsonValue &hint : {body.value(u"metadata").toObject().value(u"user_id"), body.value(u"prompt_cache_key"),
+                                   body.value(u"user")}) {
+        if (hint.isString() && !hint.toString().isEmpty()) {
+            m_out->conversationHint = hint.toString().left(512);
+            break;
+        }
+    }
     return true;
 }
 

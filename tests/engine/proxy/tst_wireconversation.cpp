@@ -91,7 +91,7 @@ void TestWireConversation::pathsNameTheirProtocol()
 
 void TestWireConversation::anthropicRequest()
 {
-    const QByteArray body = R"({"model":"claude-x","stream":true,
+    const QByteArray body = R"({"model":"claude-x","stream":true,"metadata":{"user_id":"user_1_account__session_9"},
         "system":[{"type":"text","text":"You are Claude Code."},{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral"}}],
         "tools":[{"name":"Read","description":"read a file","input_schema":{"type":"object"}}],
         "messages":[
@@ -104,6 +104,7 @@ void TestWireConversation::anthropicRequest()
     const auto request = WireConversation::parseRequest(WireProtocol::AnthropicMessages, body, &error);
     QVERIFY2(request, qPrintable(error));
     QCOMPARE(request->model, u"claude-x"_s);
+    QCOMPARE(request->conversationHint, u"user_1_account__session_9"_s);
     QVERIFY(request->stream);
     QCOMPARE(request->systemPrompt, u"You are Claude Code.\nBe brief."_s);
     QCOMPARE(request->tools.size(), 1);
@@ -148,7 +149,7 @@ void TestWireConversation::responsesRequest()
 {
     // The fields Codex sends: instructions, developer and user messages, reasoning items (kept
     // out), function_call and function_call_output, custom tool calls.
-    const QByteArray body = R"({"model":"gpt-5.5","instructions":"You are Codex.","stream":true,
+    const QByteArray body = R"({"model":"gpt-5.5","instructions":"You are Codex.","stream":true,"prompt_cache_key":"conv-7",
         "tools":[{"type":"function","name":"shell","parameters":{"type":"object"}}],
         "input":[
           {"type":"message","role":"developer","content":[{"type":"input_text","text":"sandbox: on"}]},
@@ -166,6 +167,7 @@ void TestWireConversation::responsesRequest()
     const auto request = WireConversation::parseRequest(WireProtocol::OpenAiResponses, body, &error);
     QVERIFY2(request, qPrintable(error));
     QCOMPARE(request->systemPrompt, u"You are Codex.\n\nsandbox: on"_s);
+    QCOMPARE(request->conversationHint, u"conv-7"_s);
     QCOMPARE(request->messages.size(), 7);
     QCOMPARE(request->messages[0].content, u"list files"_s);
     QCOMPARE(request->messages[1].content, u"Listing."_s);
