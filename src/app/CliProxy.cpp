@@ -2,10 +2,14 @@
 
 #include "CliCommands.h"
 
+#include "Paths.h"
+#include "proxy/ProxyRecorder.h"
 #include "proxy/ProxyServer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
 #include <csignal>
 #include <cstdio>
@@ -45,12 +49,14 @@ int runProxy(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("waterline-cli",
-        "Forward an agent's provider requests to the upstream provider, unchanged, through a local address.\n"
+        "Forward an agent's provider requests to the upstream provider, unchanged, through a local address,\n"
+        "and record each conversation as a session of the database.\n"
         "Give the agent the base URL printed on the first line (its token keeps other local users out)."));
     parser.addHelpOption();
     const QCommandLineOption listen(u"listen"_s, QCoreApplication::translate("waterline-cli", "Loopback address and port to listen on (default 127.0.0.1:0, any free port)."), u"ADDRESS:PORT"_s, u"127.0.0.1:0"_s);
     const QCommandLineOption upstream(u"upstream"_s, QCoreApplication::translate("waterline-cli", "The provider's base URL, such as https://api.anthropic.com or https://api.openai.com."), u"URL"_s);
-    parser.addOptions({listen, upstream});
+    const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database to record the conversations into (default: the one the window uses)."), u"PATH"_s);
+    parser.addOptions({listen, upstream, db});
     if (const std::optional<int> stop = parseArguments(parser, arguments, 0, QCoreApplication::translate("waterline-cli", "proxy takes no positional arguments")))
         return *stop;
     if (!parser.isSet(upstream))
@@ -69,6 +75,14 @@ int runProxy(const QStringList &arguments)
         std::fprintf(stderr, "%s %s %d %lld ms%s%s\n", exchange.method.constData(), exchange.path.constData(), exchange.status,
                      static_cast<long long>(exchange.totalMs), exchange.error.isEmpty() ? "" : ": ",
                      exchange.error.toLocal8Bit().constData());
+    });
+    // Each conversation becomes a session of the database, written on the recorder's own thread.
+    const QString databasePath = parser.isSet(db) ? parser.value(db) : Paths::defaultDatabasePath();
+    QDir().mkpath(QFileInfo(databasePath).absolutePath());
+    ProxyRecorder recorder(databasePath);
+    recorder.attach(&server);
+    QObject::connect(&recorder, &ProxyRecorder::failed, &recorder, [](const QString &message) {
+        printError(message);
     });
     printOut(server.baseUrl().toString());
     std::signal(SIGINT, quitOnSignal);
