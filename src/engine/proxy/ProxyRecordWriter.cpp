@@ -186,6 +186,16 @@ ProxyRecordWriter::Conversation *ProxyRecordWriter::start(const WireRequest &req
     return m_conversations.back().get();
 }
 
+void ProxyRecordWriter::saveDetails(const Conversation &conversation, const ProxiedExchange &exchange)
+{
+    QString error;
+    const std::optional<SessionSource> source = m_store->sessionSource(conversation.sessionId, &error);
+    SessionSource updated = source.value_or(SessionSource{u"proxy"_s, m_upstream, exchange.startedAt, {}});
+    updated.details = conversation.details;
+    if (!m_store->setSessionSource(conversation.sessionId, updated, &error))
+        fail(error);
+}
+
 bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, const WireRequest &request,
                               const ProxiedExchange &exchange)
 {
@@ -250,7 +260,22 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     if (!m_store->setRequestContext(sessionId, ids->requestIndex, RequestContext{request.systemPrompt, request.tools}, &error))
         fail(error); // the request itself is stored; carry on
 
-    // 3. The client's own compaction, where the timeline draws the source agent's.
+    // 3. Compact mode: what Waterline made of the request (the client's view is the request's).
+    if (!exchange.rewriteNote.isEmpty() || !exchange.forwardedBody.isEmpty()) {
+        QJsonObject entry{{u"request"_s, ids->requestIndex}, {u"note"_s, exchange.rewriteNote},
+                          {u"compacted"_s, !exchange.forwardedBody.isEmpty()}};
+        if (const auto sent = WireConversation::parseRequest(request.protocol, exchange.forwardedBody); sent && !exchange.forwardedBody.isEmpty()) {
+            entry.insert(u"messages_sent"_s, sent->messages.size());
+            entry.insert(u"estimate_sent"_s, TokenEstimate::tokensForBytes(TokenEstimate::messageBytes(sent->messages)
+                                                                          + sent->systemPrompt.toUtf8().size()));
+        }
+        QJsonArray entries = conversation.details.value(u"waterline_compactions"_s).toArray();
+        entries.append(entry);
+        conversation.details.insert(u"waterline_compactions"_s, entries);
+        saveDetails(conversation, exchange);
+    }
+
+    // 4. The client's own compaction, where the timeline draws the source agent's.
     if (match.compacted) {
         QJsonArray compactions = conversation.details.value(u"compactions").toArray();
         const Message first = fresh.value(0);
@@ -262,11 +287,7 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
                                        {u"kind"_s, u"prefix_changed"_s},
                                        {u"timestamp"_s, exchange.startedAt.toString(Qt::ISODateWithMs)}});
         conversation.details.insert(u"compactions"_s, compactions);
-        const std::optional<SessionSource> source = m_store->sessionSource(sessionId, &error);
-        SessionSource updated = source.value_or(SessionSource{u"proxy"_s, m_upstream, exchange.startedAt, {}});
-        updated.details = conversation.details;
-        if (!m_store->setSessionSource(sessionId, updated, &error))
-            fail(error);
+        saveDetails(conversation, exchange);
     }
 
     conversation.known = request.messages;

@@ -61,6 +61,7 @@ private:
     Match match(const WireRequest &request, const QByteArray &toolsDigest);
     Conversation *start(const WireRequest &request, const QByteArray &toolsDigest, const ProxiedExchange &exchange);
     bool write(Conversation &conversation, const Match &match, const WireRequest &request, const ProxiedExchange &exchange);
+    void saveDetails(const Conversation &conversation, const ProxiedExchange &exchange);
     void fail(const QString &message);
 
     QString m_databasePath;
