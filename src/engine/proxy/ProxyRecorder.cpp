@@ -18,8 +18,10 @@ ProxyRecorder::ProxyRecorder(const QString &databasePath, QObject *parent)
 
 ProxyRecorder::~ProxyRecorder()
 {
-    // Queued exchanges are written before the thread's event loop ends; the writer (and its
-    // SQLite connection) goes with the thread.
+    // The exchanges handed over are written first (a call queued behind them returns when they
+    // are); then the writer and its SQLite connection go with the thread.
+    if (m_writer && m_thread->isRunning())
+        QMetaObject::invokeMethod(m_writer, [] {}, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
 }

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void responsesTrafficIsRecorded();
     void nonConversationPathsAreNotSessions();
     void anUnreadableBodyIsForwardedAndReported();
+    void whatWasHandedOverIsWrittenBeforeTheRecorderGoes();
 
 private:
     QByteArray post(const QString &path, const QByteArray &body, int *status = nullptr);
@@ -358,6 +359,21 @@ void TestProxyRecorder::anUnreadableBodyIsForwardedAndReported()
     QVERIFY(QTest::qWaitFor([&] { return failures.size() == 1; }, 5000));
     QVERIFY(failures.at(0).at(0).toString().contains(u"wizard"_s));
     QCOMPARE(m_updates->size(), 0);
+}
+
+void TestProxyRecorder::whatWasHandedOverIsWrittenBeforeTheRecorderGoes()
+{
+    for (int i = 0; i < 3; ++i)
+        m_upstream->enqueue(FakeReply::withText(u"ok"_s));
+    for (int i = 0; i < 3; ++i)
+        post(u"/v1/messages"_s, json(anthropicBody({user(u"conversation %1"_s.arg(i))})));
+    // No waiting for the writer: deleting the recorder finishes what it was given.
+    delete m_updates;
+    m_updates = nullptr;
+    delete m_recorder;
+    m_recorder = nullptr;
+    QVERIFY(m_store->open(m_dir->filePath(u"sessions.db"_s)));
+    QCOMPARE(m_store->listSessions().size(), 3);
 }
 
 QTEST_GUILESS_MAIN(TestProxyRecorder)
