@@ -71,6 +71,9 @@ int runProxy(const QStringList &arguments)
     QString policyError;
     if (!policyOptions.read(parser, &policyError) || !policyOptions.applyTo(policy, &policyError))
         return printError(policyError), UsageError;
+    // Compact mode makes its summaries as the agent's last fallback does, without a model call.
+    if (policyOptions.summaryModel().kind != SummaryModel::Kind::Extractive)
+        return printError(QCoreApplication::translate("waterline-cli", "--summary: compact mode summarises extractively only")), UsageError;
 
     ProxyServer::Options options;
     if (!parseListen(parser.value(listen), &options.address, &options.port))
