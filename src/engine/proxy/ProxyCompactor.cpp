@@ -103,6 +103,59 @@ QJsonArray chatMessages(const QJsonArray &leadingSystem, const QList<Message> &m
     return out;
 }
 
+// Responses input items. Calls the client made as custom tool calls (free-text input) go back as
+// such; reasoning items are left out (they are optional context, and encrypted).
+QJsonArray responsesInput(const QJsonArray &leadingSystem, const QList<Message> &messages, const QSet<QString> &customCalls)
+{
+    QJsonArray out = leadingSystem;
+    auto message = [](const QString &role, const QString &partType, const QString &text) {
+        return QJsonObject{{u"type"_s, u"message"_s}, {u"role"_s, role},
+                           {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, partType}, {u"text"_s, text}}}}};
+    };
+    for (const Message &m : messages) {
+        switch (m.role) {
+        case Role::System:
+            out.append(message(u"developer"_s, u"input_text"_s, m.content));
+            break;
+        case Role::User:
+            out.append(message(u"user"_s, u"input_text"_s, m.content));
+            break;
+        case Role::Tool:
+            out.append(QJsonObject{{u"type"_s, customCalls.contains(m.toolCallId) ? u"custom_tool_call_output"_s : u"function_call_output"_s},
+                                   {u"call_id"_s, m.toolCallId}, {u"output"_s, m.content}});
+            break;
+        case Role::Assistant:
+            if (!m.content.isEmpty())
+                out.append(message(u"assistant"_s, u"output_text"_s, m.content));
+            for (const ToolCall &call : m.toolCalls) {
+                if (customCalls.contains(call.id))
+                    out.append(QJsonObject{{u"type"_s, u"custom_tool_call"_s}, {u"call_id"_s, call.id}, {u"name"_s, call.name},
+                                           {u"input"_s, call.arguments}});
+                else
+                    out.append(QJsonObject{{u"type"_s, u"function_call"_s}, {u"call_id"_s, call.id}, {u"name"_s, call.name},
+                                           {u"arguments"_s, call.arguments}});
+            }
+            break;
+        }
+    }
+    return out;
+}
+
+// The leading system and developer messages of a message list or input (the request's system
+// prompt, as parseRequest read it), kept as the client sent them.
+QJsonArray leadingSystemOf(const QJsonValue &list)
+{
+    QJsonArray leading;
+    for (const QJsonValue &m : list.toArray()) {
+        const QJsonObject o = m.toObject();
+        const QString role = o.value(u"role").toString();
+        if ((role != u"system" && role != u"developer") || o.value(u"type").toString(u"message"_s) != u"message")
+            break;
+        leading.append(m);
+    }
+    return leading;
+}
+
 // A name for the conversation's offload folder that stays the same for all its requests.
 QString offloadSessionFor(const WireRequest &request)
 {
@@ -205,8 +258,6 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
         out.reason = reason;
         return out;
     };
-    if (protocol == WireProtocol::OpenAiResponses)
-        return refuse(tr("compact mode re-encodes Anthropic Messages and Chat Completions requests; Responses requests go unchanged"));
     if (protocol == WireProtocol::None)
         return out;
     QString error;
@@ -214,6 +265,10 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
     if (!request)
         return refuse(error);
     const QJsonObject object = QJsonDocument::fromJson(body).object();
+    if (request->chained)
+        return refuse(tr("the request continues a stored response (previous_response_id): the provider holds the history"));
+    if (protocol == WireProtocol::OpenAiResponses && !object.value(u"input").isArray())
+        return out; // a single text: nothing to compact
     if (protocol == WireProtocol::AnthropicMessages) {
         const QString thinking = object.value(u"thinking").toObject().value(u"type").toString();
         if (!thinking.isEmpty() && thinking != u"disabled")
@@ -284,15 +339,14 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
     QJsonObject rewritten = object;
     if (protocol == WireProtocol::AnthropicMessages) {
         rewritten.insert(u"messages"_s, anthropicMessages(compacted));
+    } else if (protocol == WireProtocol::OpenAiChat) {
+        rewritten.insert(u"messages"_s, chatMessages(leadingSystemOf(object.value(u"messages")), compacted));
     } else {
-        QJsonArray leading;
-        for (const QJsonValue &m : object.value(u"messages").toArray()) {
-            const QString role = m.toObject().value(u"role").toString();
-            if (role != u"system" && role != u"developer")
-                break;
-            leading.append(m);
-        }
-        rewritten.insert(u"messages"_s, chatMessages(leading, compacted));
+        QSet<QString> customCalls;
+        for (const QJsonValue &item : object.value(u"input").toArray())
+            if (item.toObject().value(u"type").toString() == u"custom_tool_call")
+                customCalls.insert(item.toObject().value(u"call_id").toString());
+        rewritten.insert(u"input"_s, responsesInput(leadingSystemOf(object.value(u"input")), compacted, customCalls));
     }
     out.body = QJsonDocument(rewritten).toJson(QJsonDocument::Compact);
     out.kind = Outcome::Kind::Compacted;

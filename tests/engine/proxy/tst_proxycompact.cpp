@@ -72,6 +72,29 @@ QJsonArray chatConversation(int rounds)
     return messages;
 }
 
+// Codex's shape: a developer message, the task, reasoning items, shell calls with large outputs,
+// one free-text (custom) tool call.
+QJsonArray responsesConversation(int rounds)
+{
+    QJsonArray input{QJsonObject{{u"type"_s, u"message"_s}, {u"role"_s, u"developer"_s},
+                                 {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"input_text"_s}, {u"text"_s, u"sandbox: workspace-write"_s}}}}},
+                     QJsonObject{{u"type"_s, u"message"_s}, {u"role"_s, u"user"_s},
+                                 {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"input_text"_s}, {u"text"_s, u"Fix the failing build in src/"_s}}}}}};
+    input.append(QJsonObject{{u"type"_s, u"custom_tool_call"_s}, {u"call_id"_s, u"patch_0"_s}, {u"name"_s, u"apply_patch"_s},
+                             {u"input"_s, u"*** Begin Patch\n*** End Patch"_s}});
+    input.append(QJsonObject{{u"type"_s, u"custom_tool_call_output"_s}, {u"call_id"_s, u"patch_0"_s}, {u"output"_s, u"Done"_s}});
+    for (int i = 0; i < rounds; ++i) {
+        const QString id = u"call_%1"_s.arg(i);
+        input.append(QJsonObject{{u"type"_s, u"reasoning"_s}, {u"summary"_s, QJsonArray()}, {u"encrypted_content"_s, u"gAAAA"_s}});
+        input.append(QJsonObject{{u"type"_s, u"function_call"_s}, {u"call_id"_s, id}, {u"name"_s, u"shell"_s},
+                                 {u"arguments"_s, u"{\"command\":[\"make\"]}"_s}});
+        input.append(QJsonObject{{u"type"_s, u"function_call_output"_s}, {u"call_id"_s, id}, {u"output"_s, bigOutput(i)}});
+    }
+    input.append(QJsonObject{{u"type"_s, u"message"_s}, {u"role"_s, u"user"_s},
+                             {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"input_text"_s}, {u"text"_s, u"Carry on."_s}}}}});
+    return input;
+}
+
 const QJsonArray kTools{QJsonObject{{u"name"_s, u"Bash"_s}, {u"input_schema"_s, QJsonObject{{u"type"_s, u"object"_s}}}}};
 } // namespace
 
@@ -83,6 +106,7 @@ private Q_SLOTS:
     void cleanup();
     void anOverWindowAnthropicRequestIsCompactedWithPairsValid();
     void anOverWindowChatRequestIsCompactedWithPairsValid();
+    void anOverWindowResponsesRequestIsCompactedWithPairsValid();
     void aRequestUnderTheThresholdsGoesByteForByte();
     void anUncompactableRequestGoesUnchangedWithItsReason();
     void pairCheckRefusesBrokenViews();
@@ -254,6 +278,45 @@ void TestProxyCompact::anOverWindowChatRequestIsCompactedWithPairsValid()
     QVERIFY(!offloadPaths(received.body).isEmpty() || messages.size() < 10);
 }
 
+void TestProxyCompact::anOverWindowResponsesRequestIsCompactedWithPairsValid()
+{
+    FakeReply capture;
+    QFile file(QStringLiteral(WATERLINE_TEST_DATA) + u"/llm/sse/openai-responses/gpt-5.5-text-streaming.sse"_s);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    capture.rawBody = file.readAll();
+    capture.when = [](const RecordedRequest &r) { return r.path.contains("/responses"); };
+    m_upstream->addRule(capture);
+    const QJsonObject body{{u"model"_s, u"gpt-5.5"_s}, {u"instructions"_s, u"You are Codex."_s}, {u"stream"_s, true},
+                           {u"store"_s, false}, {u"prompt_cache_key"_s, u"conv-1"_s}, {u"input"_s, responsesConversation(10)}};
+    const QByteArray sent = json(body);
+    send(u"/v1/responses"_s, sent);
+    const RecordedRequest received = m_upstream->requests().first();
+    QVERIFY(received.body.size() < sent.size() / 2);
+    const QJsonObject upstream = received.json();
+    for (const QString &key : {u"model"_s, u"instructions"_s, u"stream"_s, u"store"_s, u"prompt_cache_key"_s})
+        QCOMPARE(upstream.value(key), body.value(key));
+    const QJsonArray input = upstream.value(u"input").toArray();
+    QCOMPARE(input.first(), body.value(u"input").toArray().first()); // the developer message as sent
+    // Every output follows the call it answers (same kind), every call is answered.
+    QHash<QString, QString> open; // call id -> the output type it needs
+    for (const QJsonValue &value : input) {
+        const QJsonObject item = value.toObject();
+        const QString type = item.value(u"type").toString();
+        const QString id = item.value(u"call_id").toString();
+        if (type == u"function_call" || type == u"custom_tool_call") {
+            open.insert(id, type + u"_output"_s);
+        } else if (type.endsWith(u"_output"_s)) {
+            QVERIFY2(open.value(id) == type, qPrintable(u"%1 answers no open call %2"_s.arg(type, id)));
+            open.remove(id);
+        } else {
+            QVERIFY2(open.isEmpty(), "a call without its output");
+        }
+    }
+    QVERIFY(open.isEmpty());
+    QCOMPARE(input.last().toObject().value(u"content").toArray().first().toObject().value(u"text").toString(), u"Carry on."_s);
+    QVERIFY(!offloadPaths(received.body).isEmpty());
+}
+
 void TestProxyCompact::aRequestUnderTheThresholdsGoesByteForByte()
 {
     m_upstream->enqueue(FakeReply::withText(u"ok"_s));
@@ -284,12 +347,13 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
     const QString note = entries[0].toObject().value(u"note").toString();
     QVERIFY2(note.contains(u"forwarded unchanged"_s) && note.contains(u"thinking"_s), qPrintable(note));
 
-    // A protocol compact mode does not re-encode: unchanged, with the reason.
+    // A Responses request whose history the provider holds: unchanged, with the reason.
     const ProxyCompactor compactor(CompactionPolicy{}, m_dir->filePath(u"offloads"_s));
-    const ProxyCompactor::Outcome responses = compactor.compact(WireProtocol::OpenAiResponses, R"({"input":"hi"})");
+    const QByteArray chained = R"({"previous_response_id":"resp_1","input":[{"role":"user","content":"hi"}]})";
+    const ProxyCompactor::Outcome responses = compactor.compact(WireProtocol::OpenAiResponses, chained);
     QCOMPARE(responses.kind, ProxyCompactor::Outcome::Kind::Refused);
-    QCOMPARE(responses.body, QByteArray(R"({"input":"hi"})"));
-    QVERIFY(!responses.reason.isEmpty());
+    QCOMPARE(responses.body, chained);
+    QVERIFY(responses.reason.contains(u"previous_response_id"_s));
     const ProxyCompactor::Outcome broken = compactor.compact(WireProtocol::AnthropicMessages, "not json");
     QCOMPARE(broken.kind, ProxyCompactor::Outcome::Kind::Refused);
     QCOMPARE(broken.body, QByteArray("not json"));
