@@ -112,6 +112,19 @@ void ProxyRecordWriter::record(const ProxiedExchange &exchange)
 ProxyRecordWriter::Match ProxyRecordWriter::match(const WireRequest &request, const QByteArray &toolsDigest)
 {
     Match best;
+    if (request.chained) {
+        // Responses with previous_response_id: the provider holds the history, the body only
+        // what comes after the response it names.
+        for (const auto &c : m_conversations) {
+            if (!c->lastResponseId.isEmpty() && c->lastResponseId == request.previousResponseId) {
+                best.conversation = c.get();
+                best.prefix = c->known.size();
+                best.chained = true;
+                return best;
+            }
+        }
+        return best; // its history was not seen: a conversation of its own from here
+    }
     for (const auto &c : m_conversations) {
         if (c->protocol != request.protocol)
             continue;
@@ -202,7 +215,7 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     QString error;
     const QString &sessionId = conversation.sessionId;
     // 1. What the conversation gained since it was stored (all of it after a compaction).
-    const QList<Message> fresh = request.messages.mid(match.prefix);
+    const QList<Message> fresh = match.chained ? request.messages : request.messages.mid(match.prefix);
     QList<qint64> view = conversation.ids.mid(0, match.prefix);
     qint64 firstFreshSeq = -1;
     if (!fresh.isEmpty()) {
@@ -224,8 +237,9 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     RequestRecord r;
     r.viewMessageIds = view;
     // The system prompt weighs on the window like the messages: it is counted with them.
-    r.estimateTokens = TokenEstimate::tokensForBytes(TokenEstimate::messageBytes(request.messages)
-                                                     + request.systemPrompt.toUtf8().size());
+    const qint64 viewBytes = TokenEstimate::messageBytes(request.messages)
+        + (match.chained ? TokenEstimate::messageBytes(conversation.known) : 0);
+    r.estimateTokens = TokenEstimate::tokensForBytes(viewBytes + request.systemPrompt.toUtf8().size());
     r.toolSchemaBytes = tools.size();
     r.toolSchemaTokens = TokenEstimate::tokensForBytes(tools.size());
     r.model = request.model;
@@ -290,8 +304,13 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
         saveDetails(conversation, exchange);
     }
 
-    conversation.known = request.messages;
+    if (match.chained)
+        conversation.known += request.messages;
+    else
+        conversation.known = request.messages;
     conversation.ids = view;
+    if (response && !response->responseId.isEmpty())
+        conversation.lastResponseId = response->responseId;
     if (replied) {
         conversation.known.append(response->assistant);
         conversation.ids.append(ids->messageIds.value(0));

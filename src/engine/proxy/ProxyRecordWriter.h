@@ -44,6 +44,7 @@ private:
         QString systemPrompt;
         QByteArray toolsDigest;
         QString hint;               // WireRequest::conversationHint of its requests
+        QString lastResponseId;     // Responses: what a chained request names
         QList<Message> known;       // the conversation as the last request sent it, plus the reply
         QList<qint64> ids;          // stored ids of `known`
         int requestCount = 0;
@@ -55,6 +56,7 @@ private:
         Conversation *conversation = nullptr;
         qsizetype prefix = 0;       // leading messages of the request that are stored already
         bool compacted = false;     // the request does not continue what was stored
+        bool chained = false;       // the request holds only what follows the stored conversation
     };
 
     bool ensureOpen();

@@ -31,6 +31,7 @@ struct WireRequest
     QList<Message> messages;       // the conversation without the system prompt
     bool stream = false;
     bool chained = false;          // Responses: previous_response_id set, the body holds only the new turn
+    QString previousResponseId;
     // What the client says names its session, when it says it: Anthropic metadata.user_id (Claude
     // Code puts its session id there), OpenAI prompt_cache_key (Codex: its conversation id) or
     // `user`. It survives the client compacting its history, when nothing else does.
@@ -43,6 +44,7 @@ struct WireResponse
     Message assistant;             // text and tool calls; empty content and no calls when there was none
     bool hasAssistant = false;
     ChatUsage usage;
+    QString responseId;            // Responses: the id a later request may continue from
     QString error;                 // the provider's error message (HTTP status or in-stream), empty on success
 };
 

@@ -266,7 +266,8 @@ bool RequestReader::responses(const QJsonObject &body)
     if (!instructions.isUndefined() && !instructions.isNull() && !instructions.isString())
         return fail(tr("field 'instructions' is not text"));
     addSystem(instructions.toString());
-    m_out->chained = !body.value(u"previous_response_id").toString().isEmpty();
+    m_out->previousResponseId = body.value(u"previous_response_id").toString().left(512);
+    m_out->chained = !m_out->previousResponseId.isEmpty();
     const QJsonValue input = body.value(u"input");
     if (input.isString()) {
         m_out->messages.append(Message::user(input.toString()));

@@ -89,6 +89,7 @@ WireResponse fromResponsesObject(const QJsonObject &response)
     }
     out.assistant = Message::assistant(texts.join(QString()), calls);
     out.hasAssistant = !texts.isEmpty() || !calls.isEmpty();
+    out.responseId = response.value(u"id").toString().left(512);
     const QJsonObject usage = response.value(u"usage").toObject();
     setKnown(&out.usage.input, &out.usage.inputKnown, usage.value(u"input_tokens"));
     setKnown(&out.usage.output, &out.usage.outputKnown, usage.value(u"output_tokens"));

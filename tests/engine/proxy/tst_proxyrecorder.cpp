@@ -68,6 +68,7 @@ private Q_SLOTS:
     void anEditedHistoryIsACompactionAtTheFirstChange();
     void interleavedConversationsAreTwoSessions();
     void responsesTrafficIsRecorded();
+    void chainedResponsesContinueTheirConversation();
     void nonConversationPathsAreNotSessions();
     void anUnreadableBodyIsForwardedAndReported();
     void whatWasHandedOverIsWrittenBeforeTheRecorderGoes();
@@ -326,6 +327,35 @@ void TestProxyRecorder::responsesTrafficIsRecorded()
     QCOMPARE(request.inputTokens, 58);
     QCOMPARE(request.cacheReadTokens, 0);
     QCOMPARE(m_store->requestContext(id, 0)->systemPrompt, u"Multiply."_s);
+}
+
+void TestProxyRecorder::chainedResponsesContinueTheirConversation()
+{
+    FakeReply capture;
+    capture.rawBody = readData(u"llm/sse/openai-responses/gpt-5.5-text-streaming.sse"_s);
+    capture.when = [](const RecordedRequest &r) { return r.path.contains("/responses"); };
+    capture.persistent = true;
+    m_upstream->addRule(capture);
+    post(u"/v1/responses"_s, json({{u"model"_s, u"gpt-5.5"_s}, {u"input"_s, u"ping"_s}}));
+    QVERIFY(waitForUpdates(1));
+    // The SDK's way: only the new turn, naming the response it follows (the capture's id).
+    post(u"/v1/responses"_s, json({{u"model"_s, u"gpt-5.5"_s}, {u"input"_s, u"ping again"_s},
+                                   {u"previous_response_id"_s, u"resp_00592e63e61b66660169fab1b9f8e481a2b321356198d7ac1b"_s}}));
+    QVERIFY(waitForUpdates(2));
+    // One naming a response never seen starts a conversation of its own.
+    post(u"/v1/responses"_s, json({{u"model"_s, u"gpt-5.5"_s}, {u"input"_s, u"elsewhere"_s}, {u"previous_response_id"_s, u"resp_unknown"_s}}));
+    QVERIFY(waitForUpdates(3));
+    QCOMPARE(m_updates->at(0).at(0), m_updates->at(1).at(0));
+    QVERIFY(m_updates->at(2).at(0) != m_updates->at(0).at(0));
+    QVERIFY(m_store->open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = m_recorder->storeSessionId(m_updates->at(0).at(0).toLongLong());
+    const QList<Message> history = m_store->history(id);
+    QCOMPARE(history.size(), 4);
+    QCOMPARE(history[2].content, u"ping again"_s);
+    QCOMPARE(history[3].content, u"pong"_s);
+    const QList<RequestRecord> requests = m_store->requests(id);
+    QCOMPARE(requests.size(), 2);
+    QCOMPARE(requests[1].viewMessageIds, (QList<qint64>{history[0].id, history[1].id, history[2].id}));
 }
 
 void TestProxyRecorder::nonConversationPathsAreNotSessions()
