@@ -199,6 +199,14 @@ ProxyServer::RequestRewriter ProxyCompactor::rewriter(std::shared_ptr<const Prox
         if (protocol == WireProtocol::None)
             return rewrite;
         const Outcome outcome = compactor->compact(protocol, body);
+        rewrite.details = QJsonObject{{u"tier"_s, tierName(outcome.tier)},
+                                      {u"tokens_before"_s, outcome.tokensBefore},
+                                      {u"tokens_after"_s, outcome.tokensAfter},
+                                      {u"messages_before"_s, outcome.messagesBefore},
+                                      {u"messages_after"_s, outcome.messagesAfter},
+                                      {u"offloaded"_s, outcome.offloaded}};
+        if (outcome.kind == Outcome::Kind::Unchanged)
+            return rewrite; // nothing to say about a request that needed nothing
         switch (outcome.kind) {
         case Outcome::Kind::Compacted:
             rewrite.changed = true;

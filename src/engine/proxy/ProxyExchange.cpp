@@ -156,6 +156,7 @@ void ProxyExchange::forward(HttpRequest request)
     if (const ProxyServer::RequestRewriter &rewriter = m_server->rewriter()) {
         ProxyServer::Rewrite rewrite = rewriter(request.method, *path, request.body);
         m_exchange.rewriteNote = rewrite.note;
+        m_exchange.rewriteDetails = rewrite.details;
         if (rewrite.changed) {
             m_exchange.forwardedBody = std::move(rewrite.body);
             upstreamBody = &m_exchange.forwardedBody;

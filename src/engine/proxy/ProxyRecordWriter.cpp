@@ -243,6 +243,9 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     r.toolSchemaBytes = tools.size();
     r.toolSchemaTokens = TokenEstimate::tokensForBytes(tools.size());
     r.model = request.model;
+    // Compact mode: the tier Waterline's preflight chose for what it sent.
+    if (Tier tier; tierFromName(exchange.rewriteDetails.value(u"tier").toString(), &tier) && !exchange.forwardedBody.isEmpty())
+        r.tier = tier;
     r.startedAt = exchange.startedAt;
     r.finishedAt = exchange.totalMs >= 0 ? exchange.startedAt.addMSecs(exchange.totalMs) : exchange.startedAt;
     if (response) {
@@ -276,8 +279,10 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
 
     // 3. Compact mode: what Waterline made of the request (the client's view is the request's).
     if (!exchange.rewriteNote.isEmpty() || !exchange.forwardedBody.isEmpty()) {
-        QJsonObject entry{{u"request"_s, ids->requestIndex}, {u"note"_s, exchange.rewriteNote},
-                          {u"compacted"_s, !exchange.forwardedBody.isEmpty()}};
+        QJsonObject entry = exchange.rewriteDetails;
+        entry.insert(u"request"_s, ids->requestIndex);
+        entry.insert(u"note"_s, exchange.rewriteNote);
+        entry.insert(u"compacted"_s, !exchange.forwardedBody.isEmpty());
         if (const auto sent = WireConversation::parseRequest(request.protocol, exchange.forwardedBody); sent && !exchange.forwardedBody.isEmpty()) {
             entry.insert(u"messages_sent"_s, sent->messages.size());
             entry.insert(u"estimate_sent"_s, TokenEstimate::tokensForBytes(TokenEstimate::messageBytes(sent->messages)

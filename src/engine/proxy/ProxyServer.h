@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QHostAddress>
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPair>
@@ -39,6 +40,7 @@ struct ProxiedExchange
     // it did).
     QByteArray forwardedBody;
     QString rewriteNote;
+    QJsonObject rewriteDetails;    // the rewriter's own account (compact mode: tier, tokens, messages)
 };
 
 // A loopback HTTP server that forwards every request to one upstream provider and passes the
@@ -86,6 +88,7 @@ public:
         bool changed = false;
         QByteArray body;           // sent upstream when `changed`
         QString note;              // recorded with the exchange
+        QJsonObject details;       // likewise, for programs
     };
     using RequestRewriter = std::function<Rewrite(const QByteArray &method, const QByteArray &path, const QByteArray &body)>;
     void setRequestRewriter(RequestRewriter rewriter) { m_rewriter = std::move(rewriter); }

@@ -243,11 +243,14 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
     const QString id = m_recorder->storeSessionId(updates.first().first().toLongLong());
     QCOMPARE(store.requests(id).first().viewMessageIds.size(), 22);
+    QVERIFY(store.requests(id).first().tier != Tier::None);
     const QJsonArray entries = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
     QCOMPARE(entries.size(), 1);
     QVERIFY(entries[0].toObject().value(u"compacted").toBool());
     QCOMPARE(entries[0].toObject().value(u"messages_sent").toInt(), int(WireConversation::parseRequest(WireProtocol::AnthropicMessages, received.body)->messages.size()));
     QVERIFY(entries[0].toObject().value(u"note").toString().startsWith(u"compacted"_s));
+    QVERIFY(entries[0].toObject().value(u"tokens_after").toInteger() < entries[0].toObject().value(u"tokens_before").toInteger());
+    QCOMPARE(entries[0].toObject().value(u"messages_before").toInt(), 22);
 }
 
 void TestProxyCompact::anOverWindowChatRequestIsCompactedWithPairsValid()
