@@ -160,6 +160,8 @@ QJsonArray leadingSystemOf(const QJsonValue &list)
 QString offloadSessionFor(const WireRequest &request)
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(request.conversationHint.toUtf8());
+    hash.addData(QByteArrayView("\n"));
     hash.addData(request.systemPrompt.toUtf8());
     hash.addData(request.messages.isEmpty() ? QByteArray() : request.messages.first().content.toUtf8());
     return u"proxy-"_s + QString::fromLatin1(hash.result().toHex().left(16));

@@ -107,6 +107,7 @@ private Q_SLOTS:
     void anOverWindowAnthropicRequestIsCompactedWithPairsValid();
     void anOverWindowChatRequestIsCompactedWithPairsValid();
     void anOverWindowResponsesRequestIsCompactedWithPairsValid();
+    void theNextRequestOfTheConversationIsCompactedToo();
     void aRequestUnderTheThresholdsGoesByteForByte();
     void anUncompactableRequestGoesUnchangedWithItsReason();
     void pairCheckRefusesBrokenViews();
@@ -318,6 +319,28 @@ void TestProxyCompact::anOverWindowResponsesRequestIsCompactedWithPairsValid()
     QVERIFY(open.isEmpty());
     QCOMPARE(input.last().toObject().value(u"content").toArray().first().toObject().value(u"text").toString(), u"Carry on."_s);
     QVERIFY(!offloadPaths(received.body).isEmpty());
+}
+
+void TestProxyCompact::theNextRequestOfTheConversationIsCompactedToo()
+{
+    // Each request is compacted afresh; the offload files of the one before are found again.
+    m_upstream->enqueue(FakeReply::withText(u"one"_s));
+    m_upstream->enqueue(FakeReply::withText(u"two"_s));
+    QJsonArray messages = anthropicConversation(10);
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, messages}};
+    send(u"/v1/messages"_s, json(body));
+    messages.append(QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"one"_s}});
+    messages.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"And the tests?"_s}});
+    QJsonObject next = body;
+    next.insert(u"messages"_s, messages);
+    const QByteArray sent = json(next);
+    send(u"/v1/messages"_s, sent);
+    QCOMPARE(m_upstream->requestCount(), 2);
+    const RecordedRequest second = m_upstream->requests().at(1);
+    QVERIFY(second.body.size() < sent.size() / 2);
+    QString why;
+    QVERIFY2(anthropicPairsValid(second.json().value(u"messages").toArray(), &why), qPrintable(why));
+    QVERIFY(!offloadPaths(second.body).isEmpty());
 }
 
 void TestProxyCompact::aRequestUnderTheThresholdsGoesByteForByte()
