@@ -21,11 +21,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ProxyCompactor", text);
-}
-
 QJsonObject argumentsObject(const ToolCall &call)
 {
     return QJsonDocument::fromJson(call.arguments.toUtf8()).object();
@@ -213,12 +208,12 @@ ProxyServer::RequestRewriter ProxyCompactor::rewriter(std::shared_ptr<const Prox
         case Outcome::Kind::Compacted:
             rewrite.changed = true;
             rewrite.body = outcome.body;
-            rewrite.note = tr("compacted (%1): %2 to %3 tokens, %4 to %5 messages, %6 results offloaded")
+            rewrite.note = QCoreApplication::translate("ProxyCompactor", "compacted (%1): %2 to %3 tokens, %4 to %5 messages, %6 results offloaded")
                                .arg(tierName(outcome.tier)).arg(outcome.tokensBefore).arg(outcome.tokensAfter)
                                .arg(outcome.messagesBefore).arg(outcome.messagesAfter).arg(outcome.offloaded);
             break;
         case Outcome::Kind::Refused:
-            rewrite.note = tr("forwarded unchanged: %1").arg(outcome.reason);
+            rewrite.note = QCoreApplication::translate("ProxyCompactor", "forwarded unchanged: %1").arg(outcome.reason);
             break;
         case Outcome::Kind::Unchanged:
             break;
@@ -239,23 +234,23 @@ bool ProxyCompactor::pairsValid(const QList<Message> &messages, QString *why)
     for (const Message &m : messages) {
         if (m.role == Role::Tool) {
             if (!inResults || !open.remove(m.toolCallId))
-                return fail(tr("the result of call %1 does not follow its call").arg(m.toolCallId.left(60)));
+                return fail(QCoreApplication::translate("ProxyCompactor", "the result of call %1 does not follow its call").arg(m.toolCallId.left(60)));
             continue;
         }
         if (!open.isEmpty())
-            return fail(tr("call %1 has no result before the next message").arg(open.begin()->left(60)));
+            return fail(QCoreApplication::translate("ProxyCompactor", "call %1 has no result before the next message").arg(open.begin()->left(60)));
         inResults = false;
         if (m.role == Role::Assistant && m.hasToolCalls()) {
             for (const ToolCall &call : m.toolCalls) {
                 if (open.contains(call.id))
-                    return fail(tr("call id %1 appears twice in one message").arg(call.id.left(60)));
+                    return fail(QCoreApplication::translate("ProxyCompactor", "call id %1 appears twice in one message").arg(call.id.left(60)));
                 open.insert(call.id);
             }
             inResults = true;
         }
     }
     if (!open.isEmpty())
-        return fail(tr("call %1 has no result").arg(open.begin()->left(60)));
+        return fail(QCoreApplication::translate("ProxyCompactor", "call %1 has no result").arg(open.begin()->left(60)));
     return true;
 }
 
@@ -276,13 +271,13 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
         return refuse(error);
     const QJsonObject object = QJsonDocument::fromJson(body).object();
     if (request->chained)
-        return refuse(tr("the request continues a stored response (previous_response_id): the provider holds the history"));
+        return refuse(QCoreApplication::translate("ProxyCompactor", "the request continues a stored response (previous_response_id): the provider holds the history"));
     if (protocol == WireProtocol::OpenAiResponses && !object.value(u"input").isArray())
         return out; // a single text: nothing to compact
     if (protocol == WireProtocol::AnthropicMessages) {
         const QString thinking = object.value(u"thinking").toObject().value(u"type").toString();
         if (!thinking.isEmpty() && thinking != u"disabled")
-            return refuse(tr("extended thinking is on: its signed thinking blocks cannot be written back"));
+            return refuse(QCoreApplication::translate("ProxyCompactor", "extended thinking is on: its signed thinking blocks cannot be written back"));
     }
 
     QList<Message> history = request->messages;
@@ -344,7 +339,7 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
         return out; // the tier asked for nothing that could be done: the request is as it was
     QString why;
     if (!pairsValid(compacted, &why))
-        return refuse(tr("the compacted view would not pair tool calls with their results: %1").arg(why));
+        return refuse(QCoreApplication::translate("ProxyCompactor", "the compacted view would not pair tool calls with their results: %1").arg(why));
 
     QJsonObject rewritten = object;
     if (protocol == WireProtocol::AnthropicMessages) {

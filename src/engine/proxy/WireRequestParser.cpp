@@ -12,11 +12,6 @@ namespace wl::WireConversation {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("WireConversation", text);
-}
-
 QString compactJson(const QJsonValue &value)
 {
     if (value.isObject())
@@ -75,7 +70,7 @@ std::optional<QString> RequestReader::contentText(const QJsonValue &content, con
     if (content.isNull() || content.isUndefined())
         return QString();
     if (!content.isArray()) {
-        fail(tr("field '%1' is neither text nor a list of parts").arg(QLatin1StringView(field)));
+        fail(QCoreApplication::translate("WireConversation", "field '%1' is neither text nor a list of parts").arg(QLatin1StringView(field)));
         return std::nullopt;
     }
     QStringList parts;
@@ -85,7 +80,7 @@ std::optional<QString> RequestReader::contentText(const QJsonValue &content, con
             continue;
         }
         if (!part.isObject()) {
-            fail(tr("a part of '%1' is not an object").arg(QLatin1StringView(field)));
+            fail(QCoreApplication::translate("WireConversation", "a part of '%1' is not an object").arg(QLatin1StringView(field)));
             return std::nullopt;
         }
         const QJsonObject p = part.toObject();
@@ -125,11 +120,11 @@ bool RequestReader::common(const QJsonObject &body)
 {
     const QJsonValue model = body.value(u"model");
     if (!model.isUndefined() && !model.isString())
-        return fail(tr("field 'model' is not text"));
+        return fail(QCoreApplication::translate("WireConversation", "field 'model' is not text"));
     m_out->model = model.toString();
     const QJsonValue tools = body.value(u"tools");
     if (!tools.isUndefined() && !tools.isNull() && !tools.isArray())
-        return fail(tr("field 'tools' is not a list"));
+        return fail(QCoreApplication::translate("WireConversation", "field 'tools' is not a list"));
     m_out->tools = tools.toArray();
     m_out->stream = body.value(u"stream").toBool(false);
     for (const QJsonValue &hint : {body.value(u"metadata").toObject().value(u"user_id"), body.value(u"prompt_cache_key"),
@@ -152,15 +147,15 @@ bool RequestReader::anthropic(const QJsonObject &body)
     addSystem(*system);
     const QJsonValue messages = body.value(u"messages");
     if (!messages.isArray())
-        return fail(tr("field 'messages' is missing or not a list"));
+        return fail(QCoreApplication::translate("WireConversation", "field 'messages' is missing or not a list"));
     for (const QJsonValue &value : messages.toArray()) {
         if (!value.isObject())
-            return fail(tr("a message is not an object"));
+            return fail(QCoreApplication::translate("WireConversation", "a message is not an object"));
         const QJsonObject m = value.toObject();
         const QString role = m.value(u"role").toString();
         const QJsonValue content = m.value(u"content");
         if (role != u"user" && role != u"assistant")
-            return fail(tr("unknown message role '%1'").arg(role.left(40)));
+            return fail(QCoreApplication::translate("WireConversation", "unknown message role '%1'").arg(role.left(40)));
         if (!content.isArray()) {
             const std::optional<QString> text = contentText(content, "content");
             if (!text)
@@ -172,26 +167,26 @@ bool RequestReader::anthropic(const QJsonObject &body)
         QList<ToolCall> calls;
         for (const QJsonValue &blockValue : content.toArray()) {
             if (!blockValue.isObject())
-                return fail(tr("a content block is not an object"));
+                return fail(QCoreApplication::translate("WireConversation", "a content block is not an object"));
             const QJsonObject block = blockValue.toObject();
             const QString type = block.value(u"type").toString();
             if (type == u"tool_result") {
                 if (role != u"user")
-                    return fail(tr("a tool result in an assistant message"));
+                    return fail(QCoreApplication::translate("WireConversation", "a tool result in an assistant message"));
                 const std::optional<QString> text = contentText(block.value(u"content"), "tool_result.content");
                 if (!text)
                     return false;
                 const QString id = block.value(u"tool_use_id").toString();
                 if (id.isEmpty())
-                    return fail(tr("a tool result without 'tool_use_id'"));
+                    return fail(QCoreApplication::translate("WireConversation", "a tool result without 'tool_use_id'"));
                 // The API puts results first in their user message; they become tool messages.
                 m_out->messages.append(Message::toolResult(id, *text, block.value(u"is_error").toBool(false)));
             } else if (type == u"tool_use" || type == u"server_tool_use") {
                 if (role != u"assistant")
-                    return fail(tr("a tool call in a user message"));
+                    return fail(QCoreApplication::translate("WireConversation", "a tool call in a user message"));
                 const QString id = block.value(u"id").toString();
                 if (id.isEmpty())
-                    return fail(tr("a tool call without 'id'"));
+                    return fail(QCoreApplication::translate("WireConversation", "a tool call without 'id'"));
                 calls.append(makeCall(id, block.value(u"name").toString(), compactJson(block.value(u"input"))));
             } else {
                 const std::optional<QString> text = contentText(QJsonArray{block}, "content");
@@ -215,10 +210,10 @@ bool RequestReader::openAiChat(const QJsonObject &body)
         return false;
     const QJsonValue messages = body.value(u"messages");
     if (!messages.isArray())
-        return fail(tr("field 'messages' is missing or not a list"));
+        return fail(QCoreApplication::translate("WireConversation", "field 'messages' is missing or not a list"));
     for (const QJsonValue &value : messages.toArray()) {
         if (!value.isObject())
-            return fail(tr("a message is not an object"));
+            return fail(QCoreApplication::translate("WireConversation", "a message is not an object"));
         const QJsonObject m = value.toObject();
         const QString role = m.value(u"role").toString();
         const std::optional<QString> text = contentText(m.value(u"content"), "content");
@@ -236,23 +231,23 @@ bool RequestReader::openAiChat(const QJsonObject &body)
             QList<ToolCall> calls;
             const QJsonValue toolCalls = m.value(u"tool_calls");
             if (!toolCalls.isUndefined() && !toolCalls.isNull() && !toolCalls.isArray())
-                return fail(tr("field 'tool_calls' is not a list"));
+                return fail(QCoreApplication::translate("WireConversation", "field 'tool_calls' is not a list"));
             for (const QJsonValue &callValue : toolCalls.toArray()) {
                 const QJsonObject call = callValue.toObject();
                 const QJsonObject function = call.value(u"function").toObject();
                 const QString id = call.value(u"id").toString();
                 if (id.isEmpty())
-                    return fail(tr("a tool call without 'id'"));
+                    return fail(QCoreApplication::translate("WireConversation", "a tool call without 'id'"));
                 calls.append(makeCall(id, function.value(u"name").toString(), compactJson(function.value(u"arguments"))));
             }
             m_out->messages.append(Message::assistant(*text, calls));
         } else if (role == u"tool") {
             const QString id = m.value(u"tool_call_id").toString();
             if (id.isEmpty())
-                return fail(tr("a tool message without 'tool_call_id'"));
+                return fail(QCoreApplication::translate("WireConversation", "a tool message without 'tool_call_id'"));
             m_out->messages.append(Message::toolResult(id, *text));
         } else {
-            return fail(tr("unknown message role '%1'").arg(role.left(40)));
+            return fail(QCoreApplication::translate("WireConversation", "unknown message role '%1'").arg(role.left(40)));
         }
     }
     return true;
@@ -264,7 +259,7 @@ bool RequestReader::responses(const QJsonObject &body)
         return false;
     const QJsonValue instructions = body.value(u"instructions");
     if (!instructions.isUndefined() && !instructions.isNull() && !instructions.isString())
-        return fail(tr("field 'instructions' is not text"));
+        return fail(QCoreApplication::translate("WireConversation", "field 'instructions' is not text"));
     addSystem(instructions.toString());
     m_out->previousResponseId = body.value(u"previous_response_id").toString().left(512);
     m_out->chained = !m_out->previousResponseId.isEmpty();
@@ -274,10 +269,10 @@ bool RequestReader::responses(const QJsonObject &body)
         return true;
     }
     if (!input.isArray())
-        return fail(tr("field 'input' is missing or neither text nor a list"));
+        return fail(QCoreApplication::translate("WireConversation", "field 'input' is missing or neither text nor a list"));
     for (const QJsonValue &value : input.toArray()) {
         if (!value.isObject())
-            return fail(tr("an input item is not an object"));
+            return fail(QCoreApplication::translate("WireConversation", "an input item is not an object"));
         const QJsonObject item = value.toObject();
         const QString type = item.value(u"type").toString(u"message"_s);
         if (type == u"message") {
@@ -295,15 +290,15 @@ bool RequestReader::responses(const QJsonObject &body)
             } else if (role == u"assistant") {
                 m_out->messages.append(Message::assistant(*text));
             } else {
-                return fail(tr("unknown message role '%1'").arg(role.left(40)));
+                return fail(QCoreApplication::translate("WireConversation", "unknown message role '%1'").arg(role.left(40)));
             }
         } else if (type == u"function_call" || type == u"custom_tool_call") {
             const QString id = item.value(u"call_id").toString();
             if (id.isEmpty())
-                return fail(tr("a tool call without 'call_id'"));
+                return fail(QCoreApplication::translate("WireConversation", "a tool call without 'call_id'"));
             const QJsonValue arguments = item.value(type == u"function_call" ? u"arguments" : u"input");
             if (!arguments.isString() && !arguments.isUndefined())
-                return fail(tr("the arguments of call %1 are not text").arg(id.left(60)));
+                return fail(QCoreApplication::translate("WireConversation", "the arguments of call %1 are not text").arg(id.left(60)));
             ToolCall call = makeCall(id, item.value(u"name").toString(), arguments.toString());
             if (type == u"custom_tool_call") {
                 call.arguments = arguments.toString(); // free text, not JSON, by design
@@ -313,7 +308,7 @@ bool RequestReader::responses(const QJsonObject &body)
         } else if (type == u"function_call_output" || type == u"custom_tool_call_output") {
             const QString id = item.value(u"call_id").toString();
             if (id.isEmpty())
-                return fail(tr("a tool output without 'call_id'"));
+                return fail(QCoreApplication::translate("WireConversation", "a tool output without 'call_id'"));
             const std::optional<QString> text = contentText(item.value(u"output"), "output");
             if (!text)
                 return false;
@@ -364,15 +359,15 @@ std::optional<WireRequest> parseRequest(WireProtocol protocol, const QByteArray 
         return std::nullopt;
     };
     if (protocol == WireProtocol::None)
-        return failWith(tr("not a conversation request"));
+        return failWith(QCoreApplication::translate("WireConversation", "not a conversation request"));
     if (body.size() > kMaxBodyBytes)
-        return failWith(tr("the request body is larger than %1 MB").arg(kMaxBodyBytes / (1024 * 1024)));
+        return failWith(QCoreApplication::translate("WireConversation", "the request body is larger than %1 MB").arg(kMaxBodyBytes / (1024 * 1024)));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return failWith(tr("the request body is not JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset));
+        return failWith(QCoreApplication::translate("WireConversation", "the request body is not JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset));
     if (!doc.isObject())
-        return failWith(tr("the request body is not a JSON object"));
+        return failWith(QCoreApplication::translate("WireConversation", "the request body is not a JSON object"));
     WireRequest request;
     request.protocol = protocol;
     RequestReader reader(&request);

@@ -20,11 +20,6 @@ namespace wl::WireConversation {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("WireConversation", text);
-}
-
 bool looksLikeStream(const QByteArray &contentType, const QByteArray &body)
 {
     if (contentType.toLower().contains("text/event-stream"))
@@ -122,7 +117,7 @@ std::optional<WireResponse> responsesStream(const QByteArray &body, QString *err
             return out;
         }
         if (error)
-            *error = tr("the stream ended before its final event");
+            *error = QCoreApplication::translate("WireConversation", "the stream ended before its final event");
         return std::nullopt;
     }
     WireResponse out = fromResponsesObject(*final);
@@ -148,7 +143,7 @@ std::optional<WireResponse> assembled(WireProtocol protocol, bool stream, const 
         const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
         if (!doc.isObject()) {
             if (error)
-                *error = tr("the response body is not a JSON object");
+                *error = QCoreApplication::translate("WireConversation", "the response body is not a JSON object");
             return std::nullopt;
         }
         assembler->handleWholeResponse(doc.object());
@@ -160,7 +155,7 @@ std::optional<WireResponse> assembled(WireProtocol protocol, bool stream, const 
         const ChatError e = assembler->error();
         out.error = e.providerMessage.isEmpty() ? e.message : e.providerMessage;
         if (out.error.isEmpty())
-            out.error = tr("the response ended early");
+            out.error = QCoreApplication::translate("WireConversation", "the response ended early");
     }
     out.assistant = assembler->message();
     out.hasAssistant = complete && (!out.assistant.content.isEmpty() || out.assistant.hasToolCalls());
@@ -174,12 +169,12 @@ std::optional<WireResponse> parseResponse(WireProtocol protocol, int status, con
 {
     if (protocol == WireProtocol::None) {
         if (error)
-            *error = tr("not a conversation request");
+            *error = QCoreApplication::translate("WireConversation", "not a conversation request");
         return std::nullopt;
     }
     if (body.size() > kMaxBodyBytes) {
         if (error)
-            *error = tr("the response body is larger than %1 MB").arg(kMaxBodyBytes / (1024 * 1024));
+            *error = QCoreApplication::translate("WireConversation", "the response body is larger than %1 MB").arg(kMaxBodyBytes / (1024 * 1024));
         return std::nullopt;
     }
     if (status < 200 || status >= 300) {
@@ -187,7 +182,7 @@ std::optional<WireResponse> parseResponse(WireProtocol protocol, int status, con
         WireResponse out;
         out.error = errorMessageOf(QJsonDocument::fromJson(body).object());
         if (out.error.isEmpty())
-            out.error = tr("HTTP status %1").arg(status);
+            out.error = QCoreApplication::translate("WireConversation", "HTTP status %1").arg(status);
         return out;
     }
     const bool stream = looksLikeStream(contentType, body);
@@ -197,7 +192,7 @@ std::optional<WireResponse> parseResponse(WireProtocol protocol, int status, con
         const QJsonDocument doc = QJsonDocument::fromJson(body);
         if (!doc.isObject()) {
             if (error)
-                *error = tr("the response body is not a JSON object");
+                *error = QCoreApplication::translate("WireConversation", "the response body is not a JSON object");
             return std::nullopt;
         }
         return fromResponsesObject(doc.object());
