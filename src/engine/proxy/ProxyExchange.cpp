@@ -152,6 +152,16 @@ void ProxyExchange::forward(HttpRequest request)
     }
     m_exchange.path = *path;
     m_exchange.requestBody = request.body;
+    const QByteArray *upstreamBody = &request.body;
+    if (const ProxyServer::RequestRewriter &rewriter = m_server->rewriter()) {
+        ProxyServer::Rewrite rewrite = rewriter(request.method, *path, request.body);
+        m_exchange.rewriteNote = rewrite.note;
+        m_exchange.rewriteDetails = rewrite.details;
+        if (rewrite.changed) {
+            m_exchange.forwardedBody = std::move(rewrite.body);
+            upstreamBody = &m_exchange.forwardedBody;
+        }
+    }
     Q_EMIT m_server->exchangeStarted(m_exchange);
 
     QUrl url = m_server->upstream();
@@ -177,7 +187,7 @@ void ProxyExchange::forward(HttpRequest request)
     upstream.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
     upstream.setTransferTimeout(0);
 
-    m_reply = m_network->sendCustomRequest(upstream, request.method, request.body);
+    m_reply = m_network->sendCustomRequest(upstream, request.method, *upstreamBody);
     m_reply->setParent(this);
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &ProxyExchange::onResponseHeaders);
     connect(m_reply, &QNetworkReply::readyRead, this, &ProxyExchange::onResponseBytes);

@@ -3,11 +3,13 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QHostAddress>
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPair>
 #include <QUrl>
 
+#include <functional>
 #include <optional>
 
 class QNetworkAccessManager;
@@ -33,6 +35,12 @@ struct ProxiedExchange
     qint64 firstByteMs = -1;       // from the whole request read to the first response byte sent
     qint64 totalMs = -1;
     QString error;                 // the upstream failed or the client went away
+    // Compact mode: what went upstream instead of requestBody (empty when the request was sent as
+    // the client wrote it), and what the rewriter said (why it left a request unchanged, or what
+    // it did).
+    QByteArray forwardedBody;
+    QString rewriteNote;
+    QJsonObject rewriteDetails;    // the rewriter's own account (compact mode: tier, tokens, messages)
 };
 
 // A loopback HTTP server that forwards every request to one upstream provider and passes the
@@ -72,6 +80,19 @@ public:
 
     static constexpr QByteArrayView tokenHeader = "x-waterline-proxy-token";
 
+    // Compact mode: a rewriter sees every authorised request (method, path without the token,
+    // body) before it is forwarded, on the proxy's thread, and may give another body to send.
+    // Without one (the default) every request passes byte for byte.
+    struct Rewrite
+    {
+        bool changed = false;
+        QByteArray body;           // sent upstream when `changed`
+        QString note;              // recorded with the exchange
+        QJsonObject details;       // likewise, for programs
+    };
+    using RequestRewriter = std::function<Rewrite(const QByteArray &method, const QByteArray &path, const QByteArray &body)>;
+    void setRequestRewriter(RequestRewriter rewriter) { m_rewriter = std::move(rewriter); }
+
 Q_SIGNALS:
     void exchangeStarted(const wl::ProxiedExchange &exchange);
     void exchangeFinished(const wl::ProxiedExchange &exchange);
@@ -82,6 +103,7 @@ private:
     std::optional<QByteArray> authorise(const QByteArray &target, const QByteArray &headerToken) const;
     quint64 nextId() { return ++m_lastId; }
     int idleTimeoutMs() const { return m_idleTimeoutMs; }
+    const RequestRewriter &rewriter() const { return m_rewriter; }
 
     QTcpServer *m_server;
     QNetworkAccessManager *m_network;
@@ -89,6 +111,7 @@ private:
     QByteArray m_token;
     quint64 m_lastId = 0;
     int m_idleTimeoutMs = 120000;
+    RequestRewriter m_rewriter;
 };
 
 } // namespace wl

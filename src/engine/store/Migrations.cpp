@@ -208,6 +208,25 @@ const QStringList &schemaV6()
     return statements;
 }
 
+// v7: what a client sent besides its messages, per request, as the proxy recorded it (the system
+// prompt and the tool schemas), so a replay of recorded traffic is exact. Clients send the same
+// ones again and again: each distinct pair is kept once per session and requests point at it.
+const QStringList &schemaV7()
+{
+    static const QStringList statements{
+        uR"(CREATE TABLE request_contexts (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            digest TEXT NOT NULL,
+            system_prompt TEXT NOT NULL,
+            tool_schemas TEXT NOT NULL,
+            UNIQUE (session_id, digest)
+        ))"_s,
+        u"ALTER TABLE requests ADD COLUMN context_id INTEGER"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -221,6 +240,7 @@ constexpr Step kSteps[] = {
     {4, &schemaV4},
     {5, &schemaV5},
     {6, &schemaV6},
+    {7, &schemaV7},
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "AnchorHistoryEntry.h"
+#include "RequestContext.h"
 #include "RequestRecord.h"
 #include "SessionInfo.h"
 #include "SessionSource.h"
@@ -126,6 +127,15 @@ public:
     // then sets the workspace, provider and system prompt and clears read-only. A session that is
     // not read-only is an error (it already runs where its user chose).
     bool continueSession(const QString &id, const Continuation &choice, QString *error = nullptr);
+
+    // Recorded traffic (schema 7) --------------------------------------------------------------
+    // The system prompt and tool schemas request `requestIndex` of the session was sent with. The
+    // same pair is stored once per session however many requests name it. Not filtered: they are
+    // what the model read, like the messages.
+    bool setRequestContext(const QString &sessionId, int requestIndex, const RequestContext &context,
+                           QString *error = nullptr);
+    // Nothing (and no error) when the request has none recorded.
+    std::optional<RequestContext> requestContext(const QString &sessionId, int requestIndex, QString *error = nullptr);
 
     // Export / import (JSONL, see SessionExport) ---------------------------------------------
     bool exportSession(const QString &sessionId, const QString &path, QString *error = nullptr);

@@ -1,0 +1,328 @@
+#include "ProxyRecordWriter.h"
+
+#include "LoggingCategories.h"
+#include "compaction/TokenEstimate.h"
+#include "replay/ImportTitle.h"
+#include "store/SessionStore.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QJsonDocument>
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+namespace {
+constexpr qsizetype kSummaryChars = 4000; // of the first message after a compaction, kept in the details
+
+qsizetype commonPrefix(const QList<Message> &a, const QList<Message> &b)
+{
+    const qsizetype n = std::min(a.size(), b.size());
+    qsizetype i = 0;
+    while (i < n && WireConversation::sameTurn(a[i], b[i]))
+        ++i;
+    return i;
+}
+
+std::optional<qint64> known(bool isKnown, qint64 value)
+{
+    return isKnown ? std::optional<qint64>(value) : std::nullopt;
+}
+
+QString titleOf(const WireRequest &request)
+{
+    for (const Message &m : request.messages) {
+        if (m.role != Role::User)
+            continue;
+        const QString title = ImportTitle::fromUserText(m.content);
+        if (!title.isEmpty())
+            return title;
+    }
+    return QCoreApplication::translate("ProxyRecorder", "Proxied %1 conversation").arg(request.model);
+}
+} // namespace
+
+ProxyRecordWriter::ProxyRecordWriter(const QString &databasePath, const QString &upstream)
+    : m_databasePath(databasePath)
+    , m_upstream(upstream)
+{
+}
+
+ProxyRecordWriter::~ProxyRecordWriter()
+{
+    if (m_store)
+        m_store->close();
+}
+
+void ProxyRecordWriter::fail(const QString &message)
+{
+    qCWarning(lcProxy).noquote() << "recording:" << message;
+    Q_EMIT failed(message);
+}
+
+bool ProxyRecordWriter::ensureOpen()
+{
+    if (m_store)
+        return true;
+    if (m_openFailed)
+        return false;
+    auto store = std::make_unique<SessionStore>();
+    QString error;
+    if (!store->open(m_databasePath, &error)) {
+        m_openFailed = true; // said once, not for every request
+        fail(QCoreApplication::translate("ProxyRecorder", "cannot record the proxied traffic: %1").arg(error));
+        return false;
+    }
+    m_store = std::move(store);
+    return true;
+}
+
+void ProxyRecordWriter::record(const ProxiedExchange &exchange)
+{
+    const WireProtocol protocol = WireConversation::protocolFor(exchange.method, exchange.path);
+    if (protocol == WireProtocol::None)
+        return; // not a turn of a conversation: model lists, token counts
+    QString error;
+    const std::optional<WireRequest> request = WireConversation::parseRequest(protocol, exchange.requestBody, &error);
+    if (!request) {
+        // The client's body went upstream all the same; only its recording is lost.
+        fail(QCoreApplication::translate("ProxyRecorder", "request %1 %2 was forwarded but not recorded: %3")
+                 .arg(exchange.id).arg(QString::fromUtf8(exchange.path), error));
+        return;
+    }
+    if (request->messages.isEmpty())
+        return;
+    if (!ensureOpen())
+        return;
+    const QByteArray toolsDigest = QCryptographicHash::hash(QJsonDocument(request->tools).toJson(QJsonDocument::Compact),
+                                                            QCryptographicHash::Sha256);
+    Match found = match(*request, toolsDigest);
+    if (!found.conversation) {
+        found.conversation = start(*request, toolsDigest, exchange);
+        if (!found.conversation)
+            return;
+    }
+    Conversation &conversation = *found.conversation;
+    if (!write(conversation, found, *request, exchange))
+        return;
+    Q_EMIT written(conversation.key, conversation.sessionId, conversation.requestCount);
+}
+
+ProxyRecordWriter::Match ProxyRecordWriter::match(const WireRequest &request, const QByteArray &toolsDigest)
+{
+    Match best;
+    if (request.chained) {
+        // Responses with previous_response_id: the provider holds the history, the body only
+        // what comes after the response it names.
+        for (const auto &c : m_conversations) {
+            if (!c->lastResponseId.isEmpty() && c->lastResponseId == request.previousResponseId) {
+                best.conversation = c.get();
+                best.prefix = c->known.size();
+                best.chained = true;
+                return best;
+            }
+        }
+        return best; // its history was not seen: a conversation of its own from here
+    }
+    for (const auto &c : m_conversations) {
+        if (c->protocol != request.protocol)
+            continue;
+        const qsizetype prefix = commonPrefix(c->known, request.messages);
+        if (prefix > best.prefix) {
+            best.conversation = c.get();
+            best.prefix = prefix;
+        }
+    }
+    if (best.conversation) {
+        // A request that stops inside what was stored is a retry; one that goes on from a point
+        // before its end has rewritten the history.
+        best.compacted = best.prefix < best.conversation->known.size() && best.prefix < request.messages.size();
+        return best;
+    }
+    // Nothing in common from the first message: a new conversation, unless the client names the
+    // same session and sends, with the same system prompt and tools, fewer messages than that
+    // conversation held. That is how agents compact: the history is replaced by a summary that
+    // starts the next request. Without the client's session name this cannot be told from a second
+    // conversation of the same agent (or a sub-agent), and a new session is the honest answer.
+    if (request.conversationHint.isEmpty())
+        return best;
+    for (auto it = m_conversations.rbegin(); it != m_conversations.rend(); ++it) {
+        Conversation *c = it->get();
+        if (c->protocol == request.protocol && c->hint == request.conversationHint && c->systemPrompt == request.systemPrompt
+            && c->toolsDigest == toolsDigest && request.messages.size() < c->known.size()) {
+            best.conversation = c;
+            best.compacted = true;
+            return best;
+        }
+    }
+    return best;
+}
+
+ProxyRecordWriter::Conversation *ProxyRecordWriter::start(const WireRequest &request, const QByteArray &toolsDigest,
+                                                          const ProxiedExchange &exchange)
+{
+    QString error;
+    SessionInfo fields;
+    fields.title = titleOf(request);
+    fields.workspace = m_store->importFolder(&error);
+    if (fields.workspace.isEmpty()) {
+        fail(error);
+        return nullptr;
+    }
+    // Nothing of Waterline runs on recorded traffic until the user continues it, like an import.
+    fields.readOnly = true;
+    fields.systemPrompt = request.systemPrompt;
+    const std::optional<SessionInfo> created = m_store->createSession(fields, &error);
+    if (!created) {
+        fail(error);
+        return nullptr;
+    }
+    auto conversation = std::make_unique<Conversation>();
+    conversation->key = ++m_lastKey;
+    conversation->sessionId = created->id;
+    conversation->protocol = request.protocol;
+    conversation->systemPrompt = request.systemPrompt;
+    conversation->toolsDigest = toolsDigest;
+    conversation->hint = request.conversationHint;
+    conversation->details = QJsonObject{{u"model"_s, request.model},
+                                        {u"title"_s, fields.title},
+                                        {u"protocol"_s, WireConversation::protocolName(request.protocol)},
+                                        {u"user_agent"_s, QString::fromUtf8(exchange.userAgent.left(200))},
+                                        {u"compactions"_s, QJsonArray()}};
+    SessionSource source{u"proxy"_s, m_upstream, exchange.startedAt, conversation->details};
+    if (!m_store->setSessionSource(created->id, source, &error)) {
+        fail(error);
+        return nullptr;
+    }
+    m_conversations.push_back(std::move(conversation));
+    return m_conversations.back().get();
+}
+
+void ProxyRecordWriter::saveDetails(const Conversation &conversation, const ProxiedExchange &exchange)
+{
+    QString error;
+    const std::optional<SessionSource> source = m_store->sessionSource(conversation.sessionId, &error);
+    SessionSource updated = source.value_or(SessionSource{u"proxy"_s, m_upstream, exchange.startedAt, {}});
+    updated.details = conversation.details;
+    if (!m_store->setSessionSource(conversation.sessionId, updated, &error))
+        fail(error);
+}
+
+bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, const WireRequest &request,
+                              const ProxiedExchange &exchange)
+{
+    QString error;
+    const QString &sessionId = conversation.sessionId;
+    // 1. What the conversation gained since it was stored (all of it after a compaction).
+    const QList<Message> fresh = match.chained ? request.messages : request.messages.mid(match.prefix);
+    QList<qint64> view = conversation.ids.mid(0, match.prefix);
+    qint64 firstFreshSeq = -1;
+    if (!fresh.isEmpty()) {
+        firstFreshSeq = m_store->messageCount(sessionId, &error);
+        StepAppend step;
+        step.messages = fresh;
+        const std::optional<StepIds> ids = m_store->appendStep(sessionId, step, &error);
+        if (!ids || firstFreshSeq < 0) {
+            fail(error);
+            return false;
+        }
+        view += ids->messageIds;
+    }
+
+    // 2. The request with its view, and the reply it produced.
+    const std::optional<WireResponse> response = WireConversation::parseResponse(request.protocol, exchange.status,
+                                                                                 exchange.contentType, exchange.responseBody, &error);
+    const QByteArray tools = QJsonDocument(request.tools).toJson(QJsonDocument::Compact);
+    RequestRecord r;
+    r.viewMessageIds = view;
+    // The system prompt weighs on the window like the messages: it is counted with them.
+    const qint64 viewBytes = TokenEstimate::messageBytes(request.messages)
+        + (match.chained ? TokenEstimate::messageBytes(conversation.known) : 0);
+    r.estimateTokens = TokenEstimate::tokensForBytes(viewBytes + request.systemPrompt.toUtf8().size());
+    r.toolSchemaBytes = tools.size();
+    r.toolSchemaTokens = TokenEstimate::tokensForBytes(tools.size());
+    r.model = request.model;
+    // Compact mode: the tier Waterline's preflight chose for what it sent.
+    if (Tier tier; tierFromName(exchange.rewriteDetails.value(u"tier").toString(), &tier) && !exchange.forwardedBody.isEmpty())
+        r.tier = tier;
+    r.startedAt = exchange.startedAt;
+    r.finishedAt = exchange.totalMs >= 0 ? exchange.startedAt.addMSecs(exchange.totalMs) : exchange.startedAt;
+    if (response) {
+        r.inputTokens = known(response->usage.inputKnown, response->usage.input);
+        r.outputTokens = known(response->usage.outputKnown, response->usage.output);
+        r.cacheReadTokens = known(response->usage.cacheReadKnown, response->usage.cacheRead);
+        r.cacheWriteTokens = known(response->usage.cacheWriteKnown, response->usage.cacheWrite);
+        r.error = response->error;
+    } else {
+        r.error = error;
+    }
+    if (!exchange.error.isEmpty() && r.error.isEmpty())
+        r.error = exchange.error;
+    if (exchange.responseTruncated && r.error.isEmpty())
+        r.error = QCoreApplication::translate("ProxyRecorder", "the answer was too large to record whole");
+    StepAppend step;
+    step.request = r;
+    const bool replied = response && response->hasAssistant && response->error.isEmpty();
+    if (replied) {
+        Message reply = response->assistant;
+        reply.origin = ThisStep::kRow;
+        step.messages.append(reply);
+    }
+    const std::optional<StepIds> ids = m_store->appendStep(sessionId, step, &error);
+    if (!ids) {
+        fail(error);
+        return false;
+    }
+    if (!m_store->setRequestContext(sessionId, ids->requestIndex, RequestContext{request.systemPrompt, request.tools}, &error))
+        fail(error); // the request itself is stored; carry on
+
+    // 3. Compact mode: what Waterline made of the request (the client's view is the request's).
+    if (!exchange.rewriteNote.isEmpty() || !exchange.forwardedBody.isEmpty()) {
+        QJsonObject entry = exchange.rewriteDetails;
+        entry.insert(u"request"_s, ids->requestIndex);
+        entry.insert(u"note"_s, exchange.rewriteNote);
+        entry.insert(u"compacted"_s, !exchange.forwardedBody.isEmpty());
+        if (const auto sent = WireConversation::parseRequest(request.protocol, exchange.forwardedBody); sent && !exchange.forwardedBody.isEmpty()) {
+            entry.insert(u"messages_sent"_s, sent->messages.size());
+            entry.insert(u"estimate_sent"_s, TokenEstimate::tokensForBytes(TokenEstimate::messageBytes(sent->messages)
+                                                                          + sent->systemPrompt.toUtf8().size()));
+        }
+        QJsonArray entries = conversation.details.value(u"waterline_compactions"_s).toArray();
+        entries.append(entry);
+        conversation.details.insert(u"waterline_compactions"_s, entries);
+        saveDetails(conversation, exchange);
+    }
+
+    // 4. The client's own compaction, where the timeline draws the source agent's.
+    if (match.compacted) {
+        QJsonArray compactions = conversation.details.value(u"compactions").toArray();
+        const Message first = fresh.value(0);
+        compactions.append(QJsonObject{{u"message"_s, firstFreshSeq},
+                                       {u"request"_s, ids->requestIndex},
+                                       {u"tokens_before"_s, conversation.lastTokens},
+                                       {u"trigger"_s, QString()},
+                                       {u"summary"_s, first.content.left(kSummaryChars)},
+                                       {u"kind"_s, u"prefix_changed"_s},
+                                       {u"timestamp"_s, exchange.startedAt.toString(Qt::ISODateWithMs)}});
+        conversation.details.insert(u"compactions"_s, compactions);
+        saveDetails(conversation, exchange);
+    }
+
+    if (match.chained)
+        conversation.known += request.messages;
+    else
+        conversation.known = request.messages;
+    conversation.ids = view;
+    if (response && !response->responseId.isEmpty())
+        conversation.lastResponseId = response->responseId;
+    if (replied) {
+        conversation.known.append(response->assistant);
+        conversation.ids.append(ids->messageIds.value(0));
+    }
+    conversation.requestCount = ids->requestIndex + 1;
+    conversation.lastTokens = r.inputTokens.value_or(r.estimateTokens);
+    return true;
+}
+
+} // namespace wl

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+class QThread;
+
+namespace wl {
+
+class ProxyRecordWriter;
+class ProxyServer;
+struct ProxiedExchange;
+
+// Records the traffic of ProxyServers into the session database, live: each conversation a client
+// runs becomes a read-only session (source format "proxy") holding its messages once, a request
+// per LLM call with its view, usage, model, timing, system prompt and tool schemas, and the
+// client's own compactions (see ProxyRecordWriter). Model listings and token counts are not
+// conversations and are not recorded.
+//
+// The writes go to a worker thread with its own SQLite connection: the forwarding never waits for
+// the disk. No header is ever stored (ProxiedExchange has none).
+class ProxyRecorder : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ProxyRecorder(const QString &databasePath, QObject *parent = nullptr);
+    ~ProxyRecorder() override; // finishes the writes handed over so far
+
+    void attach(wl::ProxyServer *server);      // records every finished exchange
+
+    // The store's id of the session recorded as `sessionId` of sessionUpdated(); empty before that
+    // signal named it.
+    QString storeSessionId(qint64 sessionId) const { return m_storeIds.value(sessionId); }
+
+    Q_SIGNAL void sessionUpdated(qint64 sessionId, int requestCount);
+    Q_SIGNAL void failed(const QString &message);
+
+private:
+    void enqueue(const wl::ProxiedExchange &exchange);
+
+    QThread *m_thread;
+    ProxyRecordWriter *m_writer = nullptr;  // lives on m_thread
+    QString m_databasePath;
+    QString m_upstream;
+    QHash<qint64, QString> m_storeIds;
+};
+
+} // namespace wl

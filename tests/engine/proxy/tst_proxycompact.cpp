@@ -1,0 +1,402 @@
+// Compact mode of the proxy: a real ProxyServer with the compaction hook in front of the fake
+// provider; what the provider received is checked as the provider's API would check it.
+#include "FakeLlmServer.h"
+
+#include "proxy/ProxyCompactor.h"
+#include "proxy/ProxyRecorder.h"
+#include "proxy/ProxyServer.h"
+#include "proxy/WireConversation.h"
+#include "store/SessionStore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wl;
+using namespace wl::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+QByteArray json(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+QString bigOutput(int round)
+{
+    QString text;
+    for (int line = 0; line < 120; ++line)
+        text += u"round %1 line %2: some build output that goes on for a while\n"_s.arg(round).arg(line);
+    return text;
+}
+
+// A task of `rounds` tool calls with large results, in Anthropic's shape, ending with a user turn.
+QJsonArray anthropicConversation(int rounds)
+{
+    QJsonArray messages{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Fix the failing build in src/"_s}}};
+    for (int i = 0; i < rounds; ++i) {
+        const QString id = u"toolu_%1"_s.arg(i);
+        messages.append(QJsonObject{{u"role"_s, u"assistant"_s},
+                                    {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Running step %1."_s.arg(i)}},
+                                                              QJsonObject{{u"type"_s, u"tool_use"_s}, {u"id"_s, id}, {u"name"_s, u"Bash"_s},
+                                                                          {u"input"_s, QJsonObject{{u"command"_s, u"make step%1"_s.arg(i)}}}}}}});
+        messages.append(QJsonObject{{u"role"_s, u"user"_s},
+                                    {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, id},
+                                                                          {u"content"_s, bigOutput(i)}}}}});
+    }
+    messages.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Carry on."_s}});
+    return messages;
+}
+
+QJsonArray chatConversation(int rounds)
+{
+    QJsonArray messages{QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u"You fix builds."_s}},
+                        QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Fix the failing build in src/"_s}}};
+    for (int i = 0; i < rounds; ++i) {
+        const QString id = u"call_%1"_s.arg(i);
+        messages.append(QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, QJsonValue()},
+                                    {u"tool_calls"_s, QJsonArray{QJsonObject{{u"id"_s, id}, {u"type"_s, u"function"_s},
+                                                                             {u"function"_s, QJsonObject{{u"name"_s, u"shell"_s},
+                                                                                                         {u"arguments"_s, u"{\"cmd\":\"make\"}"_s}}}}}}});
+        messages.append(QJsonObject{{u"role"_s, u"tool"_s}, {u"tool_call_id"_s, id}, {u"content"_s, bigOutput(i)}});
+    }
+    messages.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Carry on."_s}});
+    return messages;
+}
+
+// Codex's shape: a developer message, the task, reasoning items, shell calls with large outputs,
+// one free-text (custom) tool call.
+QJsonArray responsesConversation(int rounds)
+{
+    QJsonArray input{QJsonObject{{u"type"_s, u"message"_s}, {u"role"_s, u"developer"_s},
+                                 {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"input_text"_s}, {u"text"_s, u"sandbox: workspace-write"_s}}}}},
+                     QJsonObject{{u"type"_s, u"message"_s}, {u"role"_s, u"user"_s},
+                                 {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"input_text"_s}, {u"text"_s, u"Fix the failing build in src/"_s}}}}}};
+    input.append(QJsonObject{{u"type"_s, u"custom_tool_call"_s}, {u"call_id"_s, u"patch_0"_s}, {u"name"_s, u"apply_patch"_s},
+                             {u"input"_s, u"*** Begin Patch\n*** End Patch"_s}});
+    input.append(QJsonObject{{u"type"_s, u"custom_tool_call_output"_s}, {u"call_id"_s, u"patch_0"_s}, {u"output"_s, u"Done"_s}});
+    for (int i = 0; i < rounds; ++i) {
+        const QString id = u"call_%1"_s.arg(i);
+        input.append(QJsonObject{{u"type"_s, u"reasoning"_s}, {u"summary"_s, QJsonArray()}, {u"encrypted_content"_s, u"gAAAA"_s}});
+        input.append(QJsonObject{{u"type"_s, u"function_call"_s}, {u"call_id"_s, id}, {u"name"_s, u"shell"_s},
+                                 {u"arguments"_s, u"{\"command\":[\"make\"]}"_s}});
+        input.append(QJsonObject{{u"type"_s, u"function_call_output"_s}, {u"call_id"_s, id}, {u"output"_s, bigOutput(i)}});
+    }
+    input.append(QJsonObject{{u"type"_s, u"message"_s}, {u"role"_s, u"user"_s},
+                             {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"input_text"_s}, {u"text"_s, u"Carry on."_s}}}}});
+    return input;
+}
+
+const QJsonArray kTools{QJsonObject{{u"name"_s, u"Bash"_s}, {u"input_schema"_s, QJsonObject{{u"type"_s, u"object"_s}}}}};
+} // namespace
+
+class TestProxyCompact : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void anOverWindowAnthropicRequestIsCompactedWithPairsValid();
+    void anOverWindowChatRequestIsCompactedWithPairsValid();
+    void anOverWindowResponsesRequestIsCompactedWithPairsValid();
+    void theNextRequestOfTheConversationIsCompactedToo();
+    void aRequestUnderTheThresholdsGoesByteForByte();
+    void anUncompactableRequestGoesUnchangedWithItsReason();
+    void pairCheckRefusesBrokenViews();
+
+private:
+    void send(const QString &path, const QByteArray &body);
+    // Every tool_use of an assistant message is answered by the tool_result blocks of the user
+    // message right after it, and every tool_result answers one (Anthropic's rule).
+    static bool anthropicPairsValid(const QJsonArray &messages, QString *why);
+    // Absolute paths the placeholders name, each of which must hold a file.
+    QStringList offloadPaths(const QByteArray &body) const;
+
+    QTemporaryDir *m_dir = nullptr;
+    FakeLlmServer *m_upstream = nullptr;
+    ProxyServer *m_proxy = nullptr;
+    ProxyRecorder *m_recorder = nullptr;
+    QNetworkAccessManager *m_client = nullptr;
+};
+
+void TestProxyCompact::init()
+{
+    m_dir = new QTemporaryDir;
+    QVERIFY(m_dir->isValid());
+    m_upstream = new FakeLlmServer;
+    QVERIFY(m_upstream->start());
+    m_proxy = new ProxyServer;
+    ProxyServer::Options options;
+    options.upstream = m_upstream->url();
+    QVERIFY(m_proxy->listen(options));
+    CompactionPolicy policy;
+    policy.contextWindow = 16000; // the conversations below hold about 20,000 tokens
+    policy.tailMessages = 4;
+    m_proxy->setRequestRewriter(ProxyCompactor::rewriter(std::make_shared<const ProxyCompactor>(policy, m_dir->filePath(u"offloads"_s))));
+    m_recorder = new ProxyRecorder(m_dir->filePath(u"sessions.db"_s));
+    m_recorder->attach(m_proxy);
+    m_client = new QNetworkAccessManager;
+}
+
+void TestProxyCompact::cleanup()
+{
+    delete m_client;
+    delete m_recorder;
+    delete m_proxy;
+    delete m_upstream;
+    delete m_dir;
+}
+
+void TestProxyCompact::send(const QString &path, const QByteArray &body)
+{
+    QNetworkRequest request(QUrl(m_proxy->baseUrl().toString() + path));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    QNetworkReply *reply = m_client->post(request, body);
+    QVERIFY(QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000));
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    reply->deleteLater();
+}
+
+bool TestProxyCompact::anthropicPairsValid(const QJsonArray &messages, QString *why)
+{
+    QSet<QString> open;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const QJsonObject m = messages[i].toObject();
+        QSet<QString> answered;
+        for (const QJsonValue &b : m.value(u"content").toArray()) {
+            const QJsonObject block = b.toObject();
+            if (block.value(u"type").toString() == u"tool_result")
+                answered.insert(block.value(u"tool_use_id").toString());
+        }
+        if (answered != open) {
+            *why = u"message %1 answers %2 of %3 open calls"_s.arg(i).arg(answered.size()).arg(open.size());
+            return false;
+        }
+        open.clear();
+        if (m.value(u"role").toString() == u"assistant")
+            for (const QJsonValue &b : m.value(u"content").toArray())
+                if (b.toObject().value(u"type").toString() == u"tool_use")
+                    open.insert(b.toObject().value(u"id").toString());
+    }
+    if (!open.isEmpty())
+        *why = u"calls left open at the end"_s;
+    return open.isEmpty();
+}
+
+QStringList TestProxyCompact::offloadPaths(const QByteArray &body) const
+{
+    QStringList paths;
+    // Every path to an offloaded result (in a placeholder or the checkpoint's references).
+    static const QRegularExpression pattern(u"([^ \\n\"]*\\.waterline/tool_results/[^ \\n|\"]+\\.txt)"_s);
+    auto it = pattern.globalMatch(QString::fromUtf8(body).replace(u"\\/"_s, u"/"_s));
+    while (it.hasNext())
+        paths.append(it.next().captured(1));
+    return paths;
+}
+
+void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
+{
+    m_upstream->enqueue(FakeReply::withText(u"done"_s));
+    QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"system"_s, u"You fix builds."_s},
+                           {u"tools"_s, kTools}, {u"metadata"_s, QJsonObject{{u"user_id"_s, u"session_1"_s}}},
+                           {u"messages"_s, anthropicConversation(10)}};
+    const QByteArray sent = json(body);
+    send(u"/v1/messages?beta=true"_s, sent);
+    QCOMPARE(m_upstream->requestCount(), 1);
+    const RecordedRequest received = m_upstream->requests().first();
+    QVERIFY(received.body != sent);
+    QVERIFY(received.body.size() < sent.size() / 2);
+    const QJsonObject upstream = received.json();
+    // Every other field as the client sent it.
+    for (const QString &key : {u"model"_s, u"max_tokens"_s, u"system"_s, u"tools"_s, u"metadata"_s})
+        QCOMPARE(upstream.value(key), body.value(key));
+    const QJsonArray messages = upstream.value(u"messages").toArray();
+    QVERIFY(messages.size() < body.value(u"messages").toArray().size());
+    QCOMPARE(messages.first().toObject().value(u"role").toString(), u"user"_s);
+    QCOMPARE(messages.last().toObject().value(u"content").toArray().last().toObject().value(u"text").toString(), u"Carry on."_s);
+    QString why;
+    QVERIFY2(anthropicPairsValid(messages, &why), qPrintable(why));
+    // The offloaded results are files the client's own tool can read, by absolute path.
+    const QStringList paths = offloadPaths(received.body);
+    if (qEnvironmentVariableIsSet("WATERLINE_DUMP_COMPACTED"))
+        qInfo().noquote() << QJsonDocument(upstream).toJson();
+    QVERIFY(!paths.isEmpty());
+    for (const QString &path : paths) {
+        QVERIFY2(QDir::isAbsolutePath(path), qPrintable(path));
+        QVERIFY2(path.startsWith(m_dir->filePath(u"offloads"_s)), qPrintable(path));
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+        QVERIFY(file.readAll().contains("some build output"));
+    }
+
+    // Recorded: the client's whole view, and what was sent instead.
+    QVERIFY(QTest::qWaitFor([&] { return updates.size() == 1; }, 5000));
+    SessionStore store;
+    QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = m_recorder->storeSessionId(updates.first().first().toLongLong());
+    QCOMPARE(store.requests(id).first().viewMessageIds.size(), 22);
+    QVERIFY(store.requests(id).first().tier != Tier::None);
+    const QJsonArray entries = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
+    QCOMPARE(entries.size(), 1);
+    QVERIFY(entries[0].toObject().value(u"compacted").toBool());
+    QCOMPARE(entries[0].toObject().value(u"messages_sent").toInt(), int(WireConversation::parseRequest(WireProtocol::AnthropicMessages, received.body)->messages.size()));
+    QVERIFY(entries[0].toObject().value(u"note").toString().startsWith(u"compacted"_s));
+    QVERIFY(entries[0].toObject().value(u"tokens_after").toInteger() < entries[0].toObject().value(u"tokens_before").toInteger());
+    QCOMPARE(entries[0].toObject().value(u"messages_before").toInt(), 22);
+}
+
+void TestProxyCompact::anOverWindowChatRequestIsCompactedWithPairsValid()
+{
+    m_upstream->enqueue(FakeReply::withText(u"done"_s));
+    const QJsonObject body{{u"model"_s, u"gpt-test"_s}, {u"stream"_s, true}, {u"messages"_s, chatConversation(10)}};
+    const QByteArray sent = json(body);
+    send(u"/v1/chat/completions"_s, sent);
+    const RecordedRequest received = m_upstream->requests().first();
+    QVERIFY(received.body.size() < sent.size() / 2);
+    const QJsonArray messages = received.json().value(u"messages").toArray();
+    QCOMPARE(messages.first().toObject().value(u"content").toString(), u"You fix builds."_s);
+    QCOMPARE(received.json().value(u"stream"), QJsonValue(true));
+    // OpenAI's rule: tool messages right after the assistant message that called them, all answered.
+    QSet<QString> open;
+    for (const QJsonValue &value : messages) {
+        const QJsonObject m = value.toObject();
+        const QString role = m.value(u"role").toString();
+        if (role == u"tool") {
+            QVERIFY2(open.remove(m.value(u"tool_call_id").toString()), "a tool message that answers no open call");
+            continue;
+        }
+        QVERIFY2(open.isEmpty(), "a call without its result");
+        for (const QJsonValue &call : m.value(u"tool_calls").toArray())
+            open.insert(call.toObject().value(u"id").toString());
+    }
+    QVERIFY(open.isEmpty());
+    QVERIFY(!offloadPaths(received.body).isEmpty() || messages.size() < 10);
+}
+
+void TestProxyCompact::anOverWindowResponsesRequestIsCompactedWithPairsValid()
+{
+    FakeReply capture;
+    QFile file(QStringLiteral(WATERLINE_TEST_DATA) + u"/llm/sse/openai-responses/gpt-5.5-text-streaming.sse"_s);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    capture.rawBody = file.readAll();
+    capture.when = [](const RecordedRequest &r) { return r.path.contains("/responses"); };
+    m_upstream->addRule(capture);
+    const QJsonObject body{{u"model"_s, u"gpt-5.5"_s}, {u"instructions"_s, u"You are Codex."_s}, {u"stream"_s, true},
+                           {u"store"_s, false}, {u"prompt_cache_key"_s, u"conv-1"_s}, {u"input"_s, responsesConversation(10)}};
+    const QByteArray sent = json(body);
+    send(u"/v1/responses"_s, sent);
+    const RecordedRequest received = m_upstream->requests().first();
+    QVERIFY(received.body.size() < sent.size() / 2);
+    const QJsonObject upstream = received.json();
+    for (const QString &key : {u"model"_s, u"instructions"_s, u"stream"_s, u"store"_s, u"prompt_cache_key"_s})
+        QCOMPARE(upstream.value(key), body.value(key));
+    const QJsonArray input = upstream.value(u"input").toArray();
+    QCOMPARE(input.first(), body.value(u"input").toArray().first()); // the developer message as sent
+    // Every output follows the call it answers (same kind), every call is answered.
+    QHash<QString, QString> open; // call id -> the output type it needs
+    for (const QJsonValue &value : input) {
+        const QJsonObject item = value.toObject();
+        const QString type = item.value(u"type").toString();
+        const QString id = item.value(u"call_id").toString();
+        if (type == u"function_call" || type == u"custom_tool_call") {
+            open.insert(id, type + u"_output"_s);
+        } else if (type.endsWith(u"_output"_s)) {
+            QVERIFY2(open.value(id) == type, qPrintable(u"%1 answers no open call %2"_s.arg(type, id)));
+            open.remove(id);
+        } else {
+            QVERIFY2(open.isEmpty(), "a call without its output");
+        }
+    }
+    QVERIFY(open.isEmpty());
+    QCOMPARE(input.last().toObject().value(u"content").toArray().first().toObject().value(u"text").toString(), u"Carry on."_s);
+    QVERIFY(!offloadPaths(received.body).isEmpty());
+}
+
+void TestProxyCompact::theNextRequestOfTheConversationIsCompactedToo()
+{
+    // Each request is compacted afresh; the offload files of the one before are found again.
+    m_upstream->enqueue(FakeReply::withText(u"one"_s));
+    m_upstream->enqueue(FakeReply::withText(u"two"_s));
+    QJsonArray messages = anthropicConversation(10);
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, messages}};
+    send(u"/v1/messages"_s, json(body));
+    messages.append(QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"one"_s}});
+    messages.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"And the tests?"_s}});
+    QJsonObject next = body;
+    next.insert(u"messages"_s, messages);
+    const QByteArray sent = json(next);
+    send(u"/v1/messages"_s, sent);
+    QCOMPARE(m_upstream->requestCount(), 2);
+    const RecordedRequest second = m_upstream->requests().at(1);
+    QVERIFY(second.body.size() < sent.size() / 2);
+    QString why;
+    QVERIFY2(anthropicPairsValid(second.json().value(u"messages").toArray(), &why), qPrintable(why));
+    QVERIFY(!offloadPaths(second.body).isEmpty());
+}
+
+void TestProxyCompact::aRequestUnderTheThresholdsGoesByteForByte()
+{
+    m_upstream->enqueue(FakeReply::withText(u"ok"_s));
+    // Odd spacing and key order: a re-encoded body would not keep them.
+    const QByteArray sent = R"({ "messages" : [ {"content":"hi","role":"user"} ], "model":"claude-test", "max_tokens":5 })";
+    send(u"/v1/messages"_s, sent);
+    QCOMPARE(m_upstream->requests().first().body, sent);
+}
+
+void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
+{
+    m_upstream->enqueue(FakeReply::withText(u"ok"_s));
+    QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
+    // Over the window, but with extended thinking on: its signed blocks cannot be written back.
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 2048},
+                           {u"thinking"_s, QJsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 1024}}},
+                           {u"messages"_s, anthropicConversation(10)}};
+    const QByteArray sent = json(body);
+    send(u"/v1/messages"_s, sent);
+    QCOMPARE(m_upstream->requests().first().body, sent);
+    QVERIFY(QTest::qWaitFor([&] { return updates.size() == 1; }, 5000));
+    SessionStore store;
+    QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = m_recorder->storeSessionId(updates.first().first().toLongLong());
+    const QJsonArray entries = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
+    QCOMPARE(entries.size(), 1);
+    QVERIFY(!entries[0].toObject().value(u"compacted").toBool());
+    const QString note = entries[0].toObject().value(u"note").toString();
+    QVERIFY2(note.contains(u"forwarded unchanged"_s) && note.contains(u"thinking"_s), qPrintable(note));
+
+    // A Responses request whose history the provider holds: unchanged, with the reason.
+    const ProxyCompactor compactor(CompactionPolicy{}, m_dir->filePath(u"offloads"_s));
+    const QByteArray chained = R"({"previous_response_id":"resp_1","input":[{"role":"user","content":"hi"}]})";
+    const ProxyCompactor::Outcome responses = compactor.compact(WireProtocol::OpenAiResponses, chained);
+    QCOMPARE(responses.kind, ProxyCompactor::Outcome::Kind::Refused);
+    QCOMPARE(responses.body, chained);
+    QVERIFY(responses.reason.contains(u"previous_response_id"_s));
+    const ProxyCompactor::Outcome broken = compactor.compact(WireProtocol::AnthropicMessages, "not json");
+    QCOMPARE(broken.kind, ProxyCompactor::Outcome::Kind::Refused);
+    QCOMPARE(broken.body, QByteArray("not json"));
+}
+
+void TestProxyCompact::pairCheckRefusesBrokenViews()
+{
+    const Message call = Message::assistant(u"x"_s, {ToolCall{u"c1"_s, u"ls"_s, u"{}"_s, true}});
+    const Message result = Message::toolResult(u"c1"_s, u"a"_s);
+    QString why;
+    QVERIFY(ProxyCompactor::pairsValid({Message::user(u"u"_s), call, result}, &why));
+    QVERIFY(!ProxyCompactor::pairsValid({Message::user(u"u"_s), call}, &why));
+    QVERIFY(!ProxyCompactor::pairsValid({Message::user(u"u"_s), result}, &why));
+    QVERIFY(!ProxyCompactor::pairsValid({call, Message::user(u"u"_s), result}, &why));
+    QVERIFY(!ProxyCompactor::pairsValid({call, result, result}, &why));
+    QVERIFY(!why.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestProxyCompact)
+#include "tst_proxycompact.moc"
