@@ -211,7 +211,7 @@ std::optional<FakeReply> TestAgentClis::respond(const RecordedRequest &request) 
             return answerFor(body, FakeReply::withText(u"Side answer."_s));
         const QHash<QString, QString> results = anthropicToolResults(body);
         if (!results.contains(u"toolu_read_1"_s)) {
-            const QJsonObject input{{u"file_path"_s, m_workspace + u"/notes.txt"_s}};
+            const QJsonObject input{{u"file_path"_s, QString(m_workspace + u"/notes.txt"_s)}};
             return answerFor(body, FakeReply::withToolCalls(
                 {{u"toolu_read_1"_s, u"Read"_s, QString::fromUtf8(QJsonDocument(input).toJson(QJsonDocument::Compact))}},
                 u"I will read the notes first."_s));
@@ -295,10 +295,11 @@ void TestAgentClis::checkForwarded(const QByteArray &path, const QList<QByteArra
     }
     // The proxy logged one line per exchange it forwarded ("POST /v1/messages?beta=true 200 ..."):
     // as many as the upstream saw since the test began.
-    const qsizetype before = m_proxyLog.count("POST " + path);
+    const QByteArray line = "POST " + path;
+    const qsizetype before = m_proxyLog.count(line);
     QVERIFY2(QTest::qWaitFor([&] {
         m_proxyLog += m_proxy.readAllStandardError();
-        return m_proxyLog.count("POST " + path) - before >= requests.size();
+        return m_proxyLog.count(line) - before >= requests.size();
     }, 5000), m_proxyLog.right(2000).constData());
 }
 
