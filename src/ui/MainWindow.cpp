@@ -15,6 +15,8 @@
 #include "conversation/PromptInput.h"
 #include "offloads/OffloadListModel.h"
 #include "offloads/OffloadsPanel.h"
+#include "proxy/ProxyControl.h"
+#include "proxy/ProxyPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 #include "thresholds/PolicyScoreView.h"
@@ -475,6 +477,13 @@ void MainWindow::createDocks()
     QDockWidget *offloads = addPanelDock("OffloadsDock", m_offloadsPanel, Qt::RightDockWidgetArea);
     QDockWidget *context = addPanelDock("ContextDock", m_contextPanel, Qt::RightDockWidgetArea);
     QDockWidget *compactions = addPanelDock("CompactionsDock", m_compactionsPanel, Qt::BottomDockWidgetArea);
+    // The proxy is for watching other agents: closed until View > Proxy opens it, then a tab beside
+    // the timeline. The layout presets leave it where the user put it.
+    m_proxy = new ProxyControl(m_settings, this);
+    m_proxyPanel = new ProxyPanel(m_proxy, this);
+    QDockWidget *proxyDock = addPanelDock("ProxyDock", m_proxyPanel, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(compactions, proxyDock);
+    proxyDock->hide();
     m_layouts = std::make_unique<LayoutPresets>(
         this, LayoutPresets::Docks{m_sessionsDock, timeline, thresholds, anchors, offloads, context, compactions});
     m_layouts->apply(LayoutPresets::Preset::Default);
