@@ -364,7 +364,6 @@ void TestKeyboard::everyDocksMainViewIsReachable()
 void TestKeyboard::tabSkipsDocksBehindATab()
 {
     const QList<QWidget *> visited = walk(true);
-    // The Proxy dock is closed until asked for.
     for (const QString &hidden : {u"AnchorsDock"_s, u"OffloadsDock"_s, u"ContextDock"_s, u"CompactionsDock"_s, u"ProxyDock"_s}) {
         for (QWidget *w : visited)
             QVERIFY2(dockOf(w) != m_window->dock(hidden), qPrintable(w->objectName() + u" in "_s + hidden));

@@ -150,7 +150,7 @@ void TestMainWindow::viewMenuRaisesDocks_data()
     QTest::newRow("Compactions, tabbed behind Timeline") << u"CompactionsDock"_s << int(Qt::Key_7);
     QTest::newRow("Sessions, closed first") << u"SessionsDock"_s << int(Qt::Key_1);
     QTest::newRow("Timeline, closed first") << u"TimelineDock"_s << int(Qt::Key_2);
-    QTest::newRow("Proxy, closed until asked for") << u"ProxyDock"_s << int(Qt::Key_8);
+    QTest::newRow("Proxy, tabbed behind Timeline") << u"ProxyDock"_s << int(Qt::Key_8);
 }
 
 // Whether `dock` is shown and in front: the current tab of its tab group when it has one.

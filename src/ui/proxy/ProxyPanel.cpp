@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -91,23 +92,39 @@ ProxyPanel::ProxyPanel(ProxyControl *control, QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(ProxyTrafficModel::Path, QHeaderView::Stretch);
     m_table->setWordWrap(false);
 
+    // Left: what to set up and paste; right: what passes. Side by side in the wide bottom area,
+    // and the splitter lets a narrow dock give either one the room.
+    auto *setup = new QWidget(this);
     auto *form = new QFormLayout;
     form->addRow(tr("&Upstream:"), m_upstream);
     auto *portRow = new QHBoxLayout;
     portRow->addWidget(m_port);
     portRow->addStretch();
     portRow->addWidget(m_startStop);
-    form->addRow(tr("&Port:"), portRow);
+    auto *portLabel = new QLabel(tr("&Port:"), setup);
+    portLabel->setBuddy(m_port);
+    form->addRow(portLabel, portRow);
     auto *baseRow = new QHBoxLayout;
     baseRow->addWidget(m_baseUrl, 1);
     baseRow->addWidget(m_copyBaseUrl);
-    form->addRow(tr("&Base URL:"), baseRow);
+    auto *baseLabel = new QLabel(tr("&Base URL:"), setup);
+    baseLabel->setBuddy(m_baseUrl);
+    form->addRow(baseLabel, baseRow);
+    auto *setupLayout = new QVBoxLayout(setup);
+    setupLayout->setContentsMargins(0, 0, 0, 0);
+    setupLayout->addLayout(form);
+    setupLayout->addWidget(m_status);
+    setupLayout->addWidget(m_snippets, 1);
 
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(u"ProxySplitter"_s);
+    split->setChildrenCollapsible(false);
+    split->addWidget(setup);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_status);
-    layout->addWidget(m_snippets, 1);
-    layout->addWidget(m_table, 2);
+    layout->addWidget(split);
 
     connect(m_startStop, &QPushButton::clicked, this, &ProxyPanel::toggle);
     connect(m_upstream, &QLineEdit::returnPressed, this, [this] {
@@ -174,7 +191,7 @@ void ProxyPanel::refresh()
         m_status->setText(tr("The proxy did not start: %1").arg(m_control->lastError()));
         palette.setColor(QPalette::WindowText, errorColor);
     } else {
-        m_status->setText(tr("Stopped. Agents pointed at the proxy get their answers through it, unchanged, and each request shows below."));
+        m_status->setText(tr("Stopped. Agents pointed at the proxy get their answers through it, unchanged, and each request appears in the table."));
     }
     m_status->setPalette(palette);
 }

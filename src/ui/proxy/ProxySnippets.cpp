@@ -30,18 +30,17 @@ QString ProxySnippets::text(Client client, const QUrl &base)
     const QString openAi = openAiBase(base).toString();
     switch (client) {
     case Client::ClaudeCode:
-        return tr("# In the shell that runs Claude Code (your ANTHROPIC_API_KEY or login stays as it is):\n")
+        return tr("# Claude Code keeps its own key or login.\n")
                + u"export ANTHROPIC_BASE_URL=%1\nclaude\n"_s.arg(anthropic);
     case Client::Codex:
-        return tr("# Add to ~/.codex/config.toml (the key stays in OPENAI_API_KEY), then run Codex with it:\n")
-               + u"#   codex -c model_provider=waterline\n"
-                 "[model_providers.waterline]\n"
+        return tr("# In ~/.codex/config.toml; then run: %1\n").arg(u"codex -c model_provider=waterline"_s)
+               + u"[model_providers.waterline]\n"
                  "name = \"Waterline proxy\"\n"
                  "base_url = \"%1\"\n"
                  "wire_api = \"responses\"\n"
                  "env_key = \"OPENAI_API_KEY\"\n"_s.arg(openAi);
     case Client::Sdks:
-        return tr("# The official OpenAI and Anthropic SDKs read these:\n")
+        return tr("# Read by the OpenAI and Anthropic SDKs.\n")
                + u"export OPENAI_BASE_URL=%1\nexport ANTHROPIC_BASE_URL=%2\n"_s.arg(openAi, anthropic);
     }
     return {};
