@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
@@ -111,19 +112,25 @@ ProxyPanel::ProxyPanel(ProxyControl *control, QWidget *parent)
     baseLabel->setBuddy(m_baseUrl);
     form->addRow(baseLabel, baseRow);
     auto *setupLayout = new QVBoxLayout(setup);
-    setupLayout->setContentsMargins(0, 0, 0, 0);
     setupLayout->addLayout(form);
     setupLayout->addWidget(m_status);
     setupLayout->addWidget(m_snippets, 1);
 
+    // Scrolled rather than squeezed: the dock shares its tab group's height, which must stay as
+    // small as the other docks allow.
+    auto *setupScroll = new QScrollArea(this);
+    setupScroll->setWidget(setup);
+    setupScroll->setWidgetResizable(true);
+    setupScroll->setFrameShape(QFrame::NoFrame);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(u"ProxySplitter"_s);
     split->setChildrenCollapsible(false);
-    split->addWidget(setup);
+    split->addWidget(setupScroll);
     split->addWidget(m_table);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
     connect(m_startStop, &QPushButton::clicked, this, &ProxyPanel::toggle);
