@@ -16,6 +16,7 @@ QList<DockPanel> dockPanels()
         {"OffloadsDock", QCoreApplication::translate("DockPanels", "Offloads"), QCoreApplication::translate("DockPanels", "Tool results moved out of the context into files, with a viewer.")},
         {"ContextDock", QCoreApplication::translate("DockPanels", "Context"), QCoreApplication::translate("DockPanels", "What the model actually saw for the selected request, beside the full history.")},
         {"CompactionsDock", QCoreApplication::translate("DockPanels", "Compactions"), QCoreApplication::translate("DockPanels", "Every compaction record: tier, tokens before and after, summariser, errors.")},
+        {"ProxyDock", QCoreApplication::translate("DockPanels", "Proxy"), QCoreApplication::translate("DockPanels", "A local proxy to point any agent at: its address, the settings to paste and the requests that pass.")},
     };
 }
 

@@ -16,6 +16,8 @@
 #include "conversation/PromptInput.h"
 #include "offloads/OffloadListModel.h"
 #include "offloads/OffloadsPanel.h"
+#include "proxy/ProxyControl.h"
+#include "proxy/ProxyPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 #include "thresholds/PolicyScoreView.h"
@@ -477,9 +479,16 @@ void MainWindow::createDocks()
     QDockWidget *offloads = addPanelDock("OffloadsDock", m_offloadsPanel, Qt::RightDockWidgetArea);
     QDockWidget *context = addPanelDock("ContextDock", m_contextPanel, Qt::RightDockWidgetArea);
     QDockWidget *compactions = addPanelDock("CompactionsDock", m_compactionsPanel, Qt::BottomDockWidgetArea);
+    m_proxy = new ProxyControl(m_settings, this);
+    m_proxyPanel = new ProxyPanel(m_proxy, this);
+    QDockWidget *proxyDock = addPanelDock("ProxyDock", m_proxyPanel, Qt::BottomDockWidgetArea);
     m_layouts = std::make_unique<LayoutPresets>(
         this, LayoutPresets::Docks{m_sessionsDock, timeline, thresholds, anchors, offloads, context, compactions});
     m_layouts->apply(LayoutPresets::Preset::Default);
+    // The proxy (for watching other agents) is a tab behind the timeline and compactions: tabbed
+    // after the preset, which regroups those two. The presets leave it where the user put it.
+    tabifyDockWidget(compactions, proxyDock);
+    timeline->raise();
     // View > Layout: the presets and Reset, after the docks (whose Alt+digit keys count the menu).
     if (auto *viewMenu = findChild<QMenu *>(u"ViewMenu"_s)) {
         viewMenu->addSeparator();

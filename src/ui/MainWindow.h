@@ -28,6 +28,8 @@ class ContextPanel;
 class ConversationModel;
 class ConversationView;
 class OffloadsPanel;
+class ProxyControl;
+class ProxyPanel;
 class PromptInput;
 class SelectionLink;
 class SessionLifecycle;
@@ -94,6 +96,7 @@ public:
     ContextPanel *contextPanel() const { return m_contextPanel; }
     CompactionsPanel *compactionsPanel() const { return m_compactionsPanel; }
     OffloadsPanel *offloadsPanel() const { return m_offloadsPanel; }
+    ProxyControl *proxy() const { return m_proxy; }
     SessionsPanel *sessionsPanel() const { return m_sessionsPanel; }
     ConversationModel *conversationModel() const { return m_conversationModel; }
     ConversationView *conversationView() const { return m_conversationView; }
@@ -178,6 +181,8 @@ private:
     OffloadsPanel *m_offloadsPanel = nullptr;
     ContextPanel *m_contextPanel = nullptr;
     CompactionsPanel *m_compactionsPanel = nullptr;
+    ProxyControl *m_proxy = nullptr;
+    ProxyPanel *m_proxyPanel = nullptr;
     QLabel *m_statusSession = nullptr;
     SessionsPanel *m_sessionsPanel = nullptr;
     QAction *m_continueAction = nullptr;

@@ -4,6 +4,7 @@
 //   waterline_shots running OUT.png    a conversation with a finished tool card and a pending approval
 //   waterline_shots settings OUT.png   the Settings dialog on its Providers page
 //   waterline_shots continue OUT.png   the dialog that continues an imported session
+//   waterline_shots proxy OUT.png      the Proxy dock running, with the traffic of an agent
 //
 // Run it under Xvfb with fresh XDG_CONFIG_HOME / XDG_DATA_HOME folders.
 #include "FakeLlmServer.h"
@@ -13,6 +14,7 @@
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
 #include "conversation/PromptInput.h"
+#include "proxy/ProxyControl.h"
 #include "sessions/ContinueSessionDialog.h"
 #include "sessions/SessionsPanel.h"
 #include "settings/AppSettings.h"
@@ -27,12 +29,15 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 
 using namespace wl;
 using namespace wl::test;
@@ -65,8 +70,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(u"Waterline"_s);
     QCoreApplication::setApplicationName(u"waterline"_s);
     const QStringList args = QCoreApplication::arguments();
-    if (args.size() != 3 || (args[1] != u"running" && args[1] != u"settings" && args[1] != u"continue"))
-        return fail(u"usage: waterline_shots running|settings|continue OUT.png"_s);
+    if (args.size() != 3 || (args[1] != u"running" && args[1] != u"settings" && args[1] != u"continue" && args[1] != u"proxy"))
+        return fail(u"usage: waterline_shots running|settings|continue|proxy OUT.png"_s);
     const QString mode = args[1];
     const QString out = QDir::current().absoluteFilePath(args[2]);
 
@@ -105,6 +110,54 @@ int main(int argc, char *argv[])
             const bool ok = dialog.grab().save(out, "PNG");
             QCoreApplication::exit(ok ? 0 : 1);
         });
+        return app.exec();
+    }
+
+    if (mode == u"proxy") {
+        window.show();
+        ProxyControl *proxy = window.proxy();
+        if (!proxy->start(server.url(), 0))
+            return fail(proxy->lastError());
+        QDockWidget *dock = window.dock(u"ProxyDock"_s);
+        dock->show();
+        dock->raise();
+        // What an agent's first minute looks like through it: streamed turns, a slow one, a 429.
+        const QList<std::pair<QString, FakeReply>> exchanges = [] {
+            QList<std::pair<QString, FakeReply>> list;
+            for (int i = 0; i < 5; ++i) {
+                FakeReply reply = FakeReply::withText(u"Reading the project, step %1."_s.arg(i + 1));
+                reply.delayMs = 20 + 15 * i;
+                list.append({u"/v1/messages?beta=true"_s, reply});
+            }
+            list.append({u"/v1/messages?beta=true"_s,
+                         FakeReply::withStatus(429, R"({"type":"error","error":{"type":"rate_limit_error","message":"slow down"}})",
+                                               {{"Retry-After", "2"}})});
+            FakeReply codex = FakeReply::withText(u"Codex through the same proxy."_s);
+            codex.delayMs = 30;
+            list.append({u"/v1/responses"_s, codex});
+            return list;
+        }();
+        QNetworkAccessManager client;
+        qsizetype sent = 0;
+        std::function<void()> next = [&]() {
+            if (sent >= exchanges.size()) {
+                QTimer::singleShot(600, &app, [&window, out] {
+                    const bool ok = window.grab().save(out, "PNG");
+                    QCoreApplication::exit(ok ? 0 : 1);
+                });
+                return;
+            }
+            const auto &[path, reply] = exchanges.at(sent++);
+            server.enqueue(reply);
+            QNetworkRequest request(QUrl(proxy->baseUrl().toString() + path));
+            request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+            QNetworkReply *answer = client.post(request, R"({"model":"claude-sonnet-4-5","stream":true,"max_tokens":64,"messages":[]})");
+            QObject::connect(answer, &QNetworkReply::finished, &app, [answer, &next] {
+                answer->deleteLater();
+                QTimer::singleShot(120, qApp, next);
+            });
+        };
+        QTimer::singleShot(300, &app, next);
         return app.exec();
     }
 

@@ -1,5 +1,6 @@
 #include "FakeLlmServer.h"
 
+#include "FakeResponses.h"
 #include "TestSupport.h"
 #include "llm/Redaction.h"
 
@@ -48,14 +49,41 @@ QString RecordedRequest::protocol() const
         return u"openai-chat"_s;
     if (p.endsWith("/v1/messages"))
         return u"anthropic"_s;
+    if (p.endsWith("/responses"))
+        return u"openai-responses"_s;
     if (p.endsWith("/models"))
         return u"models"_s;
     return u"other"_s;
 }
 
+namespace {
+// The text of a Responses API input message: a string, or its input_text / output_text parts.
+QString responsesText(const QJsonObject &item)
+{
+    const QJsonValue content = item.value(u"content");
+    if (content.isString())
+        return content.toString();
+    QStringList parts;
+    for (const QJsonValue &part : content.toArray())
+        parts << part.toObject().value(u"text").toString();
+    return parts.join(u'\n');
+}
+} // namespace
+
 QString RecordedRequest::systemPrompt() const
 {
     const QJsonObject o = json();
+    if (protocol() == u"openai-responses") {
+        QStringList parts;
+        if (o.value(u"instructions").isString())
+            parts << o.value(u"instructions").toString();
+        for (const QJsonValue &item : o.value(u"input").toArray()) {
+            const QString role = item.toObject().value(u"role").toString();
+            if (role == u"system" || role == u"developer")
+                parts << responsesText(item.toObject());
+        }
+        return parts.join(u"\n\n"_s);
+    }
     if (protocol() == u"anthropic") {
         const QJsonValue system = o.value(u"system");
         if (system.isString())
@@ -75,6 +103,17 @@ QString RecordedRequest::systemPrompt() const
 
 QString RecordedRequest::lastUserText() const
 {
+    if (protocol() == u"openai-responses") {
+        const QJsonValue input = json().value(u"input");
+        if (input.isString())
+            return input.toString();
+        const QJsonArray items = input.toArray();
+        for (qsizetype i = items.size() - 1; i >= 0; --i) {
+            if (items.at(i).toObject().value(u"role").toString() == u"user")
+                return responsesText(items.at(i).toObject());
+        }
+        return {};
+    }
     const QJsonArray messages = json().value(u"messages").toArray();
     for (qsizetype i = messages.size() - 1; i >= 0; --i) {
         const QJsonObject m = messages.at(i).toObject();
@@ -676,7 +715,9 @@ void FakeLlmServer::handleRequest(Connection *connection, RecordedRequest reques
 
     const QString protocol = request.protocol();
     std::optional<FakeReply> chosen;
-    for (qsizetype i = 0; i < m_rules.size(); ++i) {
+    if (m_responder)
+        chosen = m_responder(request);
+    for (qsizetype i = 0; !chosen && i < m_rules.size(); ++i) {
         if (m_rules[i].when(request)) {
             chosen = m_rules[i];
             if (!m_rules[i].persistent)
@@ -727,9 +768,12 @@ void FakeLlmServer::handleRequest(Connection *connection, RecordedRequest reques
         return;
     }
     const bool anthropic = protocol == u"anthropic";
+    const bool responses = protocol == u"openai-responses";
     const QString model = request.json().value(u"model").toString(u"fake-model"_s);
     if (r.wholeJson) {
-        respond(200, "application/json", anthropic ? wholeAnthropic(r, model) : wholeOpenAi(r, model), r.headers);
+        respond(200, "application/json",
+                anthropic ? wholeAnthropic(r, model) : responses ? FakeResponses::whole(r, model) : wholeOpenAi(r, model),
+                r.headers);
         return;
     }
 
@@ -737,7 +781,7 @@ void FakeLlmServer::handleRequest(Connection *connection, RecordedRequest reques
     if (!r.rawBody.isEmpty())
         events << r.rawBody;
     else
-        events = anthropic ? renderAnthropic(r, model) : renderOpenAi(r, model);
+        events = anthropic ? renderAnthropic(r, model) : responses ? FakeResponses::render(r, model) : renderOpenAi(r, model);
 
     End end = End::Close;
     if (r.fault != FakeReply::Fault::None) {
@@ -755,10 +799,18 @@ void FakeLlmServer::handleRequest(Connection *connection, RecordedRequest reques
             connection->setTrickle(chunked(r.trickle), std::max(1, r.trickleMs));
             break;
         case FakeReply::Fault::MalformedJson:
+            if (responses) {
+                events << QByteArray("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"brok\n\n");
+                break;
+            }
             events << QByteArray(anthropic ? "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_d\n\n"
                                            : "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"brok\n\n");
             break;
         case FakeReply::Fault::ErrorEvent:
+            if (responses) {
+                events << FakeResponses::failure(r.errorType, int(events.size()));
+                break;
+            }
             events << (anthropic ? anthropicEvent(QJsonObject{{u"type"_s, u"error"_s},
                                                              {u"error"_s, QJsonObject{{u"type"_s, r.errorType},
                                                                                      {u"message"_s, u"Overloaded"_s}}}})

@@ -34,11 +34,12 @@ struct RecordedRequest
     QByteArray header(QByteArrayView name) const;   // case-insensitive; empty when absent
     bool hasHeader(QByteArrayView name) const;
     QJsonObject json() const;                        // the body as a JSON object ({} if not one)
-    // "openai-chat", "anthropic", "models" or "other", from the path.
+    // "openai-chat", "anthropic", "openai-responses", "models" or "other", from the path.
     QString protocol() const;
-    // The system prompt in either protocol (OpenAI system messages joined; Anthropic `system`).
+    // The system prompt in any protocol (OpenAI system messages joined; Anthropic `system`;
+    // Responses `instructions` and system or developer input messages).
     QString systemPrompt() const;
-    // Text of the last user message (OpenAI content; Anthropic text blocks).
+    // Text of the last user message (OpenAI content; Anthropic text blocks; Responses input_text).
     QString lastUserText() const;
     // The summariser's call (its system prompt says "context compaction engine").
     bool isSummarizerCall() const;
@@ -116,7 +117,8 @@ struct FakeReply
 
 // An HTTP/1.1 server on 127.0.0.1 (ephemeral port) that speaks OpenAI Chat
 // Completions (POST /v1/chat/completions, /chat/completions), Anthropic
-// Messages (POST /v1/messages) and model listing (GET /models, /v1/models),
+// Messages (POST /v1/messages), OpenAI Responses (POST /v1/responses,
+// /responses; see FakeResponses.h) and model listing (GET /models, /v1/models),
 // answering from scripted replies and recording every request.
 //
 //   FakeLlmServer server;
@@ -147,6 +149,11 @@ public:
 
     void enqueue(const FakeReply &reply);
     void addRule(const FakeReply &reply);  // reply.when must be set
+    // Asked first for every request: a reply made from what the request carries (an agent CLI's
+    // tool names, the result of the call it just ran), or nothing to fall back on the rules and
+    // the queue. An empty function removes it.
+    using Responder = std::function<std::optional<FakeReply>(const RecordedRequest &)>;
+    void setResponder(Responder responder) { m_responder = std::move(responder); }
     void setModels(const QStringList &ids) { m_models = ids; }
     void clear();                          // replies, rules and recorded requests
 
@@ -182,6 +189,7 @@ private:
     QTcpServer *m_server = nullptr;
     QList<FakeReply> m_queue;
     QList<FakeReply> m_rules;
+    Responder m_responder;
     QList<RecordedRequest> m_requests;
     QStringList m_models{QStringLiteral("fake-model")};
 };

@@ -340,6 +340,7 @@ void TestKeyboard::everyDocksMainViewIsReachable_data()
     QTest::newRow("Offloads") << u"OffloadsDock"_s << u"offloadsView"_s;
     QTest::newRow("Context") << u"ContextDock"_s << u"ContextViewTable"_s;
     QTest::newRow("Compactions") << u"CompactionsDock"_s << u"CompactionsTable"_s;
+    QTest::newRow("Proxy") << u"ProxyDock"_s << u"ProxyUpstream"_s;
 }
 
 // Each dock brought to the front (View > dock, Alt+digit): Tab from the prompt reaches its main view.
@@ -363,7 +364,7 @@ void TestKeyboard::everyDocksMainViewIsReachable()
 void TestKeyboard::tabSkipsDocksBehindATab()
 {
     const QList<QWidget *> visited = walk(true);
-    for (const QString &hidden : {u"AnchorsDock"_s, u"OffloadsDock"_s, u"ContextDock"_s, u"CompactionsDock"_s}) {
+    for (const QString &hidden : {u"AnchorsDock"_s, u"OffloadsDock"_s, u"ContextDock"_s, u"CompactionsDock"_s, u"ProxyDock"_s}) {
         for (QWidget *w : visited)
             QVERIFY2(dockOf(w) != m_window->dock(hidden), qPrintable(w->objectName() + u" in "_s + hidden));
     }

@@ -145,11 +145,12 @@ void TestMainWindow::viewMenuRaisesDocks_data()
 {
     QTest::addColumn<QString>("objectName");
     QTest::addColumn<int>("key");
-    // Alt+1..7 in the order of the View menu.
+    // Alt+1..8 in the order of the View menu.
     QTest::newRow("Offloads, tabbed behind Thresholds") << u"OffloadsDock"_s << int(Qt::Key_5);
     QTest::newRow("Compactions, tabbed behind Timeline") << u"CompactionsDock"_s << int(Qt::Key_7);
     QTest::newRow("Sessions, closed first") << u"SessionsDock"_s << int(Qt::Key_1);
     QTest::newRow("Timeline, closed first") << u"TimelineDock"_s << int(Qt::Key_2);
+    QTest::newRow("Proxy, tabbed behind Timeline") << u"ProxyDock"_s << int(Qt::Key_8);
 }
 
 // Whether `dock` is shown and in front: the current tab of its tab group when it has one.
@@ -270,7 +271,7 @@ void TestMainWindow::mainActionsAndDocksHaveIcons()
         QVERIFY2(painted(action->icon()), name);
     }
     const auto docks = window.findChildren<QDockWidget *>();
-    QCOMPARE(docks.size(), 7);
+    QCOMPARE(docks.size(), 8);
     for (QDockWidget *dock : docks) {
         QVERIFY2(painted(dock->toggleViewAction()->icon()), qPrintable(dock->objectName()));
         auto *show = window.findChild<QAction *>(dock->objectName() + u"Action"_s);

@@ -88,6 +88,8 @@ QString AppSettings::keyName(Key key)
     case Key::TimelineAxis: return u"timeline/axis"_s;
     case Key::TimelineView: return u"timeline/view"_s;
     case Key::PriceOverrides: return u"costs/priceOverrides"_s;
+    case Key::ProxyUpstream: return u"proxy/upstream"_s;
+    case Key::ProxyPort: return u"proxy/port"_s;
     }
     return {};
 }
@@ -380,6 +382,32 @@ QJsonObject AppSettings::priceOverrides() const
 void AppSettings::setPriceOverrides(const QJsonObject &overrides)
 {
     writeValue(Key::PriceOverrides, QString::fromUtf8(QJsonDocument(overrides).toJson(QJsonDocument::Compact)));
+}
+
+QUrl AppSettings::proxyUpstream() const
+{
+    const QUrl stored(m_settings->value(keyName(Key::ProxyUpstream)).toString(), QUrl::StrictMode);
+    if (!stored.isValid() || stored.isEmpty())
+        return QUrl(u"https://api.anthropic.com"_s);
+    return stored.adjusted(QUrl::RemoveUserInfo);
+}
+
+void AppSettings::setProxyUpstream(const QUrl &upstream)
+{
+    // A key pasted as the URL's password stays out of the settings file.
+    writeValue(Key::ProxyUpstream, upstream.adjusted(QUrl::RemoveUserInfo).toString());
+}
+
+quint16 AppSettings::proxyPort() const
+{
+    bool ok = false;
+    const uint port = m_settings->value(keyName(Key::ProxyPort)).toUInt(&ok);
+    return ok && port <= 65535 ? quint16(port) : quint16(0);
+}
+
+void AppSettings::setProxyPort(quint16 port)
+{
+    writeValue(Key::ProxyPort, int(port));
 }
 
 } // namespace wl

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QUrl>
 
 #include <memory>
 #include <optional>
@@ -42,6 +43,8 @@ public:
         TimelineAxis,
         TimelineView,
         PriceOverrides,
+        ProxyUpstream,
+        ProxyPort,
     };
     Q_ENUM(Key)
 
@@ -127,6 +130,12 @@ public:
     // million tokens. Empty when none (or when what is stored is not a JSON object).
     QJsonObject priceOverrides() const;
     void setPriceOverrides(const QJsonObject &overrides);
+    // The Proxy panel's upstream provider (https://api.anthropic.com until one is chosen) and the
+    // port it listens on (0: any free port). A user name or password in the URL is never stored.
+    QUrl proxyUpstream() const;
+    void setProxyUpstream(const QUrl &upstream);
+    quint16 proxyPort() const;
+    void setProxyPort(quint16 port);
 
 Q_SIGNALS:
     void changed(wl::AppSettings::Key key);

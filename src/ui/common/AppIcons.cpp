@@ -39,6 +39,7 @@ constexpr Entry kEntries[] = {
     {Icon::OffloadsDock, u"document-multiple", u"document-multiple"},
     {Icon::ContextDock, u"view-visible", u"view-visible"},
     {Icon::CompactionsDock, u"view-history", u"view-history"},
+    {Icon::ProxyDock, u"network-connect", u"network-connect"},
 };
 
 // Draws a bundled SVG at any size with Qt SVG itself, so the icons need no image or icon-engine plugin
@@ -164,7 +165,7 @@ QIcon dockIcon(const QString &dockObjectName)
         {u"SessionsDock", Icon::SessionsDock},       {u"TimelineDock", Icon::TimelineDock},
         {u"ThresholdsDock", Icon::ThresholdsDock},   {u"AnchorsDock", Icon::AnchorsDock},
         {u"OffloadsDock", Icon::OffloadsDock},       {u"ContextDock", Icon::ContextDock},
-        {u"CompactionsDock", Icon::CompactionsDock},
+        {u"CompactionsDock", Icon::CompactionsDock}, {u"ProxyDock", Icon::ProxyDock},
     };
     for (const auto &[name, dock] : docks) {
         if (dockObjectName == QStringView(name))

@@ -22,6 +22,7 @@ enum class Icon {
     OffloadsDock,
     ContextDock,
     CompactionsDock,
+    ProxyDock,
 };
 
 QList<Icon> all();

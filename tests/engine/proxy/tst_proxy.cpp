@@ -8,6 +8,9 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
@@ -48,6 +51,35 @@ public:
     QByteArray received;
 };
 
+struct SseEvent
+{
+    QByteArray type;
+    QJsonObject data;
+};
+
+QList<SseEvent> parseSse(const QByteArray &stream)
+{
+    QList<SseEvent> events;
+    for (const QByteArray &block : stream.split('\n')) {
+        if (block.startsWith("event: "))
+            events.append({block.mid(7).trimmed(), {}});
+        else if (block.startsWith("data: ") && !events.isEmpty())
+            events.last().data = QJsonDocument::fromJson(block.mid(6)).object();
+    }
+    return events;
+}
+
+// The event types in order, a run of the same type counted once (deltas are split differently).
+QList<QByteArray> shape(const QList<SseEvent> &events)
+{
+    QList<QByteArray> types;
+    for (const SseEvent &event : events) {
+        if (types.isEmpty() || types.constLast() != event.type)
+            types << event.type;
+    }
+    return types;
+}
+
 // Sends `bytes` on a fresh connection and returns everything the proxy answered until it closed
 // (or `waitMs` passed).
 QByteArray rawExchange(quint16 port, const QByteArray &bytes, int waitMs = 5000)
@@ -77,6 +109,8 @@ private Q_SLOTS:
     void cleanup();
     void aStreamPassesThroughByteForByte_data();
     void aStreamPassesThroughByteForByte();
+    void theFakeResponsesStreamHasTheCapturedShape_data();
+    void theFakeResponsesStreamHasTheCapturedShape();
     void credentialsReachTheUpstreamOnlyUntouched();
     void providerErrorsPassThrough();
     void requestsWithoutTheTokenAreRefused();
@@ -134,6 +168,7 @@ void TestProxy::aStreamPassesThroughByteForByte_data()
     QTest::addColumn<QString>("capture");
     QTest::newRow("anthropic, query kept") << u"/v1/messages?beta=true"_s << u"llm/sse/anthropic/sdkpy-text-then-tool-use.sse"_s;
     QTest::newRow("openai chat") << u"/v1/chat/completions"_s << u"llm/sse/openai-chat/gpt4o-mini-tool-call-stream.sse"_s;
+    QTest::newRow("openai responses") << u"/v1/responses"_s << u"llm/sse/openai-responses/gpt-5.5-function-call-streaming.sse"_s;
 }
 
 void TestProxy::aStreamPassesThroughByteForByte()
@@ -169,6 +204,65 @@ void TestProxy::aStreamPassesThroughByteForByte()
     QCOMPARE(exchange.status, 200);
     QCOMPARE(exchange.responseBody, stream);
     QVERIFY(exchange.firstByteMs >= 0);
+}
+
+void TestProxy::theFakeResponsesStreamHasTheCapturedShape_data()
+{
+    QTest::addColumn<QString>("capture");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("arguments");
+    QTest::newRow("text") << u"llm/sse/openai-responses/gpt-5.5-text-streaming.sse"_s << u"pong, said in pieces"_s << QString();
+    QTest::newRow("function call") << u"llm/sse/openai-responses/gpt-5.5-function-call-streaming.sse"_s << QString()
+                                   << uR"({"a":1231,"b":2331})"_s;
+}
+
+// What tst_agentclis scripts Codex with: the fake upstream's generated Responses stream has the
+// events of the real capture in the same order, numbered, and its usage carries cached tokens.
+void TestProxy::theFakeResponsesStreamHasTheCapturedShape()
+{
+    QFETCH(QString, capture);
+    QFETCH(QString, text);
+    QFETCH(QString, arguments);
+    const QList<SseEvent> recorded = parseSse(readData(capture));
+    QVERIFY(recorded.size() > 5);
+    FakeReply reply = arguments.isEmpty() ? FakeReply::withText(text)
+                                          : FakeReply::withToolCalls({{u"call_fake_1"_s, u"multiply"_s, arguments}});
+    reply.chunkChars = 3;
+    reply.inputTokens = 58;
+    reply.cacheReadTokens = 20;
+    reply.outputTokens = 23;
+    m_upstream->enqueue(reply);
+    QNetworkReply *answer = post(u"/v1/responses"_s, R"({"model":"m","stream":true,"input":"hi"})");
+    QSignalSpy done(answer, &QNetworkReply::finished);
+    QVERIFY(done.wait(20000));
+    QCOMPARE(answer->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    const QList<SseEvent> events = parseSse(answer->readAll());
+    answer->deleteLater();
+    QCOMPARE(shape(events), shape(recorded));
+    QByteArray deltas;
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        QCOMPARE(events.at(i).data.value(u"type").toString().toUtf8(), events.at(i).type);
+        QCOMPARE(events.at(i).data.value(u"sequence_number").toInt(-1), int(i));
+        if (events.at(i).type.endsWith(".delta"))
+            deltas += events.at(i).data.value(u"delta").toString().toUtf8();
+    }
+    QCOMPARE(QString::fromUtf8(deltas), arguments.isEmpty() ? text : arguments);
+    const QJsonObject completed = events.constLast().data.value(u"response").toObject();
+    QCOMPARE(completed.value(u"status").toString(), u"completed"_s);
+    const QJsonObject usage = completed.value(u"usage").toObject();
+    QCOMPARE(usage.value(u"input_tokens").toInt(), 58);
+    QCOMPARE(usage.value(u"input_tokens_details").toObject().value(u"cached_tokens").toInt(), 20);
+    QCOMPARE(usage.value(u"output_tokens").toInt(), 23);
+    const QJsonObject item = completed.value(u"output").toArray().at(0).toObject();
+    if (arguments.isEmpty()) {
+        QCOMPARE(item.value(u"type").toString(), u"message"_s);
+        QCOMPARE(item.value(u"content").toArray().at(0).toObject().value(u"text").toString(), text);
+    } else {
+        QCOMPARE(item.value(u"type").toString(), u"function_call"_s);
+        QCOMPARE(item.value(u"call_id").toString(), u"call_fake_1"_s);
+        QCOMPARE(item.value(u"arguments").toString(), arguments);
+    }
+    QCOMPARE(m_upstream->requests().constFirst().lastUserText(), u"hi"_s);
 }
 
 void TestProxy::credentialsReachTheUpstreamOnlyUntouched()

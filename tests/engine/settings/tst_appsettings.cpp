@@ -76,6 +76,8 @@ void TestAppSettings::defaultsWithNothingStored()
     QCOMPARE(settings.theme(), AppSettings::Theme::System);
     QCOMPARE(settings.language(), u"system"_s);
     QCOMPARE(settings.timelineAxis(), AppSettings::TimelineAxis::Percent);
+    QCOMPARE(settings.proxyUpstream(), QUrl(u"https://api.anthropic.com"_s));
+    QCOMPARE(settings.proxyPort(), quint16(0));
     QVERIFY(settings.profileLoadErrors().isEmpty());
 }
 
@@ -110,6 +112,8 @@ void TestAppSettings::roundTrip()
         settings.setTheme(AppSettings::Theme::Dark);
         settings.setLanguage(u"zh_CN"_s);
         settings.setTimelineAxis(AppSettings::TimelineAxis::Tokens);
+        settings.setProxyUpstream(QUrl(u"http://127.0.0.1:4000/v1"_s));
+        settings.setProxyPort(8765);
         settings.sync();
     }
     AppSettings reread(m_path);
@@ -124,6 +128,8 @@ void TestAppSettings::roundTrip()
     QCOMPARE(reread.theme(), AppSettings::Theme::Dark);
     QCOMPARE(reread.language(), u"zh_CN"_s);
     QCOMPARE(reread.timelineAxis(), AppSettings::TimelineAxis::Tokens);
+    QCOMPARE(reread.proxyUpstream(), QUrl(u"http://127.0.0.1:4000/v1"_s));
+    QCOMPARE(reread.proxyPort(), quint16(8765));
 }
 
 void TestAppSettings::changedOncePerRealChange_data()
@@ -139,6 +145,8 @@ void TestAppSettings::changedOncePerRealChange_data()
     QTest::newRow("timeline axis") << int(AppSettings::Key::TimelineAxis);
     QTest::newRow("timeline view") << int(AppSettings::Key::TimelineView);
     QTest::newRow("prices") << int(AppSettings::Key::PriceOverrides);
+    QTest::newRow("proxy upstream") << int(AppSettings::Key::ProxyUpstream);
+    QTest::newRow("proxy port") << int(AppSettings::Key::ProxyPort);
 }
 
 void TestAppSettings::changedOncePerRealChange()
@@ -164,6 +172,8 @@ void TestAppSettings::changedOncePerRealChange()
         case AppSettings::Key::PriceOverrides:
             settings.setPriceOverrides(QJsonObject{{u"gpt-4o"_s, QJsonObject{{u"input"_s, 2.0}}}});
             break;
+        case AppSettings::Key::ProxyUpstream: settings.setProxyUpstream(QUrl(u"https://api.openai.com"_s)); break;
+        case AppSettings::Key::ProxyPort: settings.setProxyPort(9000); break;
         }
     };
     set();
@@ -211,6 +221,9 @@ void TestAppSettings::keyNeverLandsInTheFile()
         // The only way a key could reach the settings: as a key reference. It is refused.
         QVERIFY(!settings.setProfiles({profile(u"Leaky"_s, u"gpt-4o"_s, QString::fromLatin1(secret))}));
         QVERIFY(settings.setProfiles({profile(u"Proper"_s, u"gpt-4o"_s, u"OPENAI_API_KEY"_s)}));
+        // A key pasted as the proxy upstream's password is dropped, the rest of the URL kept.
+        settings.setProxyUpstream(QUrl(u"https://user:"_s + QString::fromLatin1(secret) + u"@api.openai.com/v1"_s));
+        QCOMPARE(settings.proxyUpstream(), QUrl(u"https://api.openai.com/v1"_s));
         settings.sync();
     }
     const QByteArray bytes = fileBytes(m_path);
@@ -248,6 +261,8 @@ void TestAppSettings::outOfRangeValuesFallBack()
         raw.setValue(AppSettings::keyName(AppSettings::Key::Language), u"../../etc"_s);
         raw.setValue(AppSettings::keyName(AppSettings::Key::CompactionPolicy), u"{\"warn\": 0.9, \"soft\": 0.1}"_s);
         raw.setValue(AppSettings::keyName(AppSettings::Key::DefaultProfile), u"Missing"_s);
+        raw.setValue(AppSettings::keyName(AppSettings::Key::ProxyPort), 70000);
+        raw.setValue(AppSettings::keyName(AppSettings::Key::ProxyUpstream), u"http://[::1"_s);
     }
     AppSettings settings(m_path);
     QCOMPARE(settings.turnLimit(), AppSettings::kDefaultTurnLimit);
@@ -255,6 +270,8 @@ void TestAppSettings::outOfRangeValuesFallBack()
     QCOMPARE(settings.language(), u"system"_s);
     QCOMPARE(settings.compactionPolicy(), CompactionPolicy{});
     QCOMPARE(settings.defaultProfileName(), ProviderProfile::defaultProfile().name);
+    QCOMPARE(settings.proxyPort(), quint16(0));
+    QCOMPARE(settings.proxyUpstream(), QUrl(u"https://api.anthropic.com"_s));
     CompactionPolicy unordered;
     unordered.warn = 0.9;
     unordered.soft = 0.1;

@@ -87,7 +87,7 @@ void TestAppIcons::aThemeIconWins()
 void TestAppIcons::docksByObjectName()
 {
     for (const char *name : {"SessionsDock", "TimelineDock", "ThresholdsDock", "AnchorsDock", "OffloadsDock",
-                             "ContextDock", "CompactionsDock"})
+                             "ContextDock", "CompactionsDock", "ProxyDock"})
         QVERIFY2(!AppIcons::dockIcon(QString::fromLatin1(name)).isNull(), name);
     QVERIFY(AppIcons::dockIcon(u"NoSuchDock"_s).isNull());
 }

@@ -1,0 +1,84 @@
+#include "proxy/ProxyControl.h"
+
+#include "proxy/ProxyServer.h"
+#include "proxy/ProxyTrafficModel.h"
+#include "settings/AppSettings.h"
+#include "UiLogging.h"
+
+using namespace Qt::StringLiterals;
+
+namespace wl {
+
+ProxyControl::ProxyControl(AppSettings *settings, QObject *parent)
+    : QObject(parent)
+    , m_settings(settings)
+    , m_traffic(new ProxyTrafficModel(this))
+{
+}
+
+ProxyControl::~ProxyControl() = default;
+
+bool ProxyControl::start(const QUrl &upstream, quint16 port)
+{
+    stop();
+    auto server = std::make_unique<ProxyServer>();
+    ProxyServer::Options options;
+    options.port = port;
+    options.upstream = upstream;
+    QString error;
+    if (!server->listen(options, &error)) {
+        m_lastError = error;
+        qCInfo(lcUi) << "the proxy did not start:" << error;
+        Q_EMIT stateChanged();
+        return false;
+    }
+    m_lastError.clear();
+    m_server = std::move(server);
+    attachObservers(m_server.get());
+    if (m_settings) {
+        m_settings->setProxyUpstream(upstream);
+        m_settings->setProxyPort(port);
+    }
+    Q_EMIT stateChanged();
+    return true;
+}
+
+void ProxyControl::attachObservers(ProxyServer *server)
+{
+    connect(server, &ProxyServer::exchangeFinished, m_traffic, &ProxyTrafficModel::addExchange);
+}
+
+void ProxyControl::stop()
+{
+    if (!m_server)
+        return;
+    m_server->close();
+    m_server.reset();
+    Q_EMIT stateChanged();
+}
+
+bool ProxyControl::isRunning() const
+{
+    return m_server && m_server->isListening();
+}
+
+QUrl ProxyControl::baseUrl() const
+{
+    return isRunning() ? m_server->baseUrl() : QUrl();
+}
+
+QUrl ProxyControl::upstream() const
+{
+    if (m_server)
+        return m_server->upstream();
+    return m_settings ? m_settings->proxyUpstream() : QUrl(u"https://api.anthropic.com"_s);
+}
+
+quint16 ProxyControl::port() const
+{
+    if (m_server)
+        return m_server->port();
+    return m_settings ? m_settings->proxyPort() : quint16(0);
+}
+
+} // namespace wl
