@@ -481,6 +481,18 @@ void MainWindow::createDocks()
     QDockWidget *compactions = addPanelDock("CompactionsDock", m_compactionsPanel, Qt::BottomDockWidgetArea);
     m_proxy = new ProxyControl(m_settings, this);
     m_proxyPanel = new ProxyPanel(m_proxy, this);
+    // Sessions recorded from the proxy's traffic show up as they grow: the list, and the open
+    // session's timeline and docks when it is the one recorded.
+    connect(m_proxy, &ProxyControl::sessionRecorded, this, [this](const QString &sessionId) {
+        if (m_proxy->databasePath() != m_sessions->databasePath())
+            return;
+        m_sessions->listSessions();
+        if (m_sessions->session().info.id == sessionId)
+            m_sessions->scheduleRefresh();
+    });
+    connect(m_proxy, &ProxyControl::recordFailed, this, [this](const QString &error) {
+        statusBar()->showMessage(tr("The proxy could not record a request: %1").arg(error), 8000);
+    });
     QDockWidget *proxyDock = addPanelDock("ProxyDock", m_proxyPanel, Qt::BottomDockWidgetArea);
     m_layouts = std::make_unique<LayoutPresets>(
         this, LayoutPresets::Docks{m_sessionsDock, timeline, thresholds, anchors, offloads, context, compactions});
@@ -557,6 +569,7 @@ void MainWindow::setStore(SessionStore *store, const QString &databasePath)
 void MainWindow::onStoreChanged()
 {
     m_agent->setStore(m_sessions->store(), m_sessions->databasePath());
+    m_proxy->setDatabasePath(m_sessions->databasePath()); // the proxy records into the open database
     if (!m_sessionsPanel) {
         m_sessionsPanel = new SessionsPanel(m_sessions, m_sessionsDock);
         m_sessionsDock->setWidget(m_sessionsPanel);

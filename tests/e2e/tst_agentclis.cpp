@@ -9,6 +9,8 @@
 // The CLIs are installed once by scripts/npm-clients into a cache outside the checkout; without
 // them the tests are skipped and say how to install them.
 #include "FakeLlmServer.h"
+#include "store/RequestContext.h"
+#include "store/SessionStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -123,6 +125,10 @@ private:
     // Every request the CLI made went through the proxy (one log line each), to the upstream,
     // with the key and without the proxy's token.
     void checkForwarded(const QByteArray &path, const QList<QByteArray> &keyHeaders);
+    // The proxy recorded the CLI's conversation as a session: the one whose history holds
+    // `toolOutput` (what a tool of the CLI returned), with at least `requests` requests, each
+    // with the system prompt and the tool schemas (among them `tool`) the CLI sent.
+    void checkRecorded(const QString &toolOutput, int requests, const QString &tool);
 
     FakeLlmServer m_upstream;
     QProcess m_proxy;
@@ -166,7 +172,8 @@ void TestAgentClis::initTestCase()
     proxyEnv.insert(u"XDG_CONFIG_HOME"_s, m_root.filePath(u"config"_s));
     m_proxy.setProcessEnvironment(proxyEnv);
     m_proxy.start(QStringLiteral(WATERLINE_BIN_DIR "/waterline-cli"),
-                  {u"proxy"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--upstream"_s, m_upstream.url().toString()});
+                  {u"proxy"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--upstream"_s, m_upstream.url().toString(), u"--db"_s,
+                   m_root.filePath(u"recorded.db"_s)});
     QVERIFY2(m_proxy.waitForStarted(10000), qPrintable(m_proxy.errorString()));
     QVERIFY2(QTest::qWaitFor([this] { return m_proxy.canReadLine() || m_proxy.state() == QProcess::NotRunning; }, 10000),
              "waterline-cli proxy printed no base URL");
@@ -303,6 +310,51 @@ void TestAgentClis::checkForwarded(const QByteArray &path, const QList<QByteArra
     }, 5000), m_proxyLog.right(2000).constData());
 }
 
+void TestAgentClis::checkRecorded(const QString &toolOutput, int requests, const QString &tool)
+{
+    const QString database = m_root.filePath(u"recorded.db"_s);
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(database, &error), qPrintable(error));
+    // The recorder writes on its own thread: the last request lands a moment after the CLI exits.
+    QString sessionId;
+    QVERIFY2(QTest::qWaitFor([&] {
+        for (const SessionInfo &info : store.listSessions()) {
+            const QList<Message> history = store.history(info.id);
+            const bool holds = std::any_of(history.cbegin(), history.cend(), [&toolOutput](const Message &m) {
+                return m.isToolResult() && m.content.contains(toolOutput);
+            });
+            if (holds && store.requests(info.id).size() >= requests) {
+                sessionId = info.id;
+                return true;
+            }
+        }
+        return false;
+    }, 10000), "the proxy recorded no session with the CLI's tool result");
+    const std::optional<SessionSource> source = store.sessionSource(sessionId);
+    QVERIFY(source);
+    QCOMPARE(source->format, u"proxy"_s);
+    const QList<RequestRecord> stored = store.requests(sessionId);
+    for (const RequestRecord &request : stored) {
+        QVERIFY(!request.viewMessageIds.isEmpty());
+        const std::optional<RequestContext> context = store.requestContext(sessionId, request.index, &error);
+        QVERIFY2(context, qPrintable(error));
+        QVERIFY(!context->systemPrompt.isEmpty());
+        const bool hasTool = std::any_of(context->toolSchemas.cbegin(), context->toolSchemas.cend(), [&tool](const QJsonValue &v) {
+            const QJsonObject o = v.toObject();
+            return o.value(u"name").toString() == tool || o.value(u"function").toObject().value(u"name").toString() == tool;
+        });
+        QVERIFY2(hasTool, qPrintable(QString::fromUtf8(QJsonDocument(context->toolSchemas).toJson()).left(2000)));
+    }
+    store.close();
+    // No key of the CLIs in the database file.
+    QFile file(database);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QVERIFY(!bytes.contains(kAnthropicKey.toUtf8()));
+    QVERIFY(!bytes.contains(kOpenAiKey.toUtf8()));
+}
+
 void TestAgentClis::claudeCodeReadsAFileAndRunsBash()
 {
     // The native binary of the platform package (what the wrapper's postinstall copies over its
@@ -330,6 +382,7 @@ void TestAgentClis::claudeCodeReadsAFileAndRunsBash()
     const QHash<QString, QString> results = anthropicToolResults(last->json());
     QVERIFY2(results.value(u"toolu_read_1"_s).contains(kFileSecretPhrase), qPrintable(results.value(u"toolu_read_1"_s)));
     QVERIFY2(results.value(u"toolu_bash_1"_s).contains(u"bash-says-314"_s), qPrintable(results.value(u"toolu_bash_1"_s)));
+    checkRecorded(u"bash-says-314"_s, 3, u"Read"_s);
 
     // What Claude Code sends besides the messages, in tokens (bytes / 4): the system prompt and
     // the tool schemas of its first agent request.
@@ -389,6 +442,7 @@ void TestAgentClis::codexRunsItsShellTool()
     const QString output = responsesToolResults(last->json()).value(u"call_shell_1"_s);
     QVERIFY2(output.contains(kFileSecretPhrase), qPrintable(output));
     QVERIFY2(output.contains(u"codex-says-314"_s), qPrintable(output));
+    checkRecorded(u"codex-says-314"_s, 2, u"exec_command"_s);
 }
 
 QTEST_GUILESS_MAIN(TestAgentClis)

@@ -33,9 +33,8 @@ void ProxyRecorder::attach(ProxyServer *server)
         m_writer = new ProxyRecordWriter(m_databasePath, server->upstream().toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery));
         m_writer->moveToThread(m_thread);
         connect(m_thread, &QThread::finished, m_writer, &QObject::deleteLater);
-        connect(m_writer, &ProxyRecordWriter::written, this, [this](qint64 conversation, const QString &sessionId, int requests) {
-            m_storeIds.insert(conversation, sessionId);
-            Q_EMIT sessionUpdated(conversation, requests);
+        connect(m_writer, &ProxyRecordWriter::written, this, [this](qint64, const QString &sessionId, int requests) {
+            Q_EMIT sessionUpdated(sessionId, requests);
         });
         connect(m_writer, &ProxyRecordWriter::failed, this, &ProxyRecorder::failed);
         m_thread->start();

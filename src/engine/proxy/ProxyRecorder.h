@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QHash>
 #include <QObject>
 #include <QString>
 
@@ -29,11 +28,8 @@ public:
 
     void attach(wl::ProxyServer *server);      // records every finished exchange
 
-    // The store's id of the session recorded as `sessionId` of sessionUpdated(); empty before that
-    // signal named it.
-    QString storeSessionId(qint64 sessionId) const { return m_storeIds.value(sessionId); }
-
-    Q_SIGNAL void sessionUpdated(qint64 sessionId, int requestCount);
+    // A request of the session with store id `sessionId` was stored; it has `requestCount` now.
+    Q_SIGNAL void sessionUpdated(const QString &sessionId, int requestCount);
     Q_SIGNAL void failed(const QString &message);
 
 private:
@@ -43,7 +39,6 @@ private:
     ProxyRecordWriter *m_writer = nullptr;  // lives on m_thread
     QString m_databasePath;
     QString m_upstream;
-    QHash<qint64, QString> m_storeIds;
 };
 
 } // namespace wl

@@ -1,5 +1,6 @@
 #include "proxy/ProxyControl.h"
 
+#include "proxy/ProxyRecorder.h"
 #include "proxy/ProxyServer.h"
 #include "proxy/ProxyTrafficModel.h"
 #include "settings/AppSettings.h"
@@ -46,6 +47,30 @@ bool ProxyControl::start(const QUrl &upstream, quint16 port)
 void ProxyControl::attachObservers(ProxyServer *server)
 {
     connect(server, &ProxyServer::exchangeFinished, m_traffic, &ProxyTrafficModel::addExchange);
+    attachRecorder();
+}
+
+void ProxyControl::attachRecorder()
+{
+    m_recorder.reset(); // finishes the writes into the database used so far
+    if (!m_server || m_databasePath.isEmpty())
+        return;
+    m_recorder = std::make_unique<ProxyRecorder>(m_databasePath);
+    connect(m_recorder.get(), &ProxyRecorder::sessionUpdated, this, &ProxyControl::sessionRecorded);
+    connect(m_recorder.get(), &ProxyRecorder::failed, this, [this](const QString &error) {
+        qCWarning(lcUi).noquote() << "the proxy could not record a request:" << error;
+        Q_EMIT recordFailed(error);
+    });
+    m_recorder->attach(m_server.get());
+}
+
+void ProxyControl::setDatabasePath(const QString &path)
+{
+    if (path == m_databasePath)
+        return;
+    m_databasePath = path;
+    if (m_server)
+        attachRecorder();
 }
 
 void ProxyControl::stop()
@@ -54,6 +79,7 @@ void ProxyControl::stop()
         return;
     m_server->close();
     m_server.reset();
+    m_recorder.reset();
     Q_EMIT stateChanged();
 }
 

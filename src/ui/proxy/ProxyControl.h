@@ -9,12 +9,14 @@
 namespace wl {
 
 class AppSettings;
+class ProxyRecorder;
 class ProxyServer;
 class ProxyTrafficModel;
 
 // The window's local provider proxy (no widgets): starts and stops one wl::ProxyServer in this
-// process, remembers the upstream and port in AppSettings when a start succeeds, and feeds the
-// traffic table. The server runs on the GUI thread: its sockets are asynchronous and it does no
+// process, remembers the upstream and port in AppSettings when a start succeeds, feeds the
+// traffic table and records the sessions from its traffic into the open database (a
+// ProxyRecorder, whose writes run on a thread of their own). The server runs on the GUI thread: its sockets are asynchronous and it does no
 // other work.
 class ProxyControl : public QObject
 {
@@ -27,6 +29,10 @@ public:
     // lastError() saying why (a port in use, an upstream that is not an http(s) URL), otherwise.
     bool start(const QUrl &upstream, quint16 port);
     void stop();
+    // Where the sessions from the traffic are recorded: the window's open database (empty: not
+    // recorded). A running proxy records into the new one from its next request.
+    void setDatabasePath(const QString &path);
+    QString databasePath() const { return m_databasePath; }
 
     bool isRunning() const;
     QUrl baseUrl() const;        // what to give the agent; empty when stopped
@@ -38,16 +44,22 @@ public:
 Q_SIGNALS:
     // Started, stopped or failed to start.
     void stateChanged();
+    // A request of the session `sessionId` (of the database named by databasePath()) was stored.
+    void sessionRecorded(const QString &sessionId, int requestCount);
+    // The recorder could not store what passed (the forwarding goes on).
+    void recordFailed(const QString &error);
 
 private:
     // Where everything that watches a running proxy plugs in: called with each new server after it
-    // listens and before it forwards anything. The traffic table attaches here, and so does the
-    // recorder of sessions from traffic (ProxyRecorder, issue 23 item 4) when it is merged.
+    // listens and before it forwards anything: the traffic table and the recorder.
     void attachObservers(ProxyServer *server);
+    void attachRecorder();
 
     AppSettings *m_settings;
     ProxyTrafficModel *m_traffic;
     std::unique_ptr<ProxyServer> m_server;
+    std::unique_ptr<ProxyRecorder> m_recorder; // declared after the server: destroyed first, finishing its writes
+    QString m_databasePath;
     QString m_lastError;
 };
 

@@ -242,7 +242,7 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     QVERIFY(QTest::qWaitFor([&] { return updates.size() == 1; }, 5000));
     SessionStore store;
     QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
-    const QString id = m_recorder->storeSessionId(updates.first().first().toLongLong());
+    const QString id = updates.first().first().toString();
     QCOMPARE(store.requests(id).first().viewMessageIds.size(), 22);
     QVERIFY(store.requests(id).first().tier != Tier::None);
     const QJsonArray entries = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
@@ -366,7 +366,7 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
     QVERIFY(QTest::qWaitFor([&] { return updates.size() == 1; }, 5000));
     SessionStore store;
     QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
-    const QString id = m_recorder->storeSessionId(updates.first().first().toLongLong());
+    const QString id = updates.first().first().toString();
     const QJsonArray entries = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
     QCOMPARE(entries.size(), 1);
     QVERIFY(!entries[0].toObject().value(u"compacted").toBool());

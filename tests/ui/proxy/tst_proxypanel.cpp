@@ -2,6 +2,7 @@
 // stopping a real in-process ProxyServer in front of the fake upstream, the base URL and the
 // settings to paste, and the errors it shows (a port in use, an upstream that is not a URL).
 #include "FakeLlmServer.h"
+#include "store/SessionStore.h"
 
 #include "proxy/ProxyControl.h"
 #include "proxy/ProxyPanel.h"
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void cleanup();
     void trafficModel();
     void startForwardsAndShowsTheTraffic();
+    void recordsTheSessionsIntoTheOpenDatabase();
     void aPortInUseIsShown();
     void aBadUpstreamIsShown_data();
     void aBadUpstreamIsShown();
@@ -176,6 +178,45 @@ void TestProxyPanel::startForwardsAndShowsTheTraffic()
     QVERIFY(baseUrl->text().isEmpty());
     QVERIFY(child<QLineEdit>(u"ProxyUpstream"_s)->isEnabled());
     QCOMPARE(traffic->rowCount(), 1);   // what passed stays readable
+}
+
+// The window's proxy records what passes into the database the window has open, with no key.
+void TestProxyPanel::recordsTheSessionsIntoTheOpenDatabase()
+{
+    FakeLlmServer upstream;
+    QVERIFY(upstream.start());
+    upstream.enqueue(FakeReply::withText(u"Recorded through the panel's proxy."_s));
+    const QString database = m_dir.filePath(u"recorded.db"_s);
+    m_control->setDatabasePath(database);
+    QSignalSpy recorded(m_control, &ProxyControl::sessionRecorded);
+    QVERIFY2(m_control->start(upstream.url(), 0), qPrintable(m_control->lastError()));
+
+    QNetworkAccessManager client;
+    QNetworkRequest request(QUrl(m_control->baseUrl().toString() + u"/v1/messages"_s));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    request.setRawHeader("x-api-key", "sk-ant-recorded-panel-key");
+    QNetworkReply *reply = client.post(request, R"({"model":"m","stream":true,"max_tokens":8,"messages":[{"role":"user","content":"record me"}]})");
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    QVERIFY(done.wait(10000));
+    reply->deleteLater();
+    QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 1, 10000);
+    const QString sessionId = recorded.first().at(0).toString();
+    QCOMPARE(recorded.first().at(1).toInt(), 1);
+    m_control->stop(); // finishes the recorder's writes
+
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(database, &error), qPrintable(error));
+    const QList<Message> history = store.history(sessionId, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(history.size(), 2);
+    QCOMPARE(history.first().content, u"record me"_s);
+    QCOMPARE(history.last().content, u"Recorded through the panel's proxy."_s);
+    QCOMPARE(store.requests(sessionId).size(), 1);
+    store.close();
+    QFile file(database);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(!file.readAll().contains("sk-ant-recorded-panel-key"));
 }
 
 void TestProxyPanel::aPortInUseIsShown()
