@@ -24,6 +24,8 @@ class AnchorsPanel;
 class CompactionLogModel;
 class CompactionsPanel;
 class ContextPanel;
+class PinsBinding;
+class PinsPanel;
 class ConversationModel;
 class ConversationView;
 class OffloadsPanel;
@@ -176,6 +178,8 @@ private:
     OffloadsPanel *m_offloadsPanel = nullptr;
     ContextPanel *m_contextPanel = nullptr;
     CompactionsPanel *m_compactionsPanel = nullptr;
+    PinsPanel *m_pinsPanel = nullptr;
+    PinsBinding *m_pins = nullptr;
     QLabel *m_statusSession = nullptr;
     SessionsPanel *m_sessionsPanel = nullptr;
     QAction *m_continueAction = nullptr;
