@@ -1,6 +1,8 @@
 // Pins in the store (docs/COMPACTION.md section 12): stored with the session, refused past the budget,
 // carried by the overlays, surviving a reopen, an export and its import, and honoured by the replay.
+#include "compaction/CompactionPolicy.h"
 #include "compaction/PinnedSection.h"
+#include "compaction/TokenEstimate.h"
 #include "store/Migrations.h"
 #include "store/PinBudget.h"
 #include "store/SessionExport.h"
