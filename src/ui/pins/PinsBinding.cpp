@@ -4,6 +4,7 @@
 #include "PinSelectionDialog.h"
 #include "PinsPanel.h"
 #include "compaction/PinnedSection.h"
+#include "conversation/ConversationModel.h"
 #include "store/PinBudget.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/SessionLifecycle.h"
@@ -15,8 +16,8 @@ namespace wl {
 
 PinsBinding::PinsBinding(SessionLifecycle *sessions, QAbstractItemView *conversation, PinsPanel *panel,
                          QWidget *dialogParent)
-    : QObject(panel), m_sessions(sessions), m_panel(panel), m_menu(new MessagePinMenu(conversation)),
-      m_dialogParent(dialogParent)
+    : QObject(panel), m_sessions(sessions), m_panel(panel), m_conversation(conversation),
+      m_menu(new MessagePinMenu(conversation)), m_dialogParent(dialogParent)
 {
     auto pinOf = [](Pin::Kind kind, qint64 messageId, const QString &text) {
         Pin pin;
@@ -52,6 +53,10 @@ void PinsBinding::setSession(const LoadedSession &session)
             pinByMessage.insert(pin.messageId, pin.id);
     }
     m_menu->setPinnedMessages(pinByMessage);
+    if (auto *model = m_conversation ? qobject_cast<ConversationModel *>(m_conversation->model()) : nullptr) {
+        const QList<qint64> ids = pinByMessage.keys();
+        model->setPinnedMessages(QSet<qint64>(ids.cbegin(), ids.cend()));
+    }
     m_panel->setPins(pins, PinnedSection::tokens(pins), session.isEmpty() ? 0 : PinBudget::forSession(session.info),
                      !session.isEmpty());
 }

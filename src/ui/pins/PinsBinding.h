@@ -1,9 +1,9 @@
 #pragma once
 
+#include <QAbstractItemView>
 #include <QObject>
 #include <QPointer>
 
-class QAbstractItemView;
 class QWidget;
 
 namespace wl {
@@ -31,6 +31,7 @@ private:
 
     SessionLifecycle *m_sessions;
     PinsPanel *m_panel;
+    QPointer<QAbstractItemView> m_conversation;
     MessagePinMenu *m_menu;
     QPointer<QWidget> m_dialogParent;
 };
