@@ -166,6 +166,18 @@ void TestPinsModel::menuOffersPinOrUnpin()
 
     // Nothing to pin below the last row.
     QVERIFY(!menu.menuFor(QModelIndex(), &view));
+
+    // The conversation's rows say which messages are pinned.
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QVERIFY(!index.data(ConversationModel::PinnedRole).toBool());
+    model.setPinnedMessages({3});
+    QVERIFY(index.data(ConversationModel::PinnedRole).toBool());
+    QCOMPARE(changed.size(), 1);
+    model.setPinnedMessages({3}); // the same set: no change to report
+    QCOMPARE(changed.size(), 1);
+    model.setPinnedMessages({});
+    QVERIFY(!index.data(ConversationModel::PinnedRole).toBool());
 }
 
 void TestPinsModel::selectionDialogGivesStoredLineBreaks()
