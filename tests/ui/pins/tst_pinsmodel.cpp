@@ -1,5 +1,6 @@
 // The pins list (PinsModel, PinsPanel) and the conversation's pin menu (MessagePinMenu).
 #include "conversation/ConversationModel.h"
+#include "model/Message.h"
 #include "pins/MessagePinMenu.h"
 #include "pins/PinSelectionDialog.h"
 #include "pins/PinsModel.h"
