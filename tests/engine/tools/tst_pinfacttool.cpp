@@ -3,7 +3,9 @@
 
 #include "tools/PinFactTool.h"
 #include "tools/ToolRegistry.h"
+#include "tools/Workspace.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace wl;
@@ -12,6 +14,17 @@ using namespace Qt::StringLiterals;
 class TestPinFactTool : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<Workspace> m_workspace;
+
+    // A call runs against a workspace like every tool's; pin_fact touches no file of it.
+    ToolContext workspaceContext()
+    {
+        if (!m_workspace)
+            m_workspace = std::make_unique<Workspace>(m_dir.path());
+        return ToolContext{m_workspace.get(), u"s1"_s, u"call-1"_s};
+    }
+
 private Q_SLOTS:
     void hostileArguments_data();
     void hostileArguments();
@@ -40,7 +53,7 @@ void TestPinFactTool::hostileArguments()
     ToolRegistry registry;
     registry.add(std::make_unique<PinFactTool>());
     int calls = 0;
-    ToolContext context;
+    ToolContext context = workspaceContext();
     context.pinFact = [&calls](const QString &, const QString &) {
         ++calls;
         return QString();
@@ -56,7 +69,7 @@ void TestPinFactTool::pinsThroughTheContext()
     ToolRegistry registry;
     registry.add(std::make_unique<PinFactTool>());
     QStringList seen;
-    ToolContext context;
+    ToolContext context = workspaceContext();
     context.pinFact = [&seen](const QString &text, const QString &reason) {
         seen << text << reason;
         return QString();
@@ -71,7 +84,7 @@ void TestPinFactTool::refusalReachesTheModel()
 {
     ToolRegistry registry;
     registry.add(std::make_unique<PinFactTool>());
-    ToolContext context;
+    ToolContext context = workspaceContext();
     context.pinFact = [](const QString &, const QString &) { return u"Not pinned: 40 more than the budget"_s; };
     const ToolResult result = test::runCall(registry, context, u"pin_fact"_s,
                                             QJsonObject{{u"text"_s, u"x"_s}, {u"reason"_s, u"r"_s}});
@@ -83,7 +96,7 @@ void TestPinFactTool::withoutASessionItSaysSo()
 {
     ToolRegistry registry;
     registry.add(std::make_unique<PinFactTool>());
-    const ToolResult result = test::runCall(registry, ToolContext{}, u"pin_fact"_s,
+    const ToolResult result = test::runCall(registry, workspaceContext(), u"pin_fact"_s,
                                             QJsonObject{{u"text"_s, u"x"_s}, {u"reason"_s, u"r"_s}});
     QVERIFY(result.isError);
     QVERIFY(result.content.contains(u"cannot pin"_s));
