@@ -59,6 +59,9 @@ PinsPanel::PinsPanel(QWidget *parent)
             Q_EMIT messageChosen(message);
     });
     setPins({}, 0, 0, false);
+    // Under the Context dock's tables: it may shrink to nothing rather than make the window's
+    // smallest size larger (the splitter gives it its share when there is room).
+    setMinimumHeight(1);
 }
 
 void PinsPanel::setPins(const QList<Pin> &pins, qint64 pinnedTokens, qint64 budgetTokens, bool enabled)
