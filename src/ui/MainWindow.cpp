@@ -474,8 +474,9 @@ void MainWindow::createDocks()
     contextArea->setObjectName(u"ContextPinsSplitter"_s);
     contextArea->addWidget(m_contextPanel);
     contextArea->addWidget(m_pinsPanel);
-    contextArea->setStretchFactor(0, 4);
+    contextArea->setStretchFactor(0, 3);
     contextArea->setStretchFactor(1, 1);
+    contextArea->setSizes({300, 100}); // shares: a quarter for the pins whatever the dock's height
 
     m_sessionsDock = addPanelDock("SessionsDock", nullptr, Qt::LeftDockWidgetArea);
     m_sessionsDock->setMinimumWidth(200);
