@@ -18,6 +18,8 @@
 #include "offloads/OffloadsPanel.h"
 #include "proxy/ProxyControl.h"
 #include "proxy/ProxyPanel.h"
+#include "pins/PinsBinding.h"
+#include "pins/PinsPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 #include "thresholds/PolicyScoreView.h"
@@ -470,6 +472,15 @@ void MainWindow::createDocks()
     m_offloadsPanel = new OffloadsPanel(this);
     m_contextPanel = new ContextPanel(this);
     m_compactionsPanel = new CompactionsPanel(m_compactionModel, this);
+    // The session's pins under what the selected request sent: both are "what the model sees".
+    m_pinsPanel = new PinsPanel(this);
+    auto *contextArea = new QSplitter(Qt::Vertical, this);
+    contextArea->setObjectName(u"ContextPinsSplitter"_s);
+    contextArea->addWidget(m_contextPanel);
+    contextArea->addWidget(m_pinsPanel);
+    contextArea->setStretchFactor(0, 3);
+    contextArea->setStretchFactor(1, 1);
+    contextArea->setSizes({300, 100}); // shares: a quarter for the pins whatever the dock's height
 
     m_sessionsDock = addPanelDock("SessionsDock", nullptr, Qt::LeftDockWidgetArea);
     m_sessionsDock->setMinimumWidth(200);
@@ -477,7 +488,7 @@ void MainWindow::createDocks()
     QDockWidget *thresholds = addPanelDock("ThresholdsDock", m_thresholdsPanel, Qt::RightDockWidgetArea);
     QDockWidget *anchors = addPanelDock("AnchorsDock", m_anchorsPanel, Qt::RightDockWidgetArea);
     QDockWidget *offloads = addPanelDock("OffloadsDock", m_offloadsPanel, Qt::RightDockWidgetArea);
-    QDockWidget *context = addPanelDock("ContextDock", m_contextPanel, Qt::RightDockWidgetArea);
+    QDockWidget *context = addPanelDock("ContextDock", contextArea, Qt::RightDockWidgetArea);
     QDockWidget *compactions = addPanelDock("CompactionsDock", m_compactionsPanel, Qt::BottomDockWidgetArea);
     m_proxy = new ProxyControl(m_settings, this);
     m_proxyPanel = new ProxyPanel(m_proxy, this);
@@ -527,6 +538,8 @@ void MainWindow::createDocks()
         offloads->raise();
         m_offloadsPanel->showCallId(callId);
     });
+    m_pins = new PinsBinding(m_sessions, m_conversationView, m_pinsPanel, this);
+    connect(m_pinsPanel, &PinsPanel::messageChosen, m_selection, &SelectionLink::selectMessage);
     // The session's live policy: stored (off the GUI thread), so the agent and later opens use it.
     connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, m_sessions, &SessionLifecycle::applyPolicy);
 }
@@ -699,6 +712,7 @@ void MainWindow::showDocks(const LoadedSession &session)
     if (!offloadRows.isEmpty())
         m_offloadsPanel->showCallId(offloadRows.constLast().entry.callId); // the newest, so the viewer is not empty
     m_contextPanel->clear();
+    m_pins->setSession(session);
 
     // The thresholds dock keeps what the user is editing; Apply compares with the stored policy.
     m_thresholdsPanel->setSessionPolicy(session.policy);

@@ -25,6 +25,8 @@ class AnchorsPanel;
 class CompactionLogModel;
 class CompactionsPanel;
 class ContextPanel;
+class PinsBinding;
+class PinsPanel;
 class ConversationModel;
 class ConversationView;
 class OffloadsPanel;
@@ -183,6 +185,8 @@ private:
     CompactionsPanel *m_compactionsPanel = nullptr;
     ProxyControl *m_proxy = nullptr;
     ProxyPanel *m_proxyPanel = nullptr;
+    PinsPanel *m_pinsPanel = nullptr;
+    PinsBinding *m_pins = nullptr;
     QLabel *m_statusSession = nullptr;
     SessionsPanel *m_sessionsPanel = nullptr;
     QAction *m_continueAction = nullptr;

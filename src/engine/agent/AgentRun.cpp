@@ -7,6 +7,7 @@
 #include "SystemPrompt.h"
 #include "compaction/AuditLog.h"
 #include "compaction/OffloadStore.h"
+#include "compaction/PinnedSection.h"
 #include "compaction/Preflight.h"
 #include "compaction/TokenEstimate.h"
 #include "llm/ChatClient.h"
@@ -579,8 +580,45 @@ void AgentRun::startTurn()
     runPreflight(false, false, AfterPreflight::SendRequest);
 }
 
+void AgentRun::refreshPins()
+{
+    // The window pins and unpins on a worker (its own connection): read them before each request,
+    // so the next view shows what the user pinned meanwhile.
+    QString error;
+    QList<Pin> pins = m_config.store->pins(m_config.sessionId, &error);
+    if (!error.isEmpty()) {
+        qCWarning(lcAgent) << "cannot read the pins; keeping the ones read before:" << error;
+        return;
+    }
+    if (pins == m_overlays.pins)
+        return;
+    m_overlays.pins = std::move(pins);
+    rebuildView();
+}
+
+qint64 AgentRun::pinBudgetTokens() const
+{
+    return PinnedSection::budgetTokens(m_policy, TokenEstimate::utf8Bytes(m_systemPrompt), m_toolSchemaBytes);
+}
+
+QString AgentRun::pinFact(const QString &text, const QString &reason)
+{
+    Pin pin;
+    pin.kind = Pin::Kind::Note;
+    pin.source = Pin::Source::Model;
+    pin.text = text;
+    pin.reason = reason;
+    QString error;
+    const std::optional<Pin> stored = m_config.store->addPin(m_config.sessionId, pin, pinBudgetTokens(), &error);
+    if (!stored)
+        return error;
+    refreshPins(); // the stored set, this pin included
+    return {};
+}
+
 void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
 {
+    refreshPins();
     PreflightInput in;
     in.sessionId = m_config.sessionId;
     in.systemPrompt = m_systemPrompt;
@@ -864,6 +902,7 @@ void AgentRun::runNextTool()
     context.callId = call.id;
     context.sandbox = m_gate->policy().sandbox();
     context.privatePaths = QStringList{m_auditPath};
+    context.pinFact = [this](const QString &text, const QString &reason) { return pinFact(text, reason); };
     if (const QString database = m_config.store->path(); !database.isEmpty())
         context.privatePaths << database << database + u"-wal"_s << database + u"-shm"_s << database + u"-journal"_s;
     auto *invocation = new ToolInvocation(*m_tools, *m_gate, context, call, this);

@@ -112,6 +112,9 @@ public:
     ViewComposition nextRequestComposition() const;
     // Its total tokens.
     qint64 estimatedTokens() const;
+    // The most tokens the session's pins may take under the current policy, system prompt and
+    // tools (PinnedSection::budgetTokens).
+    qint64 pinBudgetTokens() const;
     ApprovalGate *approvalGate() const { return m_gate; }
     Workspace *workspace() const { return m_workspace; }
     QList<ToolSpec> toolSpecs() const { return m_toolSpecs; }
@@ -201,6 +204,10 @@ private:
     void endStopped();
     void fail(const QString &error);
     void rebuildView();
+    // Pins (docs/COMPACTION.md section 12): the stored set into the overlays (and the view).
+    void refreshPins();
+    // pin_fact, approved: a model pin of `text`, within the budget; why not, empty when pinned.
+    QString pinFact(const QString &text, const QString &reason);
 
     AgentConfig m_config;
     CompactionPolicy m_policy;

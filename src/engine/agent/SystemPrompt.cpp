@@ -15,6 +15,7 @@ Tools:
 - edit_file(path, old_text, new_text): replace one exact occurrence of old_text; include enough context to make it unique.
 - bash(command, timeout_s): run a shell command in the workspace folder; long output is cut in the middle.
 - glob(pattern, path) and grep(pattern, path, glob, ignore_case, max_results): find files and text.
+- pin_fact(text, reason): ask the user to pin a fact you were told to remember, so it survives every compaction.
 Paths are relative to the workspace; nothing outside it can be read or written. Writes and commands may need the
 user's approval; a denied call tells you so: find another way or ask the user.
 
@@ -25,6 +26,8 @@ Context management:
 - A user message that starts with "[Context Compaction]" summarises earlier work that no longer fits in the
   context: its anchors (user intent, progress, decisions, tried solutions, next steps) are reliable; continue
   from them instead of starting over, and re-read files when you need exact contents.
+- A user message that starts with "[Pinned by the user]" holds pinned facts: they stay in every request verbatim;
+  follow them.
 
 Work in small verified steps: look before you change, run the relevant command after a change, and say plainly
 what you did and what is left when you finish.)PROMPT"_s;

@@ -151,8 +151,10 @@ qint64 CompactionPass::contentBytes(const ViewItem &item) const
 
 bool CompactionPass::offloadable(const ViewItem &item) const
 {
+    // A pinned message is never offloaded (docs/COMPACTION.md section 12).
     return item.kind == ViewItem::Kind::Original && item.isResult
-        && !OffloadStore::isPlaceholder(m_history[item.sourceIndex].content);
+        && !OffloadStore::isPlaceholder(m_history[item.sourceIndex].content)
+        && (m_overlays.pins.isEmpty() || !m_overlays.isPinnedMessage(item.sourceMessageId));
 }
 
 QString CompactionPass::toolNameFor(int index) const
@@ -304,14 +306,18 @@ QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QL
     made->clear();
     // Never grows past this: the pointers into it stay valid.
     made->reserve(std::count_if(begin, end, [](const ViewItem &item) { return item.kind != ViewItem::Kind::Original; }));
-    QList<const Message *> out(job.count());
-    const Message **to = out.data();
+    // A pinned message is not summarised: the pinned section keeps it verbatim (section 12).
+    const bool anyPins = !m_overlays.pins.isEmpty();
+    QList<const Message *> out;
+    out.reserve(job.count());
     for (auto item = begin; item != end; ++item) {
+        if (anyPins && item->kind == ViewItem::Kind::Original && m_overlays.isPinnedMessage(item->sourceMessageId))
+            continue;
         if (item->kind == ViewItem::Kind::Original) {
-            *to++ = &m_history[item->sourceIndex];
+            out.append(&m_history[item->sourceIndex]);
         } else {
             made->append(m_view.messageAt(int(item - items.cbegin()), m_history, m_overlays));
-            *to++ = &made->constLast();
+            out.append(&made->constLast());
         }
     }
     return out;
@@ -444,7 +450,8 @@ int CompactionPass::offloadAtToolTime(const QList<Message> &history, qsizetype f
         if (m.byteCount() <= policy.offloadAtToolTime)
             continue;
         const qint64 contentBytes = m.byteCount() - TokenEstimate::utf8Bytes(m.toolCallId);
-        if (contentBytes <= policy.offloadAtToolTime || overlays.offloads.contains(m.id))
+        if (contentBytes <= policy.offloadAtToolTime || overlays.offloads.contains(m.id)
+            || (!overlays.pins.isEmpty() && overlays.isPinnedMessage(m.id)))
             continue;
         const QString tool = toolNameOf(history, i);
         if (!OffloadStore::gate1Applies(tool, contentBytes, policy.offloadAtToolTime) || OffloadStore::isPlaceholder(m.content))

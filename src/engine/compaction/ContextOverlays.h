@@ -2,9 +2,12 @@
 
 #include "Checkpoint.h"
 #include "OffloadStore.h"
+#include "Pin.h"
 
 #include <QList>
 #include <QMap>
+
+#include <algorithm>
 
 namespace wl {
 
@@ -31,6 +34,16 @@ struct ContextOverlays
 {
     QList<Checkpoint> checkpoints;          // oldest first; the view uses the newest
     QMap<qint64, OffloadOverlay> offloads;  // by message id, in id order (a checkpoint lists the newest)
+    // The session's pins, oldest first (docs/COMPACTION.md section 12): the view shows them in their
+    // own section after the system prompt; a pinned message is never offloaded or summarised.
+    QList<Pin> pins;
+
+    // A whole-message pin holds message `id` (selections and notes do not protect their message).
+    bool isPinnedMessage(qint64 id) const
+    {
+        return std::any_of(pins.cbegin(), pins.cend(),
+                           [id](const Pin &p) { return p.kind == Pin::Kind::Message && p.messageId == id; });
+    }
 };
 
 } // namespace wl

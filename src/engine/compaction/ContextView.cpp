@@ -1,6 +1,7 @@
 #include "ContextView.h"
 
 #include "ContextOverlays.h"
+#include "PinnedSection.h"
 #include "TokenEstimate.h"
 #include "model/Message.h"
 
@@ -40,6 +41,15 @@ ContextView ContextView::build(const QString &systemPrompt, const QList<Message>
     system.kind = ViewItem::Kind::System;
     system.bytes = TokenEstimate::utf8Bytes(systemPrompt);
     v.m_bytes += v.m_pairs.pushMessage(v.m_items, system, nullptr);
+
+    if (!overlays.pins.isEmpty()) {
+        ViewItem pinned;
+        pinned.kind = ViewItem::Kind::Pinned;
+        v.m_pinnedText = PinnedSection::text(overlays.pins);
+        pinned.bytes = TokenEstimate::utf8Bytes(v.m_pinnedText);
+        v.m_hasPinned = true;
+        v.m_bytes += v.m_pairs.pushMessage(v.m_items, pinned, nullptr);
+    }
 
     qsizetype start = 0;
     if (!overlays.checkpoints.isEmpty()) {
@@ -115,7 +125,8 @@ void ContextView::pushHistory(const QList<Message> &history, qsizetype index, co
 
 bool ContextView::replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint, const QList<Message> &history)
 {
-    if (to < 2 || to >= m_items.size() || m_historyEnd > history.size())
+    const int body = bodyStart();
+    if (to < body + 1 || to >= m_items.size() || m_historyEnd > history.size())
         return false;
     const ViewItem &next = m_items.at(to);
     const qsizetype first = next.sourceIndex;
@@ -131,10 +142,10 @@ bool ContextView::replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint
             return false;
     }
     const ViewItem item = checkpointItem(checkpoint);
-    for (int i = 1; i < to; ++i)
+    for (int i = body; i < to; ++i)
         m_bytes -= m_items.at(i).bytes;
     m_bytes += item.bytes;
-    m_pairs.replaceRange(m_items, 1, to, item, qint32(first));
+    m_pairs.replaceRange(m_items, body, to, item, qint32(first));
     m_hasCheckpoint = true;
     m_coversUpTo = coversUpTo;
     m_checkpointText = checkpoint.text;
@@ -173,6 +184,11 @@ Message ContextView::messageAt(int index, const QList<Message> &history, const C
     }
     case ViewItem::Kind::Checkpoint: {
         Message m = Message::user(m_checkpointText);
+        m.cachedBytes = item.bytes;
+        return m;
+    }
+    case ViewItem::Kind::Pinned: {
+        Message m = Message::user(m_pinnedText);
         m.cachedBytes = item.bytes;
         return m;
     }
@@ -217,8 +233,8 @@ ContextView::Split ContextView::split(int tailMessages) const
 {
     Split s;
     const int n = int(m_items.size());
-    s.bodyStart = 1;
-    s.headStart = (n > 1 && m_items[1].kind == ViewItem::Kind::Checkpoint) ? 2 : 1;
+    s.bodyStart = bodyStart();
+    s.headStart = (n > s.bodyStart && m_items[s.bodyStart].kind == ViewItem::Kind::Checkpoint) ? s.bodyStart + 1 : s.bodyStart;
     int tail = std::max(s.bodyStart, n - std::max(1, tailMessages));
     while (tail > s.bodyStart && m_items[tail].isResult)
         --tail;

@@ -65,12 +65,19 @@ public:
     qsizetype historyEnd() const { return m_historyEnd; }
     qint64 checkpointCoversUpTo() const { return m_coversUpTo; }
     bool hasCheckpoint() const { return m_hasCheckpoint; }
+    // The pinned section (docs/COMPACTION.md section 12): item 1 when the overlays hold pins.
+    bool hasPinned() const { return m_hasPinned; }
+    qint64 pinnedBytes() const { return m_hasPinned ? m_items.at(1).bytes : 0; }
+    // The tokens of the view that pinned content takes: what a composition shows as "pinned".
+    qint64 pinnedTokens() const { return TokenEstimate::tokensForBytes(pinnedBytes()); }
+    // Where the body starts: after the system prompt and the pinned section.
+    int bodyStart() const { return m_hasPinned ? 2 : 1; }
     const QString &systemPrompt() const { return m_systemPrompt; }
     int stubCount() const;
     const PairRepair::Report &repairReport() const { return m_pairs.report(); }
 
     // Head and tail of the body (docs/COMPACTION.md section 4), as item indexes. The body starts at 1
-    // (after the system prompt); `headStart` skips a checkpoint at the front of the body
+    // (after the system prompt), or 2 after a pinned section; `headStart` skips a checkpoint at the front of the body
     // (it is never re-summarised); the tail never starts with a result.
     struct Split
     {
@@ -100,10 +107,12 @@ private:
     PairRepair m_pairs;
     QString m_systemPrompt;
     QString m_checkpointText;
+    QString m_pinnedText;
     qint64 m_bytes = 0;
     qint64 m_coversUpTo = 0;
     qsizetype m_historyEnd = 0;
     bool m_hasCheckpoint = false;
+    bool m_hasPinned = false;
 };
 
 } // namespace wl

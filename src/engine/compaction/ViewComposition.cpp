@@ -21,6 +21,7 @@ ViewComposition::Part ViewComposition::partOf(const ViewItem &item)
     case ViewItem::Kind::System: return Part::SystemPrompt;
     case ViewItem::Kind::Checkpoint: return Part::Checkpoint;
     case ViewItem::Kind::Placeholder: return Part::Offloaded;
+    case ViewItem::Kind::Pinned: return Part::Pinned;
     case ViewItem::Kind::Original:
     case ViewItem::Kind::Stub: return Part::History;
     }

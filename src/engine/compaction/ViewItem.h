@@ -13,6 +13,7 @@ struct ViewItem
         Original,    // a history message, verbatim
         Placeholder, // a history tool result shown as its offload placeholder
         Stub,        // an inserted "[tool result unavailable ...]" for call `callIndex` of the source message
+        Pinned,      // the pinned section (docs/COMPACTION.md section 12), right after the system prompt
     };
 
     Kind kind = Kind::Original;

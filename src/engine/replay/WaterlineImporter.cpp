@@ -52,7 +52,7 @@ public:
             return message(o, lineNumber);
         if (type == "request"_L1)
             return request(o, lineNumber);
-        if (type == "checkpoint"_L1 || type == "offload"_L1 || type == "record"_L1) {
+        if (type == "checkpoint"_L1 || type == "offload"_L1 || type == "record"_L1 || type == "pin"_L1) {
             m_context.ignoreRecord(type);
             return true;
         }

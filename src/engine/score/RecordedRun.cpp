@@ -109,7 +109,7 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
             qint64 bytes = 0;
             for (const ViewItem &item : view.items()) {
                 if (item.kind != ViewItem::Kind::System && item.kind != ViewItem::Kind::Checkpoint
-                    && item.sourceMessageId > coveredUpTo && item.sourceMessageId <= cp.coversUpToMessageId)
+                    && item.kind != ViewItem::Kind::Pinned && item.sourceMessageId > coveredUpTo && item.sourceMessageId <= cp.coversUpToMessageId)
                     bytes += item.bytes;
             }
             // Which checkpoints no LLM wrote: the replay input's rule (ReplayInput::noteRecords).

@@ -11,12 +11,14 @@ namespace wl {
 
 namespace {
 
-// The first body item (after the system prompt and the checkpoint): from there on, items are in
-// history order.
+// The first body item (after the system prompt, the pinned section and the checkpoint): from there
+// on, items are in history order.
 qsizetype bodyStartOf(const QList<ViewItem> &items)
 {
     qsizetype i = 0;
-    while (i < items.size() && (items[i].kind == ViewItem::Kind::System || items[i].kind == ViewItem::Kind::Checkpoint))
+    while (i < items.size()
+           && (items[i].kind == ViewItem::Kind::System || items[i].kind == ViewItem::Kind::Checkpoint
+               || items[i].kind == ViewItem::Kind::Pinned))
         ++i;
     return i;
 }
@@ -177,8 +179,8 @@ void RunScorer::observe(const Simulator::Step &step)
         // (uncached) and wrote the checkpoint.
         TokenCost call;
         call.input = step.summaryReadTokens;
-        if (bodyStart > 1 && items[1].kind == ViewItem::Kind::Checkpoint)
-            call.output = TokenEstimate::tokensForBytes(items[1].bytes);
+        if (bodyStart > 1 && items[bodyStart - 1].kind == ViewItem::Kind::Checkpoint)
+            call.output = TokenEstimate::tokensForBytes(items[bodyStart - 1].bytes);
         m_score.summaries += call;
         m_score.cost += call;
         ++m_score.summaryCalls;

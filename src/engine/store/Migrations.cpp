@@ -227,6 +227,27 @@ const QStringList &schemaV7()
     return statements;
 }
 
+// v8: pinned facts (docs/COMPACTION.md section 12): a whole message, a selection in one (its text
+// copied) or a free-text note, made by the user or proposed by the model and approved. Every view
+// shows them after the system prompt; nothing compaction does removes them.
+const QStringList &schemaV8()
+{
+    static const QStringList statements{
+        uR"(CREATE TABLE pins (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('message', 'selection', 'note')),
+            source TEXT NOT NULL CHECK (source IN ('user', 'model')),
+            message_id INTEGER,
+            text TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            created_at INTEGER NOT NULL
+        ))"_s,
+        u"CREATE INDEX pins_by_session ON pins (session_id, id)"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -241,6 +262,7 @@ constexpr Step kSteps[] = {
     {5, &schemaV5},
     {6, &schemaV6},
     {7, &schemaV7},
+    {8, &schemaV8},
 };
 
 } // namespace

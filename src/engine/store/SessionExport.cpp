@@ -290,13 +290,26 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
         put(QJsonObject{{u"type"_s, u"record"_s}, {u"record"_s, copy.toJson()}});
     }
 
+    for (const Pin &pin : doc.pins) {
+        put(QJsonObject{
+            {u"type"_s, u"pin"_s},
+            {u"kind"_s, Pin::kindName(pin.kind)},
+            {u"source"_s, Pin::sourceName(pin.source)},
+            {u"message"_s, pin.kind == Pin::Kind::Note ? QJsonValue(QJsonValue::Null) : mappedOrNull(seqOf, pin.messageId)},
+            {u"text"_s, pin.text},
+            {u"reason"_s, pin.reason},
+            {u"created_at"_s, timeValue(pin.createdAt)},
+        });
+    }
+
     put(QJsonObject{
         {u"type"_s, u"end"_s},
         {u"counts"_s, QJsonObject{{u"messages"_s, doc.messages.size()},
                                   {u"checkpoints"_s, doc.checkpoints.size()},
                                   {u"offloads"_s, doc.offloads.size()},
                                   {u"requests"_s, doc.requests.size()},
-                                  {u"records"_s, doc.records.size()}}},
+                                  {u"records"_s, doc.records.size()},
+                                  {u"pins"_s, doc.pins.size()}}},
     });
 
     if (!file.commit()) {
@@ -511,6 +524,26 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
                     entry.messageId = 0;
             }
             doc.records.append(record);
+        } else if (type == u"pin") {
+            Pin pin;
+            QString kind, source;
+            std::optional<qint64> seq;
+            if (!in.string(o, u"kind", &kind) || !in.string(o, u"source", &source)
+                || !in.optionalInteger(o, u"message", &seq, 0, maxPosition) || !in.string(o, u"text", &pin.text)
+                || !in.string(o, u"reason", &pin.reason, false) || !in.time(o, u"created_at", &pin.createdAt))
+                return failed(in.problem);
+            if (!Pin::kindFromName(kind, &pin.kind) || !Pin::sourceFromName(source, &pin.source))
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: a pin of unknown kind \"%2\" or source \"%3\"")
+                                  .arg(in.lineNumber).arg(kind, source));
+            if (pin.kind != Pin::Kind::Note) {
+                if (!seq || *seq >= messageCount)
+                    return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the pin names a message that is not in the file").arg(in.lineNumber));
+                pin.messageId = *seq + 1;
+            }
+            if (pin.text.trimmed().isEmpty())
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the pin has no text").arg(in.lineNumber));
+            pin.id = doc.pins.size() + 1;
+            doc.pins.append(pin);
         } else if (type == u"end") {
             if (!in.object(o, u"counts", &endCounts))
                 return failed(in.problem);
@@ -519,6 +552,9 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
                 if (!in.integer(endCounts, name, &count, 0, maxPosition, u"counts"))
                     return failed(in.problem);
             }
+            qint64 pinCount = 0;
+            if (endCounts.contains(u"pins") && !in.integer(endCounts, u"pins", &pinCount, 0, maxPosition, u"counts"))
+                return failed(in.problem);
             sawEnd = true;
         } else if (type == u"header") {
             return failed(QCoreApplication::translate("wl::SessionExport", "line %1: a second header").arg(in.lineNumber));
@@ -535,8 +571,11 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
         return failed(QCoreApplication::translate("wl::SessionExport", "the file ends early (no end line): it was cut off"));
     const std::pair<QStringView, qsizetype> counts[] = {
         {u"messages", messageCount}, {u"checkpoints", doc.checkpoints.size()},
-        {u"offloads", doc.offloads.size()}, {u"requests", doc.requests.size()}, {u"records", doc.records.size()}};
+        {u"offloads", doc.offloads.size()}, {u"requests", doc.requests.size()}, {u"records", doc.records.size()},
+        {u"pins", doc.pins.size()}};
     for (const auto &[name, have] : counts) {
+        if (name == u"pins" && !endCounts.contains(name) && have == 0)
+            continue; // written before schema 8
         const qint64 expected = endCounts.value(name).toInteger();
         if (expected != have)
             return failed(QCoreApplication::translate("wl::SessionExport", "the end line announces %1 %2 but the file holds %3").arg(expected).arg(name).arg(have));

@@ -29,6 +29,7 @@ struct SessionDocument
     QList<Checkpoint> checkpoints;    // oldest first
     QList<OffloadOverlay> offloads;
     QList<CompactionRecord> records;
+    QList<Pin> pins;                  // oldest first (schema 8)
     // Set by SessionExport::read when the messages went to Streaming::message instead of
     // `messages`: how many there were, and the request each came from (message id -> request id).
     qsizetype streamedMessages = 0;
@@ -43,9 +44,12 @@ struct SessionDocument
 //   request*    {"index", "view": {"checkpoint", "messages"}, "estimate_tokens", "tool_schema_tokens", "tool_schema_bytes",
 //                "usage": {"input", "output", "cache_read", "cache_write"}, "tier", "model", "started_at", "finished_at", "error"}
 //   record*     {"record": <CompactionRecord JSON>}
-//   end         {"counts": {"messages", "checkpoints", "offloads", "requests", "records"}}
+//   pin*        {"kind": "message"|"selection"|"note", "source": "user"|"model", "message": seq|null, "text",
+//                "reason", "created_at"}
+//   end         {"counts": {"messages", "checkpoints", "offloads", "requests", "records", "pins"}}
 // The header's session has "tool_schemas" (an array) and a request "tool_schema_bytes" (a number
-// or null) since schema 5; files without them read as "not recorded".
+// or null) since schema 5; files without them read as "not recorded". Pin lines and the "pins"
+// count exist since schema 8; a file without them has no pins.
 // Inside the file a message is named by its "seq" (0-based position), a request by its "index", a
 // checkpoint by its "ordinal", so a file does not depend on the database it came from. The end
 // line makes a cut-off file detectable. API keys are never written (profiles pass SecretFilter).

@@ -13,6 +13,7 @@
 #include "model/Utf8.h"
 #include "SqlTransaction.h"
 #include "compaction/OffloadStore.h"
+#include "compaction/PinnedSection.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -923,7 +924,116 @@ ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
                },
                QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the offloads of session %1: %2"), sessionId, error,
                sessionId);
+    out.pins = pins(sessionId, error);
     return out;
+}
+
+namespace {
+const QString kPinColumns = u"id, kind, source, message_id, text, reason, created_at"_s;
+
+Pin readPin(const SqlQuery &q)
+{
+    Pin p;
+    p.id = q.int64(0);
+    Pin::kindFromName(q.text(1), &p.kind);
+    Pin::sourceFromName(q.text(2), &p.source);
+    p.messageId = q.value(3).isNull() ? 0 : q.int64(3);
+    p.text = q.text(4);
+    p.reason = q.text(5);
+    p.createdAt = fromMs(q.value(6));
+    return p;
+}
+} // namespace
+
+QList<Pin> SessionStore::pins(const QString &sessionId, QString *error)
+{
+    QList<Pin> out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    selectRows(*c, u"SELECT "_s + kPinColumns + u" FROM pins WHERE session_id = ? ORDER BY id"_s,
+               [&out](const SqlQuery &q) { out.append(readPin(q)); },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the pins of session %1: %2"), sessionId, error, sessionId);
+    return out;
+}
+
+std::optional<Pin> SessionStore::addPin(const QString &sessionId, const Pin &pin, qint64 budgetTokens, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    SqlTransaction transaction(*c);
+    if (!transaction.isActive()) {
+        setError(error, transaction.error());
+        return std::nullopt;
+    }
+    Pin stored = pin;
+    stored.id = 0;
+    if (pin.kind == Pin::Kind::Note) {
+        stored.messageId = 0;
+        if (pin.text.trimmed().isEmpty()) {
+            setError(error, QCoreApplication::translate("wl::SessionStore", "Not pinned: the note is empty."));
+            return std::nullopt;
+        }
+    } else {
+        std::optional<Message> found;
+        if (!selectRows(*c, u"SELECT "_s + kMessageColumns + u" FROM messages WHERE id = ? AND session_id = ?"_s,
+                        [&found](const SqlQuery &q) { found = readMessage(q); },
+                        QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read message %1: %2"), QString::number(pin.messageId),
+                        error, pin.messageId, sessionId))
+            return std::nullopt;
+        if (!found) {
+            setError(error, QCoreApplication::translate("wl::SessionStore", "Not pinned: session %1 has no message %2.")
+                                .arg(sessionId).arg(pin.messageId));
+            return std::nullopt;
+        }
+        const QString whole = Pin::textOf(*found);
+        if (pin.kind == Pin::Kind::Message) {
+            stored.text = whole;
+        } else if (pin.text.trimmed().isEmpty() || !whole.contains(pin.text)) {
+            setError(error, QCoreApplication::translate("wl::SessionStore", "Not pinned: the selection is not part of message %1.")
+                                .arg(pin.messageId));
+            return std::nullopt;
+        }
+    }
+    QList<Pin> all = pins(sessionId, error);
+    all.append(stored);
+    if (const QString refused = PinnedSection::refusal(all, budgetTokens); !refused.isEmpty()) {
+        setError(error, refused);
+        return std::nullopt;
+    }
+    if (!stored.createdAt.isValid())
+        stored.createdAt = QDateTime::currentDateTimeUtc();
+    SqlQuery q(*c, u"INSERT INTO pins (session_id, kind, source, message_id, text, reason, created_at) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(Pin::kindName(stored.kind)).bind(Pin::sourceName(stored.source));
+    if (stored.messageId > 0)
+        q.bind(stored.messageId);
+    else
+        q.bindNull();
+    q.bind(stored.text).bind(stored.reason).bind(toMs(stored.createdAt));
+    if (!q.exec()) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot pin in session %1: %2").arg(sessionId, q.error()));
+        return std::nullopt;
+    }
+    stored.id = q.lastInsertId();
+    if (!transaction.commit(error))
+        return std::nullopt;
+    return stored;
+}
+
+bool SessionStore::removePin(qint64 pinId, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return false;
+    SqlQuery q(*c, u"DELETE FROM pins WHERE id = ?"_s);
+    q.bind(pinId);
+    if (!q.exec())
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot unpin %1: %2").arg(pinId).arg(q.error()));
+    if (q.rowsAffected() != 1)
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "there is no pin %1").arg(pinId));
+    return true;
 }
 
 bool SessionStore::removeCheckpoint(qint64 checkpointId, QString *error)
@@ -1148,6 +1258,7 @@ bool SessionStore::exportSession(const QString &sessionId, const QString &path, 
     doc.offloads = overlays.offloads.values();
     std::sort(doc.offloads.begin(), doc.offloads.end(),
               [](const OffloadOverlay &a, const OffloadOverlay &b) { return a.id < b.id; });
+    doc.pins = overlays.pins;
     return SessionExport::write(doc, path, error);
 }
 
@@ -1299,6 +1410,19 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
         if (!row)
             return failAfterStart(why);
         checkpointIds.insert(cp.id, *row);
+    }
+    for (const Pin &pin : doc->pins) {
+        // Kept as the file has them: the budget is the importing user's to apply when they pin more.
+        SqlQuery q(*c, u"INSERT INTO pins (session_id, kind, source, message_id, text, reason, created_at) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?)"_s);
+        q.bind(id).bind(Pin::kindName(pin.kind)).bind(Pin::sourceName(pin.source));
+        if (pin.kind != Pin::Kind::Note)
+            q.bind(messageIds.value(pin.messageId));
+        else
+            q.bindNull();
+        q.bind(pin.text).bind(pin.reason).bind(pin.createdAt.isValid() ? toMs(pin.createdAt) : now);
+        if (!q.exec())
+            return failAfterStart(q.error());
     }
     QHash<qint64, qint64> requestIds;
     for (const RequestRecord &r : doc->requests) {

@@ -95,6 +95,15 @@ public:
     // record id) go, in one transaction, so the view before that compaction comes back. Offloads
     // of other compactions and of tool time (gate 1) stay.
     bool removeCheckpoint(qint64 checkpointId, QString *error = nullptr);
+    // Pins (docs/COMPACTION.md section 12; overlays() carries them too) ------------------------
+    QList<Pin> pins(const QString &sessionId, QString *error = nullptr);
+    // Adds `pin` to the session in one transaction, refused (with PinnedSection::refusal's words)
+    // when the session's pins with it would take more than `budgetTokens` (PinBudget). A message
+    // pin takes its text from the stored message; a selection must be a part of its message's text;
+    // a note must not be blank. Returns the pin as stored (id, text, time).
+    std::optional<Pin> addPin(const QString &sessionId, const Pin &pin, qint64 budgetTokens, QString *error = nullptr);
+    // Unpin: one call, one row.
+    bool removePin(qint64 pinId, QString *error = nullptr);
     QList<RequestRecord> requests(const QString &sessionId, QString *error = nullptr);
     QList<CompactionRecord> records(const QString &sessionId, QString *error = nullptr);
     QList<AnchorHistoryEntry> anchorHistory(const QString &sessionId, QString *error = nullptr);

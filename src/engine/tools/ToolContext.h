@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 namespace wl {
 
 class Workspace;
@@ -18,6 +20,9 @@ struct ToolContext
     SandboxPolicy sandbox;           // how commands run (the bash tool)
     QStringList privatePaths;        // Waterline's files a command must not see wherever they are
                                      // (the session database, the audit file)
+    // pin_fact: pins `text` in the session (the agent's store); returns why it could not, empty when
+    // pinned. Unset where nothing can be pinned (the tool then says so).
+    std::function<QString(const QString &text, const QString &reason)> pinFact;
 };
 
 } // namespace wl

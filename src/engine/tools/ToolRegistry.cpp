@@ -5,6 +5,7 @@
 #include "tools/EditFileTool.h"
 #include "tools/GlobTool.h"
 #include "tools/GrepTool.h"
+#include "tools/PinFactTool.h"
 #include "tools/ReadFileTool.h"
 #include "tools/ToolArguments.h"
 #include "tools/ToolRun.h"
@@ -26,6 +27,7 @@ std::unique_ptr<ToolRegistry> ToolRegistry::createDefault()
     registry->add(std::make_unique<BashTool>());
     registry->add(std::make_unique<GlobTool>());
     registry->add(std::make_unique<GrepTool>());
+    registry->add(std::make_unique<PinFactTool>());
     return registry;
 }
 

@@ -222,6 +222,7 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
             in.tools.append(*spec);
     }
     in.recordedCheckpoints = overlays.checkpoints;
+    in.pins = overlays.pins;
     in.model = info.providerProfile.value(u"model").toString();
     in.profileWindow = std::max<qint64>(0, info.providerProfile.value(u"contextWindow").toInteger(0));
     if (source) {
@@ -278,6 +279,7 @@ Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, con
     input.requestSchemaBytes = requestSchemaBytes;
     input.overheadTokens = overheadTokens;
     input.recordedCheckpoints = recordedCheckpoints;
+    input.pins = pins;
     input.unbilledRecordIds = unbilledRecordIds;
     input.summaryModel = summaryModel;
     input.recordedSummaryTokens = recordedSummaryTokens;

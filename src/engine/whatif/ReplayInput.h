@@ -36,6 +36,7 @@ struct SessionSource;
 //   - the tool schemas offered with each request: the bytes the agent recorded per request,
 //     else the session's schemas (stored by the agent, or the importer's);
 //   - the session's own checkpoints, reused where a replayed compaction covers the same range;
+//   - the session's pins, kept in every replayed view;
 //   - for an imported transcript that did not store its system prompt or its tool schemas, the
 //     fixed overhead of every request estimated from the provider-reported input tokens.
 struct ReplayInput
@@ -50,6 +51,9 @@ struct ReplayInput
     QList<qint64> requestSchemaBytes;  // per request: schema bytes it was sent with, -1 unknown
     QList<ToolSpec> tools;             // the schemas offered to the model, when the session says
     QList<Checkpoint> recordedCheckpoints; // the session's own checkpoints, oldest first
+    // The session's pins as they are now (docs/COMPACTION.md section 12): a replay shows them in
+    // every request, as if they had been pinned from the start.
+    QList<Pin> pins;
     // Records whose checkpoint no LLM wrote (Waterline's extractive summariser): reusing one is no
     // call a provider bills. An import's own compactions are all an LLM's.
     QSet<QString> unbilledRecordIds;

@@ -41,6 +41,23 @@ QList<Message> withUsableIds(const QList<Message> &history)
     return copy;
 }
 
+// The pins with their message ids in the replay's history (withUsableIds may have renumbered it);
+// a pin of a message the history does not hold keeps its text but protects nothing.
+QList<Pin> pinsFor(const QList<Pin> &pins, const QList<Message> &original, const QList<Message> &usable)
+{
+    if (pins.isEmpty() || original.constData() == usable.constData())
+        return pins;
+    QHash<qint64, qint64> renumbered;
+    for (qsizetype i = 0; i < original.size() && i < usable.size(); ++i)
+        renumbered.insert(original[i].id, usable[i].id);
+    QList<Pin> out = pins;
+    for (Pin &pin : out) {
+        if (pin.kind != Pin::Kind::Note)
+            pin.messageId = renumbered.value(pin.messageId, 0);
+    }
+    return out;
+}
+
 QString fixedSizeText(qint64 tokens)
 {
     const QString marker = u"[Context Compaction]\n"_s;
@@ -111,6 +128,8 @@ SimulationResult Simulator::simulate(const Input &input)
     };
 
     ContextOverlays overlays;
+    overlays.pins = pinsFor(input.pins, input.history, history);
+    result.m_pins = overlays.pins;
     ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
     const bool validPolicy = policy.isValid();
     result.rows.reserve(input.requests.size());
@@ -219,6 +238,7 @@ ContextOverlays SimulationResult::overlaysAt(int row, bool allTexts) const
     if (row < 0 || row >= m_marks.size())
         return o;
     const Mark &mark = m_marks[row];
+    o.pins = m_pins;
     o.checkpoints = m_checkpoints.mid(0, mark.checkpoints);
     for (qsizetype i = 0; i < mark.offloads; ++i)
         o.offloads.insert(m_offloads[i].messageId, m_offloads[i]);

@@ -91,6 +91,7 @@ private:
     QList<Message> m_history;
     QList<Checkpoint> m_checkpoints;   // in the order they were made
     QList<OffloadOverlay> m_offloads;  // in the order they were made
+    QList<Pin> m_pins;                 // every row's (the replay's history ids)
     struct Mark { qsizetype historyEnd; qsizetype checkpoints; qsizetype offloads; };
     QList<Mark> m_marks;               // per row
 };
@@ -131,6 +132,9 @@ public:
         // one of them covers (same first and last message id) uses it as it was (text, anchors),
         // so a replay under the recorded policy gives the recorded views.
         QList<Checkpoint> recordedCheckpoints;
+        // The pins every replayed view keeps after its system prompt (docs/COMPACTION.md section 12):
+        // pinned messages are never offloaded or summarised in the replay either.
+        QList<Pin> pins;
         QSet<QString> unbilledRecordIds; // of those, the ones no LLM wrote (ReplayInput::unbilledRecordIds)
         SummaryModel summaryModel;
         QList<qint64> recordedSummaryTokens; // for the FixedSize default

@@ -61,6 +61,7 @@ static QString kindLabel(ViewItem::Kind kind)
     case ViewItem::Kind::Original: return ContextViewModel::tr("verbatim");
     case ViewItem::Kind::Placeholder: return ContextViewModel::tr("offload placeholder");
     case ViewItem::Kind::Stub: return ContextViewModel::tr("stub (result compacted away)");
+    case ViewItem::Kind::Pinned: return ContextViewModel::tr("pinned");
     }
     return {};
 }
@@ -89,6 +90,7 @@ QVariant ContextViewModel::data(const QModelIndex &index, int role) const
         case ViewItem::Kind::Checkpoint: return QBrush(QColor(0x31, 0x82, 0xce, 55));
         case ViewItem::Kind::Placeholder: return QBrush(QColor(0xd6, 0x9e, 0x2e, 55));
         case ViewItem::Kind::Stub: return QBrush(QColor(0xe5, 0x3e, 0x3e, 45));
+        case ViewItem::Kind::Pinned: return QBrush(QColor(0x38, 0xa1, 0x69, 55));
         default: return {};
         }
     case Qt::ToolTipRole:

@@ -222,6 +222,9 @@ QVariant ConversationModel::data(const QModelIndex &index, int role) const
     case OffloadedRole: return item.offloaded;
     case RedactedRole: return item.redacted;
     case ResultMessageIdRole: return item.resultMessageId;
+    case PinnedRole:
+        return m_pinnedMessages.contains(item.messageId)
+            || (item.resultMessageId != 0 && m_pinnedMessages.contains(item.resultMessageId));
     case ExpandedRole: return item.expanded;
     case StartedAtRole: return item.startedAt;
     case RecordIdRole: return item.marker.recordId;
@@ -269,7 +272,7 @@ QHash<int, QByteArray> ConversationModel::roleNames() const
                   {TimestampRole, "timestamp"}, {StreamingRole, "streaming"}, {CallIdRole, "callId"},
                   {ToolNameRole, "toolName"}, {ToolArgumentsRole, "toolArguments"}, {ToolStatusRole, "toolStatus"},
                   {ToolDurationRole, "toolDuration"}, {ToolResultLengthRole, "toolResultLength"},
-                  {ToolResultTruncatedRole, "toolResultTruncated"}, {OffloadedRole, "offloaded"},
+                  {ToolResultTruncatedRole, "toolResultTruncated"}, {OffloadedRole, "offloaded"}, {PinnedRole, "pinned"},
                   {ExpandedRole, "expanded"}, {RecordIdRole, "recordId"}, {TierRole, "tier"},
                   {TokensBeforeRole, "tokensBefore"}, {TokensAfterRole, "tokensAfter"},
                   {AnchorsChangedRole, "anchorsChanged"}, {OffloadCountRole, "offloadCount"},
@@ -462,6 +465,15 @@ void ConversationModel::setOffloadedResults(const QSet<qint64> &messageIds)
             emitRowChanged(row, {OffloadedRole});
         }
     }
+}
+
+void ConversationModel::setPinnedMessages(const QSet<qint64> &messageIds)
+{
+    if (messageIds == m_pinnedMessages)
+        return;
+    m_pinnedMessages = messageIds;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0), index(rowCount() - 1), {PinnedRole});
 }
 
 void ConversationModel::emitRowChanged(int row, const QList<int> &roles)

@@ -42,6 +42,7 @@ struct Message;
 //   OffloadedRole         bool     the result is an offload placeholder ("[offloaded: ...") or said so
 //   RedactedRole          int      secrets removed from the result before it was stored ("[redacted: ...]")
 //   ResultMessageIdRole   qint64   wl::Message::id of the stored result (0 while unknown)
+//   PinnedRole            bool     the row's message (a card: its result) is pinned whole (setPinnedMessages)
 //   StartedAtRole         QDateTime when setToolRunning() was called (invalid otherwise)
 //   ExpandedRole          bool     card shows arguments and result (settable with setData)
 // Compaction:
@@ -101,6 +102,7 @@ public:
         SkippableRole,
         RedactedRole,
         ResultMessageIdRole,
+        PinnedRole,
     };
     Q_ENUM(Role)
 
@@ -131,6 +133,8 @@ public:
     // text, so only this says which cards show the "offloaded" badge. Cards whose stored result is
     // known follow the set (now and when added later); the others keep what the live agent said.
     void setOffloadedResults(const QSet<qint64> &messageIds);
+    // The messages pinned whole (docs/COMPACTION.md section 12): their rows say so (PinnedRole).
+    void setPinnedMessages(const QSet<qint64> &messageIds);
 
     // Streaming: one assistant row that grows; appendStreamText() changes that row only.
     // Returns the row. A stream already open is finished with the text it has.
@@ -193,6 +197,7 @@ private:
     QHash<QString, int> m_callRows;       // call id -> row
     QHash<QString, int> m_approvalRows;   // approval id -> row
     QHash<QString, int> m_errorRows;      // error id -> row
+    QSet<qint64> m_pinnedMessages;
     QSet<qint64> m_offloadedResults;      // result message ids compaction offloaded
     int m_streamRow = -1;
     quint64 m_nextItemId = 1;

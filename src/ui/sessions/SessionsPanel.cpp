@@ -86,6 +86,8 @@ SessionsPanel::SessionsPanel(SessionLifecycle *sessions, QWidget *parent)
         case SessionLifecycle::Write::Delete: title = tr("Could not delete the session"); break;
         case SessionLifecycle::Write::Continue: title = tr("Could not continue the session"); break;
         case SessionLifecycle::Write::Policy: return; // the window says it
+        case SessionLifecycle::Write::Pin:
+        case SessionLifecycle::Write::Unpin: return; // the pins binding says it
         }
         QMessageBox::warning(this, title, error);
     });

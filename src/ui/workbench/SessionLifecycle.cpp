@@ -9,6 +9,7 @@
 #include "BackgroundRunner.h"
 #include "compaction/CompactionPolicy.h"
 #include "replay/SessionImporter.h"
+#include "store/PinBudget.h"
 
 #include <QJsonObject>
 #include <QSettings>
@@ -352,6 +353,27 @@ void SessionLifecycle::applyPolicy(const CompactionPolicy &policy)
     write(Write::Policy, id, [id, json](SessionStore &store, QString &error) {
         return store.setSessionPolicy(id, json, &error);
     }, applied);
+}
+
+void SessionLifecycle::pin(const Pin &pin)
+{
+    const QString id = m_session->info.id;
+    if (id.isEmpty())
+        return;
+    write(Write::Pin, id, [id, pin](SessionStore &store, QString &error) {
+        const std::optional<SessionInfo> info = store.session(id, &error);
+        return info && store.addPin(id, pin, PinBudget::forSession(*info), &error).has_value();
+    }, [this] { scheduleRefresh(); });
+}
+
+void SessionLifecycle::unpin(qint64 pinId)
+{
+    const QString id = m_session->info.id;
+    if (id.isEmpty())
+        return;
+    write(Write::Unpin, id, [pinId](SessionStore &store, QString &error) {
+        return store.removePin(pinId, &error);
+    }, [this] { scheduleRefresh(); });
 }
 
 bool SessionLifecycle::isWriting() const

@@ -75,9 +75,14 @@ public:
     void continueSession(const QString &id, const SessionStore::Continuation &choice);
     // Stores `policy` as the shown session's own (the agent and later opens use it).
     void applyPolicy(const CompactionPolicy &policy);
+    // Pins of the shown session (docs/COMPACTION.md section 12): stored within the session's pin
+    // budget (PinBudget; a refusal says by how much through writeFailed), then the session is
+    // shown again with them (refreshed()). Unpin is one write.
+    void pin(const Pin &pin);
+    void unpin(qint64 pinId);
     bool isWriting() const;
 
-    enum class Write { Create, Rename, Delete, Continue, Policy };
+    enum class Write { Create, Rename, Delete, Continue, Policy, Pin, Unpin };
     Q_ENUM(Write)
 
 Q_SIGNALS:

@@ -160,11 +160,11 @@ void TestAgentRun::answerIsStoredWithItsRequest()
     QVERIFY(r.error.isEmpty());
     QVERIFY(r.startedAt.isValid() && r.finishedAt >= r.startedAt);
 
-    // The request: the session's system prompt first, the six tools.
+    // The request: the session's system prompt first, the seven tools (pin_fact the newest).
     const RecordedRequest sent = h.server.requests().first();
     QCOMPARE(sent.systemPrompt(), SystemPrompt::defaultText());
     QCOMPARE(h.store.session(h.sessionId)->systemPrompt, SystemPrompt::defaultText());
-    QCOMPARE(sent.json().value(u"tools").toArray().size(), 6);
+    QCOMPARE(sent.json().value(u"tools").toArray().size(), 7);
     QCOMPARE(sent.lastUserText(), u"hi"_s);
     QVERIFY(viewProblem(sent.json()).isEmpty());
 }

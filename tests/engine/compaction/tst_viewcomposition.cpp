@@ -45,7 +45,7 @@ private Q_SLOTS:
     void noWindowMeansNoFreeSpace();
     void schemasNotCountedAreNotShown();
     void overheadCountsAsSystemPrompt();
-    void pinnedIsZeroUntilViewsHavePins();
+    void onlyThePinnedSectionIsPinned();
 };
 
 void TestViewComposition::eachPartOfAHandMadeView()
@@ -178,8 +178,11 @@ void TestViewComposition::overheadCountsAsSystemPrompt()
     QCOMPARE(c.used(), estimate.totalTokens());
 }
 
-void TestViewComposition::pinnedIsZeroUntilViewsHavePins()
+void TestViewComposition::onlyThePinnedSectionIsPinned()
 {
+    ViewItem pinned;
+    pinned.kind = ViewItem::Kind::Pinned;
+    QCOMPARE(ViewComposition::partOf(pinned), Part::Pinned);
     for (ViewItem::Kind kind : {ViewItem::Kind::System, ViewItem::Kind::Checkpoint, ViewItem::Kind::Original,
                                 ViewItem::Kind::Placeholder, ViewItem::Kind::Stub}) {
         ViewItem item;

@@ -74,7 +74,8 @@ void TestToolRegistry::init()
 
 void TestToolRegistry::defaultToolsAndSpecs()
 {
-    const QStringList expected{u"read_file"_s, u"write_file"_s, u"edit_file"_s, u"bash"_s, u"glob"_s, u"grep"_s};
+    const QStringList expected{u"read_file"_s, u"write_file"_s, u"edit_file"_s, u"bash"_s, u"glob"_s, u"grep"_s,
+                               u"pin_fact"_s};
     QCOMPARE(m_registry->names(), expected);
     const QList<ToolSpec> specs = m_registry->specs();
     QCOMPARE(specs.size(), expected.size());
@@ -112,7 +113,7 @@ void TestToolRegistry::unknownTool()
     const ToolResult result = test::runCall(*m_registry, m_context, u"delete_everything"_s, u"{}"_s);
     QVERIFY(result.isError);
     QCOMPARE(result.content, u"unknown tool 'delete_everything'; the available tools are: read_file, write_file, "
-                             "edit_file, bash, glob, grep"_s);
+                             "edit_file, bash, glob, grep, pin_fact"_s);
 }
 
 void TestToolRegistry::invalidArguments_data()
@@ -164,7 +165,7 @@ void TestToolRegistry::approvalRequestForBadCall()
 void TestToolRegistry::addReplacesByName()
 {
     m_registry->add(std::make_unique<EchoTool>(u"first"_s));
-    QCOMPARE(m_registry->names().size(), 6);
+    QCOMPARE(m_registry->names().size(), 7); // the six file and shell tools and pin_fact
     QCOMPARE(test::runCall(*m_registry, m_context, u"read_file"_s, u"{}"_s).content, u"first"_s);
     m_registry->add(std::make_unique<EchoTool>(u"second"_s));
     QCOMPARE(test::runCall(*m_registry, m_context, u"read_file"_s, u"{}"_s).content, u"second"_s);

@@ -116,6 +116,8 @@ void MessageRow::paint(const RowPaintContext &c, const RowLayout &layout) const
     QString title = roleTitle(kind, body);
     if (c.index.data(ConversationModel::StreamingRole).toBool())
         title = ConversationDelegate::tr("%1 · writing…").arg(title);
+    if (c.index.data(ConversationModel::PinnedRole).toBool())
+        title = ConversationDelegate::tr("%1 · pinned").arg(title);
     painter->drawText(l.header, Qt::AlignLeft | Qt::AlignVCenter, title);
     const QDateTime when = c.index.data(ConversationModel::TimestampRole).toDateTime();
     if (when.isValid())
