@@ -192,6 +192,7 @@ void MainWindow::connectSessions()
     connect(m_sessions, &SessionLifecycle::policyApplied, this, [this](const CompactionPolicy &policy) {
         m_thresholdsPanel->setSessionPolicy(policy);
         m_agent->setSessionPolicy(policy);
+        m_compactionsPanel->setReviewSummaries(policy.reviewSummaries);
         statusBar()->showMessage(tr("The session now compacts with the new policy."), 4000);
         Q_EMIT policyApplied(policy);
     });
@@ -201,6 +202,7 @@ void MainWindow::connectSessions()
             return; // the Sessions dock says it
         QMessageBox::warning(this, tr("Could not apply the policy"), error);
         m_thresholdsPanel->setSessionPolicy(session().policy);
+        m_compactionsPanel->setReviewSummaries(session().policy.reviewSummaries);
     });
 }
 
@@ -506,6 +508,19 @@ void MainWindow::createDocks()
     });
     // The session's live policy: stored (off the GUI thread), so the agent and later opens use it.
     connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, m_sessions, &SessionLifecycle::applyPolicy);
+    // Review of summaries (issue #22 items 7, 8): a setting of the session's policy, toggled in the
+    // Compactions dock; a past checkpoint is edited there as a new version.
+    connect(m_compactionsPanel, &CompactionsPanel::reviewSummariesToggled, this, [this](bool on) {
+        CompactionPolicy policy = session().policy;
+        policy.reviewSummaries = on;
+        m_sessions->applyPolicy(policy);
+    });
+    connect(m_compactionsPanel, &CompactionsPanel::editCheckpointRequested, this, [this](const Checkpoint &checkpoint) {
+        if (!m_agent->editCheckpoint(checkpoint))
+            statusBar()->showMessage(tr("A checkpoint can be edited in a session the agent has open and is idle in."), 6000);
+    });
+    connect(m_compactionsPanel, &CompactionsPanel::undoCheckpointEditRequested, m_agent,
+            &AgentController::undoCheckpointRevision);
 }
 
 void MainWindow::linkSelection()
@@ -666,6 +681,7 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_anchorModel->setSnapshots(session.anchorSnapshots());
     m_compactionModel->setRecords(session.records);
     m_compactionsPanel->setCheckpoints(session.overlays.checkpoints);
+    m_compactionsPanel->setReviewSummaries(session.policy.reviewSummaries);
     m_conversationModel->setOffloadedResults(session.offloadedMessageIds());
     const QList<OffloadRow> offloadRows = session.offloadRows();
     m_offloadsPanel->setRows(offloadRows);

@@ -5,6 +5,7 @@
 #include "Paths.h"
 #include "SystemPrompt.h"
 #include "compaction/AuditLog.h"
+#include "compaction/CompactionPass.h"
 #include "compaction/OffloadStore.h"
 #include "compaction/Preflight.h"
 #include "compaction/TokenEstimate.h"
@@ -501,6 +502,16 @@ bool AgentRun::undoLastCompaction()
         qCWarning(lcAgent).noquote() << m_lastError;
         return false;
     }
+    if (!reloadOverlays())
+        return false;
+    m_lastStateKey.clear();
+    Q_EMIT compactionUndone(id);
+    return true;
+}
+
+bool AgentRun::reloadOverlays()
+{
+    QString why;
     const ContextOverlays overlays = m_config.store->overlays(m_config.sessionId, &why);
     if (!why.isEmpty()) {
         m_lastError = tr("cannot read the compactions of session %1: %2").arg(m_config.sessionId, why);
@@ -508,9 +519,70 @@ bool AgentRun::undoLastCompaction()
         return false;
     }
     m_overlays = overlays;
-    m_lastStateKey.clear();
     rebuildView();
-    Q_EMIT compactionUndone(id);
+    return true;
+}
+
+bool AgentRun::decideSummaryReview(const ReviewDecision &decision)
+{
+    if (!m_preflight || !m_preflight->isAwaitingReview())
+        return false;
+    m_preflight->decideReview(decision); // finishes the preflight: onPreflightFinished goes on
+    return true;
+}
+
+bool AgentRun::isAwaitingReview() const
+{
+    return m_preflight && m_preflight->isAwaitingReview();
+}
+
+SummaryDraft AgentRun::pendingReview() const
+{
+    return isAwaitingReview() ? m_preflight->draft() : SummaryDraft{};
+}
+
+bool AgentRun::reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary)
+{
+    if (!m_opened || isBusy())
+        return false;
+    const auto it = std::find_if(m_overlays.checkpoints.cbegin(), m_overlays.checkpoints.cend(),
+                                 [checkpointId](const Checkpoint &cp) { return cp.id == checkpointId; });
+    if (it == m_overlays.checkpoints.cend())
+        return false;
+    CheckpointVersion version;
+    version.anchors = anchors;
+    version.summary = summary;
+    version.text = checkpointMessageText(anchors, summary, CompactionPass::hiddenOffloads(m_overlays.offloads, it->coversUpToMessageId),
+                                         CompactionPass::hiddenOffloadFolder(m_overlays.offloads, it->coversUpToMessageId));
+    version.fromRequestIndex = m_requestCount;
+    QString why;
+    const std::optional<int> number = m_config.store->addCheckpointVersion(checkpointId, version, &why);
+    if (!number) {
+        m_lastError = tr("cannot store the edited checkpoint: %1").arg(why);
+        qCWarning(lcAgent).noquote() << m_lastError;
+        return false;
+    }
+    if (!reloadOverlays())
+        return false;
+    qCInfo(lcAgent) << "checkpoint" << checkpointId << "is at version" << *number << "from request" << m_requestCount;
+    Q_EMIT checkpointRevised(checkpointId, *number);
+    return true;
+}
+
+bool AgentRun::undoCheckpointRevision(qint64 checkpointId)
+{
+    if (!m_opened || isBusy())
+        return false;
+    QString why;
+    const std::optional<int> number = m_config.store->undoCheckpointVersion(checkpointId, &why);
+    if (!number) {
+        m_lastError = tr("cannot undo the edit: %1").arg(why);
+        qCWarning(lcAgent).noquote() << m_lastError;
+        return false;
+    }
+    if (!reloadOverlays())
+        return false;
+    Q_EMIT checkpointRevised(checkpointId, *number);
     return true;
 }
 
@@ -554,6 +626,7 @@ void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
     in.userRequested = userRequested;
     in.lastStateKey = m_lastStateKey;
     in.notedErrors = m_notedErrors;
+    in.rejectedTier = m_rejectedTier;
     // The audit line is appended here after the store took the record, so both always hold the same records.
     in.view = std::move(m_view);
     m_view.reset();
@@ -563,6 +636,7 @@ void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
     m_afterPreflight = then;
     preflight->setSummarizers(m_configuredSummarizer, m_mainSummarizer);
     connect(preflight, &Preflight::finished, this, &AgentRun::onPreflightFinished);
+    connect(preflight, &Preflight::reviewRequested, this, &AgentRun::summaryReviewRequested);
     preflight->start();
     if (m_preflight == preflight && !preflight->isFinished()) {
         setState(State::Compacting);
@@ -583,6 +657,10 @@ void AgentRun::onPreflightFinished()
     m_overlays = result.overlays;
     if (!storeCompaction(result))
         return;
+    if (result.reviewRejected)
+        m_rejectedTier = result.record.tier;
+    else if (!result.newCheckpoints.isEmpty() || result.record.tier < m_rejectedTier)
+        m_rejectedTier = Tier::None; // committed, or below the rejected tier again (an undo)
     m_requestTier = result.record.tier;
     if (m_stopRequested) {
         endStopped();

@@ -4,6 +4,7 @@
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
+#include "compaction/SummaryReview.h"
 #include "compaction/TokenEstimate.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
@@ -130,12 +131,28 @@ public:
     bool retryLastTurn();
     // Moves the summary in flight to the next step of the fallback chain.
     bool skipSummary();
+    // Review of summaries (policy().reviewSummaries, issue #22 item 7): while a draft waits
+    // (summaryReviewRequested) the run sends nothing. Accept commits the decision's anchors and
+    // summary (an edit is stored as version 2 beside the draft); Reject keeps the history and
+    // drafts again only at a higher tier. False when no review is open.
+    bool decideSummaryReview(const wl::ReviewDecision &decision);
+    bool isAwaitingReview() const;
+    // The draft waiting for review (valid while isAwaitingReview()).
+    SummaryDraft pendingReview() const;
+    // Item 8: a new version of a stored checkpoint for the requests that follow, made from these
+    // anchors and summary (the offload references as the checkpoint lists them). Not while busy.
+    bool reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary);
+    // Goes back one version of the checkpoint (the edit's text stays in the store).
+    bool undoCheckpointRevision(qint64 checkpointId);
 
 Q_SIGNALS:
     void stateChanged(wl::AgentRun::State state);
     void compactionStarted(wl::Tier tier, int messages, const QDateTime &started);
     void compactionRecorded(const wl::CompactionRecord &record);
     void compactionUndone(qint64 checkpointId);
+    void summaryReviewRequested(const wl::SummaryDraft &draft);
+    // A stored checkpoint has a new current version (an edit, or an undo of one).
+    void checkpointRevised(qint64 checkpointId, int version);
     void retrying(int attempt, int delayMs, const QString &error);
     // The text and calls streamed so far belong to a reply that broke; a retry sends it again.
     void replyDiscarded();
@@ -181,6 +198,7 @@ private:
     void endStopped();
     void fail(const QString &error);
     void rebuildView();
+    bool reloadOverlays();
 
     AgentConfig m_config;
     CompactionPolicy m_policy;
@@ -200,6 +218,7 @@ private:
     ContextOverlays m_overlays;
     std::optional<ContextView> m_view;
     QString m_lastStateKey;
+    Tier m_rejectedTier = Tier::None; // a summary rejected in review at this tier waits for a higher one
     QStringList m_notedErrors; // gate-1 offload failures since the last stored record
     int m_requestCount = 0;
 
