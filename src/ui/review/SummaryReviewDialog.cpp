@@ -20,11 +20,18 @@ namespace wl {
 
 namespace {
 
-// What the summariser read, one line per message, as docs/COMPACTION.md section 5 shows it.
+// What the summariser read, one line per message, as docs/COMPACTION.md section 5 shows it. A head
+// of megabytes is cut: the text box stays responsive, and the summary is what matters here.
 QString replacedText(const QList<Message> &messages)
 {
+    constexpr qsizetype kMaxChars = 200'000;
     QString out;
-    for (const Message &m : messages) {
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const Message &m = messages[i];
+        if (out.size() > kMaxChars) {
+            out += u"\n\n"_s + SummaryReviewDialog::tr("(%n more message(s) not shown)", nullptr, int(messages.size() - i));
+            break;
+        }
         if (!out.isEmpty())
             out += u"\n\n"_s;
         if (m.isToolResult()) {

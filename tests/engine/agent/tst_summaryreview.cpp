@@ -114,7 +114,7 @@ void TestSummaryReview::acceptEdited_waitsAndSendsTheEdit()
     h.server.enqueue(FakeReply::withText(u"ok 4"_s));
     const qsizetype requestsBefore = h.agentRequests().size();
     QVERIFY(h.run->submit(filler(4, bytes)));
-    QTRY_COMPARE_WITH_TIMEOUT(review.size(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(int(review.size()), 1, 10000);
 
     // The agent waits: no request while the review is open.
     QTest::qWait(300);
@@ -180,7 +180,7 @@ void TestSummaryReview::reject_keepsHistoryAndRetriesAtTheNextTier()
 
     h.server.enqueue(FakeReply::withText(u"ok 4"_s));
     QVERIFY(h.run->submit(filler(4, promptBytesFor(h, 0.72))));
-    QTRY_COMPARE_WITH_TIMEOUT(review.size(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(int(review.size()), 1, 10000);
     QCOMPARE(review.at(0).at(0).value<SummaryDraft>().tier, Tier::Soft);
     QVERIFY(h.run->decideSummaryReview(ReviewDecision::reject()));
     QCOMPARE(h.settle(), AgentRun::State::Finished);
@@ -196,7 +196,7 @@ void TestSummaryReview::reject_keepsHistoryAndRetriesAtTheNextTier()
     // The next tier (Full) drafts again; accepted as drafted, it commits version 1 only.
     h.server.enqueue(FakeReply::withText(u"ok 6"_s));
     QVERIFY(h.run->submit(filler(6, promptBytesFor(h, 0.85))));
-    QTRY_COMPARE_WITH_TIMEOUT(review.size(), 2, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(int(review.size()), 2, 10000);
     const SummaryDraft draft = review.at(1).at(0).value<SummaryDraft>();
     QCOMPARE(draft.tier, Tier::Full);
     QVERIFY(h.run->decideSummaryReview(ReviewDecision::accept(draft.anchors, draft.summary)));

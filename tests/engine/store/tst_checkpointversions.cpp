@@ -113,8 +113,8 @@ void TestCheckpointVersions::addAndUndo()
     QCOMPARE(m_store->checkpointVersions(id).size(), 1);
 
     QString error;
-    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"SECOND"_s, 5), &error), std::optional<int>(2));
-    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"THIRD"_s, 7), &error), std::optional<int>(3));
+    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"SECOND"_s, 5), &error).value_or(-1), 2);
+    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"THIRD"_s, 7), &error).value_or(-1), 3);
     Checkpoint now = m_store->overlays(session).checkpoints.constFirst();
     QCOMPARE(now.version, 3);
     QCOMPARE(now.summary, u"THIRD"_s);
@@ -122,9 +122,9 @@ void TestCheckpointVersions::addAndUndo()
     QCOMPARE(now.anchors.value(AnchorKind::UserIntent), u"intent THIRD"_s);
 
     // Undo goes back one version at a time, down to what the compaction made.
-    QCOMPARE(m_store->undoCheckpointVersion(id, &error), std::optional<int>(2));
+    QCOMPARE(m_store->undoCheckpointVersion(id, &error).value_or(-1), 2);
     QCOMPARE(m_store->overlays(session).checkpoints.constFirst().summary, u"SECOND"_s);
-    QCOMPARE(m_store->undoCheckpointVersion(id, &error), std::optional<int>(1));
+    QCOMPARE(m_store->undoCheckpointVersion(id, &error).value_or(-1), 1);
     now = m_store->overlays(session).checkpoints.constFirst();
     QCOMPARE(now.version, 1);
     QCOMPARE(now.summary, u"ORIGINAL"_s);
@@ -133,7 +133,7 @@ void TestCheckpointVersions::addAndUndo()
     QVERIFY(!error.isEmpty());
 
     // A new edit after undoing takes the next number: an undone version keeps its own.
-    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"FOURTH"_s, 9), &error), std::optional<int>(4));
+    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"FOURTH"_s, 9), &error).value_or(-1), 4);
     const QList<CheckpointVersion> all = m_store->checkpointVersions(id, &error);
     QCOMPARE(all.size(), 4);
     QCOMPARE(all[0].summary, u"ORIGINAL"_s);
@@ -163,7 +163,7 @@ void TestCheckpointVersions::reviewedDraftIsVersionOne()
     QCOMPARE(all[1].summary, u"ORIGINAL"_s);
     QCOMPARE(all[1].fromRequestIndex, 3);
     // Undo of the edit brings the summariser's draft back.
-    QCOMPARE(m_store->undoCheckpointVersion(id), std::optional<int>(1));
+    QCOMPARE(m_store->undoCheckpointVersion(id).value_or(-1), 1);
     QCOMPARE(m_store->overlays(session).checkpoints.constFirst().summary, u"DRAFT"_s);
 }
 
