@@ -17,7 +17,6 @@
 using namespace wl;
 using namespace Qt::StringLiterals;
 
-Q_DECLARE_METATYPE(wl::ReviewDecision)
 
 namespace {
 
