@@ -29,7 +29,9 @@ QString replacedText(const QList<Message> &messages)
     for (qsizetype i = 0; i < messages.size(); ++i) {
         const Message &m = messages[i];
         if (out.size() > kMaxChars) {
-            out += u"\n\n"_s + SummaryReviewDialog::tr("(%n more message(s) not shown)", nullptr, int(messages.size() - i));
+            const qsizetype left = messages.size() - i;
+            out += u"\n\n"_s + (left == 1 ? SummaryReviewDialog::tr("(1 more message not shown)")
+                                           : SummaryReviewDialog::tr("(%1 more messages not shown)").arg(left));
             break;
         }
         if (!out.isEmpty())
@@ -135,10 +137,10 @@ void SummaryReviewDialog::setDraft(const SummaryDraft &draft)
     m_revision = false;
     m_checkpointId = 0;
     setWindowTitle(tr("Review the Summary"));
-    m_heading->setText(tr("The %1 tier wants to replace %n message(s) with this checkpoint. The agent waits until you "
-                          "accept it (edited or not) or reject it; a rejected summary is drafted again at the next tier.",
-                          nullptr, int(draft.replaced.size()))
-                           .arg(tierDisplayName(draft.tier)));
+    const QString messages = draft.replaced.size() == 1 ? tr("1 message") : tr("%1 messages").arg(draft.replaced.size());
+    m_heading->setText(tr("The %1 tier wants to replace %2 with this checkpoint. The agent waits until you accept it "
+                          "(edited or not) or reject it; a rejected summary is drafted again at the next tier.")
+                           .arg(tierDisplayName(draft.tier), messages));
     m_accept->setText(tr("Accept"));
     m_accept->setToolTip(tr("Commit the checkpoint as shown; an edit is kept as a new version beside the draft"));
     m_reject->setText(tr("Reject"));
