@@ -571,6 +571,9 @@ void AgentController::onRequestStored(const RequestRecord &request)
 
 void AgentController::onRunEnded()
 {
+    // Stopped or failed while a draft waited: the review has nothing left to answer.
+    if (m_review && !m_review->isRevision())
+        m_review->close();
     Q_EMIT runEnded();
     // A profile chosen while the run was busy applies now.
     m_provider->setRunBusy(isBusy());
