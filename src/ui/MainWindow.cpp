@@ -519,8 +519,9 @@ void MainWindow::createDocks()
         if (!m_agent->editCheckpoint(checkpoint))
             statusBar()->showMessage(tr("A checkpoint can be edited in a session the agent has open and is idle in."), 6000);
     });
-    connect(m_compactionsPanel, &CompactionsPanel::undoCheckpointEditRequested, m_agent,
-            &AgentController::undoCheckpointRevision);
+    // The agent controller is made after the docks: it is looked up when the user asks.
+    connect(m_compactionsPanel, &CompactionsPanel::undoCheckpointEditRequested, this,
+            [this](qint64 checkpointId) { m_agent->undoCheckpointRevision(checkpointId); });
 }
 
 void MainWindow::linkSelection()
