@@ -78,7 +78,7 @@ CompactionPage::CompactionPage(QWidget *parent)
     m_countSchemas = new QCheckBox(tr("&Count tool schemas in the context size"), keepBox);
     m_countSchemas->setObjectName(u"countToolSchemasCheck"_s);
     keep->addRow(m_countSchemas);
-    m_reviewSummaries = new QCheckBox(tr("Re&view summaries before they commit (new sessions)"), keepBox);
+    m_reviewSummaries = new QCheckBox(tr("Review su&mmaries before they commit (new sessions)"), keepBox);
     m_reviewSummaries->setObjectName(u"reviewSummariesCheck"_s);
     m_reviewSummaries->setToolTip(tr("A Soft or Full summary waits for you to read, edit and accept it; each session "
                                      "can turn it on or off in the Compactions dock"));
