@@ -198,6 +198,7 @@ void MainWindow::connectSessions()
     connect(m_sessions, &SessionLifecycle::policyApplied, this, [this](const CompactionPolicy &policy) {
         m_thresholdsPanel->setSessionPolicy(policy);
         m_agent->setSessionPolicy(policy);
+        m_compactionsPanel->setReviewSummaries(policy.reviewSummaries);
         statusBar()->showMessage(tr("The session now compacts with the new policy."), 4000);
         Q_EMIT policyApplied(policy);
     });
@@ -207,6 +208,7 @@ void MainWindow::connectSessions()
             return; // the Sessions dock says it
         QMessageBox::warning(this, tr("Could not apply the policy"), error);
         m_thresholdsPanel->setSessionPolicy(session().policy);
+        m_compactionsPanel->setReviewSummaries(session().policy.reviewSummaries);
     });
 }
 
@@ -542,6 +544,20 @@ void MainWindow::createDocks()
     connect(m_pinsPanel, &PinsPanel::messageChosen, m_selection, &SelectionLink::selectMessage);
     // The session's live policy: stored (off the GUI thread), so the agent and later opens use it.
     connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, m_sessions, &SessionLifecycle::applyPolicy);
+    // Review of summaries (issue #22 items 7, 8): a setting of the session's policy, toggled in the
+    // Compactions dock; a past checkpoint is edited there as a new version.
+    connect(m_compactionsPanel, &CompactionsPanel::reviewSummariesToggled, this, [this](bool on) {
+        CompactionPolicy policy = session().policy;
+        policy.reviewSummaries = on;
+        m_sessions->applyPolicy(policy);
+    });
+    connect(m_compactionsPanel, &CompactionsPanel::editCheckpointRequested, this, [this](const Checkpoint &checkpoint) {
+        if (!m_agent->editCheckpoint(checkpoint))
+            statusBar()->showMessage(tr("A checkpoint can be edited in a session the agent has open and is idle in."), 6000);
+    });
+    // The agent controller is made after the docks: it is looked up when the user asks.
+    connect(m_compactionsPanel, &CompactionsPanel::undoCheckpointEditRequested, this,
+            [this](qint64 checkpointId) { m_agent->undoCheckpointRevision(checkpointId); });
 }
 
 void MainWindow::linkSelection()
@@ -706,6 +722,7 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_anchorItemsModel->setLineage(session.anchorLineage, anchorSnapshots);
     m_compactionModel->setRecords(session.records);
     m_compactionsPanel->setCheckpoints(session.overlays.checkpoints);
+    m_compactionsPanel->setReviewSummaries(session.policy.reviewSummaries);
     m_conversationModel->setOffloadedResults(session.offloadedMessageIds());
     const QList<OffloadRow> offloadRows = session.offloadRows();
     m_offloadsPanel->setRows(offloadRows);

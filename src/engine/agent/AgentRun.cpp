@@ -6,6 +6,7 @@
 #include "Paths.h"
 #include "SystemPrompt.h"
 #include "compaction/AuditLog.h"
+#include "compaction/CompactionPass.h"
 #include "compaction/OffloadStore.h"
 #include "compaction/PinnedSection.h"
 #include "compaction/Preflight.h"
@@ -556,6 +557,81 @@ bool AgentRun::undoLastCompaction()
     return true;
 }
 
+bool AgentRun::decideSummaryReview(const ReviewDecision &decision)
+{
+    if (!m_preflight || !m_preflight->isAwaitingReview())
+        return false;
+    m_preflight->decideReview(decision); // finishes the preflight: onPreflightFinished goes on
+    return true;
+}
+
+bool AgentRun::isAwaitingReview() const
+{
+    return m_preflight && m_preflight->isAwaitingReview();
+}
+
+SummaryDraft AgentRun::pendingReview() const
+{
+    return isAwaitingReview() ? m_preflight->draft() : SummaryDraft{};
+}
+
+void AgentRun::storeCheckpointVersion(qint64 checkpointId, std::function<std::optional<int>(SessionStore &, QString &)> write,
+                                      const QString &failure)
+{
+    // The version goes to the store off this thread; the overlays (with the checkpoint's newest
+    // version) come back read in the same job.
+    using Stored = std::optional<std::pair<int, ContextOverlays>>;
+    m_writes->run([store = m_config.store, sessionId = m_config.sessionId, write = std::move(write)](QString &error) -> Stored {
+        const std::optional<int> number = write(*store, error);
+        if (!number)
+            return std::nullopt;
+        ContextOverlays overlays = store->overlays(sessionId, &error);
+        if (!error.isEmpty())
+            return std::nullopt;
+        return std::make_pair(*number, std::move(overlays));
+    }, [this, checkpointId, failure](const Stored &stored, const QString &error) {
+        if (!stored) {
+            fail(failure.arg(error));
+            return;
+        }
+        m_overlays = stored->second;
+        rebuildView();
+        qCInfo(lcAgent) << "checkpoint" << checkpointId << "is at version" << stored->first;
+        Q_EMIT checkpointRevised(checkpointId, stored->first);
+    });
+}
+
+bool AgentRun::reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary)
+{
+    if (!m_opened || isBusy())
+        return false;
+    const auto it = std::find_if(m_overlays.checkpoints.cbegin(), m_overlays.checkpoints.cend(),
+                                 [checkpointId](const Checkpoint &cp) { return cp.id == checkpointId; });
+    if (it == m_overlays.checkpoints.cend())
+        return false;
+    CheckpointVersion version;
+    version.anchors = anchors;
+    version.summary = summary;
+    version.text = checkpointMessageText(anchors, summary, CompactionPass::hiddenOffloads(m_overlays.offloads, it->coversUpToMessageId),
+                                         CompactionPass::hiddenOffloadFolder(m_overlays.offloads, it->coversUpToMessageId));
+    version.fromRequestIndex = m_requestCount;
+    storeCheckpointVersion(checkpointId, [checkpointId, version](SessionStore &store, QString &error) {
+        return store.addCheckpointVersion(checkpointId, version, &error);
+    }, tr("cannot store the edited checkpoint: %1"));
+    return true;
+}
+
+bool AgentRun::undoCheckpointRevision(qint64 checkpointId)
+{
+    if (!m_opened || isBusy())
+        return false;
+    storeCheckpointVersion(checkpointId, [checkpointId](SessionStore &store, QString &error) {
+        return store.undoCheckpointVersion(checkpointId, &error);
+    }, tr("cannot undo the edit: %1"));
+    return true;
+    return true;
+}
+
 bool AgentRun::skipSummary()
 {
     if (m_state != State::Compacting || !m_preflight)
@@ -580,20 +656,24 @@ void AgentRun::startTurn()
     runPreflight(false, false, AfterPreflight::SendRequest);
 }
 
-void AgentRun::refreshPins()
+void AgentRun::refreshPins(std::function<void()> then)
 {
-    // The window pins and unpins on a worker (its own connection): read them before each request,
-    // so the next view shows what the user pinned meanwhile.
-    QString error;
-    QList<Pin> pins = m_config.store->pins(m_config.sessionId, &error);
-    if (!error.isEmpty()) {
-        qCWarning(lcAgent) << "cannot read the pins; keeping the ones read before:" << error;
-        return;
-    }
-    if (pins == m_overlays.pins)
-        return;
-    m_overlays.pins = std::move(pins);
-    rebuildView();
+    // The window pins and unpins on a worker, and pin_fact on the tool's thread: the pins are read
+    // (off this thread, behind the writes queued before) before each request, so its view shows
+    // what was pinned meanwhile.
+    const int failures = m_failures;
+    m_writes->run([store = m_config.store, sessionId = m_config.sessionId](QString &error) { return store->pins(sessionId, &error); },
+                  [this, failures, then = std::move(then)](const QList<Pin> &pins, const QString &error) {
+        if (failures != m_failures)
+            return;
+        if (!error.isEmpty()) {
+            qCWarning(lcAgent) << "cannot read the pins; keeping the ones read before:" << error;
+        } else if (pins != m_overlays.pins) {
+            m_overlays.pins = pins;
+            rebuildView();
+        }
+        then();
+    });
 }
 
 qint64 AgentRun::pinBudgetTokens() const
@@ -601,24 +681,13 @@ qint64 AgentRun::pinBudgetTokens() const
     return PinnedSection::budgetTokens(m_policy, TokenEstimate::utf8Bytes(m_systemPrompt), m_toolSchemaBytes);
 }
 
-QString AgentRun::pinFact(const QString &text, const QString &reason)
-{
-    Pin pin;
-    pin.kind = Pin::Kind::Note;
-    pin.source = Pin::Source::Model;
-    pin.text = text;
-    pin.reason = reason;
-    QString error;
-    const std::optional<Pin> stored = m_config.store->addPin(m_config.sessionId, pin, pinBudgetTokens(), &error);
-    if (!stored)
-        return error;
-    refreshPins(); // the stored set, this pin included
-    return {};
-}
-
 void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
 {
-    refreshPins();
+    refreshPins([this, force, userRequested, then] { startPreflight(force, userRequested, then); });
+}
+
+void AgentRun::startPreflight(bool force, bool userRequested, AfterPreflight then)
+{
     PreflightInput in;
     in.sessionId = m_config.sessionId;
     in.systemPrompt = m_systemPrompt;
@@ -633,6 +702,7 @@ void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
     in.userRequested = userRequested;
     in.lastStateKey = m_lastStateKey;
     in.notedErrors = m_notedErrors;
+    in.rejectedTier = m_rejectedTier;
     // The audit line is appended here after the store took the record, so both always hold the same records.
     in.view = std::move(m_view);
     m_view.reset();
@@ -642,6 +712,7 @@ void AgentRun::runPreflight(bool force, bool userRequested, AfterPreflight then)
     m_afterPreflight = then;
     preflight->setSummarizers(m_configuredSummarizer, m_mainSummarizer);
     connect(preflight, &Preflight::finished, this, &AgentRun::onPreflightFinished);
+    connect(preflight, &Preflight::reviewRequested, this, &AgentRun::summaryReviewRequested);
     preflight->start();
     if (m_preflight == preflight && !preflight->isFinished()) {
         setState(State::Compacting);
@@ -660,6 +731,10 @@ void AgentRun::onPreflightFinished()
     preflight->deleteLater();
     m_view = std::move(result.view);
     m_overlays = result.overlays;
+    if (result.reviewRejected)
+        m_rejectedTier = result.record.tier;
+    else if (!result.newCheckpoints.isEmpty() || result.record.tier < m_rejectedTier)
+        m_rejectedTier = Tier::None; // committed, or below the rejected tier again (an undo)
     storeCompaction(result, [this, tier = result.record.tier] {
         m_requestTier = tier;
         if (m_stopRequested) {
@@ -902,7 +977,18 @@ void AgentRun::runNextTool()
     context.callId = call.id;
     context.sandbox = m_gate->policy().sandbox();
     context.privatePaths = QStringList{m_auditPath};
-    context.pinFact = [this](const QString &text, const QString &reason) { return pinFact(text, reason); };
+    // pin_fact, approved, stores a model pin on the tool's thread (its own connection); the next
+    // preflight reads it back with the others.
+    context.pinFact = [store = m_config.store, sessionId = m_config.sessionId, budget = pinBudgetTokens()](const QString &text,
+                                                                                                       const QString &reason) {
+        Pin pin;
+        pin.kind = Pin::Kind::Note;
+        pin.source = Pin::Source::Model;
+        pin.text = text;
+        pin.reason = reason;
+        QString error;
+        return store->addPin(sessionId, pin, budget, &error) ? QString() : error;
+    };
     if (const QString database = m_config.store->path(); !database.isEmpty())
         context.privatePaths << database << database + u"-wal"_s << database + u"-shm"_s << database + u"-journal"_s;
     auto *invocation = new ToolInvocation(*m_tools, *m_gate, context, call, this);

@@ -4,6 +4,7 @@
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
 #include "compaction/ContextView.h"
+#include "compaction/SummaryReview.h"
 #include "compaction/TokenEstimate.h"
 #include "compaction/ViewComposition.h"
 #include "model/Message.h"
@@ -145,12 +146,28 @@ public:
     bool retryLastTurn();
     // Moves the summary in flight to the next step of the fallback chain.
     bool skipSummary();
+    // Review of summaries (policy().reviewSummaries, issue #22 item 7): while a draft waits
+    // (summaryReviewRequested) the run sends nothing. Accept commits the decision's anchors and
+    // summary (an edit is stored as version 2 beside the draft); Reject keeps the history and
+    // drafts again only at a higher tier. False when no review is open.
+    bool decideSummaryReview(const wl::ReviewDecision &decision);
+    bool isAwaitingReview() const;
+    // The draft waiting for review (valid while isAwaitingReview()).
+    SummaryDraft pendingReview() const;
+    // Item 8: a new version of a stored checkpoint for the requests that follow, made from these
+    // anchors and summary (the offload references as the checkpoint lists them). Not while busy.
+    bool reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary);
+    // Goes back one version of the checkpoint (the edit's text stays in the store).
+    bool undoCheckpointRevision(qint64 checkpointId);
 
 Q_SIGNALS:
     void stateChanged(wl::AgentRun::State state);
     void compactionStarted(wl::Tier tier, int messages, const QDateTime &started);
     void compactionRecorded(const wl::CompactionRecord &record);
     void compactionUndone(qint64 checkpointId);
+    void summaryReviewRequested(const wl::SummaryDraft &draft);
+    // A stored checkpoint has a new current version (an edit, or an undo of one).
+    void checkpointRevised(qint64 checkpointId, int version);
     void retrying(int attempt, int delayMs, const QString &error);
     // The text and calls streamed so far belong to a reply that broke; a retry sends it again.
     void replyDiscarded();
@@ -186,6 +203,7 @@ private:
     void storeSessionSetup();
     void startTurn();
     void runPreflight(bool force, bool userRequested, AfterPreflight then);
+    void startPreflight(bool force, bool userRequested, AfterPreflight then);
     void onPreflightFinished();
     void storeCompaction(const PreflightResult &result, std::function<void()> then);
     void sendRequest();
@@ -204,10 +222,13 @@ private:
     void endStopped();
     void fail(const QString &error);
     void rebuildView();
-    // Pins (docs/COMPACTION.md section 12): the stored set into the overlays (and the view).
-    void refreshPins();
-    // pin_fact, approved: a model pin of `text`, within the budget; why not, empty when pinned.
-    QString pinFact(const QString &text, const QString &reason);
+    // Pins (docs/COMPACTION.md section 12): reads the stored set (off this thread) into the
+    // overlays and the view, then `then`.
+    void refreshPins(std::function<void()> then);
+    // A new version of a checkpoint (an edit or its undo) written by `write`, then the overlays
+    // read again: checkpointRevised(); a store failure fails the run with `failure` (%1: why).
+    void storeCheckpointVersion(qint64 checkpointId, std::function<std::optional<int>(SessionStore &, QString &)> write,
+                                const QString &failure);
 
     AgentConfig m_config;
     CompactionPolicy m_policy;
@@ -227,6 +248,7 @@ private:
     ContextOverlays m_overlays;
     std::optional<ContextView> m_view;
     QString m_lastStateKey;
+    Tier m_rejectedTier = Tier::None; // a summary rejected in review at this tier waits for a higher one
     QStringList m_notedErrors; // gate-1 offload failures since the last stored record
     int m_requestCount = 0;
 

@@ -8,7 +8,25 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace wl {
+
+// One text of a checkpoint (issue #22 items 7, 8). Version 1 is what the compaction made; an edit
+// (in the review before it committed, or later) adds the next version, for the requests from
+// `fromRequestIndex` on. Undo marks the newest version undone: every text is kept.
+struct CheckpointVersion
+{
+    int version = 1;
+    QString text;
+    Anchors anchors;
+    QString summary;
+    int fromRequestIndex = 0;
+    QDateTime createdAt;
+    QDateTime undoneAt;            // set when an undo went back from it (the store only)
+
+    friend bool operator==(const CheckpointVersion &, const CheckpointVersion &) = default;
+};
 
 // A checkpoint overlay (docs/COMPACTION.md section 9): the view replaces every history
 // message with id <= coversUpToMessageId by one user message holding `text`.
@@ -24,6 +42,10 @@ struct Checkpoint
     QString recordId;               // the CompactionRecord that made it
     Tier tier = Tier::None;
     QDateTime createdAt;
+    int version = 1;                // the version text, anchors and summary are (the newest not undone)
+    // Set when the user edited the draft in review before it committed: the summariser's own text,
+    // stored as version 1 while the fields above are stored as version 2.
+    std::optional<CheckpointVersion> reviewedDraft;
 
     friend bool operator==(const Checkpoint &, const Checkpoint &) = default;
 };

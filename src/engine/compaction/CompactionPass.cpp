@@ -389,6 +389,20 @@ const Checkpoint *CompactionPass::applyRecordedCheckpoint(const SummaryJob &job,
     return addCheckpoint(job, cp, tier, recordId);
 }
 
+OffloadFolder CompactionPass::hiddenOffloadFolder(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo)
+{
+    return hiddenFolder(offloads, coversUpTo);
+}
+
+qint64 CompactionPass::bytesKeptBeside(const SummaryJob &job) const
+{
+    const ContextView::Split s = split();
+    qint64 replaced = 0;
+    for (int i = s.bodyStart; i < job.to; ++i)
+        replaced += m_view.items()[i].bytes;
+    return m_view.bytes() - replaced;
+}
+
 const Checkpoint *CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId)
 {
     // What it replaces: every body item before the kept part (an earlier checkpoint included).

@@ -129,6 +129,10 @@ public:
     // The offloaded files a checkpoint covering up to `coversUpTo` lists (the newest 40 it hides).
     // When it hides more, its text also names their folder, so the others stay within reach.
     static QList<OffloadEntry> hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
+    // The folder line of that checkpoint's references (empty when it lists every file it hides).
+    static OffloadFolder hiddenOffloadFolder(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
+    // The bytes of the view that a checkpoint for `job` would keep beside itself (what it does not replace).
+    qint64 bytesKeptBeside(const SummaryJob &job) const;
 
 private:
     const Checkpoint *addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);

@@ -96,6 +96,7 @@ QJsonObject CompactionPolicy::toJson() const
         {u"summary_timeout_ms"_s, summaryTimeoutMs},
         {u"reserved_output"_s, double(reservedOutput)},
         {u"count_tool_schemas"_s, countToolSchemas},
+        {u"review_summaries"_s, reviewSummaries},
     };
 }
 
@@ -141,6 +142,13 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
             p.countToolSchemas = schemas.toBool();
         else
             problem = QCoreApplication::translate("CompactionPolicy", "count_tool_schemas must be true or false");
+    }
+    const QJsonValue review = object.value("review_summaries"_L1);
+    if (problem.isEmpty() && !review.isUndefined()) {
+        if (review.isBool())
+            p.reviewSummaries = review.toBool();
+        else
+            problem = QCoreApplication::translate("CompactionPolicy", "review_summaries must be true or false");
     }
     if (problem.isEmpty())
         problem = p.validate();

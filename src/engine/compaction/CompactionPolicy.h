@@ -23,6 +23,9 @@ struct CompactionPolicy
     int summaryTimeoutMs = 60000;
     qint64 reservedOutput = 0;           // tokens
     bool countToolSchemas = true;
+    // A Soft or Full summary waits for the user's review before it commits (issue #22 item 7).
+    // Not a rule of the replay: the what-if replay never waits.
+    bool reviewSummaries = false;
 
     // Empty when valid, else a translated message naming the first bad field.
     QString validate() const;

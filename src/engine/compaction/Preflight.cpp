@@ -124,6 +124,14 @@ void Preflight::begin()
         return;
     case Tier::Soft:
     case Tier::Full: {
+        if (int(tier) <= int(m_in.rejectedTier)) {
+            // Rejected in review at this tier: the history stays; the summary waits for the next tier.
+            m_pass->warnOffload(record.id);
+            appendError(record.error, tr("the summary was rejected in review at the %1 tier; it is drafted again at the next tier")
+                                          .arg(tierName(m_in.rejectedTier)));
+            complete();
+            return;
+        }
         auto job = m_pass->prepareSummary(tier, record.id);
         if (!job) {
             complete();
@@ -155,6 +163,8 @@ void Preflight::begin()
                                       .arg(record.reason.ratio * 100, 0, 'f', 1));
         if (!below)
             appendError(record.error, tr("still at or above the full threshold: only the tail is left"));
+        if (m_in.policy.reviewSummaries)
+            appendError(record.error, tr("not reviewed: the emergency tier does not wait, it committed the extractive checkpoint"));
         complete();
         return;
     }
@@ -167,14 +177,83 @@ void Preflight::onSummary()
     CompactionRecord &record = m_result.record;
     for (const QString &e : outcome.errors)
         appendError(record.error, tr("summary failed: %1").arg(e));
-    if (m_pass->applySummary(m_job->summary, outcome.parsed, record.tier, record.id)) {
+    record.summarizerStep = outcome.step;
+    record.summarizerModel = outcome.model;
+    if (m_in.policy.reviewSummaries) {
+        openReview(outcome.parsed);
+        return;
+    }
+    commitSummary(outcome.parsed, std::nullopt);
+}
+
+void Preflight::openReview(const ParsedSummary &parsed)
+{
+    const CompactionPass::SummaryJob &job = m_job->summary;
+    const CompactionRecord &record = m_result.record;
+    m_draft = SummaryDraft{};
+    m_draft.recordId = record.id;
+    m_draft.requestIndex = m_in.requestIndex;
+    m_draft.tier = record.tier;
+    m_draft.anchors = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, parsed.anchors).anchors;
+    m_draft.summary = parsed.summary;
+    m_draft.hasPrevious = job.previous.has_value();
+    if (job.previous)
+        m_draft.previousAnchors = job.previous->anchors;
+    m_draft.replaced.reserve(m_job->messages.size());
+    for (const Message *message : std::as_const(m_job->messages))
+        m_draft.replaced.append(*message);
+    m_draft.step = record.summarizerStep;
+    m_draft.model = record.summarizerModel;
+    m_draft.tokensBefore = m_result.view.tokens();
+    m_draft.keptBytes = m_pass->bytesKeptBeside(job);
+    m_draft.hiddenOffloads = CompactionPass::hiddenOffloads(m_result.overlays.offloads, job.coversUpTo);
+    m_draft.folder = CompactionPass::hiddenOffloadFolder(m_result.overlays.offloads, job.coversUpTo);
+    m_awaitingReview = true;
+    qCDebug(lcCompaction) << "summary of" << job.count() << "messages waits for review";
+    Q_EMIT reviewRequested(m_draft);
+}
+
+void Preflight::decideReview(const ReviewDecision &decision)
+{
+    if (!m_awaitingReview || m_finished)
+        return;
+    m_awaitingReview = false;
+    if (decision.verdict == ReviewDecision::Verdict::Reject) {
+        m_result.reviewRejected = true;
+        appendError(m_result.record.error, tr("the summary was rejected in review; the history stays and the next tier tries again"));
+        complete();
+        return;
+    }
+    std::optional<CheckpointVersion> original;
+    if (decision.anchors != m_draft.anchors || decision.summary != m_draft.summary) {
+        CheckpointVersion v;
+        v.version = 1;
+        v.anchors = m_draft.anchors;
+        v.summary = m_draft.summary;
+        v.text = m_draft.checkpointText(m_draft.anchors, m_draft.summary);
+        v.fromRequestIndex = m_in.requestIndex;
+        v.createdAt = QDateTime::currentDateTime();
+        original = std::move(v);
+    }
+    commitSummary(ParsedSummary{decision.anchors, decision.summary, true}, original);
+}
+
+void Preflight::commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft)
+{
+    CompactionRecord &record = m_result.record;
+    if (m_pass->applySummary(m_job->summary, parsed, record.tier, record.id)) {
         record.summarized = m_job->summary.count();
-        record.summaryText = outcome.parsed.summary;
+        record.summaryText = parsed.summary;
+        if (draft) {
+            // The edit is version 2 of this checkpoint; the summariser's draft stays as version 1.
+            for (Checkpoint *cp : {&m_pass->newCheckpoints.last(), &m_result.overlays.checkpoints.last()}) {
+                cp->version = 2;
+                cp->reviewedDraft = draft;
+            }
+        }
     } else {
         appendError(record.error, m_pass->refusal);
     }
-    record.summarizerStep = outcome.step;
-    record.summarizerModel = outcome.model;
     complete();
 }
 
@@ -185,7 +264,9 @@ void Preflight::cancel()
     if (m_chain)
         m_chain->cancel();
     m_result.cancelled = true;
-    appendError(m_result.record.error, tr("cancelled before the summary arrived"));
+    appendError(m_result.record.error, m_awaitingReview ? tr("cancelled while the summary waited for review")
+                                                        : tr("cancelled before the summary arrived"));
+    m_awaitingReview = false;
     complete();
 }
 

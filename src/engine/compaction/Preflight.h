@@ -4,6 +4,7 @@
 #include "CompactionRecord.h"
 #include "ContextOverlays.h"
 #include "ContextView.h"
+#include "SummaryReview.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 
@@ -42,6 +43,9 @@ struct PreflightInput
     // Problems since the last record that belong in this one (gate-1 offload failures at tool
     // time): added to its error, and the record is kept whatever the tier.
     QStringList notedErrors;
+    // The summary of a Soft or Full compaction at or below this tier was rejected in review:
+    // such a tier only offloads (as Warn does) and the summary is tried again at the next tier.
+    Tier rejectedTier = Tier::None;
     // The view of (systemPrompt, history, overlays), kept up to date by the caller with
     // ContextView::append(); moving it in saves the O(n) rebuild. Built when absent.
     std::optional<ContextView> view;
@@ -61,6 +65,7 @@ struct PreflightResult
     bool shouldRecord = false;
     QString stateKey;
     bool cancelled = false;
+    bool reviewRejected = false;         // the user rejected the draft: no checkpoint
     QString auditError;
 
     QList<Message> messages(const QList<Message> &history) const { return view.messages(history, overlays); }
@@ -86,6 +91,11 @@ public:
     void skipSummary();
     // Messages being summarised while the preflight waits for a summary, else 0.
     int pendingSummaryCount() const;
+    // True between reviewRequested() and decideReview() (policy.reviewSummaries).
+    bool isAwaitingReview() const { return m_awaitingReview; }
+    const SummaryDraft &draft() const { return m_draft; }
+    // The user's answer to reviewRequested(); ignored when no review is open.
+    void decideReview(const wl::ReviewDecision &decision);
 
     bool isFinished() const { return m_finished; }
     const PreflightResult &result() const { return m_result; }
@@ -100,11 +110,15 @@ public:
     static PreflightResult runWithoutLlm(PreflightInput input);
 
 Q_SIGNALS:
+    // policy.reviewSummaries: a Soft or Full summary arrived and waits for decideReview().
+    void reviewRequested(const wl::SummaryDraft &draft);
     void finished();
 
 private:
     void begin();
     void onSummary();
+    void openReview(const ParsedSummary &parsed);
+    void commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft);
     void complete();
 
     PreflightInput m_in;
@@ -119,6 +133,8 @@ private:
     QElapsedTimer m_clock;
     bool m_started = false;
     bool m_finished = false;
+    bool m_awaitingReview = false;
+    SummaryDraft m_draft;
 };
 
 } // namespace wl

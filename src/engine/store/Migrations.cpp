@@ -248,6 +248,31 @@ const QStringList &schemaV8()
     return statements;
 }
 
+// v9: versions of a checkpoint (issue #22 items 7, 8). The checkpoints row holds version 1, what
+// the compaction made; each edit (in review before it committed, or later) adds the next version
+// here for the requests from from_request_index on. Undo sets undone_at: no text is ever lost.
+const QStringList &schemaV9()
+{
+    static const QStringList statements{
+        uR"(CREATE TABLE checkpoint_versions (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            checkpoint_id INTEGER NOT NULL REFERENCES checkpoints (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL CHECK (version >= 2),
+            text TEXT NOT NULL,
+            summary TEXT NOT NULL DEFAULT '',
+            anchors TEXT NOT NULL DEFAULT '{}',
+            from_request_index INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            undone_at INTEGER,
+            UNIQUE (checkpoint_id, version)
+        ))"_s,
+        u"CREATE INDEX checkpoint_versions_by_session ON checkpoint_versions (session_id, checkpoint_id, version)"_s,
+        u"CREATE INDEX checkpoint_versions_by_checkpoint ON checkpoint_versions (checkpoint_id)"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -263,6 +288,7 @@ constexpr Step kSteps[] = {
     {6, &schemaV6},
     {7, &schemaV7},
     {8, &schemaV8},
+    {9, &schemaV9},
 };
 
 } // namespace

@@ -304,8 +304,54 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
     return q.lastInsertId();
 }
 
+std::optional<qint64> insertCheckpointVersion(SqlConnection &c, const QString &sessionId, qint64 checkpointId,
+                                              const CheckpointVersion &v, qint64 nowMs, QString *error)
+{
+    SqlQuery q(c, u"INSERT INTO checkpoint_versions (session_id, checkpoint_id, version, text, summary, anchors, "
+                  "from_request_index, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    q.bind(sessionId).bind(checkpointId).bind(v.version).bind(v.text).bind(v.summary).bind(jsonText(v.anchors.toJson()));
+    q.bind(v.fromRequestIndex).bind(v.createdAt.isValid() ? toMs(v.createdAt) : nowMs);
+    if (!q.exec()) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store version %1 of checkpoint %2: %3")
+                            .arg(v.version)
+                            .arg(checkpointId)
+                            .arg(q.error()));
+        return std::nullopt;
+    }
+    return q.lastInsertId();
+}
+
+std::optional<qint64> insertCheckpointRow(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,
+                                          qint64 fromId, qint64 upToId, qint64 nowMs, QString *error);
+
+// A checkpoint edited in review before it committed keeps the summariser's draft as version 1
+// (the checkpoints row) and the edit as version 2.
 std::optional<qint64> insertCheckpoint(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,
                                        qint64 fromId, qint64 upToId, qint64 nowMs, QString *error)
+{
+    if (!cp.reviewedDraft)
+        return insertCheckpointRow(c, sessionId, cp, fromId, upToId, nowMs, error);
+    Checkpoint original = cp;
+    original.text = cp.reviewedDraft->text;
+    original.anchors = cp.reviewedDraft->anchors;
+    original.summary = cp.reviewedDraft->summary;
+    const auto id = insertCheckpointRow(c, sessionId, original, fromId, upToId, nowMs, error);
+    if (!id)
+        return std::nullopt;
+    CheckpointVersion edit;
+    edit.version = 2;
+    edit.text = cp.text;
+    edit.anchors = cp.anchors;
+    edit.summary = cp.summary;
+    edit.fromRequestIndex = cp.reviewedDraft->fromRequestIndex;
+    edit.createdAt = cp.createdAt;
+    if (!insertCheckpointVersion(c, sessionId, *id, edit, nowMs, error))
+        return std::nullopt;
+    return id;
+}
+
+std::optional<qint64> insertCheckpointRow(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,
+                                          qint64 fromId, qint64 upToId, qint64 nowMs, QString *error)
 {
     // A checkpoint covers messages of its own session: the INSERT ... SELECT finds no row otherwise.
     SqlQuery q(c, u"INSERT INTO checkpoints (session_id, covers_from_message_id, covers_up_to_message_id, text, "
@@ -917,6 +963,28 @@ ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
                     QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the checkpoints of session %1: %2"), sessionId, error,
                     sessionId))
         return out;
+    // Each checkpoint as its newest version not undone (rows in version order: the last one wins).
+    if (!out.checkpoints.isEmpty()) {
+        QHash<qint64, qsizetype> byId;
+        for (qsizetype i = 0; i < out.checkpoints.size(); ++i)
+            byId.insert(out.checkpoints[i].id, i);
+        if (!selectRows(*c, u"SELECT checkpoint_id, version, text, summary, anchors FROM checkpoint_versions "
+                            "WHERE session_id = ? AND undone_at IS NULL ORDER BY checkpoint_id, version"_s,
+                        [&](const SqlQuery &q) {
+                            const auto it = byId.constFind(q.int64(0));
+                            if (it == byId.cend())
+                                return;
+                            Checkpoint &cp = out.checkpoints[*it];
+                            cp.version = int(q.int64(1));
+                            cp.text = q.text(2);
+                            cp.textBytes = -1;
+                            cp.summary = q.text(3);
+                            cp.anchors = Anchors::fromJson(jsonObject(q.text(4)));
+                        },
+                        QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the checkpoint versions of session %1: %2"),
+                        sessionId, error, sessionId))
+            return out;
+    }
     selectRows(*c, u"SELECT "_s + kOffloadColumns + u" FROM offloads WHERE session_id = ? ORDER BY id"_s,
                [&out](const SqlQuery &q) {
                    const OffloadOverlay o = readOffload(q);
@@ -1072,6 +1140,117 @@ bool SessionStore::removeCheckpoint(qint64 checkpointId, QString *error)
                                        .arg(checkpointId).arg(offloads.error()));
     }
     return transaction.commit(error);
+}
+
+QList<CheckpointVersion> SessionStore::checkpointVersions(qint64 checkpointId, QString *error)
+{
+    QList<CheckpointVersion> out;
+    SqlConnection *c = connection(error);
+    if (!c)
+        return out;
+    if (!selectRows(*c, u"SELECT "_s + kCheckpointColumns + u" FROM checkpoints WHERE id = ?"_s,
+                    [&out](const SqlQuery &q) {
+                        const Checkpoint cp = readCheckpoint(q);
+                        CheckpointVersion v;
+                        v.text = cp.text;
+                        v.anchors = cp.anchors;
+                        v.summary = cp.summary;
+                        v.createdAt = cp.createdAt;
+                        out.append(v);
+                    },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read checkpoint %1: %2"), QString::number(checkpointId),
+                    error, checkpointId))
+        return out;
+    if (out.isEmpty()) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "there is no checkpoint %1").arg(checkpointId));
+        return out;
+    }
+    // Version 1 is for the requests from the one its compaction ran before.
+    selectRows(*c, u"SELECT r.request_index FROM checkpoints c JOIN compaction_records r "
+                   "ON r.session_id = c.session_id AND r.record_id = c.record_id WHERE c.id = ?"_s,
+               [&out](const SqlQuery &q) { out.first().fromRequestIndex = int(q.int64(0)); },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read checkpoint %1: %2"), QString::number(checkpointId), error,
+               checkpointId);
+    selectRows(*c, u"SELECT version, text, summary, anchors, from_request_index, created_at, undone_at "
+                   "FROM checkpoint_versions WHERE checkpoint_id = ? ORDER BY version"_s,
+               [&out](const SqlQuery &q) {
+                   CheckpointVersion v;
+                   v.version = int(q.int64(0));
+                   v.text = q.text(1);
+                   v.summary = q.text(2);
+                   v.anchors = Anchors::fromJson(jsonObject(q.text(3)));
+                   v.fromRequestIndex = int(q.int64(4));
+                   v.createdAt = fromMs(q.value(5));
+                   v.undoneAt = fromMs(q.value(6));
+                   out.append(v);
+               },
+               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the versions of checkpoint %1: %2"),
+               QString::number(checkpointId), error, checkpointId);
+    return out;
+}
+
+std::optional<int> SessionStore::addCheckpointVersion(qint64 checkpointId, const CheckpointVersion &version, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    SqlTransaction transaction(*c);
+    QString sessionId;
+    int newest = 0;
+    if (!selectRows(*c, u"SELECT c.session_id, coalesce((SELECT max(v.version) FROM checkpoint_versions v "
+                        "WHERE v.checkpoint_id = c.id), 1) FROM checkpoints c WHERE c.id = ?"_s,
+                    [&](const SqlQuery &q) {
+                        sessionId = q.text(0);
+                        newest = int(q.int64(1));
+                    },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read checkpoint %1: %2"), QString::number(checkpointId),
+                    error, checkpointId))
+        return std::nullopt;
+    if (sessionId.isEmpty()) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "there is no checkpoint %1").arg(checkpointId));
+        return std::nullopt;
+    }
+    if (!isCheckpointText(version.text)) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "a checkpoint's text must begin with [Context Compaction]"));
+        return std::nullopt;
+    }
+    CheckpointVersion v = version;
+    v.version = newest + 1; // after every version, undone ones included: a number is never reused
+    if (!insertCheckpointVersion(*c, sessionId, checkpointId, v, toMs(QDateTime::currentDateTimeUtc()), error))
+        return std::nullopt;
+    if (!transaction.commit(error))
+        return std::nullopt;
+    return v.version;
+}
+
+std::optional<int> SessionStore::undoCheckpointVersion(qint64 checkpointId, QString *error)
+{
+    SqlConnection *c = connection(error);
+    if (!c)
+        return std::nullopt;
+    SqlTransaction transaction(*c);
+    QList<int> active;
+    if (!selectRows(*c, u"SELECT version FROM checkpoint_versions WHERE checkpoint_id = ? AND undone_at IS NULL "
+                        "ORDER BY version DESC LIMIT 2"_s,
+                    [&active](const SqlQuery &q) { active.append(int(q.int64(0))); },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the versions of checkpoint %1: %2"),
+                    QString::number(checkpointId), error, checkpointId))
+        return std::nullopt;
+    if (active.isEmpty()) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "checkpoint %1 has no edit to undo").arg(checkpointId));
+        return std::nullopt;
+    }
+    SqlQuery q(*c, u"UPDATE checkpoint_versions SET undone_at = ? WHERE checkpoint_id = ? AND version = ?"_s);
+    q.bind(toMs(QDateTime::currentDateTimeUtc())).bind(checkpointId).bind(active.first());
+    if (!q.exec()) {
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot undo the edit of checkpoint %1: %2")
+                            .arg(checkpointId)
+                            .arg(q.error()));
+        return std::nullopt;
+    }
+    if (!transaction.commit(error))
+        return std::nullopt;
+    return active.size() > 1 ? active.at(1) : 1;
 }
 
 QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *error)

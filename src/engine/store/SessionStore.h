@@ -104,6 +104,15 @@ public:
     std::optional<Pin> addPin(const QString &sessionId, const Pin &pin, qint64 budgetTokens, QString *error = nullptr);
     // Unpin: one call, one row.
     bool removePin(qint64 pinId, QString *error = nullptr);
+    // Versions of a checkpoint (schema 9, issue #22 items 7, 8). overlays() gives each checkpoint
+    // its newest version not undone. Every version, version 1 (what the compaction made) first,
+    // undone ones included with their undoneAt.
+    QList<CheckpointVersion> checkpointVersions(qint64 checkpointId, QString *error = nullptr);
+    // A new version of the checkpoint for the requests from `fromRequestIndex` on; its number.
+    std::optional<int> addCheckpointVersion(qint64 checkpointId, const CheckpointVersion &version, QString *error = nullptr);
+    // Undo of an edit: the newest version not undone is marked undone (its text kept); returns the
+    // version now in effect. Version 1 cannot be undone (removeCheckpoint undoes the compaction).
+    std::optional<int> undoCheckpointVersion(qint64 checkpointId, QString *error = nullptr);
     QList<RequestRecord> requests(const QString &sessionId, QString *error = nullptr);
     QList<CompactionRecord> records(const QString &sessionId, QString *error = nullptr);
     QList<AnchorHistoryEntry> anchorHistory(const QString &sessionId, QString *error = nullptr);

@@ -40,10 +40,11 @@ ToolRun *PinFactTool::run(const QJsonObject &arguments, const ToolContext &conte
         return fail(problem, parent);
     if (!context.pinFact)
         return fail(tr("pin_fact: this session cannot pin"), parent);
-    const QString refused = context.pinFact(text, reason);
-    if (!refused.isEmpty())
-        return fail(refused, parent);
-    return ToolRun::withResult(name(), ToolResult::success(u"pinned; it stays in your context verbatim"_s), parent);
+    // The pin is stored on the tool's thread: the store opens a connection there.
+    return ToolRun::inThread(name(), [pinFact = context.pinFact, text, reason](const std::atomic_bool &) {
+        const QString refused = pinFact(text, reason);
+        return refused.isEmpty() ? ToolResult::success(u"pinned; it stays in your context verbatim"_s) : ToolResult::error(refused);
+    }, parent);
 }
 
 void PinFactTool::describe(const QJsonObject &arguments, const ToolContext &, ApprovalRequest &request) const

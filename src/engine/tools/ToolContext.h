@@ -21,7 +21,8 @@ struct ToolContext
     QStringList privatePaths;        // Waterline's files a command must not see wherever they are
                                      // (the session database, the audit file)
     // pin_fact: pins `text` in the session (the agent's store); returns why it could not, empty when
-    // pinned. Unset where nothing can be pinned (the tool then says so).
+    // pinned. Called on the tool's worker thread, so it must touch no QObject of the agent's.
+    // Unset where nothing can be pinned (the tool then says so).
     std::function<QString(const QString &text, const QString &reason)> pinFact;
 };
 

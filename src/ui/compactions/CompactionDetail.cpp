@@ -109,7 +109,9 @@ QString CompactionDetail::html(const CompactionRecord &r, const Checkpoint *chec
     QString text = checkpoint ? checkpoint->text : QString();
     if (text.isEmpty() && r.summarizerStep != SummarizerStep::None)
         text = checkpointMessageText(r.anchors, r.summaryText, r.offloaded);
-    html += heading(tr("Checkpoint text"));
+    html += heading(checkpoint && checkpoint->version > 1
+                        ? tr("Checkpoint text (version %1, edited; earlier versions are kept)").arg(checkpoint->version)
+                        : tr("Checkpoint text"));
     html += text.isEmpty() ? paragraph(tr("This compaction wrote no checkpoint."))
                            : u"<pre style=\"white-space: pre-wrap; margin-top: 0\">"_s + text.toHtmlEscaped() + u"</pre>"_s;
     return html;

@@ -28,6 +28,9 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     , m_filter(new CompactionTierFilter(this))
     , m_table(new QTableView(this))
     , m_detail(new QTextBrowser(this))
+    , m_review(new QCheckBox(tr("Review summaries"), this))
+    , m_edit(new QToolButton(this))
+    , m_undoEdit(new QToolButton(this))
 {
     setObjectName(u"CompactionsPanel"_s);
     m_filter->setSourceModel(model);
@@ -52,6 +55,27 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
         bar->addWidget(box);
     }
     bar->addStretch();
+    m_review->setObjectName(u"ReviewSummariesCheck"_s);
+    m_review->setToolTip(tr("This session: a Soft or Full summary waits for you to read, edit and accept it before it "
+                            "replaces the history (the Emergency tier never waits)"));
+    connect(m_review, &QCheckBox::toggled, this, &CompactionsPanel::reviewSummariesToggled);
+    bar->addWidget(m_review);
+    m_edit->setObjectName(u"EditCheckpointButton"_s);
+    m_edit->setText(tr("Edit Checkpoint..."));
+    m_edit->setToolTip(tr("Edit the selected compaction's checkpoint; the requests that follow send the new version"));
+    connect(m_edit, &QToolButton::clicked, this, [this] {
+        if (const Checkpoint *cp = selectedCheckpoint())
+            Q_EMIT editCheckpointRequested(*cp);
+    });
+    bar->addWidget(m_edit);
+    m_undoEdit->setObjectName(u"UndoCheckpointEditButton"_s);
+    m_undoEdit->setText(tr("Undo Edit"));
+    m_undoEdit->setToolTip(tr("Go back one version of the selected checkpoint (every version's text is kept)"));
+    connect(m_undoEdit, &QToolButton::clicked, this, [this] {
+        if (const Checkpoint *cp = selectedCheckpoint())
+            Q_EMIT undoCheckpointEditRequested(cp->id);
+    });
+    bar->addWidget(m_undoEdit);
     auto *exportButton = new QToolButton(this);
     exportButton->setObjectName(u"CompactionsExportButton"_s);
     exportButton->setText(tr("Export"));
@@ -75,7 +99,7 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     // Tab in visual order: the filters and Export above, then the table and the detail (made first).
-    setTabOrder({exportButton, m_table, m_detail});
+    setTabOrder({m_review, m_edit, m_undoEdit, exportButton, m_table, m_detail});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -94,6 +118,30 @@ CompactionsPanel::CompactionsPanel(CompactionLogModel *model, QWidget *parent)
         Q_EMIT recordSelected(r.id, r.requestIndex);
     });
     hideEmptyColumns();
+    updateButtons();
+}
+
+void CompactionsPanel::setReviewSummaries(bool on)
+{
+    QSignalBlocker blocker(m_review);
+    m_review->setChecked(on);
+}
+
+const Checkpoint *CompactionsPanel::selectedCheckpoint() const
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid())
+        return nullptr;
+    const CompactionRecord &r = m_model->records().at(m_filter->mapToSource(current).row());
+    const auto it = m_checkpoints.constFind(r.id);
+    return it == m_checkpoints.cend() || it->id <= 0 ? nullptr : &*it;
+}
+
+void CompactionsPanel::updateButtons()
+{
+    const Checkpoint *cp = selectedCheckpoint();
+    m_edit->setEnabled(cp != nullptr);
+    m_undoEdit->setEnabled(cp && cp->version > 1);
 }
 
 void CompactionsPanel::setCheckpoints(const QList<Checkpoint> &checkpoints)
@@ -112,6 +160,7 @@ QString CompactionsPanel::detailText() const
 
 void CompactionsPanel::showDetail(const QModelIndex &current)
 {
+    updateButtons();
     if (!current.isValid()) {
         m_detail->clear();
         return;

@@ -78,6 +78,11 @@ CompactionPage::CompactionPage(QWidget *parent)
     m_countSchemas = new QCheckBox(tr("&Count tool schemas in the context size"), keepBox);
     m_countSchemas->setObjectName(u"countToolSchemasCheck"_s);
     keep->addRow(m_countSchemas);
+    m_reviewSummaries = new QCheckBox(tr("Review su&mmaries before they commit (new sessions)"), keepBox);
+    m_reviewSummaries->setObjectName(u"reviewSummariesCheck"_s);
+    m_reviewSummaries->setToolTip(tr("A Soft or Full summary waits for you to read, edit and accept it; each session "
+                                     "can turn it on or off in the Compactions dock"));
+    keep->addRow(m_reviewSummaries);
     layout->addWidget(keepBox);
 
     auto *offloadBox = new QGroupBox(tr("Offloading large tool results to files"), this);
@@ -120,6 +125,10 @@ CompactionPage::CompactionPage(QWidget *parent)
         });
     }
     connect(m_countSchemas, &QCheckBox::toggled, this, [this] {
+        if (!m_syncing)
+            Q_EMIT edited();
+    });
+    connect(m_reviewSummaries, &QCheckBox::toggled, this, [this] {
         if (!m_syncing)
             Q_EMIT edited();
     });
@@ -167,6 +176,7 @@ CompactionPolicy CompactionPage::policy() const
     p.previewLinesCompaction = m_previewCompaction->value();
     p.reservedOutput = m_reservedOutput->value();
     p.countToolSchemas = m_countSchemas->isChecked();
+    p.reviewSummaries = m_reviewSummaries->isChecked();
     // Whole seconds shown; a stored value that is not whole is kept while untouched.
     if (m_summaryTimeout->value() != (m_base.summaryTimeoutMs + 999) / 1000)
         p.summaryTimeoutMs = m_summaryTimeout->value() * 1000;
@@ -187,6 +197,7 @@ void CompactionPage::setPolicy(const CompactionPolicy &policy)
     m_previewCompaction->setValue(policy.previewLinesCompaction);
     m_reservedOutput->setValue(int(std::min<qint64>(policy.reservedOutput, m_reservedOutput->maximum())));
     m_countSchemas->setChecked(policy.countToolSchemas);
+    m_reviewSummaries->setChecked(policy.reviewSummaries);
     m_summaryTimeout->setValue((policy.summaryTimeoutMs + 999) / 1000);
     m_syncing = false;
 }

@@ -38,6 +38,7 @@ public:
     QSpinBox *reservedOutputSpin() const { return m_reservedOutput; }
     QSpinBox *summaryTimeoutSpin() const { return m_summaryTimeout; }
     QCheckBox *countToolSchemasCheck() const { return m_countSchemas; }
+    QCheckBox *reviewSummariesCheck() const { return m_reviewSummaries; }
     QPushButton *restoreDefaultsButton() const { return m_restore; }
 
 Q_SIGNALS:
@@ -57,6 +58,7 @@ private:
     QSpinBox *m_reservedOutput = nullptr;
     QSpinBox *m_summaryTimeout = nullptr;
     QCheckBox *m_countSchemas = nullptr;
+    QCheckBox *m_reviewSummaries = nullptr;
     QPushButton *m_restore = nullptr;
 };
 

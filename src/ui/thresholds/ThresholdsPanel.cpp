@@ -246,6 +246,8 @@ void ThresholdsPanel::setPolicy(const CompactionPolicy &policy)
 void ThresholdsPanel::setSessionPolicy(const CompactionPolicy &policy)
 {
     m_sessionPolicy = policy;
+    // Not a threshold: the Compactions dock sets it, and Apply here keeps what the session has.
+    m_policy.reviewSummaries = policy.reviewSummaries;
     m_apply->setEnabled(!(m_policy == m_sessionPolicy));
     updateResetText();
 }

@@ -7,6 +7,7 @@
 #include "agent/AgentRun.h"
 #include "conversation/ConversationModel.h"
 #include "conversation/ConversationView.h"
+#include "review/SummaryReviewDialog.h"
 #include "conversation/PromptInput.h"
 #include "store/RequestRecord.h"
 #include "store/SessionStore.h"
@@ -28,6 +29,7 @@ AgentController::AgentController(ConversationModel *model, ConversationView *vie
     , m_provider(new ProviderConnection(this))
     , m_feed(new ConversationFeed(model, view, this))
     , m_prompt(prompt)
+    , m_view(view)
     , m_reader(new BackgroundRunner(BackgroundRunner::Policy::LatestOnly, this))
     , m_writes(new BackgroundRunner(BackgroundRunner::Policy::Queue, this))
 {
@@ -166,6 +168,8 @@ void AgentController::onClientsChanged()
 
 void AgentController::dropRun()
 {
+    if (m_review)
+        m_review->close(); // a review left open is rejected; the run is stopped below anyway
     if (!m_run)
         return;
     AgentRun *run = m_run;
@@ -330,6 +334,12 @@ void AgentController::startRun(const QString &sessionId, SessionRead &read)
     connect(run, &AgentRun::stateChanged, this, &AgentController::onStateChanged);
     connect(run, &AgentRun::requestStored, this, &AgentController::onRequestStored);
     connect(run, &AgentRun::finished, this, &AgentController::onRunEnded);
+    connect(run, &AgentRun::summaryReviewRequested, this, &AgentController::openReview);
+    connect(run, &AgentRun::checkpointRevised, this, [this](qint64, int version) {
+        Q_EMIT notice(tr("The checkpoint is at version %1: the next request sends it.").arg(version));
+        Q_EMIT sessionDataChanged();
+        Q_EMIT statusChanged();
+    });
     connect(run, &AgentRun::stopped, this, &AgentController::onRunEnded);
     connect(run, &AgentRun::failed, this, [this] {
         m_provider->checkConnection(); // a failure may mean the server went away: the status bar and the prompt say so
@@ -338,6 +348,79 @@ void AgentController::startRun(const QString &sessionId, SessionRead &read)
     updatePrompt();
     Q_EMIT statusChanged();
     Q_EMIT sessionOpened(sessionId);
+}
+
+// --- reviewing summaries -------------------------------------------------------------------------
+
+SummaryReviewDialog *AgentController::reviewDialog() const
+{
+    return m_review;
+}
+
+SummaryReviewDialog *AgentController::makeDialog()
+{
+    if (m_review)
+        m_review->close();
+    auto *dialog = new SummaryReviewDialog(m_view ? m_view->window() : nullptr);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Not modal: the window stays usable (the conversation, the docks) while the agent waits.
+    dialog->setWindowModality(Qt::NonModal);
+    m_review = dialog;
+    return dialog;
+}
+
+void AgentController::openReview(const SummaryDraft &draft)
+{
+    SummaryReviewDialog *dialog = makeDialog();
+    dialog->setDraft(draft);
+    connect(dialog, &SummaryReviewDialog::decided, this, [this](const ReviewDecision &decision) {
+        if (!m_run || !m_run->decideSummaryReview(decision))
+            return;
+        Q_EMIT notice(decision.verdict == ReviewDecision::Verdict::Reject
+                          ? tr("Summary rejected: the history stays; it is drafted again at the next tier.")
+                          : tr("Summary accepted: the agent goes on."));
+    });
+    Q_EMIT notice(tr("A summary waits for your review; the agent goes on when you accept or reject it."));
+    dialog->show();
+    dialog->raise();
+}
+
+bool AgentController::editCheckpoint(const Checkpoint &checkpoint)
+{
+    if (!m_run || m_run->isBusy() || checkpoint.id <= 0)
+        return false;
+    SummaryReviewDialog *dialog = makeDialog();
+    dialog->setCheckpoint(checkpoint);
+    const qint64 id = checkpoint.id;
+    connect(dialog, &SummaryReviewDialog::decided, this, [this, id](const ReviewDecision &decision) {
+        if (decision.verdict == ReviewDecision::Verdict::Accept)
+            reviseCheckpoint(id, decision.anchors, decision.summary);
+    });
+    dialog->show();
+    dialog->raise();
+    return true;
+}
+
+bool AgentController::reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary)
+{
+    if (!m_run)
+        return false;
+    if (!m_run->reviseCheckpoint(checkpointId, anchors, summary)) {
+        Q_EMIT notice(m_run->isBusy() ? tr("The checkpoint can be edited when the agent is idle.") : m_run->lastError());
+        return false;
+    }
+    return true;
+}
+
+bool AgentController::undoCheckpointRevision(qint64 checkpointId)
+{
+    if (!m_run)
+        return false;
+    if (!m_run->undoCheckpointRevision(checkpointId)) {
+        Q_EMIT notice(m_run->isBusy() ? tr("The edit can be undone when the agent is idle.") : m_run->lastError());
+        return false;
+    }
+    return true;
 }
 
 // --- the prompt ---------------------------------------------------------------------------------
@@ -493,6 +576,9 @@ void AgentController::onRequestStored(const RequestRecord &request)
 
 void AgentController::onRunEnded()
 {
+    // Stopped or failed while a draft waited: the review has nothing left to answer.
+    if (m_review && !m_review->isRevision())
+        m_review->close();
     Q_EMIT runEnded();
     // A profile chosen while the run was busy applies now.
     m_provider->setRunBusy(isBusy());

@@ -19,6 +19,10 @@ namespace wl {
 
 class AgentRun;
 class AppSettings;
+class SummaryReviewDialog;
+struct Anchors;
+struct Checkpoint;
+struct SummaryDraft;
 class BackgroundRunner;
 class ConversationFeed;
 class ConversationModel;
@@ -117,6 +121,14 @@ public:
     bool runCommand(wl::SlashCommand command);
     bool retry();
 
+    // Review of summaries (issue #22 items 7, 8). While a draft waits, the review dialog is open
+    // beside the window (reviewDialog()); its answer goes to the run.
+    SummaryReviewDialog *reviewDialog() const;
+    // Opens `checkpoint` of the open session for editing; its commit makes a new version.
+    bool editCheckpoint(const wl::Checkpoint &checkpoint);
+    bool reviseCheckpoint(qint64 checkpointId, const wl::Anchors &anchors, const QString &summary);
+    bool undoCheckpointRevision(qint64 checkpointId);
+
 Q_SIGNALS:
     void connectionChanged(wl::ProviderConnection::Connection connection);
     void statusChanged();                 // gauge, model, connection: the status bar redraws
@@ -141,10 +153,14 @@ private:
     void onStateChanged();
     void onRequestStored(const wl::RequestRecord &request);
     void onRunEnded();
+    void openReview(const wl::SummaryDraft &draft);
+    SummaryReviewDialog *makeDialog();
 
     ProviderConnection *m_provider;
     ConversationFeed *m_feed;
     QPointer<PromptInput> m_prompt;
+    QPointer<ConversationView> m_view;
+    QPointer<SummaryReviewDialog> m_review;
     SessionStore *m_store = nullptr;
     QString m_databasePath;
 

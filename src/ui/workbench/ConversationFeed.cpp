@@ -185,6 +185,11 @@ void ConversationFeed::onCompactionRecorded(const CompactionRecord &record)
     m_model->clearProgress();
     if (record.changed || record.tier != Tier::None) {
         m_model->addCompactionMarker(ConversationModel::compactionMarker(record));
+        // Review of summaries: say in the conversation when a compaction did not wait for it.
+        if (record.tier == Tier::Emergency && m_run && m_run->policy().reviewSummaries)
+            m_model->appendMessages({Message::system(
+                tr("Not reviewed: the Emergency tier does not wait; it committed the extractive checkpoint. "
+                   "You can still edit it in the Compactions dock."))});
     } else {
         Q_EMIT notice(tr("Compaction checked: the context is below every threshold, nothing changed."));
     }

@@ -148,6 +148,7 @@ void TestPolicy::jsonRoundTrip()
     p.summaryTimeoutMs = 1500;
     p.reservedOutput = 4096;
     p.countToolSchemas = false;
+    p.reviewSummaries = true;
     CompactionPolicy back;
     QString error;
     QVERIFY2(CompactionPolicy::fromJson(p.toJson(), &back, &error), qPrintable(error));
@@ -167,6 +168,7 @@ void TestPolicy::jsonErrors_data()
     QTest::newRow("string window") << QJsonObject{{u"context_window"_s, u"big"_s}} << u"context_window"_s;
     QTest::newRow("fractional tail") << QJsonObject{{u"tail_messages"_s, 2.5}} << u"tail_messages"_s;
     QTest::newRow("bool as number") << QJsonObject{{u"count_tool_schemas"_s, 1}} << u"count_tool_schemas"_s;
+    QTest::newRow("review as string") << QJsonObject{{u"review_summaries"_s, u"yes"_s}} << u"review_summaries"_s;
     QTest::newRow("out of order") << QJsonObject{{u"warn"_s, 0.9}} << u"soft"_s;
     QTest::newRow("huge tail") << QJsonObject{{u"tail_messages"_s, 1e12}} << u"tail_messages"_s;
     // Hostile numbers: each is refused by name, never converted (UB) or taken as a negative window.

@@ -11,6 +11,7 @@
 #include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void detailShowsWhatTheRecordDid();
     void detailWithoutCheckpoint();
     void emptyColumnsHidden();
+    void reviewAndEditControls();
 };
 
 void TestCompactionsDock::modelTester()
@@ -232,6 +234,49 @@ void TestCompactionsDock::emptyColumnsHidden()
     // A record that fails brings it back.
     model.appendRecord(record(30, Tier::Full, 9000, 3000, u"timeout"_s));
     QVERIFY(!panel.table()->isColumnHidden(CompactionLogModel::ErrorColumn));
+}
+
+// Review of summaries (issue #22 items 7, 8): the session's check box reports only the user's
+// toggles, and Edit / Undo Edit follow the selected record's checkpoint and its version.
+void TestCompactionsDock::reviewAndEditControls()
+{
+    CompactionLogModel model;
+    CompactionsPanel panel(&model);
+    model.setRecords(sample());
+    QSignalSpy toggled(&panel, &CompactionsPanel::reviewSummariesToggled);
+    panel.setReviewSummaries(true);
+    QVERIFY(panel.reviewCheck()->isChecked());
+    QCOMPARE(toggled.size(), 0);
+    panel.reviewCheck()->click();
+    QCOMPARE(toggled.size(), 1);
+    QCOMPARE(toggled.at(0).at(0).toBool(), false);
+
+    Checkpoint checkpoint;
+    checkpoint.id = 5;
+    checkpoint.recordId = u"rec-7"_s;
+    checkpoint.text = u"[Context Compaction]\n## Summary\nfirst"_s;
+    checkpoint.version = 1;
+    panel.setCheckpoints({checkpoint});
+    QVERIFY(!panel.editButton()->isEnabled()); // nothing selected
+    panel.showRecord(u"rec-3"_s);              // a Warn record: no checkpoint
+    QVERIFY(!panel.editButton()->isEnabled());
+    panel.showRecord(u"rec-7"_s);
+    QVERIFY(panel.editButton()->isEnabled());
+    QVERIFY(!panel.undoEditButton()->isEnabled()); // version 1 is the compaction itself
+    QList<qint64> edited;
+    connect(&panel, &CompactionsPanel::editCheckpointRequested, this,
+            [&edited](const Checkpoint &cp) { edited.append(cp.id); });
+    panel.editButton()->click();
+    QCOMPARE(edited, QList<qint64>{5});
+
+    checkpoint.version = 2;
+    panel.setCheckpoints({checkpoint});
+    QVERIFY(panel.undoEditButton()->isEnabled());
+    QSignalSpy undo(&panel, &CompactionsPanel::undoCheckpointEditRequested);
+    panel.undoEditButton()->click();
+    QCOMPARE(undo.size(), 1);
+    QCOMPARE(undo.at(0).at(0).toLongLong(), qint64(5));
+    QVERIFY(panel.detailText().contains(u"version 2, edited"_s));
 }
 
 QTEST_MAIN(TestCompactionsDock)

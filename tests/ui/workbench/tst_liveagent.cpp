@@ -20,6 +20,7 @@
 #include "store/SessionStore.h"
 #include "tools/ApprovalGate.h"
 #include "workbench/AgentController.h"
+#include "review/SummaryReviewDialog.h"
 #include "workbench/SessionLifecycle.h"
 #include "workbench/AgentStatusBar.h"
 #include "workbench/ContextGauge.h"
@@ -206,6 +207,7 @@ private Q_SLOTS:
     void initTestCase();
     void fullTurnThenStop();
     void compactionProgressSkip();
+    void summaryReviewDialog();
     void errorRowRetry();
     void brokenStreamIsRetriedAndShownOnce();
     void firstRunOpensDemo();
@@ -356,6 +358,45 @@ void TestLiveAgent::compactionProgressSkip()
     QCOMPARE(h.model().index(marker, 0).data(ConversationModel::RecordIdRole).toString(), record.id);
     // The compactions dock hears of it.
     QTRY_COMPARE_WITH_TIMEOUT(int(h.window->session().records.size()), 1, 5000);
+}
+
+// Review of summaries in the window (issue #22 item 7): the draft opens in the review dialog, the
+// agent waits, and the edit the user accepts is the checkpoint, kept beside the draft.
+void TestLiveAgent::summaryReviewDialog()
+{
+    Harness h;
+    QVERIFY(h.setUp());
+    FakeReply summary = FakeReply::withText(u"## Anchors\n### User Intent\nAnswer the questions\n### Execution Progress\n- N/A\n"
+                                            "### Key Decisions\n- N/A\n### Tried Solutions\n- N/A\n### Next Steps\n- N/A\n"
+                                            "## Summary\nDRAFT four questions answered."_s);
+    summary.when = [](const RecordedRequest &r) { return r.isSummarizerCall(); };
+    summary.persistent = true;
+    h.server.addRule(summary);
+    for (int i = 0; i < 4; ++i) {
+        h.server.enqueue(FakeReply::withText(u"answer %1 "_s.arg(i) + QString(400, u'a')));
+        QVERIFY(h.window->agent()->send(u"question %1 "_s.arg(i) + QString(400, u'q')));
+        QVERIFY(h.settle());
+    }
+    CompactionPolicy policy = h.run()->policy();
+    policy.reviewSummaries = true;
+    QVERIFY(h.run()->setPolicy(policy));
+    h.type(u"/compact force"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(h.window->agent()->reviewDialog() != nullptr, 5000);
+    SummaryReviewDialog *dialog = h.window->agent()->reviewDialog();
+    QVERIFY(dialog->isVisible());
+    QVERIFY(h.run()->isAwaitingReview());
+    QCOMPARE(dialog->summaryEdit()->toPlainText(), u"DRAFT four questions answered."_s);
+    dialog->summaryEdit()->setPlainText(u"EDITED in the window."_s);
+    dialog->acceptButton()->click();
+    QVERIFY(h.settle());
+    QVERIFY(!h.run()->isAwaitingReview());
+    const ContextOverlays overlays = h.store.overlays(h.sessionId);
+    QCOMPARE(overlays.checkpoints.size(), 1);
+    QCOMPARE(overlays.checkpoints.constFirst().summary, u"EDITED in the window."_s);
+    QCOMPARE(overlays.checkpoints.constFirst().version, 2);
+    QCOMPARE(h.store.checkpointVersions(overlays.checkpoints.constFirst().id).constFirst().summary,
+             u"DRAFT four questions answered."_s);
+    QTRY_VERIFY_WITH_TIMEOUT(h.window->agent()->reviewDialog() == nullptr, 5000); // closed and gone
 }
 
 void TestLiveAgent::errorRowRetry()
