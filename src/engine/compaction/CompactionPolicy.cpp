@@ -80,6 +80,18 @@ double CompactionPolicy::threshold(Tier tier) const
     return 0;
 }
 
+double CompactionPolicy::maskTarget(Tier tier) const
+{
+    switch (tier) {
+    case Tier::Soft: return soft;
+    case Tier::Full:
+    case Tier::Emergency: return full;
+    case Tier::None:
+    case Tier::Warn: return 0;
+    }
+    return 0;
+}
+
 QJsonObject CompactionPolicy::toJson() const
 {
     return QJsonObject{
@@ -96,6 +108,7 @@ QJsonObject CompactionPolicy::toJson() const
         {u"summary_timeout_ms"_s, summaryTimeoutMs},
         {u"reserved_output"_s, double(reservedOutput)},
         {u"count_tool_schemas"_s, countToolSchemas},
+        {u"strategy"_s, strategyName(strategy)},
     };
 }
 
@@ -142,6 +155,10 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
         else
             problem = QCoreApplication::translate("CompactionPolicy", "count_tool_schemas must be true or false");
     }
+    // Missing (a policy saved before strategies existed): summarise, what it ran with.
+    const QJsonValue strategy = object.value("strategy"_L1);
+    if (problem.isEmpty() && !strategy.isUndefined() && !(strategy.isString() && strategyFromName(strategy.toString(), &p.strategy)))
+        problem = QCoreApplication::translate("CompactionPolicy", "strategy must be one of summarise, mask, hybrid");
     if (problem.isEmpty())
         problem = p.validate();
     if (!problem.isEmpty()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CompactionStrategy.h"
 #include "Tier.h"
 
 #include <QJsonObject>
@@ -23,6 +24,7 @@ struct CompactionPolicy
     int summaryTimeoutMs = 60000;
     qint64 reservedOutput = 0;           // tokens
     bool countToolSchemas = true;
+    CompactionStrategy strategy = CompactionStrategy::Summarise;
 
     // Empty when valid, else a translated message naming the first bad field.
     QString validate() const;
@@ -31,6 +33,9 @@ struct CompactionPolicy
     // From the most urgent tier down; a ratio equal to a threshold falls in the higher tier.
     Tier tierFor(double ratio) const;
     double threshold(Tier tier) const; // 0 for None
+    // The ratio a tier's masking must get below for no summary to follow (docs/COMPACTION.md
+    // section 4): Soft and Full their own threshold, Emergency `full` (as its offloads aim); 0 otherwise.
+    double maskTarget(Tier tier) const;
 
     QJsonObject toJson() const;
     // Missing keys keep their defaults; a key of the wrong type or an invalid result is an error naming the field.
