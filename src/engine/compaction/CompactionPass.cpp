@@ -242,9 +242,10 @@ bool CompactionPass::maskInsteadOfSummary(Tier tier, const QString &recordId)
     const CompactionStrategy strategy = m_policy.strategy;
     if (strategy == CompactionStrategy::Summarise || !(tier == Tier::Soft || tier == Tier::Full || tier == Tier::Emergency))
         return false;
-    if (!split().headEmpty()) {
-        const auto [from, to] = summaryRange(tier);
-        for (int i = from; i < to; ++i) {
+    // The whole head at every tier: masking costs no LLM call, so it goes as far as it can before a
+    // summary (even Soft's, of the older half) is considered.
+    if (const ContextView::Split s = split(); !s.headEmpty()) {
+        for (int i = s.headStart; i < s.tailStart; ++i) {
             if (offloadable(m_view.items()[i])
                 && offloadItem(i, recordId, m_policy.previewLinesCompaction) == OffloadOutcome::Done)
                 ++masked;

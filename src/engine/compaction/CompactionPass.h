@@ -67,9 +67,8 @@ public:
     int warnOffload(const QString &recordId);
 
     // The strategy's masking (docs/COMPACTION.md section 4), run at Soft, Full and Emergency before
-    // anything is summarised. Under mask and hybrid every tool result of the range the tier would
-    // summarise (Emergency: the whole head) is replaced by its placeholder whatever its size (one
-    // whose placeholder would not be smaller stays). True when no summary is to follow: under mask
+    // anything is summarised. Under mask and hybrid every tool result of the head is replaced by its
+    // placeholder whatever its size (one whose placeholder would not be smaller stays). True when no summary is to follow: under mask
     // at Soft and Full always (it never summarises there), and under both once the ratio is below
     // the tier's mask target. Under summarise: false, and nothing is done.
     bool maskInsteadOfSummary(Tier tier, const QString &recordId);
