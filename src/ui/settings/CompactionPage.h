@@ -8,6 +8,7 @@
 #include <array>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -38,6 +39,7 @@ public:
     QSpinBox *reservedOutputSpin() const { return m_reservedOutput; }
     QSpinBox *summaryTimeoutSpin() const { return m_summaryTimeout; }
     QCheckBox *countToolSchemasCheck() const { return m_countSchemas; }
+    QComboBox *strategyCombo() const { return m_strategy; }
     QPushButton *restoreDefaultsButton() const { return m_restore; }
 
 Q_SIGNALS:
@@ -56,6 +58,7 @@ private:
     QSpinBox *m_previewCompaction = nullptr;
     QSpinBox *m_reservedOutput = nullptr;
     QSpinBox *m_summaryTimeout = nullptr;
+    QComboBox *m_strategy = nullptr;
     QCheckBox *m_countSchemas = nullptr;
     QPushButton *m_restore = nullptr;
 };
