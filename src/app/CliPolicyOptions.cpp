@@ -75,12 +75,16 @@ PolicyOptions::PolicyOptions()
                                  "('size' alone: the mean of the source's own summaries, else 600)."),
                 u"MODEL"_s, u"extractive"_s)
     , m_schemas(u"count-tool-schemas"_s, QCoreApplication::translate("waterline-cli", "Count tool schemas in the ratio: on (default) or off."), u"on|off"_s)
+    , m_strategy(u"strategy"_s, QCoreApplication::translate("waterline-cli", "What Soft, Full and Emergency do: summarise (default: the stored session's "
+                                  "policy, else summarise), mask (tool results replaced by placeholders, no summaries) or hybrid "
+                                  "(mask first, summarise only when masking is not enough)."),
+                 u"summarise|mask|hybrid"_s)
 {
 }
 
 void PolicyOptions::addTo(QCommandLineParser &parser) const
 {
-    parser.addOptions({m_window, m_warn, m_soft, m_full, m_emergency, m_tail, m_offload, m_toolTime, m_overheadOption, m_summary, m_schemas});
+    parser.addOptions({m_window, m_warn, m_soft, m_full, m_emergency, m_tail, m_offload, m_toolTime, m_overheadOption, m_summary, m_schemas, m_strategy});
 }
 
 bool PolicyOptions::read(const QCommandLineParser &parser, QString *error)
@@ -122,6 +126,14 @@ bool PolicyOptions::read(const QCommandLineParser &parser, QString *error)
         }
         m_countSchemas = v == "on"_L1;
     }
+    if (parser.isSet(m_strategy)) {
+        CompactionStrategy strategy = CompactionStrategy::Summarise;
+        if (!strategyFromName(parser.value(m_strategy), &strategy)) {
+            *error = QCoreApplication::translate("waterline-cli", "--strategy: '%1' is not 'summarise', 'mask' or 'hybrid'").arg(parser.value(m_strategy));
+            return false;
+        }
+        m_strategyValue = strategy;
+    }
     return true;
 }
 
@@ -157,6 +169,8 @@ bool PolicyOptions::applyTo(CompactionPolicy &policy, QString *error) const
         policy.offloadAtToolTime = *m_toolTimeValue;
     if (m_countSchemas)
         policy.countToolSchemas = *m_countSchemas;
+    if (m_strategyValue)
+        policy.strategy = *m_strategyValue;
     if (const QString problem = policy.validate(); !problem.isEmpty()) {
         *error = problem;
         return false;

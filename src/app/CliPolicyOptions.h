@@ -1,5 +1,6 @@
 #pragma once
 
+#include "compaction/CompactionStrategy.h"
 #include "whatif/Simulator.h"
 
 #include <QCommandLineOption>
@@ -27,7 +28,7 @@ struct SourceOptions
 };
 
 // The policy options `simulate` and `evaluate` share, in one place: --window, the four
-// thresholds, --tail, both offload gates, --overhead, --summary and --count-tool-schemas.
+// thresholds, --tail, both offload gates, --overhead, --summary, --count-tool-schemas and --strategy.
 // Every bad value is a usage error that names its option.
 class PolicyOptions
 {
@@ -47,10 +48,11 @@ public:
 
 private:
     QCommandLineOption m_window, m_warn, m_soft, m_full, m_emergency, m_tail, m_offload, m_toolTime, m_overheadOption, m_summary,
-        m_schemas;
+        m_schemas, m_strategy;
     std::optional<qint64> m_windowValue, m_tailValue, m_offloadValue, m_toolTimeValue, m_overheadValue;
     std::optional<double> m_thresholds[4];
     std::optional<bool> m_countSchemas;
+    std::optional<CompactionStrategy> m_strategyValue;
     SummaryModel m_summaryModel = SummaryModel::extractive();
 };
 

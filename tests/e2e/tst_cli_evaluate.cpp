@@ -71,6 +71,7 @@ private Q_SLOTS:
     void noCompactionMatchesTheRecordedRun();
     void storedSessionUnderItsOwnPolicy();
     void textReportAndUsage();
+    void strategyOption();
 
 private:
     QTemporaryDir m_home;
@@ -164,6 +165,44 @@ void TestCliEvaluate::textReportAndUsage()
         const wl::test::CliProcess order = wl::test::runWaterlineCli({command, u"--input"_s, kSwe, u"--full"_s, u"0.5"_s}, m_home.path());
         QCOMPARE(order.exitCode, 2);
         QVERIFY2(order.err.contains("--full: 0.5 is below the soft threshold"), order.err.constData());
+    }
+}
+
+void TestCliEvaluate::strategyOption()
+{
+    // The same policy under each strategy, summaries by the size model (LLM calls): the recorded run
+    // does not change, the what-if does, and mask makes no summary call.
+    QJsonObject recorded;
+    QMap<QString, QJsonObject> whatIf;
+    for (const QString &strategy : {u"summarise"_s, u"mask"_s, u"hybrid"_s}) {
+        const wl::test::CliProcess run = wl::test::runWaterlineCli(
+            {u"evaluate"_s, u"--input"_s, kClaude, u"--window"_s, u"60000"_s, u"--summary"_s, u"size"_s, u"--strategy"_s, strategy, u"--json"_s}, m_home.path());
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(problemIn(root.value(u"whatif"_s).toObject()), QString());
+        if (recorded.isEmpty())
+            recorded = root.value(u"recorded"_s).toObject();
+        QCOMPARE(root.value(u"recorded"_s).toObject(), recorded);
+        whatIf.insert(strategy, root.value(u"whatif"_s).toObject());
+    }
+    auto calls = [&](const QString &strategy) { return whatIf[strategy].value(u"cost"_s).toObject().value(u"summary_calls"_s).toInt(-1); };
+    QVERIFY(calls(u"summarise"_s) > 0);
+    QCOMPARE(calls(u"mask"_s), 0);
+    QVERIFY(calls(u"hybrid"_s) > 0);
+    QVERIFY(calls(u"hybrid"_s) < calls(u"summarise"_s));
+    QVERIFY(whatIf[u"mask"_s] != whatIf[u"summarise"_s]);
+    QVERIFY(whatIf[u"hybrid"_s] != whatIf[u"summarise"_s]);
+
+    // A bad value is a usage error that names the option and what it takes.
+    for (const QString &command : {u"evaluate"_s, u"simulate"_s}) {
+        for (const QString &value : {u"compress"_s, u"Mask"_s, u""_s}) {
+            const wl::test::CliProcess bad =
+                wl::test::runWaterlineCli({command, u"--input"_s, kSwe, u"--strategy"_s, value}, m_home.path());
+            QCOMPARE(bad.exitCode, 2);
+            const QByteArray expected = QByteArray("--strategy: '") + value.toUtf8() + QByteArray("' is not 'summarise', 'mask' or 'hybrid'");
+            QVERIFY2(bad.err.contains(expected), bad.err.constData());
+            QVERIFY(bad.out.isEmpty());
+        }
     }
 }
 

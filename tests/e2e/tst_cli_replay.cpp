@@ -124,6 +124,12 @@ void TestCliReplay::simulateJsonAndViews_data()
                                                                 u"--count-tool-schemas"_s, u"off"_s, u"--tail"_s, u"4"_s,
                                                                 u"--overhead"_s, u"0"_s}
                                                  << 0.6 << 0.7 << 0.8 << 0.95 << false;
+    QTest::newRow("claude mask") << kCorpus
+                                 << QStringList{u"--window"_s, u"60000"_s, u"--strategy"_s, u"mask"_s}
+                                 << 0.6 << 0.7 << 0.8 << 0.95 << false;
+    QTest::newRow("swe-agent hybrid") << kSwe
+                                      << QStringList{u"--window"_s, u"8000"_s, u"--strategy"_s, u"hybrid"_s}
+                                      << 0.6 << 0.7 << 0.8 << 0.95 << false;
     QTest::newRow("swe-agent 1.0") << kSwe
                                    << QStringList{u"--window"_s, u"8000"_s, u"--offload-threshold"_s, u"2000"_s}
                                    << 0.6 << 0.7 << 0.8 << 0.95 << false;
@@ -205,6 +211,8 @@ void TestCliReplay::usageErrors_data()
                                        << u"--summary"_s;
     QTest::newRow("schemas yes") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--count-tool-schemas"_s, u"yes"_s}
                                  << u"--count-tool-schemas"_s;
+    QTest::newRow("unknown strategy") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--strategy"_s, u"compress"_s}
+                                      << u"--strategy: 'compress'"_s;
     QTest::newRow("unknown format") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--format"_s, u"word"_s} << u"--format"_s;
     QTest::newRow("unknown option") << QStringList{u"simulate"_s, u"--input"_s, kCorpus, u"--colour"_s} << u"colour"_s;
     QTest::newRow("import without db") << QStringList{u"import"_s, kCorpus} << u"--db"_s;

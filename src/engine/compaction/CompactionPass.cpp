@@ -9,6 +9,7 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <tuple>
 
 using namespace Qt::StringLiterals;
 
@@ -226,21 +227,45 @@ int CompactionPass::warnOffload(const QString &recordId)
     return done;
 }
 
-std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier tier, const QString &recordId)
+std::pair<int, int> CompactionPass::summaryRange(Tier tier) const
 {
     const ContextView::Split s = split();
-    if (s.headEmpty())
+    if (tier != Tier::Soft)
+        return {s.headStart, s.tailStart};
+    const QList<ViewItem> &items = m_view.items();
+    int cut = s.headStart + (s.tailStart - s.headStart + 1) / 2;
+    while (cut < s.tailStart && items[cut].isResult)
+        ++cut;
+    return {s.headStart, cut};
+}
+
+bool CompactionPass::maskInsteadOfSummary(Tier tier, const QString &recordId)
+{
+    const CompactionStrategy strategy = m_policy.strategy;
+    if (strategy == CompactionStrategy::Summarise || !(tier == Tier::Soft || tier == Tier::Full || tier == Tier::Emergency))
+        return false;
+    // The whole head at every tier: masking costs no LLM call, so it goes as far as it can before a
+    // summary (even Soft's, of the older half) is considered.
+    if (const ContextView::Split s = split(); !s.headEmpty()) {
+        for (int i = s.headStart; i < s.tailStart; ++i) {
+            if (offloadable(m_view.items()[i])
+                && offloadItem(i, recordId, m_policy.previewLinesCompaction) == OffloadOutcome::Done)
+                ++masked;
+        }
+    }
+    if (estimate().ratio() < m_policy.maskTarget(tier))
+        return true;
+    // Mask never summarises at Soft and Full; at Emergency its last resort is the extractive checkpoint.
+    return strategy == CompactionStrategy::Mask && tier != Tier::Emergency;
+}
+
+std::optional<CompactionPass::SummaryJob> CompactionPass::prepareSummary(Tier tier, const QString &recordId)
+{
+    if (split().headEmpty())
         return std::nullopt;
     const QList<ViewItem> &items = m_view.items();
     SummaryJob job;
-    job.from = s.headStart;
-    job.to = s.tailStart;
-    if (tier == Tier::Soft) {
-        int cut = s.headStart + (s.tailStart - s.headStart + 1) / 2;
-        while (cut < s.tailStart && items[cut].isResult)
-            ++cut;
-        job.to = cut;
-    }
+    std::tie(job.from, job.to) = summaryRange(tier);
     m_rangeOffloads.clear();
     const qsizetype before = offloaded.size();
     for (int i = job.from; i < job.to; ++i) {

@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 
 namespace wl {
 
@@ -65,6 +66,13 @@ public:
     // before (the view keeps a cursor), so a Warn with nothing to do costs O(new items).
     int warnOffload(const QString &recordId);
 
+    // The strategy's masking (docs/COMPACTION.md section 4), run at Soft, Full and Emergency before
+    // anything is summarised. Under mask and hybrid every tool result of the head is replaced by its
+    // placeholder whatever its size (one whose placeholder would not be smaller stays). True when no summary is to follow: under mask
+    // at Soft and Full always (it never summarises there), and under both once the ratio is below
+    // the tier's mask target. Under summarise: false, and nothing is done.
+    bool maskInsteadOfSummary(Tier tier, const QString &recordId);
+
     struct SummaryJob
     {
         int from = 0;           // item range replaced by the checkpoint
@@ -102,6 +110,7 @@ public:
     ContextView::Split split() const { return m_view.split(m_policy.tailMessages); }
 
     QList<OffloadEntry> offloaded;       // every offload of this pass, in order
+    int masked = 0;                      // of those, the results the strategy masked
     QList<OffloadOverlay> newOffloads;
     QList<Checkpoint> newCheckpoints;
     QStringList offloadErrors;
@@ -135,6 +144,9 @@ public:
     qint64 bytesKeptBeside(const SummaryJob &job) const;
 
 private:
+    // The items Soft (the oldest half of the head, the cut moved forward to a group boundary) or
+    // Full and Emergency (the whole head) replace: [first, second). The head must not be empty.
+    std::pair<int, int> summaryRange(Tier tier) const;
     const Checkpoint *addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);
     enum class OffloadOutcome { Done, NotSmaller, Failed };
     OffloadOutcome offloadItem(int index, const QString &recordId, int previewLines);

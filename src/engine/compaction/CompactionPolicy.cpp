@@ -80,6 +80,18 @@ double CompactionPolicy::threshold(Tier tier) const
     return 0;
 }
 
+double CompactionPolicy::maskTarget(Tier tier) const
+{
+    switch (tier) {
+    case Tier::Soft: return soft;
+    case Tier::Full:
+    case Tier::Emergency: return full;
+    case Tier::None:
+    case Tier::Warn: return 0;
+    }
+    return 0;
+}
+
 QJsonObject CompactionPolicy::toJson() const
 {
     return QJsonObject{
@@ -97,6 +109,7 @@ QJsonObject CompactionPolicy::toJson() const
         {u"reserved_output"_s, double(reservedOutput)},
         {u"count_tool_schemas"_s, countToolSchemas},
         {u"review_summaries"_s, reviewSummaries},
+        {u"strategy"_s, strategyName(strategy)},
     };
 }
 
@@ -150,6 +163,10 @@ bool CompactionPolicy::fromJson(const QJsonObject &object, CompactionPolicy *pol
         else
             problem = QCoreApplication::translate("CompactionPolicy", "review_summaries must be true or false");
     }
+    // Missing (a policy saved before strategies existed): summarise, what it ran with.
+    const QJsonValue strategy = object.value("strategy"_L1);
+    if (problem.isEmpty() && !strategy.isUndefined() && !(strategy.isString() && strategyFromName(strategy.toString(), &p.strategy)))
+        problem = QCoreApplication::translate("CompactionPolicy", "strategy must be one of summarise, mask, hybrid");
     if (problem.isEmpty())
         problem = p.validate();
     if (!problem.isEmpty()) {

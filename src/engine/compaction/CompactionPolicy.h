@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CompactionStrategy.h"
 #include "Tier.h"
 
 #include <QJsonObject>
@@ -26,6 +27,7 @@ struct CompactionPolicy
     // A Soft or Full summary waits for the user's review before it commits (issue #22 item 7).
     // Not a rule of the replay: the what-if replay never waits.
     bool reviewSummaries = false;
+    CompactionStrategy strategy = CompactionStrategy::Summarise;
 
     // Empty when valid, else a translated message naming the first bad field.
     QString validate() const;
@@ -34,6 +36,9 @@ struct CompactionPolicy
     // From the most urgent tier down; a ratio equal to a threshold falls in the higher tier.
     Tier tierFor(double ratio) const;
     double threshold(Tier tier) const; // 0 for None
+    // The ratio a tier's masking must get below for no summary to follow (docs/COMPACTION.md
+    // section 4): Soft and Full their own threshold, Emergency `full` (as its offloads aim); 0 otherwise.
+    double maskTarget(Tier tier) const;
 
     QJsonObject toJson() const;
     // Missing keys keep their defaults; a key of the wrong type or an invalid result is an error naming the field.

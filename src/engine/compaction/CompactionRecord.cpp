@@ -223,6 +223,7 @@ QJsonObject CompactionRecord::toJson() const
         {u"request_index"_s, requestIndex},
         {u"timestamp"_s, isoWithOffset(timestamp)},
         {u"tier"_s, tierName(tier)},
+        {u"strategy"_s, strategyName(strategy)},
         {u"reason"_s, reason.toJson()},
         {u"tokens_before"_s, tokensBefore},
         {u"tokens_after"_s, tokensAfter},
@@ -270,6 +271,9 @@ bool CompactionRecord::fromJson(const QJsonObject &object, CompactionRecord *rec
     const QString tier = in.string(u"tier"_s, true);
     if (in.ok() && !tierFromName(tier, &r.tier))
         in.fail(u"tier"_s);
+    const QString strategy = in.string(u"strategy"_s);
+    if (in.ok() && !strategy.isEmpty() && !strategyFromName(strategy, &r.strategy))
+        in.fail(u"strategy"_s);
 
     const QJsonObject reason = in.object(u"reason"_s);
     FieldReader reasonCheck(reason, u"reason"_s);

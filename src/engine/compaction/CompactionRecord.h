@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Anchors.h"
+#include "CompactionStrategy.h"
 #include "OffloadStore.h"
 #include "Tier.h"
 
@@ -40,6 +41,8 @@ struct CompactionRecord
     int requestIndex = 0;
     QDateTime timestamp;        // ISO 8601 with offset in JSON
     Tier tier = Tier::None;
+    // The policy's strategy when the check ran; a record written before strategies existed reads as Summarise.
+    CompactionStrategy strategy = CompactionStrategy::Summarise;
     TierReason reason;
     qint64 tokensBefore = 0;
     qint64 tokensAfter = 0;

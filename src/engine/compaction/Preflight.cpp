@@ -106,6 +106,7 @@ void Preflight::begin()
         tier = Tier::None;
     }
     record.tier = tier;
+    record.strategy = m_in.policy.strategy;
     m_result.ratioBefore = record.reason.ratio;
     record.tokensBefore = m_result.view.tokens();
     record.msgsBefore = m_result.view.size();
@@ -124,6 +125,11 @@ void Preflight::begin()
         return;
     case Tier::Soft:
     case Tier::Full: {
+        if (m_pass->maskInsteadOfSummary(tier, record.id)) {
+            noteMaskShortfall();
+            complete();
+            return;
+        }
         if (int(tier) <= int(m_in.rejectedTier)) {
             // Rejected in review at this tier: the history stays; the summary waits for the next tier.
             m_pass->warnOffload(record.id);
@@ -146,6 +152,12 @@ void Preflight::begin()
         return;
     }
     case Tier::Emergency: {
+        if (m_pass->maskInsteadOfSummary(tier, record.id)) {
+            appendError(record.error, tr("emergency: the context was at %1% of the window; masking tool results was enough")
+                                          .arg(record.reason.ratio * 100, 0, 'f', 1));
+            complete();
+            return;
+        }
         if (auto job = m_pass->prepareSummary(tier, record.id)) {
             QList<Message> made;
             const ParsedSummary parsed = SummaryChain::extractive(m_pass->summaryMessages(*job, &made),
@@ -169,6 +181,17 @@ void Preflight::begin()
         return;
     }
     }
+}
+
+void Preflight::noteMaskShortfall()
+{
+    const double ratio = m_pass->estimate().ratio();
+    const double target = m_in.policy.maskTarget(m_result.record.tier);
+    if (ratio >= target)
+        appendError(m_result.record.error, tr("mask: still at %1% of the window after masking, at or above %2%; "
+                                              "this strategy writes no summary before Emergency")
+                                               .arg(ratio * 100, 0, 'f', 1)
+                                               .arg(target * 100, 0, 'f', 1));
 }
 
 void Preflight::onSummary()

@@ -116,6 +116,8 @@ Q_SIGNALS:
 
 private:
     void begin();
+    // Under mask, a Soft or Full that masking left above its target says so in the record.
+    void noteMaskShortfall();
     void onSummary();
     void openReview(const ParsedSummary &parsed);
     void commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft);

@@ -65,6 +65,15 @@ QString fixedSizeText(qint64 tokens)
     return marker + QString(filler, u'x');
 }
 
+// What Preflight writes into the record when mask leaves a Soft or Full above its target.
+QString maskShortfall(double ratio, double target)
+{
+    return QCoreApplication::translate("wl::Simulator", "mask: still at %1% of the window after masking, at or above %2%; "
+                                                        "this strategy writes no summary before Emergency")
+        .arg(ratio * 100, 0, 'f', 1)
+        .arg(target * 100, 0, 'f', 1);
+}
+
 QJsonObject tiersJson(const std::array<int, 5> &tiers)
 {
     QJsonObject o;
@@ -166,7 +175,10 @@ SimulationResult Simulator::simulate(const Input &input)
             pass.warnOffload(recordId);
         } else if (tier == Tier::Soft || tier == Tier::Full) {
             const bool extractive = input.summaryModel.kind == SummaryModel::Kind::Extractive;
-            if (auto job = pass.prepareSummary(tier, recordId)) {
+            if (pass.maskInsteadOfSummary(tier, recordId)) {
+                if (const double target = policy.maskTarget(tier); pass.estimate().ratio() >= target)
+                    row.error = maskShortfall(pass.estimate().ratio(), target);
+            } else if (auto job = pass.prepareSummary(tier, recordId)) {
                 qint64 readBytes = 0;
                 for (int i = job->from; i < job->to; ++i)
                     readBytes += view.items()[i].bytes;
@@ -192,17 +204,19 @@ SimulationResult Simulator::simulate(const Input &input)
             }
         } else if (tier == Tier::Emergency) {
             ++result.totals.emergencies;
-            if (auto job = pass.prepareSummary(tier, recordId)) {
-                const Checkpoint *recorded = recordedFor(*job);
-                const Checkpoint *added = recorded ? pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId)
-                                                   : pass.applySummary(*job, summarize(pass, *job), tier, recordId);
-                if (added)
-                    row.summarized = job->count();
-                else
-                    row.error = pass.refusal;
+            if (!pass.maskInsteadOfSummary(tier, recordId)) {
+                if (auto job = pass.prepareSummary(tier, recordId)) {
+                    const Checkpoint *recorded = recordedFor(*job);
+                    const Checkpoint *added = recorded ? pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId)
+                                                       : pass.applySummary(*job, summarize(pass, *job), tier, recordId);
+                    if (added)
+                        row.summarized = job->count();
+                    else
+                        row.error = pass.refusal;
+                }
+                if (!pass.emergencyOffload(recordId))
+                    row.error = QCoreApplication::translate("wl::Simulator", "still at or above the full threshold: only the tail is left");
             }
-            if (!pass.emergencyOffload(recordId))
-                row.error = QCoreApplication::translate("wl::Simulator", "still at or above the full threshold: only the tail is left");
         }
         if (!pass.offloadErrors.isEmpty())
             row.error = pass.offloadErrors.join(u"; "_s);

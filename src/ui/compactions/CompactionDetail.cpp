@@ -98,6 +98,9 @@ QString CompactionDetail::html(const CompactionRecord &r, const Checkpoint *chec
             ? tr("Forced at %1 % of the %2-token window.")
             : tr("Chosen at %1 % of the %2-token window."))
                               .arg(locale.toString(r.reason.ratio * 100.0, 'f', 1), locale.toString(r.reason.contextWindow));
+    // Summarise is what every record before strategies did; the others are named.
+    if (r.strategy != CompactionStrategy::Summarise)
+        numbers += u' ' + tr("Strategy: %1.").arg(strategyDisplayName(r.strategy));
     html += paragraph(numbers);
     if (!r.error.isEmpty())
         html += u"<p style=\"margin-top: 0; color: #c53030\">"_s + tr("Error: %1").arg(r.error).toHtmlEscaped() + u"</p>"_s;

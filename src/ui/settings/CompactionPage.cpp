@@ -1,6 +1,7 @@
 #include "CompactionPage.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -99,6 +100,22 @@ CompactionPage::CompactionPage(QWidget *parent)
 
     auto *summaryBox = new QGroupBox(tr("Summaries"), this);
     auto *summary = new QFormLayout(summaryBox);
+    m_strategy = new QComboBox(summaryBox);
+    m_strategy->setObjectName(u"strategyCombo"_s);
+    for (CompactionStrategy strategy : allCompactionStrategies()) {
+        m_strategy->addItem(strategyDisplayName(strategy), int(strategy));
+        m_strategy->setItemData(m_strategy->count() - 1, strategyDescription(strategy), Qt::ToolTipRole);
+    }
+    summary->addRow(tr("Strate&gy:"), m_strategy);
+    auto *strategyNote = new QLabel(summaryBox);
+    strategyNote->setWordWrap(true);
+    summary->addRow(strategyNote);
+    connect(m_strategy, &QComboBox::currentIndexChanged, this, [this, strategyNote] {
+        strategyNote->setText(strategyDescription(CompactionStrategy(m_strategy->currentData().toInt())));
+        if (!m_syncing)
+            Q_EMIT edited();
+    });
+    strategyNote->setText(strategyDescription(CompactionStrategy(m_strategy->currentData().toInt())));
     m_summaryTimeout = new QSpinBox(summaryBox);
     m_summaryTimeout->setObjectName(u"summaryTimeoutSpin"_s);
     m_summaryTimeout->setRange(1, 3600);
@@ -177,6 +194,7 @@ CompactionPolicy CompactionPage::policy() const
     p.reservedOutput = m_reservedOutput->value();
     p.countToolSchemas = m_countSchemas->isChecked();
     p.reviewSummaries = m_reviewSummaries->isChecked();
+    p.strategy = CompactionStrategy(m_strategy->currentData().toInt());
     // Whole seconds shown; a stored value that is not whole is kept while untouched.
     if (m_summaryTimeout->value() != (m_base.summaryTimeoutMs + 999) / 1000)
         p.summaryTimeoutMs = m_summaryTimeout->value() * 1000;
@@ -198,6 +216,7 @@ void CompactionPage::setPolicy(const CompactionPolicy &policy)
     m_reservedOutput->setValue(int(std::min<qint64>(policy.reservedOutput, m_reservedOutput->maximum())));
     m_countSchemas->setChecked(policy.countToolSchemas);
     m_reviewSummaries->setChecked(policy.reviewSummaries);
+    m_strategy->setCurrentIndex(m_strategy->findData(int(policy.strategy)));
     m_summaryTimeout->setValue((policy.summaryTimeoutMs + 999) / 1000);
     m_syncing = false;
 }

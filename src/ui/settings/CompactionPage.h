@@ -8,6 +8,7 @@
 #include <array>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -39,6 +40,7 @@ public:
     QSpinBox *summaryTimeoutSpin() const { return m_summaryTimeout; }
     QCheckBox *countToolSchemasCheck() const { return m_countSchemas; }
     QCheckBox *reviewSummariesCheck() const { return m_reviewSummaries; }
+    QComboBox *strategyCombo() const { return m_strategy; }
     QPushButton *restoreDefaultsButton() const { return m_restore; }
 
 Q_SIGNALS:
@@ -57,6 +59,7 @@ private:
     QSpinBox *m_previewCompaction = nullptr;
     QSpinBox *m_reservedOutput = nullptr;
     QSpinBox *m_summaryTimeout = nullptr;
+    QComboBox *m_strategy = nullptr;
     QCheckBox *m_countSchemas = nullptr;
     QCheckBox *m_reviewSummaries = nullptr;
     QPushButton *m_restore = nullptr;

@@ -7,6 +7,7 @@
 #include "TierStyle.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -75,6 +76,26 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
         });
     }
 
+    // What Soft, Full and Emergency do; beside the sliders because it changes what they trigger.
+    auto *strategyLabel = new QLabel(tr("Strate&gy:"), tiersBox);
+    m_strategy = new QComboBox(tiersBox);
+    m_strategy->setObjectName(u"StrategyCombo"_s);
+    for (CompactionStrategy strategy : allCompactionStrategies()) {
+        m_strategy->addItem(strategyDisplayName(strategy), int(strategy));
+        m_strategy->setItemData(m_strategy->count() - 1, strategyDescription(strategy), Qt::ToolTipRole);
+    }
+    strategyLabel->setBuddy(m_strategy);
+    tiersGrid->addWidget(strategyLabel, 4, 0);
+    tiersGrid->addWidget(m_strategy, 4, 1, 1, 2);
+    connect(m_strategy, &QComboBox::currentIndexChanged, this, [this] {
+        m_strategy->setToolTip(strategyDescription(CompactionStrategy(m_strategy->currentData().toInt())));
+        if (m_syncing)
+            return;
+        m_policy.strategy = CompactionStrategy(m_strategy->currentData().toInt());
+        emitEdited();
+    });
+    m_strategy->setToolTip(strategyDescription(CompactionStrategy(m_strategy->currentData().toInt())));
+
     auto *otherBox = new QGroupBox(tr("Window, tail and offloading"), this);
     auto *form = new QFormLayout(otherBox);
     auto spinBox = [&](const QString &name, int min, int max, int step, const QString &suffix) {
@@ -135,8 +156,10 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
             "The session does not record it.")},
         {tr("Summary calls"), tr("Soft and Full compactions that wrote a summary (an LLM call with an LLM summariser)")},
         {tr("Requests at %1").arg(tierDisplayName(Tier::Warn)), tr("Requests whose estimate before compaction reached Warn: results offloaded")},
-        {tr("Requests at %1").arg(tierDisplayName(Tier::Soft)), tr("Requests whose estimate before compaction reached Soft: the older half of the head summarised")},
-        {tr("Requests at %1").arg(tierDisplayName(Tier::Full)), tr("Requests whose estimate before compaction reached Full: the whole head summarised")},
+        {tr("Requests at %1").arg(tierDisplayName(Tier::Soft)), tr("Requests whose estimate before compaction reached Soft: the older half of the head summarised "
+                                                                   "(mask and hybrid: the head's tool results masked first)")},
+        {tr("Requests at %1").arg(tierDisplayName(Tier::Full)), tr("Requests whose estimate before compaction reached Full: the whole head summarised "
+                                                                   "(mask and hybrid: the head's tool results masked first)")},
         {tr("Requests at %1").arg(tierDisplayName(Tier::Emergency)),
          tr("Requests whose estimate before compaction reached Emergency: summarised without an LLM call and offloaded")},
         {tr("Offloads"), tr("Tool results moved to files, when the tool finished (gate 1) and at compaction (gate 2)")},
@@ -260,12 +283,13 @@ void ThresholdsPanel::updateResetText()
     const QString window = p.contextWindow > 0 ? tr("%1 tokens").arg(locale.toString(p.contextWindow)) : tr("never compact");
     m_reset->setToolTip(tr("Restore the whole policy the session runs with: window %1; Warn %2, Soft %3, Full %4, Emergency %5; "
                            "tail %6 messages; offload at tool time above %7 bytes, at compaction above %8 bytes; "
-                           "%9 tokens reserved for output; tool schemas %10")
+                           "%9 tokens reserved for output; tool schemas %10; strategy %11")
                             .arg(window, percent(p.warn), percent(p.soft), percent(p.full), percent(p.emergency))
                             .arg(p.tailMessages)
                             .arg(locale.toString(p.offloadAtToolTime), locale.toString(p.offloadAtCompaction),
                                  locale.toString(p.reservedOutput),
-                                 p.countToolSchemas ? tr("counted") : tr("not counted")));
+                                 p.countToolSchemas ? tr("counted") : tr("not counted"))
+                            .arg(strategyDisplayName(p.strategy)));
 }
 
 void ThresholdsPanel::setThreshold(int which, double value)
@@ -297,6 +321,7 @@ void ThresholdsPanel::syncControls()
     m_gate2->setValue(int(std::min<qint64>(m_policy.offloadAtCompaction, m_gate2->maximum())));
     m_reserved->setValue(int(std::min<qint64>(m_policy.reservedOutput, m_reserved->maximum())));
     m_countSchemas->setChecked(m_policy.countToolSchemas);
+    m_strategy->setCurrentIndex(m_strategy->findData(int(m_policy.strategy)));
     m_syncing = false;
     m_apply->setEnabled(!(m_policy == m_sessionPolicy));
 }

@@ -8,6 +8,7 @@
 #include <array>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -18,7 +19,7 @@ namespace wl {
 
 class PolicyScoreView;
 
-// The Thresholds dock: every live-tunable policy setting. Each edit emits
+// The Thresholds dock: every live-tunable policy setting, the strategy beside the thresholds. Each edit emits
 // policyEdited() at once (the what-if runner coalesces); the four thresholds are
 // kept in order by pushing neighbours along, and a neighbour pushed aside goes back
 // to where it was set when the slider moves back (one threshold can be swept over the
@@ -62,6 +63,7 @@ public:
     // Test hooks: the four threshold sliders (per mille) in tier order.
     QSlider *thresholdSlider(Tier tier) const;
     QDoubleSpinBox *thresholdSpin(Tier tier) const;
+    QComboBox *strategyCombo() const { return m_strategy; }
     QPushButton *applyButton() const { return m_apply; }
     QPushButton *resetButton() const { return m_reset; }
     QString totalsText(int row, bool whatIf) const;
@@ -88,6 +90,7 @@ private:
     bool m_syncing = false;
     std::array<QSlider *, 4> m_sliders{};
     std::array<QDoubleSpinBox *, 4> m_spins{};
+    QComboBox *m_strategy = nullptr;
     QSpinBox *m_window = nullptr;
     QSpinBox *m_tail = nullptr;
     QSpinBox *m_gate1 = nullptr;

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void longTask_retention();
     void summariserFailsOver_data();
     void summariserFailsOver();
+    void maskStrategySendsNoSummaryRequest();
 
 private:
     std::unique_ptr<AgentHarness> m_long;
@@ -319,6 +320,52 @@ void TestAgentCompaction::summariserFailsOver()
         QVERIFY2(summarised[0].error.contains(u"main_model"_s), qPrintable(summarised[0].error));
     QCOMPARE(summaryServer.requestCount(), int(summarised.size()));
     for (const RecordedRequest &r : h.agentRequests())
+        QVERIFY(viewProblem(r.json()).isEmpty());
+}
+
+void TestAgentCompaction::maskStrategySendsNoSummaryRequest()
+{
+    CompactionPolicy policy;
+    policy.contextWindow = 6000;
+    policy.tailMessages = 2;
+    policy.strategy = CompactionStrategy::Mask;
+    AgentHarness h(policy);
+    // Were a summary asked for, the fake would answer it, and the request would be on record.
+    h.server.addRule(summaryRule(firstSummary()));
+    for (int n = 1; n <= 6; ++n)
+        QVERIFY(writeFile(h.wsPath(u"m%1.txt"_s.arg(n)), moduleText(n)));
+    // Twelve steps of about 530 tokens each: under summarise these cross Soft more than once.
+    for (int i = 0; i < 12; ++i)
+        h.server.enqueue(callReply(u"read%1"_s.arg(i), u"read_file"_s, readArgs(u"m%1.txt"_s.arg(i % 6 + 1), 0, 2000)));
+    h.server.enqueue(FakeReply::withText(u"all read"_s));
+
+    AgentConfig config = h.config();
+    config.summarizerModel = u"summary-model"_s;
+    AgentRun *run = h.open(config);
+    QVERIFY(run->submit(u"read all six"_s));
+    QCOMPARE(h.settle(30000), AgentRun::State::Finished);
+
+    for (const RecordedRequest &r : h.server.requests())
+        QVERIFY2(!r.isSummarizerCall(), qPrintable(r.dump().left(400)));
+    const QList<CompactionRecord> records = h.store.records(h.sessionId);
+    int masking = 0;
+    for (const CompactionRecord &r : records) {
+        QCOMPARE(r.strategy, CompactionStrategy::Mask);
+        if (r.tier == Tier::Soft || r.tier == Tier::Full) {
+            QCOMPARE(r.summarized, 0);
+            QCOMPARE(r.summarizerStep, SummarizerStep::None);
+            masking += r.offloaded.isEmpty() ? 0 : 1;
+        }
+    }
+    QVERIFY2(masking > 0, qPrintable(QString::number(records.size())));
+    // The audit names the strategy on every line.
+    const AuditLog::ReadResult audit = AuditLog::read(h.auditPath());
+    QCOMPARE(audit.records.size(), records.size());
+    QVERIFY(fileText(h.auditPath()).count(u"\"strategy\":\"mask\""_s) == int(records.size()));
+    // What the model was sent holds placeholders instead of the old results, and stays valid.
+    const QList<RecordedRequest> requests = h.agentRequests();
+    QVERIFY(QJsonDocument(requests.last().json()).toJson().contains("[offloaded: "));
+    for (const RecordedRequest &r : requests)
         QVERIFY(viewProblem(r.json()).isEmpty());
 }
 

@@ -185,7 +185,7 @@ void TestAuditLog::recordRoundTrip()
 void TestAuditLog::requiredFields()
 {
     const QJsonObject json = sampleRecord(Tier::Soft, 5).toJson();
-    const QStringList keys{u"id"_s, u"session_id"_s, u"request_index"_s, u"timestamp"_s, u"tier"_s, u"reason"_s,
+    const QStringList keys{u"id"_s, u"session_id"_s, u"request_index"_s, u"timestamp"_s, u"tier"_s, u"strategy"_s, u"reason"_s,
                            u"tokens_before"_s, u"tokens_after"_s, u"msgs_before"_s, u"msgs_after"_s, u"anchors"_s,
                            u"anchor_changes"_s, u"offloaded"_s, u"summarized"_s, u"preserved_tail"_s, u"summary_text"_s,
                            u"summarizer"_s, u"summarizer_model"_s, u"compression_ratio"_s, u"duration_ms"_s, u"error"_s,

@@ -200,10 +200,15 @@ void TestCompactionsDock::detailWithoutCheckpoint()
     records[3].summarizerStep = SummarizerStep::Extractive;
     records[3].summarized = 3;
     records[3].summaryText = u"Checked the log."_s;
+    records[1].strategy = CompactionStrategy::Mask;
     model.setRecords(records);
     // A Warn record: offloads only.
     panel.showRecord(u"rec-3"_s);
     QVERIFY(panel.detailText().contains(u"This compaction wrote no checkpoint."_s));
+    QVERIFY(!panel.detailText().contains(u"Strategy:"_s)); // summarise, as before strategies
+    panel.showRecord(u"rec-7"_s);
+    QVERIFY(panel.detailText().contains(u"Strategy: Mask."_s));
+    panel.showRecord(u"rec-3"_s);
     QVERIFY(panel.detailText().contains(u"Nothing: this compaction wrote no summary."_s));
     // A summary whose checkpoint the session does not hold: its text is made from the record.
     panel.showRecord(u"rec-12"_s);

@@ -94,6 +94,7 @@ private Q_SLOTS:
     void protocolSwitchFollowsDefaults();
     void thresholdsStayOrdered_data();
     void thresholdsStayOrdered();
+    void strategyIsStored();
     void restoreDefaults();
     void keyStatusSaysWhereTheKeyComesFrom_data();
     void keyStatusSaysWhereTheKeyComesFrom();
@@ -399,6 +400,21 @@ void TestSettingsDialog::thresholdsStayOrdered()
     QCOMPARE(m_settings->compactionPolicy(), p);
 }
 
+void TestSettingsDialog::strategyIsStored()
+{
+    CompactionPage *page = m_dialog->compactionPage();
+    QSignalSpy edited(page, &CompactionPage::edited);
+    page->strategyCombo()->setCurrentIndex(page->strategyCombo()->findData(int(CompactionStrategy::Mask)));
+    QCOMPARE(edited.size(), 1);
+    QCOMPARE(page->policy().strategy, CompactionStrategy::Mask);
+    QVERIFY(m_dialog->apply());
+    QCOMPARE(m_settings->compactionPolicy().strategy, CompactionStrategy::Mask);
+    // Shown again from the settings, without reporting an edit.
+    page->setPolicy(m_settings->compactionPolicy());
+    QCOMPARE(CompactionStrategy(page->strategyCombo()->currentData().toInt()), CompactionStrategy::Mask);
+    QCOMPARE(edited.size(), 1);
+}
+
 void TestSettingsDialog::restoreDefaults()
 {
     CompactionPage *page = m_dialog->compactionPage();
@@ -408,7 +424,9 @@ void TestSettingsDialog::restoreDefaults()
     page->summaryTimeoutSpin()->setValue(5);
     page->offloadAtToolTimeSpin()->setValue(123);
     page->reservedOutputSpin()->setValue(4000);
+    page->strategyCombo()->setCurrentIndex(page->strategyCombo()->findData(int(CompactionStrategy::Hybrid)));
     CompactionPolicy changed = page->policy();
+    QCOMPARE(changed.strategy, CompactionStrategy::Hybrid);
     QCOMPARE(changed.tailMessages, 20);
     QCOMPARE(changed.summaryTimeoutMs, 5000);
     QCOMPARE(changed.offloadAtToolTime, 123);

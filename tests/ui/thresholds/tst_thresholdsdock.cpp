@@ -4,6 +4,7 @@
 #include "timeline/TimelineModel.h"
 #include "whatif/WhatIfSession.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
@@ -54,6 +55,7 @@ private Q_SLOTS:
     void pushedNeighbourReturns();
     void totalsTableSaysWhatItCounts();
     void sliderDrivesWhatIf();
+    void strategyComboDrivesWhatIf();
     void runnerCoalesces();
     void runnerSharesFactsAcrossRuns();
     void whatIfWindowReachesTheTimeline();
@@ -276,6 +278,55 @@ void TestThresholdsDock::sliderDrivesWhatIf()
     const SimulationResult moved = Simulator::simulate(direct);
     QCOMPARE(panel.totalsText(ThresholdsPanel::SummaryCallsRow, true), QLocale().toString(moved.totals.summaryCalls));
     QVERIFY(moved.totals.tokensSent != expected.totals.tokensSent);
+}
+
+void TestThresholdsDock::strategyComboDrivesWhatIf()
+{
+    const Simulator::Input input = growingSession(60);
+    ThresholdsPanel panel;
+    QComboBox *combo = panel.strategyCombo();
+    QVERIFY(combo);
+    QCOMPARE(combo->count(), 3);
+
+    // Showing a policy moves the combo without reporting an edit.
+    QSignalSpy edits(&panel, &ThresholdsPanel::policyEdited);
+    CompactionPolicy hybrid = input.policy;
+    hybrid.strategy = CompactionStrategy::Hybrid;
+    panel.setPolicy(hybrid);
+    QCOMPARE(CompactionStrategy(combo->currentData().toInt()), CompactionStrategy::Hybrid);
+    QCOMPARE(edits.size(), 0);
+    panel.setPolicy(input.policy);
+    panel.setSessionPolicy(input.policy);
+    QCOMPARE(CompactionStrategy(combo->currentData().toInt()), CompactionStrategy::Summarise);
+    QVERIFY(!panel.applyButton()->isEnabled());
+
+    TimelineModel timeline;
+    timeline.setRecorded(QList<TimelineRow>(60));
+    WhatIfBinding binding(&panel, &timeline);
+    binding.setSession(input);
+    QSignalSpy results(&binding, &WhatIfBinding::resultReady);
+
+    Simulator::Input direct = input;
+    const SimulationResult summarised = Simulator::simulate(direct);
+    QVERIFY(summarised.totals.summaryCalls > 0);
+    for (CompactionStrategy strategy : {CompactionStrategy::Mask, CompactionStrategy::Hybrid}) {
+        combo->setCurrentIndex(combo->findData(int(strategy)));
+        QCOMPARE(edits.last().at(0).value<CompactionPolicy>().strategy, strategy);
+        QVERIFY(results.wait(5000));
+        QCOMPARE(results.last().at(0).value<CompactionPolicy>().strategy, strategy);
+        direct.policy = panel.policy();
+        const SimulationResult expected = Simulator::simulate(direct);
+        QCOMPARE(panel.totalsText(ThresholdsPanel::SummaryCallsRow, true), QLocale().toString(expected.totals.summaryCalls));
+        QCOMPARE(panel.totalsText(ThresholdsPanel::OffloadsRow, true), QLocale().toString(expected.totals.offloads));
+        QCOMPARE(panel.totalsText(ThresholdsPanel::TokensSentRow, true), QLocale().toString(expected.totals.tokensSent));
+        QVERIFY(expected.totals.offloads > summarised.totals.offloads);
+        QVERIFY(expected.totals.tokensSent != summarised.totals.tokensSent);
+        for (qsizetype i = 0; i < expected.rows.size(); ++i)
+            QCOMPARE(timeline.whatIf().at(i).ratioAfter, expected.rows.at(i).ratioAfter);
+        if (strategy == CompactionStrategy::Mask)
+            QCOMPARE(expected.totals.summaryCalls, 0);
+    }
+    QVERIFY(panel.applyButton()->isEnabled()); // the session still runs summarise
 }
 
 void TestThresholdsDock::runnerCoalesces()
