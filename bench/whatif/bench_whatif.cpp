@@ -2,7 +2,12 @@
 // The thresholds dock re-runs it on every slider step over the same history (target < 50 ms).
 #include "compaction/ExtractiveSummarizer.h"
 #include "model/Message.h"
+#include "score/PolicySweep.h"
+#include "score/PriceTable.h"
+#include "score/RecordedRun.h"
 #include "score/RunScorer.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/WhatIfSession.h"
 #include "whatif/SimulatedOffloads.h"
 #include "whatif/Simulator.h"
 
@@ -11,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <ctime>
 
 using namespace wl;
 using namespace Qt::StringLiterals;
@@ -183,6 +189,49 @@ void BM_ScoreBasis(benchmark::State &state)
     state.counters["facts"] = double(basis->facts.size());
 }
 BENCHMARK(BM_ScoreBasis)->Unit(benchmark::kMillisecond);
+
+// The Compare policies window and `evaluate --sweep` (issue 21): 64 policies (4 full thresholds x
+// 4 tails x 2 offload gates x schemas counted or not) over the benchmark session, on all cores.
+// The session's scoring is built once, as the window does before its first sweep; `fresh` gives
+// each sweep new what-if caches (the first sweep of a session), else they are warm.
+void BM_Sweep64(benchmark::State &state)
+{
+    const Simulator::Input in = input();
+    ReplayInput replay;
+    replay.systemPrompt = in.systemPrompt;
+    replay.history = in.history;
+    replay.requestEnds = in.requests;
+    for (qsizetype r = 0; r < in.requests.size(); ++r)
+        replay.requestIndexes << int(r);
+    replay.model = u"claude-sonnet-4-5"_s;
+    QString error;
+    const std::optional<PolicyGrid> grid = PolicyGrid::fromJson(
+        QByteArray(R"({"full": [0.75, 0.8, 0.85, 0.9], "tail": [4, 8, 12, 16], "offload-threshold": [2000, 8000], "count-tool-schemas": [true, false]})"),
+        &error);
+    const QList<PolicySettings> policies = grid->expand();
+    const SweepSession prepared = SweepSession::prepare(u"bench"_s, replay, RecordedRun(), {}, in.policy, in.summaryModel, PriceTable::builtIn());
+    const bool fresh = state.range(0) != 0;
+    QList<SweepRow> rows;
+    // CPU time of the whole process (every worker thread): on a shared machine the wall time says
+    // more about the neighbours than about the sweep; this divided by the cores bounds it.
+    double cpuMs = 0;
+    for (auto _ : state) {
+        SweepSession session = prepared;
+        if (fresh) {
+            state.PauseTiming();
+            session.whatIf = std::make_shared<const WhatIfSession>(replay.simulatorInput(in.policy, in.summaryModel));
+            state.ResumeTiming();
+        }
+        const std::clock_t start = std::clock();
+        rows = PolicySweep::run({session}, policies, {});
+        benchmark::DoNotOptimize(rows);
+        cpuMs += 1000.0 * double(std::clock() - start) / CLOCKS_PER_SEC;
+    }
+    state.counters["process_cpu_ms"] = benchmark::Counter(cpuMs, benchmark::Counter::kAvgIterations);
+    state.counters["policies"] = double(rows.size());
+    state.counters["pareto"] = double(std::count_if(rows.cbegin(), rows.cend(), [](const SweepRow &r) { return r.pareto; }));
+}
+BENCHMARK(BM_Sweep64)->ArgName("fresh_caches")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

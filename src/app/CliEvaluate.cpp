@@ -2,17 +2,14 @@
 
 #include "CliCommands.h"
 #include "CliPolicyOptions.h"
+#include "CliLoad.h"
 #include "CliSimulate.h"
+#include "CliSweep.h"
 #include "compaction/CompactionPolicy.h"
 #include "model/BoundedInteger.h"
-#include "replay/ImportedSession.h"
-#include "replay/TranscriptFormats.h"
 #include "score/PriceTable.h"
-#include "score/RecordedRun.h"
 #include "score/RunScorer.h"
 #include "score/SessionScoring.h"
-#include "settings/AppSettings.h"
-#include "store/SessionStore.h"
 #include "whatif/ReplayInput.h"
 #include "whatif/Simulator.h"
 
@@ -31,15 +28,6 @@ using namespace Qt::StringLiterals;
 namespace wl::cli {
 
 namespace {
-
-// The recorded session, whichever way it came.
-struct Loaded
-{
-    ReplayInput replay;
-    RecordedRun recorded;
-    QList<qint64> reportedOutput;
-    CompactionPolicy policy;
-};
 
 QString percent(double fraction)
 {
@@ -102,10 +90,15 @@ int runEvaluate(const QStringList &arguments)
     PolicyOptions policyOptions;
     const QCommandLineOption run(u"session-index"_s, QCoreApplication::translate("waterline-cli", "A file of several sessions: the session to score, counted from 0."), u"N"_s);
     const QCommandLineOption priceModel(u"price-model"_s, QCoreApplication::translate("waterline-cli", "Price the requests as this model (default: the session's model)."), u"MODEL"_s);
-    const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"recorded\": {...}, \"whatif\": {...}}."));
+    const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object {\"recorded\": {...}, \"whatif\": {...}} "
+                                                                                   "(with --sweep: an array of one object per policy)."));
+    const QCommandLineOption sweep(u"sweep"_s, QCoreApplication::translate("waterline-cli", "Score every policy of a grid (a JSON object of option name to a list of values) "
+                                                                                     "over the session, or over every transcript of the folder --input names; "
+                                                                                     "the other policy options set the base the grid changes."),
+                                   u"GRID.json"_s);
     sourceOptions.addTo(parser);
     policyOptions.addTo(parser);
-    parser.addOptions({run, priceModel, json});
+    parser.addOptions({run, priceModel, json, sweep});
 
     // Every bad value is a usage error naming its option.
     if (const std::optional<int> stop = readReplayArguments(parser, arguments, QCoreApplication::translate("waterline-cli", "evaluate takes no positional arguments (give --input)"), sourceOptions, policyOptions))
@@ -116,47 +109,21 @@ int runEvaluate(const QStringList &arguments)
     if (parser.isSet(run) && !(runValue = BoundedInteger::fromString(parser.value(run), 0, std::numeric_limits<int>::max(), u"--session-index"_s, &error)))
         return usageError(error);
 
+    if (parser.isSet(sweep))
+        return runSweep(parser, sourceOptions, policyOptions, parser.value(sweep), runValue ? int(*runValue) : 0,
+                        parser.isSet(priceModel) ? parser.value(priceModel) : QString(), parser.isSet(json));
+
     // The recorded session, its recorded views and the output each request reported.
-    Loaded loaded;
+    LoadedSession loaded;
     const QString source = parser.value(input);
     if (QFileInfo(source).isFile() || QFileInfo(source).isDir()) {
-        ImportOptions options;
-        options.runIndex = runValue ? int(*runValue) : 0;
-        const ImportResult imported = TranscriptFormats::importFile(source, formatName, options);
-        if (!imported.ok)
-            return badInput(imported.error);
-        loaded.replay = ReplayInput::fromImport(imported.session);
-        loaded.recorded = RecordedRun::fromImport(imported.session, loaded.replay);
-        QList<ImportedRequest> requests = imported.session.requests;
-        std::stable_sort(requests.begin(), requests.end(),
-                         [](const ImportedRequest &a, const ImportedRequest &b) { return a.messageIndex < b.messageIndex; });
-        for (const ImportedRequest &r : std::as_const(requests))
-            loaded.reportedOutput.append(r.usage.output);
-        loaded.policy = loaded.replay.defaultPolicy();
+        std::optional<LoadedSession> imported = loadTranscript(source, formatName, runValue ? int(*runValue) : 0, &error);
+        if (!imported)
+            return badInput(error);
+        loaded = std::move(*imported);
     } else if (parser.isSet(db)) {
-        SessionStore store;
-        int code = Ok;
-        if (!openExistingStore(store, parser.value(db), &code))
-            return code;
-        const std::optional<SessionInfo> info = store.session(source, &error);
-        if (!info)
-            return badInput(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error));
-        const QList<RequestRecord> requests = store.requests(source, &error);
-        const ContextOverlays overlays = error.isEmpty() ? store.overlays(source, &error) : ContextOverlays();
-        const QList<CompactionRecord> records = error.isEmpty() ? store.records(source, &error) : QList<CompactionRecord>();
-        const std::optional<SessionSource> sessionSource = error.isEmpty() ? store.sessionSource(source, &error) : std::nullopt;
-        QList<Message> history = error.isEmpty() ? store.history(source, &error) : QList<Message>();
-        if (!error.isEmpty())
-            return badInput(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error));
-        loaded.replay = ReplayInput::fromStored(*info, std::move(history), requests, overlays, sessionSource);
-        loaded.replay.noteRecords(records);
-        loaded.recorded = RecordedRun::fromStored(loaded.replay, requests, overlays, records);
-        for (const RequestRecord &r : requests)
-            loaded.reportedOutput.append(r.outputTokens.value_or(-1));
-        loaded.policy = loaded.replay.defaultPolicy();
-        CompactionPolicy saved;
-        if (!info->policy.isEmpty() && CompactionPolicy::fromJson(info->policy, &saved) && saved.isValid())
-            loaded.policy = saved;
+        if (const std::optional<int> stop = loadStored(parser.value(db), source, &loaded))
+            return *stop;
     } else {
         return badInput(QCoreApplication::translate("waterline-cli", "%1: no such file (a session id needs --db PATH)").arg(source));
     }
@@ -167,12 +134,7 @@ int runEvaluate(const QStringList &arguments)
     if (const std::optional<qint64> overhead = policyOptions.overhead())
         loaded.replay.overheadTokens = *overhead;
 
-    // Prices: the built-in table with the user's overrides from the Settings.
-    PriceTable prices = PriceTable::builtIn();
-    QStringList priceProblems;
-    prices.applyOverrides(AppSettings().priceOverrides(), &priceProblems);
-    for (const QString &p : std::as_const(priceProblems))
-        printError(QCoreApplication::translate("waterline-cli", "warning: the price override for '%1' is not an object of prices >= 0; ignored").arg(p));
+    const PriceTable prices = settingsPrices();
     const ReplayInput &replay = loaded.replay;
     const std::shared_ptr<const SessionScoring> scoring = SessionScoring::build(
         replay, loaded.recorded, loaded.reportedOutput, prices, parser.isSet(priceModel) ? parser.value(priceModel) : QString());

@@ -1,12 +1,13 @@
 #pragma once
 
-#include "compaction/CompactionStrategy.h"
 #include "whatif/Simulator.h"
 
 #include <QCommandLineOption>
+#include <QList>
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 class QCommandLineParser;
 
@@ -27,8 +28,9 @@ struct SourceOptions
     QCommandLineOption input, db, format;
 };
 
-// The policy options `simulate` and `evaluate` share, in one place: --window, the four
-// thresholds, --tail, both offload gates, --overhead, --summary, --count-tool-schemas and --strategy.
+// The policy options `simulate` and `evaluate` share, in one place: one per PolicyKnobs entry
+// (--window, the four thresholds, --tail, both offload gates, --count-tool-schemas, ...), then
+// --overhead and --summary.
 // Every bad value is a usage error that names its option.
 class PolicyOptions
 {
@@ -47,12 +49,12 @@ public:
     std::optional<qint64> overhead() const { return m_overheadValue; }
 
 private:
-    QCommandLineOption m_window, m_warn, m_soft, m_full, m_emergency, m_tail, m_offload, m_toolTime, m_overheadOption, m_summary,
-        m_schemas, m_strategy;
-    std::optional<qint64> m_windowValue, m_tailValue, m_offloadValue, m_toolTimeValue, m_overheadValue;
-    std::optional<double> m_thresholds[4];
-    std::optional<bool> m_countSchemas;
-    std::optional<CompactionStrategy> m_strategyValue;
+    // One option per PolicyKnobs entry, in its order, then the two that are not policy fields.
+    QList<QCommandLineOption> m_knobs;
+    QCommandLineOption m_overheadOption, m_summary;
+    // The knobs given, by name, with their text (checked by read()).
+    QList<std::pair<QString, QString>> m_given;
+    std::optional<qint64> m_overheadValue;
     SummaryModel m_summaryModel = SummaryModel::extractive();
 };
 

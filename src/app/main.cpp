@@ -1,6 +1,7 @@
 // The `waterline` desktop application.
 #include "AppIdentity.h"
 #include "MainWindow.h"
+#include "compare/ComparePoliciesWindow.h"
 #include "workbench/SessionLifecycle.h"
 
 #include "Paths.h"
@@ -28,12 +29,14 @@ void printError(const QString &text)
     std::fprintf(stderr, "waterline: %s\n", qPrintable(text));
 }
 
-// Grabs the window once start-up work (opening a session) has settled.
-void scheduleScreenshot(wl::MainWindow &window, const QString &path, bool waitForSession)
+// Grabs the window once start-up work (opening a session) has settled; with `compare`, the Compare
+// Policies window once its first sweep has finished.
+void scheduleScreenshot(wl::MainWindow &window, const QString &path, bool waitForSession, bool compare = false)
 {
-    auto grab = [&window, path] {
-        QTimer::singleShot(800, &window, [&window, path] {
-            const QPixmap shot = window.grab();
+    auto grab = [&window, path, compare] {
+        QTimer::singleShot(800, &window, [&window, path, compare] {
+            QWidget *target = compare && window.comparePoliciesWindow() ? static_cast<QWidget *>(window.comparePoliciesWindow()) : &window;
+            const QPixmap shot = target->grab();
             if (shot.isNull() || !shot.save(path, "PNG")) {
                 printError(QApplication::translate("main", "could not write the screenshot to %1").arg(path));
                 QCoreApplication::exit(1);
@@ -42,11 +45,16 @@ void scheduleScreenshot(wl::MainWindow &window, const QString &path, bool waitFo
             QCoreApplication::exit(0);
         });
     };
-    if (!waitForSession) {
+    if (compare) {
+        QObject::connect(&window, &wl::MainWindow::sessionShown, &window, [&window, grab] {
+            QObject::connect(window.showComparePolicies(true), &wl::ComparePoliciesWindow::finished, &window, grab, Qt::SingleShotConnection);
+        }, Qt::SingleShotConnection);
+    } else if (!waitForSession) {
         grab();
         return;
+    } else {
+        QObject::connect(&window, &wl::MainWindow::sessionShown, &window, grab, Qt::SingleShotConnection);
     }
-    QObject::connect(&window, &wl::MainWindow::sessionShown, &window, grab, Qt::SingleShotConnection);
     // Never hang: grab what there is after two minutes.
     QTimer::singleShot(120000, &window, grab);
 }
@@ -59,7 +67,7 @@ struct CommandLine
         , versionOption(parser.addVersionOption())
     {
         parser.setApplicationDescription(QCoreApplication::translate("main", "Waterline: run LLM agents and see how their context is compacted."));
-        parser.addOptions({dbOption, workspaceOption, sessionOption, demoOption, screenshotOption, showDockOption});
+        parser.addOptions({dbOption, workspaceOption, sessionOption, demoOption, screenshotOption, showDockOption, compareOption});
     }
 
     // True when the arguments parse and ask for help or the version, and nothing else needs doing.
@@ -78,6 +86,8 @@ struct CommandLine
     const QCommandLineOption demoOption{u"demo"_s, QCoreApplication::translate("main", "Open the bundled demo session (no network needed).")};
     const QCommandLineOption screenshotOption{u"screenshot"_s, QCoreApplication::translate("main", "Render the main window after start-up to the PNG <path> and exit."), u"path"_s};
     const QCommandLineOption showDockOption{u"show-dock"_s, QCoreApplication::translate("main", "Bring the dock <name> (e.g. Anchors) to the front; useful with --screenshot."), u"name"_s};
+    const QCommandLineOption compareOption{u"compare-policies"_s, QCoreApplication::translate("main", "Open Compare Policies on the session once it is shown and run its default sweep; "
+                                                                                                "with --screenshot, render that window once the sweep is done.")};
 };
 
 // The id after --session (or in --session=ID), read before QApplication removes it.
@@ -132,6 +142,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption &screenshotOption = commandLine.screenshotOption;
     const QCommandLineOption &showDockOption = commandLine.showDockOption;
     parser.process(app);
+    const bool compare = parser.isSet(commandLine.compareOption);
 
     if (parser.isSet(workspaceOption) && !QFileInfo(parser.value(workspaceOption)).isDir()) {
         printError(QApplication::translate("main", "the workspace '%1' is not a folder").arg(parser.value(workspaceOption)));
@@ -162,7 +173,9 @@ int main(int argc, char *argv[])
         QObject::connect(&window, &wl::MainWindow::demoFailed, &window, [](const QString &error) { printError(error); });
         window.openDemo();
         if (parser.isSet(screenshotOption))
-            scheduleScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshotOption)), true);
+            scheduleScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshotOption)), true, compare);
+        else if (compare)
+            QObject::connect(&window, &wl::MainWindow::sessionShown, &window, [&window] { window.showComparePolicies(true); }, Qt::SingleShotConnection);
         return app.exec();
     }
 
@@ -197,6 +210,8 @@ int main(int argc, char *argv[])
     }
 
     if (parser.isSet(screenshotOption))
-        scheduleScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshotOption)), opening);
+        scheduleScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshotOption)), opening, compare && opening);
+    else if (compare)
+        QObject::connect(&window, &wl::MainWindow::sessionShown, &window, [&window] { window.showComparePolicies(true); }, Qt::SingleShotConnection);
     return app.exec();
 }

@@ -22,6 +22,7 @@
 #include "pins/PinsPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
+#include "compare/ComparePoliciesWindow.h"
 #include "thresholds/PolicyScoreView.h"
 #include "thresholds/ThresholdsPanel.h"
 #include "timeline/TimelineModel.h"
@@ -391,6 +392,14 @@ void MainWindow::createActions()
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->setObjectName(u"ViewMenu"_s);
 
+    QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    toolsMenu->setObjectName(u"ToolsMenu"_s);
+    QAction *compare = toolsMenu->addAction(tr("&Compare Policies..."));
+    compare->setObjectName(u"ComparePoliciesAction"_s);
+    compare->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_P);
+    compare->setToolTip(tr("Replay a grid of policies over the open session and compare what each loses and costs"));
+    connect(compare, &QAction::triggered, this, [this] { showComparePolicies(); });
+
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *about = helpMenu->addAction(tr("&About Waterline"));
     about->setObjectName(u"AboutAction"_s);
@@ -542,6 +551,11 @@ void MainWindow::createDocks()
     });
     m_pins = new PinsBinding(m_sessions, m_conversationView, m_pinsPanel, this);
     connect(m_pinsPanel, &PinsPanel::messageChosen, m_selection, &SelectionLink::selectMessage);
+    // A newly scored session reaches an open Compare window.
+    connect(m_whatIf, &WhatIfBinding::scoringReady, this, [this] {
+        if (m_compare)
+            m_compare->setOpenSession(session().info.title, m_whatIf->session(), m_whatIf->scoring());
+    });
     // The session's live policy: stored (off the GUI thread), so the agent and later opens use it.
     connect(m_thresholdsPanel, &ThresholdsPanel::applyRequested, m_sessions, &SessionLifecycle::applyPolicy);
     // Review of summaries (issue #22 items 7, 8): a setting of the session's policy, toggled in the
@@ -737,6 +751,10 @@ void MainWindow::showDocks(const LoadedSession &session)
     m_agentStatus->setSession(session);
     m_whatIf->setSession(session.simulatorInput());
     m_whatIf->scoreSession(session, m_settings->priceOverrides());
+    if (m_compare) {
+        m_compare->setCurrentPolicy(m_thresholdsPanel->policy());
+        m_compare->setOpenSession(session.info.title, m_whatIf->session(), m_whatIf->scoring());
+    }
     m_whatIf->request(m_thresholdsPanel->policy());
 
     updateSessionStatus();
@@ -897,6 +915,33 @@ bool MainWindow::focusNextPrevChild(bool next)
 void MainWindow::showAbout()
 {
     AboutDialog::openFor(this);
+}
+
+ComparePoliciesWindow *MainWindow::showComparePolicies(bool run)
+{
+    if (!m_compare) {
+        m_compare = new ComparePoliciesWindow(this);
+        // Apply: the sliders take the policy as if the user had set it (the what-if follows).
+        connect(m_compare, &ComparePoliciesWindow::applyRequested, m_thresholdsPanel, &ThresholdsPanel::editPolicy);
+        connect(m_thresholdsPanel, &ThresholdsPanel::policyEdited, m_compare, &ComparePoliciesWindow::setCurrentPolicy);
+    }
+    m_compare->setPriceOverrides(m_settings->priceOverrides());
+    m_compare->setCurrentPolicy(m_thresholdsPanel->policy());
+    m_compare->setOpenSession(session().info.title, m_whatIf->session(), m_whatIf->scoring());
+    m_compare->show();
+    m_compare->raise();
+    m_compare->activateWindow();
+    if (run) {
+        if (m_whatIf->scoring()) {
+            m_compare->run();
+        } else {
+            connect(m_whatIf, &WhatIfBinding::scoringReady, m_compare, [this] {
+                m_compare->setOpenSession(session().info.title, m_whatIf->session(), m_whatIf->scoring());
+                m_compare->run();
+            }, Qt::SingleShotConnection);
+        }
+    }
+    return m_compare;
 }
 
 } // namespace wl

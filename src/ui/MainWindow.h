@@ -23,6 +23,7 @@ class SettingsDialog;
 class ThemeManager;
 class AnchorsPanel;
 class CompactionLogModel;
+class ComparePoliciesWindow;
 class CompactionsPanel;
 class ContextPanel;
 class PinsBinding;
@@ -75,6 +76,10 @@ public:
     void newSession();
     // Opens the settings dialog (non-modal for the event loop; one at a time).
     void showSettings();
+    // Tools > Compare Policies: the sweep window for the open session; `run`: start the default
+    // sweep as soon as the session's scoring is ready (--compare-policies).
+    ComparePoliciesWindow *showComparePolicies(bool run = false);
+    ComparePoliciesWindow *comparePoliciesWindow() const { return m_compare; }
 
     // Shows a session loaded elsewhere in every dock (the conversation, timeline, anchors, offloads,
     // context, records), as if the lifecycle had opened it.
@@ -165,6 +170,7 @@ private:
     QWidget *m_conversationArea = nullptr;
     QSplitter *m_conversationSplitter = nullptr;
     SettingsDialog *m_settingsDialog = nullptr;
+    ComparePoliciesWindow *m_compare = nullptr;
     AgentStatusBar *m_agentStatus = nullptr;
     SelectionLink *m_selection = nullptr;
 

@@ -2,6 +2,7 @@
 // figures that agree with each other and with the recorded run.
 #include "CliProcess.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -72,8 +73,12 @@ private Q_SLOTS:
     void storedSessionUnderItsOwnPolicy();
     void textReportAndUsage();
     void strategyOption();
+    void sweepRowsAreEvaluatesWithAParetoFlag();
+    void sweepOverAFolderAddsUpItsSessions();
+    void sweepTextAndBadGrids();
 
 private:
+    QString writeGrid(const QByteArray &json);
     QTemporaryDir m_home;
 };
 
@@ -204,6 +209,107 @@ void TestCliEvaluate::strategyOption()
             QVERIFY(bad.out.isEmpty());
         }
     }
+QString TestCliEvaluate::writeGrid(const QByteArray &json)
+{
+    static int count = 0;
+    const QString path = m_home.filePath(u"grid%1.json"_s.arg(++count));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+void TestCliEvaluate::sweepRowsAreEvaluatesWithAParetoFlag()
+{
+    const QString grid = writeGrid(R"({"window": [12000, 30000], "full": [0.75, 0.9], "tail": 4})");
+    const wl::test::CliProcess run = wl::test::runWaterlineCli({u"evaluate"_s, u"--input"_s, kSwe, u"--sweep"_s, grid, u"--json"_s}, m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonArray rows = QJsonDocument::fromJson(run.out).array();
+    QCOMPARE(rows.size(), 4);
+    int front = 0;
+    for (const QJsonValue &v : rows) {
+        const QJsonObject row = v.toObject();
+        QCOMPARE(problemIn(row), QString());
+        QVERIFY(row.value(u"pareto").isBool());
+        front += row.value(u"pareto").toBool();
+        QVERIFY(row.value(u"peak_utilisation").toDouble() > 0);
+        QCOMPARE(row.value(u"policy").toObject().value(u"tail").toInt(), 4);
+    }
+    QVERIFY(front >= 1);
+    // Each row is what `evaluate` says of its policy alone.
+    const QJsonObject last = rows.last().toObject();
+    QCOMPARE(last.value(u"policy").toObject().value(u"window").toInt(), 30000);
+    QCOMPARE(last.value(u"policy").toObject().value(u"full").toDouble(), 0.9);
+    const wl::test::CliProcess alone = wl::test::runWaterlineCli(
+        {u"evaluate"_s, u"--input"_s, kSwe, u"--window"_s, u"30000"_s, u"--full"_s, u"0.9"_s, u"--tail"_s, u"4"_s, u"--json"_s}, m_home.path());
+    QVERIFY2(alone.exitCode == 0, alone.err.constData());
+    const QJsonObject whatIf = QJsonDocument::fromJson(alone.out).object().value(u"whatif").toObject();
+    for (const char16_t *key : {u"coverage", u"needed", u"verbatim", u"summarised", u"retrievable", u"lost", u"lost_facts"})
+        QCOMPARE(last.value(QString::fromUtf16(key)), whatIf.value(QString::fromUtf16(key)));
+    for (const char16_t *key : {u"input_tokens", u"cache_read_tokens", u"cache_write_tokens", u"output_tokens", u"usd"})
+        QCOMPARE(last.value(u"cost").toObject().value(QString::fromUtf16(key)), whatIf.value(u"cost").toObject().value(QString::fromUtf16(key)));
+}
+
+void TestCliEvaluate::sweepOverAFolderAddsUpItsSessions()
+{
+    // Two transcripts and a file that is none: the junk is skipped with a warning, the rows total both.
+    QTemporaryDir folder;
+    const QString second = QStringLiteral(WATERLINE_TEST_DATA "/replay/swe-agent/pydicom__pydicom-1458.traj");
+    QVERIFY(QFile::copy(kSwe, folder.filePath(u"a.traj"_s)));
+    QVERIFY(QFile::copy(second, folder.filePath(u"b.traj"_s)));
+    QFile junk(folder.filePath(u"notes.txt"_s));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("\x01\x02 not a transcript \xff");
+    junk.close();
+    const QString grid = writeGrid(R"({"window": [20000]})");
+    const wl::test::CliProcess run = wl::test::runWaterlineCli({u"evaluate"_s, u"--input"_s, folder.path(), u"--sweep"_s, grid, u"--json"_s}, m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.err.contains("notes.txt"), run.err.constData());
+    const QJsonArray rows = QJsonDocument::fromJson(run.out).array();
+    QCOMPARE(rows.size(), 1);
+    const QJsonObject row = rows.first().toObject();
+    QCOMPARE(problemIn(row), QString());
+    int needed = 0;
+    int lost = 0;
+    double input = 0;
+    for (const QString &file : {kSwe, second}) {
+        const wl::test::CliProcess one = wl::test::runWaterlineCli({u"evaluate"_s, u"--input"_s, file, u"--window"_s, u"20000"_s, u"--json"_s}, m_home.path());
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        const QJsonObject whatIf = QJsonDocument::fromJson(one.out).object().value(u"whatif").toObject();
+        needed += whatIf.value(u"needed").toInt();
+        lost += whatIf.value(u"lost").toInt();
+        input += whatIf.value(u"cost").toObject().value(u"input_tokens").toDouble();
+    }
+    QCOMPARE(row.value(u"needed").toInt(), needed);
+    QCOMPARE(row.value(u"lost").toInt(), lost);
+    QCOMPARE(row.value(u"cost").toObject().value(u"input_tokens").toDouble(), input);
+    // A lone row is on its own front.
+    QVERIFY(row.value(u"pareto").toBool());
+}
+
+void TestCliEvaluate::sweepTextAndBadGrids()
+{
+    const QString grid = writeGrid(R"({"soft": [0.65, 0.85], "window": 16000})");
+    const wl::test::CliProcess run = wl::test::runWaterlineCli({u"evaluate"_s, u"--input"_s, kSwe, u"--sweep"_s, grid}, m_home.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.contains("pareto"));
+    QVERIFY(run.out.contains("window=16000 soft=0.65"));
+    // soft 0.85 is above full 0.80: that row says why it did not run.
+    QVERIFY2(run.out.contains("window=16000 soft=0.85 not run: --soft"), run.out.constData());
+    QVERIFY(run.out.contains(" *"));
+
+    const wl::test::CliProcess badValue = wl::test::runWaterlineCli(
+        {u"evaluate"_s, u"--input"_s, kSwe, u"--sweep"_s, writeGrid(R"({"warn": [0.5, "2"]})")}, m_home.path());
+    QCOMPARE(badValue.exitCode, 2);
+    QVERIFY2(badValue.err.contains("'warn'") && badValue.err.contains("\"2\""), badValue.err.constData());
+    const wl::test::CliProcess badKey = wl::test::runWaterlineCli(
+        {u"evaluate"_s, u"--input"_s, kSwe, u"--sweep"_s, writeGrid(R"({"tails": [4]})")}, m_home.path());
+    QCOMPARE(badKey.exitCode, 2);
+    QVERIFY2(badKey.err.contains("'tails'"), badKey.err.constData());
+    const wl::test::CliProcess missing = wl::test::runWaterlineCli(
+        {u"evaluate"_s, u"--input"_s, kSwe, u"--sweep"_s, m_home.filePath(u"none.json"_s)}, m_home.path());
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY(missing.err.contains("none.json"));
 }
 
 QTEST_GUILESS_MAIN(TestCliEvaluate)

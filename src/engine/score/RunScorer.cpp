@@ -38,6 +38,38 @@ ViewItem::Kind shownAs(const QList<ViewItem> &items, qsizetype bodyStart, qsizet
     return ViewItem::Kind::Stub;
 }
 
+// The 4-character runs of a text, hashed to kGramBits bits (false positives only cost a search).
+constexpr int kGramBits = 18;
+constexpr quint32 kGramMask = (1u << kGramBits) - 1;
+
+inline quint32 gramHash(const QChar *c)
+{
+    return ((quint32(c[0].unicode()) * 0x9E3779B1u) ^ (quint32(c[1].unicode()) * 0x85EBCA77u) ^ (quint32(c[2].unicode()) * 0xC2B2AE3Du)
+            ^ (quint32(c[3].unicode()) * 0x27D4EB2Fu))
+        >> (32 - kGramBits);
+}
+
+void addGrams(QStringView text, std::vector<quint64> &bits)
+{
+    const QChar *c = text.data();
+    for (qsizetype i = 0; i + 4 <= text.size(); ++i) {
+        const quint32 h = gramHash(c + i) & kGramMask;
+        bits[h >> 6] |= quint64(1) << (h & 63);
+    }
+}
+
+// False when some 4-character run of `needle` is not among `bits`: then the text does not hold it.
+bool mayHold(const std::vector<quint64> &bits, QStringView needle)
+{
+    const QChar *c = needle.data();
+    for (qsizetype i = 0; i + 4 <= needle.size(); ++i) {
+        const quint32 h = gramHash(c + i) & kGramMask;
+        if (!(bits[h >> 6] & (quint64(1) << (h & 63))))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 RunScorer::RunScorer(std::shared_ptr<const ScoreBasis> basis, CacheProtocol protocol, std::optional<Price> price)
@@ -107,9 +139,11 @@ bool RunScorer::summarised(int fact, const Simulator::Step &step)
             m_text += u'\n';
             m_text += value;
         }
+        m_grams.assign(size_t(1) << (kGramBits - 6), 0);
+        addGrams(m_text, m_grams);
         m_textBuilt = true;
     }
-    flag = m_text.contains(needle);
+    flag = mayHold(m_grams, needle) && m_text.contains(needle);
     absent = flag ? -1 : covers;
     return flag > 0;
 }

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace wl {
 
@@ -49,6 +50,9 @@ private:
     QList<qint64> m_absentAfter;
     QString m_text; // the checkpoint's text, anchors and summary in one, made on its first search
     bool m_textBuilt = false;
+    // Every 4-character run of m_text, hashed into a bit set: a key with a run that is not there is
+    // not in the text, with no search (most keys a checkpoint does not hold are turned away so).
+    std::vector<quint64> m_grams;
     // Per fact: how many of its occurrences behind the checkpoint were looked at, and whether one
     // of them is offloaded.
     struct BehindScan

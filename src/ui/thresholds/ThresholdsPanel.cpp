@@ -266,6 +266,12 @@ void ThresholdsPanel::setPolicy(const CompactionPolicy &policy)
     syncControls();
 }
 
+void ThresholdsPanel::editPolicy(const CompactionPolicy &policy)
+{
+    setPolicy(policy);
+    emitEdited();
+}
+
 void ThresholdsPanel::setSessionPolicy(const CompactionPolicy &policy)
 {
     m_sessionPolicy = policy;

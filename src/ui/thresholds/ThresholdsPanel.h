@@ -54,6 +54,8 @@ public:
     // Shows `policy` without emitting policyEdited (e.g. the session's policy on open).
     void setPolicy(const CompactionPolicy &policy);
     void setSessionPolicy(const CompactionPolicy &policy); // what Apply compares against
+    // Shows `policy` as if the user had set it there: policyEdited is emitted (Compare policies' Apply).
+    void editPolicy(const wl::CompactionPolicy &policy);
 
     void setRecordedTotals(const SimulationTotals &totals);
     void setWhatIfTotals(const SimulationTotals &totals, qint64 elapsedMs);
