@@ -53,6 +53,23 @@
     </message>
 </context>
 <context>
+    <name>wl::ComparePoliciesWindow</name>
+    <message numerus="yes">
+        <source>Replaying %n policies...</source>
+        <translation>
+            <numerusform>Replaying %n policy...</numerusform>
+            <numerusform>Replaying %n policies...</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policies over %1 session(s); %2 on the Pareto front (cost against coverage).</source>
+        <translation>
+            <numerusform>%n policy over %1 session(s); %2 on the Pareto front (cost against coverage).</numerusform>
+            <numerusform>%n policies over %1 session(s); %2 on the Pareto front (cost against coverage).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>wl::ConversationDelegate</name>
     <message numerus="yes">
         <source>%n secret(s) removed</source>
@@ -110,6 +127,23 @@
         <translation>
             <numerusform>, %n compaction</numerusform>
             <numerusform>, %n compactions</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>wl::PinsPanel</name>
+    <message numerus="yes">
+        <source>%n pin(s), %1 tokens, kept verbatim in every request.</source>
+        <translation>
+            <numerusform>%n pin, %1 tokens, kept verbatim in every request.</numerusform>
+            <numerusform>%n pins, %1 tokens, kept verbatim in every request.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pin(s), %1 of %2 tokens, kept verbatim in every request.</source>
+        <translation>
+            <numerusform>%n pin, %1 of %2 tokens, kept verbatim in every request.</numerusform>
+            <numerusform>%n pins, %1 of %2 tokens, kept verbatim in every request.</numerusform>
         </translation>
     </message>
 </context>

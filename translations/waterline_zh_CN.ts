@@ -156,6 +156,14 @@
         <source>This compaction wrote no checkpoint.</source>
         <translation>此次压缩没有写出检查点。</translation>
     </message>
+    <message>
+        <source>Strategy: %1.</source>
+        <translation>策略：%1。</translation>
+    </message>
+    <message>
+        <source>Checkpoint text (version %1, edited; earlier versions are kept)</source>
+        <translation>检查点文本（版本 %1，已编辑；较早的版本会保留）</translation>
+    </message>
 </context>
 <context>
     <name>CompactionPolicy</name>
@@ -202,6 +210,14 @@
     <message>
         <source>count_tool_schemas must be true or false</source>
         <translation>count_tool_schemas 必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>review_summaries must be true or false</source>
+        <translation>review_summaries 必须为 true 或 false</translation>
+    </message>
+    <message>
+        <source>strategy must be one of summarise, mask, hybrid</source>
+        <translation>strategy 必须是 summarise、mask 或 hybrid 之一</translation>
     </message>
 </context>
 <context>
@@ -296,6 +312,14 @@
     <message>
         <source>Every compaction record: tier, tokens before and after, summariser, errors.</source>
         <translation>所有压缩记录：层级、压缩前后的 token 数、摘要器、错误。</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <source>A local proxy to point any agent at: its address, the settings to paste and the requests that pass.</source>
+        <translation>可供任意代理程序接入的本地代理：其地址、要粘贴的设置以及经过的请求。</translation>
     </message>
 </context>
 <context>
@@ -412,6 +436,99 @@
     <message>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>PolicyGrid</name>
+    <message>
+        <source>the grid is not JSON: %1 at offset %2</source>
+        <translation>网格不是 JSON：%1，位于偏移 %2</translation>
+    </message>
+    <message>
+        <source>the grid must be a JSON object of option name to a list of values</source>
+        <translation>网格必须是一个 JSON 对象，将选项名映射到值列表</translation>
+    </message>
+    <message>
+        <source>grid key &apos;%1&apos; is not a policy option (known: %2)</source>
+        <translation>网格键“%1”不是策略选项（已知选项：%2）</translation>
+    </message>
+    <message>
+        <source>grid key &apos;%1&apos; has no values</source>
+        <translation>网格键“%1”没有值</translation>
+    </message>
+    <message>
+        <source>grid key &apos;%1&apos;: value %2 is not a number, a string or true/false</source>
+        <translation>网格键“%1”：值 %2 不是数字、字符串或 true/false</translation>
+    </message>
+    <message>
+        <source>grid key &apos;%1&apos;: value %2: %3</source>
+        <translation>网格键“%1”：值 %2：%3</translation>
+    </message>
+    <message>
+        <source>the grid makes more than %1 policies (at key &apos;%2&apos;)</source>
+        <translation>网格生成的策略超过 %1 个（在键“%2”处）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a policy option</source>
+        <translation>“%1”不是策略选项</translation>
+    </message>
+</context>
+<context>
+    <name>ProxyCompactor</name>
+    <message>
+        <source>compacted (%1): %2 to %3 tokens, %4 to %5 messages, %6 results offloaded</source>
+        <translation>已压缩（%1）：令牌 %2 → %3，消息 %4 → %5，已卸载 %6 个结果</translation>
+    </message>
+    <message>
+        <source>forwarded unchanged: %1</source>
+        <translation>原样转发：%1</translation>
+    </message>
+    <message>
+        <source>the result of call %1 does not follow its call</source>
+        <translation>调用 %1 的结果没有紧跟在该调用之后</translation>
+    </message>
+    <message>
+        <source>call %1 has no result before the next message</source>
+        <translation>调用 %1 在下一条消息之前没有结果</translation>
+    </message>
+    <message>
+        <source>call id %1 appears twice in one message</source>
+        <translation>调用 ID %1 在同一条消息中出现了两次</translation>
+    </message>
+    <message>
+        <source>call %1 has no result</source>
+        <translation>调用 %1 没有结果</translation>
+    </message>
+    <message>
+        <source>the request continues a stored response (previous_response_id): the provider holds the history</source>
+        <translation>该请求延续一个已存储的响应（previous_response_id）：历史由服务提供方保存</translation>
+    </message>
+    <message>
+        <source>extended thinking is on: its signed thinking blocks cannot be written back</source>
+        <translation>已开启扩展思考：其带签名的思考块无法回写</translation>
+    </message>
+    <message>
+        <source>the compacted view would not pair tool calls with their results: %1</source>
+        <translation>压缩后的视图无法将工具调用与其结果配对：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ProxyRecorder</name>
+    <message>
+        <source>Proxied %1 conversation</source>
+        <translation>已代理的 %1 对话</translation>
+    </message>
+    <message>
+        <source>cannot record the proxied traffic: %1</source>
+        <translation>无法记录代理的流量：%1</translation>
+    </message>
+    <message>
+        <source>request %1 %2 was forwarded but not recorded: %3</source>
+        <translation>请求 %1 %2 已转发但未记录：%3</translation>
+    </message>
+    <message>
+        <source>the answer was too large to record whole</source>
+        <translation>响应过大，无法完整记录</translation>
     </message>
 </context>
 <context>
@@ -626,6 +743,26 @@
         <translation>
             <numerusform>此策略下，该请求用到的 %n 个事实已从其视图中丢失</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Request %1 · what-if composition</source>
+        <translation>请求 %1 · 假设推演构成</translation>
+    </message>
+    <message>
+        <source>Request %1 · composition as sent</source>
+        <translation>请求 %1 · 实际发送的构成</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 of the window)</source>
+        <translation>%1：%2（占窗口的 %3）</translation>
+    </message>
+    <message>
+        <source>Used: %1 (%2 of the window)</source>
+        <translation>已用：%1（占窗口的 %2）</translation>
+    </message>
+    <message>
+        <source>Used: %1</source>
+        <translation>已用：%1</translation>
     </message>
 </context>
 <context>
@@ -972,6 +1109,125 @@
     </message>
 </context>
 <context>
+    <name>WireConversation</name>
+    <message>
+        <source>field &apos;%1&apos; is neither text nor a list of parts</source>
+        <translation>字段“%1”既不是文本也不是部件列表</translation>
+    </message>
+    <message>
+        <source>a part of &apos;%1&apos; is not an object</source>
+        <translation>“%1”的某个部件不是对象</translation>
+    </message>
+    <message>
+        <source>field &apos;model&apos; is not text</source>
+        <translation>字段“model”不是文本</translation>
+    </message>
+    <message>
+        <source>field &apos;tools&apos; is not a list</source>
+        <translation>字段“tools”不是列表</translation>
+    </message>
+    <message>
+        <source>field &apos;messages&apos; is missing or not a list</source>
+        <translation>字段“messages”缺失或不是列表</translation>
+    </message>
+    <message>
+        <source>a message is not an object</source>
+        <translation>某条消息不是对象</translation>
+    </message>
+    <message>
+        <source>unknown message role &apos;%1&apos;</source>
+        <translation>未知的消息角色“%1”</translation>
+    </message>
+    <message>
+        <source>a content block is not an object</source>
+        <translation>某个内容块不是对象</translation>
+    </message>
+    <message>
+        <source>a tool result in an assistant message</source>
+        <translation>助手消息中出现了工具结果</translation>
+    </message>
+    <message>
+        <source>a tool result without &apos;tool_use_id&apos;</source>
+        <translation>工具结果缺少“tool_use_id”</translation>
+    </message>
+    <message>
+        <source>a tool call in a user message</source>
+        <translation>用户消息中出现了工具调用</translation>
+    </message>
+    <message>
+        <source>a tool call without &apos;id&apos;</source>
+        <translation>工具调用缺少“id”</translation>
+    </message>
+    <message>
+        <source>field &apos;tool_calls&apos; is not a list</source>
+        <translation>字段“tool_calls”不是列表</translation>
+    </message>
+    <message>
+        <source>a tool message without &apos;tool_call_id&apos;</source>
+        <translation>工具消息缺少“tool_call_id”</translation>
+    </message>
+    <message>
+        <source>field &apos;instructions&apos; is not text</source>
+        <translation>字段“instructions”不是文本</translation>
+    </message>
+    <message>
+        <source>field &apos;input&apos; is missing or neither text nor a list</source>
+        <translation>字段“input”缺失，或既不是文本也不是列表</translation>
+    </message>
+    <message>
+        <source>an input item is not an object</source>
+        <translation>某个输入项不是对象</translation>
+    </message>
+    <message>
+        <source>a tool call without &apos;call_id&apos;</source>
+        <translation>工具调用缺少“call_id”</translation>
+    </message>
+    <message>
+        <source>the arguments of call %1 are not text</source>
+        <translation>调用 %1 的参数不是文本</translation>
+    </message>
+    <message>
+        <source>a tool output without &apos;call_id&apos;</source>
+        <translation>工具输出缺少“call_id”</translation>
+    </message>
+    <message>
+        <source>not a conversation request</source>
+        <translation>不是对话请求</translation>
+    </message>
+    <message>
+        <source>the request body is larger than %1 MB</source>
+        <translation>请求体大于 %1 MB</translation>
+    </message>
+    <message>
+        <source>the request body is not JSON: %1 at byte %2</source>
+        <translation>请求体不是 JSON：%1，位于第 %2 字节</translation>
+    </message>
+    <message>
+        <source>the request body is not a JSON object</source>
+        <translation>请求体不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the stream ended before its final event</source>
+        <translation>流在最终事件之前就结束了</translation>
+    </message>
+    <message>
+        <source>the response body is not a JSON object</source>
+        <translation>响应体不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the response ended early</source>
+        <translation>响应提前结束</translation>
+    </message>
+    <message>
+        <source>the response body is larger than %1 MB</source>
+        <translation>响应体大于 %1 MB</translation>
+    </message>
+    <message>
+        <source>HTTP status %1</source>
+        <translation>HTTP 状态 %1</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>could not write the screenshot to %1</source>
@@ -1030,6 +1286,10 @@ Nothing was changed in it. Start Waterline with --db to use another file.</sourc
     <message>
         <source>not starting a session in %1: it is the whole file system or your home folder</source>
         <translation>不在 %1 中启动会话：它是整个文件系统或你的主文件夹</translation>
+    </message>
+    <message>
+        <source>Open Compare Policies on the session once it is shown and run its default sweep; with --screenshot, render that window once the sweep is done.</source>
+        <translation>会话显示后打开“比较策略”并运行其默认扫描；配合 --screenshot，在扫描完成后渲染该窗口。</translation>
     </message>
 </context>
 <context>
@@ -1451,10 +1711,6 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>--summary：&apos;%1&apos; 既不是 &apos;extractive&apos; 也不是 &apos;size:TOKENS&apos;</translation>
     </message>
     <message>
-        <source>--count-tool-schemas: &apos;%1&apos; is not &apos;on&apos; or &apos;off&apos;</source>
-        <translation>--count-tool-schemas：&apos;%1&apos; 既不是 &apos;on&apos; 也不是 &apos;off&apos;</translation>
-    </message>
-    <message>
         <source>%1: no such file (a session id needs --db PATH)</source>
         <translation>%1：没有这个文件（会话 ID 需要配合 --db PATH 使用）</translation>
     </message>
@@ -1649,22 +1905,12 @@ FILE_OR_SESSION 为对话记录文件（`import` 可读取的任何格式，在�
         <translation>按此模型为请求计价（默认：会话的模型）。</translation>
     </message>
     <message>
-        <source>Print one JSON object {&quot;recorded&quot;: {...}, &quot;whatif&quot;: {...}}.</source>
-        <translation>输出一个 JSON 对象 {&quot;recorded&quot;: {...}, &quot;whatif&quot;: {...}}。</translation>
-    </message>
-    <message>
         <source>evaluate takes no positional arguments (give --input)</source>
         <translation>evaluate 不接受位置参数（请使用 --input）</translation>
     </message>
     <message>
         <source>warning: the price override for &apos;%1&apos; is not an object of prices &gt;= 0; ignored</source>
         <translation>警告：&apos;%1&apos; 的价格覆盖项不是由 &gt;= 0 的价格组成的对象；已忽略</translation>
-    </message>
-    <message>
-        <source>Forward an agent&apos;s provider requests to the upstream provider, unchanged, through a local address.
-Give the agent the base URL printed on the first line (its token keeps other local users out).</source>
-        <translation>通过本地地址将智能体发往提供商的请求原样转发给上游提供商。
-请把第一行输出的基础 URL 交给智能体（其中的令牌可阻止本机其他用户使用）。</translation>
     </message>
     <message>
         <source>Loopback address and port to listen on (default 127.0.0.1:0, any free port).</source>
@@ -1689,6 +1935,46 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>window %1, peak ratio before compaction %2, requests per tier warn %3 soft %4 full %5 emergency %6, offloads %7, read by summaries %8</source>
         <translation>窗口 %1，压缩前峰值占用率 %2，各层级请求数：预警 %3、轻度 %4、完全 %5、紧急 %6，卸载 %7 次，摘要读取 %8</translation>
+    </message>
+    <message>
+        <source>Print one JSON object {&quot;recorded&quot;: {...}, &quot;whatif&quot;: {...}} (with --sweep: an array of one object per policy).</source>
+        <translation>输出一个 JSON 对象 {&quot;recorded&quot;: {...}, &quot;whatif&quot;: {...}}（使用 --sweep 时：每个策略一个对象组成的数组）。</translation>
+    </message>
+    <message>
+        <source>Score every policy of a grid (a JSON object of option name to a list of values) over the session, or over every transcript of the folder --input names; the other policy options set the base the grid changes.</source>
+        <translation>在该会话上（或在 --input 指定的文件夹中的每个记录上）为网格（一个将选项名映射到值列表的 JSON 对象）中的每个策略评分；其他策略选项构成网格所改变的基准。</translation>
+    </message>
+    <message>
+        <source>Forward an agent&apos;s provider requests to the upstream provider, unchanged, through a local address,
+and record each conversation as a session of the database.
+Give the agent the base URL printed on the first line (its token keeps other local users out).</source>
+        <translation>通过一个本地地址，将代理程序的服务商请求原样转发给上游服务商，
+并将每段对话记录为数据库中的一个会话。
+请将第一行打印的基础 URL 提供给代理程序（其中的令牌可阻止其他本地用户访问）。</translation>
+    </message>
+    <message>
+        <source>Session database to record the conversations into (default: the one the window uses).</source>
+        <translation>用于记录对话的会话数据库（默认：窗口所用的数据库）。</translation>
+    </message>
+    <message>
+        <source>Compact mode: run Waterline&apos;s compaction (extractive summaries, offloads) on each request before forwarding it, with the policy options below. Off by default.</source>
+        <translation>压缩模式：在转发每个请求之前，按下列策略选项对其运行 Waterline 的压缩（抽取式摘要、卸载）。默认关闭。</translation>
+    </message>
+    <message>
+        <source>--summary: compact mode summarises extractively only</source>
+        <translation>--summary：压缩模式仅进行抽取式摘要</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not &apos;on&apos; or &apos;off&apos;</source>
+        <translation>%1：“%2”不是“on”或“off”</translation>
+    </message>
+    <message>
+        <source>--strategy: &apos;%1&apos; is not &apos;summarise&apos;, &apos;mask&apos; or &apos;hybrid&apos;</source>
+        <translation>--strategy：“%1”不是“summarise”、“mask”或“hybrid”</translation>
+    </message>
+    <message>
+        <source>What Soft, Full and Emergency do: summarise (default: the stored session&apos;s policy, else summarise), mask (tool results replaced by placeholders, no summaries) or hybrid (mask first, summarise only when masking is not enough).</source>
+        <translation>Soft、Full 和 Emergency 的做法：summarise（默认：已存储会话的策略，否则为 summarise）、mask（工具结果替换为占位符，不做摘要）或 hybrid（先遮蔽，仅当遮蔽不够时才摘要）。</translation>
     </message>
 </context>
 <context>
@@ -1803,6 +2089,30 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>This session was imported and is read-only. File › Continue Imported Session (Ctrl+Shift+N) chooses the folder an agent continues it in and the provider it talks to.</source>
         <translation>此会话是导入的，处于只读状态。通过“文件 › 继续导入的会话”（Ctrl+Shift+N）选择智能体继续工作的文件夹及其使用的提供商。</translation>
+    </message>
+    <message>
+        <source>The checkpoint is at version %1: the next request sends it.</source>
+        <translation>检查点现为版本 %1：下一个请求将发送它。</translation>
+    </message>
+    <message>
+        <source>Summary rejected: the history stays; it is drafted again at the next tier.</source>
+        <translation>摘要已拒绝：历史保持不变；将在下一层级重新起草摘要。</translation>
+    </message>
+    <message>
+        <source>Summary accepted: the agent goes on.</source>
+        <translation>摘要已接受：代理继续运行。</translation>
+    </message>
+    <message>
+        <source>A summary waits for your review; the agent goes on when you accept or reject it.</source>
+        <translation>有一份摘要等待您审阅；您接受或拒绝后代理才会继续。</translation>
+    </message>
+    <message>
+        <source>The checkpoint can be edited when the agent is idle.</source>
+        <translation>代理空闲时才能编辑检查点。</translation>
+    </message>
+    <message>
+        <source>The edit can be undone when the agent is idle.</source>
+        <translation>代理空闲时才能撤销编辑。</translation>
     </message>
 </context>
 <context>
@@ -1974,6 +2284,14 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>session %1 was imported and is read-only: continue it first to choose its workspace and provider (File › Continue Imported Session, or waterline-cli run --session ID --workspace DIR)</source>
         <translation>会话 %1 是导入的，处于只读状态：请先继续它以选择工作区和提供商（“文件 › 继续导入的会话”，或 waterline-cli run --session ID --workspace DIR）</translation>
     </message>
+    <message>
+        <source>cannot store the edited checkpoint: %1</source>
+        <translation>无法保存编辑后的检查点：%1</translation>
+    </message>
+    <message>
+        <source>cannot undo the edit: %1</source>
+        <translation>无法撤销编辑：%1</translation>
+    </message>
 </context>
 <context>
     <name>wl::AgentStatusBar</name>
@@ -2040,6 +2358,116 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
 </context>
 <context>
+    <name>wl::AnchorItemsModel</name>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>reworded</source>
+        <translation>改写</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 in compaction #%2
+
+%3</source>
+        <translation>在压缩 #%2 中%1
+
+%3</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Each line of an anchor, in its latest wording</source>
+        <translation>锚点的每一行，以其最新措辞显示</translation>
+    </message>
+    <message>
+        <source>Compaction %1 before request %2 (%3 tier)</source>
+        <translation>请求 %2 之前的压缩 %1（%3 层级）</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::AnchorLineageView</name>
+    <message>
+        <source>compaction #%1 (%2 tier, before request %3)</source>
+        <translation>压缩 #%1（%2 层级，请求 %3 之前）</translation>
+    </message>
+    <message>
+        <source>Only dropped items</source>
+        <translation>仅显示丢弃的条目</translation>
+    </message>
+    <message>
+        <source>List only the items a compaction dropped from its anchor</source>
+        <translation>仅列出被压缩从其锚点中丢弃的条目</translation>
+    </message>
+    <message>
+        <source>Added by %1.</source>
+        <translation>由 %1 新增。</translation>
+    </message>
+    <message>
+        <source>From %1.</source>
+        <translation>来自 %1。</translation>
+    </message>
+    <message>
+        <source>message #%1</source>
+        <translation>消息 #%1</translation>
+    </message>
+    <message>
+        <source>No message of the summarised range names it.</source>
+        <translation>摘要范围内没有任何消息提到它。</translation>
+    </message>
+    <message>
+        <source>Kept by #%1.</source>
+        <translation>由 #%1 保留。</translation>
+    </message>
+    <message>
+        <source>Kept by #%1 to #%2.</source>
+        <translation>由 #%1 至 #%2 保留。</translation>
+    </message>
+    <message>
+        <source>Reworded by %1:</source>
+        <translation>由 %1 改写：</translation>
+    </message>
+    <message>
+        <source>Dropped by %1.</source>
+        <translation>由 %1 丢弃。</translation>
+    </message>
+    <message>
+        <source>Still in the latest anchors.</source>
+        <translation>仍在最新的锚点中。</translation>
+    </message>
+    <message>
+        <source>Items: %1 over %2 compactions, %3 dropped</source>
+        <translation>条目：%1，跨 %2 次压缩，丢弃 %3</translation>
+    </message>
+    <message>
+        <source>No compaction has written anchor items in this session yet.</source>
+        <translation>本会话中尚无压缩写入锚点条目。</translation>
+    </message>
+    <message>
+        <source>Select an item to follow it through the compactions.</source>
+        <translation>选择一个条目，以在各次压缩中追踪它。</translation>
+    </message>
+</context>
+<context>
     <name>wl::AnchorsPanel</name>
     <message>
         <source>No compaction has produced anchors in this session yet.</source>
@@ -2080,6 +2508,22 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>plain: unchanged</source>
         <translation>无底色：未变</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Whole anchors</source>
+        <translation>完整锚点</translation>
+    </message>
+    <message>
+        <source>Each line of each anchor, followed through the compactions</source>
+        <translation>每个锚点的每一行，在各次压缩中追踪</translation>
+    </message>
+    <message>
+        <source>The anchors as each compaction left them</source>
+        <translation>每次压缩后留下的锚点</translation>
     </message>
 </context>
 <context>
@@ -2583,6 +3027,18 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>Restore &amp;defaults</source>
         <translation>恢复默认值(&amp;D)</translation>
     </message>
+    <message>
+        <source>Review su&amp;mmaries before they commit (new sessions)</source>
+        <translation>提交前审阅摘要（新会话）(&amp;M)</translation>
+    </message>
+    <message>
+        <source>A Soft or Full summary waits for you to read, edit and accept it; each session can turn it on or off in the Compactions dock</source>
+        <translation>Soft 或 Full 摘要会等待您阅读、编辑并接受；每个会话都可在“压缩”停靠窗口中开启或关闭此项</translation>
+    </message>
+    <message>
+        <source>Strate&amp;gy:</source>
+        <translation>策略(&amp;G)：</translation>
+    </message>
 </context>
 <context>
     <name>wl::CompactionPass</name>
@@ -2600,6 +3056,33 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>field &quot;%1&quot; is missing or has the wrong type</source>
         <translation>字段 &quot;%1&quot; 缺失或类型错误</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompactionStrategy</name>
+    <message>
+        <source>Summarise</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>遮蔽</translation>
+    </message>
+    <message>
+        <source>Hybrid</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>Soft and Full summarise the older messages (an LLM call); Emergency makes an extractive checkpoint.</source>
+        <translation>Soft 和 Full 会对较早的消息进行摘要（一次 LLM 调用）；Emergency 生成抽取式检查点。</translation>
+    </message>
+    <message>
+        <source>Soft and Full replace old tool results with placeholders that name their file and never summarise; only Emergency, when masking is not enough, makes an extractive checkpoint.</source>
+        <translation>Soft 和 Full 将旧的工具结果替换为注明其文件的占位符，从不摘要；只有 Emergency 在遮蔽不够时生成抽取式检查点。</translation>
+    </message>
+    <message>
+        <source>Old tool results are masked first; a summary is made only when masking does not bring the context below the tier&apos;s threshold.</source>
+        <translation>先遮蔽旧的工具结果；仅当遮蔽无法使上下文降到该层级的阈值以下时才生成摘要。</translation>
     </message>
 </context>
 <context>
@@ -2647,6 +3130,223 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>Select a compaction to see what it summarised and offloaded, which anchors changed, and its checkpoint.</source>
         <translation>选择一次压缩，即可查看它摘要和卸载了哪些内容、哪些锚点有变化，以及它的检查点。</translation>
+    </message>
+    <message>
+        <source>Review summaries</source>
+        <translation>审阅摘要</translation>
+    </message>
+    <message>
+        <source>This session: a Soft or Full summary waits for you to read, edit and accept it before it replaces the history (the Emergency tier never waits)</source>
+        <translation>本会话：Soft 或 Full 摘要在替换历史之前会等待您阅读、编辑并接受（Emergency 层级从不等待）</translation>
+    </message>
+    <message>
+        <source>Edit Checkpoint...</source>
+        <translation>编辑检查点...</translation>
+    </message>
+    <message>
+        <source>Edit the selected compaction&apos;s checkpoint; the requests that follow send the new version</source>
+        <translation>编辑所选压缩的检查点；之后的请求将发送新版本</translation>
+    </message>
+    <message>
+        <source>Undo Edit</source>
+        <translation>撤销编辑</translation>
+    </message>
+    <message>
+        <source>Go back one version of the selected checkpoint (every version&apos;s text is kept)</source>
+        <translation>将所选检查点回退一个版本（每个版本的文本都会保留）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ComparePoliciesWindow</name>
+    <message>
+        <source>Compare Policies</source>
+        <translation>比较策略</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开的会话</translation>
+    </message>
+    <message>
+        <source>Folder of transcripts</source>
+        <translation>记录文件夹</translation>
+    </message>
+    <message>
+        <source>Choose &amp;Folder...</source>
+        <translation>选择文件夹(&amp;F)...</translation>
+    </message>
+    <message>
+        <source>Folder of Transcripts</source>
+        <translation>记录文件夹</translation>
+    </message>
+    <message>
+        <source>The policies to compare: a JSON object of option name (window, warn, soft, full, emergency, tail, offload-threshold, offload-at-tool-time, count-tool-schemas) to a list of values; every combination is replayed, over the current policy.</source>
+        <translation>要比较的策略：一个 JSON 对象，将选项名（window、warn、soft、full、emergency、tail、offload-threshold、offload-at-tool-time、count-tool-schemas）映射到值列表；每种组合都会在当前策略基础上重放。</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Apply to Thresholds</source>
+        <translation>应用到阈值(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Load the selected policy into the Thresholds dock&apos;s sliders</source>
+        <translation>将所选策略载入“阈值”停靠窗口的滑块</translation>
+    </message>
+    <message>
+        <source>Sessions:</source>
+        <translation>会话：</translation>
+    </message>
+    <message>
+        <source>Policies (option: values):</source>
+        <translation>策略（选项：值）：</translation>
+    </message>
+    <message>
+        <source>Choose a folder of transcripts.</source>
+        <translation>请选择一个记录文件夹。</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Open a session to compare policies on it.</source>
+        <translation>打开一个会话以在其上比较策略。</translation>
+    </message>
+    <message>
+        <source>The session&apos;s facts are still being found; run once they are.</source>
+        <translation>仍在查找该会话的事实；查找完成后再运行。</translation>
+    </message>
+    <message>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <source>Policies: %1</source>
+        <translation>策略：%1</translation>
+    </message>
+    <message>
+        <source>Reading the transcripts...</source>
+        <translation>正在读取记录...</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replaying %n policies...</source>
+        <translation>
+            <numerusform>正在重放 %n 个策略...</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Replayed %1 of %2 runs</source>
+        <translation>已重放 %1 / %2 次运行</translation>
+    </message>
+    <message>
+        <source>Cancelling...</source>
+        <translation>正在取消...</translation>
+    </message>
+    <message>
+        <source>The sweep failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled; the policies shown before are kept.</source>
+        <translation>已取消；之前显示的策略保留不变。</translation>
+    </message>
+    <message>
+        <source>No file in the folder imports as a transcript.</source>
+        <translation>文件夹中没有可作为记录导入的文件。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policies over %1 session(s); %2 on the Pareto front (cost against coverage).</source>
+        <translation>
+            <numerusform>%n 个策略，覆盖 %1 个会话；其中 %2 个位于帕累托前沿（成本对覆盖率）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Skipped (not transcripts): %1</source>
+        <translation>已跳过（非记录）：%1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::Composition</name>
+    <message>
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <source>Tool schemas</source>
+        <translation>工具模式</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <source>History, verbatim</source>
+        <translation>历史（原文）</translation>
+    </message>
+    <message>
+        <source>Offload placeholders</source>
+        <translation>卸载占位符</translation>
+    </message>
+    <message>
+        <source>Reserved output</source>
+        <translation>预留输出</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>%1: %2 tokens (%3%)</source>
+        <translation>%1：%2 令牌（%3%）</translation>
+    </message>
+    <message>
+        <source>%1: %2 tokens</source>
+        <translation>%1：%2 令牌</translation>
+    </message>
+    <message>
+        <source>Window: %1 tokens</source>
+        <translation>窗口：%1 令牌</translation>
+    </message>
+    <message>
+        <source>No context window</source>
+        <translation>无上下文窗口</translation>
+    </message>
+    <message>
+        <source>(over it by %1 tokens)</source>
+        <translation>（超出 %1 令牌）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::CompositionBar</name>
+    <message>
+        <source>Composition of the request</source>
+        <translation>请求的构成</translation>
+    </message>
+    <message>
+        <source>No request selected</source>
+        <translation>未选择请求</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3%)</source>
+        <translation>%1 %2 (%3%)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Over the %1-token window by %2 tokens</source>
+        <translation>超出 %1 令牌的窗口 %2 个令牌</translation>
     </message>
 </context>
 <context>
@@ -2783,6 +3483,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>Content</source>
         <translation>内容</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>已固定</translation>
     </message>
 </context>
 <context>
@@ -2940,6 +3644,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
             <numerusform>已移除 %n 个密钥</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 · pinned</source>
+        <translation>%1 · 已固定</translation>
+    </message>
 </context>
 <context>
     <name>wl::ConversationFeed</name>
@@ -2974,6 +3682,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>Stopped by the user. Retry continues the turn.</source>
         <translation>已被用户停止。点击“重试”可继续本轮。</translation>
+    </message>
+    <message>
+        <source>Not reviewed: the Emergency tier does not wait; it committed the extractive checkpoint. You can still edit it in the Compactions dock.</source>
+        <translation>未审阅：Emergency 层级不会等待，已提交抽取式检查点。您仍可在“压缩”停靠窗口中编辑它。</translation>
     </message>
 </context>
 <context>
@@ -3495,6 +4207,45 @@ As it works, the timeline, the compactions and the context it sends fill the doc
 
 智能体工作时，时间线、压缩记录和它发送的上下文会陆续显示在各停靠面板中。</translation>
     </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare Policies...</source>
+        <translation>比较策略(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>Replay a grid of policies over the open session and compare what each loses and costs</source>
+        <translation>在打开的会话上重放一组策略，比较各自的损失与成本</translation>
+    </message>
+    <message>
+        <source>The proxy could not record a request: %1</source>
+        <translation>代理无法记录请求：%1</translation>
+    </message>
+    <message>
+        <source>A checkpoint can be edited in a session the agent has open and is idle in.</source>
+        <translation>只能在智能体已打开且处于空闲的会话中编辑检查点。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::MessagePinMenu</name>
+    <message>
+        <source>Unpin Message</source>
+        <translation>取消固定消息</translation>
+    </message>
+    <message>
+        <source>Pin Message</source>
+        <translation>固定消息</translation>
+    </message>
+    <message>
+        <source>Keep this message verbatim in every request; compaction never summarises or offloads it</source>
+        <translation>在每个请求中原样保留此消息；压缩永远不会对其进行摘要或卸载</translation>
+    </message>
+    <message>
+        <source>Pin Selection...</source>
+        <translation>固定所选内容...</translation>
+    </message>
 </context>
 <context>
     <name>wl::Migrations</name>
@@ -3846,6 +4597,144 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
 </context>
 <context>
+    <name>wl::PinFactTool</name>
+    <message>
+        <source>pin_fact: the text is empty</source>
+        <translation>pin_fact：文本为空</translation>
+    </message>
+    <message>
+        <source>pin_fact: the text has %1 characters; a pin holds at most %2</source>
+        <translation>pin_fact：文本有 %1 个字符；一个固定项最多容纳 %2 个</translation>
+    </message>
+    <message>
+        <source>pin_fact: this session cannot pin</source>
+        <translation>pin_fact：此会话无法固定</translation>
+    </message>
+    <message>
+        <source>pin_fact: %1</source>
+        <translation>pin_fact：%1</translation>
+    </message>
+</context>
+<context>
+    <name>wl::PinSelectionDialog</name>
+    <message>
+        <source>Pin a Selection of Message %1</source>
+        <translation>固定消息 %1 的所选内容</translation>
+    </message>
+    <message>
+        <source>&amp;Pin Selection</source>
+        <translation>固定所选内容(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Select the part to keep verbatim in every request:</source>
+        <translation>选择要在每个请求中原样保留的部分：</translation>
+    </message>
+</context>
+<context>
+    <name>wl::PinnedSection</name>
+    <message>
+        <source>Not pinned: the pins would take %1 tokens, %2 more than the budget of %3 tokens (the Warn threshold of the window minus the system prompt, tool schemas and reserved output). Unpin something or pin less.</source>
+        <translation>未固定：固定项将占用 %1 个令牌，比预算 %3 个令牌多 %2 个（预算为窗口的 Warn 阈值减去系统提示词、工具模式和预留输出）。请取消固定某些内容或减少固定。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::PinsBinding</name>
+    <message>
+        <source>Could not pin</source>
+        <translation>无法固定</translation>
+    </message>
+    <message>
+        <source>Could not unpin</source>
+        <translation>无法取消固定</translation>
+    </message>
+</context>
+<context>
+    <name>wl::PinsModel</name>
+    <message>
+        <source>Message %1</source>
+        <translation>消息 %1</translation>
+    </message>
+    <message>
+        <source>Selection of message %1</source>
+        <translation>消息 %1 的所选内容</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>%1, proposed by the assistant</source>
+        <translation>%1，由助手建议</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Unpin: the next request goes without it</source>
+        <translation>取消固定：下一个请求将不包含它</translation>
+    </message>
+    <message>
+        <source>%1
+
+Why: %2</source>
+        <translation>%1
+
+原因：%2</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>已固定</translation>
+    </message>
+</context>
+<context>
+    <name>wl::PinsPanel</name>
+    <message>
+        <source>Add &amp;Note...</source>
+        <translation>添加备注(&amp;N)...</translation>
+    </message>
+    <message>
+        <source>Pinned facts</source>
+        <translation>固定的事实</translation>
+    </message>
+    <message>
+        <source>Pin a note of your own, such as &quot;never touch the migrations folder&quot;</source>
+        <translation>固定一条您自己的备注，例如“永远不要改动 migrations 文件夹”</translation>
+    </message>
+    <message>
+        <source>Pins: open a session to pin what must never be compacted.</source>
+        <translation>固定项：打开一个会话以固定绝不能被压缩的内容。</translation>
+    </message>
+    <message>
+        <source>Nothing pinned. Right-click a message to pin it, or add a note.</source>
+        <translation>没有固定内容。右键单击消息即可固定，或添加备注。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pin(s), %1 tokens, kept verbatim in every request.</source>
+        <translation>
+            <numerusform>%n 个固定项，%1 个令牌，在每个请求中原样保留。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pin(s), %1 of %2 tokens, kept verbatim in every request.</source>
+        <translation>
+            <numerusform>%n 个固定项，%1 / %2 个令牌，在每个请求中原样保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Add a Pinned Note</source>
+        <translation>添加固定备注</translation>
+    </message>
+    <message>
+        <source>Kept verbatim in every request, never compacted:</source>
+        <translation>在每个请求中原样保留，永不压缩：</translation>
+    </message>
+</context>
+<context>
     <name>wl::PolicyScoreView</name>
     <message>
         <source>What the policy keeps and costs</source>
@@ -3965,6 +4854,30 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     <message>
         <source>cancelled before the summary arrived</source>
         <translation>摘要返回前已被取消</translation>
+    </message>
+    <message>
+        <source>the summary was rejected in review at the %1 tier; it is drafted again at the next tier</source>
+        <translation>摘要在 %1 层级的审阅中被拒绝；将在下一层级重新起草</translation>
+    </message>
+    <message>
+        <source>emergency: the context was at %1% of the window; masking tool results was enough</source>
+        <translation>紧急：上下文已达窗口的 %1%；遮蔽工具结果已足够</translation>
+    </message>
+    <message>
+        <source>not reviewed: the emergency tier does not wait, it committed the extractive checkpoint</source>
+        <translation>未审阅：紧急层级不会等待，已提交抽取式检查点</translation>
+    </message>
+    <message>
+        <source>mask: still at %1% of the window after masking, at or above %2%; this strategy writes no summary before Emergency</source>
+        <translation>遮蔽：遮蔽后仍占窗口的 %1%，达到或超过 %2%；此策略在 Emergency 之前不写摘要</translation>
+    </message>
+    <message>
+        <source>the summary was rejected in review; the history stays and the next tier tries again</source>
+        <translation>摘要在审阅中被拒绝；历史记录保留，由下一层级重试</translation>
+    </message>
+    <message>
+        <source>cancelled while the summary waited for review</source>
+        <translation>在摘要等待审阅时已取消</translation>
     </message>
 </context>
 <context>
@@ -4464,6 +5377,153 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
 </context>
 <context>
+    <name>wl::ProxyPanel</name>
+    <message>
+        <source>The provider the proxy forwards to, such as https://api.anthropic.com or https://api.openai.com</source>
+        <translation>代理转发到的提供方，例如 https://api.anthropic.com 或 https://api.openai.com</translation>
+    </message>
+    <message>
+        <source>any free port</source>
+        <translation>任意空闲端口</translation>
+    </message>
+    <message>
+        <source>The port on 127.0.0.1 the proxy listens on</source>
+        <translation>代理在 127.0.0.1 上监听的端口</translation>
+    </message>
+    <message>
+        <source>Start the proxy to get its address</source>
+        <translation>启动代理以获取其地址</translation>
+    </message>
+    <message>
+        <source>Give the agent this base URL: the token in it keeps other local users out</source>
+        <translation>将此基础 URL 提供给智能体：其中的令牌可阻止其他本地用户访问</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the base URL</source>
+        <translation>复制基础 URL</translation>
+    </message>
+    <message>
+        <source>Copy the settings shown</source>
+        <translation>复制所示设置</translation>
+    </message>
+    <message>
+        <source>&amp;Upstream:</source>
+        <translation>上游(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>端口(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>基础 URL(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>启动(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop the proxy: agents pointed at it lose their provider</source>
+        <translation>停止代理：指向它的智能体将失去其提供方</translation>
+    </message>
+    <message>
+        <source>Start the proxy on 127.0.0.1</source>
+        <translation>在 127.0.0.1 上启动代理</translation>
+    </message>
+    <message>
+        <source>Start the proxy: the settings to paste appear here.</source>
+        <translation>启动代理：要粘贴的设置将显示在此处。</translation>
+    </message>
+    <message>
+        <source>Listening on 127.0.0.1:%1, forwarding to %2.</source>
+        <translation>正在监听 127.0.0.1:%1，转发到 %2。</translation>
+    </message>
+    <message>
+        <source>The proxy did not start: %1</source>
+        <translation>代理未能启动：%1</translation>
+    </message>
+    <message>
+        <source>Stopped. Agents pointed at the proxy get their answers through it, unchanged, and each request appears in the table.</source>
+        <translation>已停止。指向代理的智能体会通过它原样获得回答，每个请求都会显示在表格中。</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ProxySnippets</name>
+    <message>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>Codex</source>
+        <translation>Codex</translation>
+    </message>
+    <message>
+        <source>SDKs</source>
+        <translation>SDK</translation>
+    </message>
+    <message>
+        <source># Claude Code keeps its own key or login.
+</source>
+        <translation># Claude Code 使用其自己的密钥或登录。
+</translation>
+    </message>
+    <message>
+        <source># In ~/.codex/config.toml; then run: %1
+</source>
+        <translation># 在 ~/.codex/config.toml 中；然后运行：%1
+</translation>
+    </message>
+    <message>
+        <source># Read by the OpenAI and Anthropic SDKs.
+</source>
+        <translation># 由 OpenAI 和 Anthropic SDK 读取。
+</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ProxyTrafficModel</name>
+    <message>
+        <source>From the whole request read to the first byte of the answer sent back</source>
+        <translation>从读完整个请求到发回回答的第一个字节</translation>
+    </message>
+    <message>
+        <source>From the whole request read to the last byte of the answer sent back</source>
+        <translation>从读完整个请求到发回回答的最后一个字节</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>First byte (ms)</source>
+        <translation>首字节 (ms)</translation>
+    </message>
+    <message>
+        <source>Total (ms)</source>
+        <translation>总计 (ms)</translation>
+    </message>
+</context>
+<context>
     <name>wl::SandboxPolicy</name>
     <message>
         <source>&apos;%1&apos; must be true or false</source>
@@ -4591,6 +5651,18 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     <message>
         <source>line %1: the view of request %2 names message %3, which is not in the file</source>
         <translation>第 %1 行：请求 %2 的视图引用了消息 %3，但文件中没有该消息</translation>
+    </message>
+    <message>
+        <source>line %1: a pin of unknown kind &quot;%2&quot; or source &quot;%3&quot;</source>
+        <translation>第 %1 行：固定项的种类“%2”或来源“%3”未知</translation>
+    </message>
+    <message>
+        <source>line %1: the pin names a message that is not in the file</source>
+        <translation>第 %1 行：固定项指向的消息不在文件中</translation>
+    </message>
+    <message>
+        <source>line %1: the pin has no text</source>
+        <translation>第 %1 行：固定项没有文本</translation>
     </message>
 </context>
 <context>
@@ -4889,6 +5961,74 @@ ID：%4</translation>
         <source>it changed meanwhile</source>
         <translation>它在此期间已被更改</translation>
     </message>
+    <message>
+        <source>cannot store what request %1 of session %2 was sent with: %3</source>
+        <translation>无法存储会话 %2 的请求 %1 发送时的内容：%3</translation>
+    </message>
+    <message>
+        <source>there is no such request</source>
+        <translation>没有这样的请求</translation>
+    </message>
+    <message>
+        <source>cannot read what request %1 of session %2 was sent with: %3</source>
+        <translation>无法读取会话 %2 的请求 %1 发送时的内容：%3</translation>
+    </message>
+    <message>
+        <source>cannot store version %1 of checkpoint %2: %3</source>
+        <translation>无法存储检查点 %2 的版本 %1：%3</translation>
+    </message>
+    <message>
+        <source>cannot read the checkpoint versions of session %1: %2</source>
+        <translation>无法读取会话 %1 的检查点版本：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the pins of session %1: %2</source>
+        <translation>无法读取会话 %1 的固定项：%2</translation>
+    </message>
+    <message>
+        <source>Not pinned: the note is empty.</source>
+        <translation>未固定：备注为空。</translation>
+    </message>
+    <message>
+        <source>cannot read message %1: %2</source>
+        <translation>无法读取消息 %1：%2</translation>
+    </message>
+    <message>
+        <source>Not pinned: session %1 has no message %2.</source>
+        <translation>未固定：会话 %1 中没有消息 %2。</translation>
+    </message>
+    <message>
+        <source>Not pinned: the selection is not part of message %1.</source>
+        <translation>未固定：所选内容不属于消息 %1。</translation>
+    </message>
+    <message>
+        <source>cannot pin in session %1: %2</source>
+        <translation>无法在会话 %1 中固定：%2</translation>
+    </message>
+    <message>
+        <source>cannot unpin %1: %2</source>
+        <translation>无法取消固定 %1：%2</translation>
+    </message>
+    <message>
+        <source>there is no pin %1</source>
+        <translation>不存在固定项 %1</translation>
+    </message>
+    <message>
+        <source>cannot read the versions of checkpoint %1: %2</source>
+        <translation>无法读取检查点 %1 的版本：%2</translation>
+    </message>
+    <message>
+        <source>a checkpoint&apos;s text must begin with [Context Compaction]</source>
+        <translation>检查点的文本必须以 [Context Compaction] 开头</translation>
+    </message>
+    <message>
+        <source>checkpoint %1 has no edit to undo</source>
+        <translation>检查点 %1 没有可撤销的编辑</translation>
+    </message>
+    <message>
+        <source>cannot undo the edit of checkpoint %1: %2</source>
+        <translation>无法撤销检查点 %1 的编辑：%2</translation>
+    </message>
 </context>
 <context>
     <name>wl::SessionsPanel</name>
@@ -5022,6 +6162,10 @@ Use this folder anyway?</source>
         <source>still at or above the full threshold: only the tail is left</source>
         <translation>仍处于或高于完全压缩阈值：只剩下尾部</translation>
     </message>
+    <message>
+        <source>mask: still at %1% of the window after masking, at or above %2%; this strategy writes no summary before Emergency</source>
+        <translation>遮蔽：遮蔽后仍占窗口的 %1%，达到或超过 %2%；此策略在 Emergency 之前不写摘要</translation>
+    </message>
 </context>
 <context>
     <name>wl::SlashCommand</name>
@@ -5094,6 +6238,219 @@ Use this folder anyway?</source>
     <message>
         <source>empty answer (headings with nothing under them)</source>
         <translation>空回答（只有标题，下面没有内容）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SummaryReviewDialog</name>
+    <message>
+        <source>(1 more message not shown)</source>
+        <translation>（另有 1 条消息未显示）</translation>
+    </message>
+    <message>
+        <source>(%1 more messages not shown)</source>
+        <translation>（另有 %1 条消息未显示）</translation>
+    </message>
+    <message>
+        <source>Reset to Draft</source>
+        <translation>重置为草稿</translation>
+    </message>
+    <message>
+        <source>Review the Summary</source>
+        <translation>审阅摘要</translation>
+    </message>
+    <message>
+        <source>What it replaces</source>
+        <translation>它替换的内容</translation>
+    </message>
+    <message>
+        <source>The checkpoint (editable)</source>
+        <translation>检查点（可编辑）</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>1 message</source>
+        <translation>1 条消息</translation>
+    </message>
+    <message>
+        <source>%1 messages</source>
+        <translation>%1 条消息</translation>
+    </message>
+    <message>
+        <source>The %1 tier wants to replace %2 with this checkpoint. The agent waits until you accept it (edited or not) or reject it; a rejected summary is drafted again at the next tier.</source>
+        <translation>%1 层级要用此检查点替换 %2。智能体会等待您接受（无论是否编辑）或拒绝它；被拒绝的摘要将在下一层级重新起草。</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <source>Commit the checkpoint as shown; an edit is kept as a new version beside the draft</source>
+        <translation>按所示内容提交检查点；编辑会作为新版本保存在草稿旁</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Keep the history; the summary is drafted again at the next tier</source>
+        <translation>保留历史记录；摘要将在下一层级重新起草</translation>
+    </message>
+    <message>
+        <source>Edit the Checkpoint</source>
+        <translation>编辑检查点</translation>
+    </message>
+    <message>
+        <source>Version %1 of this checkpoint. Committing makes a new version that the following requests send; Undo in the Compactions dock goes back a version.</source>
+        <translation>此检查点的第 %1 版。提交会生成一个新版本供后续请求发送；在“压缩”停靠窗口中撤销可回退一个版本。</translation>
+    </message>
+    <message>
+        <source>Commit New Version</source>
+        <translation>提交新版本</translation>
+    </message>
+    <message>
+        <source>Store the edit as a new version for the requests that follow</source>
+        <translation>将编辑存储为新版本，供后续请求使用</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Checkpoint tokens: %1 → %2 (%3)</source>
+        <translation>检查点令牌：%1 → %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Context tokens: %1 → %2 (%3)</source>
+        <translation>上下文令牌：%1 → %2 (%3)</translation>
+    </message>
+    <message>
+        <source> · edited</source>
+        <translation> · 已编辑</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SweepChart</name>
+    <message>
+        <source>Policies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Current policy</source>
+        <translation>当前策略</translation>
+    </message>
+    <message>
+        <source>Selected</source>
+        <translation>已选择</translation>
+    </message>
+    <message>
+        <source>Coverage (%)</source>
+        <translation>覆盖率 (%)</translation>
+    </message>
+    <message>
+        <source>Cost (US$)</source>
+        <translation>成本 (US$)</translation>
+    </message>
+    <message>
+        <source>Billed tokens (millions)</source>
+        <translation>计费令牌（百万）</translation>
+    </message>
+</context>
+<context>
+    <name>wl::SweepTableModel</name>
+    <message>
+        <source>current policy</source>
+        <translation>当前策略</translation>
+    </message>
+    <message>
+        <source>base policy</source>
+        <translation>基础策略</translation>
+    </message>
+    <message>
+        <source>Not run: %1</source>
+        <translation>未运行：%1</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>Needed facts the views kept: verbatim, summarised or retrievable</source>
+        <translation>视图保留的所需事实：原样、已摘要或可检索</translation>
+    </message>
+    <message>
+        <source>What the requests and summaries cost with prompt caching (n/a: a model has no price)</source>
+        <translation>使用提示词缓存时请求和摘要的成本（不适用：某个模型没有价格）</translation>
+    </message>
+    <message>
+        <source>The highest share of the window a request sent, after compaction</source>
+        <translation>压缩后单个请求发送的内容占窗口的最高比例</translation>
+    </message>
+    <message>
+        <source>On the Pareto front: no other policy covers as much for less</source>
+        <translation>位于帕累托前沿：没有其他策略能以更低成本覆盖同样多的内容</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Coverage</source>
+        <translation>覆盖率</translation>
+    </message>
+    <message>
+        <source>Lost</source>
+        <translation>丢失</translation>
+    </message>
+    <message>
+        <source>US$</source>
+        <translation>US$</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Cache read</source>
+        <translation>缓存读取</translation>
+    </message>
+    <message>
+        <source>Cache write</source>
+        <translation>缓存写入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Summaries</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation>帕累托</translation>
     </message>
 </context>
 <context>
@@ -5229,14 +6586,6 @@ Use this folder anyway?</source>
         <translation>压缩前估算达到预警级的请求：卸载结果</translation>
     </message>
     <message>
-        <source>Requests whose estimate before compaction reached Soft: the older half of the head summarised</source>
-        <translation>压缩前估算达到轻度级的请求：摘要头部较早的一半</translation>
-    </message>
-    <message>
-        <source>Requests whose estimate before compaction reached Full: the whole head summarised</source>
-        <translation>压缩前估算达到完全级的请求：摘要整个头部</translation>
-    </message>
-    <message>
         <source>Requests whose estimate before compaction reached Emergency: summarised without an LLM call and offloaded</source>
         <translation>压缩前估算达到紧急级的请求：不调用 LLM 进行摘要，并卸载结果</translation>
     </message>
@@ -5273,10 +6622,6 @@ Use this folder anyway?</source>
         <translation>%1 个 token</translation>
     </message>
     <message>
-        <source>Restore the whole policy the session runs with: window %1; Warn %2, Soft %3, Full %4, Emergency %5; tail %6 messages; offload at tool time above %7 bytes, at compaction above %8 bytes; %9 tokens reserved for output; tool schemas %10</source>
-        <translation>恢复会话正在使用的完整策略：窗口 %1；预警 %2，轻度 %3，完全 %4，紧急 %5；尾部 %6 条消息；工具执行时超过 %7 字节即卸载，压缩时超过 %8 字节即卸载；为输出预留 %9 个 token；工具 schema %10</translation>
-    </message>
-    <message>
         <source>counted</source>
         <translation>计入</translation>
     </message>
@@ -5291,6 +6636,22 @@ Use this folder anyway?</source>
     <message>
         <source>A tier is chosen on a request&apos;s estimate before compaction; the compaction then brings it down, so the peak after compaction can stay below the Emergency threshold.</source>
         <translation>层级依据请求在压缩前的估算选定；随后压缩会将其降下来，因此压缩后峰值可能始终低于紧急阈值。</translation>
+    </message>
+    <message>
+        <source>Strate&amp;gy:</source>
+        <translation>策略(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>Requests whose estimate before compaction reached Soft: the older half of the head summarised (mask and hybrid: the head&apos;s tool results masked first)</source>
+        <translation>压缩前估计值达到 Soft 的请求：对头部较旧的一半进行摘要（mask 和 hybrid：先遮蔽头部的工具结果）</translation>
+    </message>
+    <message>
+        <source>Requests whose estimate before compaction reached Full: the whole head summarised (mask and hybrid: the head&apos;s tool results masked first)</source>
+        <translation>压缩前估计值达到 Full 的请求：对整个头部进行摘要（mask 和 hybrid：先遮蔽头部的工具结果）</translation>
+    </message>
+    <message>
+        <source>Restore the whole policy the session runs with: window %1; Warn %2, Soft %3, Full %4, Emergency %5; tail %6 messages; offload at tool time above %7 bytes, at compaction above %8 bytes; %9 tokens reserved for output; tool schemas %10; strategy %11</source>
+        <translation>恢复会话所用的完整策略：窗口 %1；Warn %2、Soft %3、Full %4、Emergency %5；尾部 %6 条消息；工具调用时超过 %7 字节即卸载，压缩时超过 %8 字节即卸载；为输出预留 %9 个令牌；工具模式 %10；策略 %11</translation>
     </message>
 </context>
 <context>
@@ -5447,6 +6808,30 @@ Use this folder anyway?</source>
     <message>
         <source>Requests %1–%2 of %3</source>
         <translation>请求 %1–%2（共 %3 个）</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>折线</translation>
+    </message>
+    <message>
+        <source>Draw the full history, what was sent, the provider&apos;s count and the what-if as lines</source>
+        <translation>以折线绘制完整历史、已发送内容、提供方的计数以及假设推演</translation>
+    </message>
+    <message>
+        <source>Composition</source>
+        <translation>构成</translation>
+    </message>
+    <message>
+        <source>Draw what filled each request&apos;s window, by category, as stacked areas (the what-if&apos;s while one is shown)</source>
+        <translation>按类别以堆叠面积绘制填充每个请求窗口的内容（显示假设推演时绘制假设推演的）</translation>
+    </message>
+    <message>
+        <source>What-if:</source>
+        <translation>假设推演：</translation>
+    </message>
+    <message>
+        <source>As sent:</source>
+        <translation>实际发送：</translation>
     </message>
 </context>
 <context>

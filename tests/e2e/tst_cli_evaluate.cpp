@@ -209,6 +209,8 @@ void TestCliEvaluate::strategyOption()
             QVERIFY(bad.out.isEmpty());
         }
     }
+}
+
 QString TestCliEvaluate::writeGrid(const QByteArray &json)
 {
     static int count = 0;

@@ -625,6 +625,11 @@ bool AgentRun::undoCheckpointRevision(qint64 checkpointId)
 {
     if (!m_opened || isBusy())
         return false;
+    // Version 1 is what the compaction made: there is nothing before it to go back to.
+    const auto it = std::find_if(m_overlays.checkpoints.cbegin(), m_overlays.checkpoints.cend(),
+                                 [checkpointId](const Checkpoint &cp) { return cp.id == checkpointId; });
+    if (it == m_overlays.checkpoints.cend() || it->version <= 1)
+        return false;
     storeCheckpointVersion(checkpointId, [checkpointId](SessionStore &store, QString &error) {
         return store.undoCheckpointVersion(checkpointId, &error);
     }, tr("cannot undo the edit: %1"));

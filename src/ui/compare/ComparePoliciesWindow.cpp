@@ -3,7 +3,7 @@
 #include "SweepChart.h"
 #include "SweepTableModel.h"
 
-#include "common/BackgroundRunner.h"
+#include "BackgroundRunner.h"
 #include "score/PriceTable.h"
 #include "score/RecordedSession.h"
 #include "score/SessionScoring.h"

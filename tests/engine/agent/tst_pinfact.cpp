@@ -14,11 +14,14 @@ namespace {
 const QString kFact = u"Never touch the migrations folder."_s;
 
 // The text of every message of a request body, joined.
+// The request's messages after the system prompt (which names the pinned section's marker).
 QString bodyText(const RecordedRequest &r)
 {
     QString out;
-    for (const QJsonValue &m : r.json().value(u"messages").toArray())
-        out += m.toObject().value(u"content").toString() + u'\n';
+    for (const QJsonValue &m : r.json().value(u"messages").toArray()) {
+        if (m.toObject().value(u"role").toString() != u"system"_s)
+            out += m.toObject().value(u"content").toString() + u'\n';
+    }
     return out;
 }
 } // namespace

@@ -254,7 +254,7 @@ void TestSummaryReview::pastCheckpoint_newVersionAndUndo()
     Anchors anchors = cp.anchors;
     anchors.setValue(AnchorKind::KeyDecision, u"REVISED-DECISION keep parts short"_s);
     QVERIFY(h.run->reviseCheckpoint(cp.id, anchors, u"REVISED-SUMMARY"_s));
-    QCOMPARE(revised.size(), 1);
+    QTRY_COMPARE(revised.size(), 1); // stored off this thread
     QCOMPARE(revised.at(0).at(1).toInt(), 2);
     turn(h, u"next"_s, u"ok 5"_s);
     QVERIFY(bodyContains(h.agentRequests().last(), u"REVISED-SUMMARY"_s));
@@ -263,7 +263,7 @@ void TestSummaryReview::pastCheckpoint_newVersionAndUndo()
 
     // Undo goes back a version: the next request sends the original again, and both texts stay.
     QVERIFY(h.run->undoCheckpointRevision(cp.id));
-    QCOMPARE(revised.size(), 2);
+    QTRY_COMPARE(revised.size(), 2);
     QCOMPARE(revised.at(1).at(1).toInt(), 1);
     QVERIFY(!h.run->undoCheckpointRevision(cp.id)); // version 1 is the compaction itself
     turn(h, u"again"_s, u"ok 6"_s);
@@ -276,6 +276,7 @@ void TestSummaryReview::pastCheckpoint_newVersionAndUndo()
 
     // A reopened run reads the current version too.
     QVERIFY(h.run->reviseCheckpoint(cp.id, anchors, u"THIRD-SUMMARY"_s));
+    QTRY_COMPARE(revised.size(), 3);
     QCOMPARE(revised.constLast().at(1).toInt(), 3); // numbers are never reused
     h.open();
     turn(h, u"after reopening"_s, u"ok 7"_s);
