@@ -27,7 +27,9 @@ QJsonObject argumentsObject(const ToolCall &call)
 }
 
 // Anthropic Messages: results go as tool_result blocks of a user message, first in it; turns of
-// the same role are merged (the API would merge them too).
+// the same role are merged (the API would merge them too). The client's own system turns (Claude
+// Code sends its environment as one) stay system turns; the view's system prompt is not among
+// `messages`.
 QJsonArray anthropicMessages(const QList<Message> &messages)
 {
     QJsonArray out;
@@ -47,7 +49,7 @@ QJsonArray anthropicMessages(const QList<Message> &messages)
         case Role::System:
         case Role::User:
             if (!m.content.isEmpty())
-                append(u"user"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, m.content}});
+                append(m.role == Role::System ? u"system"_s : u"user"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, m.content}});
             break;
         case Role::Tool: {
             QJsonObject block{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, m.toolCallId}, {u"content"_s, m.content}};

@@ -108,6 +108,7 @@ private Q_SLOTS:
     void anOverWindowChatRequestIsCompactedWithPairsValid();
     void anOverWindowResponsesRequestIsCompactedWithPairsValid();
     void theNextRequestOfTheConversationIsCompactedToo();
+    void claudeCodesSystemTurnsStaySystemTurns();
     void aRequestUnderTheThresholdsGoesByteForByte();
     void anUncompactableRequestGoesUnchangedWithItsReason();
     void pairCheckRefusesBrokenViews();
@@ -341,6 +342,39 @@ void TestProxyCompact::theNextRequestOfTheConversationIsCompactedToo()
     QString why;
     QVERIFY2(anthropicPairsValid(second.json().value(u"messages").toArray(), &why), qPrintable(why));
     QVERIFY(!offloadPaths(second.body).isEmpty());
+}
+
+// Claude Code sends system turns among its messages (its environment after the first user turn):
+// the request is compacted all the same, and a system turn the view keeps goes upstream as one.
+void TestProxyCompact::claudeCodesSystemTurnsStaySystemTurns()
+{
+    m_upstream->enqueue(FakeReply::withText(u"done"_s));
+    QJsonArray messages = anthropicConversation(10);
+    const QJsonObject environment{{u"role"_s, u"system"_s},
+                                  {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"# Environment\nPlatform: linux"_s}}}}};
+    messages.insert(1, environment);
+    messages.insert(messages.size() - 1, QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u"Reminder: be brief."_s}});
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, messages}};
+    const QByteArray sent = json(body);
+    send(u"/v1/messages?beta=true"_s, sent);
+    QCOMPARE(m_upstream->requestCount(), 1);
+    const RecordedRequest received = m_upstream->requests().first();
+    QVERIFY(received.body.size() < sent.size() / 2);
+    const QJsonArray upstream = received.json().value(u"messages").toArray();
+    QString why;
+    QVERIFY2(anthropicPairsValid(upstream, &why), qPrintable(why));
+    // The reminder is in the tail: a system turn still, right before the last user turn.
+    QVERIFY(upstream.size() >= 2);
+    const QJsonObject reminder = upstream[upstream.size() - 2].toObject();
+    QCOMPARE(reminder.value(u"role").toString(), u"system"_s);
+    QCOMPARE(reminder.value(u"content").toArray().first().toObject().value(u"text").toString(), u"Reminder: be brief."_s);
+    // Nothing of Waterline's own (the checkpoint's summary) went up as a system turn.
+    for (const QJsonValue &m : upstream) {
+        if (m.toObject().value(u"role").toString() != u"system")
+            continue;
+        const QString text = m.toObject().value(u"content").toArray().first().toObject().value(u"text").toString();
+        QVERIFY2(text == u"Reminder: be brief." || text.startsWith(u"# Environment"), qPrintable(text.left(200)));
+    }
 }
 
 void TestProxyCompact::aRequestUnderTheThresholdsGoesByteForByte()
