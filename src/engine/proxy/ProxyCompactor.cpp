@@ -138,6 +138,19 @@ QJsonArray responsesInput(const QJsonArray &leadingSystem, const QList<Message> 
     return out;
 }
 
+// A thinking or redacted_thinking block in some turn of an Anthropic conversation.
+bool hasThinkingBlocks(const QJsonArray &messages)
+{
+    for (const QJsonValue &message : messages) {
+        for (const QJsonValue &block : message.toObject().value(u"content").toArray()) {
+            const QString type = block.toObject().value(u"type").toString();
+            if (type == u"thinking" || type == u"redacted_thinking")
+                return true;
+        }
+    }
+    return false;
+}
+
 // The leading system and developer messages of a message list or input (the request's system
 // prompt, as parseRequest read it), kept as the client sent them.
 QJsonArray leadingSystemOf(const QJsonValue &list)
@@ -277,8 +290,10 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
     if (protocol == WireProtocol::OpenAiResponses && !object.value(u"input").isArray())
         return out; // a single text: nothing to compact
     if (protocol == WireProtocol::AnthropicMessages) {
+        // Signed thinking blocks do not survive the round trip through Message. Thinking on
+        // with none in the conversation (a provider that returned none) loses nothing.
         const QString thinking = object.value(u"thinking").toObject().value(u"type").toString();
-        if (!thinking.isEmpty() && thinking != u"disabled")
+        if (!thinking.isEmpty() && thinking != u"disabled" && hasThinkingBlocks(object.value(u"messages").toArray()))
             return refuse(QCoreApplication::translate("ProxyCompactor", "extended thinking is on: its signed thinking blocks cannot be written back"));
     }
 

@@ -390,10 +390,17 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
 {
     m_upstream->enqueue(FakeReply::withText(u"ok"_s));
     QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
-    // Over the window, but with extended thinking on: its signed blocks cannot be written back.
-    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 2048},
-                           {u"thinking"_s, QJsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 1024}}},
-                           {u"messages"_s, anthropicConversation(10)}};
+    // Over the window, with extended thinking on and a signed thinking block in the conversation:
+    // it cannot be written back.
+    QJsonArray messages = anthropicConversation(10);
+    QJsonObject thinkingTurn = messages[1].toObject();
+    QJsonArray blocks = thinkingTurn.value(u"content").toArray();
+    blocks.prepend(QJsonObject{{u"type"_s, u"thinking"_s}, {u"thinking"_s, u"Let me see."_s}, {u"signature"_s, u"c2ln"_s}});
+    thinkingTurn.insert(u"content"_s, blocks);
+    messages.replace(1, thinkingTurn);
+    const QJsonObject thinkingOn{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 1024}};
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 2048}, {u"thinking"_s, thinkingOn},
+                           {u"messages"_s, messages}};
     const QByteArray sent = json(body);
     send(u"/v1/messages"_s, sent);
     QCOMPARE(m_upstream->requests().first().body, sent);
@@ -414,6 +421,17 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
     QCOMPARE(responses.kind, ProxyCompactor::Outcome::Kind::Refused);
     QCOMPARE(responses.body, chained);
     QVERIFY(responses.reason.contains(u"previous_response_id"_s));
+    // Thinking on, but no thinking block in the conversation (the provider sent none; Claude Code
+    // against the fake upstream): nothing to lose, so it is compacted.
+    const QJsonObject unthought{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 2048}, {u"thinking"_s, thinkingOn},
+                                {u"messages"_s, anthropicConversation(10)}};
+    CompactionPolicy small;
+    small.contextWindow = 16000;
+    small.tailMessages = 4;
+    const ProxyCompactor smallCompactor(small, m_dir->filePath(u"offloads"_s));
+    const ProxyCompactor::Outcome plain = smallCompactor.compact(WireProtocol::AnthropicMessages, json(unthought));
+    QCOMPARE(plain.kind, ProxyCompactor::Outcome::Kind::Compacted);
+    QCOMPARE(QJsonDocument::fromJson(plain.body).object().value(u"thinking"_s).toObject(), thinkingOn);
     const ProxyCompactor::Outcome broken = compactor.compact(WireProtocol::AnthropicMessages, "not json");
     QCOMPARE(broken.kind, ProxyCompactor::Outcome::Kind::Refused);
     QCOMPARE(broken.body, QByteArray("not json"));
