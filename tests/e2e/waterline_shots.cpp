@@ -21,6 +21,7 @@
 #include "proxy/ProxyControl.h"
 #include "sessions/ContinueSessionDialog.h"
 #include "sessions/SessionsPanel.h"
+#include "timeline/TimelinePanel.h"
 #include "settings/AppSettings.h"
 #include "settings/SettingsDialog.h"
 #include "store/SessionStore.h"
@@ -40,6 +41,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 #include <algorithm>
 #include <cstdio>
@@ -129,6 +131,17 @@ int claudeLive(MainWindow &window, SessionStore &store, FakeLlmServer &server, c
     traffic->show();
     timeline->show();
     timeline->raise();
+    QTimer::singleShot(0, &window, [&window, timeline, traffic] {
+        window.resizeDocks({timeline, traffic}, {1180, 740}, Qt::Horizontal);
+        window.resizeDocks({timeline}, {440}, Qt::Vertical);
+        // Claude Code's requests against the 128,000-token default window are low lines: in tokens
+        // their growth shows.
+        const QList<QToolButton *> buttons = window.timelinePanel()->findChildren<QToolButton *>();
+        for (QToolButton *button : buttons) {
+            if (button->text() == u"Tokens")
+                button->click();
+        }
+    });
 
     QProcess claude;
     claude.setWorkingDirectory(workspace);
@@ -153,6 +166,8 @@ int claudeLive(MainWindow &window, SessionStore &store, FakeLlmServer &server, c
         grabbing = true;
         QTimer::singleShot(1500, &window, [&] {
             QObject::disconnect(early);
+            window.conversationView()->scrollToBottom();
+            QCoreApplication::processEvents();
             const bool ok = claude.state() == QProcess::Running && window.grab().save(out, "PNG");
             if (claude.state() != QProcess::Running)
                 fail(u"Claude Code was done before the grab"_s);
