@@ -107,11 +107,17 @@ bool ensureFile(const QString &path, QString *error)
 
 bool restrictFile(const QString &path)
 {
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    // An O_PATH descriptor: closing any other descriptor of the file would drop every POSIX lock
+    // this process holds on it, and SQLite's locks on a database, its -wal and -shm are such locks.
+    // Without them another process closing its last connection deletes the WAL this one still
+    // writes to, and those writes stay invisible until this process closes the database.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return errno == ENOENT;
     struct stat info;
-    const bool ok = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && ::fchmod(fd, fileMode) == 0;
+    bool ok = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+    if (ok && (info.st_mode & 07777) != fileMode)
+        ok = ::chmod(QByteArray("/proc/self/fd/" + QByteArray::number(fd)).constData(), fileMode) == 0;
     ::close(fd);
     return ok;
 }

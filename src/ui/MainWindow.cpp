@@ -699,6 +699,7 @@ void MainWindow::onSessionOpened(const LoadedSession &session)
     updateTitle();
     m_continueAction->setEnabled(session.info.readOnly);
     m_conversationModel->setTranscript(session.history, session.compactionMarkers());
+    m_transcriptSize = session.history.size();
     // What to do next while the conversation is empty.
     if (session.isEmpty())
         m_conversationView->setEmptyText(tr("No session open. File \u203a New Session (Ctrl+N) starts one in a folder of "
@@ -722,6 +723,13 @@ void MainWindow::onSessionRefreshed(const LoadedSession &session)
     // The thresholds dock follows a policy stored meanwhile unless the user is editing it.
     if (m_thresholdsPanel->policy() == m_thresholdsPanel->sessionPolicy())
         m_thresholdsPanel->setPolicy(session.policy);
+    // A session recorded from the proxy grows while its agent runs elsewhere: the conversation
+    // follows, as the docks do. (Waterline's own agent appends to the sessions it runs itself.)
+    if (session.info.readOnly && session.history.size() != m_transcriptSize) {
+        m_conversationModel->setTranscript(session.history, session.compactionMarkers());
+        m_conversationView->scrollToBottom();
+    }
+    m_transcriptSize = session.history.size();
     showDocks(session);
     Q_EMIT sessionRefreshed();
 }

@@ -196,6 +196,7 @@ private:
     QLabel *m_statusSession = nullptr;
     SessionsPanel *m_sessionsPanel = nullptr;
     QAction *m_continueAction = nullptr;
+    qsizetype m_transcriptSize = 0; // messages of the shown session in the conversation
     QDockWidget *m_sessionsDock = nullptr;
 };
 

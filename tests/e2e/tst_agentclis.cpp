@@ -4,10 +4,13 @@
 // of the workspace, then its Bash tool, then to answer; Codex its shell tool, then to answer
 // (issue 23 items 8 and 9). Each test checks that the CLI finished with the scripted answer, that
 // the tool round trips carried the real file content and command output back upstream, and that
-// the proxy forwarded every request with the client's key and without its own token.
+// the proxy forwarded every request with the client's key and without its own token. A second
+// proxy runs in compact mode with a small window: Claude Code reads a large file through it and
+// must still finish, with requests Waterline compacted on the way (issue 23 item 8).
 //
 // The CLIs are installed once by scripts/npm-clients into a cache outside the checkout; without
 // them the tests are skipped and say how to install them.
+#include "AgentCliScript.h"
 #include "FakeLlmServer.h"
 #include "store/RequestContext.h"
 #include "store/SessionStore.h"
@@ -20,12 +23,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
+using namespace wl;
 using namespace wl::test;
 using namespace Qt::StringLiterals;
 
@@ -34,61 +40,67 @@ const QString kSourceDir = QStringLiteral(WATERLINE_SOURCE_DIR);
 // What the file in the workspace says: only a real Read (or cat) can bring it back upstream.
 const QString kFileSecretPhrase = u"The heron counts 314 reeds at dawn."_s;
 const QString kClaudeAnswer = u"FINAL: the notes mention the heron, and bash printed its sum."_s;
+const QString kCompactAnswer = u"FINAL: the gauge log was read whole, and both commands ran."_s;
 const QString kCodexAnswer = u"FINAL: codex read the notes through its shell."_s;
 // The keys the CLIs send: they must reach the upstream and appear nowhere else.
 const QString kAnthropicKey = u"sk-ant-dummy-key-for-the-agent-cli-test"_s;
 const QString kOpenAiKey = u"sk-dummy-key-for-the-agent-cli-test"_s;
 
-QString compactText(const QJsonValue &value)
-{
-    if (value.isString())
-        return value.toString();
-    return QString::fromUtf8(value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
-                                             : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-}
+// The large file of the compact-mode test (about 40 KB, far more than its small window takes
+// beside Claude Code's system prompt and tools); only its last line says this.
+const QString kBigFileEnd = u"The gauge log ends here: 7f3a-reed."_s;
+// Compact mode's window and thresholds: Claude Code's first request (~9.7k tokens of system prompt
+// and tool schemas, and the prompt) stays under the warn threshold; once the file's content is in
+// the conversation the request is past the emergency threshold, and offloading it is enough.
+constexpr int kCompactWindow = 20000;
 
-bool hasTool(const QJsonObject &body, const QString &name)
+// Anthropic Messages: each tool_result answers a tool_use of the assistant turn just before it,
+// and each tool_use is answered in the very next turn, as the API demands. False with `why`.
+bool anthropicPairsValid(const QJsonObject &body, QString *why)
 {
-    const QJsonArray tools = body.value(u"tools").toArray();
-    return std::any_of(tools.cbegin(), tools.cend(), [&name](const QJsonValue &tool) {
-        return tool.toObject().value(u"name").toString() == name;
-    });
-}
-
-// Anthropic Messages: every tool_result block of the conversation, by tool_use_id.
-QHash<QString, QString> anthropicToolResults(const QJsonObject &body)
-{
-    QHash<QString, QString> results;
-    for (const QJsonValue &message : body.value(u"messages").toArray()) {
-        for (const QJsonValue &block : message.toObject().value(u"content").toArray()) {
+    QSet<QString> open; // the tool_use ids of the previous assistant turn
+    const QJsonArray messages = body.value(u"messages").toArray();
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const QJsonObject message = messages[i].toObject();
+        const QString role = message.value(u"role").toString();
+        QSet<QString> uses;
+        QSet<QString> results;
+        for (const QJsonValue &block : message.value(u"content").toArray()) {
             const QJsonObject b = block.toObject();
-            if (b.value(u"type").toString() == u"tool_result")
-                results.insert(b.value(u"tool_use_id").toString(), compactText(b.value(u"content")));
+            if (b.value(u"type").toString() == u"tool_use")
+                uses.insert(b.value(u"id").toString());
+            else if (b.value(u"type").toString() == u"tool_result")
+                results.insert(b.value(u"tool_use_id").toString());
         }
+        for (const QString &id : std::as_const(results)) {
+            if (role != u"user" || !open.contains(id)) {
+                *why = u"message %1: tool_result %2 has no tool_use in the turn before"_s.arg(i).arg(id);
+                return false;
+            }
+        }
+        for (const QString &id : std::as_const(open)) {
+            if (!results.contains(id)) {
+                *why = u"message %1: tool_use %2 is not answered"_s.arg(i).arg(id);
+                return false;
+            }
+        }
+        open = role == u"assistant" ? uses : QSet<QString>();
     }
-    return results;
+    if (!open.isEmpty()) {
+        *why = u"the last turn's tool_use %1 is not answered"_s.arg(*open.cbegin());
+        return false;
+    }
+    return true;
 }
 
-// OpenAI Responses: every function_call_output item, by call_id.
-QHash<QString, QString> responsesToolResults(const QJsonObject &body)
+// The absolute path an offload placeholder ("[offloaded: PATH | N lines, B bytes]...") names.
+QString offloadedPath(const QString &content)
 {
-    QHash<QString, QString> results;
-    for (const QJsonValue &item : body.value(u"input").toArray()) {
-        const QJsonObject i = item.toObject();
-        if (i.value(u"type").toString() == u"function_call_output")
-            results.insert(i.value(u"call_id").toString(), compactText(i.value(u"output")));
-    }
-    return results;
-}
-
-FakeReply answerFor(const QJsonObject &body, FakeReply reply)
-{
-    reply.wholeJson = !body.value(u"stream").toBool(false);
-    reply.chunkChars = 24;
-    reply.inputTokens = 2000;
-    reply.cacheReadTokens = 1500;
-    reply.outputTokens = 40;
-    return reply;
+    static const QString open = u"[offloaded: "_s;
+    if (!content.startsWith(open))
+        return {};
+    const qsizetype end = content.indexOf(u" | "_s);
+    return end < 0 ? QString() : content.mid(open.size(), end - open.size());
 }
 
 struct CliRun
@@ -114,48 +126,54 @@ private Q_SLOTS:
     void cleanupTestCase();
 
     void claudeCodeReadsAFileAndRunsBash();
+    void claudeCodeCompletesInCompactMode();
     void codexRunsItsShellTool();
 
 private:
-    // Waits with the event loop running: the fake upstream lives on this thread.
+    // One `waterline-cli proxy` process in front of a fake upstream of its own.
+    struct Proxy
+    {
+        FakeLlmServer upstream;
+        QProcess process;
+        QString database;
+        QString baseUrl;
+        QByteArray token;
+        QByteArray log;      // its standard error read so far
+        int seenBefore = 0;  // requests the upstream had when the running test began
+        QList<RecordedRequest> newRequests() const { return upstream.requests().mid(seenBefore); }
+    };
+    // Starts `proxy` with `extra` arguments, recording into `name`.db, with its data folder (where
+    // compact mode offloads) under `name`-data.
+    void startProxy(Proxy &proxy, const QString &name, const QStringList &extra);
+    void stopProxy(Proxy &proxy);
+    // Waits with the event loop running: the fake upstreams live on this thread.
     CliRun run(const QString &program, const QStringList &arguments, const QProcessEnvironment &env);
-    QProcessEnvironment cliEnvironment() const;
-    std::optional<FakeReply> respond(const RecordedRequest &request) const;
-    QList<RecordedRequest> newRequests() const { return m_upstream.requests().mid(m_seenBefore); }
+    QProcessEnvironment cliEnvironment() const { return agentCliEnvironment(m_root.filePath(u"home"_s)); }
+    std::optional<FakeReply> respondToCodex(const RecordedRequest &request) const;
     // Every request the CLI made went through the proxy (one log line each), to the upstream,
     // with the key and without the proxy's token.
-    void checkForwarded(const QByteArray &path, const QList<QByteArray> &keyHeaders);
+    void checkForwarded(Proxy &proxy, const QByteArray &path, const QList<QByteArray> &keyHeaders);
     // The proxy recorded the CLI's conversation as a session: the one whose history holds
     // `toolOutput` (what a tool of the CLI returned), with at least `requests` requests, each
-    // with the system prompt and the tool schemas (among them `tool`) the CLI sent.
-    void checkRecorded(const QString &toolOutput, int requests, const QString &tool);
+    // with the system prompt and the tool schemas (among them `tool`) the CLI sent. Its id in
+    // `sessionId` when asked.
+    void checkRecorded(Proxy &proxy, const QString &toolOutput, int requests, const QString &tool,
+                       QString *sessionId = nullptr);
 
-    FakeLlmServer m_upstream;
-    QProcess m_proxy;
     QTemporaryDir m_root;
     QString m_workspace;
-    QString m_baseUrl;
-    QByteArray m_token;
     QString m_nodeModules;
     QString m_clientsError;
-    QByteArray m_proxyLog;
-    int m_seenBefore = 0;
+    std::unique_ptr<ClaudeCodeScript> m_claudeScript;
+    std::unique_ptr<ClaudeCodeScript> m_compactScript;
+    Proxy m_plain;   // records only
+    Proxy m_compact; // --compact with a small window
 };
 
 void TestAgentClis::initTestCase()
 {
     QVERIFY(m_root.isValid());
-    QProcess locate;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"XDG_CACHE_HOME"_s, QStringLiteral(WATERLINE_NPM_CACHE_HOME));
-    locate.setProcessEnvironment(env);
-    locate.start(u"bash"_s, {kSourceDir + u"/scripts/npm-clients"_s, u"--print-dir"_s});
-    if (!locate.waitForFinished(30000) || locate.exitCode() != 0)
-        m_clientsError = u"The agent CLIs from npm are not installed (%1). Install them once with `scripts/npm-clients` "
-                         "(from the checkout, on the host; it needs the npm registry) and run this test again."_s
-                             .arg(QString::fromLocal8Bit(locate.readAllStandardError()).trimmed());
-    else
-        m_nodeModules = QString::fromLocal8Bit(locate.readAllStandardOutput()).trimmed() + u"/node_modules"_s;
+    m_nodeModules = npmClientsModules(kSourceDir, QStringLiteral(WATERLINE_NPM_CACHE_HOME), &m_clientsError);
 
     m_workspace = m_root.filePath(u"workspace"_s);
     QVERIFY(QDir().mkpath(m_workspace));
@@ -164,102 +182,111 @@ void TestAgentClis::initTestCase()
     QVERIFY(notes.open(QIODevice::WriteOnly));
     notes.write(kFileSecretPhrase.toUtf8() + '\n');
     notes.close();
+    QFile big(m_workspace + u"/gauges.log"_s);
+    QVERIFY(big.open(QIODevice::WriteOnly));
+    for (int line = 1; big.size() < 40 * 1024; ++line)
+        big.write(u"%1 the gauge at weir %2 read %3.%4 m; the reeds stood %5 cm above the water.\n"_s
+                      .arg(line, 4, 10, QChar(u'0')).arg(line % 7).arg(line % 5).arg(line % 97, 2, 10, QChar(u'0')).arg(line % 60)
+                      .toUtf8());
+    big.write(kBigFileEnd.toUtf8() + '\n');
+    big.close();
 
-    m_upstream.setResponder([this](const RecordedRequest &request) { return respond(request); });
-    QVERIFY(m_upstream.start());
-    QProcessEnvironment proxyEnv = QProcessEnvironment::systemEnvironment();
-    proxyEnv.insert(u"XDG_DATA_HOME"_s, m_root.filePath(u"data"_s));
-    proxyEnv.insert(u"XDG_CONFIG_HOME"_s, m_root.filePath(u"config"_s));
-    m_proxy.setProcessEnvironment(proxyEnv);
-    m_proxy.start(QStringLiteral(WATERLINE_BIN_DIR "/waterline-cli"),
-                  {u"proxy"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--upstream"_s, m_upstream.url().toString(), u"--db"_s,
-                   m_root.filePath(u"recorded.db"_s)});
-    QVERIFY2(m_proxy.waitForStarted(10000), qPrintable(m_proxy.errorString()));
-    QVERIFY2(QTest::qWaitFor([this] { return m_proxy.canReadLine() || m_proxy.state() == QProcess::NotRunning; }, 10000),
+    // Claude Code: Read, then Bash, then the answer; in compact mode a large Read and two commands.
+    m_claudeScript = std::make_unique<ClaudeCodeScript>(
+        QList<ClaudeCodeScript::Step>{
+            ClaudeCodeScript::read(u"toolu_read_1"_s, m_workspace + u"/notes.txt"_s, u"I will read the notes first."_s),
+            ClaudeCodeScript::bash(u"toolu_bash_1"_s, u"echo bash-says-$((300 + 14))"_s, u"Print a sum"_s)},
+        kClaudeAnswer);
+    m_compactScript = std::make_unique<ClaudeCodeScript>(
+        QList<ClaudeCodeScript::Step>{
+            ClaudeCodeScript::read(u"toolu_read_big"_s, m_workspace + u"/gauges.log"_s, u"Reading the gauge log."_s),
+            ClaudeCodeScript::bash(u"toolu_bash_c1"_s, u"wc -l gauges.log"_s, u"Count the lines"_s),
+            ClaudeCodeScript::bash(u"toolu_bash_c2"_s, u"echo compact-says-$((40 + 2))"_s, u"Print a sum"_s)},
+        kCompactAnswer);
+    m_plain.upstream.setResponder([this](const RecordedRequest &request) {
+        const std::optional<FakeReply> claude = m_claudeScript->respond(request);
+        return claude ? claude : respondToCodex(request);
+    });
+    m_compact.upstream.setResponder([this](const RecordedRequest &request) { return m_compactScript->respond(request); });
+
+    startProxy(m_plain, u"recorded"_s, {});
+    if (QTest::currentTestFailed())
+        return;
+    startProxy(m_compact, u"compact"_s, {u"--compact"_s, u"--window"_s, QString::number(kCompactWindow)});
+}
+
+void TestAgentClis::startProxy(Proxy &proxy, const QString &name, const QStringList &extra)
+{
+    QVERIFY(proxy.upstream.start());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, m_root.filePath(name + u"-data"_s));
+    env.insert(u"XDG_CONFIG_HOME"_s, m_root.filePath(name + u"-config"_s));
+    proxy.process.setProcessEnvironment(env);
+    proxy.database = m_root.filePath(name + u".db"_s);
+    proxy.process.start(QStringLiteral(WATERLINE_BIN_DIR "/waterline-cli"),
+                        QStringList{u"proxy"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--upstream"_s, proxy.upstream.url().toString(),
+                                    u"--db"_s, proxy.database} + extra);
+    QVERIFY2(proxy.process.waitForStarted(10000), qPrintable(proxy.process.errorString()));
+    QVERIFY2(QTest::qWaitFor([&proxy] { return proxy.process.canReadLine() || proxy.process.state() == QProcess::NotRunning; }, 10000),
              "waterline-cli proxy printed no base URL");
-    QVERIFY2(m_proxy.canReadLine(), m_proxy.readAllStandardError().constData());
-    m_baseUrl = QString::fromUtf8(m_proxy.readLine()).trimmed();
-    const QUrl base(m_baseUrl);
-    QVERIFY2(base.isValid() && base.host() == u"127.0.0.1" && base.path().startsWith(u"/t/"), qPrintable(m_baseUrl));
-    m_token = base.path().mid(3).toUtf8();
-    QVERIFY(m_token.size() >= 16);
+    QVERIFY2(proxy.process.canReadLine(), proxy.process.readAllStandardError().constData());
+    proxy.baseUrl = QString::fromUtf8(proxy.process.readLine()).trimmed();
+    const QUrl base(proxy.baseUrl);
+    QVERIFY2(base.isValid() && base.host() == u"127.0.0.1" && base.path().startsWith(u"/t/"), qPrintable(proxy.baseUrl));
+    proxy.token = base.path().mid(3).toUtf8();
+    QVERIFY(proxy.token.size() >= 16);
 }
 
 void TestAgentClis::init()
 {
     if (!m_clientsError.isEmpty())
         QSKIP(qPrintable(m_clientsError));
-    QCOMPARE(m_proxy.state(), QProcess::Running);
-    m_seenBefore = m_upstream.requestCount();
-    m_proxyLog += m_proxy.readAllStandardError();
+    for (Proxy *proxy : {&m_plain, &m_compact}) {
+        QCOMPARE(proxy->process.state(), QProcess::Running);
+        proxy->seenBefore = proxy->upstream.requestCount();
+        proxy->log += proxy->process.readAllStandardError();
+    }
 }
 
-void TestAgentClis::cleanupTestCase()
+void TestAgentClis::stopProxy(Proxy &proxy)
 {
-    if (m_proxy.state() != QProcess::NotRunning) {
-        m_proxy.terminate();
-        if (!m_proxy.waitForFinished(5000))
-            m_proxy.kill();
+    if (proxy.process.state() != QProcess::NotRunning) {
+        proxy.process.terminate();
+        if (!proxy.process.waitForFinished(5000))
+            proxy.process.kill();
     }
     // Nothing the proxy printed (the base URL, one line per exchange) carries a client's key.
-    const QByteArray printed = m_proxy.readAllStandardOutput() + m_proxyLog + m_proxy.readAllStandardError();
+    const QByteArray printed = proxy.process.readAllStandardOutput() + proxy.log + proxy.process.readAllStandardError();
     QVERIFY(!printed.contains(kAnthropicKey.toUtf8()));
     QVERIFY(!printed.contains(kOpenAiKey.toUtf8()));
 }
 
-// The script, from what the request carries. A request without the agent's tools (a title or a
-// summary the CLI asks for on the side) gets a short text; otherwise the next step of the task
-// follows from which tool results are already in the conversation.
-std::optional<FakeReply> TestAgentClis::respond(const RecordedRequest &request) const
+void TestAgentClis::cleanupTestCase()
 {
-    const QJsonObject body = request.json();
-    if (request.protocol() == u"anthropic") {
-        if (!hasTool(body, u"Read"_s) || !hasTool(body, u"Bash"_s))
-            return answerFor(body, FakeReply::withText(u"Side answer."_s));
-        const QHash<QString, QString> results = anthropicToolResults(body);
-        if (!results.contains(u"toolu_read_1"_s)) {
-            const QJsonObject input{{u"file_path"_s, QString(m_workspace + u"/notes.txt"_s)}};
-            return answerFor(body, FakeReply::withToolCalls(
-                {{u"toolu_read_1"_s, u"Read"_s, QString::fromUtf8(QJsonDocument(input).toJson(QJsonDocument::Compact))}},
-                u"I will read the notes first."_s));
-        }
-        if (!results.contains(u"toolu_bash_1"_s)) {
-            const QJsonObject input{{u"command"_s, u"echo bash-says-$((300 + 14))"_s},
-                                    {u"description"_s, u"Print a sum"_s}};
-            return answerFor(body, FakeReply::withToolCalls(
-                {{u"toolu_bash_1"_s, u"Bash"_s, QString::fromUtf8(QJsonDocument(input).toJson(QJsonDocument::Compact))}}));
-        }
-        return answerFor(body, FakeReply::withText(kClaudeAnswer));
-    }
-    if (request.protocol() == u"openai-responses") {
-        // Codex's shell tool: `exec_command` ({"cmd": "..."}) in current versions, `shell` before.
-        const bool exec = hasTool(body, u"exec_command"_s);
-        if (!exec && !hasTool(body, u"shell"_s))
-            return answerFor(body, FakeReply::withText(u"Side answer."_s));
-        if (!responsesToolResults(body).contains(u"call_shell_1"_s)) {
-            const QString command = u"cat notes.txt && echo codex-says-$((300 + 14))"_s;
-            const QJsonObject arguments = exec ? QJsonObject{{u"cmd"_s, command}}
-                                               : QJsonObject{{u"command"_s, QJsonArray{u"bash"_s, u"-lc"_s, command}}};
-            return answerFor(body, FakeReply::withToolCalls(
-                {{u"call_shell_1"_s, exec ? u"exec_command"_s : u"shell"_s,
-                  QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact))}}));
-        }
-        return answerFor(body, FakeReply::withText(kCodexAnswer));
-    }
-    return std::nullopt;
+    stopProxy(m_plain);
+    stopProxy(m_compact);
 }
 
-QProcessEnvironment TestAgentClis::cliEnvironment() const
+// Codex's script, from what the request carries: its shell tool, then the answer. A request
+// without the agent's tools (a title the CLI asks for on the side) gets a short text.
+std::optional<FakeReply> TestAgentClis::respondToCodex(const RecordedRequest &request) const
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString &name : {u"ANTHROPIC_API_KEY"_s, u"ANTHROPIC_AUTH_TOKEN"_s, u"ANTHROPIC_BASE_URL"_s,
-                                u"OPENAI_API_KEY"_s, u"OPENAI_BASE_URL"_s, u"CODEX_HOME"_s})
-        env.remove(name);
-    env.insert(u"HOME"_s, m_root.filePath(u"home"_s));
-    env.insert(u"XDG_CONFIG_HOME"_s, m_root.filePath(u"home/.config"_s));
-    env.insert(u"XDG_CACHE_HOME"_s, m_root.filePath(u"home/.cache"_s));
-    env.insert(u"XDG_DATA_HOME"_s, m_root.filePath(u"home/.local/share"_s));
-    return env;
+    if (request.protocol() != u"openai-responses")
+        return std::nullopt;
+    const QJsonObject body = request.json();
+    // Codex's shell tool: `exec_command` ({"cmd": "..."}) in current versions, `shell` before.
+    const bool exec = offersTool(body, u"exec_command"_s);
+    if (!exec && !offersTool(body, u"shell"_s))
+        return shapedReply(request, FakeReply::withText(u"Side answer."_s));
+    if (!responsesToolResults(body).contains(u"call_shell_1"_s)) {
+        const QString command = u"cat notes.txt && echo codex-says-$((300 + 14))"_s;
+        const QJsonObject arguments = exec ? QJsonObject{{u"cmd"_s, command}}
+                                           : QJsonObject{{u"command"_s, QJsonArray{u"bash"_s, u"-lc"_s, command}}};
+        return shapedReply(request, FakeReply::withToolCalls(
+            {{u"call_shell_1"_s, exec ? u"exec_command"_s : u"shell"_s,
+              QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact))}}));
+    }
+    return shapedReply(request, FakeReply::withText(kCodexAnswer));
 }
 
 CliRun TestAgentClis::run(const QString &program, const QStringList &arguments, const QProcessEnvironment &env)
@@ -285,9 +312,9 @@ CliRun TestAgentClis::run(const QString &program, const QStringList &arguments, 
     return result;
 }
 
-void TestAgentClis::checkForwarded(const QByteArray &path, const QList<QByteArray> &keyHeaders)
+void TestAgentClis::checkForwarded(Proxy &proxy, const QByteArray &path, const QList<QByteArray> &keyHeaders)
 {
-    const QList<RecordedRequest> requests = newRequests();
+    const QList<RecordedRequest> requests = proxy.newRequests();
     QVERIFY(!requests.isEmpty());
     for (const RecordedRequest &request : requests) {
         QVERIFY2(request.path.startsWith(path), request.path.constData());
@@ -295,31 +322,36 @@ void TestAgentClis::checkForwarded(const QByteArray &path, const QList<QByteArra
             return !request.header(name).isEmpty();
         });
         QVERIFY2(keySent, qPrintable(request.dump().left(2000)));
-        QVERIFY(!request.path.contains(m_token));
-        QVERIFY(!request.body.contains(m_token));
+        QVERIFY(!request.path.contains(proxy.token));
+        QVERIFY(!request.body.contains(proxy.token));
         for (const auto &[name, value] : request.headers)
-            QVERIFY2(!value.contains(m_token), name.constData());
+            QVERIFY2(!value.contains(proxy.token), name.constData());
     }
     // The proxy logged one line per exchange it forwarded ("POST /v1/messages?beta=true 200 ..."):
     // as many as the upstream saw since the test began.
     const QByteArray line = "POST " + path;
-    const qsizetype before = m_proxyLog.count(line);
+    const qsizetype before = proxy.log.count(line);
     QVERIFY2(QTest::qWaitFor([&] {
-        m_proxyLog += m_proxy.readAllStandardError();
-        return m_proxyLog.count(line) - before >= requests.size();
-    }, 5000), m_proxyLog.right(2000).constData());
+        proxy.log += proxy.process.readAllStandardError();
+        return proxy.log.count(line) - before >= requests.size();
+    }, 5000), proxy.log.right(2000).constData());
 }
 
-void TestAgentClis::checkRecorded(const QString &toolOutput, int requests, const QString &tool)
+void TestAgentClis::checkRecorded(Proxy &proxy, const QString &toolOutput, int requests, const QString &tool,
+                                  QString *sessionIdOut)
 {
-    const QString database = m_root.filePath(u"recorded.db"_s);
+    const QString database = proxy.database;
     SessionStore store;
     QString error;
     QVERIFY2(store.open(database, &error), qPrintable(error));
     // The recorder writes on its own thread: the last request lands a moment after the CLI exits.
     QString sessionId;
+    QString seen; // what the database holds, for the failure message
     QVERIFY2(QTest::qWaitFor([&] {
+        seen.clear();
         for (const SessionInfo &info : store.listSessions()) {
+            seen += u"%1 %2: %3 requests, %4 messages\n"_s.arg(info.id, info.title).arg(store.requests(info.id).size())
+                        .arg(store.history(info.id).size());
             const QList<Message> history = store.history(info.id);
             const bool holds = std::any_of(history.cbegin(), history.cend(), [&toolOutput](const Message &m) {
                 return m.isToolResult() && m.content.contains(toolOutput);
@@ -330,7 +362,8 @@ void TestAgentClis::checkRecorded(const QString &toolOutput, int requests, const
             }
         }
         return false;
-    }, 10000), "the proxy recorded no session with the CLI's tool result");
+    }, 10000), qPrintable(u"the proxy recorded no session with the CLI's tool result; the database holds:\n"_s + seen
+                          + u"and the proxy said:\n"_s + QString::fromUtf8((proxy.log += proxy.process.readAllStandardError()).right(3000))));
     const std::optional<SessionSource> source = store.sessionSource(sessionId);
     QVERIFY(source);
     QCOMPARE(source->format, u"proxy"_s);
@@ -346,6 +379,8 @@ void TestAgentClis::checkRecorded(const QString &toolOutput, int requests, const
         });
         QVERIFY2(hasTool, qPrintable(QString::fromUtf8(QJsonDocument(context->toolSchemas).toJson()).left(2000)));
     }
+    if (sessionIdOut)
+        *sessionIdOut = sessionId;
     store.close();
     // No key of the CLIs in the database file.
     QFile file(database);
@@ -357,24 +392,17 @@ void TestAgentClis::checkRecorded(const QString &toolOutput, int requests, const
 
 void TestAgentClis::claudeCodeReadsAFileAndRunsBash()
 {
-    // The native binary of the platform package (what the wrapper's postinstall copies over its
-    // placeholder; scripts/npm-clients runs no install scripts).
-    const QString claude = m_nodeModules + u"/@anthropic-ai/claude-code-linux-x64/claude"_s;
+    const QString claude = claudeCodeBinary(m_nodeModules);
     QVERIFY2(QFileInfo(claude).isExecutable(), qPrintable(claude + u" is missing: run scripts/npm-clients again"_s));
-    QProcessEnvironment env = cliEnvironment();
-    env.insert(u"ANTHROPIC_BASE_URL"_s, m_baseUrl);
-    env.insert(u"ANTHROPIC_API_KEY"_s, kAnthropicKey);
-    env.insert(u"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"_s, u"1"_s);
-    env.insert(u"DISABLE_AUTOUPDATER"_s, u"1"_s);
     const CliRun result = run(claude, {u"-p"_s, u"Read notes.txt, then run a command, then tell me what you found."_s,
                                        u"--allowedTools"_s, u"Read"_s, u"Bash"_s, u"--max-turns"_s, u"6"_s},
-                              env);
+                              claudeCodeEnvironment(m_root.filePath(u"home"_s), QUrl(m_plain.baseUrl), kAnthropicKey));
     QVERIFY2(result.finished && result.exitCode == 0, qPrintable(result.describe()));
     QVERIFY2(result.out.contains(kClaudeAnswer.toUtf8()), qPrintable(result.describe()));
 
-    checkForwarded("/v1/messages", {"x-api-key", "authorization"});
+    checkForwarded(m_plain, "/v1/messages", {"x-api-key", "authorization"});
     // The last agent request carried both tool round trips: the file's text and the command's output.
-    const QList<RecordedRequest> requests = newRequests();
+    const QList<RecordedRequest> requests = m_plain.newRequests();
     const auto last = std::find_if(requests.crbegin(), requests.crend(), [](const RecordedRequest &r) {
         return anthropicToolResults(r.json()).contains(u"toolu_bash_1"_s);
     });
@@ -382,23 +410,119 @@ void TestAgentClis::claudeCodeReadsAFileAndRunsBash()
     const QHash<QString, QString> results = anthropicToolResults(last->json());
     QVERIFY2(results.value(u"toolu_read_1"_s).contains(kFileSecretPhrase), qPrintable(results.value(u"toolu_read_1"_s)));
     QVERIFY2(results.value(u"toolu_bash_1"_s).contains(u"bash-says-314"_s), qPrintable(results.value(u"toolu_bash_1"_s)));
-    checkRecorded(u"bash-says-314"_s, 3, u"Read"_s);
+    checkRecorded(m_plain, u"bash-says-314"_s, 3, u"Read"_s);
 
     // What Claude Code sends besides the messages, in tokens (bytes / 4): the system prompt and
     // the tool schemas of its first agent request.
     const auto first = std::find_if(requests.cbegin(), requests.cend(), [](const RecordedRequest &r) {
-        return hasTool(r.json(), u"Read"_s);
+        return offersTool(r.json(), u"Read"_s);
     });
     QVERIFY(first != requests.cend());
     const QJsonObject body = first->json();
-    const qsizetype systemBytes = compactText(body.value(u"system")).toUtf8().size();
-    const qsizetype toolBytes = compactText(body.value(u"tools")).toUtf8().size();
+    const qsizetype systemBytes = jsonText(body.value(u"system")).toUtf8().size();
+    const qsizetype toolBytes = jsonText(body.value(u"tools")).toUtf8().size();
     QVERIFY(systemBytes > 0 && toolBytes > 0);
     qInfo("Claude Code %s sends besides its messages: system prompt %lld bytes (~%lld tokens), %lld tool schemas "
           "%lld bytes (~%lld tokens), together ~%lld tokens; %lld requests in this run",
           first->header("user-agent").constData(), qlonglong(systemBytes), qlonglong(systemBytes / 4),
           qlonglong(body.value(u"tools").toArray().size()), qlonglong(toolBytes), qlonglong(toolBytes / 4),
           qlonglong((systemBytes + toolBytes) / 4), qlonglong(requests.size()));
+}
+
+void TestAgentClis::claudeCodeCompletesInCompactMode()
+{
+    const QString claude = claudeCodeBinary(m_nodeModules);
+    QVERIFY2(QFileInfo(claude).isExecutable(), qPrintable(claude + u" is missing: run scripts/npm-clients again"_s));
+    const CliRun result = run(claude, {u"-p"_s, u"Read gauges.log, count its lines, run a sum, then sum it all up."_s,
+                                       u"--allowedTools"_s, u"Read"_s, u"Bash"_s, u"--max-turns"_s, u"8"_s},
+                              claudeCodeEnvironment(m_root.filePath(u"home"_s), QUrl(m_compact.baseUrl), kAnthropicKey));
+    QVERIFY2(result.finished && result.exitCode == 0, qPrintable(result.describe()));
+    QVERIFY2(result.out.contains(kCompactAnswer.toUtf8()), qPrintable(result.describe()));
+    checkForwarded(m_compact, "/v1/messages", {"x-api-key", "authorization"});
+
+    // Claude Code sent the whole file each time: its recorded conversation holds all of it.
+    QString sessionId;
+    checkRecorded(m_compact, kBigFileEnd, 4, u"Read"_s, &sessionId);
+    if (QTest::currentTestFailed())
+        return;
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(m_compact.database, &error), qPrintable(error));
+    QString fileAsSent;
+    for (const Message &m : store.history(sessionId)) {
+        if (m.isToolResult() && m.toolCallId == u"toolu_read_big")
+            fileAsSent = m.content;
+    }
+    QVERIFY2(fileAsSent.contains(kBigFileEnd), qPrintable(fileAsSent.right(400)));
+    // ... and the proxy says it compacted some of those requests, each to fewer tokens.
+    const std::optional<SessionSource> source = store.sessionSource(sessionId);
+    QVERIFY(source);
+    const QJsonArray compactions = source->details.value(u"waterline_compactions").toArray();
+    int compactedRecords = 0;
+    for (const QJsonValue &value : compactions) {
+        const QJsonObject entry = value.toObject();
+        if (!entry.value(u"compacted").toBool())
+            continue;
+        ++compactedRecords;
+        QVERIFY2(entry.value(u"tokens_after").toInteger() < entry.value(u"tokens_before").toInteger(),
+                 qPrintable(jsonText(entry)));
+        qInfo("request %lld compacted (%s): %lld to %lld tokens, %lld results offloaded", entry.value(u"request").toInteger(),
+              qPrintable(entry.value(u"tier").toString()), entry.value(u"tokens_before").toInteger(),
+              entry.value(u"tokens_after").toInteger(), entry.value(u"offloaded").toInteger());
+    }
+    QVERIFY2(compactedRecords > 0, qPrintable(jsonText(compactions) + u"\n"_s + QString::fromUtf8(m_compact.log.right(2000))));
+    store.close();
+
+    // What the upstream received: every agent request pairs its tool calls and results; the file's
+    // content went up at most once (the request right after the Read may fit), later in its place
+    // a placeholder naming an absolute file that holds it all.
+    int agentRequests = 0;
+    int smaller = 0;
+    for (const RecordedRequest &request : m_compact.newRequests()) {
+        const QJsonObject body = request.json();
+        if (!offersTool(body, u"Read"_s))
+            continue;
+        ++agentRequests;
+        QString why;
+        QVERIFY2(anthropicPairsValid(body, &why), qPrintable(why + u"\n"_s + QString::fromUtf8(request.body.left(3000))));
+        const QHash<QString, QString> results = anthropicToolResults(body);
+        for (auto it = results.cbegin(); it != results.cend(); ++it) {
+            const QString path = offloadedPath(it.value());
+            if (it.value().startsWith(u"[offloaded: "_s)) {
+                QVERIFY2(QDir::isAbsolutePath(path), qPrintable(it.value().left(300)));
+                QFile offloaded(path);
+                QVERIFY2(offloaded.open(QIODevice::ReadOnly), qPrintable(path));
+                if (it.key() == u"toolu_read_big")
+                    QVERIFY2(QString::fromUtf8(offloaded.readAll()).contains(kBigFileEnd), qPrintable(path));
+            }
+        }
+        // The request as Claude Code wrote it carried the whole file whenever it carried the Read's
+        // result; the upstream got less.
+        if (results.contains(u"toolu_read_big"_s) && !results.value(u"toolu_read_big"_s).contains(kBigFileEnd)) {
+            ++smaller;
+            QJsonObject restored = body;
+            QJsonArray messages = restored.value(u"messages").toArray();
+            for (qsizetype i = 0; i < messages.size(); ++i) {
+                QJsonObject message = messages[i].toObject();
+                QJsonArray content = message.value(u"content").toArray();
+                for (qsizetype j = 0; j < content.size(); ++j) {
+                    QJsonObject block = content[j].toObject();
+                    if (block.value(u"tool_use_id").toString() == u"toolu_read_big")
+                        block.insert(u"content"_s, fileAsSent);
+                    content.replace(j, block);
+                }
+                message.insert(u"content"_s, content);
+                messages.replace(i, message);
+            }
+            restored.insert(u"messages"_s, messages);
+            const qsizetype before = QJsonDocument(restored).toJson(QJsonDocument::Compact).size();
+            qInfo("request #%d as sent by Claude Code ~%lld bytes, as received upstream %lld bytes", request.number,
+                  qlonglong(before), qlonglong(request.body.size()));
+            QVERIFY(request.body.size() < before);
+        }
+    }
+    QVERIFY(agentRequests >= 4);
+    QVERIFY2(smaller > 0, "no request reached the upstream without the whole file");
 }
 
 void TestAgentClis::codexRunsItsShellTool()
@@ -422,7 +546,7 @@ void TestAgentClis::codexRunsItsShellTool()
                  "wire_api = \"responses\"\n"
                  "env_key = \"WATERLINE_TEST_OPENAI_KEY\"\n"
                  "request_max_retries = 0\n"
-                 "stream_max_retries = 0\n"_s.arg(m_baseUrl).toUtf8());
+                 "stream_max_retries = 0\n"_s.arg(m_plain.baseUrl).toUtf8());
     config.close();
     QProcessEnvironment env = cliEnvironment();
     env.insert(u"CODEX_HOME"_s, codexHome);
@@ -433,8 +557,8 @@ void TestAgentClis::codexRunsItsShellTool()
     QVERIFY2(result.finished && result.exitCode == 0, qPrintable(result.describe()));
     QVERIFY2(result.out.contains(kCodexAnswer.toUtf8()), qPrintable(result.describe()));
 
-    checkForwarded("/v1/responses", {"authorization"});
-    const QList<RecordedRequest> requests = newRequests();
+    checkForwarded(m_plain, "/v1/responses", {"authorization"});
+    const QList<RecordedRequest> requests = m_plain.newRequests();
     const auto last = std::find_if(requests.crbegin(), requests.crend(), [](const RecordedRequest &r) {
         return responsesToolResults(r.json()).contains(u"call_shell_1"_s);
     });
@@ -442,7 +566,7 @@ void TestAgentClis::codexRunsItsShellTool()
     const QString output = responsesToolResults(last->json()).value(u"call_shell_1"_s);
     QVERIFY2(output.contains(kFileSecretPhrase), qPrintable(output));
     QVERIFY2(output.contains(u"codex-says-314"_s), qPrintable(output));
-    checkRecorded(u"codex-says-314"_s, 2, u"exec_command"_s);
+    checkRecorded(m_plain, u"codex-says-314"_s, 2, u"exec_command"_s);
 }
 
 QTEST_GUILESS_MAIN(TestAgentClis)

@@ -5,8 +5,12 @@
 //   waterline_shots settings OUT.png   the Settings dialog on its Providers page
 //   waterline_shots continue OUT.png   the dialog that continues an imported session
 //   waterline_shots proxy OUT.png      the Proxy dock running, with the traffic of an agent
+//   waterline_shots claude-live OUT.png  the real Claude Code (from scripts/npm-clients) working
+//                                        through the window's proxy, its session's timeline
+//                                        filling while it runs
 //
 // Run it under Xvfb with fresh XDG_CONFIG_HOME / XDG_DATA_HOME folders.
+#include "AgentCliScript.h"
 #include "FakeLlmServer.h"
 #include "MainWindow.h"
 
@@ -17,6 +21,7 @@
 #include "proxy/ProxyControl.h"
 #include "sessions/ContinueSessionDialog.h"
 #include "sessions/SessionsPanel.h"
+#include "timeline/TimelinePanel.h"
 #include "settings/AppSettings.h"
 #include "settings/SettingsDialog.h"
 #include "store/SessionStore.h"
@@ -32,10 +37,13 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 
@@ -62,6 +70,132 @@ bool writeFile(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
+// A small project for Claude Code to look at, a few files of some size each, so every round trip
+// adds to the conversation.
+void writeGaugeProject(const QString &workspace)
+{
+    QDir().mkpath(workspace + u"/src"_s);
+    QDir().mkpath(workspace + u"/data"_s);
+    writeFile(workspace + u"/README.md"_s, "# weir\n\nReads the river gauges and flags the weirs that run high.\n");
+    QByteArray code = "\"\"\"Flow over the weirs, from the gauge readings.\"\"\"\n\n";
+    for (int i = 0; i < 120; ++i)
+        code += QStringLiteral("def weir_%1(level_m, width_m=%2.5):\n    \"\"\"Flow over weir %1 in m3/s.\"\"\"\n"
+                               "    return 1.84 * width_m * level_m ** 1.5\n\n").arg(i).arg(i % 9 + 1).toUtf8();
+    writeFile(workspace + u"/src/weir.py"_s, code);
+    QByteArray csv = "time,weir,level_m\n";
+    for (int i = 0; i < 1400; ++i)
+        csv += QStringLiteral("2026-03-%1T%2:00,%3,%4.%5\n").arg(i % 28 + 1, 2, 10, QChar(u'0')).arg(i % 24, 2, 10, QChar(u'0'))
+                   .arg(i % 120).arg(i % 3).arg(i % 97, 2, 10, QChar(u'0')).toUtf8();
+    writeFile(workspace + u"/data/readings.csv"_s, csv);
+}
+
+// The real Claude Code against the fake upstream through the window's own proxy, recording into
+// the window's (temporary) database: the session is opened from the window's list as soon as it
+// is there, and the window is grabbed once several requests are in and Claude Code is still at
+// work.
+int claudeLive(MainWindow &window, SessionStore &store, FakeLlmServer &server, const QString &root, const QString &out)
+{
+    QString error;
+    const QString modules = npmClientsModules(QStringLiteral(WATERLINE_SOURCE_DIR), QStringLiteral(WATERLINE_NPM_CACHE_HOME), &error);
+    if (modules.isEmpty())
+        return fail(error);
+    const QString workspace = root + u"/weir"_s;
+    writeGaugeProject(workspace);
+    using Step = ClaudeCodeScript;
+    ClaudeCodeScript script({Step::read(u"toolu_01"_s, workspace + u"/README.md"_s, u"Let me look at the project first."_s),
+                             Step::bash(u"toolu_02"_s, u"ls -R"_s, u"List the files"_s),
+                             Step::read(u"toolu_03"_s, workspace + u"/src/weir.py"_s, u"The flow formulas are in weir.py."_s),
+                             Step::bash(u"toolu_04"_s, u"grep -c '^def ' src/weir.py"_s, u"Count the weirs"_s),
+                             Step::read(u"toolu_05"_s, workspace + u"/data/readings.csv"_s, u"Now the readings."_s),
+                             Step::bash(u"toolu_06"_s, u"sort -t, -k3 -n -r data/readings.csv | head -5"_s, u"Highest levels"_s),
+                             Step::bash(u"toolu_07"_s, u"awk -F, 'NR>1 && $3>2.9' data/readings.csv | wc -l"_s, u"Count high readings"_s),
+                             Step::bash(u"toolu_08"_s, u"python3 -c 'print(1.84*2.5*2.96**1.5)'"_s, u"Flow at the peak"_s)},
+                            u"Weir 2 ran highest (2.96 m, about 23 m3/s); 14 readings were above 2.9 m."_s);
+    script.setDelayMs(120);
+    server.setResponder([&script](const RecordedRequest &request) { return script.respond(request); });
+
+    const QString dbPath = root + u"/sessions.db"_s;
+    if (!store.open(dbPath, &error))
+        return fail(error);
+    window.setStore(&store, dbPath);
+    window.resize(1920, 1080);
+    window.show();
+    ProxyControl *proxy = window.proxy();
+    if (!proxy->start(server.url(), 0))
+        return fail(proxy->lastError());
+    // The timeline and the proxy's traffic side by side along the bottom.
+    QDockWidget *timeline = window.dock(u"TimelineDock"_s);
+    QDockWidget *traffic = window.dock(u"ProxyDock"_s);
+    window.removeDockWidget(traffic);
+    window.addDockWidget(Qt::BottomDockWidgetArea, traffic, Qt::Horizontal);
+    traffic->show();
+    timeline->show();
+    timeline->raise();
+    QTimer::singleShot(0, &window, [&window, timeline, traffic] {
+        window.resizeDocks({timeline, traffic}, {1180, 740}, Qt::Horizontal);
+        window.resizeDocks({timeline}, {440}, Qt::Vertical);
+        // Claude Code's requests against the 128,000-token default window are low lines: in tokens
+        // their growth shows.
+        const QList<QToolButton *> buttons = window.timelinePanel()->findChildren<QToolButton *>();
+        for (QToolButton *button : buttons) {
+            if (button->text() == u"Tokens")
+                button->click();
+        }
+    });
+
+    QProcess claude;
+    claude.setWorkingDirectory(workspace);
+    claude.setProcessEnvironment(claudeCodeEnvironment(root + u"/home"_s, proxy->baseUrl(), u"sk-ant-dummy-key-for-the-screenshot"_s));
+    claude.setStandardInputFile(QProcess::nullDevice());
+    const QMetaObject::Connection early = QObject::connect(&claude, &QProcess::finished, &window, [&claude](int code) {
+        fail(u"Claude Code finished (exit %1) before the window was grabbed: %2"_s.arg(code).arg(
+            QString::fromUtf8(claude.readAllStandardError().right(2000))));
+        QCoreApplication::exit(1);
+    });
+
+    // The agent's session is the one with more than one request (a side request makes a session of
+    // one); it is opened once the window's list has it, and grabbed at its 7th request.
+    QString agentSession;
+    bool opened = false;
+    bool grabbing = false;
+    QObject::connect(proxy, &ProxyControl::sessionRecorded, &window, [&](const QString &id, int requests) {
+        if (agentSession.isEmpty() && requests >= 2)
+            agentSession = id;
+        if (id != agentSession || requests < 7 || grabbing)
+            return;
+        grabbing = true;
+        QTimer::singleShot(1500, &window, [&] {
+            QObject::disconnect(early);
+            window.conversationView()->scrollToBottom();
+            QCoreApplication::processEvents();
+            const bool ok = claude.state() == QProcess::Running && window.grab().save(out, "PNG");
+            if (claude.state() != QProcess::Running)
+                fail(u"Claude Code was done before the grab"_s);
+            claude.kill();
+            claude.waitForFinished(5000);
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+    });
+    QObject::connect(window.sessions(), &SessionLifecycle::sessionsListed, &window, [&](const QList<SessionInfo> &sessions) {
+        if (opened || agentSession.isEmpty())
+            return;
+        if (std::any_of(sessions.cbegin(), sessions.cend(), [&](const SessionInfo &s) { return s.id == agentSession; })) {
+            opened = true;
+            window.sessions()->open(agentSession);
+        }
+    });
+    QTimer::singleShot(60000, &window, [] {
+        fail(u"the run did not reach its 7th request in a minute"_s);
+        QCoreApplication::exit(1);
+    });
+
+    claude.start(claudeCodeBinary(modules), {u"-p"_s, u"Which weir ran highest, and what was its flow?"_s, u"--allowedTools"_s,
+                                             u"Read"_s, u"Bash"_s, u"--max-turns"_s, u"12"_s});
+    if (!claude.waitForStarted(10000))
+        return fail(claude.errorString());
+    return QCoreApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -70,8 +204,9 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(u"Waterline"_s);
     QCoreApplication::setApplicationName(u"waterline"_s);
     const QStringList args = QCoreApplication::arguments();
-    if (args.size() != 3 || (args[1] != u"running" && args[1] != u"settings" && args[1] != u"continue" && args[1] != u"proxy"))
-        return fail(u"usage: waterline_shots running|settings|continue|proxy OUT.png"_s);
+    const QStringList modes{u"running"_s, u"settings"_s, u"continue"_s, u"proxy"_s, u"claude-live"_s};
+    if (args.size() != 3 || !modes.contains(args[1]))
+        return fail(u"usage: waterline_shots %1 OUT.png"_s.arg(modes.join(u'|')));
     const QString mode = args[1];
     const QString out = QDir::current().absoluteFilePath(args[2]);
 
@@ -160,6 +295,9 @@ int main(int argc, char *argv[])
         QTimer::singleShot(300, &app, next);
         return app.exec();
     }
+
+    if (mode == u"claude-live")
+        return claudeLive(window, store, server, dir.path(), out);
 
     if (mode == u"settings") {
         window.show();

@@ -27,7 +27,9 @@ QJsonObject argumentsObject(const ToolCall &call)
 }
 
 // Anthropic Messages: results go as tool_result blocks of a user message, first in it; turns of
-// the same role are merged (the API would merge them too).
+// the same role are merged (the API would merge them too). The client's own system turns (Claude
+// Code sends its environment as one) stay system turns; the view's system prompt is not among
+// `messages`.
 QJsonArray anthropicMessages(const QList<Message> &messages)
 {
     QJsonArray out;
@@ -47,7 +49,7 @@ QJsonArray anthropicMessages(const QList<Message> &messages)
         case Role::System:
         case Role::User:
             if (!m.content.isEmpty())
-                append(u"user"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, m.content}});
+                append(m.role == Role::System ? u"system"_s : u"user"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, m.content}});
             break;
         case Role::Tool: {
             QJsonObject block{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, m.toolCallId}, {u"content"_s, m.content}};
@@ -134,6 +136,19 @@ QJsonArray responsesInput(const QJsonArray &leadingSystem, const QList<Message> 
         }
     }
     return out;
+}
+
+// A thinking or redacted_thinking block in some turn of an Anthropic conversation.
+bool hasThinkingBlocks(const QJsonArray &messages)
+{
+    for (const QJsonValue &message : messages) {
+        for (const QJsonValue &block : message.toObject().value(u"content").toArray()) {
+            const QString type = block.toObject().value(u"type").toString();
+            if (type == u"thinking" || type == u"redacted_thinking")
+                return true;
+        }
+    }
+    return false;
 }
 
 // The leading system and developer messages of a message list or input (the request's system
@@ -275,8 +290,10 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
     if (protocol == WireProtocol::OpenAiResponses && !object.value(u"input").isArray())
         return out; // a single text: nothing to compact
     if (protocol == WireProtocol::AnthropicMessages) {
+        // Signed thinking blocks do not survive the round trip through Message. Thinking on
+        // with none in the conversation (a provider that returned none) loses nothing.
         const QString thinking = object.value(u"thinking").toObject().value(u"type").toString();
-        if (!thinking.isEmpty() && thinking != u"disabled")
+        if (!thinking.isEmpty() && thinking != u"disabled" && hasThinkingBlocks(object.value(u"messages").toArray()))
             return refuse(QCoreApplication::translate("ProxyCompactor", "extended thinking is on: its signed thinking blocks cannot be written back"));
     }
 

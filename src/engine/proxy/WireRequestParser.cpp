@@ -154,13 +154,18 @@ bool RequestReader::anthropic(const QJsonObject &body)
         const QJsonObject m = value.toObject();
         const QString role = m.value(u"role").toString();
         const QJsonValue content = m.value(u"content");
-        if (role != u"user" && role != u"assistant")
+        // Claude Code sends system turns among the messages too (its environment, reminders): they
+        // stay in the conversation, where the client put them.
+        if (role != u"user" && role != u"assistant" && role != u"system")
             return fail(QCoreApplication::translate("WireConversation", "unknown message role '%1'").arg(role.left(40)));
+        const auto textMessage = [&role](const QString &text) {
+            return role == u"user" ? Message::user(text) : role == u"system" ? Message::system(text) : Message::assistant(text);
+        };
         if (!content.isArray()) {
             const std::optional<QString> text = contentText(content, "content");
             if (!text)
                 return false;
-            m_out->messages.append(role == u"user" ? Message::user(*text) : Message::assistant(*text));
+            m_out->messages.append(textMessage(*text));
             continue;
         }
         QStringList texts;
@@ -172,7 +177,7 @@ bool RequestReader::anthropic(const QJsonObject &body)
             const QString type = block.value(u"type").toString();
             if (type == u"tool_result") {
                 if (role != u"user")
-                    return fail(QCoreApplication::translate("WireConversation", "a tool result in an assistant message"));
+                    return fail(QCoreApplication::translate("WireConversation", "a tool result in a message of role %1").arg(role));
                 const std::optional<QString> text = contentText(block.value(u"content"), "tool_result.content");
                 if (!text)
                     return false;
@@ -183,7 +188,7 @@ bool RequestReader::anthropic(const QJsonObject &body)
                 m_out->messages.append(Message::toolResult(id, *text, block.value(u"is_error").toBool(false)));
             } else if (type == u"tool_use" || type == u"server_tool_use") {
                 if (role != u"assistant")
-                    return fail(QCoreApplication::translate("WireConversation", "a tool call in a user message"));
+                    return fail(QCoreApplication::translate("WireConversation", "a tool call in a message of role %1").arg(role));
                 const QString id = block.value(u"id").toString();
                 if (id.isEmpty())
                     return fail(QCoreApplication::translate("WireConversation", "a tool call without 'id'"));
@@ -199,7 +204,7 @@ bool RequestReader::anthropic(const QJsonObject &body)
         if (role == u"assistant")
             m_out->messages.append(Message::assistant(texts.join(u'\n'), calls));
         else if (!texts.isEmpty())
-            m_out->messages.append(Message::user(texts.join(u'\n')));
+            m_out->messages.append(textMessage(texts.join(u'\n')));
     }
     return true;
 }

@@ -108,6 +108,7 @@ private Q_SLOTS:
     void anOverWindowChatRequestIsCompactedWithPairsValid();
     void anOverWindowResponsesRequestIsCompactedWithPairsValid();
     void theNextRequestOfTheConversationIsCompactedToo();
+    void claudeCodesSystemTurnsStaySystemTurns();
     void aRequestUnderTheThresholdsGoesByteForByte();
     void anUncompactableRequestGoesUnchangedWithItsReason();
     void pairCheckRefusesBrokenViews();
@@ -343,6 +344,39 @@ void TestProxyCompact::theNextRequestOfTheConversationIsCompactedToo()
     QVERIFY(!offloadPaths(second.body).isEmpty());
 }
 
+// Claude Code sends system turns among its messages (its environment after the first user turn):
+// the request is compacted all the same, and a system turn the view keeps goes upstream as one.
+void TestProxyCompact::claudeCodesSystemTurnsStaySystemTurns()
+{
+    m_upstream->enqueue(FakeReply::withText(u"done"_s));
+    QJsonArray messages = anthropicConversation(10);
+    const QJsonObject environment{{u"role"_s, u"system"_s},
+                                  {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"# Environment\nPlatform: linux"_s}}}}};
+    messages.insert(1, environment);
+    messages.insert(messages.size() - 1, QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u"Reminder: be brief."_s}});
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, messages}};
+    const QByteArray sent = json(body);
+    send(u"/v1/messages?beta=true"_s, sent);
+    QCOMPARE(m_upstream->requestCount(), 1);
+    const RecordedRequest received = m_upstream->requests().first();
+    QVERIFY(received.body.size() < sent.size() / 2);
+    const QJsonArray upstream = received.json().value(u"messages").toArray();
+    QString why;
+    QVERIFY2(anthropicPairsValid(upstream, &why), qPrintable(why));
+    // The reminder is in the tail: a system turn still, right before the last user turn.
+    QVERIFY(upstream.size() >= 2);
+    const QJsonObject reminder = upstream[upstream.size() - 2].toObject();
+    QCOMPARE(reminder.value(u"role").toString(), u"system"_s);
+    QCOMPARE(reminder.value(u"content").toArray().first().toObject().value(u"text").toString(), u"Reminder: be brief."_s);
+    // Nothing of Waterline's own (the checkpoint's summary) went up as a system turn.
+    for (const QJsonValue &m : upstream) {
+        if (m.toObject().value(u"role").toString() != u"system")
+            continue;
+        const QString text = m.toObject().value(u"content").toArray().first().toObject().value(u"text").toString();
+        QVERIFY2(text == u"Reminder: be brief." || text.startsWith(u"# Environment"), qPrintable(text.left(200)));
+    }
+}
+
 void TestProxyCompact::aRequestUnderTheThresholdsGoesByteForByte()
 {
     m_upstream->enqueue(FakeReply::withText(u"ok"_s));
@@ -356,10 +390,17 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
 {
     m_upstream->enqueue(FakeReply::withText(u"ok"_s));
     QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
-    // Over the window, but with extended thinking on: its signed blocks cannot be written back.
-    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 2048},
-                           {u"thinking"_s, QJsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 1024}}},
-                           {u"messages"_s, anthropicConversation(10)}};
+    // Over the window, with extended thinking on and a signed thinking block in the conversation:
+    // it cannot be written back.
+    QJsonArray messages = anthropicConversation(10);
+    QJsonObject thinkingTurn = messages[1].toObject();
+    QJsonArray blocks = thinkingTurn.value(u"content").toArray();
+    blocks.prepend(QJsonObject{{u"type"_s, u"thinking"_s}, {u"thinking"_s, u"Let me see."_s}, {u"signature"_s, u"c2ln"_s}});
+    thinkingTurn.insert(u"content"_s, blocks);
+    messages.replace(1, thinkingTurn);
+    const QJsonObject thinkingOn{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 1024}};
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 2048}, {u"thinking"_s, thinkingOn},
+                           {u"messages"_s, messages}};
     const QByteArray sent = json(body);
     send(u"/v1/messages"_s, sent);
     QCOMPARE(m_upstream->requests().first().body, sent);
@@ -380,6 +421,17 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
     QCOMPARE(responses.kind, ProxyCompactor::Outcome::Kind::Refused);
     QCOMPARE(responses.body, chained);
     QVERIFY(responses.reason.contains(u"previous_response_id"_s));
+    // Thinking on, but no thinking block in the conversation (the provider sent none; Claude Code
+    // against the fake upstream): nothing to lose, so it is compacted.
+    const QJsonObject unthought{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 2048}, {u"thinking"_s, thinkingOn},
+                                {u"messages"_s, anthropicConversation(10)}};
+    CompactionPolicy small;
+    small.contextWindow = 16000;
+    small.tailMessages = 4;
+    const ProxyCompactor smallCompactor(small, m_dir->filePath(u"offloads"_s));
+    const ProxyCompactor::Outcome plain = smallCompactor.compact(WireProtocol::AnthropicMessages, json(unthought));
+    QCOMPARE(plain.kind, ProxyCompactor::Outcome::Kind::Compacted);
+    QCOMPARE(QJsonDocument::fromJson(plain.body).object().value(u"thinking"_s).toObject(), thinkingOn);
     const ProxyCompactor::Outcome broken = compactor.compact(WireProtocol::AnthropicMessages, "not json");
     QCOMPARE(broken.kind, ProxyCompactor::Outcome::Kind::Refused);
     QCOMPARE(broken.body, QByteArray("not json"));

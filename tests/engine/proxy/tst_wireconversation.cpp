@@ -26,6 +26,7 @@ private Q_SLOTS:
     void hostileRequestBodiesGiveAClearError();
     void pathsNameTheirProtocol();
     void anthropicRequest();
+    void anthropicSystemMessagesInTheConversation();
     void openAiChatRequest();
     void responsesRequest();
     void hostileResponseBodiesNeverCrash();
@@ -49,7 +50,9 @@ void TestWireConversation::hostileRequestBodiesGiveAClearError_data()
     QTest::newRow("messages a string") << o << QByteArray(R"({"messages":"hi"})") << u"'messages'"_s;
     QTest::newRow("model a number") << o << QByteArray(R"({"model":3,"messages":[]})") << u"'model'"_s;
     QTest::newRow("tools an object") << a << QByteArray(R"({"tools":{},"messages":[]})") << u"'tools'"_s;
-    QTest::newRow("unknown role anthropic") << a << QByteArray(R"({"messages":[{"role":"system","content":"x"}]})") << u"unknown message role 'system'"_s;
+    QTest::newRow("unknown role anthropic") << a << QByteArray(R"({"messages":[{"role":"developer","content":"x"}]})") << u"unknown message role 'developer'"_s;
+    QTest::newRow("tool result in a system message") << a << QByteArray(R"({"messages":[{"role":"system","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]})") << u"tool result"_s;
+    QTest::newRow("tool call in a system message") << a << QByteArray(R"({"messages":[{"role":"system","content":[{"type":"tool_use","id":"t","name":"n","input":{}}]}]})") << u"tool call"_s;
     QTest::newRow("unknown role openai") << o << QByteArray(R"({"messages":[{"role":"wizard","content":"x"}]})") << u"unknown message role 'wizard'"_s;
     QTest::newRow("unknown role responses") << r << QByteArray(R"({"input":[{"type":"message","role":"robot","content":"x"}]})") << u"unknown message role 'robot'"_s;
     QTest::newRow("message a number") << o << QByteArray(R"({"messages":[7]})") << u"not an object"_s;
@@ -120,6 +123,28 @@ void TestWireConversation::anthropicRequest()
     QCOMPARE(request->messages[2].content, u"int main;"_s);
     QVERIFY(request->messages[2].isError);
     QCOMPARE(request->messages[3].content, u"go on"_s);
+}
+
+// Claude Code (2.1.332) sends system turns among the messages (its environment, reminders): they
+// are part of the conversation, not of the system prompt.
+void TestWireConversation::anthropicSystemMessagesInTheConversation()
+{
+    const QByteArray body = R"({"model":"claude-x","system":"You are Claude Code.",
+        "messages":[
+          {"role":"user","content":[{"type":"text","text":"hi"}]},
+          {"role":"system","content":[{"type":"text","text":"# Environment"},{"type":"text","text":"Platform: linux"}]},
+          {"role":"system","content":"Be careful."},
+          {"role":"assistant","content":"Hello."}]})";
+    QString error;
+    const auto request = WireConversation::parseRequest(WireProtocol::AnthropicMessages, body, &error);
+    QVERIFY2(request, qPrintable(error));
+    QCOMPARE(request->systemPrompt, u"You are Claude Code."_s);
+    QCOMPARE(request->messages.size(), 4);
+    QCOMPARE(request->messages[1].role, Role::System);
+    QCOMPARE(request->messages[1].content, u"# Environment\nPlatform: linux"_s);
+    QCOMPARE(request->messages[2].role, Role::System);
+    QCOMPARE(request->messages[2].content, u"Be careful."_s);
+    QCOMPARE(request->messages[3].role, Role::Assistant);
 }
 
 void TestWireConversation::openAiChatRequest()

@@ -2,6 +2,9 @@
 // stopping a real in-process ProxyServer in front of the fake upstream, the base URL and the
 // settings to paste, and the errors it shows (a port in use, an upstream that is not a URL).
 #include "FakeLlmServer.h"
+#include "MainWindow.h"
+#include "conversation/ConversationModel.h"
+#include "workbench/LoadedSession.h"
 #include "store/SessionStore.h"
 
 #include "proxy/ProxyControl.h"
@@ -62,6 +65,7 @@ private Q_SLOTS:
     void trafficModel();
     void startForwardsAndShowsTheTraffic();
     void recordsTheSessionsIntoTheOpenDatabase();
+    void theOpenRecordedSessionsConversationGrows();
     void aPortInUseIsShown();
     void aBadUpstreamIsShown_data();
     void aBadUpstreamIsShown();
@@ -217,6 +221,50 @@ void TestProxyPanel::recordsTheSessionsIntoTheOpenDatabase()
     QFile file(database);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains("sk-ant-recorded-panel-key"));
+}
+
+// A session recorded from the window's proxy, open in the window, grows while its agent runs: the
+// conversation shows the new turns as the timeline does.
+void TestProxyPanel::theOpenRecordedSessionsConversationGrows()
+{
+    FakeLlmServer upstream;
+    QVERIFY(upstream.start());
+    upstream.enqueue(FakeReply::withText(u"First answer."_s));
+    upstream.enqueue(FakeReply::withText(u"Second answer."_s));
+    const QString database = m_dir.filePath(u"window.db"_s);
+    QFile::remove(database);
+    SessionStore store;
+    QVERIFY(store.open(database));
+    MainWindow window(m_settings);
+    window.setStore(&store, database);
+    ProxyControl *proxy = window.proxy();
+    QVERIFY2(proxy->start(upstream.url(), 0), qPrintable(proxy->lastError()));
+    QSignalSpy recorded(proxy, &ProxyControl::sessionRecorded);
+    QNetworkAccessManager client;
+    const auto send = [&](const QByteArray &messages) {
+        QNetworkRequest request(QUrl(proxy->baseUrl().toString() + u"/v1/messages"_s));
+        request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+        QNetworkReply *reply = client.post(request, R"({"model":"m","stream":true,"max_tokens":8,"messages":)" + messages + '}');
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        QVERIFY(done.wait(10000));
+        reply->deleteLater();
+    };
+    send(R"([{"role":"user","content":"first question"}])");
+    QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 1, 10000);
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openSession(recorded.first().at(0).toString());
+    QVERIFY(shown.wait(10000));
+    const int before = window.conversationModel()->rowCount();
+    QVERIFY(before > 0);
+
+    QSignalSpy refreshed(&window, &MainWindow::sessionRefreshed);
+    send(R"([{"role":"user","content":"first question"},{"role":"assistant","content":"First answer."},)"
+         R"({"role":"user","content":"second question"}])");
+    QVERIFY(refreshed.wait(10000));
+    QCOMPARE(window.session().history.size(), 4);
+    QVERIFY2(window.conversationModel()->rowCount() > before,
+             qPrintable(u"%1 rows before, %2 after"_s.arg(before).arg(window.conversationModel()->rowCount())));
+    proxy->stop();
 }
 
 void TestProxyPanel::aPortInUseIsShown()
