@@ -1143,16 +1143,8 @@
         <translation>某个内容块不是对象</translation>
     </message>
     <message>
-        <source>a tool result in an assistant message</source>
-        <translation>助手消息中出现了工具结果</translation>
-    </message>
-    <message>
         <source>a tool result without &apos;tool_use_id&apos;</source>
         <translation>工具结果缺少“tool_use_id”</translation>
-    </message>
-    <message>
-        <source>a tool call in a user message</source>
-        <translation>用户消息中出现了工具调用</translation>
     </message>
     <message>
         <source>a tool call without &apos;id&apos;</source>
@@ -1225,6 +1217,14 @@
     <message>
         <source>HTTP status %1</source>
         <translation>HTTP 状态 %1</translation>
+    </message>
+    <message>
+        <source>a tool result in a message of role %1</source>
+        <translation>角色为 %1 的消息中出现了工具结果</translation>
+    </message>
+    <message>
+        <source>a tool call in a message of role %1</source>
+        <translation>角色为 %1 的消息中出现了工具调用</translation>
     </message>
 </context>
 <context>
