@@ -54,6 +54,9 @@ private:
     // not text (images, files, audio) are named in brackets so the view shows something was there.
     std::optional<QString> contentText(const QJsonValue &content, const char *field);
     void addSystem(const QString &text);
+    // A system (or developer) message of the list: leading ones are the system prompt; one later
+    // in the conversation stays where it is.
+    void addSystemMessage(const QString &text);
     // The assistant message the next call belongs to: the last message when it is an assistant
     // message, else a new empty one.
     Message &assistantForCall();
@@ -107,6 +110,14 @@ void RequestReader::addSystem(const QString &text)
     if (!m_out->systemPrompt.isEmpty())
         m_out->systemPrompt += u"\n\n"_s;
     m_out->systemPrompt += text;
+}
+
+void RequestReader::addSystemMessage(const QString &text)
+{
+    if (m_out->messages.isEmpty())
+        addSystem(text);
+    else
+        m_out->messages.append(Message::system(text));
 }
 
 Message &RequestReader::assistantForCall()
@@ -225,11 +236,7 @@ bool RequestReader::openAiChat(const QJsonObject &body)
         if (!text)
             return false;
         if (role == u"system" || role == u"developer") {
-            // Leading ones are the system prompt; one later in the conversation stays where it is.
-            if (m_out->messages.isEmpty())
-                addSystem(*text);
-            else
-                m_out->messages.append(Message::system(*text));
+            addSystemMessage(*text);
         } else if (role == u"user") {
             m_out->messages.append(Message::user(*text));
         } else if (role == u"assistant") {
@@ -286,10 +293,7 @@ bool RequestReader::responses(const QJsonObject &body)
             if (!text)
                 return false;
             if (role == u"system" || role == u"developer") {
-                if (m_out->messages.isEmpty())
-                    addSystem(*text);
-                else
-                    m_out->messages.append(Message::system(*text));
+                addSystemMessage(*text);
             } else if (role == u"user") {
                 m_out->messages.append(Message::user(*text));
             } else if (role == u"assistant") {
