@@ -49,7 +49,12 @@ ProxyServer::ProxyServer(QObject *parent)
     });
 }
 
-ProxyServer::~ProxyServer() = default;
+ProxyServer::~ProxyServer()
+{
+    // The exchanges go first: an upstream request still under way is aborted in its exchange's
+    // destructor, which needs the network manager it came from (a child made before them).
+    qDeleteAll(findChildren<ProxyExchange *>(Qt::FindDirectChildrenOnly));
+}
 
 bool ProxyServer::listen(const Options &options, QString *error)
 {

@@ -112,6 +112,7 @@ private Q_SLOTS:
     void theFakeResponsesStreamHasTheCapturedShape_data();
     void theFakeResponsesStreamHasTheCapturedShape();
     void credentialsReachTheUpstreamOnlyUntouched();
+    void destroyedWithARequestInFlight();
     void providerErrorsPassThrough();
     void requestsWithoutTheTokenAreRefused();
     void theTokenMayComeAsAHeader();
@@ -297,6 +298,26 @@ void TestProxy::credentialsReachTheUpstreamOnlyUntouched()
         const QByteArray everything = e.method + e.path + e.userAgent + e.requestBody + e.contentType + e.responseBody + e.error.toUtf8();
         QVERIFY(!everything.contains(key));
     }
+}
+
+// Closing the window or a test's proxy while an agent waits on the provider: the exchange's upstream
+// request is abandoned cleanly (its network manager goes after it, not before), and the client
+// sees its connection end.
+void TestProxy::destroyedWithARequestInFlight()
+{
+    FakeReply hang = FakeReply::withText(u"never finished"_s);
+    hang.fault = FakeReply::Fault::Hang;
+    hang.faultAfterEvents = 1;
+    m_upstream->enqueue(hang);
+    QNetworkReply *answer = post(u"/v1/messages"_s, R"({"model":"m","stream":true,"messages":[]})");
+    QSignalSpy done(answer, &QNetworkReply::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(m_upstream->requestCount(), 1, 10000);
+    QTest::qWait(50);
+    delete m_proxy;
+    m_proxy = nullptr;
+    QVERIFY(done.wait(10000));
+    QVERIFY(answer->error() != QNetworkReply::NoError);
+    answer->deleteLater();
 }
 
 void TestProxy::providerErrorsPassThrough()
