@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QHash>
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
@@ -16,13 +17,95 @@ namespace wl {
 namespace {
 constexpr qsizetype kSummaryChars = 4000; // of the first message after a compaction, kept in the details
 
-qsizetype commonPrefix(const QList<Message> &a, const QList<Message> &b)
+// One thing a conversation holds, whatever turn the client put it in: a message's text, one of its
+// tool calls, or a tool result. Clients regroup earlier turns between requests (Claude Code sends
+// the calls of several replies in one assistant turn and their results in one user turn), so
+// histories are compared item by item, each result right after its call.
+struct Item
 {
+    enum Kind { Text, Call, Result } kind;
+    qsizetype message;
+    qsizetype call = -1; // Call: its index in the message
+};
+
+QList<Item> itemsOf(const QList<Message> &messages)
+{
+    QList<QList<Item>> groups; // a text, or a call and its results, in the order they began
+    QHash<QString, qsizetype> groupOfCall;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const Message &m = messages[i];
+        if (m.isToolResult()) {
+            const auto it = groupOfCall.constFind(m.toolCallId);
+            if (it != groupOfCall.cend())
+                groups[*it].append(Item{Item::Result, i});
+            else
+                groups.append({Item{Item::Result, i}});
+            continue;
+        }
+        if (!m.content.trimmed().isEmpty() || m.toolCalls.isEmpty())
+            groups.append({Item{Item::Text, i}});
+        for (qsizetype c = 0; c < m.toolCalls.size(); ++c) {
+            groupOfCall.insert(m.toolCalls[c].id, groups.size());
+            groups.append({Item{Item::Call, i, c}});
+        }
+    }
+    QList<Item> out;
+    for (const QList<Item> &group : std::as_const(groups))
+        out += group;
+    return out;
+}
+
+bool sameItem(const QList<Message> &a, const Item &x, const QList<Message> &b, const Item &y)
+{
+    if (x.kind != y.kind)
+        return false;
+    const Message &m = a[x.message];
+    const Message &n = b[y.message];
+    switch (x.kind) {
+    case Item::Text:
+        return m.role == n.role && m.content.trimmed() == n.content.trimmed();
+    case Item::Call:
+        return WireConversation::sameCall(m.toolCalls[x.call], n.toolCalls[y.call]);
+    case Item::Result:
+        return m.toolCallId == n.toolCallId && m.content.trimmed() == n.content.trimmed();
+    }
+    return false;
+}
+
+// How far a request goes along what was stored of its conversation, whatever turns either
+// grouped it in.
+struct Overlap
+{
+    qsizetype items = 0;        // leading items in common
+    qsizetype storedItems = 0;
+    qsizetype requestItems = 0;
+    qsizetype storedKept = 0;   // leading stored messages all of whose items are in common
+    QList<qsizetype> fresh;     // the request's messages with an item past the common ones
+};
+
+Overlap overlapOf(const QList<Message> &stored, const QList<Message> &request)
+{
+    const QList<Item> a = itemsOf(stored);
+    const QList<Item> b = itemsOf(request);
+    Overlap o;
+    o.storedItems = a.size();
+    o.requestItems = b.size();
     const qsizetype n = std::min(a.size(), b.size());
-    qsizetype i = 0;
-    while (i < n && WireConversation::sameTurn(a[i], b[i]))
-        ++i;
-    return i;
+    while (o.items < n && sameItem(stored, a[o.items], request, b[o.items]))
+        ++o.items;
+    QList<bool> storedPast(stored.size(), false);
+    for (qsizetype i = o.items; i < a.size(); ++i)
+        storedPast[a[i].message] = true;
+    while (o.storedKept < stored.size() && !storedPast[o.storedKept])
+        ++o.storedKept;
+    QList<bool> requestPast(request.size(), false);
+    for (qsizetype i = o.items; i < b.size(); ++i)
+        requestPast[b[i].message] = true;
+    for (qsizetype i = 0; i < request.size(); ++i) {
+        if (requestPast[i])
+            o.fresh.append(i);
+    }
+    return o;
 }
 
 std::optional<qint64> known(bool isKnown, qint64 value)
@@ -125,19 +208,22 @@ ProxyRecordWriter::Match ProxyRecordWriter::match(const WireRequest &request, co
         }
         return best; // its history was not seen: a conversation of its own from here
     }
+    Overlap bestOverlap;
     for (const auto &c : m_conversations) {
         if (c->protocol != request.protocol)
             continue;
-        const qsizetype prefix = commonPrefix(c->known, request.messages);
-        if (prefix > best.prefix) {
+        Overlap overlap = overlapOf(c->known, request.messages);
+        if (overlap.items > bestOverlap.items) {
             best.conversation = c.get();
-            best.prefix = prefix;
+            bestOverlap = std::move(overlap);
         }
     }
     if (best.conversation) {
+        best.prefix = bestOverlap.storedKept;
+        best.fresh = bestOverlap.fresh;
         // A request that stops inside what was stored is a retry; one that goes on from a point
         // before its end has rewritten the history.
-        best.compacted = best.prefix < best.conversation->known.size() && best.prefix < request.messages.size();
+        best.compacted = bestOverlap.items < bestOverlap.storedItems && bestOverlap.items < bestOverlap.requestItems;
         return best;
     }
     // Nothing in common from the first message: a new conversation, unless the client names the
@@ -215,7 +301,15 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     QString error;
     const QString &sessionId = conversation.sessionId;
     // 1. What the conversation gained since it was stored (all of it after a compaction).
-    const QList<Message> fresh = match.chained ? request.messages : request.messages.mid(match.prefix);
+    QList<Message> fresh;
+    if (match.chained) {
+        fresh = request.messages;
+    } else if (match.fresh) {
+        for (const qsizetype i : *match.fresh)
+            fresh.append(request.messages[i]);
+    } else {
+        fresh = request.messages.mid(match.prefix);
+    }
     QList<qint64> view = conversation.ids.mid(0, match.prefix);
     qint64 firstFreshSeq = -1;
     if (!fresh.isEmpty()) {
@@ -309,10 +403,11 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
         saveDetails(conversation, exchange);
     }
 
+    // What is stored of the conversation, in the turns it was stored in, index for index with `ids`.
     if (match.chained)
         conversation.known += request.messages;
     else
-        conversation.known = request.messages;
+        conversation.known = conversation.known.mid(0, match.prefix) + fresh;
     conversation.ids = view;
     if (response && !response->responseId.isEmpty())
         conversation.lastResponseId = response->responseId;

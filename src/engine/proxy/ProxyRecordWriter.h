@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace wl {
@@ -54,7 +55,10 @@ private:
     struct Match
     {
         Conversation *conversation = nullptr;
-        qsizetype prefix = 0;       // leading messages of the request that are stored already
+        qsizetype prefix = 0;       // leading stored messages the request holds (all of them when it goes on)
+        // The request's messages to store (indices), when they are not simply those after `prefix`
+        // (the client regrouped its earlier turns).
+        std::optional<QList<qsizetype>> fresh;
         bool compacted = false;     // the request does not continue what was stored
         bool chained = false;       // the request holds only what follows the stored conversation
     };

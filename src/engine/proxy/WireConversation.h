@@ -71,6 +71,8 @@ std::optional<WireResponse> parseResponse(WireProtocol protocol, int status, con
 // what the provider streamed in spacing and key order of tool arguments, and in text the client
 // trims; roles, call ids, names, results and the argument JSON must agree.
 bool sameTurn(const Message &a, const Message &b);
+// The same tool call: ids and names equal, arguments equal as JSON.
+bool sameCall(const ToolCall &a, const ToolCall &b);
 
 } // namespace WireConversation
 } // namespace wl

@@ -393,6 +393,17 @@ std::optional<WireRequest> parseRequest(WireProtocol protocol, const QByteArray 
     return request;
 }
 
+bool sameCall(const ToolCall &x, const ToolCall &y)
+{
+    if (x.id != y.id || x.name != y.name)
+        return false;
+    if (x.arguments == y.arguments)
+        return true;
+    const QJsonDocument dx = QJsonDocument::fromJson(x.arguments.toUtf8());
+    const QJsonDocument dy = QJsonDocument::fromJson(y.arguments.toUtf8());
+    return !dx.isNull() && dx == dy;
+}
+
 bool sameTurn(const Message &a, const Message &b)
 {
     if (a.role != b.role || a.toolCallId != b.toolCallId || a.toolCalls.size() != b.toolCalls.size())
@@ -400,15 +411,7 @@ bool sameTurn(const Message &a, const Message &b)
     if (a.content.trimmed() != b.content.trimmed())
         return false;
     for (qsizetype i = 0; i < a.toolCalls.size(); ++i) {
-        const ToolCall &x = a.toolCalls[i];
-        const ToolCall &y = b.toolCalls[i];
-        if (x.id != y.id || x.name != y.name)
-            return false;
-        if (x.arguments == y.arguments)
-            continue;
-        const QJsonDocument dx = QJsonDocument::fromJson(x.arguments.toUtf8());
-        const QJsonDocument dy = QJsonDocument::fromJson(y.arguments.toUtf8());
-        if (dx.isNull() || dx != dy)
+        if (!sameCall(a.toolCalls[i], b.toolCalls[i]))
             return false;
     }
     return true;

@@ -64,6 +64,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void aConversationBecomesOneSessionStoredOnce();
+    void regroupedEarlierTurnsAreNotStoredAgain();
     void aClientSideCompactionIsTheSourceAgentsCompaction();
     void anEditedHistoryIsACompactionAtTheFirstChange();
     void interleavedConversationsAreTwoSessions();
@@ -215,6 +216,55 @@ void TestProxyRecorder::aConversationBecomesOneSessionStoredOnce()
     QFile file(m_dir->filePath(u"sessions.db"_s));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains("sk-ant-secret"));
+}
+
+// Claude Code (2.1) sends its earlier turns regrouped: the tool calls of two replies in one
+// assistant turn, their results in one user turn. The same calls and results are the same
+// conversation: nothing is stored twice and no compaction is seen.
+void TestProxyRecorder::regroupedEarlierTurnsAreNotStoredAgain()
+{
+    m_upstream->enqueue(FakeReply::withToolCalls({FakeToolCall{u"toolu_r"_s, u"Read"_s, uR"({"path": "a.c"})"_s}}, u"Reading."_s));
+    m_upstream->enqueue(FakeReply::withToolCalls({FakeToolCall{u"toolu_b"_s, u"Bash"_s, uR"({"command": "ls"})"_s}}));
+    m_upstream->enqueue(FakeReply::withText(u"Done."_s));
+    auto textBlock = [](const QString &text) { return QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}; };
+    auto useBlock = [](const QString &id, const QString &name, const QJsonObject &input) {
+        return QJsonObject{{u"type"_s, u"tool_use"_s}, {u"id"_s, id}, {u"name"_s, name}, {u"input"_s, input}};
+    };
+    auto resultBlock = [](const QString &id, const QString &text) {
+        return QJsonObject{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, id}, {u"content"_s, text}};
+    };
+    const QJsonObject first = user(u"Look around"_s);
+    const QJsonObject read = useBlock(u"toolu_r"_s, u"Read"_s, {{u"path"_s, u"a.c"_s}});
+    const QJsonObject bash = useBlock(u"toolu_b"_s, u"Bash"_s, {{u"command"_s, u"ls"_s}});
+    const QJsonObject readResult = resultBlock(u"toolu_r"_s, u"int main() {}"_s);
+    const QJsonObject bashResult = resultBlock(u"toolu_b"_s, u"a.c b.c"_s);
+    auto turn = [](const QString &role, const QJsonArray &blocks) { return QJsonObject{{u"role"_s, role}, {u"content"_s, blocks}}; };
+
+    post(u"/v1/messages"_s, json(anthropicBody({first})));
+    QVERIFY(waitForUpdates(1));
+    post(u"/v1/messages"_s, json(anthropicBody({first, turn(u"assistant"_s, {textBlock(u"Reading."_s), read}), turn(u"user"_s, {readResult})})));
+    QVERIFY(waitForUpdates(2));
+    // Regrouped: both calls in one assistant turn, both results in one user turn.
+    post(u"/v1/messages"_s, json(anthropicBody({first, turn(u"assistant"_s, {textBlock(u"Reading."_s), read, bash}),
+                                                 turn(u"user"_s, {readResult, bashResult})})));
+    QVERIFY(waitForUpdates(3));
+
+    const QString id = onlySession();
+    QVERIFY(!id.isEmpty());
+    const QList<Message> history = m_store->history(id);
+    QStringList shape;
+    for (const Message &m : history)
+        shape << roleName(m.role) + u':' + (m.isToolResult() ? m.toolCallId : QString::number(m.toolCalls.size()));
+    // u, a1 (Read), its result, a2 (Bash), its result, a3: each once.
+    QCOMPARE(shape, (QStringList{u"user:0"_s, u"assistant:1"_s, u"tool:toolu_r"_s, u"assistant:1"_s, u"tool:toolu_b"_s, u"assistant:0"_s}));
+    QCOMPARE(history.last().content, u"Done."_s);
+    const std::optional<SessionSource> source = m_store->sessionSource(id);
+    QVERIFY(source);
+    QVERIFY(source->details.value(u"compactions"_s).toArray().isEmpty());
+    // The third request's view: everything stored before its reply.
+    const QList<RequestRecord> requests = m_store->requests(id);
+    QCOMPARE(requests.size(), 3);
+    QCOMPARE(requests[2].viewMessageIds.size(), 5);
 }
 
 void TestProxyRecorder::aClientSideCompactionIsTheSourceAgentsCompaction()
