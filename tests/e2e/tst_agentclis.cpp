@@ -364,6 +364,17 @@ void TestAgentClis::checkRecorded(Proxy &proxy, const QString &toolOutput, int r
         return false;
     }, 10000), qPrintable(u"the proxy recorded no session with the CLI's tool result; the database holds:\n"_s + seen
                           + u"and the proxy said:\n"_s + QString::fromUtf8((proxy.log += proxy.process.readAllStandardError()).right(3000))));
+    // Each tool call and each result once, however the CLI regrouped its earlier turns.
+    QStringList callIds, resultIds;
+    for (const Message &m : store.history(sessionId)) {
+        if (m.isToolResult())
+            resultIds << m.toolCallId;
+        for (const ToolCall &call : m.toolCalls)
+            callIds << call.id;
+    }
+    QCOMPARE(QSet<QString>(callIds.cbegin(), callIds.cend()).size(), callIds.size());
+    QCOMPARE(QSet<QString>(resultIds.cbegin(), resultIds.cend()).size(), resultIds.size());
+    QVERIFY(!resultIds.isEmpty());
     const std::optional<SessionSource> source = store.sessionSource(sessionId);
     QVERIFY(source);
     QCOMPARE(source->format, u"proxy"_s);
