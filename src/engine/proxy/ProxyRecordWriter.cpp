@@ -17,8 +17,8 @@ namespace wl {
 namespace {
 constexpr qsizetype kSummaryChars = 4000; // of the first message after a compaction, kept in the details
 
-// One thing a conversation holds, whatever turn the client put it in: a message's text, one of its
-// tool calls, or a tool result. Clients regroup earlier turns between requests (Claude Code sends
+// One thing a conversation holds, whatever turn the client put it in: a message's text (but for an
+// assistant's beside its calls), one of its tool calls, or a tool result. Clients regroup earlier turns between requests (Claude Code sends
 // the calls of several replies in one assistant turn and their results in one user turn), so
 // histories are compared item by item, each result right after its call.
 struct Item
@@ -42,7 +42,10 @@ QList<Item> itemsOf(const QList<Message> &messages)
                 groups.append({Item{Item::Result, i}});
             continue;
         }
-        if (!m.content.trimmed().isEmpty() || m.toolCalls.isEmpty())
+        // The text an assistant wrote beside its calls is not compared: a client that regroups
+        // several replies joins their texts too (Claude Code does), and the calls name the turn.
+        const bool textCounts = m.role != Role::Assistant || m.toolCalls.isEmpty();
+        if (textCounts && (!m.content.trimmed().isEmpty() || m.toolCalls.isEmpty()))
             groups.append({Item{Item::Text, i}});
         for (qsizetype c = 0; c < m.toolCalls.size(); ++c) {
             groupOfCall.insert(m.toolCalls[c].id, groups.size());

@@ -218,13 +218,13 @@ void TestProxyRecorder::aConversationBecomesOneSessionStoredOnce()
     QVERIFY(!file.readAll().contains("sk-ant-secret"));
 }
 
-// Claude Code (2.1) sends its earlier turns regrouped: the tool calls of two replies in one
-// assistant turn, their results in one user turn. The same calls and results are the same
+// Claude Code (2.1) sends its earlier turns regrouped: the texts and tool calls of two replies in
+// one assistant turn, their results in one user turn. The same calls and results are the same
 // conversation: nothing is stored twice and no compaction is seen.
 void TestProxyRecorder::regroupedEarlierTurnsAreNotStoredAgain()
 {
     m_upstream->enqueue(FakeReply::withToolCalls({FakeToolCall{u"toolu_r"_s, u"Read"_s, uR"({"path": "a.c"})"_s}}, u"Reading."_s));
-    m_upstream->enqueue(FakeReply::withToolCalls({FakeToolCall{u"toolu_b"_s, u"Bash"_s, uR"({"command": "ls"})"_s}}));
+    m_upstream->enqueue(FakeReply::withToolCalls({FakeToolCall{u"toolu_b"_s, u"Bash"_s, uR"({"command": "ls"})"_s}}, u"Listing."_s));
     m_upstream->enqueue(FakeReply::withText(u"Done."_s));
     auto textBlock = [](const QString &text) { return QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}; };
     auto useBlock = [](const QString &id, const QString &name, const QJsonObject &input) {
@@ -244,8 +244,9 @@ void TestProxyRecorder::regroupedEarlierTurnsAreNotStoredAgain()
     QVERIFY(waitForUpdates(1));
     post(u"/v1/messages"_s, json(anthropicBody({first, turn(u"assistant"_s, {textBlock(u"Reading."_s), read}), turn(u"user"_s, {readResult})})));
     QVERIFY(waitForUpdates(2));
-    // Regrouped: both calls in one assistant turn, both results in one user turn.
-    post(u"/v1/messages"_s, json(anthropicBody({first, turn(u"assistant"_s, {textBlock(u"Reading."_s), read, bash}),
+    // Regrouped: both calls in one assistant turn with both replies' texts, both results in one
+    // user turn.
+    post(u"/v1/messages"_s, json(anthropicBody({first, turn(u"assistant"_s, {textBlock(u"Reading."_s), textBlock(u"Listing."_s), read, bash}),
                                                  turn(u"user"_s, {readResult, bashResult})})));
     QVERIFY(waitForUpdates(3));
 
