@@ -65,6 +65,7 @@ private Q_SLOTS:
     void cleanup();
     void aConversationBecomesOneSessionStoredOnce();
     void regroupedEarlierTurnsAreNotStoredAgain();
+    void hostileCallIdsAreRecordedAsSent();
     void aClientSideCompactionIsTheSourceAgentsCompaction();
     void anEditedHistoryIsACompactionAtTheFirstChange();
     void interleavedConversationsAreTwoSessions();
@@ -266,6 +267,41 @@ void TestProxyRecorder::regroupedEarlierTurnsAreNotStoredAgain()
     const QList<RequestRecord> requests = m_store->requests(id);
     QCOMPARE(requests.size(), 3);
     QCOMPARE(requests[2].viewMessageIds.size(), 5);
+}
+
+// A client (or anything local that reaches the proxy) may send results for calls nobody made and
+// two calls with one id: the matching of regrouped turns must neither crash nor lose a turn.
+void TestProxyRecorder::hostileCallIdsAreRecordedAsSent()
+{
+    m_upstream->enqueue(FakeReply::withText(u"One."_s));
+    m_upstream->enqueue(FakeReply::withText(u"Two."_s));
+    auto turn = [](const QString &role, const QJsonArray &blocks) { return QJsonObject{{u"role"_s, role}, {u"content"_s, blocks}}; };
+    auto use = [](const QString &id) {
+        return QJsonObject{{u"type"_s, u"tool_use"_s}, {u"id"_s, id}, {u"name"_s, u"Read"_s}, {u"input"_s, QJsonObject{}}};
+    };
+    auto result = [](const QString &id, const QString &text) {
+        return QJsonObject{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, id}, {u"content"_s, text}};
+    };
+    const QJsonArray first{user(u"start"_s), turn(u"user"_s, {result(u"toolu_nobody"_s, u"orphan"_s)}),
+                           turn(u"assistant"_s, {use(u"toolu_same"_s), use(u"toolu_same"_s)}),
+                           turn(u"user"_s, {result(u"toolu_same"_s, u"a"_s), result(u"toolu_same"_s, u"b"_s)})};
+    post(u"/v1/messages"_s, json(anthropicBody(first)));
+    QVERIFY(waitForUpdates(1));
+    QJsonArray second = first;
+    second.append(QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"One."_s}});
+    second.append(user(u"again"_s));
+    post(u"/v1/messages"_s, json(anthropicBody(second)));
+    QVERIFY(waitForUpdates(2));
+
+    const QString id = onlySession();
+    QVERIFY(!id.isEmpty());
+    const QList<Message> history = m_store->history(id);
+    // start, the orphan result, the assistant with its two calls, both results, One., again, Two.
+    QCOMPARE(history.size(), 8);
+    QCOMPARE(history[1].toolCallId, u"toolu_nobody"_s);
+    QCOMPARE(history[2].toolCalls.size(), 2);
+    QCOMPARE(history[6].content, u"again"_s);
+    QCOMPARE(history[7].content, u"Two."_s);
 }
 
 void TestProxyRecorder::aClientSideCompactionIsTheSourceAgentsCompaction()
