@@ -82,6 +82,25 @@ void writeCheckpoint(Sink &out, PutAnchors putAnchors, QStringView summaryText, 
 }
 } // namespace
 
+Checkpoint Checkpoint::asSent(int requestIndex, const QDateTime &sentAt) const
+{
+    const CheckpointVersion *sent = nullptr;
+    for (const CheckpointVersion &v : versions) {
+        const bool undoneBefore = v.undoneAt.isValid() && (!sentAt.isValid() || v.undoneAt <= sentAt);
+        if (v.fromRequestIndex <= requestIndex && !undoneBefore && (!sent || v.version > sent->version))
+            sent = &v;
+    }
+    if (!sent || sent->version == version)
+        return *this;
+    Checkpoint out = *this;
+    out.version = sent->version;
+    out.text = sent->text;
+    out.textBytes = -1;
+    out.anchors = sent->anchors;
+    out.summary = sent->summary;
+    return out;
+}
+
 QString checkpointMessageText(const Anchors &anchors, const QString &summary, const QList<OffloadEntry> &offloaded,
                               const OffloadFolder &folder)
 {

@@ -46,6 +46,14 @@ struct Checkpoint
     // Set when the user edited the draft in review before it committed: the summariser's own text,
     // stored as version 1 while the fields above are stored as version 2.
     std::optional<CheckpointVersion> reviewedDraft;
+    // Every stored text when there is more than one (SessionStore::overlays), version 1 first and
+    // undone ones included; empty otherwise. Requests sent before an edit carried an older one.
+    QList<CheckpointVersion> versions;
+
+    // The checkpoint as request `requestIndex`, sent at `sentAt`, carried it: the newest version
+    // meant for it (fromRequestIndex <= requestIndex) that was not undone before it was sent. An
+    // unknown `sentAt` counts undone versions as never sent. Itself when it has one version.
+    Checkpoint asSent(int requestIndex, const QDateTime &sentAt) const;
 
     friend bool operator==(const Checkpoint &, const Checkpoint &) = default;
 };

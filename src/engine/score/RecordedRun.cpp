@@ -70,8 +70,19 @@ RecordedRun RecordedRun::fromStored(const ReplayInput &input, const QList<Reques
                 break;
             }
         }
-        if (from >= 0)
-            run.checkpoints.append({from, cp});
+        if (from < 0)
+            continue;
+        // An edited checkpoint: each request carried the version in force when it was sent, so a
+        // later version comes in (replacing the earlier one) at the first request that sent it.
+        Checkpoint shown = cp.asSent(requests[from].index, requests[from].startedAt);
+        run.checkpoints.append({from, shown});
+        for (qsizetype r = from + 1; r < requests.size() && !cp.versions.isEmpty(); ++r) {
+            Checkpoint sent = cp.asSent(requests[r].index, requests[r].startedAt);
+            if (sent.version != shown.version) {
+                shown = sent;
+                run.checkpoints.append({r, std::move(sent)});
+            }
+        }
     }
     QHash<QString, int> requestOfRecord;
     for (const CompactionRecord &rec : records)
@@ -103,6 +114,14 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
         qint64 summaryRead = 0;
         for (; nextCheckpoint < checkpoints.size() && checkpoints[nextCheckpoint].first <= r; ++nextCheckpoint) {
             const Checkpoint &cp = checkpoints[nextCheckpoint].second;
+            changed = true;
+            // Another version of a checkpoint in force (an edit) replaces it: nothing was summarised.
+            const auto same = std::find_if(overlays.checkpoints.begin(), overlays.checkpoints.end(),
+                                           [&cp](const Checkpoint &c) { return cp.id != 0 && c.id == cp.id; });
+            if (same != overlays.checkpoints.end()) {
+                *same = cp;
+                continue;
+            }
             // What its summariser read: the messages of the view before it that it now covers, as
             // the view showed them (the previous checkpoint is never summarised again).
             view.appendUpTo(history, overlays, end);
@@ -117,7 +136,6 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
                 summaryRead += TokenEstimate::tokensForBytes(bytes);
             coveredUpTo = std::max(coveredUpTo, cp.coversUpToMessageId);
             overlays.checkpoints.append(cp);
-            changed = true;
         }
         for (; nextOffload < offloads.size() && offloads[nextOffload].first <= r; ++nextOffload) {
             const OffloadOverlay &o = offloads[nextOffload].second;

@@ -222,6 +222,22 @@ Checkpoint readCheckpoint(const SqlQuery &q)
     return c;
 }
 
+const QString kVersionColumns = u"version, text, summary, anchors, from_request_index, created_at, undone_at"_s;
+
+// A checkpoint_versions row read from kVersionColumns starting at column `at`.
+CheckpointVersion readVersion(const SqlQuery &q, int at)
+{
+    CheckpointVersion v;
+    v.version = int(q.int64(at));
+    v.text = q.text(at + 1);
+    v.summary = q.text(at + 2);
+    v.anchors = Anchors::fromJson(jsonObject(q.text(at + 3)));
+    v.fromRequestIndex = int(q.int64(at + 4));
+    v.createdAt = fromMs(q.value(at + 5));
+    v.undoneAt = fromMs(q.value(at + 6));
+    return v;
+}
+
 const QString kOffloadColumns =
     u"id, message_id, call_id, tool_name, relative_path, bytes, lines, gate, placeholder, record_id"_s;
 
@@ -308,9 +324,13 @@ std::optional<qint64> insertCheckpointVersion(SqlConnection &c, const QString &s
                                               const CheckpointVersion &v, qint64 nowMs, QString *error)
 {
     SqlQuery q(c, u"INSERT INTO checkpoint_versions (session_id, checkpoint_id, version, text, summary, anchors, "
-                  "from_request_index, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                  "from_request_index, created_at, undone_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(sessionId).bind(checkpointId).bind(v.version).bind(v.text).bind(v.summary).bind(jsonText(v.anchors.toJson()));
     q.bind(v.fromRequestIndex).bind(v.createdAt.isValid() ? toMs(v.createdAt) : nowMs);
+    if (v.undoneAt.isValid())
+        q.bind(toMs(v.undoneAt));
+    else
+        q.bindNull();
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store version %1 of checkpoint %2: %3")
                             .arg(v.version)
@@ -325,10 +345,23 @@ std::optional<qint64> insertCheckpointRow(SqlConnection &c, const QString &sessi
                                           qint64 fromId, qint64 upToId, qint64 nowMs, QString *error);
 
 // A checkpoint edited in review before it committed keeps the summariser's draft as version 1
-// (the checkpoints row) and the edit as version 2.
+// (the checkpoints row) and the edit as version 2. One with versions (an import) keeps them all.
 std::optional<qint64> insertCheckpoint(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,
                                        qint64 fromId, qint64 upToId, qint64 nowMs, QString *error)
 {
+    if (!cp.versions.isEmpty()) {
+        Checkpoint original = cp;
+        original.text = cp.versions.constFirst().text;
+        original.anchors = cp.versions.constFirst().anchors;
+        original.summary = cp.versions.constFirst().summary;
+        const auto id = insertCheckpointRow(c, sessionId, original, fromId, upToId, nowMs, error);
+        if (!id)
+            return std::nullopt;
+        for (qsizetype v = 1; v < cp.versions.size(); ++v)
+            if (!insertCheckpointVersion(c, sessionId, *id, cp.versions[v], nowMs, error))
+                return std::nullopt;
+        return id;
+    }
     if (!cp.reviewedDraft)
         return insertCheckpointRow(c, sessionId, cp, fromId, upToId, nowMs, error);
     Checkpoint original = cp;
@@ -963,23 +996,39 @@ ContextOverlays SessionStore::overlays(const QString &sessionId, QString *error)
                     QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the checkpoints of session %1: %2"), sessionId, error,
                     sessionId))
         return out;
-    // Each checkpoint as its newest version not undone (rows in version order: the last one wins).
+    // Each checkpoint as its newest version not undone, with every version when it has more than one.
     if (!out.checkpoints.isEmpty()) {
         QHash<qint64, qsizetype> byId;
         for (qsizetype i = 0; i < out.checkpoints.size(); ++i)
             byId.insert(out.checkpoints[i].id, i);
-        if (!selectRows(*c, u"SELECT checkpoint_id, version, text, summary, anchors FROM checkpoint_versions "
-                            "WHERE session_id = ? AND undone_at IS NULL ORDER BY checkpoint_id, version"_s,
+        if (!selectRows(*c, u"SELECT (SELECT r.request_index FROM checkpoints c JOIN compaction_records r "
+                            "ON r.session_id = c.session_id AND r.record_id = c.record_id WHERE c.id = checkpoint_id), "
+                            "checkpoint_id, "_s + kVersionColumns
+                            + u" FROM checkpoint_versions WHERE session_id = ? ORDER BY checkpoint_id, version"_s,
                         [&](const SqlQuery &q) {
-                            const auto it = byId.constFind(q.int64(0));
+                            const auto it = byId.constFind(q.int64(1));
                             if (it == byId.cend())
                                 return;
                             Checkpoint &cp = out.checkpoints[*it];
-                            cp.version = int(q.int64(1));
-                            cp.text = q.text(2);
-                            cp.textBytes = -1;
-                            cp.summary = q.text(3);
-                            cp.anchors = Anchors::fromJson(jsonObject(q.text(4)));
+                            if (cp.versions.isEmpty()) {
+                                // Version 1 is the row itself, for the requests from its compaction's on.
+                                CheckpointVersion first;
+                                first.text = cp.text;
+                                first.anchors = cp.anchors;
+                                first.summary = cp.summary;
+                                first.fromRequestIndex = int(q.int64(0));
+                                first.createdAt = cp.createdAt;
+                                cp.versions.append(first);
+                            }
+                            const CheckpointVersion v = readVersion(q, 2);
+                            cp.versions.append(v);
+                            if (!v.undoneAt.isValid()) {
+                                cp.version = v.version;
+                                cp.text = v.text;
+                                cp.textBytes = -1;
+                                cp.summary = v.summary;
+                                cp.anchors = v.anchors;
+                            }
                         },
                         QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the checkpoint versions of session %1: %2"),
                         sessionId, error, sessionId))
@@ -1171,19 +1220,8 @@ QList<CheckpointVersion> SessionStore::checkpointVersions(qint64 checkpointId, Q
                [&out](const SqlQuery &q) { out.first().fromRequestIndex = int(q.int64(0)); },
                QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read checkpoint %1: %2"), QString::number(checkpointId), error,
                checkpointId);
-    selectRows(*c, u"SELECT version, text, summary, anchors, from_request_index, created_at, undone_at "
-                   "FROM checkpoint_versions WHERE checkpoint_id = ? ORDER BY version"_s,
-               [&out](const SqlQuery &q) {
-                   CheckpointVersion v;
-                   v.version = int(q.int64(0));
-                   v.text = q.text(1);
-                   v.summary = q.text(2);
-                   v.anchors = Anchors::fromJson(jsonObject(q.text(3)));
-                   v.fromRequestIndex = int(q.int64(4));
-                   v.createdAt = fromMs(q.value(5));
-                   v.undoneAt = fromMs(q.value(6));
-                   out.append(v);
-               },
+    selectRows(*c, u"SELECT "_s + kVersionColumns + u" FROM checkpoint_versions WHERE checkpoint_id = ? ORDER BY version"_s,
+               [&out](const SqlQuery &q) { out.append(readVersion(q, 0)); },
                QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the versions of checkpoint %1: %2"),
                QString::number(checkpointId), error, checkpointId);
     return out;

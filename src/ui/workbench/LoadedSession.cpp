@@ -84,9 +84,11 @@ ContextOverlays LoadedSession::overlaysAt(int index) const
         return recordId.isEmpty() || requestOfRecord.value(recordId, index + 1) <= index;
     };
     ContextOverlays out;
+    // An edited checkpoint as this request carried it: requests before the edit sent the older text.
+    const QDateTime sentAt = index >= 0 && index < requests.size() ? requests.at(index).startedAt : QDateTime();
     for (const Checkpoint &cp : overlays.checkpoints)
         if (inForce(cp.recordId))
-            out.checkpoints.append(cp);
+            out.checkpoints.append(cp.versions.isEmpty() ? cp : cp.asSent(index, sentAt));
     const qsizetype end = historyEndOf(index);
     const qint64 newestId = end > 0 ? history.at(end - 1).id : 0;
     for (auto it = overlays.offloads.cbegin(); it != overlays.offloads.cend(); ++it)

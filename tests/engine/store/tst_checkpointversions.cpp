@@ -4,6 +4,10 @@
 #include "compaction/Checkpoint.h"
 #include "store/SessionStore.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,6 +38,10 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void addAndUndo();
+    void eachRequestSentTheVersionInForce();
+    void versionsSurviveExportAndImport();
+    void damagedVersionsAreRefused_data();
+    void damagedVersionsAreRefused();
     void reviewedDraftIsVersionOne();
     void refusals();
     void versionsGoWithTheirCheckpoint();
@@ -145,6 +153,136 @@ void TestCheckpointVersions::addAndUndo()
     QVERIFY(!all[3].undoneAt.isValid());
     QCOMPARE(m_store->overlays(session).checkpoints.constFirst().summary, u"FOURTH"_s);
     QCOMPARE(m_store->messageCount(session), 10); // the history never changes
+}
+
+// overlays() carries every version; asSent() picks the one a request carried: the newest meant for
+// it, unless it had been undone before the request went out.
+void TestCheckpointVersions::eachRequestSentTheVersionInForce()
+{
+    QString session;
+    const qint64 id = sessionWithCheckpoint(&session);
+    QVERIFY(id > 0);
+    QVERIFY(m_store->overlays(session).checkpoints.constFirst().versions.isEmpty()); // one version: nothing to pick
+    QString error;
+    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"SECOND"_s, 5), &error).value_or(-1), 2);
+    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"THIRD"_s, 7), &error).value_or(-1), 3);
+    const QDateTime beforeUndo = QDateTime::currentDateTimeUtc().addSecs(-60);
+    QCOMPARE(m_store->undoCheckpointVersion(id, &error).value_or(-1), 2);
+    const QDateTime afterUndo = QDateTime::currentDateTimeUtc().addSecs(60);
+
+    const Checkpoint cp = m_store->overlays(session).checkpoints.constFirst();
+    QCOMPARE(cp.versions.size(), 3);
+    QCOMPARE(cp.versions[0].summary, u"ORIGINAL"_s);
+    QCOMPARE(cp.versions[0].text, versionWith(u"ORIGINAL"_s, 0).text);
+    QCOMPARE(cp.version, 2);
+    QCOMPARE(cp.summary, u"SECOND"_s);
+
+    QCOMPARE(cp.asSent(4, afterUndo).summary, u"ORIGINAL"_s);
+    QCOMPARE(cp.asSent(4, afterUndo).version, 1);
+    QCOMPARE(cp.asSent(4, afterUndo).text, versionWith(u"ORIGINAL"_s, 0).text);
+    QCOMPARE(cp.asSent(5, afterUndo).summary, u"SECOND"_s);
+    QCOMPARE(cp.asSent(6, afterUndo).summary, u"SECOND"_s);
+    // Request 8 went out before the undo: it carried the third version; after it, the second.
+    QCOMPARE(cp.asSent(8, beforeUndo).summary, u"THIRD"_s);
+    QCOMPARE(cp.asSent(8, beforeUndo).version, 3);
+    QCOMPARE(cp.asSent(8, afterUndo).summary, u"SECOND"_s);
+    QCOMPARE(cp.asSent(8, QDateTime()).summary, u"SECOND"_s);
+}
+
+// An export carries every version (undone ones with their time); the import reads as the original.
+void TestCheckpointVersions::versionsSurviveExportAndImport()
+{
+    QString session;
+    const qint64 id = sessionWithCheckpoint(&session);
+    QVERIFY(id > 0);
+    QString error;
+    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"SECOND"_s, 5), &error).value_or(-1), 2);
+    QCOMPARE(m_store->addCheckpointVersion(id, versionWith(u"THIRD"_s, 7), &error).value_or(-1), 3);
+    QCOMPARE(m_store->undoCheckpointVersion(id, &error).value_or(-1), 2);
+    const QString file = m_dir->filePath(u"export.jsonl"_s);
+    QVERIFY2(m_store->exportSession(session, file, &error), qPrintable(error));
+    const std::optional<QString> imported = m_store->importSession(file, m_dir->path(), &error);
+    QVERIFY2(imported, qPrintable(error));
+
+    const Checkpoint original = m_store->overlays(session).checkpoints.constFirst();
+    const Checkpoint copy = m_store->overlays(*imported).checkpoints.constFirst();
+    QCOMPARE(copy.version, 2);
+    QCOMPARE(copy.summary, u"SECOND"_s);
+    QCOMPARE(copy.text, original.text);
+    QCOMPARE(copy.versions.size(), 3);
+    for (qsizetype v = 0; v < 3; ++v) {
+        QCOMPARE(copy.versions[v].version, original.versions[v].version);
+        QCOMPARE(copy.versions[v].text, original.versions[v].text);
+        QCOMPARE(copy.versions[v].anchors, original.versions[v].anchors);
+        QCOMPARE(copy.versions[v].undoneAt.isValid(), original.versions[v].undoneAt.isValid());
+        if (v > 0)
+            QCOMPARE(copy.versions[v].fromRequestIndex, original.versions[v].fromRequestIndex);
+    }
+    QCOMPARE(copy.versions[2].undoneAt.toMSecsSinceEpoch(), original.versions[2].undoneAt.toMSecsSinceEpoch());
+    // Undo in the copy goes back to what the compaction made, as in the original.
+    QCOMPARE(m_store->undoCheckpointVersion(copy.id, &error).value_or(-1), 1);
+    QCOMPARE(m_store->overlays(*imported).checkpoints.constFirst().summary, u"ORIGINAL"_s);
+}
+
+void TestCheckpointVersions::damagedVersionsAreRefused_data()
+{
+    QTest::addColumn<QString>("edit");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("number not after the last") << u"version=1"_s << u"version"_s;
+    QTest::newRow("number repeated") << u"repeat"_s << u"version"_s;
+    QTest::newRow("text without the marker") << u"text=rm -rf ~"_s << u"[Context Compaction]"_s;
+    QTest::newRow("not an array") << u"versions=object"_s << u"versions"_s;
+    QTest::newRow("negative request") << u"from_request=-3"_s << u"from_request"_s;
+}
+
+// A hostile file: each damage is refused with the line and the field, and nothing is imported.
+void TestCheckpointVersions::damagedVersionsAreRefused()
+{
+    QFETCH(QString, edit);
+    QFETCH(QString, problem);
+    QString session;
+    const qint64 id = sessionWithCheckpoint(&session);
+    QVERIFY(id > 0);
+    QString error;
+    QVERIFY(m_store->addCheckpointVersion(id, versionWith(u"SECOND"_s, 5), &error));
+    const QString file = m_dir->filePath(u"export.jsonl"_s);
+    QVERIFY2(m_store->exportSession(session, file, &error), qPrintable(error));
+    QFile in(file);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QList<QByteArray> lines = in.readAll().split('\n');
+    in.close();
+    bool changed = false;
+    for (QByteArray &line : lines) {
+        QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(u"type").toString() != u"checkpoint")
+            continue;
+        QJsonArray versions = o.value(u"versions").toArray();
+        QJsonObject v = versions.at(0).toObject();
+        if (edit == u"version=1")
+            v.insert(u"version"_s, 1);
+        else if (edit == u"repeat")
+            versions.append(v);
+        else if (edit.startsWith(u"text="))
+            v.insert(u"text"_s, edit.mid(5));
+        else if (edit == u"from_request=-3")
+            v.insert(u"from_request"_s, -3);
+        if (edit != u"repeat")
+            versions.replace(0, v);
+        o.insert(u"versions"_s, edit == u"versions=object" ? QJsonValue(v) : QJsonValue(versions));
+        line = QJsonDocument(o).toJson(QJsonDocument::Compact);
+        changed = true;
+    }
+    QVERIFY(changed);
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write(lines.join('\n'));
+    out.close();
+    const int sessionsBefore = int(m_store->listSessions().size());
+    error.clear();
+    QVERIFY(!m_store->importSession(file, m_dir->path(), &error));
+    QVERIFY2(error.contains(problem), qPrintable(error));
+    QVERIFY2(error.contains(u"line "_s), qPrintable(error));
+    QCOMPARE(int(m_store->listSessions().size()), sessionsBefore);
 }
 
 void TestCheckpointVersions::reviewedDraftIsVersionOne()
