@@ -168,6 +168,57 @@ struct LineReader
     }
 };
 
+// The edits of a checkpoint line ("versions", optional): numbers from 2 up, each a checkpoint text.
+// Version 1 is the line's own text.
+bool readVersions(LineReader &in, const QJsonObject &o, Checkpoint *c)
+{
+    const QJsonValue value = o.value(u"versions");
+    if (value.isUndefined() || value.isNull())
+        return true;
+    if (!value.isArray())
+        return in.fail(QCoreApplication::translate("wl::SessionExport", "\"versions\" must be an array"));
+    const QJsonArray array = value.toArray();
+    if (array.isEmpty())
+        return true;
+    CheckpointVersion first;
+    first.text = c->text;
+    first.summary = c->summary;
+    first.anchors = c->anchors;
+    first.createdAt = c->createdAt;
+    QList<CheckpointVersion> versions{first};
+    for (const QJsonValue &entry : array) {
+        if (!entry.isObject())
+            return in.fail(QCoreApplication::translate("wl::SessionExport", "a checkpoint version must be an object"));
+        const QJsonObject v = entry.toObject();
+        CheckpointVersion version;
+        qint64 number = 0, from = 0;
+        QJsonObject anchors;
+        if (!in.integer(v, u"version", &number, versions.constLast().version + 1, maxPosition, u"versions")
+            || !in.string(v, u"text", &version.text) || !in.string(v, u"summary", &version.summary, false)
+            || !in.object(v, u"anchors", &anchors) || !in.integer(v, u"from_request", &from, 0, maxPosition, u"versions")
+            || !in.time(v, u"created_at", &version.createdAt) || !in.time(v, u"undone_at", &version.undoneAt))
+            return false;
+        if (!isCheckpointText(version.text))
+            return in.fail(QCoreApplication::translate("wl::SessionExport", "version %1 of the checkpoint does not begin with [Context Compaction]")
+                               .arg(number));
+        version.version = int(number);
+        version.fromRequestIndex = int(from);
+        version.anchors = Anchors::fromJson(anchors);
+        versions.append(version);
+    }
+    // The checkpoint reads as its newest version not undone, as the store gives it.
+    for (const CheckpointVersion &v : std::as_const(versions)) {
+        if (v.undoneAt.isValid())
+            continue;
+        c->version = v.version;
+        c->text = v.text;
+        c->summary = v.summary;
+        c->anchors = v.anchors;
+    }
+    c->versions = versions;
+    return true;
+}
+
 } // namespace
 
 QString SessionExport::formatName()
@@ -223,18 +274,35 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
 
     for (qsizetype i = 0; i < doc.checkpoints.size(); ++i) {
         const Checkpoint &c = doc.checkpoints[i];
-        put(QJsonObject{
+        // An edited checkpoint: the line holds what its compaction made, "versions" every edit.
+        const bool edited = !c.versions.isEmpty();
+        QJsonObject line{
             {u"type"_s, u"checkpoint"_s},
             {u"ordinal"_s, i},
             {u"covers_from"_s, mappedOrNull(seqOf, c.coversFromMessageId)},
             {u"covers_up_to"_s, mappedOrNull(seqOf, c.coversUpToMessageId)},
-            {u"text"_s, c.text},
-            {u"summary"_s, c.summary},
-            {u"anchors"_s, c.anchors.toJson()},
+            {u"text"_s, edited ? c.versions.constFirst().text : c.text},
+            {u"summary"_s, edited ? c.versions.constFirst().summary : c.summary},
+            {u"anchors"_s, (edited ? c.versions.constFirst().anchors : c.anchors).toJson()},
             {u"record_id"_s, c.recordId},
             {u"tier"_s, tierName(c.tier)},
             {u"created_at"_s, timeValue(c.createdAt)},
-        });
+        };
+        if (edited) {
+            QJsonArray versions;
+            for (qsizetype v = 1; v < c.versions.size(); ++v) {
+                const CheckpointVersion &version = c.versions[v];
+                versions.append(QJsonObject{{u"version"_s, version.version},
+                                            {u"text"_s, version.text},
+                                            {u"summary"_s, version.summary},
+                                            {u"anchors"_s, version.anchors.toJson()},
+                                            {u"from_request"_s, version.fromRequestIndex},
+                                            {u"created_at"_s, timeValue(version.createdAt)},
+                                            {u"undone_at"_s, timeValue(version.undoneAt)}});
+            }
+            line.insert(u"versions"_s, versions);
+        }
+        put(line);
     }
 
     for (const OffloadOverlay &off : doc.offloads) {
@@ -461,6 +529,8 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
             c.coversUpToMessageId = *upTo + 1;
             c.coversFromMessageId = from ? *from + 1 : 0;
             c.anchors = Anchors::fromJson(anchors);
+            if (!readVersions(in, o, &c))
+                return failed(in.problem);
             doc.checkpoints.append(c);
         } else if (type == u"offload") {
             OffloadOverlay off;

@@ -39,7 +39,9 @@ struct SessionDocument
 // The portable "waterline-session" JSONL format, one JSON object per line, each with "type":
 //   header      {"format": "waterline-session", "version", "exported_at", "generator", "session": {...}}
 //   message*    {"seq", "role", "content", "tool_calls", "tool_call_id", "is_error", "bytes", "created_at", "origin"}
-//   checkpoint* {"ordinal", "covers_from", "covers_up_to", "text", "summary", "anchors", "record_id", "tier", "created_at"}
+//   checkpoint* {"ordinal", "covers_from", "covers_up_to", "text", "summary", "anchors", "record_id", "tier", "created_at",
+//                "versions": [{"version", "text", "summary", "anchors", "from_request", "created_at", "undone_at"}]?}
+//                (text, summary and anchors are version 1's, what the compaction made; "versions" its edits)
 //   offload*    {"message", "call_id", "tool_name", "path", "bytes", "lines", "gate", "placeholder", "record_id"}
 //   request*    {"index", "view": {"checkpoint", "messages"}, "estimate_tokens", "tool_schema_tokens", "tool_schema_bytes",
 //                "usage": {"input", "output", "cache_read", "cache_write"}, "tier", "model", "started_at", "finished_at", "error"}
