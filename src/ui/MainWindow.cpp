@@ -19,6 +19,7 @@
 #include "proxy/ProxyControl.h"
 #include "proxy/ProxyPanel.h"
 #include "pins/PinsBinding.h"
+#include "review/CheckpointEditing.h"
 #include "pins/PinsPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
@@ -565,13 +566,21 @@ void MainWindow::createDocks()
         policy.reviewSummaries = on;
         m_sessions->applyPolicy(policy);
     });
-    connect(m_compactionsPanel, &CompactionsPanel::editCheckpointRequested, this, [this](const Checkpoint &checkpoint) {
-        if (!m_agent->editCheckpoint(checkpoint))
-            statusBar()->showMessage(tr("A checkpoint can be edited in a session the agent has open and is idle in."), 6000);
-    });
     // The agent controller is made after the docks: it is looked up when the user asks.
+    connect(m_compactionsPanel, &CompactionsPanel::editCheckpointRequested, this,
+            [this](const Checkpoint &checkpoint) { checkpointEditing()->edit(checkpoint); });
     connect(m_compactionsPanel, &CompactionsPanel::undoCheckpointEditRequested, this,
-            [this](qint64 checkpointId) { m_agent->undoCheckpointRevision(checkpointId); });
+            [this](qint64 checkpointId) { checkpointEditing()->undo(checkpointId); });
+}
+
+CheckpointEditing *MainWindow::checkpointEditing()
+{
+    if (!m_checkpointEditing) {
+        m_checkpointEditing = new CheckpointEditing(m_sessions, m_agent, this);
+        connect(m_checkpointEditing, &CheckpointEditing::notice, this,
+                [this](const QString &text) { statusBar()->showMessage(text, 6000); });
+    }
+    return m_checkpointEditing;
 }
 
 void MainWindow::linkSelection()

@@ -27,6 +27,7 @@ class ComparePoliciesWindow;
 class CompactionsPanel;
 class ContextPanel;
 class PinsBinding;
+class CheckpointEditing;
 class PinsPanel;
 class ConversationModel;
 class ConversationView;
@@ -109,6 +110,8 @@ public:
     ConversationView *conversationView() const { return m_conversationView; }
     PromptInput *promptInput() const { return m_prompt; }
     AgentController *agent() const { return m_agent; }
+    // Edits of past checkpoints (made on first use, after the agent controller).
+    CheckpointEditing *checkpointEditing();
     AppSettings *appSettings() const { return m_settings; }
     FirstRunPanel *firstRunPanel() const { return m_firstRun; }
     QStackedWidget *centralStack() const { return m_centralStack; }
@@ -193,6 +196,7 @@ private:
     ProxyPanel *m_proxyPanel = nullptr;
     PinsPanel *m_pinsPanel = nullptr;
     PinsBinding *m_pins = nullptr;
+    CheckpointEditing *m_checkpointEditing = nullptr;
     QLabel *m_statusSession = nullptr;
     SessionsPanel *m_sessionsPanel = nullptr;
     QAction *m_continueAction = nullptr;

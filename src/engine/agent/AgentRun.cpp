@@ -609,12 +609,7 @@ bool AgentRun::reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, con
                                  [checkpointId](const Checkpoint &cp) { return cp.id == checkpointId; });
     if (it == m_overlays.checkpoints.cend())
         return false;
-    CheckpointVersion version;
-    version.anchors = anchors;
-    version.summary = summary;
-    version.text = checkpointMessageText(anchors, summary, CompactionPass::hiddenOffloads(m_overlays.offloads, it->coversUpToMessageId),
-                                         CompactionPass::hiddenOffloadFolder(m_overlays.offloads, it->coversUpToMessageId));
-    version.fromRequestIndex = m_requestCount;
+    const CheckpointVersion version = CompactionPass::revision(*it, m_overlays.offloads, anchors, summary, m_requestCount);
     storeCheckpointVersion(checkpointId, [checkpointId, version](SessionStore &store, QString &error) {
         return store.addCheckpointVersion(checkpointId, version, &error);
     }, tr("cannot store the edited checkpoint: %1"));
@@ -633,7 +628,6 @@ bool AgentRun::undoCheckpointRevision(qint64 checkpointId)
     storeCheckpointVersion(checkpointId, [checkpointId](SessionStore &store, QString &error) {
         return store.undoCheckpointVersion(checkpointId, &error);
     }, tr("cannot undo the edit: %1"));
-    return true;
     return true;
 }
 

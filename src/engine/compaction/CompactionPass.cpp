@@ -539,4 +539,16 @@ bool CompactionPass::onlyTailLeft() const
     return std::none_of(items.cbegin() + 1, items.cend(), [&](const ViewItem &i) { return offloadable(i); });
 }
 
+CheckpointVersion CompactionPass::revision(const Checkpoint &cp, const QMap<qint64, OffloadOverlay> &offloads,
+                                           const Anchors &anchors, const QString &summary, int fromRequestIndex)
+{
+    CheckpointVersion version;
+    version.anchors = anchors;
+    version.summary = summary;
+    version.text = checkpointMessageText(anchors, summary, hiddenOffloads(offloads, cp.coversUpToMessageId),
+                                         hiddenOffloadFolder(offloads, cp.coversUpToMessageId));
+    version.fromRequestIndex = fromRequestIndex;
+    return version;
+}
+
 } // namespace wl

@@ -140,6 +140,11 @@ public:
     static QList<OffloadEntry> hiddenOffloads(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
     // The folder line of that checkpoint's references (empty when it lists every file it hides).
     static OffloadFolder hiddenOffloadFolder(const QMap<qint64, OffloadOverlay> &offloads, qint64 coversUpTo);
+    // An edit of checkpoint `cp` (issue #22 item 8) as its next version for the requests from
+    // `fromRequestIndex` on: the text the edited anchors and summary make, with the references
+    // the checkpoint lists in `offloads`.
+    static CheckpointVersion revision(const Checkpoint &cp, const QMap<qint64, OffloadOverlay> &offloads,
+                                      const Anchors &anchors, const QString &summary, int fromRequestIndex);
     // The bytes of the view that a checkpoint for `job` would keep beside itself (what it does not replace).
     qint64 bytesKeptBeside(const SummaryJob &job) const;
 

@@ -4,7 +4,6 @@
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>
-#include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLocale>
@@ -77,23 +76,25 @@ SummaryReviewDialog::SummaryReviewDialog(QWidget *parent)
     leftLayout->addWidget(m_replaced);
 
     auto *right = new QGroupBox(tr("The checkpoint (editable)"), this);
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+    // The summary holds most of the text: it takes most of the height, each anchor a few lines.
+    auto *form = new QVBoxLayout;
+    auto addField = [this, form](const QString &label, QPlainTextEdit *edit, int minimumHeight, int stretch) {
+        auto *caption = new QLabel(label, this);
+        caption->setBuddy(edit);
+        edit->setTabChangesFocus(true);
+        edit->setMinimumHeight(minimumHeight);
+        form->addWidget(caption);
+        form->addWidget(edit, stretch);
+        connect(edit, &QPlainTextEdit::textChanged, this, &SummaryReviewDialog::updateTokens);
+    };
     for (AnchorKind kind : kAllAnchorKinds) {
         auto *edit = new QPlainTextEdit(this);
         edit->setObjectName(u"ReviewAnchor_"_s + anchorKey(kind));
-        edit->setTabChangesFocus(true);
-        edit->setMinimumHeight(54);
         m_anchorEdits[size_t(kind)] = edit;
-        form->addRow(anchorHeader(kind), edit);
-        connect(edit, &QPlainTextEdit::textChanged, this, &SummaryReviewDialog::updateTokens);
+        addField(anchorHeader(kind), edit, 54, 1);
     }
     m_summaryEdit->setObjectName(u"ReviewSummary"_s);
-    m_summaryEdit->setTabChangesFocus(true);
-    m_summaryEdit->setMinimumHeight(90);
-    form->addRow(tr("Summary"), m_summaryEdit);
-    connect(m_summaryEdit, &QPlainTextEdit::textChanged, this, &SummaryReviewDialog::updateTokens);
+    addField(tr("Summary"), m_summaryEdit, 120, 4);
     auto *formHolder = new QWidget(this);
     formHolder->setLayout(form);
     auto *scroll = new QScrollArea(this);

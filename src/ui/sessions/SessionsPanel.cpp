@@ -88,6 +88,8 @@ SessionsPanel::SessionsPanel(SessionLifecycle *sessions, QWidget *parent)
         case SessionLifecycle::Write::Policy: return; // the window says it
         case SessionLifecycle::Write::Pin:
         case SessionLifecycle::Write::Unpin: return; // the pins binding says it
+        case SessionLifecycle::Write::Revise:
+        case SessionLifecycle::Write::UndoRevision: return; // the checkpoint editing says it
         }
         QMessageBox::warning(this, title, error);
     });

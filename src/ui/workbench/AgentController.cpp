@@ -385,22 +385,6 @@ void AgentController::openReview(const SummaryDraft &draft)
     dialog->raise();
 }
 
-bool AgentController::editCheckpoint(const Checkpoint &checkpoint)
-{
-    if (!m_run || m_run->isBusy() || checkpoint.id <= 0)
-        return false;
-    SummaryReviewDialog *dialog = makeDialog();
-    dialog->setCheckpoint(checkpoint);
-    const qint64 id = checkpoint.id;
-    connect(dialog, &SummaryReviewDialog::decided, this, [this, id](const ReviewDecision &decision) {
-        if (decision.verdict == ReviewDecision::Verdict::Accept)
-            reviseCheckpoint(id, decision.anchors, decision.summary);
-    });
-    dialog->show();
-    dialog->raise();
-    return true;
-}
-
 bool AgentController::reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary)
 {
     if (!m_run)

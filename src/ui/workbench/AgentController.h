@@ -124,8 +124,8 @@ public:
     // Review of summaries (issue #22 items 7, 8). While a draft waits, the review dialog is open
     // beside the window (reviewDialog()); its answer goes to the run.
     SummaryReviewDialog *reviewDialog() const;
-    // Opens `checkpoint` of the open session for editing; its commit makes a new version.
-    bool editCheckpoint(const wl::Checkpoint &checkpoint);
+    // A new version of a checkpoint of the open session (CheckpointEditing opens the editor), and
+    // the undo of the newest; false (with a notice) while the agent is busy.
     bool reviseCheckpoint(qint64 checkpointId, const wl::Anchors &anchors, const QString &summary);
     bool undoCheckpointRevision(qint64 checkpointId);
 

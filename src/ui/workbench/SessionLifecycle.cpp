@@ -7,6 +7,7 @@
 #include "UiLogging.h"
 
 #include "BackgroundRunner.h"
+#include "compaction/CompactionPass.h"
 #include "compaction/CompactionPolicy.h"
 #include "replay/SessionImporter.h"
 #include "store/PinBudget.h"
@@ -374,6 +375,45 @@ void SessionLifecycle::unpin(qint64 pinId)
     write(Write::Unpin, id, [pinId](SessionStore &store, QString &error) {
         return store.removePin(pinId, &error);
     }, [this] { scheduleRefresh(); });
+}
+
+void SessionLifecycle::reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary)
+{
+    const QString id = m_session->info.id;
+    const auto it = std::find_if(m_session->overlays.checkpoints.cbegin(), m_session->overlays.checkpoints.cend(),
+                                 [checkpointId](const Checkpoint &cp) { return cp.id == checkpointId; });
+    if (id.isEmpty() || it == m_session->overlays.checkpoints.cend()) {
+        Q_EMIT writeFailed(Write::Revise, id, tr("The shown session has no checkpoint %1.").arg(checkpointId));
+        return;
+    }
+    // The requests that follow: from the one after the session's last.
+    const int next = m_session->requests.isEmpty() ? 0 : m_session->requests.constLast().index + 1;
+    const CheckpointVersion version = CompactionPass::revision(*it, m_session->overlays.offloads, anchors, summary, next);
+    auto number = std::make_shared<int>(0);
+    write(Write::Revise, id, [checkpointId, version, number](SessionStore &store, QString &error) {
+        const std::optional<int> stored = store.addCheckpointVersion(checkpointId, version, &error);
+        *number = stored.value_or(0);
+        return stored.has_value();
+    }, [this, checkpointId, number] {
+        Q_EMIT checkpointRevised(checkpointId, *number);
+        scheduleRefresh();
+    });
+}
+
+void SessionLifecycle::undoCheckpointRevision(qint64 checkpointId)
+{
+    const QString id = m_session->info.id;
+    if (id.isEmpty())
+        return;
+    auto number = std::make_shared<int>(0);
+    write(Write::UndoRevision, id, [checkpointId, number](SessionStore &store, QString &error) {
+        const std::optional<int> now = store.undoCheckpointVersion(checkpointId, &error);
+        *number = now.value_or(0);
+        return now.has_value();
+    }, [this, checkpointId, number] {
+        Q_EMIT checkpointRevised(checkpointId, *number);
+        scheduleRefresh();
+    });
 }
 
 bool SessionLifecycle::isWriting() const

@@ -13,6 +13,7 @@ class QTimer;
 
 namespace wl {
 
+struct Anchors;
 class BackgroundRunner;
 class ProgressTask;
 class SessionLoader;
@@ -80,9 +81,15 @@ public:
     // shown again with them (refreshed()). Unpin is one write.
     void pin(const Pin &pin);
     void unpin(qint64 pinId);
+    // A past checkpoint of the shown session edited as its next version, for the requests after its
+    // last one (issue #22 item 8), and the undo of the newest edit: for sessions no agent has open
+    // (imports, the demo). checkpointRevised() says the version now in force, then the session is
+    // shown again with it (refreshed()).
+    void reviseCheckpoint(qint64 checkpointId, const wl::Anchors &anchors, const QString &summary);
+    void undoCheckpointRevision(qint64 checkpointId);
     bool isWriting() const;
 
-    enum class Write { Create, Rename, Delete, Continue, Policy, Pin, Unpin };
+    enum class Write { Create, Rename, Delete, Continue, Policy, Pin, Unpin, Revise, UndoRevision };
     Q_ENUM(Write)
 
 Q_SIGNALS:
@@ -106,6 +113,7 @@ Q_SIGNALS:
     void sessionDeleted(const QString &sessionId);
     void sessionContinued(const QString &sessionId);
     void policyApplied(const wl::CompactionPolicy &policy);
+    void checkpointRevised(qint64 checkpointId, int version);
     void writeFailed(wl::SessionLifecycle::Write write, const QString &sessionId, const QString &error);
 
 private:

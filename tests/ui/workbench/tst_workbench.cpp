@@ -4,6 +4,8 @@
 #include "compactions/CompactionsPanel.h"
 #include "context/ContextModels.h"
 #include "context/ContextPanel.h"
+#include "review/CheckpointEditing.h"
+#include "review/SummaryReviewDialog.h"
 #include "thresholds/PolicyScoreView.h"
 #include "thresholds/ThresholdsPanel.h"
 #include "WhatIfBinding.h"
@@ -16,11 +18,15 @@
 #include "timeline/TimelinePanel.h"
 #include "workbench/DemoSession.h"
 #include "workbench/LoadedSession.h"
+#include "workbench/SessionLifecycle.h"
 #include "workbench/SessionLoader.h"
 
 #include "store/SessionStore.h"
 
+#include <QFile>
 #include <QListWidget>
+#include <QPlainTextEdit>
+#include <QToolButton>
 #include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -42,6 +48,7 @@ private Q_SLOTS:
     void selectingARequestUpdatesTheDocks();
     void applyStoresThePolicy();
     void thresholdsDockScoresThePolicy();
+    void editsADemoCheckpointAsANewVersion();
 
 private:
     QTemporaryDir m_dir;
@@ -193,6 +200,65 @@ void TestWorkbench::thresholdsDockScoresThePolicy()
         marked += row.lostFacts > 0 ? 1 : 0;
     QVERIFY(marked > 0 && marked <= lost);
     QVERIFY(TimelineToolTip::point(*timeline, request, TimelineSeries::WhatIf).contains(u"lost from its view"_s));
+}
+
+// Issue #22 item 8 on a session no agent runs (the demo, an import): the Compactions dock's Edit
+// opens the checkpoint, the commit stores version 2 for the requests after the last one, the window
+// shows it, and Undo goes back to what the compaction made. The history never changes.
+void TestWorkbench::editsADemoCheckpointAsANewVersion()
+{
+    const QString copy = m_dir.filePath(u"edit.db"_s);
+    QVERIFY(QFile::copy(m_demo.databasePath, copy));
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(copy, &error), qPrintable(error));
+    const qint64 messages = store.messageCount(m_demo.sessionId);
+    MainWindow window;
+    window.setStore(&store, copy);
+    window.showSession(m_session);
+    CompactionsPanel *panel = window.compactionsPanel();
+    int row = -1;
+    for (int r = 0; r < panel->table()->model()->rowCount() && row < 0; ++r) {
+        panel->table()->selectRow(r);
+        if (panel->editButton()->isEnabled())
+            row = r;
+    }
+    QVERIFY2(row >= 0, "no compaction of the demo has a checkpoint");
+    QVERIFY(!panel->undoEditButton()->isEnabled()); // version 1: nothing to go back to
+    panel->editButton()->click();
+    SummaryReviewDialog *dialog = window.checkpointEditing()->dialog();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isRevision());
+    const qint64 id = dialog->checkpointId();
+    const auto shown = [&window, id]() -> Checkpoint {
+        for (const Checkpoint &cp : window.session().overlays.checkpoints)
+            if (cp.id == id)
+                return cp;
+        return {};
+    };
+    const Checkpoint before = shown();
+    dialog->summaryEdit()->setPlainText(u"EDITED IN THE DEMO"_s);
+    QSignalSpy refreshed(window.sessions(), &SessionLifecycle::refreshed);
+    dialog->acceptButton()->click();
+    QVERIFY(refreshed.wait(10000));
+    QCOMPARE(shown().version, 2);
+    QCOMPARE(shown().summary, u"EDITED IN THE DEMO"_s);
+    const QList<CheckpointVersion> versions = store.checkpointVersions(id, &error);
+    QCOMPARE(versions.size(), 2);
+    QCOMPARE(versions[1].fromRequestIndex, m_session.requests.constLast().index + 1);
+    // Every recorded request still shows the text it sent.
+    const ContextSnapshot last = window.session().contextSnapshot(window.session().requestCount() - 1);
+    for (const Checkpoint &cp : last.overlays.checkpoints)
+        if (cp.id == id)
+            QCOMPARE(cp.summary, before.summary);
+
+    panel->table()->selectRow(row);
+    QVERIFY(panel->undoEditButton()->isEnabled());
+    panel->undoEditButton()->click();
+    QVERIFY(refreshed.wait(10000));
+    QCOMPARE(shown().version, 1);
+    QCOMPARE(shown().summary, before.summary);
+    QCOMPARE(store.messageCount(m_demo.sessionId), messages);
 }
 
 QTEST_MAIN(TestWorkbench)
