@@ -5,6 +5,8 @@
 //   waterline_shots settings OUT.png   the Settings dialog on its Providers page
 //   waterline_shots continue OUT.png   the dialog that continues an imported session
 //   waterline_shots proxy OUT.png      the Proxy dock running, with the traffic of an agent
+//   waterline_shots edit-checkpoint OUT.png  a checkpoint of the demo session open in the editor,
+//                                        its Next step anchor being edited
 //   waterline_shots claude-live OUT.png  the real Claude Code (from scripts/npm-clients) working
 //                                        through the window's proxy, its session's timeline
 //                                        filling while it runs
@@ -19,6 +21,9 @@
 #include "conversation/ConversationView.h"
 #include "conversation/PromptInput.h"
 #include "proxy/ProxyControl.h"
+#include "review/CheckpointEditing.h"
+#include "review/SummaryReviewDialog.h"
+#include "workbench/LoadedSession.h"
 #include "sessions/ContinueSessionDialog.h"
 #include "sessions/SessionsPanel.h"
 #include "timeline/TimelinePanel.h"
@@ -204,7 +209,7 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(u"Waterline"_s);
     QCoreApplication::setApplicationName(u"waterline"_s);
     const QStringList args = QCoreApplication::arguments();
-    const QStringList modes{u"running"_s, u"settings"_s, u"continue"_s, u"proxy"_s, u"claude-live"_s};
+    const QStringList modes{u"running"_s, u"settings"_s, u"continue"_s, u"proxy"_s, u"claude-live"_s, u"edit-checkpoint"_s};
     if (args.size() != 3 || !modes.contains(args[1]))
         return fail(u"usage: waterline_shots %1 OUT.png"_s.arg(modes.join(u'|')));
     const QString mode = args[1];
@@ -293,6 +298,41 @@ int main(int argc, char *argv[])
             });
         };
         QTimer::singleShot(300, &app, next);
+        return app.exec();
+    }
+
+    if (mode == u"edit-checkpoint") {
+        window.show();
+        QObject::connect(window.sessions(), &SessionLifecycle::demoFailed, &app, [](const QString &why) {
+            fail(why);
+            QCoreApplication::exit(1);
+        });
+        QObject::connect(window.sessions(), &SessionLifecycle::opened, &app, [&window, out](const LoadedSession &session) {
+            // The checkpoint of the demo's third compaction with one: merged anchors, a real summary.
+            QList<Checkpoint> withText;
+            for (const Checkpoint &cp : session.overlays.checkpoints)
+                if (!cp.summary.isEmpty())
+                    withText.append(cp);
+            if (withText.isEmpty()) {
+                fail(u"the demo has no checkpoint"_s);
+                QCoreApplication::exit(1);
+                return;
+            }
+            if (!window.checkpointEditing()->edit(withText.at(std::min<qsizetype>(2, withText.size() - 1)))) {
+                fail(u"the editor did not open"_s);
+                QCoreApplication::exit(1);
+                return;
+            }
+            SummaryReviewDialog *dialog = window.checkpointEditing()->dialog();
+            dialog->resize(1400, 860);
+            QPlainTextEdit *next = dialog->anchorEdit(AnchorKind::NextStep);
+            next->setPlainText(next->toPlainText() + u"\n- run the whole test suite before the next commit"_s);
+            QTimer::singleShot(800, dialog, [dialog, out] {
+                const bool ok = dialog->grab().save(out, "PNG");
+                QCoreApplication::exit(ok ? 0 : 1);
+            });
+        });
+        window.sessions()->openDemo();
         return app.exec();
     }
 

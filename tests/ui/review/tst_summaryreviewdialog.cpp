@@ -2,7 +2,8 @@
 // follows edits, and answers exactly once (Accept with the text as shown, Reject, or closing,
 // which rejects so the agent never waits on a dialog that is gone). In revision mode it commits
 // a new version or cancels without an answer. It saves a picture of the dialog to
-// WATERLINE_REVIEW_SCREENSHOT (else the temp folder): docs/screenshots/summary-review.png.
+// WATERLINE_REVIEW_SCREENSHOT (else the temp folder); the README's picture, the demo session's
+// checkpoint in the editor, is `waterline_shots edit-checkpoint`.
 #include "review/SummaryReviewDialog.h"
 
 #include <QApplication>
