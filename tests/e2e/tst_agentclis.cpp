@@ -465,23 +465,29 @@ void TestAgentClis::claudeCodeCompletesInCompactMode()
             fileAsSent = m.content;
     }
     QVERIFY2(fileAsSent.contains(kBigFileEnd), qPrintable(fileAsSent.right(400)));
-    // ... and the proxy says it compacted some of those requests, each to fewer tokens.
-    const std::optional<SessionSource> source = store.sessionSource(sessionId);
-    QVERIFY(source);
-    const QJsonArray compactions = source->details.value(u"waterline_compactions").toArray();
-    int compactedRecords = 0;
-    for (const QJsonValue &value : compactions) {
-        const QJsonObject entry = value.toObject();
-        if (!entry.value(u"compacted").toBool())
-            continue;
-        ++compactedRecords;
-        QVERIFY2(entry.value(u"tokens_after").toInteger() < entry.value(u"tokens_before").toInteger(),
-                 qPrintable(jsonText(entry)));
-        qInfo("request %lld compacted (%s): %lld to %lld tokens, %lld results offloaded", entry.value(u"request").toInteger(),
-              qPrintable(entry.value(u"tier").toString()), entry.value(u"tokens_before").toInteger(),
-              entry.value(u"tokens_after").toInteger(), entry.value(u"offloaded").toInteger());
+    // ... and Waterline's compactions of those requests are the session's own: records, each to
+    // fewer tokens, with the checkpoints and offloads they made on the stored messages.
+    const QList<CompactionRecord> records = store.records(sessionId);
+    const ContextOverlays overlays = store.overlays(sessionId);
+    QSet<QString> recordIds;
+    for (const CompactionRecord &record : records) {
+        recordIds.insert(record.id);
+        QVERIFY2(record.tier != Tier::None, qPrintable(jsonText(record.toJson())));
+        QVERIFY2(record.tokensAfter < record.tokensBefore, qPrintable(jsonText(record.toJson())));
+        QVERIFY(record.requestIndex >= 0 && record.requestIndex < store.requests(sessionId).size());
+        qInfo("request %d compacted (%s): %lld to %lld tokens, %lld results offloaded, %d messages summarised", record.requestIndex,
+              qPrintable(tierName(record.tier)), qlonglong(record.tokensBefore), qlonglong(record.tokensAfter),
+              qlonglong(record.offloaded.size()), record.summarized);
     }
-    QVERIFY2(compactedRecords > 0, qPrintable(jsonText(compactions) + u"\n"_s + QString::fromUtf8(m_compact.log.right(2000))));
+    QVERIFY2(!records.isEmpty(), qPrintable(QString::fromUtf8(m_compact.log.right(2000))));
+    QVERIFY(!overlays.checkpoints.isEmpty() || !overlays.offloads.isEmpty());
+    QSet<qint64> storedIds;
+    for (const Message &m : store.history(sessionId))
+        storedIds.insert(m.id);
+    for (const Checkpoint &cp : overlays.checkpoints)
+        QVERIFY(recordIds.contains(cp.recordId) && storedIds.contains(cp.coversUpToMessageId));
+    for (const OffloadOverlay &o : overlays.offloads)
+        QVERIFY(recordIds.contains(o.recordId) && storedIds.contains(o.messageId));
     store.close();
 
     // What the upstream received: every agent request pairs its tool calls and results; the file's

@@ -11,9 +11,13 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <QUuid>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -203,7 +207,7 @@ ProxyCompactor::ProxyCompactor(const CompactionPolicy &policy, const QString &of
 {
 }
 
-ProxyServer::RequestRewriter ProxyCompactor::rewriter(std::shared_ptr<const ProxyCompactor> compactor)
+ProxyServer::RequestRewriter ProxyCompactor::rewriter(std::shared_ptr<ProxyCompactor> compactor)
 {
     return [compactor](const QByteArray &method, const QByteArray &path, const QByteArray &body) {
         ProxyServer::Rewrite rewrite;
@@ -217,12 +221,15 @@ ProxyServer::RequestRewriter ProxyCompactor::rewriter(std::shared_ptr<const Prox
                                       {u"messages_before"_s, outcome.messagesBefore},
                                       {u"messages_after"_s, outcome.messagesAfter},
                                       {u"offloaded"_s, outcome.offloaded}};
-        if (outcome.kind == Outcome::Kind::Unchanged)
-            return rewrite; // nothing to say about a request that needed nothing
+        if (outcome.kind == Outcome::Kind::Unchanged) {
+            rewrite.note = outcome.stateNote; // nothing else to say about a request that needed nothing
+            return rewrite;
+        }
         switch (outcome.kind) {
         case Outcome::Kind::Compacted:
             rewrite.changed = true;
             rewrite.body = outcome.body;
+            rewrite.compaction = outcome.compaction;
             rewrite.note = QCoreApplication::translate("ProxyCompactor", "compacted (%1): %2 to %3 tokens, %4 to %5 messages, %6 results offloaded")
                                .arg(tierName(outcome.tier)).arg(outcome.tokensBefore).arg(outcome.tokensAfter)
                                .arg(outcome.messagesBefore).arg(outcome.messagesAfter).arg(outcome.offloaded);
@@ -233,6 +240,8 @@ ProxyServer::RequestRewriter ProxyCompactor::rewriter(std::shared_ptr<const Prox
         case Outcome::Kind::Unchanged:
             break;
         }
+        if (!outcome.stateNote.isEmpty())
+            rewrite.note += u"; "_s + outcome.stateNote;
         return rewrite;
     };
 }
@@ -269,11 +278,69 @@ bool ProxyCompactor::pairsValid(const QList<Message> &messages, QString *why)
     return true;
 }
 
-ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QByteArray &body) const
+ProxyCompactor::Conversation *ProxyCompactor::find(const WireRequest &request, Continuity *continuity)
 {
+    *continuity = Continuity::New;
+    Conversation *best = nullptr;
+    qsizetype bestCommon = 0;
+    for (const auto &c : m_conversations) {
+        if (c->protocol != request.protocol)
+            continue;
+        const qsizetype n = std::min(c->known.size(), request.messages.size());
+        qsizetype common = 0;
+        while (common < n && WireConversation::sameTurn(c->known[common], request.messages[common]))
+            ++common;
+        if (common > bestCommon) {
+            best = c.get();
+            bestCommon = common;
+        }
+    }
+    if (best) {
+        if (bestCommon == best->known.size())
+            *continuity = Continuity::Continues;
+        else if (bestCommon == request.messages.size())
+            *continuity = Continuity::Inside;
+        else
+            *continuity = Continuity::Diverged;
+        return best;
+    }
+    // Nothing in common: the client may have replaced its history by its own summary. As the
+    // recorder tells it: the same session named, the same system prompt, fewer messages.
+    if (request.conversationHint.isEmpty())
+        return nullptr;
+    for (auto it = m_conversations.rbegin(); it != m_conversations.rend(); ++it) {
+        Conversation *c = it->get();
+        if (c->protocol == request.protocol && c->hint == request.conversationHint && c->systemPrompt == request.systemPrompt
+            && request.messages.size() < c->known.size()) {
+            *continuity = Continuity::Diverged;
+            return c;
+        }
+    }
+    return nullptr;
+}
+
+void ProxyCompactor::forget(const Conversation *conversation)
+{
+    std::erase_if(m_conversations, [conversation](const std::unique_ptr<Conversation> &c) { return c.get() == conversation; });
+}
+
+ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QByteArray &body)
+{
+    const QMutexLocker lock(&m_mutex);
+    return compactLocked(protocol, body);
+}
+
+ProxyCompactor::Outcome ProxyCompactor::compactLocked(WireProtocol protocol, const QByteArray &body)
+{
+    QElapsedTimer clock;
+    clock.start();
     Outcome out;
     out.body = body;
-    const auto refuse = [&out](const QString &reason) {
+    Conversation *state = nullptr;
+    const auto refuse = [&out, &state, this](const QString &reason) {
+        // What was kept of the conversation may be what could not be sent: start it over.
+        if (state)
+            forget(state);
         out.kind = Outcome::Kind::Refused;
         out.reason = reason;
         return out;
@@ -297,64 +364,133 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
             return refuse(QCoreApplication::translate("ProxyCompactor", "extended thinking is on: its signed thinking blocks cannot be written back"));
     }
 
+    // The conversation's overlays apply when the request goes on from its last one; a request
+    // inside it is compacted on its own (its overlays may cover messages it does not hold).
+    Continuity continuity = Continuity::New;
+    Conversation *found = find(*request, &continuity);
+    if (continuity == Continuity::Diverged) {
+        if (!found->overlays.checkpoints.isEmpty() || !found->overlays.offloads.isEmpty())
+            out.stateNote = QCoreApplication::translate("ProxyCompactor", "the client's history no longer begins with what Waterline compacted before (it compacted or edited it itself): those compactions were dropped and the request was compacted afresh");
+        forget(found);
+        found = nullptr;
+    }
+    if (continuity != Continuity::Inside) {
+        if (!found) {
+            auto fresh = std::make_unique<Conversation>();
+            fresh->protocol = request->protocol;
+            fresh->hint = request->conversationHint;
+            fresh->systemPrompt = request->systemPrompt;
+            m_conversations.push_back(std::move(fresh));
+            found = m_conversations.back().get();
+            if (m_conversations.size() > kMaxConversations) {
+                const auto oldest = std::min_element(m_conversations.cbegin(), m_conversations.cend() - 1,
+                                                     [](const auto &a, const auto &b) { return a->lastUse < b->lastUse; });
+                m_conversations.erase(oldest);
+            }
+        }
+        state = found;
+        state->lastUse = ++m_uses;
+    }
+
     QList<Message> history = request->messages;
     for (qsizetype i = 0; i < history.size(); ++i) {
         history[i].id = i + 1;
         history[i].cacheBytes();
     }
     const qint64 schemaBytes = QJsonDocument(request->tools).toJson(QJsonDocument::Compact).size();
-    ContextOverlays overlays;
-    ContextView view = ContextView::build(request->systemPrompt, history, overlays);
     const Offloader offloader = Offloader::disk(m_offloadRoot, offloadSessionFor(*request));
-    CompactionPass pass(request->systemPrompt, history, history.size(), m_policy, schemaBytes, offloader, overlays, view);
-    TierReason reason;
-    out.tier = m_policy.isValid() ? pass.decide(false, &reason) : Tier::None;
-    out.tokensBefore = pass.estimate().totalTokens();
+    // What the client sent, measured as the preflight measures a view.
+    {
+        ContextOverlays none;
+        ContextView plain = ContextView::build(request->systemPrompt, history, none);
+        out.tokensBefore = CompactionPass(request->systemPrompt, history, history.size(), m_policy, schemaBytes, offloader, none, plain)
+                               .estimate().totalTokens();
+    }
     out.tokensAfter = out.tokensBefore;
     out.messagesBefore = int(history.size());
     out.messagesAfter = out.messagesBefore;
-    if (out.tier == Tier::None)
-        return out;
-    // The folder the offloads go to, private to the user (tool output can hold anything).
-    if (!PrivateFiles::ensureFolder(m_offloadRoot, &error))
-        return refuse(error);
+    if (state)
+        state->known = request->messages;
 
-    const QString recordId = u"proxy-"_s + QString::number(QDateTime::currentMSecsSinceEpoch());
+    ContextOverlays overlays = state ? state->overlays : ContextOverlays();
+    const bool inherited = !overlays.checkpoints.isEmpty() || !overlays.offloads.isEmpty();
+    ContextView view = ContextView::build(request->systemPrompt, history, overlays);
+    CompactionPass pass(request->systemPrompt, history, history.size(), m_policy, schemaBytes, offloader, overlays, view);
+    CompactionRecord record;
+    out.tier = m_policy.isValid() ? pass.decide(false, &record.reason) : Tier::None;
+    if (out.tier == Tier::None && !inherited)
+        return out;
+    // A history that does not pair its calls and results is the client's to mend: it goes as sent.
+    QString why;
+    if (!pairsValid(request->messages, &why))
+        return refuse(QCoreApplication::translate("ProxyCompactor", "the client's history does not pair tool calls with their results: %1").arg(why));
+
+    record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    record.tier = out.tier;
+    record.strategy = m_policy.strategy;
+    record.tokensBefore = view.tokens();
+    record.msgsBefore = view.size();
+    if (out.tier != Tier::None) {
+        // The folder the offloads go to, private to the user (tool output can hold anything).
+        if (!PrivateFiles::ensureFolder(m_offloadRoot, &error))
+            return refuse(error);
+        record.preservedTail = view.size() - pass.split().tailStart;
+    }
     QList<Message> made;
     auto summarise = [&](Tier tier) {
-        if (const auto job = pass.prepareSummary(tier, recordId)) {
+        if (const auto job = pass.prepareSummary(tier, record.id)) {
             const ParsedSummary summary = SummaryChain::extractive(pass.summaryMessages(*job, &made),
                                                                    job->previous ? &*job->previous : nullptr);
-            pass.applySummary(*job, summary, tier, recordId);
+            if (pass.applySummary(*job, summary, tier, record.id)) {
+                record.summarized = job->count();
+                record.summaryText = summary.summary;
+            }
+            record.summarizerStep = SummarizerStep::Extractive;
         }
     };
     if (out.tier == Tier::Warn) {
-        pass.warnOffload(recordId);
-    } else {
+        pass.warnOffload(record.id);
+    } else if (out.tier != Tier::None) {
         summarise(out.tier);
         if (out.tier == Tier::Emergency)
-            pass.emergencyOffload(recordId);
+            pass.emergencyOffload(record.id);
     }
     if (!pass.offloadErrors.isEmpty())
         return refuse(pass.offloadErrors.join(u"; "_s));
+    if (!inherited && pass.offloaded.isEmpty() && pass.newCheckpoints.isEmpty())
+        return out; // the tier asked for nothing that could be done: the request is as it was
+
+    // Placeholders and the checkpoint's references name the file where the client can read it:
+    // an absolute path, and no tool name of Waterline's own agent. The overlays keep that text, so
+    // the recorded view and the next requests show what went upstream.
+    const QString relativeDir = Paths::offloadRelativeDir(offloadSessionFor(*request));
+    const QString absoluteDir = QDir(m_offloadRoot).filePath(relativeDir);
+    const auto forClient = [&](const QString &text) {
+        if (!text.contains(relativeDir))
+            return text;
+        QString shown = withAbsolutePaths(text, relativeDir, absoluteDir);
+        shown.replace(u"read it with read_file(path, offset, limit)"_s, u"read it with your file reading tool"_s);
+        return shown;
+    };
+    auto compaction = std::make_shared<ProxyCompaction>();
+    for (Checkpoint &cp : overlays.checkpoints) {
+        if (cp.recordId != record.id)
+            continue;
+        cp.text = forClient(cp.text);
+        cp.textBytes = cp.text.toUtf8().size();
+        compaction->checkpoints.append(cp);
+    }
+    for (OffloadOverlay &o : overlays.offloads) {
+        if (o.recordId != record.id)
+            continue;
+        o.placeholder = forClient(o.placeholder);
+        o.referenceBytes = -1;
+        compaction->offloads.append(o);
+    }
+    view = ContextView::build(request->systemPrompt, history, overlays);
 
     QList<Message> compacted = view.messages(history, overlays);
     compacted.removeIf([](const Message &m) { return m.role == Role::System && m.id == 0 && !m.isToolResult(); });
-    // Placeholders and the checkpoint's references name the file where the client can read it:
-    // an absolute path, and no tool name of Waterline's own agent.
-    const QString relativeDir = Paths::offloadRelativeDir(offloadSessionFor(*request));
-    const QString absoluteDir = QDir(m_offloadRoot).filePath(relativeDir);
-    for (Message &m : compacted) {
-        if (!m.content.contains(relativeDir))
-            continue;
-        m.content = withAbsolutePaths(m.content, relativeDir, absoluteDir);
-        m.content.replace(u"read it with read_file(path, offset, limit)"_s, u"read it with your file reading tool"_s);
-        m.cachedBytes = -1;
-    }
-    out.offloaded = int(pass.offloaded.size());
-    if (out.offloaded == 0 && pass.newCheckpoints.isEmpty())
-        return out; // the tier asked for nothing that could be done: the request is as it was
-    QString why;
     if (!pairsValid(compacted, &why))
         return refuse(QCoreApplication::translate("ProxyCompactor", "the compacted view would not pair tool calls with their results: %1").arg(why));
 
@@ -374,6 +510,33 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
     out.kind = Outcome::Kind::Compacted;
     out.tokensAfter = pass.estimate().totalTokens();
     out.messagesAfter = int(compacted.size());
+    out.offloaded = int(pass.offloaded.size());
+
+    compaction->requestMessages = history.size();
+    compaction->viewOpensWithCheckpoint = view.hasCheckpoint();
+    compaction->stateNote = out.stateNote;
+    if (!compaction->checkpoints.isEmpty() || !compaction->offloads.isEmpty()) {
+        record.timestamp = QDateTime::currentDateTime();
+        record.timestamp = record.timestamp.toOffsetFromUtc(record.timestamp.offsetFromUtc());
+        record.offloaded = pass.offloaded;
+        record.tokensAfter = view.tokens();
+        record.msgsAfter = view.size();
+        record.compressionRatio = record.tokensBefore > 0 ? double(record.tokensAfter) / double(record.tokensBefore) : 1.0;
+        if (!compaction->checkpoints.isEmpty()) {
+            record.anchors = pass.anchorMerge.anchors;
+            record.anchorChanges = pass.anchorMerge.changes;
+        } else {
+            if (!overlays.checkpoints.isEmpty())
+                record.anchors = overlays.checkpoints.constLast().anchors;
+            record.anchorChanges.fill(AnchorChange::Unchanged);
+        }
+        record.changed = true;
+        record.durationMs = clock.elapsed();
+        compaction->record = record;
+    }
+    out.compaction = std::move(compaction);
+    if (state)
+        state->overlays = std::move(overlays);
     qCInfo(lcProxy) << "compacted a request from" << out.tokensBefore << "to" << out.tokensAfter << "tokens";
     return out;
 }

@@ -159,6 +159,7 @@ void ProxyExchange::forward(HttpRequest request)
         m_exchange.rewriteDetails = rewrite.details;
         if (rewrite.changed) {
             m_exchange.forwardedBody = std::move(rewrite.body);
+            m_exchange.compaction = std::move(rewrite.compaction);
             upstreamBody = &m_exchange.forwardedBody;
         }
     }

@@ -1,6 +1,7 @@
 #include "ProxyRecordWriter.h"
 
 #include "LoggingCategories.h"
+#include "ProxyCompaction.h"
 #include "compaction/TokenEstimate.h"
 #include "replay/ImportTitle.h"
 #include "store/SessionStore.h"
@@ -114,6 +115,54 @@ Overlap overlapOf(const QList<Message> &stored, const QList<Message> &request)
 std::optional<qint64> known(bool isKnown, qint64 value)
 {
     return isKnown ? std::optional<qint64>(value) : std::nullopt;
+}
+
+// Message i of both lists is the same turn, as far as positions go: same role, same result, same calls.
+bool samePlace(const Message &a, const Message &b)
+{
+    if (a.role != b.role || a.toolCallId != b.toolCallId || a.toolCalls.size() != b.toolCalls.size())
+        return false;
+    for (qsizetype i = 0; i < a.toolCalls.size(); ++i) {
+        if (a.toolCalls[i].id != b.toolCalls[i].id)
+            return false;
+    }
+    return true;
+}
+
+// `compaction` (in the request's terms: ids are positions + 1) on the stored messages `byPosition`
+// (index for index with the request's messages). False, leaving the step as it was, when some id
+// names no position.
+bool mapCompaction(const ProxyCompaction &compaction, const QList<qint64> &byPosition, StepAppend &step)
+{
+    bool ok = true;
+    const auto stored = [&](qint64 position) {
+        if (position < 1 || position > byPosition.size()) {
+            ok = false;
+            return qint64(0);
+        }
+        return byPosition[position - 1];
+    };
+    QList<Checkpoint> checkpoints = compaction.checkpoints;
+    for (Checkpoint &cp : checkpoints) {
+        cp.coversUpToMessageId = stored(cp.coversUpToMessageId);
+        cp.coversFromMessageId = stored(cp.coversFromMessageId);
+    }
+    QList<OffloadOverlay> offloads = compaction.offloads;
+    for (OffloadOverlay &o : offloads) {
+        o.messageId = stored(o.messageId);
+        o.entry.messageId = o.messageId;
+    }
+    std::optional<CompactionRecord> record = compaction.record;
+    if (record) {
+        for (OffloadEntry &e : record->offloaded)
+            e.messageId = stored(e.messageId);
+    }
+    if (!ok)
+        return false;
+    step.checkpoints = checkpoints;
+    step.offloads = offloads;
+    step.record = record;
+    return true;
 }
 
 QString titleOf(const WireRequest &request)
@@ -358,7 +407,39 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
         r.error = exchange.error;
     if (exchange.responseTruncated && r.error.isEmpty())
         r.error = QCoreApplication::translate("ProxyRecorder", "the answer was too large to record whole");
+    // Compact mode: what Waterline made of the request (the client's view is the request's), on
+    // the stored messages, in the request's own step: the record, its checkpoint and offloads.
     StepAppend step;
+    QString unrecorded; // why a compaction that was sent is not stored as one
+    if (exchange.compaction && !exchange.forwardedBody.isEmpty()) {
+        const ProxyCompaction &compaction = *exchange.compaction;
+        const bool made = compaction.record || !compaction.checkpoints.isEmpty() || !compaction.offloads.isEmpty();
+        // The request's positions name the stored ids of `view` when the two line up: they do not
+        // when the client regrouped turns that were stored otherwise.
+        bool linedUp = !match.chained && compaction.requestMessages == request.messages.size() && view.size() == request.messages.size();
+        if (linedUp && match.fresh) {
+            for (qsizetype k = 0; k < match.fresh->size() && linedUp; ++k)
+                linedUp = match.fresh->at(k) == match.prefix + k;
+        }
+        for (qsizetype i = 0; linedUp && i < match.prefix; ++i)
+            linedUp = samePlace(conversation.known[i], request.messages[i]);
+        if (linedUp && made)
+            linedUp = mapCompaction(compaction, view, step);
+        if (step.record) {
+            step.record->sessionId = sessionId;
+            step.record->requestIndex = conversation.requestCount; // the index this step's request gets
+        }
+        if (!linedUp) {
+            step = StepAppend();
+            conversation.lastCheckpointId = 0; // what the next requests reuse is not stored either
+            if (made)
+                unrecorded = QCoreApplication::translate("ProxyRecorder", "not recorded as Waterline's compaction: the client grouped its earlier turns otherwise than they were stored, so the request's positions do not name stored messages");
+        } else if (!step.checkpoints.isEmpty()) {
+            r.viewCheckpointId = ThisStep::kRow;
+        } else if (compaction.viewOpensWithCheckpoint) {
+            r.viewCheckpointId = conversation.lastCheckpointId;
+        }
+    }
     step.request = r;
     const bool replied = response && response->hasAssistant && response->error.isEmpty();
     if (replied) {
@@ -371,20 +452,19 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
         fail(error);
         return false;
     }
+    if (!ids->checkpointIds.isEmpty())
+        conversation.lastCheckpointId = ids->checkpointIds.constLast();
     if (!m_store->setRequestContext(sessionId, ids->requestIndex, RequestContext{request.systemPrompt, request.tools}, &error))
         fail(error); // the request itself is stored; carry on
 
-    // 3. Compact mode: what Waterline made of the request (the client's view is the request's).
-    if (!exchange.rewriteNote.isEmpty() || !exchange.forwardedBody.isEmpty()) {
-        QJsonObject entry = exchange.rewriteDetails;
-        entry.insert(u"request"_s, ids->requestIndex);
-        entry.insert(u"note"_s, exchange.rewriteNote);
-        entry.insert(u"compacted"_s, !exchange.forwardedBody.isEmpty());
-        if (const auto sent = WireConversation::parseRequest(request.protocol, exchange.forwardedBody); sent && !exchange.forwardedBody.isEmpty()) {
-            entry.insert(u"messages_sent"_s, sent->messages.size());
-            entry.insert(u"estimate_sent"_s, TokenEstimate::tokensForBytes(TokenEstimate::messageBytes(sent->messages)
-                                                                          + sent->systemPrompt.toUtf8().size()));
-        }
+    // 3. Compact mode: what the records do not say. Why a request went unchanged, why its
+    // compaction is not stored, or that the conversation's earlier ones were dropped.
+    const bool stateDropped = exchange.compaction && !exchange.compaction->stateNote.isEmpty();
+    if (!exchange.rewriteNote.isEmpty()
+        && (exchange.forwardedBody.isEmpty() || !exchange.compaction || stateDropped || !unrecorded.isEmpty())) {
+        const QJsonObject entry{{u"request"_s, ids->requestIndex},
+                                {u"note"_s, unrecorded.isEmpty() ? exchange.rewriteNote : exchange.rewriteNote + u"; "_s + unrecorded},
+                                {u"compacted"_s, !exchange.forwardedBody.isEmpty()}};
         QJsonArray entries = conversation.details.value(u"waterline_compactions"_s).toArray();
         entries.append(entry);
         conversation.details.insert(u"waterline_compactions"_s, entries);

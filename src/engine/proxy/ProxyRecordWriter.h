@@ -51,6 +51,7 @@ private:
         int requestCount = 0;
         qint64 lastTokens = 0;      // the last request's prompt size, for a compaction's "before"
         QJsonObject details;        // the session source's details (compactions among them)
+        qint64 lastCheckpointId = 0; // compact mode: the stored checkpoint its requests' views open with
     };
     struct Match
     {

@@ -14,7 +14,8 @@ struct ProxiedExchange;
 // Records the traffic of ProxyServers into the session database, live: each conversation a client
 // runs becomes a read-only session (source format "proxy") holding its messages once, a request
 // per LLM call with its view, usage, model, timing, system prompt and tool schemas, and the
-// client's own compactions (see ProxyRecordWriter). Model listings and token counts are not
+// client's own compactions, and in compact mode Waterline's compaction of each request as the
+// session's own (see ProxyRecordWriter). Model listings and token counts are not
 // conversations and are not recorded.
 //
 // The writes go to a worker thread with its own SQLite connection: the forwarding never waits for

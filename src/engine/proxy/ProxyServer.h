@@ -10,12 +10,15 @@
 #include <QUrl>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QNetworkAccessManager;
 class QTcpServer;
 
 namespace wl {
+
+struct ProxyCompaction;
 
 // One request the proxy forwarded and what came back, as its observers see it: no credential
 // header is in it (the client's Authorization, x-api-key and the like go to the provider and
@@ -41,6 +44,7 @@ struct ProxiedExchange
     QByteArray forwardedBody;
     QString rewriteNote;
     QJsonObject rewriteDetails;    // the rewriter's own account (compact mode: tier, tokens, messages)
+    std::shared_ptr<const ProxyCompaction> compaction; // compact mode: what it made of the request, when it rewrote it
 };
 
 // A loopback HTTP server that forwards every request to one upstream provider and passes the
@@ -89,6 +93,9 @@ public:
         QByteArray body;           // sent upstream when `changed`
         QString note;              // recorded with the exchange
         QJsonObject details;       // likewise, for programs
+        // Compact mode: the compaction behind `body`, handed to the exchange's observers (the
+        // recorder stores it). Immutable, so sharing it with the recorder's thread is safe.
+        std::shared_ptr<const ProxyCompaction> compaction;
     };
     using RequestRewriter = std::function<Rewrite(const QByteArray &method, const QByteArray &path, const QByteArray &body)>;
     void setRequestRewriter(RequestRewriter rewriter) { m_rewriter = std::move(rewriter); }

@@ -6,6 +6,7 @@
 #include "proxy/ProxyRecorder.h"
 #include "proxy/ProxyServer.h"
 #include "proxy/WireConversation.h"
+#include "compaction/ContextView.h"
 #include "store/SessionStore.h"
 
 #include <QDir>
@@ -95,6 +96,57 @@ QJsonArray responsesConversation(int rounds)
     return input;
 }
 
+// The text of the checkpoint among an Anthropic body's messages, empty for none.
+QString anthropicCheckpointText(const QJsonArray &messages)
+{
+    for (const QJsonValue &m : messages) {
+        for (const QJsonValue &b : m.toObject().value(u"content").toArray()) {
+            const QString text = b.toObject().value(u"text").toString();
+            if (text.startsWith(u"[Context Compaction]"_s))
+                return text;
+        }
+    }
+    return {};
+}
+
+// Round `round`'s call and its large result, in Anthropic's shape, with call ids of `prefix`.
+void appendAnthropicRound(QJsonArray &messages, const QString &prefix, int round)
+{
+    const QString id = prefix + QString::number(round);
+    messages.append(QJsonObject{{u"role"_s, u"assistant"_s},
+                                {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"tool_use"_s}, {u"id"_s, id}, {u"name"_s, u"Bash"_s},
+                                                                      {u"input"_s, QJsonObject{{u"command"_s, u"make again%1"_s.arg(round)}}}}}}});
+    messages.append(QJsonObject{{u"role"_s, u"user"_s},
+                                {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, id},
+                                                                      {u"content"_s, bigOutput(100 + round)}}}}});
+}
+
+// The stored view of request `index` rebuilt with the stored overlays, as the Context dock reads it:
+// the history up to the request's last message, the overlays of records up to it, no system prompt item.
+QList<Message> storedCompactedView(SessionStore &store, const QString &id, int index)
+{
+    const QList<RequestRecord> requests = store.requests(id);
+    const QList<qint64> viewIds = requests.at(index).viewMessageIds;
+    QList<Message> history;
+    for (const Message &m : store.history(id))
+        if (!viewIds.isEmpty() && m.id <= viewIds.last())
+            history.append(m);
+    QHash<QString, int> requestOfRecord;
+    for (const CompactionRecord &r : store.records(id))
+        requestOfRecord.insert(r.id, r.requestIndex);
+    ContextOverlays inForce;
+    const ContextOverlays all = store.overlays(id);
+    for (const Checkpoint &cp : all.checkpoints)
+        if (requestOfRecord.value(cp.recordId, index + 1) <= index)
+            inForce.checkpoints.append(cp);
+    for (const OffloadOverlay &o : all.offloads)
+        if (requestOfRecord.value(o.recordId, index + 1) <= index)
+            inForce.offloads.insert(o.messageId, o);
+    QList<Message> view = ContextView::view(store.session(id)->systemPrompt, history, inForce);
+    view.removeIf([](const Message &m) { return m.role == Role::System && m.id == 0 && !m.isToolResult(); });
+    return view;
+}
+
 const QJsonArray kTools{QJsonObject{{u"name"_s, u"Bash"_s}, {u"input_schema"_s, QJsonObject{{u"type"_s, u"object"_s}}}}};
 } // namespace
 
@@ -107,7 +159,12 @@ private Q_SLOTS:
     void anOverWindowAnthropicRequestIsCompactedWithPairsValid();
     void anOverWindowChatRequestIsCompactedWithPairsValid();
     void anOverWindowResponsesRequestIsCompactedWithPairsValid();
-    void theNextRequestOfTheConversationIsCompactedToo();
+    void theNextRequestReusesTheCheckpoint();
+    void theRecordedCompactionReproducesWhatWasSent();
+    void aClientThatRewritesItsHistoryIsCompactedAfresh();
+    void aHistoryWithAResultWithoutItsCallGoesUnchanged();
+    void turnsRegroupedByTheClientAreNotMappedWrongly();
+    void theNewestConversationsAreKept();
     void claudeCodesSystemTurnsStaySystemTurns();
     void aRequestUnderTheThresholdsGoesByteForByte();
     void anUncompactableRequestGoesUnchangedWithItsReason();
@@ -141,7 +198,7 @@ void TestProxyCompact::init()
     CompactionPolicy policy;
     policy.contextWindow = 16000; // the conversations below hold about 20,000 tokens
     policy.tailMessages = 4;
-    m_proxy->setRequestRewriter(ProxyCompactor::rewriter(std::make_shared<const ProxyCompactor>(policy, m_dir->filePath(u"offloads"_s))));
+    m_proxy->setRequestRewriter(ProxyCompactor::rewriter(std::make_shared<ProxyCompactor>(policy, m_dir->filePath(u"offloads"_s))));
     m_recorder = new ProxyRecorder(m_dir->filePath(u"sessions.db"_s));
     m_recorder->attach(m_proxy);
     m_client = new QNetworkAccessManager;
@@ -246,13 +303,35 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     const QString id = updates.first().first().toString();
     QCOMPARE(store.requests(id).first().viewMessageIds.size(), 22);
     QVERIFY(store.requests(id).first().tier != Tier::None);
-    const QJsonArray entries = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
-    QCOMPARE(entries.size(), 1);
-    QVERIFY(entries[0].toObject().value(u"compacted").toBool());
-    QCOMPARE(entries[0].toObject().value(u"messages_sent").toInt(), int(WireConversation::parseRequest(WireProtocol::AnthropicMessages, received.body)->messages.size()));
-    QVERIFY(entries[0].toObject().value(u"note").toString().startsWith(u"compacted"_s));
-    QVERIFY(entries[0].toObject().value(u"tokens_after").toInteger() < entries[0].toObject().value(u"tokens_before").toInteger());
-    QCOMPARE(entries[0].toObject().value(u"messages_before").toInt(), 22);
+    // Waterline's compaction is the session's own: its record, checkpoint and offloads, on the
+    // stored messages; the record counts what the view held before and after.
+    const QList<CompactionRecord> records = store.records(id);
+    QCOMPARE(records.size(), 1);
+    QCOMPARE(records[0].requestIndex, 0);
+    QCOMPARE(records[0].tier, store.requests(id).first().tier);
+    QVERIFY(records[0].tokensAfter < records[0].tokensBefore);
+    QVERIFY(records[0].summarized > 0);
+    QCOMPARE(records[0].summarizerStep, SummarizerStep::Extractive);
+    const ContextOverlays overlays = store.overlays(id);
+    QCOMPARE(overlays.checkpoints.size(), 1);
+    QCOMPARE(overlays.checkpoints[0].recordId, records[0].id);
+    QVERIFY(!overlays.offloads.isEmpty());
+    const QList<qint64> viewIds = store.requests(id).first().viewMessageIds;
+    QVERIFY(viewIds.contains(overlays.checkpoints[0].coversUpToMessageId));
+    QVERIFY(viewIds.contains(overlays.checkpoints[0].coversFromMessageId));
+    for (const OffloadOverlay &o : overlays.offloads) {
+        QVERIFY(viewIds.contains(o.messageId));
+        QCOMPARE(o.recordId, records[0].id);
+    }
+    QCOMPARE(store.requests(id).first().viewCheckpointId, overlays.checkpoints[0].id);
+    // The checkpoint as it went upstream, and as the Context dock rebuilds it.
+    const QString sentCheckpoint = anthropicCheckpointText(messages);
+    QVERIFY(!sentCheckpoint.isEmpty());
+    QCOMPARE(overlays.checkpoints[0].text, sentCheckpoint);
+    const QList<Message> rebuilt = storedCompactedView(store, id, 0);
+    QCOMPARE(rebuilt.first().content, sentCheckpoint);
+    // Nothing is noted besides: the record says it all.
+    QVERIFY(store.sessionSource(id)->details.value(u"waterline_compactions").toArray().isEmpty());
 }
 
 void TestProxyCompact::anOverWindowChatRequestIsCompactedWithPairsValid()
@@ -322,11 +401,13 @@ void TestProxyCompact::anOverWindowResponsesRequestIsCompactedWithPairsValid()
     QVERIFY(!offloadPaths(received.body).isEmpty());
 }
 
-void TestProxyCompact::theNextRequestOfTheConversationIsCompactedToo()
+void TestProxyCompact::theNextRequestReusesTheCheckpoint()
 {
-    // Each request is compacted afresh; the offload files of the one before are found again.
+    // Like the live agent: the checkpoint made for the first request opens the view of the next
+    // one, unchanged, until the tier fires again. The upstream's prompt cache holds.
     m_upstream->enqueue(FakeReply::withText(u"one"_s));
     m_upstream->enqueue(FakeReply::withText(u"two"_s));
+    QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
     QJsonArray messages = anthropicConversation(10);
     const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, messages}};
     send(u"/v1/messages"_s, json(body));
@@ -337,11 +418,213 @@ void TestProxyCompact::theNextRequestOfTheConversationIsCompactedToo()
     const QByteArray sent = json(next);
     send(u"/v1/messages"_s, sent);
     QCOMPARE(m_upstream->requestCount(), 2);
+    const QJsonArray firstSent = m_upstream->requests().at(0).json().value(u"messages").toArray();
     const RecordedRequest second = m_upstream->requests().at(1);
     QVERIFY(second.body.size() < sent.size() / 2);
+    const QJsonArray secondSent = second.json().value(u"messages").toArray();
     QString why;
-    QVERIFY2(anthropicPairsValid(second.json().value(u"messages").toArray(), &why), qPrintable(why));
+    QVERIFY2(anthropicPairsValid(secondSent, &why), qPrintable(why));
     QVERIFY(!offloadPaths(second.body).isEmpty());
+    const QString checkpoint = anthropicCheckpointText(firstSent);
+    QVERIFY(!checkpoint.isEmpty());
+    QCOMPARE(anthropicCheckpointText(secondSent), checkpoint);
+    // The second body goes on from the first, message for message.
+    QVERIFY(secondSent.size() > firstSent.size());
+    for (qsizetype i = 0; i < firstSent.size(); ++i)
+        QCOMPARE(secondSent[i], firstSent[i]);
+
+    QVERIFY(QTest::qWaitFor([&] { return updates.size() == 2; }, 5000));
+    SessionStore store;
+    QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = updates.last().first().toString();
+    QCOMPARE(updates.first().first().toString(), id);
+    const ContextOverlays overlays = store.overlays(id);
+    QCOMPARE(overlays.checkpoints.size(), 1);
+    const QList<CompactionRecord> records = store.records(id);
+    QCOMPARE(std::count_if(records.cbegin(), records.cend(), [](const CompactionRecord &r) { return r.summarized > 0; }), 1);
+    QCOMPARE(records.first().requestIndex, 0);
+    const QList<RequestRecord> requests = store.requests(id);
+    QCOMPARE(requests.size(), 2);
+    QCOMPARE(requests[1].viewCheckpointId, overlays.checkpoints[0].id);
+    QCOMPARE(storedCompactedView(store, id, 1).first().content, checkpoint);
+}
+
+// What the Context dock rebuilds from the stored messages and overlays is what went upstream,
+// message for message (Chat keeps one message per turn, so they can be compared one to one).
+void TestProxyCompact::theRecordedCompactionReproducesWhatWasSent()
+{
+    m_upstream->enqueue(FakeReply::withText(u"done"_s));
+    QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
+    send(u"/v1/chat/completions"_s, json(QJsonObject{{u"model"_s, u"gpt-test"_s}, {u"messages"_s, chatConversation(10)}}));
+    const std::optional<WireRequest> sent = WireConversation::parseRequest(WireProtocol::OpenAiChat, m_upstream->requests().first().body);
+    QVERIFY(sent);
+    QVERIFY(sent->messages.size() < 20);
+    QVERIFY(QTest::qWaitFor([&] { return updates.size() == 1; }, 5000));
+    SessionStore store;
+    QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = updates.first().first().toString();
+    QCOMPARE(store.records(id).size(), 1);
+    QCOMPARE(store.requests(id).first().viewMessageIds.size(), 22); // the client's own view
+    const QList<Message> rebuilt = storedCompactedView(store, id, 0);
+    QCOMPARE(rebuilt.size(), sent->messages.size());
+    for (qsizetype i = 0; i < rebuilt.size(); ++i) {
+        QCOMPARE(rebuilt[i].role, sent->messages[i].role);
+        QCOMPARE(rebuilt[i].content, sent->messages[i].content);
+        QCOMPARE(rebuilt[i].toolCallId, sent->messages[i].toolCallId);
+    }
+}
+
+// A client that compacts or edits its own history: what Waterline compacted before no longer
+// lines up, so its state goes and the request is compacted from scratch, and the note says so.
+void TestProxyCompact::aClientThatRewritesItsHistoryIsCompactedAfresh()
+{
+    m_upstream->enqueue(FakeReply::withText(u"one"_s));
+    m_upstream->enqueue(FakeReply::withText(u"two"_s));
+    QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
+    const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, anthropicConversation(10)}};
+    send(u"/v1/messages"_s, json(body));
+    // The client's own summary replaces everything after the task; then it works on.
+    QJsonArray rewritten{anthropicConversation(0).first(),
+                         QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"Summary so far: steps 0 to 9 ran."_s}}};
+    for (int i = 0; i < 10; ++i)
+        appendAnthropicRound(rewritten, u"toolu_b"_s, i);
+    rewritten.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Carry on again."_s}});
+    QJsonObject next = body;
+    next.insert(u"messages"_s, rewritten);
+    send(u"/v1/messages"_s, json(next));
+    QCOMPARE(m_upstream->requestCount(), 2);
+    const QString first = anthropicCheckpointText(m_upstream->requests().at(0).json().value(u"messages").toArray());
+    const QString second = anthropicCheckpointText(m_upstream->requests().at(1).json().value(u"messages").toArray());
+    QVERIFY(!first.isEmpty());
+    QVERIFY(!second.isEmpty());
+    QVERIFY(second != first);
+    // The new checkpoint summarises the client's new history, not the one it dropped.
+    QVERIFY2(first.contains(u"make step3"_s), qPrintable(first.left(2000)));
+    QVERIFY2(!second.contains(u"make step3"_s), qPrintable(second.left(2000)));
+
+    QVERIFY(QTest::qWaitFor([&] { return updates.size() == 2; }, 5000));
+    SessionStore store;
+    QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = updates.last().first().toString();
+    QCOMPARE(updates.first().first().toString(), id);
+    const QList<CompactionRecord> records = store.records(id);
+    QCOMPARE(records.size(), 2);
+    QCOMPARE(records[0].requestIndex, 0);
+    QCOMPARE(records[1].requestIndex, 1);
+    QCOMPARE(store.overlays(id).checkpoints.size(), 2);
+    QCOMPARE(store.overlays(id).checkpoints.last().text, second);
+    QCOMPARE(storedCompactedView(store, id, 1).first().content, second);
+    const QJsonArray notes = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
+    QCOMPARE(notes.size(), 1);
+    QCOMPARE(notes[0].toObject().value(u"request").toInt(), 1);
+    const QString note = notes[0].toObject().value(u"note").toString();
+    QVERIFY2(note.contains(u"afresh"_s), qPrintable(note));
+}
+
+// A result that answers no call: forwarded as sent, with the reason; nothing recorded as compacted.
+void TestProxyCompact::aHistoryWithAResultWithoutItsCallGoesUnchanged()
+{
+    m_upstream->enqueue(FakeReply::withText(u"ok"_s));
+    QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
+    QJsonArray messages = anthropicConversation(10);
+    // An orphan result early on (in the head the summary would replace), its call never made.
+    messages.insert(1, QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"Let me look."_s}});
+    messages.insert(2, QJsonObject{{u"role"_s, u"user"_s},
+                                   {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, u"toolu_nobody"_s},
+                                                                         {u"content"_s, u"stray"_s}}}}});
+    const QByteArray sent = json(QJsonObject{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, messages}});
+    send(u"/v1/messages"_s, sent);
+    QCOMPARE(m_upstream->requests().first().body, sent);
+    QVERIFY(QTest::qWaitFor([&] { return updates.size() == 1; }, 5000));
+    SessionStore store;
+    QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = updates.first().first().toString();
+    QVERIFY(store.records(id).isEmpty());
+    QVERIFY(store.overlays(id).checkpoints.isEmpty());
+    QVERIFY(store.overlays(id).offloads.isEmpty());
+    const QJsonArray notes = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
+    QCOMPARE(notes.size(), 1);
+    const QString note = notes[0].toObject().value(u"note").toString();
+    QVERIFY2(note.contains(u"forwarded unchanged"_s) && note.contains(u"toolu_nobody"_s), qPrintable(note));
+}
+
+// A client that sends its earlier turns grouped otherwise (two replies' calls in one turn): the
+// stored view does not line up with the request's positions, so the compaction is not recorded on
+// the wrong messages; it is noted instead, and every stored overlay names a stored message.
+void TestProxyCompact::turnsRegroupedByTheClientAreNotMappedWrongly()
+{
+    m_upstream->enqueue(FakeReply::withText(u"one"_s));
+    m_upstream->enqueue(FakeReply::withText(u"two"_s));
+    QSignalSpy updates(m_recorder, &ProxyRecorder::sessionUpdated);
+    const QJsonArray messages = chatConversation(10);
+    send(u"/v1/chat/completions"_s, json(QJsonObject{{u"model"_s, u"gpt-test"_s}, {u"messages"_s, messages}}));
+    // The first two rounds as one assistant turn with both calls, then both results.
+    QJsonArray regrouped{messages[0], messages[1]};
+    QJsonObject both = messages[2].toObject();
+    both.insert(u"tool_calls"_s, QJsonArray{messages[2].toObject().value(u"tool_calls").toArray().first(),
+                                            messages[4].toObject().value(u"tool_calls").toArray().first()});
+    regrouped.append(both);
+    regrouped.append(messages[3]);
+    regrouped.append(messages[5]);
+    for (qsizetype i = 6; i < messages.size(); ++i)
+        regrouped.append(messages[i]);
+    regrouped.append(QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"one"_s}});
+    regrouped.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"And the tests?"_s}});
+    send(u"/v1/chat/completions"_s, json(QJsonObject{{u"model"_s, u"gpt-test"_s}, {u"messages"_s, regrouped}}));
+    QCOMPARE(m_upstream->requestCount(), 2);
+
+    QVERIFY(QTest::qWaitFor([&] { return updates.size() == 2; }, 5000));
+    SessionStore store;
+    QVERIFY(store.open(m_dir->filePath(u"sessions.db"_s)));
+    const QString id = updates.last().first().toString();
+    QCOMPARE(updates.first().first().toString(), id);
+    QSet<qint64> stored;
+    for (const Message &m : store.history(id))
+        stored.insert(m.id);
+    const ContextOverlays overlays = store.overlays(id);
+    for (const Checkpoint &cp : overlays.checkpoints)
+        QVERIFY(stored.contains(cp.coversUpToMessageId) && stored.contains(cp.coversFromMessageId));
+    for (const OffloadOverlay &o : overlays.offloads)
+        QVERIFY(stored.contains(o.messageId));
+    const QList<CompactionRecord> records = store.records(id);
+    QCOMPARE(records.size(), 1);
+    QCOMPARE(records[0].requestIndex, 0);
+    const QJsonArray notes = store.sessionSource(id)->details.value(u"waterline_compactions").toArray();
+    QVERIFY(!notes.isEmpty());
+    QCOMPARE(notes.last().toObject().value(u"request").toInt(), 1);
+    const QString note = notes.last().toObject().value(u"note").toString();
+    QVERIFY2(note.contains(u"not recorded"_s), qPrintable(note));
+}
+
+// The compactor keeps the state of ProxyCompactor::kMaxConversations conversations: one that
+// many others have come after since its last request is compacted from scratch again.
+void TestProxyCompact::theNewestConversationsAreKept()
+{
+    CompactionPolicy policy;
+    policy.contextWindow = 16000;
+    policy.tailMessages = 4;
+    for (const qsizetype others : {ProxyCompactor::kMaxConversations - 1, ProxyCompactor::kMaxConversations}) {
+        ProxyCompactor compactor(policy, m_dir->filePath(u"offloads"_s));
+        QJsonArray messages = anthropicConversation(10);
+        const QJsonObject body{{u"model"_s, u"claude-test"_s}, {u"max_tokens"_s, 1024}, {u"messages"_s, messages}};
+        const ProxyCompactor::Outcome first = compactor.compact(WireProtocol::AnthropicMessages, json(body));
+        QCOMPARE(first.kind, ProxyCompactor::Outcome::Kind::Compacted);
+        QCOMPARE(first.compaction->checkpoints.size(), 1);
+        for (qsizetype i = 0; i < others; ++i) {
+            const QJsonArray other{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Another task %1"_s.arg(i)}}};
+            QCOMPARE(compactor.compact(WireProtocol::AnthropicMessages, json(QJsonObject{{u"messages"_s, other}})).kind,
+                     ProxyCompactor::Outcome::Kind::Unchanged);
+        }
+        messages.append(QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"one"_s}});
+        messages.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"And the tests?"_s}});
+        QJsonObject next = body;
+        next.insert(u"messages"_s, messages);
+        const ProxyCompactor::Outcome second = compactor.compact(WireProtocol::AnthropicMessages, json(next));
+        QCOMPARE(second.kind, ProxyCompactor::Outcome::Kind::Compacted);
+        const bool kept = others < ProxyCompactor::kMaxConversations;
+        QVERIFY2(second.compaction->checkpoints.isEmpty() == kept, qPrintable(u"after %1 others"_s.arg(others)));
+        QCOMPARE(second.compaction->viewOpensWithCheckpoint, true);
+    }
 }
 
 // Claude Code sends system turns among its messages (its environment after the first user turn):
@@ -415,7 +698,7 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
     QVERIFY2(note.contains(u"forwarded unchanged"_s) && note.contains(u"thinking"_s), qPrintable(note));
 
     // A Responses request whose history the provider holds: unchanged, with the reason.
-    const ProxyCompactor compactor(CompactionPolicy{}, m_dir->filePath(u"offloads"_s));
+    ProxyCompactor compactor(CompactionPolicy{}, m_dir->filePath(u"offloads"_s));
     const QByteArray chained = R"({"previous_response_id":"resp_1","input":[{"role":"user","content":"hi"}]})";
     const ProxyCompactor::Outcome responses = compactor.compact(WireProtocol::OpenAiResponses, chained);
     QCOMPARE(responses.kind, ProxyCompactor::Outcome::Kind::Refused);
@@ -428,7 +711,7 @@ void TestProxyCompact::anUncompactableRequestGoesUnchangedWithItsReason()
     CompactionPolicy small;
     small.contextWindow = 16000;
     small.tailMessages = 4;
-    const ProxyCompactor smallCompactor(small, m_dir->filePath(u"offloads"_s));
+    ProxyCompactor smallCompactor(small, m_dir->filePath(u"offloads"_s));
     const ProxyCompactor::Outcome plain = smallCompactor.compact(WireProtocol::AnthropicMessages, json(unthought));
     QCOMPARE(plain.kind, ProxyCompactor::Outcome::Kind::Compacted);
     QCOMPARE(QJsonDocument::fromJson(plain.body).object().value(u"thinking"_s).toObject(), thinkingOn);
