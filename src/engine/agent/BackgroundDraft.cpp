@@ -29,9 +29,9 @@ void BackgroundDraft::update(const Input &in)
     // placeholders the tier will show without writing a file.
     ContextOverlays overlays = in.overlays;
     ContextView view = in.view;
-    m_history = in.history;
+    const QList<Message> history = in.history; // shared, never modified: the pointers below stay valid
     const Offloader offloader = Offloader::simulated(in.sessionId);
-    CompactionPass pass(in.systemPrompt, m_history, view.historyEnd(), in.policy, in.toolSchemaBytes, offloader, overlays,
+    CompactionPass pass(in.systemPrompt, history, view.historyEnd(), in.policy, in.toolSchemaBytes, offloader, overlays,
                         view);
     const QString recordId = u"background-draft"_s;
     if (pass.maskInsteadOfSummary(Tier::Soft, recordId))
@@ -70,9 +70,13 @@ void BackgroundDraft::update(const Input &in)
             m_ready->coversUpTo = job->coversUpTo;
             m_ready->requestIndex = in.requestIndex;
         }
+        m_messages.clear();
+        m_made.clear();
         return;
     }
     m_messages = toSummarise;
+    // Held only while the call is in flight: the run's appends detach its history from this copy.
+    m_history = history;
     qCDebug(lcAgent) << (m_ready ? "topping up the background draft with" : "drafting in the background:")
                      << m_messages.size() << "messages up to" << job->coversUpTo;
     m_chain = new SummaryChain(m_configured, m_mainModel, in.policy.summaryTimeoutMs, this);
@@ -91,6 +95,9 @@ void BackgroundDraft::onSummary()
     // The extractive step is the tier's last resort, not a draft: the tier writes its own then.
     if (outcome.step == SummarizerStep::Extractive || outcome.step == SummarizerStep::None) {
         qCWarning(lcAgent).noquote() << "the background draft failed and is dropped:" << outcome.errors.join(u"; "_s);
+        m_messages.clear();
+        m_made.clear();
+        m_history.clear();
         return; // a ready draft (a prefix) stays; the next Warn tries the rest again
     }
     m_pending.parsed = outcome.parsed;
@@ -99,6 +106,7 @@ void BackgroundDraft::onSummary()
     m_ready = m_pending;
     m_messages.clear();
     m_made.clear();
+    m_history.clear();
     qCInfo(lcAgent) << "background draft ready at request" << m_ready->requestIndex << "covering up to message"
                     << m_ready->coversUpTo;
     Q_EMIT drafted(m_ready->requestIndex);
@@ -114,6 +122,7 @@ void BackgroundDraft::cancelCall(const char *why)
     m_chain = nullptr;
     m_messages.clear();
     m_made.clear();
+    m_history.clear();
 }
 
 void BackgroundDraft::drop(const char *why)
