@@ -62,6 +62,8 @@ private Q_SLOTS:
     void staleDraftAfterUndo_isNotUsed();
     void failedDraft_doesNotFailTheRun();
     void rejectedReview_dropsTheDraft();
+    void emergency_neverUsesTheDraft();
+    void stopAndDestroy_cancelTheDraftCall();
     void reviewOff_nothingDrafted();
 
 private:
@@ -313,6 +315,56 @@ void TestReviewDraft::rejectedReview_dropsTheDraft()
     QVERIFY(!bodyOf(summaries.constLast()).contains(kPrevious));
     QVERIFY(h.run->decideSummaryReview(ReviewDecision::accept(full.anchors, full.summary)));
     QCOMPARE(h.settle(), AgentRun::State::Finished);
+}
+
+void TestReviewDraft::emergency_neverUsesTheDraft()
+{
+    AgentHarness h(reviewPolicy());
+    h.server.addRule(summaryRule(summaryAnswer(u"ANY"_s)));
+    prepare(h, 2);
+    QVERIFY(!QTest::currentTestFailed());
+    QSignalSpy drafted(h.run.get(), &AgentRun::summaryDraftedAhead);
+    QSignalSpy review(h.run.get(), &AgentRun::summaryReviewRequested);
+    turn(h, filler(3, promptBytesFor(h, 0.64)), u"ok 3"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(int(drafted.size()), 1, 10000);
+
+    turn(h, filler(4, promptBytesFor(h, 0.97)), u"ok 4"_s); // no wait, no summary call
+    QVERIFY(review.isEmpty());
+    QCOMPARE(summaryRequests(h).size(), 1);
+    const CompactionRecord record = h.store.records(h.sessionId).constLast();
+    QCOMPARE(record.tier, Tier::Emergency);
+    QCOMPARE(record.summarizerStep, SummarizerStep::Extractive);
+    QVERIFY(!record.summaryText.contains(u"ANY-SUMMARY"_s));
+    QVERIFY(!bodyOf(h.agentRequests().constLast()).contains(u"ANY-SUMMARY"_s));
+}
+
+void TestReviewDraft::stopAndDestroy_cancelTheDraftCall()
+{
+    AgentHarness h(reviewPolicy());
+    FakeReply hang = FakeReply::withFault(FakeReply::Fault::Hang);
+    hang.when = [](const RecordedRequest &r) { return r.isSummarizerCall(); };
+    hang.persistent = true;
+    h.server.addRule(hang);
+    prepare(h, 2);
+    QVERIFY(!QTest::currentTestFailed());
+
+    // Stop while the agent waits for its answer: the draft call goes too.
+    h.server.enqueue(FakeReply::withFault(FakeReply::Fault::Hang));
+    QVERIFY(h.run->submit(filler(3, promptBytesFor(h, 0.64))));
+    QTRY_COMPARE_WITH_TIMEOUT(h.run->state(), AgentRun::State::WaitingForModel, 10000);
+    QVERIFY(h.run->isDraftingAhead());
+    QVERIFY(m_draftClient->isBusy());
+    h.run->stop();
+    QVERIFY(!h.run->isDraftingAhead());
+    QVERIFY(!m_draftClient->isBusy());
+    QCOMPARE(h.settle(), AgentRun::State::Stopped);
+
+    // The next Warn drafts again; closing the run cancels it.
+    turn(h, u"go on"_s, u"ok 4"_s);
+    QVERIFY(h.run->isDraftingAhead());
+    QVERIFY(m_draftClient->isBusy());
+    h.run.reset();
+    QVERIFY(!m_draftClient->isBusy());
 }
 
 void TestReviewDraft::reviewOff_nothingDrafted()
