@@ -28,6 +28,16 @@ struct AgentConfig
     QString summarizerModel;
     int summaryMaxOutputTokens = 4096;
 
+    // Clients for the review's summary drafted in the background from the Warn tier
+    // (policy.reviewSummaries; BackgroundDraft): a second client of the main model's provider
+    // profile, since a ChatClient makes one call at a time and the loop keeps sending meanwhile.
+    // Null: nothing is drafted ahead, the summary is written when the tier fires.
+    ChatClient *draftClient = nullptr;
+    // The same for the configured summariser when it has a client of its own (summarizerClient).
+    // Null: the draft uses summarizerClient, which only the tiers' summaries use (a draft call is
+    // cancelled before a tier asks for its summary).
+    ChatClient *draftSummarizerClient = nullptr;
+
     // Unset: the session's stored settings (or the defaults when it has none).
     std::optional<CompactionPolicy> policy;
     std::optional<ApprovalPolicy> approval;

@@ -1,5 +1,6 @@
 #include "AgentRun.h"
 
+#include "BackgroundDraft.h"
 #include "BackgroundRunner.h"
 #include "ChatClientSummarizer.h"
 #include "LoggingCategories.h"
@@ -76,6 +77,21 @@ AgentRun::AgentRun(const AgentConfig &config, QObject *parent)
         m_configuredSummarizer = new ChatClientSummarizer(summaryClient, m_config.summarizerModel, this);
         m_configuredSummarizer->setMaxOutputTokens(m_config.summaryMaxOutputTokens);
     }
+    if (ChatClient *draftClient = m_config.draftClient) {
+        // The same chain as a tier's, on clients the loop never sends on.
+        auto *draftMain = new ChatClientSummarizer(draftClient, m_config.model, this);
+        draftMain->setMaxOutputTokens(m_config.summaryMaxOutputTokens);
+        ChatClientSummarizer *draftConfigured = nullptr;
+        if (!m_config.summarizerModel.isEmpty()) {
+            ChatClient *client = !m_config.summarizerClient ? draftClient
+                : m_config.draftSummarizerClient            ? m_config.draftSummarizerClient
+                                                            : m_config.summarizerClient;
+            draftConfigured = new ChatClientSummarizer(client, m_config.summarizerModel, this);
+            draftConfigured->setMaxOutputTokens(m_config.summaryMaxOutputTokens);
+        }
+        m_backgroundDraft = new BackgroundDraft(draftConfigured, draftMain, this);
+        connect(m_backgroundDraft, &BackgroundDraft::drafted, this, &AgentRun::summaryDraftedAhead);
+    }
 }
 
 AgentRun::~AgentRun()
@@ -91,6 +107,10 @@ AgentRun::~AgentRun()
     if (m_preflight) {
         m_preflight->disconnect(this);
         m_preflight->cancel();
+    }
+    if (m_backgroundDraft) {
+        m_backgroundDraft->disconnect(this);
+        m_backgroundDraft->drop("the run is closed");
     }
     if (m_invocation) {
         m_invocation->disconnect(this);
@@ -231,6 +251,8 @@ bool AgentRun::setPolicy(const CompactionPolicy &policy)
         return false;
     m_policy = policy;
     m_lastStateKey.clear();
+    if (m_backgroundDraft && (!policy.reviewSummaries || policy.strategy == CompactionStrategy::Mask))
+        m_backgroundDraft->drop("no summary is reviewed under the new policy");
     return true;
 }
 
@@ -474,6 +496,8 @@ void AgentRun::stop()
         return;
     qCInfo(lcAgent) << "stop requested in state" << m_state;
     m_stopRequested = true;
+    if (m_backgroundDraft)
+        m_backgroundDraft->cancelCall("the user stopped the agent");
     switch (m_state) {
     case State::Compacting:
         if (m_preflight)
@@ -552,6 +576,8 @@ bool AgentRun::undoLastCompaction()
         m_overlays = *overlays;
         m_lastStateKey.clear();
         rebuildView();
+        if (m_backgroundDraft)
+            m_backgroundDraft->drop("the compaction it extended was undone");
         Q_EMIT compactionUndone(id);
     });
     return true;
@@ -575,6 +601,11 @@ SummaryDraft AgentRun::pendingReview() const
     return isAwaitingReview() ? m_preflight->draft() : SummaryDraft{};
 }
 
+bool AgentRun::isDraftingAhead() const
+{
+    return m_backgroundDraft && m_backgroundDraft->isDrafting();
+}
+
 void AgentRun::storeCheckpointVersion(qint64 checkpointId, std::function<std::optional<int>(SessionStore &, QString &)> write,
                                       const QString &failure)
 {
@@ -596,6 +627,8 @@ void AgentRun::storeCheckpointVersion(qint64 checkpointId, std::function<std::op
         }
         m_overlays = stored->second;
         rebuildView();
+        if (m_backgroundDraft)
+            m_backgroundDraft->drop("a checkpoint got a new version");
         qCInfo(lcAgent) << "checkpoint" << checkpointId << "is at version" << stored->first;
         Q_EMIT checkpointRevised(checkpointId, stored->first);
     });
@@ -702,6 +735,8 @@ void AgentRun::startPreflight(bool force, bool userRequested, AfterPreflight the
     in.lastStateKey = m_lastStateKey;
     in.notedErrors = m_notedErrors;
     in.rejectedTier = m_rejectedTier;
+    if (m_backgroundDraft && m_policy.reviewSummaries)
+        in.draft = m_backgroundDraft->ready();
     // The audit line is appended here after the store took the record, so both always hold the same records.
     in.view = std::move(m_view);
     m_view.reset();
@@ -712,6 +747,12 @@ void AgentRun::startPreflight(bool force, bool userRequested, AfterPreflight the
     preflight->setSummarizers(m_configuredSummarizer, m_mainSummarizer);
     connect(preflight, &Preflight::finished, this, &AgentRun::onPreflightFinished);
     connect(preflight, &Preflight::reviewRequested, this, &AgentRun::summaryReviewRequested);
+    if (m_backgroundDraft) {
+        // A draft still being written is cancelled rather than waited for: the tier's own call
+        // (or the ready draft's top-up) is one call either way, and the client is free for it.
+        connect(preflight, &Preflight::summaryStarting, m_backgroundDraft,
+                [draft = m_backgroundDraft] { draft->cancelCall("the tier fired before it arrived"); });
+    }
     preflight->start();
     if (m_preflight == preflight && !preflight->isFinished()) {
         setState(State::Compacting);
@@ -740,6 +781,7 @@ void AgentRun::onPreflightFinished()
             endStopped();
             return;
         }
+        keepDraftCurrent(tier);
         if (m_afterPreflight == AfterPreflight::Idle) {
             setState(State::Idle);
             return;
@@ -782,6 +824,30 @@ void AgentRun::storeCompaction(const PreflightResult &result, std::function<void
         Q_EMIT compactionRecorded(record);
         then();
     });
+}
+
+void AgentRun::keepDraftCurrent(Tier tier)
+{
+    if (!m_backgroundDraft)
+        return;
+    if (tier >= Tier::Soft) {
+        // Used, stale, rejected (drafting starts again from the next Warn) or past (Emergency).
+        m_backgroundDraft->drop("a Soft or higher tier fired");
+        return;
+    }
+    if (tier != Tier::Warn || !m_policy.reviewSummaries || m_policy.strategy == CompactionStrategy::Mask || !m_view
+        || m_backgroundDraft->isDrafting())
+        return; // one call at a time: the next Warn tops up what this one misses
+    BackgroundDraft::Input in;
+    in.sessionId = m_config.sessionId;
+    in.systemPrompt = m_systemPrompt;
+    in.history = m_history;
+    in.overlays = m_overlays;
+    in.view = *m_view;
+    in.policy = m_policy;
+    in.toolSchemaBytes = m_toolSchemaBytes;
+    in.requestIndex = m_requestCount;
+    m_backgroundDraft->update(in);
 }
 
 // The system prompt (a default one is stored with the first request that sends it) and the tool

@@ -27,6 +27,7 @@
 namespace wl {
 
 class ApprovalGate;
+class BackgroundDraft;
 class BackgroundRunner;
 class ChatClientSummarizer;
 class Preflight;
@@ -154,6 +155,8 @@ public:
     bool isAwaitingReview() const;
     // The draft waiting for review (valid while isAwaitingReview()).
     SummaryDraft pendingReview() const;
+    // A summary for the next review is being drafted in the background (AgentConfig::draftClient).
+    bool isDraftingAhead() const;
     // Item 8: a new version of a stored checkpoint for the requests that follow, made from these
     // anchors and summary (the offload references as the checkpoint lists them). Not while busy.
     bool reviseCheckpoint(qint64 checkpointId, const Anchors &anchors, const QString &summary);
@@ -166,6 +169,8 @@ Q_SIGNALS:
     void compactionRecorded(const wl::CompactionRecord &record);
     void compactionUndone(qint64 checkpointId);
     void summaryReviewRequested(const wl::SummaryDraft &draft);
+    // The summary drafted in the background for the next review is current as of `requestIndex`.
+    void summaryDraftedAhead(int requestIndex);
     // A stored checkpoint has a new current version (an edit, or an undo of one).
     void checkpointRevised(qint64 checkpointId, int version);
     void retrying(int attempt, int delayMs, const QString &error);
@@ -206,6 +211,9 @@ private:
     void startPreflight(bool force, bool userRequested, AfterPreflight then);
     void onPreflightFinished();
     void storeCompaction(const PreflightResult &result, std::function<void()> then);
+    // After a stored preflight at `tier`: a Warn starts or tops up the background draft; a higher
+    // tier used it, found it stale or had it rejected, so it goes.
+    void keepDraftCurrent(Tier tier);
     void sendRequest();
     void onAttemptStarted(int attempt);
     void onTextDelta(const QString &text);
@@ -243,6 +251,7 @@ private:
     qint64 m_toolSchemaBytes = 0;
     ChatClientSummarizer *m_configuredSummarizer = nullptr;
     ChatClientSummarizer *m_mainSummarizer = nullptr;
+    BackgroundDraft *m_backgroundDraft = nullptr; // null without AgentConfig::draftClient
 
     QList<Message> m_history;
     ContextOverlays m_overlays;

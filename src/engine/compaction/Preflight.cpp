@@ -7,6 +7,7 @@
 #include "SummaryChain.h"
 
 #include <QCoreApplication>
+#include <QTimer>
 #include <QUuid>
 
 using namespace Qt::StringLiterals;
@@ -18,6 +19,11 @@ struct Preflight::Job
     CompactionPass::SummaryJob summary;
     QList<Message> made;               // the placeholders and stubs among `messages`
     QList<const Message *> messages;   // what the summariser reads; the rest points into m_in.history
+    // With a ready draft: the messages after its coverage (what the summariser reads instead) and
+    // the draft as their previous checkpoint.
+    QList<const Message *> rest;
+    std::optional<Checkpoint> draftAsPrevious;
+    int draftedAtRequest = -1;
 };
 
 namespace {
@@ -146,9 +152,7 @@ void Preflight::begin()
         m_job = std::make_unique<Job>();
         m_job->summary = std::move(*job);
         m_job->messages = m_pass->summaryMessages(m_job->summary, &m_job->made);
-        m_chain = new SummaryChain(m_configured, m_mainModel, m_in.policy.summaryTimeoutMs, this);
-        connect(m_chain, &SummaryChain::finished, this, &Preflight::onSummary);
-        m_chain->start(m_job->messages, m_job->summary.previous);
+        startSummary();
         return;
     }
     case Tier::Emergency: {
@@ -181,6 +185,51 @@ void Preflight::begin()
         return;
     }
     }
+}
+
+bool Preflight::draftFits(const ReadyDraft &draft) const
+{
+    const CompactionPass::SummaryJob &job = m_job->summary;
+    return draft.isPrefixOf(job.previous, job.coversFrom, job.coversUpTo);
+}
+
+void Preflight::startSummary()
+{
+    Q_EMIT summaryStarting();
+    const std::optional<Checkpoint> *previous = &m_job->summary.previous;
+    const QList<const Message *> *messages = &m_job->messages;
+    if (m_in.policy.reviewSummaries && m_in.draft) {
+        const ReadyDraft &draft = *m_in.draft;
+        if (draftFits(draft)) {
+            m_job->draftedAtRequest = draft.requestIndex;
+            for (const Message *message : std::as_const(m_job->messages))
+                if (message->id > draft.coversUpTo)
+                    m_job->rest.append(message);
+            if (m_job->rest.isEmpty()) {
+                qCDebug(lcCompaction) << "the draft of request" << draft.requestIndex << "covers the whole range";
+                m_result.record.summarizerStep = draft.step;
+                m_result.record.summarizerModel = draft.model;
+                // From the event loop, as a summariser's answer would come: the caller sees the
+                // preflight start (compactionStarted) before its review opens.
+                QTimer::singleShot(0, this, [this, parsed = draft.parsed] {
+                    if (!m_finished)
+                        openReview(parsed);
+                });
+                return;
+            }
+            qCDebug(lcCompaction) << "the draft of request" << draft.requestIndex << "is topped up with"
+                                  << m_job->rest.size() << "messages";
+            m_job->draftAsPrevious = draft.asPrevious();
+            previous = &m_job->draftAsPrevious;
+            messages = &m_job->rest;
+        } else {
+            qCDebug(lcCompaction) << "the draft of request" << draft.requestIndex
+                                  << "is stale (another checkpoint, or beyond this range): summarising it all";
+        }
+    }
+    m_chain = new SummaryChain(m_configured, m_mainModel, m_in.policy.summaryTimeoutMs, this);
+    connect(m_chain, &SummaryChain::finished, this, &Preflight::onSummary);
+    m_chain->start(*messages, *previous);
 }
 
 void Preflight::noteMaskShortfall()
@@ -231,6 +280,8 @@ void Preflight::openReview(const ParsedSummary &parsed)
     m_draft.keptBytes = m_pass->bytesKeptBeside(job);
     m_draft.hiddenOffloads = CompactionPass::hiddenOffloads(m_result.overlays.offloads, job.coversUpTo);
     m_draft.folder = CompactionPass::hiddenOffloadFolder(m_result.overlays.offloads, job.coversUpTo);
+    m_draft.draftedAtRequest = m_job->draftedAtRequest;
+    m_draft.summarisedAtTier = m_job->draftedAtRequest >= 0 ? int(m_job->rest.size()) : 0;
     m_awaitingReview = true;
     qCDebug(lcCompaction) << "summary of" << job.count() << "messages waits for review";
     Q_EMIT reviewRequested(m_draft);

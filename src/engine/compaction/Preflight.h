@@ -49,6 +49,10 @@ struct PreflightInput
     // The view of (systemPrompt, history, overlays), kept up to date by the caller with
     // ContextView::append(); moving it in saves the O(n) rebuild. Built when absent.
     std::optional<ContextView> view;
+    // A summary drafted ahead from the Warn tier (policy.reviewSummaries). Used by a Soft or Full
+    // that reviews its summary when it extends the same checkpoint and covers a prefix of the
+    // tier's range: then only the rest is summarised (nothing when it covers all). Else ignored.
+    std::optional<ReadyDraft> draft;
 };
 
 struct PreflightResult
@@ -112,12 +116,18 @@ public:
 Q_SIGNALS:
     // policy.reviewSummaries: a Soft or Full summary arrived and waits for decideReview().
     void reviewRequested(const wl::SummaryDraft &draft);
+    // A Soft or Full is about to write its summary (before any summariser is asked): a draft still
+    // being written in the background for it is too late now.
+    void summaryStarting();
     void finished();
 
 private:
     void begin();
     // Under mask, a Soft or Full that masking left above its target says so in the record.
     void noteMaskShortfall();
+    // Starts the tier's summary: from the ready draft when it fits the job, else all of it.
+    void startSummary();
+    bool draftFits(const ReadyDraft &draft) const;
     void onSummary();
     void openReview(const ParsedSummary &parsed);
     void commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft);

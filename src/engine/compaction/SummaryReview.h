@@ -11,6 +11,8 @@
 #include <QMetaType>
 #include <QString>
 
+#include <optional>
+
 namespace wl {
 
 // A Soft or Full checkpoint waiting for the user's review (issue #22 item 7): what it would
@@ -33,12 +35,39 @@ struct SummaryDraft
     qint64 keptBytes = 0;
     QList<OffloadEntry> hiddenOffloads;
     OffloadFolder folder;
+    // Drafted ahead (ReadyDraft): the request whose Warn preflight last brought the draft up to
+    // date, -1 when the summary was written only when the tier fired; and how many of the
+    // replaced messages were summarised at the tier on top of it (0: none, no call at the tier).
+    int draftedAtRequest = -1;
+    int summarisedAtTier = 0;
+    bool draftedAhead() const { return draftedAtRequest >= 0; }
 
     // The checkpoint message these anchors and this summary make.
     QString checkpointText(const Anchors &edited, const QString &editedSummary) const;
     // The view's tokens with that checkpoint.
     qint64 tokensAfter(const Anchors &edited, const QString &editedSummary) const;
     qint64 tokensAfter() const { return tokensAfter(anchors, summary); }
+};
+
+// A summary written in the background from the Warn tier (policy.reviewSummaries) of what a Soft
+// compaction would replace then: when Soft or Full fires, the review opens with it (topped up
+// with what the tier's range adds) instead of waiting for a whole summary call. Nothing of it is
+// committed until the review accepts it.
+struct ReadyDraft
+{
+    ParsedSummary parsed;                // the summariser's answer (merged with `previous` by it)
+    std::optional<Checkpoint> previous;  // the checkpoint it extends, as it was when drafted
+    qint64 coversFrom = 0;               // the first history message id it covers
+    qint64 coversUpTo = 0;               // the last history message id it covers
+    int requestIndex = 0;                // the request whose Warn preflight last brought it up to date
+    SummarizerStep step = SummarizerStep::None;
+    QString model;
+
+    // The draft as the "previous" checkpoint of a summary of what follows it: the prompt merges it.
+    Checkpoint asPrevious() const;
+    // True when it extends the same checkpoint as a range [coversFrom, coversUpTo] after `previous`
+    // (not removed, replaced or revised since) and covers a prefix of that range.
+    bool isPrefixOf(const std::optional<Checkpoint> &rangePrevious, qint64 rangeFrom, qint64 rangeUpTo) const;
 };
 
 // The user's answer to a SummaryDraft. Accept commits `anchors` and `summary` (edited or not);

@@ -52,6 +52,7 @@ SummaryReviewDialog::SummaryReviewDialog(QWidget *parent)
     : QDialog(parent)
     , m_heading(new QLabel(this))
     , m_tokens(new QLabel(this))
+    , m_origin(new QLabel(this))
     , m_replaced(new QPlainTextEdit(this))
     , m_summaryEdit(new QPlainTextEdit(this))
     , m_accept(new QPushButton(this))
@@ -63,6 +64,9 @@ SummaryReviewDialog::SummaryReviewDialog(QWidget *parent)
     m_heading->setObjectName(u"ReviewHeading"_s);
     m_heading->setWordWrap(true);
     m_tokens->setObjectName(u"ReviewTokens"_s);
+    m_origin->setObjectName(u"ReviewOrigin"_s);
+    m_origin->setWordWrap(true);
+    m_origin->hide();
     QFont bold = m_tokens->font();
     bold.setBold(true);
     m_tokens->setFont(bold);
@@ -126,6 +130,7 @@ SummaryReviewDialog::SummaryReviewDialog(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_heading);
     layout->addWidget(m_tokens);
+    layout->addWidget(m_origin);
     layout->addWidget(splitter, 1);
     layout->addWidget(buttons);
     resize(1200, 760);
@@ -147,6 +152,14 @@ void SummaryReviewDialog::setDraft(const SummaryDraft &draft)
     m_reject->setText(tr("Reject"));
     m_reject->setToolTip(tr("Keep the history; the summary is drafted again at the next tier"));
     m_replaced->setPlainText(replacedText(draft.replaced));
+    // Said so the user knows the draft was not written just now (and what was added when it fired).
+    if (draft.draftedAhead()) {
+        QString origin = tr("Drafted in the background at request %1").arg(draft.draftedAtRequest);
+        if (draft.summarisedAtTier > 0)
+            origin += tr("; the newest %n message(s) were added when the tier fired", nullptr, draft.summarisedAtTier);
+        m_origin->setText(origin + u'.');
+    }
+    m_origin->setVisible(draft.draftedAhead());
     fill(draft.anchors, draft.summary);
 }
 
@@ -174,6 +187,7 @@ void SummaryReviewDialog::setCheckpoint(const Checkpoint &checkpoint)
     m_reject->setText(tr("Cancel"));
     m_reject->setToolTip({});
     m_replaced->setPlainText(checkpoint.text);
+    m_origin->hide();
     fill(d.anchors, d.summary);
 }
 

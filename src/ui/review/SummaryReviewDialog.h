@@ -58,6 +58,7 @@ private:
     qint64 m_checkpointId = 0;
     QLabel *m_heading;
     QLabel *m_tokens;
+    QLabel *m_origin; // "drafted in the background", for a summary drafted ahead
     QPlainTextEdit *m_replaced;
     std::array<QPlainTextEdit *, kAnchorCount> m_anchorEdits{};
     QPlainTextEdit *m_summaryEdit;

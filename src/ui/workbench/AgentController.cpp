@@ -294,7 +294,10 @@ void AgentController::startRun(const QString &sessionId, SessionRead &read)
         config.summarizerClient = summary;
         config.summarizerModel = m_provider->summarizerProfile()->model;
         config.summaryMaxOutputTokens = m_provider->summarizerProfile()->effectiveMaxOutputTokens();
+        config.draftSummarizerClient = m_provider->draftSummaryClient();
     }
+    // With review on, the summary is drafted in the background from the Warn tier on clients of its own.
+    config.draftClient = m_provider->draftClient();
     config.maxTurns = m_turnLimit;
     // A workspace that is "/" or the home folder was confirmed when the session was created or
     // continued (SessionsPanel::confirmWorkspace).

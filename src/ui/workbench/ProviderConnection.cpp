@@ -123,16 +123,18 @@ void ProviderConnection::rebuildClients()
     if (!m_keyResolved || (m_summaryProfile && !m_summaryKeyResolved))
         return; // the other key is still being looked up: its answer comes back here
     // Whoever holds a run on the old clients drops it first (clientsChanged is too late for that).
-    ChatClient *oldClient = m_client;
-    ChatClient *oldSummary = m_summaryClient;
+    const QList<ChatClient *> old{m_client, m_summaryClient, m_draftClient, m_draftSummaryClient};
     m_client = ChatClient::create(m_profile, m_key, this);
+    m_draftClient = ChatClient::create(m_profile, m_key, this);
     m_summaryClient = nullptr;
+    m_draftSummaryClient = nullptr;
     // A summariser profile that is the main one adds no step to the chain.
-    if (m_summaryProfile && !(*m_summaryProfile == m_profile))
+    if (m_summaryProfile && !(*m_summaryProfile == m_profile)) {
         m_summaryClient = ChatClient::create(*m_summaryProfile, m_summaryKey, this);
+        m_draftSummaryClient = ChatClient::create(*m_summaryProfile, m_summaryKey, this);
+    }
     Q_EMIT clientsChanged();
-    delete oldClient;
-    delete oldSummary;
+    qDeleteAll(old);
 }
 
 void ProviderConnection::setRunBusy(bool busy)

@@ -50,6 +50,11 @@ public:
     ChatClient *client() const { return m_client; }
     // Null when the main model writes summaries (no profile of its own, or the same one).
     ChatClient *summaryClient() const { return m_summaryClient; }
+    // Second clients of the same profiles, for the review's summary drafted in the background
+    // while the agent keeps sending on client() (AgentConfig::draftClient); a ChatClient makes one
+    // call at a time. The draft summary client is null when summaryClient() is.
+    ChatClient *draftClient() const { return m_draftClient; }
+    ChatClient *draftSummaryClient() const { return m_draftSummaryClient; }
 
     // The run's state, for what the connection shows and when a waiting profile applies.
     void setRunBusy(bool busy);
@@ -88,6 +93,8 @@ private:
     bool m_summaryKeyResolved = false;
     ChatClient *m_client = nullptr;
     ChatClient *m_summaryClient = nullptr;
+    ChatClient *m_draftClient = nullptr;
+    ChatClient *m_draftSummaryClient = nullptr;
     ApiKeyStore *m_keys;
     ProviderCheck *m_probe;
     QTimer *m_recheck;

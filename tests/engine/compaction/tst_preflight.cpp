@@ -109,6 +109,8 @@ private Q_SLOTS:
     void summariserSeesPlaceholdersAndStubs();
     void scenario6_soft();
     void scenario7_emergency();
+    void readyDraft_data();
+    void readyDraft();
     void scenario8_incremental();
     void earlierIntentSurvivesFollowUp_data();
     void earlierIntentSurvivesFollowUp();
@@ -340,6 +342,92 @@ void TestPreflight::scenario6_soft()
     for (int i = 0; i < 4; ++i)
         QVERIFY2(identical(view[2 + i], history[6 + i]), qPrintable(QString::number(i)));
     QCOMPARE(r.newCheckpoints[0].coversUpToMessageId, history[5].id);
+}
+
+void TestPreflight::readyDraft_data()
+{
+    // Soft's range in softSession() is history[0..5]. The draft: its last covered index (-1: none
+    // drafted), whether it extends another checkpoint; then what the tier summarises.
+    QTest::addColumn<int>("coversUpToIndex");
+    QTest::addColumn<bool>("otherPrevious");
+    QTest::addColumn<bool>("review");
+    QTest::addColumn<int>("calls");
+    QTest::addColumn<bool>("used");
+    QTest::addColumn<int>("summarisedAtTier");
+    QTest::newRow("covers the range: no call") << 5 << false << true << 0 << true << 0;
+    QTest::newRow("a prefix: only the rest") << 2 << false << true << 1 << true << 3;
+    QTest::newRow("another checkpoint: stale") << 5 << true << true << 1 << false << 0;
+    QTest::newRow("beyond the range: stale") << 7 << false << true << 1 << false << 0;
+    QTest::newRow("review off: not used") << 5 << false << false << 1 << false << 0;
+}
+
+void TestPreflight::readyDraft()
+{
+    QFETCH(int, coversUpToIndex);
+    QFETCH(bool, otherPrevious);
+    QFETCH(bool, review);
+    QFETCH(int, calls);
+    QFETCH(bool, used);
+    QFETCH(int, summarisedAtTier);
+    ScriptedSummarizer s;
+    s.addAnswer(ScriptedSummarizer::answer(u"Build the parser"_s, u"N/A"_s, u"TIER-SUMMARY"_s));
+    const QList<Message> history = softSession();
+    CompactionPolicy p = policyAtRatio(history, 0.75, 2);
+    p.reviewSummaries = review;
+    PreflightInput in = preflightInput(kSystem, history, p);
+    ReadyDraft draft;
+    draft.parsed = parseAnchorsAndSummary(ScriptedSummarizer::answer(u"Build the parser"_s, u"N/A"_s, u"AHEAD-SUMMARY"_s));
+    draft.coversFrom = history[0].id;
+    draft.coversUpTo = history[coversUpToIndex].id;
+    draft.requestIndex = 7;
+    draft.step = SummarizerStep::MainModel;
+    draft.model = u"draft-model"_s;
+    if (otherPrevious) {
+        Checkpoint gone;
+        gone.id = 99;
+        gone.coversUpToMessageId = history[0].id;
+        draft.previous = gone;
+    }
+    in.draft = draft;
+
+    Preflight preflight(std::move(in));
+    preflight.setSummarizers(&s, nullptr);
+    QSignalSpy reviewed(&preflight, &Preflight::reviewRequested);
+    QSignalSpy finished(&preflight, &Preflight::finished);
+    QSignalSpy starting(&preflight, &Preflight::summaryStarting);
+    preflight.start();
+    if (review)
+        QTRY_COMPARE(reviewed.size(), 1);
+    else
+        QTRY_VERIFY(preflight.isFinished());
+    QCOMPARE(starting.size(), 1);
+    QCOMPARE(s.callCount(), calls);
+    if (!review) {
+        QVERIFY(preflight.result().record.summaryText.contains(u"TIER-SUMMARY"_s));
+        return;
+    }
+    const SummaryDraft shown = preflight.draft();
+    QCOMPARE(shown.draftedAhead(), used);
+    QCOMPARE(shown.draftedAtRequest, used ? 7 : -1);
+    QCOMPARE(shown.summarisedAtTier, summarisedAtTier);
+    QCOMPARE(shown.replaced.size(), 6); // all of Soft's range, whatever was drafted ahead
+    if (calls == 0) {
+        QVERIFY(shown.summary.contains(u"AHEAD-SUMMARY"_s));
+        QCOMPARE(shown.step, SummarizerStep::MainModel);
+        QCOMPARE(shown.model, u"draft-model"_s);
+    } else {
+        QVERIFY(shown.summary.contains(u"TIER-SUMMARY"_s));
+        const QString &prompt = s.prompts()[0].user;
+        // A top-up reads only what the draft lacks, with the draft as the previous checkpoint.
+        QCOMPARE(prompt.contains(u"FIRST build the parser"_s), !used);
+        QCOMPARE(prompt.contains(u"<previous-compaction>"_s), used);
+        QCOMPARE(prompt.contains(u"AHEAD-SUMMARY"_s), used);
+        QVERIFY(prompt.contains(u"RESULT-THREE"_s));
+    }
+    preflight.decideReview(ReviewDecision::accept(shown.anchors, shown.summary));
+    QVERIFY(preflight.isFinished());
+    QCOMPARE(preflight.result().newCheckpoints.size(), 1);
+    QCOMPARE(preflight.result().newCheckpoints[0].coversUpToMessageId, history[5].id);
 }
 
 void TestPreflight::scenario7_emergency()

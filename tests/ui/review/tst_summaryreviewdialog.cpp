@@ -59,6 +59,7 @@ class TestSummaryReviewDialog : public QObject
 private Q_SLOTS:
     void initTestCase();
     void showsDraftAndTokens();
+    void saysWhenDraftedAhead();
     void acceptUnedited();
     void acceptEdited();
     void rejectAndCloseAnswerOnce();
@@ -95,6 +96,34 @@ void TestSummaryReviewDialog::showsDraftAndTokens()
     QCOMPARE(dialog.tokensAfter(), before + 100);
     QVERIFY(dialog.isEdited());
     QVERIFY(tokens->text().contains(QLocale().toString(before + 100)));
+}
+
+void TestSummaryReviewDialog::saysWhenDraftedAhead()
+{
+    SummaryReviewDialog dialog;
+    auto *origin = dialog.findChild<QLabel *>(u"ReviewOrigin"_s);
+    QVERIFY(origin);
+    dialog.setDraft(fixtureDraft()); // written when the tier fired: nothing to say
+    QVERIFY(origin->isHidden());
+
+    SummaryDraft ahead = fixtureDraft();
+    ahead.draftedAtRequest = 38;
+    dialog.setDraft(ahead);
+    QVERIFY(!origin->isHidden());
+    QVERIFY2(origin->text().contains(u"background at request 38"_s), qPrintable(origin->text()));
+    QVERIFY(!origin->text().contains(u"added"_s));
+
+    ahead.summarisedAtTier = 3;
+    dialog.setDraft(ahead);
+    QVERIFY2(origin->text().contains(u"3 message"_s), qPrintable(origin->text()));
+
+    // A past checkpoint's edit is no draft.
+    Checkpoint cp;
+    cp.text = checkpointMessageText(ahead.anchors, ahead.summary, {});
+    cp.anchors = ahead.anchors;
+    cp.summary = ahead.summary;
+    dialog.setCheckpoint(cp);
+    QVERIFY(origin->isHidden());
 }
 
 void TestSummaryReviewDialog::acceptUnedited()

@@ -3,6 +3,7 @@
 // a run is busy applied only when it ends.
 #include "FakeLlmServer.h"
 #include "workbench/ProviderConnection.h"
+#include "llm/ChatClient.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -66,14 +67,22 @@ void TestProviderConnection::clientsFollowTheProfile()
     QVERIFY(c.clientsReady());
     QVERIFY(c.client());
     QVERIFY(!c.summaryClient()); // the main model writes summaries
+    // The background draft has a client of its own: the loop keeps sending on client().
+    QVERIFY(c.draftClient());
+    QVERIFY(c.draftClient() != c.client());
+    QCOMPARE(c.draftClient()->endpoint(), c.client()->endpoint());
+    QVERIFY(!c.draftSummaryClient());
     ProviderProfile summariser = profileFor(server, u"summariser"_s);
     summariser.model = u"small-model"_s;
     c.setSummarizerProfile(summariser);
     QTRY_COMPARE(clients.size(), 2);
     QVERIFY(c.summaryClient());
+    QVERIFY(c.draftSummaryClient());
+    QVERIFY(c.draftSummaryClient() != c.summaryClient());
     c.setSummarizerProfile(std::nullopt);
     QTRY_COMPARE(clients.size(), 3);
     QVERIFY(!c.summaryClient());
+    QVERIFY(!c.draftSummaryClient());
 }
 
 void TestProviderConnection::reachabilityFollowsTheServer()
