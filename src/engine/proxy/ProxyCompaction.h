@@ -4,6 +4,7 @@
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -25,6 +26,9 @@ struct ProxyCompaction
     qsizetype requestMessages = 0;     // how many messages the request held
     bool viewOpensWithCheckpoint = false; // the view sent began with a checkpoint (new or reused)
     QString stateNote;                 // the conversation's earlier compactions were dropped, and why
+    // The policy it compacted under (CompactionPolicy::toJson): stored as the session's, so its
+    // timeline measures against the window the compaction used.
+    QJsonObject policy;
 };
 
 } // namespace wl

@@ -473,6 +473,7 @@ ProxyCompactor::Outcome ProxyCompactor::compactLocked(WireProtocol protocol, con
         return shown;
     };
     auto compaction = std::make_shared<ProxyCompaction>();
+    compaction->policy = m_policy.toJson();
     for (Checkpoint &cp : overlays.checkpoints) {
         if (cp.recordId != record.id)
             continue;
@@ -485,7 +486,11 @@ ProxyCompactor::Outcome ProxyCompactor::compactLocked(WireProtocol protocol, con
             continue;
         o.placeholder = forClient(o.placeholder);
         o.referenceBytes = -1;
-        compaction->offloads.append(o);
+        // Stored with the file's absolute path: the session's folder is not where compact mode
+        // writes (the Offloads dock opens the file by it).
+        OffloadOverlay stored = o;
+        stored.entry.relativePath = QDir(m_offloadRoot).filePath(o.entry.relativePath);
+        compaction->offloads.append(stored);
     }
     view = ContextView::build(request->systemPrompt, history, overlays);
 

@@ -454,6 +454,14 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     }
     if (!ids->checkpointIds.isEmpty())
         conversation.lastCheckpointId = ids->checkpointIds.constLast();
+    // Compact mode's policy is the session's: its timeline and what-if start from the window and
+    // thresholds the requests were compacted under. Stored once, with the first rewritten request.
+    if (exchange.compaction && !exchange.forwardedBody.isEmpty() && !conversation.policyStored) {
+        if (m_store->setSessionPolicy(sessionId, exchange.compaction->policy, &error))
+            conversation.policyStored = true;
+        else
+            fail(error);
+    }
     if (!m_store->setRequestContext(sessionId, ids->requestIndex, RequestContext{request.systemPrompt, request.tools}, &error))
         fail(error); // the request itself is stored; carry on
 

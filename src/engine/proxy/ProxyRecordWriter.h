@@ -52,6 +52,7 @@ private:
         qint64 lastTokens = 0;      // the last request's prompt size, for a compaction's "before"
         QJsonObject details;        // the session source's details (compactions among them)
         qint64 lastCheckpointId = 0; // compact mode: the stored checkpoint its requests' views open with
+        bool policyStored = false;  // compact mode: its policy is the session's
     };
     struct Match
     {

@@ -19,6 +19,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QTest>
 
 using namespace wl;
@@ -322,6 +323,9 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     for (const OffloadOverlay &o : overlays.offloads) {
         QVERIFY(viewIds.contains(o.messageId));
         QCOMPARE(o.recordId, records[0].id);
+        // Stored by the file's own path, which the Offloads dock opens.
+        QVERIFY2(QFileInfo(o.entry.relativePath).isAbsolute() && QFileInfo::exists(o.entry.relativePath),
+                 qPrintable(o.entry.relativePath));
     }
     QCOMPARE(store.requests(id).first().viewCheckpointId, overlays.checkpoints[0].id);
     // The checkpoint as it went upstream, and as the Context dock rebuilds it.
@@ -332,6 +336,11 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     QCOMPARE(rebuilt.first().content, sentCheckpoint);
     // Nothing is noted besides: the record says it all.
     QVERIFY(store.sessionSource(id)->details.value(u"waterline_compactions").toArray().isEmpty());
+    // The session measures against the window it was compacted under (the timeline, the what-if).
+    CompactionPolicy stored;
+    QString policyError;
+    QVERIFY2(CompactionPolicy::fromJson(store.session(id)->policy, &stored, &policyError), qPrintable(policyError));
+    QCOMPARE(stored.contextWindow, 16000);
 }
 
 void TestProxyCompact::anOverWindowChatRequestIsCompactedWithPairsValid()
