@@ -148,6 +148,16 @@
     </message>
 </context>
 <context>
+    <name>wl::SummaryReviewDialog</name>
+    <message numerus="yes">
+        <source>; the newest %n message(s) were added when the tier fired</source>
+        <translation>
+            <numerusform>; the newest %n message was added when the tier fired</numerusform>
+            <numerusform>; the newest %n messages were added when the tier fired</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>wl::ThresholdsPanel</name>
     <message numerus="yes">
         <source>Replayed %n request(s) in %1 ms</source>

@@ -511,6 +511,14 @@
         <source>the compacted view would not pair tool calls with their results: %1</source>
         <translation>压缩后的视图无法将工具调用与其结果配对：%1</translation>
     </message>
+    <message>
+        <source>the client&apos;s history no longer begins with what Waterline compacted before (it compacted or edited it itself): those compactions were dropped and the request was compacted afresh</source>
+        <translation>客户端的历史已不再以 Waterline 之前压缩的内容开头（客户端自行压缩或编辑了历史）：这些压缩已被丢弃，该请求已重新压缩</translation>
+    </message>
+    <message>
+        <source>the client&apos;s history does not pair tool calls with their results: %1</source>
+        <translation>客户端的历史中工具调用与其结果未能配对：%1</translation>
+    </message>
 </context>
 <context>
     <name>ProxyRecorder</name>
@@ -529,6 +537,10 @@
     <message>
         <source>the answer was too large to record whole</source>
         <translation>响应过大，无法完整记录</translation>
+    </message>
+    <message>
+        <source>not recorded as Waterline&apos;s compaction: the client grouped its earlier turns otherwise than they were stored, so the request&apos;s positions do not name stored messages</source>
+        <translation>未记录为 Waterline 的压缩：客户端对先前轮次的分组方式与存储时不同，因此请求中的位置无法对应已存储的消息</translation>
     </message>
 </context>
 <context>
@@ -2847,6 +2859,25 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
 </context>
 <context>
+    <name>wl::CheckpointEditing</name>
+    <message>
+        <source>The checkpoint is at version %1; the requests before the edit keep the text they sent.</source>
+        <translation>检查点现为第 %1 版；编辑之前的请求保留它们当时发送的文本。</translation>
+    </message>
+    <message>
+        <source>Could not store the edited checkpoint: %1</source>
+        <translation>无法保存编辑后的检查点：%1</translation>
+    </message>
+    <message>
+        <source>Could not undo the edit: %1</source>
+        <translation>无法撤销该编辑：%1</translation>
+    </message>
+    <message>
+        <source>The agent is working in this session: edit the checkpoint when it is idle.</source>
+        <translation>代理正在此会话中工作：请在其空闲时编辑检查点。</translation>
+    </message>
+</context>
+<context>
     <name>wl::CompactionLogModel</name>
     <message>
         <source>summariser model %1</source>
@@ -4222,10 +4253,6 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     <message>
         <source>The proxy could not record a request: %1</source>
         <translation>代理无法记录请求：%1</translation>
-    </message>
-    <message>
-        <source>A checkpoint can be edited in a session the agent has open and is idle in.</source>
-        <translation>只能在智能体已打开且处于空闲的会话中编辑检查点。</translation>
     </message>
 </context>
 <context>
@@ -5664,6 +5691,18 @@ Why: %2</source>
         <source>line %1: the pin has no text</source>
         <translation>第 %1 行：固定项没有文本</translation>
     </message>
+    <message>
+        <source>&quot;versions&quot; must be an array</source>
+        <translation>&quot;versions&quot; 必须是数组</translation>
+    </message>
+    <message>
+        <source>a checkpoint version must be an object</source>
+        <translation>检查点版本必须是对象</translation>
+    </message>
+    <message>
+        <source>version %1 of the checkpoint does not begin with [Context Compaction]</source>
+        <translation>检查点的第 %1 版不是以 [Context Compaction] 开头</translation>
+    </message>
 </context>
 <context>
     <name>wl::SessionLifecycle</name>
@@ -5674,6 +5713,10 @@ Why: %2</source>
     <message>
         <source>No session database is open.</source>
         <translation>没有打开的会话数据库。</translation>
+    </message>
+    <message>
+        <source>The shown session has no checkpoint %1.</source>
+        <translation>当前显示的会话中没有检查点 %1。</translation>
     </message>
 </context>
 <context>
@@ -6329,6 +6372,16 @@ Use this folder anyway?</source>
     <message>
         <source> · edited</source>
         <translation> · 已编辑</translation>
+    </message>
+    <message>
+        <source>Drafted in the background at request %1</source>
+        <translation>已在请求 %1 时于后台起草</translation>
+    </message>
+    <message numerus="yes">
+        <source>; the newest %n message(s) were added when the tier fired</source>
+        <translation>
+            <numerusform>；触发该层级时补充了最新的 %n 条消息</numerusform>
+        </translation>
     </message>
 </context>
 <context>
