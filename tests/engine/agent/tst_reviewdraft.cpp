@@ -4,45 +4,17 @@
 // small call; the agent still waits for the review. A stale draft (after an undo) and a failed one
 // are not used, a rejected one is dropped, and with review off nothing is drafted.
 #include "AgentHarness.h"
+#include "ReviewTestData.h"
 #include "LogCapture.h"
 
 #include "compaction/SummaryReview.h"
 
 using namespace wl;
 using namespace wl::test;
+using namespace wl::test::review;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-constexpr qint64 kWindow = 2000; // tokens
-
-// A summariser answer whose summary says which call wrote it.
-QString summaryAnswer(const QString &mark)
-{
-    return u"## Anchors\n### User Intent\n%1-INTENT fill the log\n### Execution Progress\n- wrote parts\n"
-           "### Key Decisions\n- N/A\n### Tried Solutions\n- N/A\n### Next Steps\n- %1-NEXT keep writing\n"
-           "## Summary\n%1-SUMMARY the parts so far were written."_s.arg(mark);
-}
-
-CompactionPolicy reviewPolicy()
-{
-    CompactionPolicy p;
-    p.contextWindow = kWindow;
-    p.tailMessages = 2;
-    p.countToolSchemas = false;
-    p.summaryTimeoutMs = 5000;
-    p.reviewSummaries = true;
-    return p;
-}
-
-// A prompt of `bytes` ASCII bytes that is unique per `n`.
-QString filler(int n, qint64 bytes)
-{
-    QString s = u"PROMPT-%1 "_s.arg(n);
-    while (s.size() < bytes)
-        s += u"lorem ipsum "_s;
-    return s.left(bytes);
-}
 
 QString bodyOf(const RecordedRequest &r)
 {

@@ -3,43 +3,21 @@
 // sends, the stored history is unchanged and both texts are kept; Reject drafts again only at the
 // next tier; Emergency never waits; a past checkpoint gets a new version and Undo goes back.
 #include "AgentHarness.h"
+#include "ReviewTestData.h"
 
 #include "compaction/Checkpoint.h"
 #include "compaction/SummaryReview.h"
 
 using namespace wl;
 using namespace wl::test;
+using namespace wl::test::review;
 using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr qint64 kWindow = 2000; // tokens
-
 QString draftSummary()
 {
-    return u"## Anchors\n### User Intent\nDRAFT-INTENT fill the log\n### Execution Progress\n- wrote part one\n"
-           "### Key Decisions\n- N/A\n### Tried Solutions\n- N/A\n### Next Steps\n- DRAFT-NEXT keep writing\n"
-           "## Summary\nDRAFT-SUMMARY the first parts were written."_s;
-}
-
-CompactionPolicy reviewPolicy()
-{
-    CompactionPolicy p;
-    p.contextWindow = kWindow;
-    p.tailMessages = 2;
-    p.countToolSchemas = false;
-    p.summaryTimeoutMs = 5000;
-    p.reviewSummaries = true;
-    return p;
-}
-
-// A prompt of `bytes` ASCII bytes that is unique per `n`.
-QString filler(int n, qint64 bytes)
-{
-    QString s = u"PROMPT-%1 "_s.arg(n);
-    while (s.size() < bytes)
-        s += u"lorem ipsum "_s;
-    return s.left(bytes);
+    return review::summaryAnswer(u"DRAFT"_s, u"wrote part one"_s);
 }
 
 bool bodyContains(const RecordedRequest &r, const QString &text)
