@@ -411,6 +411,8 @@ const Checkpoint *CompactionPass::applyRecordedCheckpoint(const SummaryJob &job,
     cp.textBytes = TokenEstimate::utf8Bytes(recorded.text);
     cp.anchors = recorded.anchors;
     cp.summary = recorded.summary;
+    cp.version = recorded.version;
+    cp.versions = recorded.versions; // an edited one: the replay follows its versions request by request
     return addCheckpoint(job, cp, tier, recordId);
 }
 

@@ -279,6 +279,8 @@ Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, con
     input.requestSchemaBytes = requestSchemaBytes;
     input.overheadTokens = overheadTokens;
     input.recordedCheckpoints = recordedCheckpoints;
+    input.requestIndexes = requestIndexes;
+    input.requestTimes = requestTimes;
     input.pins = pins;
     input.unbilledRecordIds = unbilledRecordIds;
     input.summaryModel = summaryModel;

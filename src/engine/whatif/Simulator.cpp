@@ -135,6 +135,10 @@ SimulationResult Simulator::simulate(const Input &input)
         const auto it = recordedByRange.constFind({job.coversFrom, job.coversUpTo});
         return it == recordedByRange.cend() ? nullptr : &input.recordedCheckpoints[*it];
     };
+    // An edited recorded checkpoint as request `r` carried it (the version in force when it went out).
+    auto asSentAt = [&input](const Checkpoint &cp, qsizetype r) {
+        return cp.versions.isEmpty() ? cp : cp.asSent(input.requestIndexes.value(r, int(r)), input.requestTimes.value(r));
+    };
 
     ContextOverlays overlays;
     overlays.pins = pinsFor(input.pins, input.history, history);
@@ -149,6 +153,15 @@ SimulationResult Simulator::simulate(const Input &input)
         if (validPolicy)
             CompactionPass::offloadAtToolTime(history, view.historyEnd(), end, policy, offloader, overlays, &result.m_offloads);
         view.appendUpTo(history, overlays, end);
+        if (!overlays.checkpoints.isEmpty() && !overlays.checkpoints.constLast().versions.isEmpty()) {
+            Checkpoint sent = asSentAt(overlays.checkpoints.constLast(), r);
+            if (sent.version != overlays.checkpoints.constLast().version) {
+                sent.textBytes = TokenEstimate::utf8Bytes(sent.text);
+                overlays.checkpoints.last() = sent;
+                view = ContextView::build(input.systemPrompt, history, overlays, end);
+                result.m_versionSwaps.append({r, overlays.checkpoints.size() - 1, std::move(sent)});
+            }
+        }
         const qint64 requestSchemaBytes = input.requestSchemaBytes.value(r, -1) >= 0 ? input.requestSchemaBytes[r] : schemaBytes;
         CompactionPass pass(input.systemPrompt, history, end, policy, requestSchemaBytes, offloader, overlays, view);
         pass.deferCheckpointText = true; // made on demand by overlaysAt()
@@ -185,7 +198,7 @@ SimulationResult Simulator::simulate(const Input &input)
                 const Checkpoint *added = nullptr;
                 const Checkpoint *recorded = recordedFor(*job);
                 if (recorded)
-                    added = pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId);
+                    added = pass.applyRecordedCheckpoint(*job, asSentAt(*recorded, r), tier, recordId);
                 else if (extractive)
                     added = pass.applySummary(*job, summarize(pass, *job), tier, recordId);
                 else
@@ -207,7 +220,7 @@ SimulationResult Simulator::simulate(const Input &input)
             if (!pass.maskInsteadOfSummary(tier, recordId)) {
                 if (auto job = pass.prepareSummary(tier, recordId)) {
                     const Checkpoint *recorded = recordedFor(*job);
-                    const Checkpoint *added = recorded ? pass.applyRecordedCheckpoint(*job, *recorded, tier, recordId)
+                    const Checkpoint *added = recorded ? pass.applyRecordedCheckpoint(*job, asSentAt(*recorded, r), tier, recordId)
                                                        : pass.applySummary(*job, summarize(pass, *job), tier, recordId);
                     if (added)
                         row.summarized = job->count();
@@ -254,6 +267,9 @@ ContextOverlays SimulationResult::overlaysAt(int row, bool allTexts) const
     const Mark &mark = m_marks[row];
     o.pins = m_pins;
     o.checkpoints = m_checkpoints.mid(0, mark.checkpoints);
+    for (const VersionSwap &swap : m_versionSwaps)
+        if (swap.row <= row && swap.index < o.checkpoints.size())
+            o.checkpoints[swap.index] = swap.checkpoint;
     for (qsizetype i = 0; i < mark.offloads; ++i)
         o.offloads.insert(m_offloads[i].messageId, m_offloads[i]);
     // The replay left checkpoint texts to be made when asked for; a view needs only the newest.

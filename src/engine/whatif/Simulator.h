@@ -94,6 +94,10 @@ private:
     QList<Pin> m_pins;                 // every row's (the replay's history ids)
     struct Mark { qsizetype historyEnd; qsizetype checkpoints; qsizetype offloads; };
     QList<Mark> m_marks;               // per row
+    // An edited recorded checkpoint whose next version came in force at `row`: m_checkpoints[index]
+    // reads as `checkpoint` from that row on.
+    struct VersionSwap { qsizetype row; qsizetype index; Checkpoint checkpoint; };
+    QList<VersionSwap> m_versionSwaps;
 };
 
 // What-if replay (docs/COMPACTION.md section 10): re-runs preflight over a recorded session under
@@ -132,6 +136,10 @@ public:
         // one of them covers (same first and last message id) uses it as it was (text, anchors),
         // so a replay under the recorded policy gives the recorded views.
         QList<Checkpoint> recordedCheckpoints;
+        // Per request, its stored index and when it was sent: the version of an edited recorded
+        // checkpoint each one carried (Checkpoint::asSent). Empty: positions, times unknown.
+        QList<int> requestIndexes;
+        QList<QDateTime> requestTimes;
         // The pins every replayed view keeps after its system prompt (docs/COMPACTION.md section 12):
         // pinned messages are never offloaded or summarised in the replay either.
         QList<Pin> pins;

@@ -7,6 +7,10 @@
 
 #include "compaction/Checkpoint.h"
 #include "compaction/SummaryReview.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
+
+#include <QJsonArray>
 
 using namespace wl;
 using namespace wl::test;
@@ -259,6 +263,29 @@ void TestSummaryReview::pastCheckpoint_newVersionAndUndo()
     h.open();
     turn(h, u"after reopening"_s, u"ok 7"_s);
     QVERIFY(bodyContains(h.agentRequests().last(), u"THIRD-SUMMARY"_s));
+
+    // The what-if under the policy the agent ran with is the agent: each request's view, the
+    // checkpoint version it sent included (the original, the edit, the original after the undo,
+    // the third), is what went to the model.
+    QString error;
+    const std::optional<ReplayInput> input = ReplayInput::fromStore(h.store, h.sessionId, &error);
+    QVERIFY2(input, qPrintable(error));
+    const SimulationResult result = Simulator::simulate(input->simulatorInput(h.run->policy(), SummaryModel::extractive()));
+    const QList<RecordedRequest> sent = h.agentRequests();
+    QCOMPARE(result.rows.size(), sent.size());
+    QStringList versionsSent;
+    for (qsizetype r = 0; r < sent.size(); ++r) {
+        const QJsonArray messages = sent[r].json().value(u"messages").toArray();
+        const QList<Message> view = result.viewAt(int(r));
+        QCOMPARE(view.size(), messages.size());
+        for (qsizetype m = 0; m < view.size(); ++m)
+            QCOMPARE(view[m].content, messages[m].toObject().value(u"content").toString());
+        for (const QString &mark : {u"DRAFT-SUMMARY"_s, u"REVISED-SUMMARY"_s, u"THIRD-SUMMARY"_s})
+            if (view.size() > 1 && view[1].content.contains(mark) && (versionsSent.isEmpty() || versionsSent.constLast() != mark))
+                versionsSent << mark;
+        QCOMPARE(result.rows[r].tokensAfter, h.store.requests(h.sessionId).at(r).estimateTokens);
+    }
+    QCOMPARE(versionsSent, QStringList({u"DRAFT-SUMMARY"_s, u"REVISED-SUMMARY"_s, u"DRAFT-SUMMARY"_s, u"THIRD-SUMMARY"_s}));
 }
 
 QTEST_GUILESS_MAIN(TestSummaryReview)
