@@ -229,7 +229,10 @@ void TestSummaryReviewDialog::screenshot()
     if (path.isEmpty())
         path = QDir::temp().filePath(u"waterline-summary-review.png"_s);
     SummaryReviewDialog dialog;
-    dialog.setDraft(fixtureDraft());
+    SummaryDraft draft = fixtureDraft(); // drafted ahead at Warn, topped up when Soft fired
+    draft.draftedAtRequest = 38;
+    draft.summarisedAtTier = 3;
+    dialog.setDraft(draft);
     dialog.anchorEdit(AnchorKind::NextStep)->setPlainText(u"- document --dry-run in README\n- add a test for the summary line\n"
                                                           "- ask before changing the CLI's exit codes"_s);
     dialog.resize(1400, 860);
