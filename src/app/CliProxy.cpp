@@ -93,8 +93,7 @@ int runProxy(const QStringList &arguments)
     if (parser.isSet(compact)) {
         // Offloaded results go where the agent's own file tool can read them: an absolute path
         // under Waterline's data folder, named in each placeholder.
-        const QString offloads = Paths::dataDir() + u"/proxy"_s;
-        server.setRequestRewriter(ProxyCompactor::rewriter(std::make_shared<ProxyCompactor>(policy, offloads)));
+        server.setRequestRewriter(ProxyCompactor::rewriter(std::make_shared<ProxyCompactor>(policy, Paths::proxyOffloadRoot())));
     }
     // Each conversation becomes a session of the database, written on the recorder's own thread.
     const QString databasePath = parser.isSet(db) ? parser.value(db) : Paths::defaultDatabasePath();

@@ -13,6 +13,11 @@ QString dataDir()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
 }
 
+QString proxyOffloadRoot()
+{
+    return dataDir() + u"/proxy"_s;
+}
+
 QString defaultDatabasePath()
 {
     return dataDir() + u"/sessions.db"_s;

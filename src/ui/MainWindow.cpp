@@ -503,6 +503,9 @@ void MainWindow::createDocks()
     QDockWidget *context = addPanelDock("ContextDock", contextArea, Qt::RightDockWidgetArea);
     QDockWidget *compactions = addPanelDock("CompactionsDock", m_compactionsPanel, Qt::BottomDockWidgetArea);
     m_proxy = new ProxyControl(m_settings, this);
+    // Compact mode compacts under what the Thresholds dock's sliders show, as they move.
+    m_proxy->setCompactPolicy(m_thresholdsPanel->policy());
+    connect(m_thresholdsPanel, &ThresholdsPanel::policyEdited, m_proxy, &ProxyControl::setCompactPolicy);
     m_proxyPanel = new ProxyPanel(m_proxy, this);
     // Sessions recorded from the proxy's traffic show up as they grow: the list, and the open
     // session's timeline and docks when it is the one recorded.

@@ -330,6 +330,18 @@ ProxyCompactor::Outcome ProxyCompactor::compact(WireProtocol protocol, const QBy
     return compactLocked(protocol, body);
 }
 
+void ProxyCompactor::setPolicy(const CompactionPolicy &policy)
+{
+    const QMutexLocker lock(&m_mutex);
+    m_policy = policy;
+}
+
+CompactionPolicy ProxyCompactor::policy() const
+{
+    const QMutexLocker lock(&m_mutex);
+    return m_policy;
+}
+
 ProxyCompactor::Outcome ProxyCompactor::compactLocked(WireProtocol protocol, const QByteArray &body)
 {
     QElapsedTimer clock;

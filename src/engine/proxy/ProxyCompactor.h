@@ -61,6 +61,9 @@ public:
     ProxyCompactor(const CompactionPolicy &policy, const QString &offloadRoot);
 
     Outcome compact(WireProtocol protocol, const QByteArray &body);
+    // The policy of the next requests (the window's sliders moved); what was made so far stays.
+    void setPolicy(const CompactionPolicy &policy);
+    CompactionPolicy policy() const;
 
     // The tool calls of `messages` and their results pair up as both APIs demand: each call's
     // results follow its assistant message before anything else, every result answers a call just
@@ -89,7 +92,7 @@ private:
 
     CompactionPolicy m_policy;
     QString m_offloadRoot;
-    QMutex m_mutex;
+    mutable QMutex m_mutex;
     std::vector<std::unique_ptr<Conversation>> m_conversations;
     quint64 m_uses = 0;
 };

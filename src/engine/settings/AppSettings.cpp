@@ -90,6 +90,7 @@ QString AppSettings::keyName(Key key)
     case Key::PriceOverrides: return u"costs/priceOverrides"_s;
     case Key::ProxyUpstream: return u"proxy/upstream"_s;
     case Key::ProxyPort: return u"proxy/port"_s;
+    case Key::ProxyCompact: return u"proxy/compact"_s;
     }
     return {};
 }
@@ -408,6 +409,16 @@ quint16 AppSettings::proxyPort() const
 void AppSettings::setProxyPort(quint16 port)
 {
     writeValue(Key::ProxyPort, int(port));
+}
+
+bool AppSettings::proxyCompact() const
+{
+    return m_settings->value(keyName(Key::ProxyCompact), false).toBool();
+}
+
+void AppSettings::setProxyCompact(bool on)
+{
+    writeValue(Key::ProxyCompact, on);
 }
 
 } // namespace wl

@@ -45,6 +45,7 @@ public:
         PriceOverrides,
         ProxyUpstream,
         ProxyPort,
+        ProxyCompact,
     };
     Q_ENUM(Key)
 
@@ -136,6 +137,9 @@ public:
     void setProxyUpstream(const QUrl &upstream);
     quint16 proxyPort() const;
     void setProxyPort(quint16 port);
+    // Whether the window's proxy compacts the requests it forwards (compact mode; off by default).
+    bool proxyCompact() const;
+    void setProxyCompact(bool on);
 
 Q_SIGNALS:
     void changed(wl::AppSettings::Key key);

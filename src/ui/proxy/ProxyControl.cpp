@@ -1,5 +1,7 @@
 #include "proxy/ProxyControl.h"
 
+#include "Paths.h"
+#include "proxy/ProxyCompactor.h"
 #include "proxy/ProxyRecorder.h"
 #include "proxy/ProxyServer.h"
 #include "proxy/ProxyTrafficModel.h"
@@ -14,6 +16,8 @@ ProxyControl::ProxyControl(AppSettings *settings, QObject *parent)
     : QObject(parent)
     , m_settings(settings)
     , m_traffic(new ProxyTrafficModel(this))
+    , m_compacting(settings && settings->proxyCompact())
+    , m_offloadRoot(Paths::proxyOffloadRoot())
 {
 }
 
@@ -48,6 +52,50 @@ void ProxyControl::attachObservers(ProxyServer *server)
 {
     connect(server, &ProxyServer::exchangeFinished, m_traffic, &ProxyTrafficModel::addExchange);
     attachRecorder();
+    installRewriter();
+}
+
+void ProxyControl::installRewriter()
+{
+    if (!m_server)
+        return;
+    if (!m_compacting) {
+        m_server->setRequestRewriter({});
+        return;
+    }
+    if (!m_compactor)
+        m_compactor = std::make_shared<ProxyCompactor>(m_compactPolicy, m_offloadRoot);
+    m_server->setRequestRewriter(ProxyCompactor::rewriter(m_compactor));
+}
+
+void ProxyControl::setCompacting(bool on)
+{
+    if (on == m_compacting)
+        return;
+    m_compacting = on;
+    if (m_settings)
+        m_settings->setProxyCompact(on);
+    qCInfo(lcUi) << "the proxy's compact mode is" << (on ? "on" : "off");
+    installRewriter();
+    Q_EMIT stateChanged();
+}
+
+void ProxyControl::setCompactPolicy(const CompactionPolicy &policy)
+{
+    m_compactPolicy = policy;
+    if (m_compactor)
+        m_compactor->setPolicy(policy);
+    if (m_compacting)
+        Q_EMIT stateChanged(); // the panel says the window
+}
+
+void ProxyControl::setOffloadRoot(const QString &path)
+{
+    if (path == m_offloadRoot)
+        return;
+    m_offloadRoot = path;
+    m_compactor.reset(); // its conversations named files under the old folder
+    installRewriter();
 }
 
 void ProxyControl::attachRecorder()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compaction/CompactionPolicy.h"
+
 #include <QObject>
 #include <QString>
 #include <QUrl>
@@ -9,6 +11,7 @@
 namespace wl {
 
 class AppSettings;
+class ProxyCompactor;
 class ProxyRecorder;
 class ProxyServer;
 class ProxyTrafficModel;
@@ -34,6 +37,17 @@ public:
     void setDatabasePath(const QString &path);
     QString databasePath() const { return m_databasePath; }
 
+    // Compact mode (issue #23 item 6): the requests forwarded from now on are compacted under the
+    // compact policy (the Thresholds dock's sliders: setCompactPolicy) before they go upstream, and
+    // the recorded sessions hold Waterline's compactions. Off by default; remembered in AppSettings.
+    // The policy may change while the proxy runs; what was made for a conversation stays.
+    void setCompacting(bool on);
+    bool isCompacting() const { return m_compacting; }
+    void setCompactPolicy(const CompactionPolicy &policy);
+    CompactionPolicy compactPolicy() const { return m_compactPolicy; }
+    // Where compacted requests' offloaded results are written (Paths::proxyOffloadRoot()).
+    void setOffloadRoot(const QString &path);
+
     bool isRunning() const;
     QUrl baseUrl() const;        // what to give the agent; empty when stopped
     QUrl upstream() const;       // the running server's, or the remembered one
@@ -42,7 +56,7 @@ public:
     ProxyTrafficModel *traffic() const { return m_traffic; }
 
 Q_SIGNALS:
-    // Started, stopped or failed to start.
+    // Started, stopped or failed to start; compact mode turned on or off.
     void stateChanged();
     // A request of the session `sessionId` (of the database named by databasePath()) was stored.
     void sessionRecorded(const QString &sessionId, int requestCount);
@@ -54,6 +68,8 @@ private:
     // listens and before it forwards anything: the traffic table and the recorder.
     void attachObservers(ProxyServer *server);
     void attachRecorder();
+    // The running server compacts (compact mode) or forwards as sent.
+    void installRewriter();
 
     AppSettings *m_settings;
     ProxyTrafficModel *m_traffic;
@@ -61,6 +77,10 @@ private:
     std::unique_ptr<ProxyRecorder> m_recorder; // declared after the server: destroyed first, finishing its writes
     QString m_databasePath;
     QString m_lastError;
+    bool m_compacting = false;
+    CompactionPolicy m_compactPolicy;
+    QString m_offloadRoot;
+    std::shared_ptr<ProxyCompactor> m_compactor; // made when compact mode is first on; kept across restarts
 };
 
 } // namespace wl

@@ -5,6 +5,7 @@
 #include "proxy/ProxyTrafficModel.h"
 #include "common/PaletteColors.h"
 
+#include <QCheckBox>
 #include <QClipboard>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -13,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -42,6 +44,7 @@ ProxyPanel::ProxyPanel(ProxyControl *control, QWidget *parent)
     , m_status(new QLabel(this))
     , m_baseUrl(new QLineEdit(this))
     , m_copyBaseUrl(new QToolButton(this))
+    , m_compact(new QCheckBox(this))
     , m_snippets(new QTabWidget(this))
     , m_copySnippet(new QToolButton(this))
     , m_table(new QTableView(this))
@@ -68,6 +71,14 @@ ProxyPanel::ProxyPanel(ProxyControl *control, QWidget *parent)
     m_copyBaseUrl->setObjectName(u"ProxyCopyBaseUrl"_s);
     m_copyBaseUrl->setText(tr("Copy"));
     m_copyBaseUrl->setToolTip(tr("Copy the base URL"));
+
+    m_compact->setObjectName(u"ProxyCompact"_s);
+    m_compact->setText(tr("&Compact requests with the Thresholds dock's policy"));
+    m_compact->setToolTip(tr("Compact mode: Waterline's compaction (extractive summaries, offloaded results) runs on each "
+                             "request before it goes to the provider, at the window and thresholds the sliders show. "
+                             "The recorded session holds the agent's view and Waterline's compactions. Off: requests "
+                             "pass unchanged."));
+    m_compact->setChecked(control->isCompacting());
 
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     for (const ProxySnippets::Client client : kClients) {
@@ -111,6 +122,7 @@ ProxyPanel::ProxyPanel(ProxyControl *control, QWidget *parent)
     auto *baseLabel = new QLabel(tr("&Base URL:"), setup);
     baseLabel->setBuddy(m_baseUrl);
     form->addRow(baseLabel, baseRow);
+    form->addRow(QString(), m_compact);
     auto *setupLayout = new QVBoxLayout(setup);
     setupLayout->addLayout(form);
     setupLayout->addWidget(m_status);
@@ -139,6 +151,7 @@ ProxyPanel::ProxyPanel(ProxyControl *control, QWidget *parent)
             toggle();
     });
     connect(m_copyBaseUrl, &QToolButton::clicked, this, [this] { copy(m_baseUrl->text()); });
+    connect(m_compact, &QCheckBox::toggled, m_control, &ProxyControl::setCompacting);
     connect(m_copySnippet, &QToolButton::clicked, this, [this] {
         if (auto *edit = qobject_cast<QPlainTextEdit *>(m_snippets->currentWidget()))
             copy(edit->toPlainText());
@@ -192,8 +205,12 @@ void ProxyPanel::refresh()
     QPalette palette = m_status->palette();
     palette.setColor(QPalette::WindowText, QWidget::palette().color(QPalette::WindowText));
     const QColor errorColor = isDarkPalette(palette) ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x20, 0x20);
+    m_compact->setChecked(m_control->isCompacting());
     if (running) {
-        m_status->setText(tr("Listening on 127.0.0.1:%1, forwarding to %2.").arg(int(m_control->port())).arg(m_control->upstream().toString()));
+        QString text = tr("Listening on 127.0.0.1:%1, forwarding to %2.").arg(int(m_control->port())).arg(m_control->upstream().toString());
+        if (m_control->isCompacting())
+            text += u' ' + tr("Requests are compacted to a %1-token window first.").arg(QLocale().toString(m_control->compactPolicy().contextWindow));
+        m_status->setText(text);
     } else if (!m_control->lastError().isEmpty()) {
         m_status->setText(tr("The proxy did not start: %1").arg(m_control->lastError()));
         palette.setColor(QPalette::WindowText, errorColor);

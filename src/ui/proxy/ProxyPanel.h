@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -16,6 +17,7 @@ namespace wl {
 class ProxyControl;
 
 // The Proxy dock: the upstream and port, Start/Stop, the base URL to give the agent (with Copy),
+// compact mode (on the Thresholds dock's policy),
 // ready-to-paste settings for Claude Code, Codex and the SDKs, and the live traffic table. What it
 // shows comes from the ProxyControl, which owns the running server.
 class ProxyPanel : public QWidget
@@ -38,6 +40,7 @@ private:
     QLabel *m_status;
     QLineEdit *m_baseUrl;
     QToolButton *m_copyBaseUrl;
+    QCheckBox *m_compact;
     QTabWidget *m_snippets;
     QToolButton *m_copySnippet;
     QTableView *m_table;

@@ -147,6 +147,7 @@ void TestAppSettings::changedOncePerRealChange_data()
     QTest::newRow("prices") << int(AppSettings::Key::PriceOverrides);
     QTest::newRow("proxy upstream") << int(AppSettings::Key::ProxyUpstream);
     QTest::newRow("proxy port") << int(AppSettings::Key::ProxyPort);
+    QTest::newRow("proxy compact") << int(AppSettings::Key::ProxyCompact);
 }
 
 void TestAppSettings::changedOncePerRealChange()
@@ -174,6 +175,7 @@ void TestAppSettings::changedOncePerRealChange()
             break;
         case AppSettings::Key::ProxyUpstream: settings.setProxyUpstream(QUrl(u"https://api.openai.com"_s)); break;
         case AppSettings::Key::ProxyPort: settings.setProxyPort(9000); break;
+        case AppSettings::Key::ProxyCompact: settings.setProxyCompact(true); break;
         }
     };
     set();

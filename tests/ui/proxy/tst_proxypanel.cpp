@@ -14,6 +14,10 @@
 #include "settings/AppSettings.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QApplication>
 #include <QClipboard>
 #include <QLabel>
@@ -70,6 +74,7 @@ private Q_SLOTS:
     void aBadUpstreamIsShown_data();
     void aBadUpstreamIsShown();
     void snippetsNameTheProxy();
+    void compactModeCompactsUnderTheGivenPolicy();
 
 private:
     template<typename T>
@@ -335,6 +340,70 @@ void TestProxyPanel::snippetsNameTheProxy()
     QCOMPARE(shown, ProxySnippets::text(ProxySnippets::Client::Codex, m_control->baseUrl()));
     QTest::mouseClick(child<QToolButton>(u"ProxyCopySnippet"_s), Qt::LeftButton);
     QCOMPARE(QGuiApplication::clipboard()->text(), shown);
+}
+
+// Compact mode from the dock (issue #23 item 6): off by default; when checked, a request over the
+// given policy's window goes upstream compacted (fewer, smaller messages) and its session records
+// Waterline's compaction; unchecked again, requests pass as sent. The choice is remembered.
+void TestProxyPanel::compactModeCompactsUnderTheGivenPolicy()
+{
+    auto *compact = child<QCheckBox>(u"ProxyCompact"_s);
+    QVERIFY(!compact->isChecked());
+    QVERIFY(!m_control->isCompacting());
+    FakeLlmServer upstream;
+    QVERIFY(upstream.start());
+    const QString database = m_dir.filePath(u"compacted.db"_s);
+    m_control->setDatabasePath(database);
+    m_control->setOffloadRoot(m_dir.filePath(u"offloads"_s));
+    CompactionPolicy policy;
+    policy.contextWindow = 4000; // the conversation below holds about 6,000 tokens
+    policy.tailMessages = 4;
+    m_control->setCompactPolicy(policy);
+    QSignalSpy recorded(m_control, &ProxyControl::sessionRecorded);
+    QVERIFY2(m_control->start(upstream.url(), 0), qPrintable(m_control->lastError()));
+    compact->click();
+    QVERIFY(m_control->isCompacting());
+    QVERIFY(m_settings->proxyCompact());
+    QVERIFY(child<QLabel>(u"ProxyStatus"_s)->text().contains(QLocale().toString(4000)));
+
+    QJsonArray messages;
+    for (int i = 0; i < 24; ++i)
+        messages.append(QJsonObject{{u"role"_s, i % 2 ? u"assistant"_s : u"user"_s},
+                                    {u"content"_s, QString(u"turn %1 "_s.arg(i) + QString(1000, QChar(u'a' + i % 26)))}});
+    const QByteArray body = QJsonDocument(QJsonObject{{u"model"_s, u"m"_s}, {u"stream"_s, true}, {u"messages"_s, messages}})
+                                .toJson(QJsonDocument::Compact);
+    QNetworkAccessManager client;
+    auto post = [&] {
+        upstream.enqueue(FakeReply::withText(u"Answered."_s));
+        QNetworkRequest request(QUrl(m_control->baseUrl().toString() + u"/v1/chat/completions"_s));
+        request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+        QNetworkReply *reply = client.post(request, body);
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        const bool finished = done.wait(10000);
+        reply->deleteLater();
+        return finished && reply->error() == QNetworkReply::NoError;
+    };
+    QVERIFY(post());
+    const QJsonArray sent = upstream.requests().constLast().json().value(u"messages").toArray();
+    QVERIFY2(sent.size() < messages.size(), qPrintable(QString::number(sent.size())));
+    QVERIFY(sent.at(0).toObject().value(u"content").toString().startsWith(u"[Context Compaction]"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 1, 10000);
+
+    compact->click(); // off: as sent
+    QVERIFY(!m_control->isCompacting());
+    QVERIFY(!m_settings->proxyCompact());
+    QVERIFY(post());
+    QCOMPARE(upstream.requests().constLast().json().value(u"messages").toArray().size(), messages.size());
+    m_control->stop(); // finishes the recorder's writes
+
+    SessionStore store;
+    QString error;
+    QVERIFY2(store.open(database, &error), qPrintable(error));
+    const QString sessionId = recorded.first().at(0).toString();
+    const QList<CompactionRecord> records = store.records(sessionId, &error);
+    QCOMPARE(records.size(), 1);
+    QVERIFY(records.first().tier != Tier::None);
+    QCOMPARE(store.overlays(sessionId).checkpoints.size(), 1);
 }
 
 QTEST_MAIN(TestProxyPanel)
