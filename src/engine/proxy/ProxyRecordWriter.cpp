@@ -386,6 +386,13 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     const qint64 viewBytes = TokenEstimate::messageBytes(request.messages)
         + (match.chained ? TokenEstimate::messageBytes(conversation.known) : 0);
     r.estimateTokens = TokenEstimate::tokensForBytes(viewBytes + request.systemPrompt.toUtf8().size());
+    // Compact mode: what went to the model is the compacted body, and that is what the request
+    // counts as sent (the timeline's line, the totals); the view ids stay the client's.
+    if (!exchange.forwardedBody.isEmpty()) {
+        if (const std::optional<WireRequest> sent = WireConversation::parseRequest(request.protocol, exchange.forwardedBody))
+            r.estimateTokens = TokenEstimate::tokensForBytes(TokenEstimate::messageBytes(sent->messages)
+                                                             + sent->systemPrompt.toUtf8().size());
+    }
     r.toolSchemaBytes = tools.size();
     r.toolSchemaTokens = TokenEstimate::tokensForBytes(tools.size());
     r.model = request.model;

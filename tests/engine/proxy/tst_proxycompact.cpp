@@ -7,6 +7,7 @@
 #include "proxy/ProxyServer.h"
 #include "proxy/WireConversation.h"
 #include "compaction/ContextView.h"
+#include "compaction/TokenEstimate.h"
 #include "store/SessionStore.h"
 
 #include <QDir>
@@ -304,6 +305,13 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     const QString id = updates.first().first().toString();
     QCOMPARE(store.requests(id).first().viewMessageIds.size(), 22);
     QVERIFY(store.requests(id).first().tier != Tier::None);
+    // What went to the model is what the request counts as sent (the timeline's "sent" line, the
+    // totals): the compacted body's estimate, not the client's.
+    const std::optional<WireRequest> upstreamRequest = WireConversation::parseRequest(WireProtocol::AnthropicMessages, received.body);
+    QVERIFY(upstreamRequest);
+    const qint64 sentEstimate = TokenEstimate::tokensForBytes(TokenEstimate::messageBytes(upstreamRequest->messages)
+                                                              + upstreamRequest->systemPrompt.toUtf8().size());
+    QCOMPARE(store.requests(id).first().estimateTokens, sentEstimate);
     // Waterline's compaction is the session's own: its record, checkpoint and offloads, on the
     // stored messages; the record counts what the view held before and after.
     const QList<CompactionRecord> records = store.records(id);
