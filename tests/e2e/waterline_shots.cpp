@@ -5,6 +5,9 @@
 //   waterline_shots settings OUT.png   the Settings dialog on its Providers page
 //   waterline_shots continue OUT.png   the dialog that continues an imported session
 //   waterline_shots proxy OUT.png      the Proxy dock running, with the traffic of an agent
+//   waterline_shots proxy-compact OUT.png  a conversation through the window's proxy in compact
+//                                        mode, its recorded session open: Waterline's compactions
+//                                        on the timeline
 //   waterline_shots edit-checkpoint OUT.png  a checkpoint of the demo session open in the editor,
 //                                        its Next step anchor being edited
 //   waterline_shots claude-live OUT.png  the real Claude Code (from scripts/npm-clients) working
@@ -37,6 +40,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -209,7 +213,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(u"Waterline"_s);
     QCoreApplication::setApplicationName(u"waterline"_s);
     const QStringList args = QCoreApplication::arguments();
-    const QStringList modes{u"running"_s, u"settings"_s, u"continue"_s, u"proxy"_s, u"claude-live"_s, u"edit-checkpoint"_s};
+    const QStringList modes{u"running"_s, u"settings"_s, u"continue"_s, u"proxy"_s, u"claude-live"_s, u"edit-checkpoint"_s,
+                            u"proxy-compact"_s};
     if (args.size() != 3 || !modes.contains(args[1]))
         return fail(u"usage: waterline_shots %1 OUT.png"_s.arg(modes.join(u'|')));
     const QString mode = args[1];
@@ -297,6 +302,64 @@ int main(int argc, char *argv[])
                 QTimer::singleShot(120, qApp, next);
             });
         };
+        QTimer::singleShot(300, &app, next);
+        return app.exec();
+    }
+
+    if (mode == u"proxy-compact") {
+        const QString recordedDb = dir.filePath(u"recorded.db"_s);
+        QString why;
+        if (!store.open(recordedDb, &why))
+            return fail(why);
+        window.setStore(&store, recordedDb); // the proxy records into the open database
+        window.show();
+        ProxyControl *proxy = window.proxy();
+        proxy->setOffloadRoot(dir.filePath(u"offloads"_s));
+        CompactionPolicy policy;
+        policy.contextWindow = 6000;
+        policy.tailMessages = 4;
+        proxy->setCompactPolicy(policy);
+        proxy->setCompacting(true);
+        if (!proxy->start(server.url(), 0))
+            return fail(proxy->lastError());
+        // A Chat Completions client whose conversation grows by a 1,200-character turn a request.
+        QJsonArray messages{QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u"You are a careful coding agent."_s}}};
+        QNetworkAccessManager client;
+        QString sessionId;
+        int sent = 0;
+        std::function<void()> next = [&]() {
+            if (sent >= 26) {
+                if (sessionId.isEmpty()) {
+                    QCoreApplication::exit(fail(u"nothing was recorded"_s));
+                    return;
+                }
+                window.sessions()->open(sessionId);
+                QTimer::singleShot(1500, &app, [&window, out] {
+                    const bool ok = window.grab().save(out, "PNG");
+                    QCoreApplication::exit(ok ? 0 : 1);
+                });
+                return;
+            }
+            ++sent;
+            messages.append(QJsonObject{{u"role"_s, u"user"_s},
+                                        {u"content"_s, QString(u"Step %1: read module %1 and say what it does. "_s.arg(sent)
+                                                               + u"def handler(event): return event.payload "_s.repeated(28))}});
+            server.enqueue(FakeReply::withText(u"Module %1 parses the payload and hands it on."_s.arg(sent)));
+            QNetworkRequest request(QUrl(proxy->baseUrl().toString() + u"/v1/chat/completions"_s));
+            request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+            QNetworkReply *answer = client.post(request, QJsonDocument(QJsonObject{{u"model"_s, u"gpt-4.1"_s},
+                                                                                   {u"stream"_s, true},
+                                                                                   {u"messages"_s, messages}})
+                                                             .toJson(QJsonDocument::Compact));
+            QObject::connect(answer, &QNetworkReply::finished, &app, [answer, &messages, &next, sent] {
+                answer->deleteLater();
+                messages.append(QJsonObject{{u"role"_s, u"assistant"_s},
+                                            {u"content"_s, u"Module %1 parses the payload and hands it on."_s.arg(sent)}});
+                QTimer::singleShot(60, qApp, next);
+            });
+        };
+        QObject::connect(proxy, &ProxyControl::sessionRecorded, &window,
+                         [&sessionId](const QString &id) { sessionId = id; });
         QTimer::singleShot(300, &app, next);
         return app.exec();
     }
