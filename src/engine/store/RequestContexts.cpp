@@ -4,6 +4,7 @@
 #include "SqlConnection.h"
 #include "SqlQuery.h"
 #include "SqlTransaction.h"
+#include "StoreRows.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -13,14 +14,7 @@ using namespace Qt::StringLiterals;
 
 namespace wl {
 
-namespace {
-bool failWith(QString *error, const QString &text)
-{
-    if (error)
-        *error = text;
-    return false;
-}
-} // namespace
+using storerows::setError;
 
 bool SessionStore::setRequestContext(const QString &sessionId, int requestIndex, const RequestContext &context,
                                      QString *error)
@@ -29,7 +23,7 @@ bool SessionStore::setRequestContext(const QString &sessionId, int requestIndex,
     if (!c)
         return false;
     const auto fail = [&](const QString &why) {
-        return failWith(error, QCoreApplication::translate("wl::SessionStore", "cannot store what request %1 of session %2 was sent with: %3")
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store what request %1 of session %2 was sent with: %3")
                                    .arg(requestIndex).arg(sessionId, why));
     };
     const QByteArray schemas = QJsonDocument(context.toolSchemas).toJson(QJsonDocument::Compact);
@@ -73,7 +67,7 @@ std::optional<RequestContext> SessionStore::requestContext(const QString &sessio
                    "WHERE r.session_id = ? AND r.idx = ?"_s);
     q.bind(sessionId).bind(requestIndex);
     if (!q.exec()) {
-        failWith(error, QCoreApplication::translate("wl::SessionStore", "cannot read what request %1 of session %2 was sent with: %3")
+        setError(error, QCoreApplication::translate("wl::SessionStore", "cannot read what request %1 of session %2 was sent with: %3")
                             .arg(requestIndex).arg(sessionId, q.error()));
         return std::nullopt;
     }
