@@ -28,6 +28,11 @@ struct SessionInfo
     bool readOnly = false;          // imported and not continued yet: nothing runs on it (schema 6)
     qint64 messageCount = 0;        // read only, from an index: cheap to list
     qint64 requestCount = 0;        // read only: highest request index + 1
+    // Read only: where a read-only session came from (its session source's format: an importer
+    // id, "proxy" for an agent's traffic recorded through the proxy); empty for the agent's own.
+    QString sourceFormat;
+
+    bool isRecordedTraffic() const { return sourceFormat == u"proxy"; }
 };
 
 } // namespace wl

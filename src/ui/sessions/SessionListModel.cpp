@@ -30,12 +30,19 @@ QVariant SessionListModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case TitleColumn: return s.title.isEmpty() ? tr("Untitled session") : s.title;
-        case WorkspaceColumn: return s.readOnly ? tr("imported, read-only") : QDir::toNativeSeparators(s.workspace);
+        case WorkspaceColumn:
+            if (!s.readOnly)
+                return QDir::toNativeSeparators(s.workspace);
+            return s.isRecordedTraffic() ? tr("recorded by the proxy, read-only") : tr("imported, read-only");
         case ActivityColumn: return QLocale().toString(activity.toLocalTime(), QLocale::ShortFormat);
         case MessagesColumn: return QLocale().toString(s.messageCount);
         }
         break;
     case Qt::ToolTipRole:
+        if (s.readOnly && s.isRecordedTraffic())
+            return tr("%1\nRecorded from an agent's traffic through the proxy, read-only: Continue\u2026 chooses where "
+                      "an agent works on it\n%2 messages, %3 requests\nId: %4")
+                .arg(s.title).arg(s.messageCount).arg(s.requestCount).arg(s.id);
         if (s.readOnly)
             return tr("%1\nImported and read-only: Continue\u2026 chooses where an agent works on it\n%2 messages, %3 requests\nId: %4")
                 .arg(s.title).arg(s.messageCount).arg(s.requestCount).arg(s.id);

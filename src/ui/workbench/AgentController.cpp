@@ -210,6 +210,7 @@ void AgentController::openSession(const QString &sessionId)
     m_sessionId = sessionId;
     m_openError.clear();
     m_readOnly = false;
+    m_recordedTraffic = false;
     m_feed->clearNotes();
     m_lastInputTokens = -1;
     m_opening = !sessionId.isEmpty() && m_store && !m_databasePath.isEmpty();
@@ -252,6 +253,7 @@ void AgentController::sessionRead(const QString &sessionId, SessionRead &read, c
     if (read.data->info.readOnly) {
         // An import: nothing runs on it until the user continues it (SessionsPanel::continueDialog).
         m_readOnly = true;
+        m_recordedTraffic = read.data->info.isRecordedTraffic();
         updatePrompt();
         Q_EMIT statusChanged();
         return;
@@ -479,6 +481,9 @@ QString AgentController::blockedReason() const
 {
     if (m_sessionId.isEmpty())
         return tr("Start a session to talk to an agent: File \u203a New Session (Ctrl+N) picks its workspace folder.");
+    if (m_readOnly && m_recordedTraffic)
+        return tr("This session was recorded through the proxy and is read-only. File \u203a Continue Imported Session "
+                  "(Ctrl+Shift+N) chooses the folder an agent continues it in and the provider it talks to.");
     if (m_readOnly)
         return tr("This session was imported and is read-only. File \u203a Continue Imported Session (Ctrl+Shift+N) "
                   "chooses the folder an agent continues it in and the provider it talks to.");

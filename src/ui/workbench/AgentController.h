@@ -174,6 +174,7 @@ private:
 
     QString m_sessionId;
     bool m_readOnly = false; // the open session is an import not continued yet
+    bool m_recordedTraffic = false; // that import is an agent's traffic recorded by the proxy
     QString m_openError;
     bool m_opening = false;
     BackgroundRunner *m_reader; // reads the session to open, latest only

@@ -3,6 +3,7 @@
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionsPanel.h"
 
+#include "store/SessionSource.h"
 #include "store/SessionStore.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/SessionLifecycle.h"
@@ -47,6 +48,7 @@ private Q_SLOTS:
     void broadWorkspaceIsConfirmed_data();
     void broadWorkspaceIsConfirmed();
     void importedSessionIsContinuedThroughTheDialog();
+    void recordedTrafficIsSaidToBeRecorded();
     void continueDialogTakesNothingFromTheFile();
     void newSessionDialogChoosesProviderAndPolicy();
     void newSessionStartsOnTheChoices();
@@ -299,6 +301,38 @@ void TestSessionsDock::broadWorkspaceIsConfirmed()
     });
     QCOMPARE(panel.confirmWorkspace(workspace), accepted);
     QCOMPARE(asked, answer != 0);
+}
+
+// A session the proxy recorded from an agent's traffic is not called an import: the list says
+// where it came from (the store reads its source's format with the session).
+void TestSessionsDock::recordedTrafficIsSaidToBeRecorded()
+{
+    QString error;
+    SessionInfo fields;
+    fields.workspace = m_store->importFolder(&error);
+    fields.readOnly = true;
+    fields.title = u"Imported run"_s;
+    const auto imported = m_store->createSession(fields, &error);
+    fields.title = u"Claude Code through the proxy"_s;
+    const auto recorded = m_store->createSession(fields, &error);
+    QVERIFY2(imported && recorded, qPrintable(error));
+    QVERIFY(m_store->setSessionSource(imported->id, SessionSource{u"codex"_s, u"/tmp/rollout.jsonl"_s, QDateTime::currentDateTimeUtc(), {}}, &error));
+    QVERIFY(m_store->setSessionSource(recorded->id, SessionSource{u"proxy"_s, u"https://api.anthropic.com"_s, QDateTime::currentDateTimeUtc(), {}}, &error));
+    QCOMPARE(m_store->session(recorded->id)->sourceFormat, u"proxy"_s);
+    QCOMPARE(m_store->session(imported->id)->sourceFormat, u"codex"_s);
+
+    SessionsPanel panel(m_sessions);
+    panel.refresh();
+    QTRY_COMPARE(panel.model()->rowCount(), 2);
+    const QAbstractItemModel *model = panel.model();
+    auto workspaceOf = [model](const QString &id) {
+        for (int row = 0; row < model->rowCount(); ++row)
+            if (model->index(row, 0).data(SessionListModel::SessionIdRole).toString() == id)
+                return model->index(row, SessionListModel::WorkspaceColumn).data().toString();
+        return QString();
+    };
+    QCOMPARE(workspaceOf(recorded->id), u"recorded by the proxy, read-only"_s);
+    QCOMPARE(workspaceOf(imported->id), u"imported, read-only"_s);
 }
 
 void TestSessionsDock::importedSessionIsContinuedThroughTheDialog()
