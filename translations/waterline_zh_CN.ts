@@ -2126,6 +2126,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>The edit can be undone when the agent is idle.</source>
         <translation>代理空闲时才能撤销编辑。</translation>
     </message>
+    <message>
+        <source>This session was recorded through the proxy and is read-only. File › Continue Imported Session (Ctrl+Shift+N) chooses the folder an agent continues it in and the provider it talks to.</source>
+        <translation>此会话是通过代理录制的，处于只读状态。通过“文件 › 继续导入的会话”（Ctrl+Shift+N）选择智能体继续工作的文件夹及其使用的提供商。</translation>
+    </message>
 </context>
 <context>
     <name>wl::AgentPage</name>
@@ -5481,6 +5485,18 @@ Why: %2</source>
         <source>Stopped. Agents pointed at the proxy get their answers through it, unchanged, and each request appears in the table.</source>
         <translation>已停止。指向代理的智能体会通过它原样获得回答，每个请求都会显示在表格中。</translation>
     </message>
+    <message>
+        <source>&amp;Compact requests with the Thresholds dock&apos;s policy</source>
+        <translation>按“阈值”面板的策略压缩请求(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compact mode: Waterline&apos;s compaction (extractive summaries, offloaded results) runs on each request before it goes to the provider, at the window and thresholds the sliders show. The recorded session holds the agent&apos;s view and Waterline&apos;s compactions. Off: requests pass unchanged.</source>
+        <translation>压缩模式：每个请求在发往提供商之前先经过 Waterline 的压缩（抽取式摘要、卸载结果），使用滑块所示的窗口与阈值。录制的会话同时保存智能体的视图和 Waterline 的压缩。关闭时请求原样转发。</translation>
+    </message>
+    <message>
+        <source>Requests are compacted to a %1-token window first.</source>
+        <translation>请求会先被压缩到 %1 个 token 的窗口。</translation>
+    </message>
 </context>
 <context>
     <name>wl::ProxySnippets</name>
@@ -5762,6 +5778,20 @@ Imported and read-only: Continue… chooses where an agent works on it
 Id: %4</source>
         <translation>%1
 已导入，只读：“继续…”可选择智能体在何处处理它
+%2 条消息，%3 个请求
+ID：%4</translation>
+    </message>
+    <message>
+        <source>recorded by the proxy, read-only</source>
+        <translation>代理录制，只读</translation>
+    </message>
+    <message>
+        <source>%1
+Recorded from an agent&apos;s traffic through the proxy, read-only: Continue… chooses where an agent works on it
+%2 messages, %3 requests
+Id: %4</source>
+        <translation>%1
+经代理从智能体流量录制，只读：“继续…”可选择智能体在何处处理它
 %2 条消息，%3 个请求
 ID：%4</translation>
     </message>
