@@ -99,6 +99,7 @@ int runProxy(const QStringList &arguments)
     const QString databasePath = parser.isSet(db) ? parser.value(db) : Paths::defaultDatabasePath();
     QDir().mkpath(QFileInfo(databasePath).absolutePath());
     ProxyRecorder recorder(databasePath);
+    recorder.setAuditDir(Paths::auditDir());
     recorder.attach(&server);
     QObject::connect(&recorder, &ProxyRecorder::failed, &recorder, [](const QString &message) {
         printError(message);

@@ -1,13 +1,16 @@
 #include "ProxyRecordWriter.h"
 
 #include "LoggingCategories.h"
+#include "Paths.h"
 #include "ProxyCompaction.h"
+#include "compaction/AuditLog.h"
 #include "compaction/TokenEstimate.h"
 #include "replay/ImportTitle.h"
 #include "store/SessionStore.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QDir>
 #include <QHash>
 #include <QJsonDocument>
 
@@ -178,9 +181,10 @@ QString titleOf(const WireRequest &request)
 }
 } // namespace
 
-ProxyRecordWriter::ProxyRecordWriter(const QString &databasePath, const QString &upstream)
+ProxyRecordWriter::ProxyRecordWriter(const QString &databasePath, const QString &upstream, const QString &auditDir)
     : m_databasePath(databasePath)
     , m_upstream(upstream)
+    , m_auditDir(auditDir)
 {
 }
 
@@ -461,6 +465,12 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
     }
     if (!ids->checkpointIds.isEmpty())
         conversation.lastCheckpointId = ids->checkpointIds.constLast();
+    // The record in the JSONL audit as well, after the store took it (as the agent does).
+    if (step.record && !m_auditDir.isEmpty() && Paths::isSafePathComponent(sessionId)) {
+        QString auditError;
+        if (!QDir().mkpath(m_auditDir) || !AuditLog::append(QDir(m_auditDir).filePath(sessionId + u".jsonl"_s), *step.record, &auditError))
+            fail(QCoreApplication::translate("ProxyRecorder", "cannot append to the compaction audit in %1: %2").arg(m_auditDir, auditError));
+    }
     // Compact mode's policy is the session's: its timeline and what-if start from the window and
     // thresholds the requests were compacted under. Stored once, with the first rewritten request.
     if (exchange.compaction && !exchange.forwardedBody.isEmpty() && !conversation.policyStored) {

@@ -27,7 +27,8 @@ class ProxyRecordWriter : public QObject
 {
     Q_OBJECT
 public:
-    ProxyRecordWriter(const QString &databasePath, const QString &upstream);
+    // `auditDir`: where compact mode's records are appended as JSONL, one file a session (empty: none).
+    ProxyRecordWriter(const QString &databasePath, const QString &upstream, const QString &auditDir = {});
     ~ProxyRecordWriter() override;
 
     void record(const wl::ProxiedExchange &exchange);
@@ -74,6 +75,7 @@ private:
 
     QString m_databasePath;
     QString m_upstream;
+    QString m_auditDir;
     std::unique_ptr<SessionStore> m_store;
     std::vector<std::unique_ptr<Conversation>> m_conversations;
     qint64 m_lastKey = 0;

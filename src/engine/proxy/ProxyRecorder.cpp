@@ -30,7 +30,8 @@ void ProxyRecorder::attach(ProxyServer *server)
 {
     if (!m_writer) {
         // The first server names the upstream the sessions came from.
-        m_writer = new ProxyRecordWriter(m_databasePath, server->upstream().toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery));
+        m_writer = new ProxyRecordWriter(m_databasePath, server->upstream().toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery),
+                                         m_auditDir);
         m_writer->moveToThread(m_thread);
         connect(m_thread, &QThread::finished, m_writer, &QObject::deleteLater);
         connect(m_writer, &ProxyRecordWriter::written, this, [this](qint64, const QString &sessionId, int requests) {

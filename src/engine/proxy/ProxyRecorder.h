@@ -28,6 +28,9 @@ public:
     ~ProxyRecorder() override; // finishes the writes handed over so far
 
     void attach(wl::ProxyServer *server);      // records every finished exchange
+    // Compact mode's records also go to `<dir>/<session>.jsonl`, the agent's JSONL audit
+    // (Paths::auditDir() in the app). Empty (the default): no audit. Set before attach().
+    void setAuditDir(const QString &dir) { m_auditDir = dir; }
 
     // A request of the session with store id `sessionId` was stored; it has `requestCount` now.
     Q_SIGNAL void sessionUpdated(const QString &sessionId, int requestCount);
@@ -40,6 +43,7 @@ private:
     ProxyRecordWriter *m_writer = nullptr;  // lives on m_thread
     QString m_databasePath;
     QString m_upstream;
+    QString m_auditDir;
 };
 
 } // namespace wl

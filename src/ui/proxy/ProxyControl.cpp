@@ -104,6 +104,7 @@ void ProxyControl::attachRecorder()
     if (!m_server || m_databasePath.isEmpty())
         return;
     m_recorder = std::make_unique<ProxyRecorder>(m_databasePath);
+    m_recorder->setAuditDir(Paths::auditDir());
     connect(m_recorder.get(), &ProxyRecorder::sessionUpdated, this, &ProxyControl::sessionRecorded);
     connect(m_recorder.get(), &ProxyRecorder::failed, this, [this](const QString &error) {
         qCWarning(lcUi).noquote() << "the proxy could not record a request:" << error;

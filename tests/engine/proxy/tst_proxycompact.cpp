@@ -6,6 +6,7 @@
 #include "proxy/ProxyRecorder.h"
 #include "proxy/ProxyServer.h"
 #include "proxy/WireConversation.h"
+#include "compaction/AuditLog.h"
 #include "compaction/ContextView.h"
 #include "compaction/TokenEstimate.h"
 #include "store/SessionStore.h"
@@ -202,6 +203,7 @@ void TestProxyCompact::init()
     policy.tailMessages = 4;
     m_proxy->setRequestRewriter(ProxyCompactor::rewriter(std::make_shared<ProxyCompactor>(policy, m_dir->filePath(u"offloads"_s))));
     m_recorder = new ProxyRecorder(m_dir->filePath(u"sessions.db"_s));
+    m_recorder->setAuditDir(m_dir->filePath(u"audit"_s));
     m_recorder->attach(m_proxy);
     m_client = new QNetworkAccessManager;
 }
@@ -321,6 +323,12 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     QVERIFY(records[0].tokensAfter < records[0].tokensBefore);
     QVERIFY(records[0].summarized > 0);
     QCOMPARE(records[0].summarizerStep, SummarizerStep::Extractive);
+    // Each record goes to the session's JSONL audit too, as the agent's do.
+    const AuditLog::ReadResult audit = AuditLog::read(QDir(m_dir->filePath(u"audit"_s)).filePath(id + u".jsonl"_s));
+    QCOMPARE(audit.records.size(), 1);
+    QCOMPARE(audit.records[0].id, records[0].id);
+    QCOMPARE(audit.records[0].tier, records[0].tier);
+    QCOMPARE(audit.records[0].requestIndex, 0);
     const ContextOverlays overlays = store.overlays(id);
     QCOMPARE(overlays.checkpoints.size(), 1);
     QCOMPARE(overlays.checkpoints[0].recordId, records[0].id);

@@ -7,6 +7,8 @@
 #include "workbench/LoadedSession.h"
 #include "store/SessionStore.h"
 
+#include "Paths.h"
+#include "compaction/AuditLog.h"
 #include "proxy/ProxyControl.h"
 #include "proxy/ProxyPanel.h"
 #include "proxy/ProxySnippets.h"
@@ -95,6 +97,8 @@ private:
 void TestProxyPanel::init()
 {
     QVERIFY(m_dir.isValid());
+    // What the window's proxy writes besides the database (compact mode's audit) stays in here.
+    qputenv("XDG_DATA_HOME", m_dir.filePath(u"data"_s).toUtf8());
     QFile::remove(m_dir.filePath(u"settings.ini"_s));
     m_settings = new AppSettings(m_dir.filePath(u"settings.ini"_s));
     m_control = new ProxyControl(m_settings);
@@ -404,6 +408,10 @@ void TestProxyPanel::compactModeCompactsUnderTheGivenPolicy()
     QCOMPARE(records.size(), 1);
     QVERIFY(records.first().tier != Tier::None);
     QCOMPARE(store.overlays(sessionId).checkpoints.size(), 1);
+    // And in the session's JSONL audit, where the agent's records go.
+    const QString audit = Paths::auditFile(sessionId);
+    QVERIFY2(audit.startsWith(m_dir.path()), qPrintable(audit));
+    QCOMPARE(AuditLog::read(audit).records.size(), 1);
 }
 
 QTEST_MAIN(TestProxyPanel)
