@@ -150,10 +150,10 @@
 <context>
     <name>wl::SummaryReviewDialog</name>
     <message numerus="yes">
-        <source>; the newest %n message(s) were added when the tier fired</source>
+        <source>Drafted in the background at request %1; the newest %n message(s) were added when the tier fired.</source>
         <translation>
-            <numerusform>; the newest %n message was added when the tier fired</numerusform>
-            <numerusform>; the newest %n messages were added when the tier fired</numerusform>
+            <numerusform>Drafted in the background at request %1; the newest %n message was added when the tier fired.</numerusform>
+            <numerusform>Drafted in the background at request %1; the newest %n messages were added when the tier fired.</numerusform>
         </translation>
     </message>
 </context>

@@ -542,6 +542,10 @@
         <source>not recorded as Waterline&apos;s compaction: the client grouped its earlier turns otherwise than they were stored, so the request&apos;s positions do not name stored messages</source>
         <translation>未记录为 Waterline 的压缩：客户端对先前轮次的分组方式与存储时不同，因此请求中的位置无法对应已存储的消息</translation>
     </message>
+    <message>
+        <source>cannot append to the compaction audit in %1: %2</source>
+        <translation>无法追加到 %1 中的压缩审计日志：%2</translation>
+    </message>
 </context>
 <context>
     <name>ProxyServer</name>
@@ -6403,15 +6407,15 @@ Use this folder anyway?</source>
         <source> · edited</source>
         <translation> · 已编辑</translation>
     </message>
-    <message>
-        <source>Drafted in the background at request %1</source>
-        <translation>已在请求 %1 时于后台起草</translation>
-    </message>
     <message numerus="yes">
-        <source>; the newest %n message(s) were added when the tier fired</source>
+        <source>Drafted in the background at request %1; the newest %n message(s) were added when the tier fired.</source>
         <translation>
-            <numerusform>；触发该层级时补充了最新的 %n 条消息</numerusform>
+            <numerusform>已在请求 %1 时于后台起草；触发该层级时补充了最新的 %n 条消息。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Drafted in the background at request %1.</source>
+        <translation>已在请求 %1 时于后台起草。</translation>
     </message>
 </context>
 <context>

@@ -154,10 +154,12 @@ void SummaryReviewDialog::setDraft(const SummaryDraft &draft)
     m_replaced->setPlainText(replacedText(draft.replaced));
     // Said so the user knows the draft was not written just now (and what was added when it fired).
     if (draft.draftedAhead()) {
-        QString origin = tr("Drafted in the background at request %1").arg(draft.draftedAtRequest);
-        if (draft.summarisedAtTier > 0)
-            origin += tr("; the newest %n message(s) were added when the tier fired", nullptr, draft.summarisedAtTier);
-        m_origin->setText(origin + u'.');
+        // One sentence each, so a translation can order it as its language wants.
+        m_origin->setText(draft.summarisedAtTier > 0
+                              ? tr("Drafted in the background at request %1; the newest %n message(s) were added when the tier fired.",
+                                   nullptr, draft.summarisedAtTier)
+                                    .arg(draft.draftedAtRequest)
+                              : tr("Drafted in the background at request %1.").arg(draft.draftedAtRequest));
     }
     m_origin->setVisible(draft.draftedAhead());
     fill(draft.anchors, draft.summary);
