@@ -57,6 +57,9 @@ private:
     // A system (or developer) message of the list: leading ones are the system prompt; one later
     // in the conversation stays where it is.
     void addSystemMessage(const QString &text);
+    // A message of text alone in either OpenAI protocol: system and developer ones go to
+    // addSystemMessage, user and assistant ones are messages; another role is an error.
+    bool addTextMessage(const QString &role, const QString &text);
     // The assistant message the next call belongs to: the last message when it is an assistant
     // message, else a new empty one.
     Message &assistantForCall();
@@ -118,6 +121,19 @@ void RequestReader::addSystemMessage(const QString &text)
         addSystem(text);
     else
         m_out->messages.append(Message::system(text));
+}
+
+bool RequestReader::addTextMessage(const QString &role, const QString &text)
+{
+    if (role == u"system" || role == u"developer")
+        addSystemMessage(text);
+    else if (role == u"user")
+        m_out->messages.append(Message::user(text));
+    else if (role == u"assistant")
+        m_out->messages.append(Message::assistant(text));
+    else
+        return fail(QCoreApplication::translate("WireConversation", "unknown message role '%1'").arg(role.left(40)));
+    return true;
 }
 
 Message &RequestReader::assistantForCall()
@@ -235,11 +251,7 @@ bool RequestReader::openAiChat(const QJsonObject &body)
         const std::optional<QString> text = contentText(m.value(u"content"), "content");
         if (!text)
             return false;
-        if (role == u"system" || role == u"developer") {
-            addSystemMessage(*text);
-        } else if (role == u"user") {
-            m_out->messages.append(Message::user(*text));
-        } else if (role == u"assistant") {
+        if (role == u"assistant") {
             QList<ToolCall> calls;
             const QJsonValue toolCalls = m.value(u"tool_calls");
             if (!toolCalls.isUndefined() && !toolCalls.isNull() && !toolCalls.isArray())
@@ -258,8 +270,8 @@ bool RequestReader::openAiChat(const QJsonObject &body)
             if (id.isEmpty())
                 return fail(QCoreApplication::translate("WireConversation", "a tool message without 'tool_call_id'"));
             m_out->messages.append(Message::toolResult(id, *text));
-        } else {
-            return fail(QCoreApplication::translate("WireConversation", "unknown message role '%1'").arg(role.left(40)));
+        } else if (!addTextMessage(role, *text)) {
+            return false;
         }
     }
     return true;
@@ -290,17 +302,8 @@ bool RequestReader::responses(const QJsonObject &body)
         if (type == u"message") {
             const QString role = item.value(u"role").toString();
             const std::optional<QString> text = contentText(item.value(u"content"), "content");
-            if (!text)
+            if (!text || !addTextMessage(role, *text))
                 return false;
-            if (role == u"system" || role == u"developer") {
-                addSystemMessage(*text);
-            } else if (role == u"user") {
-                m_out->messages.append(Message::user(*text));
-            } else if (role == u"assistant") {
-                m_out->messages.append(Message::assistant(*text));
-            } else {
-                return fail(QCoreApplication::translate("WireConversation", "unknown message role '%1'").arg(role.left(40)));
-            }
         } else if (type == u"function_call" || type == u"custom_tool_call") {
             const QString id = item.value(u"call_id").toString();
             if (id.isEmpty())
