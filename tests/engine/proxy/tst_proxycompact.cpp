@@ -1,6 +1,7 @@
 // Compact mode of the proxy: a real ProxyServer with the compaction hook in front of the fake
 // provider; what the provider received is checked as the provider's API would check it.
 #include "FakeLlmServer.h"
+#include "ProxyRig.h"
 
 #include "proxy/ProxyCompactor.h"
 #include "proxy/ProxyRecorder.h"
@@ -181,48 +182,38 @@ private:
     // Absolute paths the placeholders name, each of which must hold a file.
     QStringList offloadPaths(const QByteArray &body) const;
 
+    // The rig, and its parts by the names the tests use.
+    std::unique_ptr<ProxyRig> m_rig;
     QTemporaryDir *m_dir = nullptr;
     FakeLlmServer *m_upstream = nullptr;
     ProxyServer *m_proxy = nullptr;
     ProxyRecorder *m_recorder = nullptr;
-    QNetworkAccessManager *m_client = nullptr;
 };
 
 void TestProxyCompact::init()
 {
-    m_dir = new QTemporaryDir;
-    QVERIFY(m_dir->isValid());
-    m_upstream = new FakeLlmServer;
-    QVERIFY(m_upstream->start());
-    m_proxy = new ProxyServer;
-    ProxyServer::Options options;
-    options.upstream = m_upstream->url();
-    QVERIFY(m_proxy->listen(options));
+    m_rig = std::make_unique<ProxyRig>();
+    const QString problem = m_rig->start(m_rig->dir.filePath(u"audit"_s));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    m_dir = &m_rig->dir;
+    m_upstream = &m_rig->upstream;
+    m_proxy = &m_rig->proxy;
+    m_recorder = m_rig->recorder.get();
     CompactionPolicy policy;
     policy.contextWindow = 16000; // the conversations below hold about 20,000 tokens
     policy.tailMessages = 4;
     m_proxy->setRequestRewriter(ProxyCompactor::rewriter(std::make_shared<ProxyCompactor>(policy, m_dir->filePath(u"offloads"_s))));
-    m_recorder = new ProxyRecorder(m_dir->filePath(u"sessions.db"_s));
-    m_recorder->setAuditDir(m_dir->filePath(u"audit"_s));
-    m_recorder->attach(m_proxy);
-    m_client = new QNetworkAccessManager;
 }
 
 void TestProxyCompact::cleanup()
 {
-    delete m_client;
-    delete m_recorder;
-    delete m_proxy;
-    delete m_upstream;
-    delete m_dir;
+    m_rig.reset();
 }
 
 void TestProxyCompact::send(const QString &path, const QByteArray &body)
 {
-    QNetworkRequest request(QUrl(m_proxy->baseUrl().toString() + path));
-    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    QNetworkReply *reply = m_client->post(request, body);
-    QVERIFY(QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000));
+    QNetworkReply *reply = m_rig->post(path, body);
+    QVERIFY(reply);
     QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
     reply->deleteLater();
 }

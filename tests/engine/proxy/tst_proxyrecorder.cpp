@@ -1,6 +1,7 @@
 // Sessions from proxied traffic: a real ProxyServer in front of the fake provider, a real HTTP
 // client, and the recorder writing into a database the test reads back.
 #include "FakeLlmServer.h"
+#include "ProxyRig.h"
 
 #include "proxy/ProxyRecorder.h"
 #include "proxy/ProxyServer.h"
@@ -80,51 +81,40 @@ private:
     bool waitForUpdates(int count);
     QString onlySession();
 
+    // The rig, and its parts by the names the tests use.
+    std::unique_ptr<ProxyRig> m_rig;
     QTemporaryDir *m_dir = nullptr;
     FakeLlmServer *m_upstream = nullptr;
     ProxyServer *m_proxy = nullptr;
     ProxyRecorder *m_recorder = nullptr;
     QSignalSpy *m_updates = nullptr;
-    QNetworkAccessManager *m_client = nullptr;
     SessionStore *m_store = nullptr;
 };
 
 void TestProxyRecorder::init()
 {
-    m_dir = new QTemporaryDir;
-    QVERIFY(m_dir->isValid());
-    m_upstream = new FakeLlmServer;
-    QVERIFY(m_upstream->start());
-    m_proxy = new ProxyServer;
-    ProxyServer::Options options;
-    options.upstream = m_upstream->url();
-    QString error;
-    QVERIFY2(m_proxy->listen(options, &error), qPrintable(error));
-    m_recorder = new ProxyRecorder(m_dir->filePath(u"sessions.db"_s));
-    m_recorder->attach(m_proxy);
+    m_rig = std::make_unique<ProxyRig>();
+    const QString problem = m_rig->start();
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    m_dir = &m_rig->dir;
+    m_upstream = &m_rig->upstream;
+    m_proxy = &m_rig->proxy;
+    m_recorder = m_rig->recorder.get();
     m_updates = new QSignalSpy(m_recorder, &ProxyRecorder::sessionUpdated);
-    m_client = new QNetworkAccessManager;
     m_store = new SessionStore;
 }
 
 void TestProxyRecorder::cleanup()
 {
     delete m_store;
-    delete m_client;
     delete m_updates;
-    delete m_recorder;
-    delete m_proxy;
-    delete m_upstream;
-    delete m_dir;
+    m_rig.reset();
 }
 
 QByteArray TestProxyRecorder::post(const QString &path, const QByteArray &body, int *status)
 {
-    QNetworkRequest request(QUrl(m_proxy->baseUrl().toString() + path));
-    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    request.setRawHeader("x-api-key", "sk-ant-secret-never-stored");
-    QNetworkReply *reply = m_client->post(request, body);
-    if (!QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000))
+    QNetworkReply *reply = m_rig->post(path, body, {{"x-api-key", "sk-ant-secret-never-stored"}});
+    if (!reply)
         return "timed out";
     if (status)
         *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -450,7 +440,7 @@ void TestProxyRecorder::nonConversationPathsAreNotSessions()
     int status = 0;
     post(u"/v1/messages/count_tokens"_s, json(anthropicBody({user(u"x"_s)})), &status);
     QNetworkRequest list(QUrl(m_proxy->baseUrl().toString() + u"/v1/models"_s));
-    QNetworkReply *reply = m_client->get(list);
+    QNetworkReply *reply = m_rig->client.get(list);
     QVERIFY(QTest::qWaitFor([reply] { return reply->isFinished(); }, 5000));
     QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
     reply->deleteLater();
@@ -487,7 +477,7 @@ void TestProxyRecorder::whatWasHandedOverIsWrittenBeforeTheRecorderGoes()
     // No waiting for the writer: deleting the recorder finishes what it was given.
     delete m_updates;
     m_updates = nullptr;
-    delete m_recorder;
+    m_rig->recorder.reset();
     m_recorder = nullptr;
     QVERIFY(m_store->open(m_dir->filePath(u"sessions.db"_s)));
     QCOMPARE(m_store->listSessions().size(), 3);
