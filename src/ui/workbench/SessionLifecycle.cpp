@@ -389,25 +389,27 @@ void SessionLifecycle::reviseCheckpoint(qint64 checkpointId, const Anchors &anch
     // The requests that follow: from the one after the session's last.
     const int next = m_session->requests.isEmpty() ? 0 : m_session->requests.constLast().index + 1;
     const CheckpointVersion version = CompactionPass::revision(*it, m_session->overlays.offloads, anchors, summary, next);
-    auto number = std::make_shared<int>(0);
-    write(Write::Revise, id, [checkpointId, version, number](SessionStore &store, QString &error) {
-        const std::optional<int> stored = store.addCheckpointVersion(checkpointId, version, &error);
-        *number = stored.value_or(0);
-        return stored.has_value();
-    }, [this, checkpointId, number] {
-        Q_EMIT checkpointRevised(checkpointId, *number);
-        scheduleRefresh();
+    writeVersion(Write::Revise, checkpointId, [checkpointId, version](SessionStore &store, QString &error) {
+        return store.addCheckpointVersion(checkpointId, version, &error);
     });
 }
 
 void SessionLifecycle::undoCheckpointRevision(qint64 checkpointId)
 {
+    writeVersion(Write::UndoRevision, checkpointId, [checkpointId](SessionStore &store, QString &error) {
+        return store.undoCheckpointVersion(checkpointId, &error);
+    });
+}
+
+void SessionLifecycle::writeVersion(Write kind, qint64 checkpointId,
+                                    std::function<std::optional<int>(SessionStore &, QString &)> change)
+{
     const QString id = m_session->info.id;
     if (id.isEmpty())
         return;
-    auto number = std::make_shared<int>(0);
-    write(Write::UndoRevision, id, [checkpointId, number](SessionStore &store, QString &error) {
-        const std::optional<int> now = store.undoCheckpointVersion(checkpointId, &error);
+    auto number = std::make_shared<int>(0); // the version in force after the change
+    write(kind, id, [change = std::move(change), number](SessionStore &store, QString &error) {
+        const std::optional<int> now = change(store, error);
         *number = now.value_or(0);
         return now.has_value();
     }, [this, checkpointId, number] {

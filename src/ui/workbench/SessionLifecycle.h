@@ -6,7 +6,9 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QTimer;
@@ -122,6 +124,9 @@ private:
     void onLoadFailed(const QString &sessionId, const QString &error);
     template<typename Work, typename Done>
     void write(Write kind, const QString &sessionId, Work work, Done done);
+    // A change of a checkpoint's versions of the shown session; `change` answers the version then
+    // in force. checkpointRevised() and a refresh follow.
+    void writeVersion(Write kind, qint64 checkpointId, std::function<std::optional<int>(SessionStore &, QString &)> change);
 
     SessionStore *m_store = nullptr;               // the user's (not owned) or m_demoStore
     std::unique_ptr<SessionStore> m_demoStore;
