@@ -44,9 +44,7 @@ bool CheckpointEditing::edit(const Checkpoint &checkpoint)
     }
     if (m_dialog)
         m_dialog->close();
-    auto *dialog = new SummaryReviewDialog(m_dialogParent);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowModality(Qt::NonModal);
+    auto *dialog = SummaryReviewDialog::openBeside(m_dialogParent);
     dialog->setCheckpoint(checkpoint);
     m_dialog = dialog;
     const qint64 id = checkpoint.id;

@@ -136,6 +136,14 @@ SummaryReviewDialog::SummaryReviewDialog(QWidget *parent)
     resize(1200, 760);
 }
 
+SummaryReviewDialog *SummaryReviewDialog::openBeside(QWidget *window)
+{
+    auto *dialog = new SummaryReviewDialog(window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::NonModal);
+    return dialog;
+}
+
 void SummaryReviewDialog::setDraft(const SummaryDraft &draft)
 {
     m_draft = draft;

@@ -25,6 +25,9 @@ class SummaryReviewDialog : public QDialog
     Q_OBJECT
 public:
     explicit SummaryReviewDialog(QWidget *parent = nullptr);
+    // The dialog as the window opens it: beside the window (not modal: the agent's conversation
+    // and the docks stay usable) and deleted when closed.
+    static SummaryReviewDialog *openBeside(QWidget *window);
 
     void setDraft(const SummaryDraft &draft);
     // `checkpoint` as it is now (its current version); what it replaced is its own text.

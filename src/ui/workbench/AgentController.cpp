@@ -366,10 +366,7 @@ SummaryReviewDialog *AgentController::makeDialog()
 {
     if (m_review)
         m_review->close();
-    auto *dialog = new SummaryReviewDialog(m_view ? m_view->window() : nullptr);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    // Not modal: the window stays usable (the conversation, the docks) while the agent waits.
-    dialog->setWindowModality(Qt::NonModal);
+    auto *dialog = SummaryReviewDialog::openBeside(m_view ? m_view->window() : nullptr);
     m_review = dialog;
     return dialog;
 }
