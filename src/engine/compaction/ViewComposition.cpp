@@ -31,38 +31,75 @@ ViewComposition::Part ViewComposition::partOf(const ViewItem &item)
 ViewComposition::ViewBytes ViewComposition::bytesOf(const ContextView &view)
 {
     ViewBytes out;
-    for (const ViewItem &item : view.items())
+    for (const ViewItem &item : view.items()) {
         out.add(partOf(item), item.bytes);
+        if (item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder)
+            ++out.viewMessages;
+    }
+    out.historyMessages = view.historyEnd();
     return out;
 }
+
+namespace {
+// The parts a view has at most one item of: each takes exactly its item's tokens.
+bool isOneItem(ViewComposition::Part part)
+{
+    using Part = ViewComposition::Part;
+    return part == Part::SystemPrompt || part == Part::Checkpoint || part == Part::Pinned;
+}
+} // namespace
 
 ViewComposition ViewComposition::of(const ViewBytes &view, const TokenEstimate &estimate)
 {
     ViewComposition c;
-    // The view's parts: the running sum divided once per step, so the parts add up to
-    // tokensForBytes(total) as the estimate counts the view.
+    // The one-item parts first, each divided on its own; then the parts of many items share what
+    // the whole view's division leaves (a running sum), so the view's parts add up to
+    // tokensForBytes(total), as the estimate counts the view.
     qint64 bytesSoFar = 0;
     qint64 tokensSoFar = 0;
+    Part largestOneItem = Part::SystemPrompt;
     for (Part part : kParts) {
         const qint64 b = view.bytes[size_t(part)];
-        if (b == 0)
+        if (b == 0 || !isOneItem(part))
             continue;
+        bytesSoFar += b;
+        c.m_tokens[size_t(part)] = TokenEstimate::tokensForBytes(b);
+        tokensSoFar += c.m_tokens[size_t(part)];
+        if (b > view.bytes[size_t(largestOneItem)])
+            largestOneItem = part;
+    }
+    bool anyMany = false;
+    for (Part part : kParts) {
+        const qint64 b = view.bytes[size_t(part)];
+        if (b == 0 || isOneItem(part))
+            continue;
+        anyMany = true;
         bytesSoFar += b;
         const qint64 t = TokenEstimate::tokensForBytes(bytesSoFar);
         c.m_tokens[size_t(part)] = t - tokensSoFar;
         tokensSoFar = t;
     }
-    c.m_tokens[size_t(Part::SystemPrompt)] += estimate.overheadTokens();
-    c.m_tokens[size_t(Part::ToolSchemas)] += estimate.toolSchemaTokens();
-    c.m_tokens[size_t(Part::Reserved)] += estimate.reservedOutput();
+    // A view of one-item parts only: what their separate divisions left goes to the largest.
+    if (!anyMany)
+        c.m_tokens[size_t(largestOneItem)] += TokenEstimate::tokensForBytes(bytesSoFar) - tokensSoFar;
+    c.m_tokens[size_t(Part::Overhead)] = estimate.overheadTokens();
+    c.m_tokens[size_t(Part::ToolSchemas)] = estimate.toolSchemaTokens();
+    c.m_tokens[size_t(Part::Reserved)] = estimate.reservedOutput();
     c.m_window = std::max<qint64>(0, estimate.contextWindow());
     c.m_tokens[size_t(Part::Free)] = std::max<qint64>(0, c.m_window - c.used());
+    c.m_viewMessages = view.viewMessages;
+    c.m_historyMessages = view.historyMessages;
     return c;
 }
 
 ViewComposition ViewComposition::of(const ContextView &view, const TokenEstimate &estimate)
 {
     return of(bytesOf(view), estimate);
+}
+
+double ViewComposition::ratio() const
+{
+    return TokenEstimate::ratioFor(used(), m_window);
 }
 
 qint64 ViewComposition::used() const

@@ -18,6 +18,7 @@ QColor compositionColor(ViewComposition::Part part, const QPalette &palette)
     switch (part) {
     case Part::SystemPrompt: return dark ? QColor(0x7f, 0x9c, 0xf5) : QColor(0x43, 0x56, 0xb8);
     case Part::ToolSchemas: return dark ? QColor(0x4f, 0xd1, 0xc5) : QColor(0x23, 0x8a, 0x80);
+    case Part::Overhead: return dark ? QColor(0xb7, 0x94, 0xf4) : QColor(0x6b, 0x46, 0xc1);
     case Part::Checkpoint: return dark ? QColor(0x68, 0xd3, 0x91) : QColor(0x2f, 0x85, 0x5a);
     case Part::Pinned: return dark ? QColor(0xf6, 0x87, 0xb3) : QColor(0xb8, 0x32, 0x80);
     case Part::History: return dark ? QColor(0x42, 0x99, 0xe1) : QColor(0x31, 0x82, 0xce);
@@ -34,6 +35,7 @@ QString compositionPartName(ViewComposition::Part part)
     switch (part) {
     case Part::SystemPrompt: return QCoreApplication::translate("wl::Composition", "System prompt");
     case Part::ToolSchemas: return QCoreApplication::translate("wl::Composition", "Tool schemas");
+    case Part::Overhead: return QCoreApplication::translate("wl::Composition", "Estimated overhead (import)");
     case Part::Checkpoint: return QCoreApplication::translate("wl::Composition", "Checkpoint");
     case Part::Pinned: return QCoreApplication::translate("wl::Composition", "Pinned");
     case Part::History: return QCoreApplication::translate("wl::Composition", "History, verbatim");

@@ -2,6 +2,7 @@
 
 #include "compaction/CompactionPolicy.h"
 #include "compaction/ContextView.h"
+#include "compaction/PinnedSection.h"
 #include "compaction/TokenEstimate.h"
 #include "compaction/ViewComposition.h"
 #include "model/ToolSpec.h"
@@ -44,7 +45,11 @@ private Q_SLOTS:
     void overTheWindowHasNoFreeSpaceAndSaysByHowMuch();
     void noWindowMeansNoFreeSpace();
     void schemasNotCountedAreNotShown();
-    void overheadCountsAsSystemPrompt();
+    void overheadIsItsOwnPart();
+    void oneItemPartsTakeTheirItemsTokens();
+    void pinnedIsWhatThePinsListSays();
+    void countsTheMessagesOfTheViewAndOfTheHistory();
+    void sentIsUsedLessTheReservedOutput();
     void onlyThePinnedSectionIsPinned();
 };
 
@@ -168,14 +173,109 @@ void TestViewComposition::schemasNotCountedAreNotShown()
     QCOMPARE(c.tokens(Part::Free), qint64(9'900));
 }
 
-void TestViewComposition::overheadCountsAsSystemPrompt()
+// An import without its system prompt: the estimated overhead is a category of its own, so the
+// system prompt the list shows (0 tokens) is the bar's, and the overhead is not hidden in it.
+void TestViewComposition::overheadIsItsOwnPart()
 {
     ViewComposition::ViewBytes bytes;
-    bytes.add(Part::SystemPrompt, 400);
-    const TokenEstimate estimate(bytes.total(), 0, policyWith(10'000), 250);
+    bytes.add(Part::SystemPrompt, 0);
+    bytes.add(Part::History, 4'000);
+    const TokenEstimate estimate(bytes.total(), 0, policyWith(100'000), 56'055);
     const ViewComposition c = ViewComposition::of(bytes, estimate);
-    QCOMPARE(c.tokens(Part::SystemPrompt), qint64(350));
+    QCOMPARE(c.tokens(Part::SystemPrompt), qint64(0));
+    QCOMPARE(c.tokens(Part::Overhead), qint64(56'055));
+    QCOMPARE(c.tokens(Part::History), qint64(1'000));
+    QCOMPARE(c.besidesView(), qint64(56'055));
     QCOMPARE(c.used(), estimate.totalTokens());
+}
+
+// The system prompt, the checkpoint and the pinned section are one item each: their parts are
+// that item's tokens, as the Context dock's list counts it; the history absorbs the rounding.
+void TestViewComposition::oneItemPartsTakeTheirItemsTokens()
+{
+    ViewComposition::ViewBytes bytes;
+    bytes.add(Part::SystemPrompt, 3);     // 0 tokens alone
+    bytes.add(Part::Pinned, 4'087);       // 1,021 alone; 1,022 on a running sum after the prompt
+    bytes.add(Part::Checkpoint, 4'003);   // 1,000 alone
+    bytes.add(Part::History, 4'001);
+    const TokenEstimate estimate(bytes.total(), 0, policyWith(100'000));
+    const ViewComposition c = ViewComposition::of(bytes, estimate);
+    QCOMPARE(c.tokens(Part::SystemPrompt), qint64(0));
+    QCOMPARE(c.tokens(Part::Pinned), qint64(1'021));
+    QCOMPARE(c.tokens(Part::Checkpoint), qint64(1'000));
+    QCOMPARE(c.tokens(Part::History), estimate.viewTokens() - 2'021);
+    QCOMPARE(c.used(), estimate.totalTokens());
+    // A view of one-item parts only: the rounding goes to the largest of them.
+    ViewComposition::ViewBytes alone;
+    alone.add(Part::SystemPrompt, 7);
+    alone.add(Part::Pinned, 4'087);
+    const ViewComposition d = ViewComposition::of(alone, TokenEstimate(alone.total(), 0, policyWith(100'000)));
+    QCOMPARE(d.tokens(Part::SystemPrompt) + d.tokens(Part::Pinned), TokenEstimate::tokensForBytes(alone.total()));
+    QCOMPARE(d.tokens(Part::SystemPrompt), qint64(1));
+}
+
+// The Pins list says PinnedSection::tokens(pins); a view with those pins says the same.
+void TestViewComposition::pinnedIsWhatThePinsListSays()
+{
+    HistoryBuilder h;
+    h.user(u"write the file"_s).assistant(QString());
+    QList<Message> history = h.messages();
+    ToolCall write;
+    write.id = u"w1"_s;
+    write.name = u"Write"_s;
+    write.arguments = u"{\"content\":\""_s + QString(4'020, u'x') + u"\"}"_s;
+    history[1].content = u"Done."_s;
+    history[1].toolCalls.append(write);
+    history[1].cacheBytes();
+    for (int extra = 0; extra < 4; ++extra) {
+        ContextOverlays overlays;
+        Pin pin;
+        pin.kind = Pin::Kind::Message;
+        pin.messageId = history[1].id;
+        pin.text = Pin::textOf(history[1]) + QString(extra, u'y');
+        overlays.pins.append(pin);
+        // A system prompt of 1 to 3 spare bytes: a running sum would carry them into the pins.
+        const ContextView view = ContextView::build(u"abc"_s.left(extra + 1), history, overlays);
+        const ViewComposition c = ViewComposition::of(view, TokenEstimate(view.bytes(), 0, policyWith(100'000)));
+        QCOMPARE(c.tokens(Part::Pinned), PinnedSection::tokens(overlays.pins));
+        QCOMPARE(c.tokens(Part::Pinned), view.pinnedTokens());
+        QCOMPARE(c.tokens(Part::SystemPrompt), TokenEstimate::tokensForBytes(extra + 1));
+        QCOMPARE(c.used(), TokenEstimate(view.bytes(), 0, policyWith(100'000)).totalTokens());
+    }
+}
+
+void TestViewComposition::countsTheMessagesOfTheViewAndOfTheHistory()
+{
+    HistoryBuilder h;
+    h.user(big(40)).call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(5000)).user(big(400)).assistant(big(120));
+    ContextOverlays overlays;
+    Checkpoint cp;
+    cp.coversFromMessageId = 1;
+    cp.coversUpToMessageId = 1;
+    cp.text = big(80);
+    overlays.checkpoints.append(cp);
+    OffloadOverlay off;
+    off.messageId = 3;
+    off.placeholder = big(18);
+    overlays.offloads.insert(3, off);
+    const ContextView view = ContextView::build(big(400), h.messages(), overlays, 4);
+    const ViewComposition c = ViewComposition::of(view, TokenEstimate(view.bytes(), 0, policyWith(10'000)));
+    // The system prompt and the checkpoint are not history messages; the placeholder stands for one.
+    QCOMPARE(view.size(), 5);
+    QCOMPARE(c.viewMessages(), qint64(3));
+    QCOMPARE(c.historyMessages(), qint64(4));
+    QCOMPARE(c.viewMessages(), qint64(view.historyMessageIds().size()));
+}
+
+void TestViewComposition::sentIsUsedLessTheReservedOutput()
+{
+    ViewComposition::ViewBytes bytes;
+    bytes.add(Part::History, 40'000);
+    const TokenEstimate estimate(bytes.total(), 800, policyWith(20'000, 2'000), 300);
+    const ViewComposition c = ViewComposition::of(bytes, estimate);
+    QCOMPARE(c.used(), qint64(10'000 + 200 + 300 + 2'000));
+    QCOMPARE(c.sent(), qint64(10'500));
+    QCOMPARE(c.ratio(), estimate.ratio());
 }
 
 void TestViewComposition::onlyThePinnedSectionIsPinned()
