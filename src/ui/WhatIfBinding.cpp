@@ -21,6 +21,7 @@ struct Run
     SimulationResult result;
     qint64 elapsedMs = 0;
     std::optional<RunScore> score;
+    WhatIfSession::PinsAfterRecording pinsAfterRecording;
 };
 } // namespace
 
@@ -102,9 +103,13 @@ void WhatIfBinding::request(const CompactionPolicy &policy)
             run.result = session->simulate(policy);
         }
         run.elapsedMs = timer.elapsed();
+        // Pins the recording never carried make the what-if differ from it: say by how much.
+        run.pinsAfterRecording = session->pinsAfterRecording(policy, run.result.totals);
         return run;
     }, [this](const Run &run, const QString &) {
         show(run.policy, run.result, run.elapsedMs, run.score ? &*run.score : nullptr);
+        if (m_panel)
+            m_panel->setPinsAfterRecording(run.pinsAfterRecording);
         if (run.score) {
             if (m_panel)
                 m_panel->scoreView()->setWhatIf(*run.score);

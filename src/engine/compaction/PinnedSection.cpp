@@ -51,6 +51,13 @@ qint64 PinnedSection::tokens(const QList<Pin> &pins)
     return TokenEstimate::tokensForBytes(bytes(pins));
 }
 
+qint64 PinnedSection::addedTokens(const QList<Pin> &pins, const Pin &pin)
+{
+    QList<Pin> with = pins;
+    with.append(pin);
+    return tokens(with) - tokens(pins);
+}
+
 qint64 PinnedSection::budgetTokens(const CompactionPolicy &policy, qint64 systemPromptBytes, qint64 toolSchemaBytes)
 {
     if (policy.contextWindow <= 0)

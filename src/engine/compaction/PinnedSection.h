@@ -19,6 +19,9 @@ public:
     static QString text(const QList<Pin> &pins);
     static qint64 bytes(const QList<Pin> &pins);
     static qint64 tokens(const QList<Pin> &pins);
+    // What pinning `pin` besides `pins` adds to the section, in tokens (its text and its heading):
+    // the figure "Pin Message" states before the pin is made.
+    static qint64 addedTokens(const QList<Pin> &pins, const Pin &pin);
 
     // The most tokens the pinned section may take: floor(warn * window) minus the system prompt and
     // the tool schemas (when the policy counts them) and the reserved output, never below 0. Pins

@@ -95,18 +95,23 @@ RecordedRun RecordedRun::fromStored(const ReplayInput &input, const QList<Reques
         }
         run.offloads.append({from, o});
     }
+    for (qsizetype i = 0; i < input.pins.size(); ++i) {
+        const qsizetype from = input.pinsFrom.value(i, ReplayInput::kPinnedAfterRecording);
+        if (from >= 0)
+            run.pins.append({from, input.pins[i]});
+    }
     sortByRequest(run.checkpoints);
     sortByRequest(run.offloads);
+    sortByRequest(run.pins);
     return run;
 }
 
 void RecordedRun::replay(const ReplayInput &input, const std::function<void(const Simulator::Step &)> &observer) const
 {
     const QList<Message> &history = input.history;
-    const qint64 defaultSchemaBytes = TokenEstimate::toolSchemaBytes(input.tools);
     ContextOverlays overlays;
     ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
-    qsizetype nextCheckpoint = 0, nextOffload = 0;
+    qsizetype nextCheckpoint = 0, nextOffload = 0, nextPin = 0;
     qint64 coveredUpTo = 0;
     for (qsizetype r = 0; r < input.requestEnds.size(); ++r) {
         const qsizetype end = std::clamp<qsizetype>(input.requestEnds[r], view.historyEnd(), history.size());
@@ -142,14 +147,31 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
             overlays.offloads.insert(o.messageId, o);
             changed = true;
         }
+        for (; nextPin < pins.size() && pins[nextPin].first <= r; ++nextPin) {
+            overlays.pins.append(pins[nextPin].second);
+            changed = true;
+        }
         if (changed)
             view = ContextView::build(input.systemPrompt, history, overlays, end);
         else
             view.appendUpTo(history, overlays, end);
-        const qint64 schemaBytes = input.requestSchemaBytes.value(r, -1) >= 0 ? input.requestSchemaBytes[r] : defaultSchemaBytes;
         observer(Simulator::Step{int(r), history, view, overlays,
-                                 TokenEstimate::tokensForBytes(schemaBytes) + input.overheadTokens, summaryRead});
+                                 TokenEstimate::tokensForBytes(input.schemaBytesAt(r)) + input.overheadAt(r), summaryRead});
     }
+}
+
+ViewComposition RecordedRun::compositionOf(const ReplayInput &input, const CompactionPolicy &policy, const ContextView &view,
+                                           qsizetype position)
+{
+    return ViewComposition::of(view, TokenEstimate(view.bytes(), input.schemaBytesAt(position), policy, input.overheadAt(position)));
+}
+
+QList<ViewComposition> RecordedRun::compositions(const ReplayInput &input, const CompactionPolicy &policy) const
+{
+    QList<ViewComposition> out;
+    out.reserve(input.requestEnds.size());
+    replay(input, [&](const Simulator::Step &step) { out.append(compositionOf(input, policy, step.view, step.request)); });
+    return out;
 }
 
 } // namespace wl

@@ -1,6 +1,5 @@
 #include "RecordedTotals.h"
 
-#include "compaction/CompactionPolicy.h"
 #include "compaction/CompactionRecord.h"
 #include "compaction/ContextOverlays.h"
 #include "compaction/TokenEstimate.h"
@@ -12,16 +11,11 @@
 
 namespace wl {
 
-qint64 RecordedTotals::sentTokens(const RequestRecord &r, const CompactionPolicy &policy, qint64 overheadTokens)
-{
-    return r.estimateTokens + (policy.countToolSchemas ? r.toolSchemaTokens : 0) + overheadTokens;
-}
-
 SimulationTotals RecordedTotals::of(const QList<RequestRecord> &requests, const QList<CompactionRecord> &records,
-                                    const ContextOverlays &overlays, const CompactionPolicy &policy, qint64 overheadTokens)
+                                    const ContextOverlays &overlays, const QList<ViewComposition> &compositions, qint64 window)
 {
     SimulationTotals t;
-    t.window = policy.contextWindow;
+    t.window = window;
     t.requests = int(requests.size());
     t.summaryInputTokens = -1;
     t.offloads = int(overlays.offloads.size());
@@ -36,15 +30,13 @@ SimulationTotals RecordedTotals::of(const QList<RequestRecord> &requests, const 
             ++t.summaryCalls;
     }
 
-    for (const RequestRecord &r : requests) {
-        const qint64 sent = sentTokens(r, policy, overheadTokens);
-        const qint64 besides = sent - r.estimateTokens; // schemas and overhead
-        t.tokensSent += sent;
-        const double after = TokenEstimate::ratioFor(sent + policy.reservedOutput, policy.contextWindow);
-        const qint64 before = std::max(r.estimateTokens, viewBefore.value(r.index, 0));
-        t.peakRatio = std::max(t.peakRatio, after);
-        t.peakRatioBefore = std::max(t.peakRatioBefore,
-                                     TokenEstimate::ratioFor(before + besides + policy.reservedOutput, policy.contextWindow));
+    for (qsizetype i = 0; i < requests.size(); ++i) {
+        const RequestRecord &r = requests[i];
+        const ViewComposition c = compositions.value(i);
+        t.tokensSent += c.sent();
+        const qint64 before = std::max(c.viewTokens(), viewBefore.value(r.index, 0));
+        t.peakRatio = std::max(t.peakRatio, c.ratio());
+        t.peakRatioBefore = std::max(t.peakRatioBefore, TokenEstimate::ratioFor(before + c.besidesView(), window));
         ++t.tiers[size_t(r.tier)];
     }
     t.emergencies = t.tiers[size_t(Tier::Emergency)];

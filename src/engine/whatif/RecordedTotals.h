@@ -6,15 +6,14 @@
 
 namespace wl {
 
-struct CompactionPolicy;
 struct CompactionRecord;
 struct ContextOverlays;
 struct RequestRecord;
 
-// What a recorded session did, in a replay's terms (SimulationTotals), read from the store's rows:
-//   - tokens sent, peaks and requests per tier: each request as the agent recorded it (its view's
-//     estimate, the schema tokens it carried when `policy` counts them, `overheadTokens`), the
-//     ratio against `policy`'s window with its reserved output, as TokenEstimate counts;
+// What a recorded session did, in a replay's terms (SimulationTotals), read from the store's rows
+// and the requests' compositions (RecordedRun::compositions, the one measure of a recorded request):
+//   - tokens sent, peaks: each request's composition (sent(), ratio() against its window);
+//   - requests per tier: the tier each request recorded;
 //   - the peak before compaction: a request's compaction record says what its view weighed before;
 //   - summary calls: the Soft and Full compactions that made a summary; offloads: every offload overlay;
 //   - what the summaries read is not stored: summaryInputTokens is -1.
@@ -22,12 +21,9 @@ struct RequestRecord;
 class RecordedTotals
 {
 public:
-    // What request `r` carried, in tokens, as a replay counts it: its view's estimate, its schema
-    // tokens when `policy` counts them, and `overheadTokens` (reserved output not included).
-    static qint64 sentTokens(const RequestRecord &r, const CompactionPolicy &policy, qint64 overheadTokens);
-
+    // `compositions` by position, one per request; `window` the policy's.
     static SimulationTotals of(const QList<RequestRecord> &requests, const QList<CompactionRecord> &records,
-                               const ContextOverlays &overlays, const CompactionPolicy &policy, qint64 overheadTokens);
+                               const ContextOverlays &overlays, const QList<ViewComposition> &compositions, qint64 window);
 };
 
 } // namespace wl

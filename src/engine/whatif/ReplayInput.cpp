@@ -92,6 +92,48 @@ qint64 ReplayInput::estimateOverhead(const QString &systemPrompt, const QList<Me
 
 const QString ReplayInput::kOverheadKey = u"overhead_tokens"_s;
 
+namespace {
+// Per pin, the first request sent at or after it was made (the agent reads the pins before each
+// request); ReplayInput::kPinnedAfterRecording when none was, or the pin's time is not known.
+QList<qsizetype> pinPositions(const QList<Pin> &pins, const QList<QDateTime> &requestTimes)
+{
+    QList<qsizetype> out;
+    out.reserve(pins.size());
+    for (const Pin &pin : pins) {
+        qsizetype from = ReplayInput::kPinnedAfterRecording;
+        if (pin.createdAt.isValid()) {
+            for (qsizetype r = 0; r < requestTimes.size(); ++r) {
+                if (requestTimes[r].isValid() && requestTimes[r] >= pin.createdAt) {
+                    from = r;
+                    break;
+                }
+            }
+        }
+        out.append(from);
+    }
+    return out;
+}
+} // namespace
+
+int ReplayInput::pinsAfterRecording() const
+{
+    int n = 0;
+    for (qsizetype i = 0; i < pins.size(); ++i)
+        n += pinsFrom.value(i, kPinnedAfterRecording) < 0 ? 1 : 0;
+    return n;
+}
+
+qint64 ReplayInput::schemaBytesAt(qsizetype position) const
+{
+    const qint64 recorded = requestSchemaBytes.value(position, -1);
+    return recorded >= 0 ? recorded : TokenEstimate::toolSchemaBytes(tools);
+}
+
+qint64 ReplayInput::overheadAt(qsizetype) const
+{
+    return overheadTokens;
+}
+
 ReplayInput ReplayInput::fromImport(const ImportedSession &session)
 {
     ReplayInput in;
@@ -223,6 +265,7 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
     }
     in.recordedCheckpoints = overlays.checkpoints;
     in.pins = overlays.pins;
+    in.pinsFrom = pinPositions(in.pins, in.requestTimes);
     in.model = info.providerProfile.value(u"model").toString();
     in.profileWindow = std::max<qint64>(0, info.providerProfile.value(u"contextWindow").toInteger(0));
     if (source) {
@@ -282,6 +325,7 @@ Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, con
     input.requestIndexes = requestIndexes;
     input.requestTimes = requestTimes;
     input.pins = pins;
+    input.pinsFrom = pinsFrom;
     input.unbilledRecordIds = unbilledRecordIds;
     input.summaryModel = summaryModel;
     input.recordedSummaryTokens = recordedSummaryTokens;

@@ -51,14 +51,27 @@ struct ReplayInput
     QList<qint64> requestSchemaBytes;  // per request: schema bytes it was sent with, -1 unknown
     QList<ToolSpec> tools;             // the schemas offered to the model, when the session says
     QList<Checkpoint> recordedCheckpoints; // the session's own checkpoints, oldest first
-    // The session's pins as they are now (docs/COMPACTION.md section 12): a replay shows them in
-    // every request, as if they had been pinned from the start.
+    // The session's pins as they are now (docs/COMPACTION.md section 12), and per pin (same order)
+    // the first request (position) whose recorded view carried it: a pin made while the session was
+    // recorded is in the views from the first request sent after it was made, in the recording and
+    // in a replay alike; a pin made after the last recorded request (any pin of an import) is
+    // kPinnedAfterRecording: the recorded views never had it, and a replay shows it in every
+    // request, as if it had been pinned from the start.
     QList<Pin> pins;
+    QList<qsizetype> pinsFrom;
+    static constexpr qsizetype kPinnedAfterRecording = -1;
+    // How many of `pins` came after the recording.
+    int pinsAfterRecording() const;
     // Records whose checkpoint no LLM wrote (Waterline's extractive summariser): reusing one is no
     // call a provider bills. An import's own compactions are all an LLM's.
     QSet<QString> unbilledRecordIds;
     QList<qint64> recordedSummaryTokens; // sizes of the source's own summaries (size model default)
     qint64 overheadTokens = 0;         // per request, besides view and schemas (see estimateOverhead)
+    // What request `position` carried besides its view, as every measure of a recorded request
+    // reads it: the schema bytes it was sent with (requestSchemaBytes, else the session's tools)
+    // and the fixed overhead of an import.
+    qint64 schemaBytesAt(qsizetype position) const;
+    qint64 overheadAt(qsizetype position) const;
     QString model;                     // the model the session ran on, when known
 
     qint64 profileWindow = 0;          // the window the session's provider profile names, 0 for none

@@ -141,8 +141,10 @@ SimulationResult Simulator::simulate(const Input &input)
     };
 
     ContextOverlays overlays;
-    overlays.pins = pinsFor(input.pins, input.history, history);
-    result.m_pins = overlays.pins;
+    result.m_pins = pinsFor(input.pins, input.history, history);
+    for (qsizetype i = 0; i < result.m_pins.size(); ++i)
+        result.m_pinsFrom.append(std::max<qsizetype>(0, input.pinsFrom.value(i, 0)));
+    overlays.pins = result.pinsAt(0);
     ContextView view = ContextView::build(input.systemPrompt, history, overlays, 0);
     const bool validPolicy = policy.isValid();
     result.rows.reserve(input.requests.size());
@@ -150,6 +152,11 @@ SimulationResult Simulator::simulate(const Input &input)
 
     for (qsizetype r = 0; r < input.requests.size(); ++r) {
         const qsizetype end = std::clamp<qsizetype>(input.requests[r], view.historyEnd(), history.size());
+        // A pin the recording carried from this request on (made while the session ran).
+        if (r > 0 && result.m_pinsFrom.contains(r)) {
+            overlays.pins = result.pinsAt(r);
+            view = ContextView::build(input.systemPrompt, history, overlays, view.historyEnd());
+        }
         if (validPolicy)
             CompactionPass::offloadAtToolTime(history, view.historyEnd(), end, policy, offloader, overlays, &result.m_offloads);
         view.appendUpTo(history, overlays, end);
@@ -259,13 +266,22 @@ SimulationResult Simulator::simulate(const Input &input)
     return result;
 }
 
+QList<Pin> SimulationResult::pinsAt(qsizetype row) const
+{
+    QList<Pin> out;
+    for (qsizetype i = 0; i < m_pins.size(); ++i)
+        if (m_pinsFrom.value(i, 0) <= row)
+            out.append(m_pins[i]);
+    return out;
+}
+
 ContextOverlays SimulationResult::overlaysAt(int row, bool allTexts) const
 {
     ContextOverlays o;
     if (row < 0 || row >= m_marks.size())
         return o;
     const Mark &mark = m_marks[row];
-    o.pins = m_pins;
+    o.pins = pinsAt(row);
     o.checkpoints = m_checkpoints.mid(0, mark.checkpoints);
     for (const VersionSwap &swap : m_versionSwaps)
         if (swap.row <= row && swap.index < o.checkpoints.size())

@@ -87,11 +87,13 @@ public:
 private:
     friend class Simulator;
     ContextOverlays overlaysAt(int row, bool allTexts) const;
+    QList<Pin> pinsAt(qsizetype row) const; // the pins in force at `row`, in the session's order
     QString m_systemPrompt;
     QList<Message> m_history;
     QList<Checkpoint> m_checkpoints;   // in the order they were made
     QList<OffloadOverlay> m_offloads;  // in the order they were made
-    QList<Pin> m_pins;                 // every row's (the replay's history ids)
+    QList<Pin> m_pins;                 // the replay's history ids
+    QList<qsizetype> m_pinsFrom;       // per pin, the first row it is in force for
     struct Mark { qsizetype historyEnd; qsizetype checkpoints; qsizetype offloads; };
     QList<Mark> m_marks;               // per row
     // An edited recorded checkpoint whose next version came in force at `row`: m_checkpoints[index]
@@ -143,6 +145,9 @@ public:
         // The pins every replayed view keeps after its system prompt (docs/COMPACTION.md section 12):
         // pinned messages are never offloaded or summarised in the replay either.
         QList<Pin> pins;
+        // Per pin, the first request it is in force for (ReplayInput::pinsFrom: when the recording
+        // first carried it); negative or missing: every request, as if pinned from the start.
+        QList<qsizetype> pinsFrom;
         QSet<QString> unbilledRecordIds; // of those, the ones no LLM wrote (ReplayInput::unbilledRecordIds)
         SummaryModel summaryModel;
         QList<qint64> recordedSummaryTokens; // for the FixedSize default

@@ -1,6 +1,7 @@
 #include "WhatIfSession.h"
 
 #include "compaction/ExtractiveSummarizer.h"
+#include "compaction/PinnedSection.h"
 #include "whatif/SimulatedOffloads.h"
 
 namespace wl {
@@ -27,6 +28,34 @@ SimulationResult WhatIfSession::simulate(const CompactionPolicy &policy, std::fu
     withPolicy.policy = policy;
     withPolicy.observer = std::move(observer);
     return Simulator::simulate(withPolicy);
+}
+
+WhatIfSession::PinsAfterRecording WhatIfSession::pinsAfterRecording(const CompactionPolicy &policy,
+                                                                   const SimulationTotals &withThem) const
+{
+    PinsAfterRecording out;
+    Simulator::Input without = m_input;
+    without.policy = policy;
+    without.pins.clear();
+    without.pinsFrom.clear();
+    QList<Pin> late;
+    for (qsizetype i = 0; i < m_input.pins.size(); ++i) {
+        const qsizetype from = m_input.pinsFrom.value(i, -1);
+        if (from < 0) {
+            late.append(m_input.pins[i]);
+            continue;
+        }
+        without.pins.append(m_input.pins[i]);
+        without.pinsFrom.append(from);
+    }
+    if (late.isEmpty())
+        return out;
+    out.pins = int(late.size());
+    // What they add to the section: the section with every pin less the section without them.
+    out.pinnedTokens = PinnedSection::tokens(m_input.pins) - PinnedSection::tokens(without.pins);
+    out.with = withThem;
+    out.without = Simulator::simulate(without).totals;
+    return out;
 }
 
 qsizetype WhatIfSession::cachedFacts() const

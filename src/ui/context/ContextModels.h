@@ -37,7 +37,6 @@ public:
 
     void setSnapshot(const ContextSnapshot &snapshot);
     const ContextView &view() const { return m_view; }
-    qint64 totalTokens() const { return m_view.tokens(); }
 
 private:
     ContextSnapshot m_snapshot;

@@ -2,7 +2,6 @@
 
 #include "ContextModels.h"
 #include "common/CompositionBar.h"
-#include "compaction/TokenEstimate.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -99,16 +98,24 @@ void ContextPanel::showSnapshot(const ContextSnapshot &snapshot)
 {
     m_viewModel->setSnapshot(snapshot);
     m_historyModel->setSnapshot(snapshot);
-    qint64 historyBytes = 0;
-    for (qsizetype i = 0; i < snapshot.historyEnd && i < snapshot.history.size(); ++i)
-        historyBytes += snapshot.history.at(i).byteCount();
+    // Every number from the request's one composition (the bar below, the gauge and the timeline
+    // read the same), none summed here.
+    const ViewComposition &c = snapshot.composition;
     const QLocale locale;
-    m_summary->setText(tr("Request %1: %2 messages, about %3 tokens sent; the full history held %4 messages, about %5 tokens.")
-                           .arg(snapshot.requestIndex)
-                           .arg(m_viewModel->rowCount())
-                           .arg(locale.toString(m_viewModel->totalTokens()))
-                           .arg(m_historyModel->rowCount())
-                           .arg(locale.toString(TokenEstimate::tokensForBytes(historyBytes))));
+    QString text = tr("Request %1: %2 of the history's %3 messages sent, about %4 tokens to the provider; %5 with the reserved output, "
+                          "as the gauge and the timeline count it.")
+                       .arg(snapshot.requestIndex)
+                       .arg(locale.toString(c.viewMessages()), locale.toString(c.historyMessages()),
+                            locale.toString(c.sent()), locale.toString(c.used()));
+    if (c.window() > 0)
+        text += u' ' + tr("That is %1% of the %2-token window.").arg(qRound(c.ratio() * 100)).arg(locale.toString(c.window()));
+    if (const qint64 overhead = c.tokens(ViewComposition::Part::Overhead); overhead > 0)
+        text += u' ' + tr("It includes an estimated %1 tokens of fixed overhead the transcript did not store "
+                          "(the source agent's system prompt and tools), measured from the provider's reports.")
+                           .arg(locale.toString(overhead));
+    if (c.overflow() > 0)
+        text += u' ' + tr("It is over the window by %1 tokens.").arg(locale.toString(c.overflow()));
+    m_summary->setText(text);
     m_composition->setComposition(snapshot.composition);
     m_detail->clear();
     m_viewTable->resizeColumnsToContents();

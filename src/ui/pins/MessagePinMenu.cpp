@@ -1,9 +1,14 @@
 #include "MessagePinMenu.h"
 
+#include "compaction/PinnedSection.h"
 #include "conversation/ConversationModel.h"
 
 #include <QAbstractItemView>
+#include <QLocale>
 #include <QMenu>
+#include <QStringList>
+
+#include <algorithm>
 
 #include <memory>
 
@@ -26,6 +31,36 @@ MessagePinMenu::MessagePinMenu(QAbstractItemView *view) : QObject(view), m_view(
 void MessagePinMenu::setPinnedMessages(const QHash<qint64, qint64> &pinByMessage)
 {
     m_pinByMessage = pinByMessage;
+}
+
+void MessagePinMenu::setSession(const QList<Message> &history, const QList<Pin> &pins)
+{
+    m_history = history;
+    m_pins = pins;
+}
+
+QString MessagePinMenu::pinMessageLabel(qint64 messageId) const
+{
+    const auto it = std::lower_bound(m_history.cbegin(), m_history.cend(), messageId,
+                                     [](const Message &m, qint64 id) { return m.id < id; });
+    if (it == m_history.cend() || it->id != messageId)
+        return tr("Pin Message");
+    Pin pin;
+    pin.kind = Pin::Kind::Message;
+    pin.messageId = messageId;
+    pin.text = Pin::textOf(*it);
+    const qint64 tokens = PinnedSection::addedTokens(m_pins, pin);
+    QStringList calls;
+    for (const ToolCall &call : it->toolCalls)
+        calls << call.name;
+    QString what;
+    if (calls.isEmpty())
+        what = tr("its text");
+    else if (it->content.trimmed().isEmpty())
+        what = tr("the arguments of %1").arg(calls.join(u", "_s));
+    else
+        what = tr("its text and the arguments of %1").arg(calls.join(u", "_s));
+    return tr("Pin Message: %1, %2 tokens").arg(what, QLocale().toString(tokens));
 }
 
 MessagePinMenu::Target MessagePinMenu::targetAt(const QModelIndex &index)
@@ -69,9 +104,10 @@ QMenu *MessagePinMenu::menuFor(const QModelIndex &index, QWidget *parent)
         unpin->setObjectName(u"UnpinMessageAction"_s);
         connect(unpin, &QAction::triggered, this, [this, pinId] { Q_EMIT unpinRequested(pinId); });
     } else {
-        QAction *pin = menu->addAction(tr("Pin Message"));
+        QAction *pin = menu->addAction(pinMessageLabel(target.messageId));
         pin->setObjectName(u"PinMessageAction"_s);
-        pin->setToolTip(tr("Keep this message verbatim in every request; compaction never summarises or offloads it"));
+        pin->setToolTip(tr("Keep this message verbatim in every request (what it pins and the tokens it adds to each "
+                           "request are in the label); compaction never summarises or offloads it"));
         const qint64 id = target.messageId;
         connect(pin, &QAction::triggered, this, [this, id] { Q_EMIT pinMessageRequested(id); });
     }

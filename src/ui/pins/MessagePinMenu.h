@@ -1,6 +1,10 @@
 #pragma once
 
+#include "compaction/Pin.h"
+#include "model/Message.h"
+
 #include <QHash>
+#include <QList>
 #include <QObject>
 #include <QPointer>
 
@@ -22,6 +26,11 @@ public:
 
     // Whole-message pins of the open session: message id -> pin id.
     void setPinnedMessages(const QHash<qint64, qint64> &pinByMessage);
+    // The open session's history (ids ascending) and pins: "Pin Message" says what a whole-message
+    // pin of a message holds (its text, its calls' arguments) and the tokens it adds.
+    void setSession(const QList<Message> &history, const QList<Pin> &pins);
+    // That label for message `messageId` ("Pin Message" alone when the history does not hold it).
+    QString pinMessageLabel(qint64 messageId) const;
 
     // The message a row stands for (a tool card: its stored result, else the call) and its text;
     // id 0 when the row shows no pinnable message (markers, errors, approvals, progress).
@@ -42,6 +51,8 @@ Q_SIGNALS:
 private:
     QPointer<QAbstractItemView> m_view;
     QHash<qint64, qint64> m_pinByMessage;
+    QList<Message> m_history;
+    QList<Pin> m_pins;
 };
 
 } // namespace wl

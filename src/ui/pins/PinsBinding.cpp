@@ -53,6 +53,7 @@ void PinsBinding::setSession(const LoadedSession &session)
             pinByMessage.insert(pin.messageId, pin.id);
     }
     m_menu->setPinnedMessages(pinByMessage);
+    m_menu->setSession(session.history, pins);
     if (auto *model = m_conversation ? qobject_cast<ConversationModel *>(m_conversation->model()) : nullptr) {
         const QList<qint64> ids = pinByMessage.keys();
         model->setPinnedMessages(QSet<qint64>(ids.cbegin(), ids.cend()));

@@ -19,6 +19,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStringList>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -184,9 +185,14 @@ ThresholdsPanel::ThresholdsPanel(QWidget *parent)
     m_totalsNote->setWordWrap(true);
     m_totalsNote->hide();
     totalsGrid->addWidget(m_totalsNote, TotalsRowCount + 1, 0, 1, 3);
+    m_pinsNote = new QLabel(totalsBox);
+    m_pinsNote->setObjectName(u"PinsAfterRecordingNote"_s);
+    m_pinsNote->setWordWrap(true);
+    m_pinsNote->hide();
+    totalsGrid->addWidget(m_pinsNote, TotalsRowCount + 2, 0, 1, 3);
     m_timing = new QLabel(totalsBox);
     m_timing->setEnabled(false);
-    totalsGrid->addWidget(m_timing, TotalsRowCount + 2, 0, 1, 3);
+    totalsGrid->addWidget(m_timing, TotalsRowCount + 3, 0, 1, 3);
 
     m_apply = new QPushButton(tr("&Apply to session"), this);
     m_apply->setObjectName(u"ApplyPolicyButton"_s);
@@ -367,6 +373,39 @@ void ThresholdsPanel::showTotals(int column, const SimulationTotals &t)
     m_totalsNote->setText(tr("A tier is chosen on a request's estimate before compaction; the compaction then brings it down, "
                              "so the peak after compaction can stay below the Emergency threshold."));
     m_totalsNote->setVisible(explain);
+}
+
+QString ThresholdsPanel::pinsNote() const
+{
+    return m_pinsNote->isHidden() ? QString() : m_pinsNote->text();
+}
+
+void ThresholdsPanel::setPinsAfterRecording(const WhatIfSession::PinsAfterRecording &effect)
+{
+    if (effect.pins <= 0) {
+        m_pinsNote->clear();
+        m_pinsNote->hide();
+        return;
+    }
+    const QLocale locale;
+    QString text = tr("%n pin(s) made after the recording (%1 tokens) are in every what-if request and in none of the "
+                      "recorded ones: they add %2 tokens sent (%3 without them).", nullptr, effect.pins)
+                       .arg(locale.toString(effect.pinnedTokens), locale.toString(effect.tokensSentAdded()),
+                            locale.toString(effect.without.tokensSent));
+    if (effect.changesTiers()) {
+        QStringList changes;
+        for (Tier tier : {Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency}) {
+            const int before = effect.without.tiers[size_t(tier)];
+            const int after = effect.with.tiers[size_t(tier)];
+            if (before != after)
+                changes << tr("%1 %2 → %3").arg(tierDisplayName(tier)).arg(before).arg(after);
+        }
+        text += u' ' + tr("Requests per tier: %1.").arg(changes.join(u", "_s));
+    } else {
+        text += u' ' + tr("The tiers are the same.");
+    }
+    m_pinsNote->setText(text);
+    m_pinsNote->show();
 }
 
 void ThresholdsPanel::setRecordedTotals(const SimulationTotals &totals)

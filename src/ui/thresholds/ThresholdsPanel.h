@@ -2,6 +2,7 @@
 
 #include "compaction/CompactionPolicy.h"
 #include "whatif/Simulator.h"
+#include "whatif/WhatIfSession.h"
 
 #include <QWidget>
 
@@ -72,6 +73,10 @@ public:
     // The note under the table (empty when hidden): why a peak after compaction may be below the
     // threshold of a tier the table counts.
     QString totalsNote() const;
+    // The note on pins made after the recording (empty when hidden): they are in every what-if
+    // request and were in none of the recorded ones, and what they change (tokens sent, tiers).
+    void setPinsAfterRecording(const WhatIfSession::PinsAfterRecording &effect);
+    QString pinsNote() const;
 
 Q_SIGNALS:
     void policyEdited(const wl::CompactionPolicy &policy);
@@ -103,6 +108,7 @@ private:
     QPushButton *m_reset = nullptr;
     std::array<std::array<QLabel *, 2>, TotalsRowCount> m_totals{}; // columns: recorded, what-if
     QLabel *m_totalsNote = nullptr;
+    QLabel *m_pinsNote = nullptr;
     QLabel *m_timing = nullptr;
     PolicyScoreView *m_scoreView = nullptr;
 };

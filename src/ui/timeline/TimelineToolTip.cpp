@@ -149,7 +149,7 @@ QString TimelineToolTip::composition(const TimelineModel &model, int row, int pa
                                                                       percentText(c.share(p) * 100.0))
                                  : tr("%1: %2").arg(compositionPartName(p), tokensText(c.tokens(p))));
     }
-    lines << (c.window() > 0 ? tr("Used: %1 (%2 of the window)").arg(tokensText(c.used()), percentText(TokenEstimate::ratioFor(c.used(), c.window()) * 100.0))
+    lines << (c.window() > 0 ? tr("Used: %1 (%2 of the window)").arg(tokensText(c.used()), percentText(c.ratio() * 100.0))
                              : tr("Used: %1").arg(tokensText(c.used())));
     const Tier tier = tierAt(model, row, whatIf);
     lines << (tier == Tier::None ? tr("No compaction before this request")

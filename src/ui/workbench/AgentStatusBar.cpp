@@ -4,8 +4,6 @@
 #include "ContextGauge.h"
 #include "LoadedSession.h"
 #include "TierStyle.h"
-#include "compaction/TokenEstimate.h"
-#include "whatif/RecordedTotals.h"
 
 #include <QLabel>
 #include <QLocale>
@@ -55,16 +53,12 @@ QString AgentStatusBar::sandboxNote() const
 
 void AgentStatusBar::setSession(const LoadedSession &session)
 {
-    const CompactionPolicy &policy = session.policy;
-    m_sessionWindow = session.isEmpty() ? 0 : std::max<qint64>(0, policy.contextWindow);
-    m_recordedTokens = 0;
-    if (!session.requests.isEmpty())
-        m_recordedTokens = RecordedTotals::sentTokens(session.requests.constLast(), policy, session.replay.overheadTokens)
-            + policy.reservedOutput;
-    m_recordedRatio = TokenEstimate::ratioFor(m_recordedTokens, m_sessionWindow);
-    m_recordedTier = session.requests.isEmpty() ? Tier::None : policy.tierFor(m_recordedRatio);
-    m_recordedComposition = session.compositions.size() == session.requests.size() && !session.compositions.isEmpty()
-        ? session.compositions.constLast() : ViewComposition();
+    m_recordedComposition = {};
+    m_recordedTier = Tier::None;
+    if (!session.isEmpty() && !session.requests.isEmpty()) {
+        m_recordedComposition = session.compositionsOrComputed().constLast();
+        m_recordedTier = session.policy.tierFor(m_recordedComposition.ratio());
+    }
     update();
 }
 
@@ -72,13 +66,11 @@ void AgentStatusBar::update()
 {
     const QLocale locale;
     if (m_agent->isOpen())
-        m_gauge->setValue(m_agent->utilisation(), m_agent->tier(), m_agent->estimatedTokens(), m_agent->contextWindow(),
-                          ContextGauge::Source::NextRequest, m_agent->nextRequestComposition());
-    else if (m_sessionWindow > 0)
-        m_gauge->setValue(m_recordedRatio, m_recordedTier, m_recordedTokens, m_sessionWindow, ContextGauge::Source::LastRecorded,
-                          m_recordedComposition);
+        m_gauge->setComposition(m_agent->nextRequestComposition(), m_agent->tier(), ContextGauge::Source::NextRequest);
+    else if (m_recordedComposition.window() > 0)
+        m_gauge->setComposition(m_recordedComposition, m_recordedTier, ContextGauge::Source::LastRecorded);
     else
-        m_gauge->setValue(0, Tier::None, 0, 0);
+        m_gauge->clear();
     const qint64 input = m_agent->lastInputTokens();
     m_tokens->setText(input >= 0 ? tr("last request: %1 input tokens").arg(locale.toString(input)) : QString());
     m_tokens->setToolTip(tr("Input tokens the provider reported for the last request"));

@@ -45,12 +45,10 @@ private:
     QLabel *m_model;
     QLabel *m_connection;
     QLabel *m_sandbox;
-    // The loaded session's last recorded request, for the gauge while no agent runs on it.
-    double m_recordedRatio = 0;
-    Tier m_recordedTier = Tier::None;
-    qint64 m_recordedTokens = 0;
+    // The loaded session's last recorded request, for the gauge while no agent runs on it (empty:
+    // no session loaded, or it recorded no request).
     ViewComposition m_recordedComposition;
-    qint64 m_sessionWindow = 0; // 0: no session loaded
+    Tier m_recordedTier = Tier::None;
 };
 
 } // namespace wl

@@ -17,32 +17,44 @@ ContextGauge::ContextGauge(QWidget *parent)
 {
     setObjectName(u"ContextGauge"_s);
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-    setValue(0, Tier::None, 0, 0);
+    clear();
 }
 
-void ContextGauge::setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source,
-                            const ViewComposition &composition)
+void ContextGauge::clear()
 {
+    m_composition = {};
+    m_ratio = 0;
+    m_tier = Tier::None;
+    m_tokens = 0;
+    m_window = 0;
+    m_source = Source::NextRequest;
+    const QString headline = tr("No session open");
+    setToolTip(headline);
+    setAccessibleDescription(headline);
+    setAccessibleName(tr("Context gauge"));
+    update();
+}
+
+void ContextGauge::setComposition(const ViewComposition &composition, Tier tier, Source source)
+{
+    if (composition.window() <= 0) {
+        clear();
+        return;
+    }
     m_composition = composition;
-    m_ratio = std::max(0.0, ratio);
+    m_ratio = std::max(0.0, composition.ratio());
     m_tier = tier;
-    m_tokens = estimatedTokens;
-    m_window = window;
+    m_tokens = composition.used();
+    m_window = composition.window();
     m_source = source;
     const QLocale locale;
     const QString text = source == Source::NextRequest ? tr("Next request: about %1 of the session's %2-token window (%3%), tier %4")
                                                        : tr("Last recorded request: about %1 of the session's %2-token window (%3%), tier %4");
-    const QString headline = window > 0 ? text.arg(locale.toString(estimatedTokens), locale.toString(window))
-                                              .arg(qRound(m_ratio * 100))
-                                              .arg(tierDisplayName(tier))
-                                        : tr("No session open");
-    if (window > 0 && !composition.isEmpty()) {
-        setToolTip(u"<p>%1</p><p>%2</p>"_s.arg(headline.toHtmlEscaped(), compositionFigures(composition, palette(), true)));
-        setAccessibleDescription(headline + u'\n' + compositionFigures(composition, palette(), false));
-    } else {
-        setToolTip(headline);
-        setAccessibleDescription(headline);
-    }
+    const QString headline = text.arg(locale.toString(m_tokens), locale.toString(m_window))
+                                 .arg(qRound(m_ratio * 100))
+                                 .arg(tierDisplayName(tier));
+    setToolTip(u"<p>%1</p><p>%2</p>"_s.arg(headline.toHtmlEscaped(), compositionFigures(composition, palette(), true)));
+    setAccessibleDescription(headline + u'\n' + compositionFigures(composition, palette(), false));
     setAccessibleName(tr("Context gauge"));
     update();
 }

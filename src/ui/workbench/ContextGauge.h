@@ -18,10 +18,12 @@ public:
     // What the gauge measures: the next request of the agent running on the session, or (no agent
     // runs on it: an import, the demo) the last request the session recorded.
     enum class Source { NextRequest, LastRecorded };
-    // `ratio` may exceed 1 (the bar is then full). The tooltip explains `composition` (what fills
-    // the window, by category) when it is not empty.
-    void setValue(double ratio, Tier tier, qint64 estimatedTokens, qint64 window, Source source = Source::NextRequest,
-                  const ViewComposition &composition = {});
+    // Shows `composition` (what fills the request's window, by category): its used() tokens and
+    // ratio() (which may exceed 1: the bar is then full) against its window, the tooltip its parts.
+    // The gauge computes no total of its own.
+    void setComposition(const ViewComposition &composition, Tier tier, Source source);
+    // Nothing to measure: no session open.
+    void clear();
     const ViewComposition &composition() const { return m_composition; }
     qint64 window() const { return m_window; }
     Source source() const { return m_source; }

@@ -94,6 +94,12 @@ ContextOverlays LoadedSession::overlaysAt(int index) const
     for (auto it = overlays.offloads.cbegin(); it != overlays.offloads.cend(); ++it)
         if (it.key() <= newestId && inForce(it.value().recordId))
             out.offloads.insert(it.key(), it.value());
+    // The pins the request carried: those made before it was sent (ReplayInput::pinsFrom).
+    for (qsizetype i = 0; i < replay.pins.size(); ++i) {
+        const qsizetype from = replay.pinsFrom.value(i, ReplayInput::kPinnedAfterRecording);
+        if (from >= 0 && from <= index)
+            out.pins.append(replay.pins[i]);
+    }
     return out;
 }
 
@@ -124,20 +130,21 @@ QList<TimelineRow> LoadedSession::timelineRows() const
     qsizetype counted = 0;
     for (const RequestRecord &r : requests) {
         TimelineRow row;
-        row.composition = byPosition.value(rows.size());
+        const ViewComposition &c = byPosition.at(rows.size());
+        row.composition = c;
         row.requestIndex = r.index;
         const qsizetype end = historyEndOf(r.index);
         for (; counted < end; ++counted)
             historyBytes += history.at(counted).byteCount();
-        // Besides the view: what the replay counts with every request (schemas, an import's overhead).
-        const qint64 besides = (policy.countToolSchemas ? r.toolSchemaTokens : 0) + replay.overheadTokens + policy.reservedOutput;
-        row.historyTokens = TokenEstimate::tokensForBytes(historyBytes) + besides;
-        row.sentTokens = r.estimateTokens + besides;
+        // The sent line is the request's composition; the history line puts the whole history in
+        // the place of its view (with the same schemas, overhead and reserved output).
+        row.historyTokens = TokenEstimate::tokensForBytes(historyBytes) + c.besidesView();
+        row.sentTokens = c.used();
         if (r.inputTokens)
             row.reportedTokens = *r.inputTokens;
         if (window > 0) {
-            row.historyRatio = double(row.historyTokens) / window;
-            row.sentRatio = double(row.sentTokens) / window;
+            row.historyRatio = TokenEstimate::ratioFor(row.historyTokens, policy.contextWindow);
+            row.sentRatio = c.ratio();
             if (r.inputTokens)
                 row.reportedRatio = double(*r.inputTokens) / window;
         }
@@ -156,22 +163,15 @@ QList<TimelineRow> LoadedSession::timelineRows() const
 
 ViewComposition LoadedSession::compositionOf(const ContextView &view, int position) const
 {
-    const qint64 recordedSchemaBytes = replay.requestSchemaBytes.value(position, -1);
-    const qint64 schemaBytes = recordedSchemaBytes >= 0 ? recordedSchemaBytes : TokenEstimate::toolSchemaBytes(replay.tools);
-    return ViewComposition::of(view, TokenEstimate(view.bytes(), schemaBytes, policy, replay.overheadTokens));
+    return RecordedRun::compositionOf(replay, policy, view, position);
 }
 
 QList<ViewComposition> LoadedSession::recordedCompositions() const
 {
-    QList<ViewComposition> out;
     if (requests.isEmpty())
-        return out;
-    out.reserve(requests.size());
+        return {};
     // One view grown request by request, rebuilt only where an overlay came in force.
-    RecordedRun::fromStored(replay, requests, overlays, records).replay(replay, [&](const Simulator::Step &step) {
-        out.append(compositionOf(step.view, step.request));
-    });
-    return out;
+    return RecordedRun::fromStored(replay, requests, overlays, records).compositions(replay, policy);
 }
 
 QList<ViewComposition> LoadedSession::compositionsOrComputed() const
@@ -299,7 +299,7 @@ Simulator::Input LoadedSession::simulatorInput() const
 
 SimulationTotals LoadedSession::recordedTotals() const
 {
-    return RecordedTotals::of(requests, records, overlays, policy, replay.overheadTokens);
+    return RecordedTotals::of(requests, records, overlays, compositionsOrComputed(), policy.contextWindow);
 }
 
 } // namespace wl

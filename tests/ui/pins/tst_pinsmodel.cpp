@@ -1,4 +1,5 @@
 // The pins list (PinsModel, PinsPanel) and the conversation's pin menu (MessagePinMenu).
+#include "compaction/PinnedSection.h"
 #include "conversation/ConversationModel.h"
 #include "model/Message.h"
 #include "pins/MessagePinMenu.h"
@@ -9,6 +10,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QListView>
+#include <QLocale>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -44,6 +46,7 @@ private Q_SLOTS:
     void panelUnpinsInOneClick();
     void panelSummarySaysTheBudget();
     void menuOffersPinOrUnpin();
+    void pinMessageSaysWhatItPins();
     void selectionDialogGivesStoredLineBreaks();
 };
 
@@ -179,6 +182,62 @@ void TestPinsModel::menuOffersPinOrUnpin()
     QCOMPARE(changed.size(), 1);
     model.setPinnedMessages({});
     QVERIFY(!index.data(ConversationModel::PinnedRole).toBool());
+}
+
+// A one-line reply whose Write call carries a whole file: "Pin Message" says that it pins the
+// arguments too, and the tokens the pin adds to every request (PinnedSection's, as the Pins list
+// and the composition count them), not the one line the conversation shows.
+void TestPinsModel::pinMessageSaysWhatItPins()
+{
+    Message user = Message::user(u"Write the config file."_s);
+    user.id = 3;
+    Message reply = Message::assistant(u"Written."_s);
+    reply.id = 4;
+    ToolCall write;
+    write.id = u"call-1"_s;
+    write.name = u"Write"_s;
+    write.arguments = u"{\"file_path\":\"/tmp/config.toml\",\"content\":\""_s + u"key = 1\\n"_s.repeated(450) + u"\"}"_s;
+    reply.toolCalls.append(write);
+    Message callsOnly = Message::assistant(QString());
+    callsOnly.id = 5;
+    callsOnly.toolCalls.append(write);
+    const QList<Message> history{user, reply, callsOnly};
+    const QList<Pin> pins{pin(1, Pin::Kind::Note, 0, u"Keep it short."_s)};
+
+    ConversationModel model;
+    model.appendMessages({user, reply});
+    QListView view;
+    view.setModel(&model);
+    MessagePinMenu menu(&view);
+    menu.setSession(history, pins);
+
+    Pin whole;
+    whole.kind = Pin::Kind::Message;
+    whole.messageId = 4;
+    whole.text = Pin::textOf(reply);
+    const qint64 tokens = PinnedSection::addedTokens(pins, whole);
+    QVERIFY(tokens > 1'000); // the arguments, not "Written."
+    QCOMPARE(tokens, PinnedSection::tokens(pins + QList<Pin>{whole}) - PinnedSection::tokens(pins));
+    const QString label = menu.pinMessageLabel(4);
+    QVERIFY2(label.contains(u"its text and the arguments of Write"_s), qPrintable(label));
+    QVERIFY2(label.contains(QLocale().toString(tokens)), qPrintable(label));
+
+    int replyRow = -1;
+    for (int r = 0; r < model.rowCount() && replyRow < 0; ++r) {
+        const QModelIndex index = model.index(r, 0);
+        if (index.data(ConversationModel::MessageIdRole).toLongLong() == 4
+            && MessagePinMenu::targetAt(index).messageId == 4)
+            replyRow = r;
+    }
+    QVERIFY(replyRow >= 0);
+    std::unique_ptr<QMenu> m(menu.menuFor(model.index(replyRow, 0), &view));
+    QVERIFY(m);
+    QCOMPARE(m->findChild<QAction *>(u"PinMessageAction"_s)->text(), label);
+
+    const QString onlyCalls = menu.pinMessageLabel(5);
+    QVERIFY2(onlyCalls.contains(u"the arguments of Write"_s) && !onlyCalls.contains(u"its text"_s), qPrintable(onlyCalls));
+    // A message the session does not hold says no number it cannot know.
+    QCOMPARE(menu.pinMessageLabel(99), u"Pin Message"_s);
 }
 
 void TestPinsModel::selectionDialogGivesStoredLineBreaks()

@@ -1,7 +1,10 @@
 // The recorded requests' compositions, as the loader computes them for the demo session.
 #include "context/ContextModels.h"
 #include "timeline/TimelineModel.h"
-#include "whatif/RecordedTotals.h"
+#include "compaction/PinnedSection.h"
+#include "store/PinBudget.h"
+#include "thresholds/ThresholdsPanel.h"
+#include "whatif/WhatIfSession.h"
 #include "workbench/DemoSession.h"
 #include "workbench/LoadedSession.h"
 #include "workbench/SessionLoader.h"
@@ -23,8 +26,13 @@ private Q_SLOTS:
     void eachRequestAsItWasSent();
     void theDocksReadTheSame();
     void anEditedCheckpointAsEachRequestSentIt();
+    void aPinMadeWhileRecordingIsInTheRecordedViewsAndTheWhatIf();
+    void aPinMadeAfterTheRecordingIsSaidAndMeasured();
 
 private:
+    // A copy of the demo's database with `pin` added, loaded.
+    bool loadWithPin(const QString &name, Pin pin, LoadedSession *out);
+
     QTemporaryDir m_dir;
     LoadedSession m_session;
     QString m_databasePath;
@@ -51,7 +59,8 @@ void TestRecordedComposition::eachRequestAsItWasSent()
         const RequestRecord &r = m_session.requests.at(i);
         const QByteArray at = QByteArray("request ") + QByteArray::number(i);
         // What the request's record says it sent, with the reserved output: the timeline's sent line.
-        const qint64 sent = RecordedTotals::sentTokens(r, policy, m_session.replay.overheadTokens) + policy.reservedOutput;
+        const qint64 sent = r.estimateTokens + (policy.countToolSchemas ? r.toolSchemaTokens : 0)
+            + m_session.replay.overheadTokens + policy.reservedOutput;
         const QByteArray why = at + ": " + QByteArray::number(c.used()) + " != " + QByteArray::number(sent);
         QVERIFY2(c.used() == sent, why.constData());
         QVERIFY2(c.total() == std::max(policy.contextWindow, c.used()), at.constData());
@@ -137,6 +146,109 @@ void TestRecordedComposition::anEditedCheckpointAsEachRequestSentIt()
                  .tokens(ViewComposition::Part::Checkpoint));
     // The newest version is the checkpoint's own (the docks that list checkpoints show it).
     QCOMPARE(edited.overlays.checkpoints.at(m_session.overlays.checkpoints.indexOf(original)).version, 2);
+}
+
+bool TestRecordedComposition::loadWithPin(const QString &name, Pin pin, LoadedSession *out)
+{
+    const QString copy = m_dir.filePath(name);
+    if (!QFile::copy(m_databasePath, copy))
+        return false;
+    QString error;
+    {
+        SessionStore store;
+        if (!store.open(copy, &error))
+            return false;
+        const std::optional<SessionInfo> info = store.session(m_session.info.id, &error);
+        if (!info || !store.addPin(m_session.info.id, pin, PinBudget::forSession(*info), &error)) {
+            qWarning("cannot pin: %s", qPrintable(error));
+            return false;
+        }
+    }
+    if (!SessionLoader::loadNow(copy, m_session.info.id, out, &error)) {
+        qWarning("cannot load: %s", qPrintable(error));
+        return false;
+    }
+    return true;
+}
+
+// A pin made while the session ran (before request k was sent): the requests from k on carried it.
+// The recorded views show its band from k, the Context dock lists it, and the what-if under the
+// session's policy applies it from k too, so it reproduces the recording exactly.
+void TestRecordedComposition::aPinMadeWhileRecordingIsInTheRecordedViewsAndTheWhatIf()
+{
+    const int k = int(m_session.requests.size()) / 2;
+    QVERIFY(m_session.requests.at(k).startedAt.isValid());
+    Pin pin;
+    pin.kind = Pin::Kind::Note;
+    pin.text = u"Keep the fixtures' timestamps in UTC."_s;
+    pin.createdAt = m_session.requests.at(k).startedAt.addMSecs(-1);
+    LoadedSession pinned;
+    QVERIFY(loadWithPin(u"pinned-while.db"_s, pin, &pinned));
+    QCOMPARE(pinned.overlays.pins.size(), 1);
+    const qint64 pinTokens = PinnedSection::tokens(pinned.overlays.pins);
+    QVERIFY(pinTokens > 0);
+    for (int i = 0; i < pinned.requestCount(); ++i) {
+        const QByteArray at = "request " + QByteArray::number(i);
+        QVERIFY2(pinned.compositions.at(i).tokens(ViewComposition::Part::Pinned) == (i < k ? 0 : pinTokens), at.constData());
+    }
+    // The Context dock's list has the pinned section from k on, with the tokens of the bar.
+    ContextViewModel list;
+    list.setSnapshot(pinned.contextSnapshot(k));
+    int pinnedRows = 0;
+    for (int r = 0; r < list.rowCount(); ++r)
+        pinnedRows += list.index(r, 0).data(ContextViewModel::KindRole).toInt() == int(ViewItem::Kind::Pinned) ? 1 : 0;
+    QCOMPARE(pinnedRows, 1);
+    list.setSnapshot(pinned.contextSnapshot(k - 1));
+    for (int r = 0; r < list.rowCount(); ++r)
+        QVERIFY(list.index(r, 0).data(ContextViewModel::KindRole).toInt() != int(ViewItem::Kind::Pinned));
+
+    // The what-if under the session's policy: the recording, request by request.
+    const SimulationResult whatIf = Simulator::simulate(pinned.replay.simulatorInput(pinned.policy, SummaryModel::extractive()));
+    const SimulationTotals recorded = pinned.recordedTotals();
+    QCOMPARE(whatIf.totals.tokensSent, recorded.tokensSent);
+    QCOMPARE(whatIf.totals.tiers, recorded.tiers);
+    QCOMPARE(whatIf.totals.peakRatio, recorded.peakRatio);
+    for (int i = 0; i < pinned.requestCount(); ++i)
+        QVERIFY2(whatIf.rows.at(i).composition == pinned.compositions.at(i), QByteArray::number(i).constData());
+    QCOMPARE(WhatIfSession(pinned.simulatorInput()).pinsAfterRecording(pinned.policy, whatIf.totals).pins, 0);
+}
+
+// A pin made after the recording (here: now, on an import): no recorded view had it, so the
+// recorded compositions and totals do not move; the what-if shows it in every request, and says
+// how much that adds over the same run without it, which is the recording.
+void TestRecordedComposition::aPinMadeAfterTheRecordingIsSaidAndMeasured()
+{
+    Pin pin;
+    pin.kind = Pin::Kind::Note;
+    pin.text = u"Never edit the generated parser by hand. "_s.repeated(40);
+    LoadedSession pinned;
+    QVERIFY(loadWithPin(u"pinned-after.db"_s, pin, &pinned));
+    QCOMPARE(pinned.compositions, m_session.compositions);
+    const SimulationTotals recorded = pinned.recordedTotals();
+    QCOMPARE(recorded.tokensSent, m_session.recordedTotals().tokensSent);
+
+    const WhatIfSession session(pinned.simulatorInput());
+    const SimulationResult whatIf = session.simulate(pinned.policy);
+    const WhatIfSession::PinsAfterRecording effect = session.pinsAfterRecording(pinned.policy, whatIf.totals);
+    QCOMPARE(effect.pins, 1);
+    QCOMPARE(effect.pinnedTokens, PinnedSection::tokens(pinned.overlays.pins));
+    QCOMPARE(effect.without.tokensSent, recorded.tokensSent);
+    QCOMPARE(effect.without.tiers, recorded.tiers);
+    QCOMPARE(effect.with.tokensSent, whatIf.totals.tokensSent);
+    QVERIFY(effect.tokensSentAdded() > 0);
+    for (const SimulationRow &row : whatIf.rows)
+        QCOMPARE(row.composition.tokens(ViewComposition::Part::Pinned), effect.pinnedTokens);
+
+    // The Thresholds dock says so, with the numbers.
+    ThresholdsPanel panel;
+    panel.setPinsAfterRecording(effect);
+    const QLocale locale;
+    const QString note = panel.pinsNote();
+    QVERIFY2(note.contains(locale.toString(effect.tokensSentAdded())), qPrintable(note));
+    QVERIFY2(note.contains(locale.toString(effect.without.tokensSent)), qPrintable(note));
+    QVERIFY2(note.contains(locale.toString(effect.pinnedTokens)), qPrintable(note));
+    panel.setPinsAfterRecording({});
+    QVERIFY(panel.pinsNote().isEmpty());
 }
 
 QTEST_MAIN(TestRecordedComposition)
