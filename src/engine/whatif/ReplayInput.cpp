@@ -265,7 +265,9 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
     }
     in.recordedCheckpoints = overlays.checkpoints;
     in.pins = overlays.pins;
-    in.pinsFrom = pinPositions(in.pins, in.requestTimes);
+    // Traffic the proxy recorded went as the client sent it: no request of it carried a pin.
+    in.pinsFrom = info.isRecordedTraffic() ? QList<qsizetype>(in.pins.size(), kPinnedAfterRecording)
+                                           : pinPositions(in.pins, in.requestTimes);
     in.model = info.providerProfile.value(u"model").toString();
     in.profileWindow = std::max<qint64>(0, info.providerProfile.value(u"contextWindow").toInteger(0));
     if (source) {

@@ -36,7 +36,8 @@ struct SessionSource;
 //   - the tool schemas offered with each request: the bytes the agent recorded per request,
 //     else the session's schemas (stored by the agent, or the importer's);
 //   - the session's own checkpoints, reused where a replayed compaction covers the same range;
-//   - the session's pins, kept in every replayed view;
+//   - the session's pins, each from the request that first carried it (one made after the
+//     recording: in every replayed view);
 //   - for an imported transcript that did not store its system prompt or its tool schemas, the
 //     fixed overhead of every request estimated from the provider-reported input tokens.
 struct ReplayInput
@@ -56,7 +57,7 @@ struct ReplayInput
     // recorded is in the views from the first request sent after it was made, in the recording and
     // in a replay alike; a pin made after the last recorded request (any pin of an import) is
     // kPinnedAfterRecording: the recorded views never had it, and a replay shows it in every
-    // request, as if it had been pinned from the start.
+    // request, as if it had been pinned from the start. Traffic the proxy recorded carried none.
     QList<Pin> pins;
     QList<qsizetype> pinsFrom;
     static constexpr qsizetype kPinnedAfterRecording = -1;

@@ -77,6 +77,7 @@ private Q_SLOTS:
     void pinnedMessageIsNotSummarised();
     void pinnedResultIsNeverOffloaded();
     void replayKeepsPinsInEveryView();
+    void replayAppliesAPinFromTheRequestThatFirstCarriedIt();
     void budgetRefusalSaysByHowMuch();
     void noteTextIsKeptVerbatim();
 };
@@ -233,6 +234,30 @@ void TestPins::replayKeepsPinsInEveryView()
     // The ratio counts them: the same replay without pins sends fewer tokens.
     in.pins.clear();
     QVERIFY(Simulator::simulate(in).totals.tokensSent < result.totals.tokensSent);
+}
+
+// A pin made while the session ran is in force from the request that first carried it
+// (ReplayInput::pinsFrom): the replay's views before it have no pinned section, the ones from it
+// on do, as the recording did. A pin without a position is in every view.
+void TestPins::replayAppliesAPinFromTheRequestThatFirstCarriedIt()
+{
+    const Recorded r = recorded(6);
+    Simulator::Input in;
+    in.systemPrompt = kSystem;
+    in.history = r.history;
+    in.requests = r.requests;
+    in.policy = smallWindow();
+    in.pins = {notePin(u"from the start"_s), notePin(u"made before request 5"_s)};
+    in.pinsFrom = {-1, 5};
+    const SimulationResult result = Simulator::simulate(in);
+    for (int row = 0; row < result.rows.size(); ++row) {
+        const QList<Pin> expected = row < 5 ? QList<Pin>{in.pins[0]} : in.pins;
+        const QByteArray at = "row " + QByteArray::number(row);
+        QVERIFY2(result.overlaysAt(row).pins == expected, at.constData());
+        QVERIFY2(result.viewAt(row).at(1).content == PinnedSection::text(expected), at.constData());
+        QVERIFY2(result.rows[row].composition.tokens(ViewComposition::Part::Pinned) == PinnedSection::tokens(expected),
+                 at.constData());
+    }
 }
 
 void TestPins::budgetRefusalSaysByHowMuch()

@@ -108,12 +108,18 @@ void TestCompositionBar::gaugeToolTipExplainsTheNextRequest()
 {
     ContextGauge gauge;
     const ViewComposition c = sample();
-    gauge.setValue(0.6, Tier::Warn, c.used(), c.window(), ContextGauge::Source::NextRequest, c);
+    gauge.setComposition(c, Tier::Warn, ContextGauge::Source::NextRequest);
     QVERIFY2(gauge.toolTip().contains(u"History, verbatim"_s), qPrintable(gauge.toolTip()));
     QVERIFY2(gauge.toolTip().contains(u"Reserved output: %1 tokens"_s.arg(QLocale().toString(1'000))), qPrintable(gauge.toolTip()));
     QVERIFY(gauge.accessibleDescription().contains(u"Offload placeholders"_s));
-    gauge.setValue(0.6, Tier::Warn, c.used(), c.window());
-    QVERIFY(!gauge.toolTip().contains(u"History, verbatim"_s)); // no composition: none told
+    // The gauge's figures are the composition's: no total of its own.
+    QCOMPARE(gauge.ratio(), c.ratio());
+    QCOMPARE(gauge.window(), c.window());
+    QVERIFY2(gauge.toolTip().contains(QLocale().toString(c.used())), qPrintable(gauge.toolTip()));
+    QCOMPARE(gauge.text(), u"%1%"_s.arg(qRound(c.ratio() * 100)));
+    gauge.clear();
+    QVERIFY(!gauge.toolTip().contains(u"History, verbatim"_s)); // nothing shown: none told
+    QCOMPARE(gauge.ratio(), 0.0);
 }
 
 QTEST_MAIN(TestCompositionBar)
