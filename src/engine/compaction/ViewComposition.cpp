@@ -15,6 +15,22 @@ qint64 ViewComposition::ViewBytes::total() const
     return sum;
 }
 
+const char *ViewComposition::partKey(Part part)
+{
+    switch (part) {
+    case Part::SystemPrompt: return "system_prompt";
+    case Part::ToolSchemas: return "tool_schemas";
+    case Part::Overhead: return "overhead";
+    case Part::Checkpoint: return "checkpoint";
+    case Part::Pinned: return "pinned";
+    case Part::History: return "history";
+    case Part::Offloaded: return "offloaded";
+    case Part::Reserved: return "reserved";
+    case Part::Free: return "free";
+    }
+    return "history";
+}
+
 ViewComposition::Part ViewComposition::partOf(const ViewItem &item)
 {
     switch (item.kind) {

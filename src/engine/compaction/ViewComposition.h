@@ -61,6 +61,10 @@ public:
 
     ViewComposition() = default;
 
+    // A part's name in machine-readable output (`waterline-cli show --json`): "system_prompt",
+    // "tool_schemas", "overhead", "checkpoint", "pinned", "history", "offloaded", "reserved", "free".
+    static const char *partKey(Part part);
+
     // The one place that says which part a view item is (pins: their item kind maps to Pinned here).
     static Part partOf(const ViewItem &item);
     static ViewBytes bytesOf(const ContextView &view);

@@ -7,6 +7,7 @@
 #include "compaction/ViewComposition.h"
 #include "model/ToolSpec.h"
 
+#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void countsTheMessagesOfTheViewAndOfTheHistory();
     void sentIsUsedLessTheReservedOutput();
     void onlyThePinnedSectionIsPinned();
+    void everyPartHasItsOwnKey();
 };
 
 void TestViewComposition::eachPartOfAHandMadeView()
@@ -292,6 +294,15 @@ void TestViewComposition::onlyThePinnedSectionIsPinned()
     ViewItem stub;
     stub.kind = ViewItem::Kind::Stub;
     QCOMPARE(ViewComposition::partOf(stub), Part::History);
+}
+
+void TestViewComposition::everyPartHasItsOwnKey()
+{
+    QSet<QByteArray> keys;
+    for (Part part : ViewComposition::kParts)
+        keys.insert(QByteArray(ViewComposition::partKey(part)));
+    QCOMPARE(keys.size(), ViewComposition::kPartCount);
+    QCOMPARE(QByteArray(ViewComposition::partKey(Part::Overhead)), QByteArray("overhead"));
 }
 
 QTEST_GUILESS_MAIN(TestViewComposition)
