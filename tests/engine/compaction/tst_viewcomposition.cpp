@@ -236,8 +236,8 @@ void TestViewComposition::pinnedIsWhatThePinsListSays()
         pin.messageId = history[1].id;
         pin.text = Pin::textOf(history[1]) + QString(extra, u'y');
         overlays.pins.append(pin);
-        // A system prompt of 1 to 3 spare bytes: a running sum would carry them into the pins.
-        const ContextView view = ContextView::build(u"abc"_s.left(extra + 1), history, overlays);
+        // A system prompt of 1 to 4 bytes: a running sum would carry its spare bytes into the pins.
+        const ContextView view = ContextView::build(QString(extra + 1, u's'), history, overlays);
         const ViewComposition c = ViewComposition::of(view, TokenEstimate(view.bytes(), 0, policyWith(100'000)));
         QCOMPARE(c.tokens(Part::Pinned), PinnedSection::tokens(overlays.pins));
         QCOMPARE(c.tokens(Part::Pinned), view.pinnedTokens());
