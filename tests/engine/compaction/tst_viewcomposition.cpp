@@ -26,6 +26,30 @@ CompactionPolicy policyWith(qint64 window, qint64 reserved = 0, bool countSchema
     return p;
 }
 
+// A user message, a call and its result (offloaded to a 20-byte placeholder), a user message and
+// a reply; a checkpoint of 800 bytes covers the first message.
+struct HandMade
+{
+    HistoryBuilder history;
+    ContextOverlays overlays;
+};
+
+HandMade handMade()
+{
+    HandMade out;
+    out.history.user(big(40)).call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(5000)).user(big(400)).assistant(big(120));
+    Checkpoint cp;
+    cp.coversUpToMessageId = 1;
+    cp.coversFromMessageId = 1;
+    cp.text = big(800);
+    out.overlays.checkpoints.append(cp);
+    OffloadOverlay off;
+    off.messageId = 3;
+    off.placeholder = big(18);
+    out.overlays.offloads.insert(3, off);
+    return out;
+}
+
 qint64 sumOfParts(const ViewComposition &c)
 {
     qint64 sum = 0;
@@ -59,19 +83,9 @@ void TestViewComposition::eachPartOfAHandMadeView()
 {
     // system 400 bytes = 100 tokens; checkpoint 800 = 200; a user message 40 = 10; a call and a
     // result offloaded to a 20-byte placeholder.
-    HistoryBuilder h;
-    h.user(big(40)).call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(5000)).user(big(400)).assistant(big(120));
-    ContextOverlays overlays;
-    Checkpoint cp;
-    cp.coversUpToMessageId = 1;
-    cp.coversFromMessageId = 1;
-    cp.text = big(800);
-    overlays.checkpoints.append(cp);
-    OffloadOverlay off;
-    off.messageId = 3;
-    off.placeholder = big(18);
-    overlays.offloads.insert(3, off);
-    const ContextView view = ContextView::build(big(400), h.messages(), overlays);
+    const HandMade made = handMade();
+    const HistoryBuilder &h = made.history;
+    const ContextView view = ContextView::build(big(400), h.messages(), made.overlays);
 
     const ViewComposition::ViewBytes bytes = ViewComposition::bytesOf(view);
     QCOMPARE(bytes.total(), view.bytes());
@@ -248,19 +262,8 @@ void TestViewComposition::pinnedIsWhatThePinsListSays()
 
 void TestViewComposition::countsTheMessagesOfTheViewAndOfTheHistory()
 {
-    HistoryBuilder h;
-    h.user(big(40)).call(u"c1"_s, u"bash"_s).result(u"c1"_s, big(5000)).user(big(400)).assistant(big(120));
-    ContextOverlays overlays;
-    Checkpoint cp;
-    cp.coversFromMessageId = 1;
-    cp.coversUpToMessageId = 1;
-    cp.text = big(80);
-    overlays.checkpoints.append(cp);
-    OffloadOverlay off;
-    off.messageId = 3;
-    off.placeholder = big(18);
-    overlays.offloads.insert(3, off);
-    const ContextView view = ContextView::build(big(400), h.messages(), overlays, 4);
+    const HandMade made = handMade();
+    const ContextView view = ContextView::build(big(400), made.history.messages(), made.overlays, 4);
     const ViewComposition c = ViewComposition::of(view, TokenEstimate(view.bytes(), 0, policyWith(10'000)));
     // The system prompt and the checkpoint are not history messages; the placeholder stands for one.
     QCOMPARE(view.size(), 5);
