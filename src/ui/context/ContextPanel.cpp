@@ -102,11 +102,11 @@ void ContextPanel::showSnapshot(const ContextSnapshot &snapshot)
     // read the same), none summed here.
     const ViewComposition &c = snapshot.composition;
     const QLocale locale;
-    QString text = tr("Request %1: %2 of the history's %3 messages sent, about %4 tokens to the provider; %5 with the reserved output, "
-                          "as the gauge and the timeline count it.")
+    QString text = tr("Request %1: %2 of the history's %3 messages sent, about %4 tokens to the provider.")
                        .arg(snapshot.requestIndex)
-                       .arg(locale.toString(c.viewMessages()), locale.toString(c.historyMessages()),
-                            locale.toString(c.sent()), locale.toString(c.used()));
+                       .arg(locale.toString(c.viewMessages()), locale.toString(c.historyMessages()), locale.toString(c.sent()));
+    if (c.tokens(ViewComposition::Part::Reserved) > 0)
+        text += u' ' + tr("With the reserved output, as the gauge and the timeline count it: %1 tokens.").arg(locale.toString(c.used()));
     if (c.window() > 0)
         text += u' ' + tr("That is %1% of the %2-token window.").arg(qRound(c.ratio() * 100)).arg(locale.toString(c.window()));
     if (const qint64 overhead = c.tokens(ViewComposition::Part::Overhead); overhead > 0)
