@@ -388,8 +388,8 @@ void ThresholdsPanel::setPinsAfterRecording(const WhatIfSession::PinsAfterRecord
         return;
     }
     const QLocale locale;
-    QString text = tr("%n pin(s) made after the recording (%1 tokens) are in every what-if request and in none of the "
-                      "recorded ones: they add %2 tokens sent (%3 without them).", nullptr, effect.pins)
+    QString text = tr("Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the "
+                      "recorded ones. They add %2 tokens sent (%3 without them).", nullptr, effect.pins)
                        .arg(locale.toString(effect.pinnedTokens), locale.toString(effect.tokensSentAdded()),
                             locale.toString(effect.without.tokensSent));
     if (effect.changesTiers()) {

@@ -244,6 +244,7 @@ void TestRecordedComposition::aPinMadeAfterTheRecordingIsSaidAndMeasured()
     panel.setPinsAfterRecording(effect);
     const QLocale locale;
     const QString note = panel.pinsNote();
+    qInfo().noquote() << "demo, one pin after the recording:" << note;
     QVERIFY2(note.contains(locale.toString(effect.tokensSentAdded())), qPrintable(note));
     QVERIFY2(note.contains(locale.toString(effect.without.tokensSent)), qPrintable(note));
     QVERIFY2(note.contains(locale.toString(effect.pinnedTokens)), qPrintable(note));
