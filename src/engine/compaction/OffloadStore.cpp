@@ -1,5 +1,7 @@
 #include "OffloadStore.h"
 
+#include "ToolKind.h"
+
 #include "LoggingCategories.h"
 #include "Paths.h"
 #include "PrivateFiles.h"
@@ -481,10 +483,12 @@ QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView con
 
 bool OffloadStore::gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold)
 {
-    static constexpr QStringView exempt[] = {u"read_file", u"write_file", u"edit_file"};
     if (bytes <= threshold)
         return false;
-    return std::none_of(std::begin(exempt), std::end(exempt), [&](QStringView name) { return toolName == name; });
+    // By what the tool does, not its exact name: Claude Code's Read and Edit, Codex's apply_patch
+    // and OpenHands' str_replace_editor are exempt as read_file and edit_file are (issue #31).
+    const ToolKind kind = toolKindOf(toolName);
+    return kind != ToolKind::Read && kind != ToolKind::Edit;
 }
 
 OffloadStore::Result OffloadStore::offload(const Message &message, const QString &toolName, int gate, int previewLines,

@@ -77,7 +77,8 @@ public:
     static QString placeholderText(const OffloadEntry &entry, QStringView content, int previewLines,
                                    qint64 *utf8Bytes = nullptr);
 
-    // Gate 1 (tool time): size above threshold and the tool not one of read_file, write_file, edit_file.
+    // Gate 1 (tool time): size above threshold and the tool not one that reads or edits files
+    // (toolKindOf: Read or Edit), whichever agent's names it has (read_file, Read, apply_patch...).
     static bool gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold);
 
 private:

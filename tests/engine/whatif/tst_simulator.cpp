@@ -63,6 +63,7 @@ private Q_SLOTS:
     void fixedSizeSummaries();
     void viewAtRequest();
     void noFilesWritten();
+    void otherAgentsFileToolsExemptAtToolTime();
     void jsonShape();
     void historyWithoutIds();
     void windowZeroNeverCompacts();
@@ -224,6 +225,37 @@ void TestSimulator::noFilesWritten()
     QCOMPARE(o.offloads.size(), offloads);
     for (const OffloadOverlay &overlay : o.offloads)
         QVERIFY(overlay.placeholder.startsWith(u"[offloaded: .waterline/tool_results/simulation/"_s));
+}
+
+void TestSimulator::otherAgentsFileToolsExemptAtToolTime()
+{
+    // Issue #31: Claude Code's Read/Edit, Codex's apply_patch and OpenHands' editor are exempt from
+    // gate 1 as read_file is; a command's large output is not.
+    HistoryBuilder h;
+    QList<qsizetype> requests;
+    const QStringList fileTools{u"Read"_s, u"Write"_s, u"Edit"_s, u"MultiEdit"_s, u"NotebookEdit"_s, u"apply_patch"_s,
+                                u"str_replace_editor"_s, u"read_file"_s};
+    int n = 0;
+    for (const QString &tool : fileTools) {
+        h.user(u"look at file %1"_s.arg(++n));
+        h.call(u"call_%1"_s.arg(n), tool, u"{\"file_path\":\"src/f%1.cpp\"}"_s.arg(n));
+        h.result(u"call_%1"_s.arg(n), big(20'000, QLatin1Char('f')));
+        h.assistant(u"read it"_s);
+        requests.append(h.messages().size());
+    }
+    h.user(u"run it"_s);
+    h.call(u"call_bash"_s, u"Bash"_s, u"{\"command\":\"make\"}"_s);
+    h.result(u"call_bash"_s, big(20'000, QLatin1Char('b')));
+    h.assistant(u"built"_s);
+    requests.append(h.messages().size());
+    CompactionPolicy policy; // the defaults: gate 1 at 10,000 bytes, a window nothing here reaches
+    policy.contextWindow = 1'000'000;
+    const SimulationResult sim = Simulator::simulate(kSystem, h.messages(), requests, policy);
+    const ContextOverlays o = sim.overlaysAt(int(sim.rows.size()) - 1);
+    QStringList offloadedTools;
+    for (const OffloadOverlay &overlay : o.offloads)
+        offloadedTools.append(overlay.entry.toolName);
+    QCOMPARE(offloadedTools, QStringList{u"Bash"_s});
 }
 
 void TestSimulator::jsonShape()
