@@ -64,6 +64,7 @@ private Q_SLOTS:
     void viewAtRequest();
     void noFilesWritten();
     void otherAgentsFileToolsExemptAtToolTime();
+    void emergencyCutsSoEveryRequestFits();
     void jsonShape();
     void historyWithoutIds();
     void windowZeroNeverCompacts();
@@ -256,6 +257,40 @@ void TestSimulator::otherAgentsFileToolsExemptAtToolTime()
     for (const OffloadOverlay &overlay : o.offloads)
         offloadedTools.append(overlay.entry.toolName);
     QCOMPARE(offloadedTools, QStringList{u"Bash"_s});
+}
+
+void TestSimulator::emergencyCutsSoEveryRequestFits()
+{
+    // Issue #31: the what-if replay goes through the same Emergency as the live agent: a 60 KB paste
+    // in the tail is cut so the request fits; a newest user message too large alone is not sent.
+    HistoryBuilder h;
+    h.user(u"Here is the log:\n"_s + big(60'000, QLatin1Char('p')));
+    h.assistant(u"The parser overflows its stack."_s);
+    h.user(u"Fix it, please."_s);
+    h.assistant(u"Fixed."_s);
+    h.user(big(60'000, QLatin1Char('q')));
+    const QList<qsizetype> requests{1, 3, 5};
+    CompactionPolicy policy;
+    policy.contextWindow = 8000;
+    const SimulationResult sim = Simulator::simulate(kSystem, h.messages(), requests, policy);
+    QCOMPARE(sim.rows.size(), 3);
+    // The first request holds only the paste: the newest user message, too large alone.
+    QVERIFY(!sim.rows[0].sent);
+    QVERIFY2(sim.rows[0].error.contains(u"the newest user message is too large"_s), qPrintable(sim.rows[0].error));
+    // The second: the paste is cut, the request fits.
+    QCOMPARE(sim.rows[1].tier, Tier::Emergency);
+    QVERIFY(sim.rows[1].sent);
+    QVERIFY2(sim.rows[1].ratioBefore > 1.8, qPrintable(QString::number(sim.rows[1].ratioBefore)));
+    QVERIFY2(sim.rows[1].ratioAfter < policy.full, qPrintable(QString::number(sim.rows[1].ratioAfter)));
+    const QList<Message> view = sim.viewAt(1);
+    QVERIFY(view[1].content.contains(u"cut here by the emergency compaction"_s));
+    QCOMPARE(view.last().content, u"Fix it, please."_s);
+    QVERIFY(!sim.rows[2].sent);
+    QCOMPARE(sim.totals.notSent, 2);
+    // What was not sent is neither in the tokens sent nor in the peak.
+    QCOMPARE(sim.totals.tokensSent, sim.rows[1].totalTokensAfter);
+    QCOMPARE(sim.totals.peakRatio, sim.rows[1].ratioAfter);
+    QCOMPARE(sim.toJson().value(u"totals"_s).toObject().value(u"not_sent"_s).toInt(), 2);
 }
 
 void TestSimulator::jsonShape()
