@@ -57,6 +57,21 @@ QList<Message> fullSession(HistoryBuilder &h, QChar fill = QLatin1Char('a'))
     return h;
 }
 
+// Scenario 8's start: a Full compaction whose anchors say "Build a parser" and "- Use recursive
+// descent", then the session fills up again to Full; the next summary answers `intent` and `decisions`.
+PreflightResult compactedOnceAndFullAgain(ScriptedSummarizer &s, const QString &intent, const QString &decisions,
+                                          HistoryBuilder &h, CompactionPolicy *p)
+{
+    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use recursive descent"_s, u"FIRST-SUMMARY-TEXT"_s));
+    s.addAnswer(ScriptedSummarizer::answer(intent, decisions, u"SECOND-SUMMARY-TEXT"_s));
+    p->contextWindow = 2500;
+    p->tailMessages = 2;
+    fullSession(h);
+    PreflightResult first = runPreflight(preflightInput(kSystem, h, *p), &s);
+    fullSession(h, QLatin1Char('b')); // the session goes on and fills up again
+    return first;
+}
+
 // Scenario 6's session, with the head's half-way cut inside a tool-call group.
 QList<Message> softSession()
 {
@@ -467,17 +482,10 @@ void TestPreflight::scenario7_emergency()
 void TestPreflight::scenario8_incremental()
 {
     ScriptedSummarizer s;
-    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use recursive descent"_s, u"FIRST-SUMMARY-TEXT"_s));
-    s.addAnswer(ScriptedSummarizer::answer(u"- N/A"_s, u"none"_s, u"SECOND-SUMMARY-TEXT"_s));
     CompactionPolicy p;
-    p.contextWindow = 2500;
-    p.tailMessages = 2;
     HistoryBuilder h;
-    fullSession(h);
-    const PreflightResult first = runPreflight(preflightInput(kSystem, h, p), &s);
+    const PreflightResult first = compactedOnceAndFullAgain(s, u"- N/A"_s, u"none"_s, h, &p);
     QCOMPARE(first.record.tier, Tier::Full);
-
-    fullSession(h, QLatin1Char('b')); // the session goes on and fills up again
     PreflightInput in = preflightInput(kSystem, h, p);
     in.overlays = first.overlays;
     const PreflightResult second = runPreflight(in, &s);
@@ -947,17 +955,10 @@ void TestPreflight::reviewCommitsTheAnchorsAsShown()
     // Issue #31: the draft shows the anchors merged with the previous checkpoint; what the user
     // edits or clears there is what commits, never the previous value merged in again.
     ScriptedSummarizer s;
-    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use recursive descent"_s, u"FIRST-SUMMARY-TEXT"_s));
-    s.addAnswer(ScriptedSummarizer::answer(u"N/A"_s, u"N/A (no new decisions)"_s, u"SECOND-SUMMARY-TEXT"_s));
     CompactionPolicy p;
-    p.contextWindow = 2500;
-    p.tailMessages = 2;
     HistoryBuilder h;
-    fullSession(h);
-    const PreflightResult first = runPreflight(preflightInput(kSystem, h, p), &s);
+    const PreflightResult first = compactedOnceAndFullAgain(s, u"N/A"_s, u"N/A (no new decisions)"_s, h, &p);
     QCOMPARE(first.record.tier, Tier::Full);
-
-    fullSession(h, QLatin1Char('b'));
     p.reviewSummaries = true;
     PreflightInput in = preflightInput(kSystem, h, p);
     in.overlays = first.overlays;
