@@ -256,16 +256,27 @@ bool AgentRun::setPolicy(const CompactionPolicy &policy)
     return true;
 }
 
+const ContextView *AgentRun::nextRequestView() const
+{
+    if (m_view)
+        return &*m_view;
+    // A preflight holds the view while it runs (a summary on its way, a review open): the request
+    // being compacted is what the gauge shows until it finishes, not an empty context.
+    return m_preflight ? &m_preflight->result().view : nullptr;
+}
+
 TokenEstimate AgentRun::nextRequestEstimate() const
 {
     // The preflight's own estimate (CompactionPass::estimate) of the view as it stands.
-    return TokenEstimate(m_view ? m_view->bytes() : 0, m_toolSchemaBytes, m_policy);
+    const ContextView *view = nextRequestView();
+    return TokenEstimate(view ? view->bytes() : 0, m_toolSchemaBytes, m_policy);
 }
 
 ViewComposition AgentRun::nextRequestComposition() const
 {
-    return m_view ? ViewComposition::of(*m_view, nextRequestEstimate())
-                  : ViewComposition::of(ViewComposition::ViewBytes(), nextRequestEstimate());
+    const ContextView *view = nextRequestView();
+    return view ? ViewComposition::of(*view, nextRequestEstimate())
+                : ViewComposition::of(ViewComposition::ViewBytes(), nextRequestEstimate());
 }
 
 qint64 AgentRun::estimatedTokens() const
@@ -591,6 +602,13 @@ bool AgentRun::decideSummaryReview(const ReviewDecision &decision)
     return true;
 }
 
+bool AgentRun::reviewCommitted(QString *why) const
+{
+    if (why)
+        *why = m_reviewRefusal;
+    return m_reviewCommitted;
+}
+
 bool AgentRun::isAwaitingReview() const
 {
     return m_preflight && m_preflight->isAwaitingReview();
@@ -771,11 +789,15 @@ void AgentRun::onPreflightFinished()
     preflight->deleteLater();
     m_view = std::move(result.view);
     m_overlays = result.overlays;
+    if (result.reviewAccepted) {
+        m_reviewCommitted = !result.newCheckpoints.isEmpty();
+        m_reviewRefusal = result.refusal;
+    }
     if (result.reviewRejected)
         m_rejectedTier = result.record.tier;
     else if (!result.newCheckpoints.isEmpty() || result.record.tier < m_rejectedTier)
         m_rejectedTier = Tier::None; // committed, or below the rejected tier again (an undo)
-    storeCompaction(result, [this, tier = result.record.tier] {
+    storeCompaction(result, [this, tier = result.record.tier, notSent = result.notSent] {
         m_requestTier = tier;
         if (m_stopRequested) {
             endStopped();
@@ -784,6 +806,11 @@ void AgentRun::onPreflightFinished()
         keepDraftCurrent(tier);
         if (m_afterPreflight == AfterPreflight::Idle) {
             setState(State::Idle);
+            return;
+        }
+        if (!notSent.isEmpty()) {
+            // Over the window even after Emergency (docs/COMPACTION.md section 4): never sent.
+            fail(notSent);
             return;
         }
         sendRequest();

@@ -152,6 +152,9 @@ public:
     // summary (an edit is stored as version 2 beside the draft); Reject keeps the history and
     // drafts again only at a higher tier. False when no review is open.
     bool decideSummaryReview(const wl::ReviewDecision &decision);
+    // After an accepted review (decideSummaryReview finishes the preflight before it returns): true
+    // when its checkpoint was committed; else `why` says why not (one not smaller than what it replaces).
+    bool reviewCommitted(QString *why = nullptr) const;
     bool isAwaitingReview() const;
     // The draft waiting for review (valid while isAwaitingReview()).
     SummaryDraft pendingReview() const;
@@ -255,9 +258,13 @@ private:
 
     QList<Message> m_history;
     ContextOverlays m_overlays;
+    // The view the next request would send: the agent's, or while a preflight runs the one it compacts.
+    const ContextView *nextRequestView() const;
     std::optional<ContextView> m_view;
     QString m_lastStateKey;
     Tier m_rejectedTier = Tier::None; // a summary rejected in review at this tier waits for a higher one
+    bool m_reviewCommitted = false; // the last accepted review committed its checkpoint
+    QString m_reviewRefusal;
     QStringList m_notedErrors; // gate-1 offload failures since the last stored record
     int m_requestCount = 0;
 

@@ -4,6 +4,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <array>
 
 using namespace Qt::StringLiterals;
@@ -53,20 +54,82 @@ QStringView stripSurroundingPunctuation(QStringView text)
     return text.sliced(begin, end - begin);
 }
 
+bool startsWithWord(QStringView text, QStringView word)
+{
+    if (!text.startsWith(word, Qt::CaseInsensitive))
+        return false;
+    return text.size() == word.size() || !text[word.size()].isLetterOrNumber();
+}
+
+// What may follow an unknown word and leave it unknown, after a space: "none yet", "N/A so far",
+// "none identified". Anything else after a space is a sentence ("None of the tests pass").
+bool isQualifierAfterUnknown(QStringView rest)
+{
+    static constexpr QStringView qualifiers[] = {
+        u"yet", u"so far", u"for now", u"at this point", u"at this stage", u"at the moment", u"currently",
+        u"identified", u"recorded", u"noted", u"made", u"reported", u"found", u"needed", u"required", u"given",
+        u"provided", u"mentioned", u"specified", u"new",
+    };
+    return std::any_of(std::begin(qualifiers), std::end(qualifiers),
+                       [&](QStringView q) { return startsWithWord(rest, q); });
+}
+
+// "N/A (no new decisions)", "none - nothing was decided", "unknown: not discussed", "none yet": an
+// unknown word with a qualifier that says only why it is unknown (issue #31: never a value).
+bool isQualifiedUnknown(QStringView text)
+{
+    static constexpr QStringView unknownWords[] = {u"N/A", u"NA", u"none", u"unknown", u"not applicable", u"nothing"};
+    for (QStringView word : unknownWords) {
+        if (!startsWithWord(text, word))
+            continue;
+        QStringView rest = text.sliced(word.size());
+        if (rest.isEmpty())
+            return true;
+        // Directly after the word: a bracket, a dash, a colon... ("N/A (none)", "none: nothing decided").
+        if (!rest[0].isSpace())
+            return rest[0].isPunct() || rest[0].isSymbol();
+        rest = rest.trimmed();
+        if (rest.isEmpty() || rest[0].isPunct() || rest[0].isSymbol())
+            return true; // "N/A (no new decisions)", "none - nothing was decided"
+        return isQualifierAfterUnknown(rest);
+    }
+    // "No new decisions", "no further steps identified", "no decisions yet": nothing of the anchor's
+    // own kind. "No new dependencies" is a decision, so only these nouns count.
+    if (!startsWithWord(text, u"no"))
+        return false;
+    QStringView rest = text.sliced(2).trimmed();
+    bool qualified = false;
+    for (QStringView word : {u"new", u"further", u"other"}) {
+        if (startsWithWord(rest, word)) {
+            rest = rest.sliced(word.size()).trimmed();
+            qualified = true;
+            break;
+        }
+    }
+    static constexpr QStringView anchorNouns[] = {
+        u"decisions", u"decision", u"next steps", u"steps", u"progress", u"solutions", u"attempts",
+        u"information", u"info", u"items", u"updates", u"intent", u"tasks",
+    };
+    for (QStringView noun : anchorNouns) {
+        if (!startsWithWord(rest, noun))
+            continue;
+        const QStringView after = rest.sliced(noun.size()).trimmed();
+        return qualified || after.isEmpty() || after[0].isPunct() || isQualifierAfterUnknown(after)
+            || startsWithWord(after, u"were") || startsWithWord(after, u"have");
+    }
+    return false;
+}
+
 // A line that says nothing: empty, "-", N/A, NA, none or unknown once whitespace, list markers
-// ("-", "*", "\u2022") and surrounding punctuation are gone. All of those are whitespace or
-// punctuation, so one strip of both ends removes them all.
+// ("-", "*", "\u2022") and surrounding punctuation are gone, or one of those with a qualifier that
+// says why ("N/A (no new decisions)"). All of the markers are whitespace or punctuation, so one
+// strip of both ends removes them all.
 bool isUnknownLine(QStringView line)
 {
     const QStringView text = stripSurroundingPunctuation(line);
     if (text.isEmpty())
         return true;
-    static constexpr QStringView unknownWords[] = {u"N/A", u"NA", u"none", u"unknown"};
-    for (QStringView word : unknownWords) {
-        if (text.size() == word.size() && text.compare(word, Qt::CaseInsensitive) == 0)
-            return true;
-    }
-    return false;
+    return isQualifiedUnknown(text);
 }
 
 // A user intent that is only a nudge to go on ("continue", "go ahead.", "- ok"): it says what to do

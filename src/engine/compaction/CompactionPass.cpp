@@ -1,5 +1,6 @@
 #include "CompactionPass.h"
 
+#include "EmergencyCut.h"
 #include "LoggingCategories.h"
 #include "model/Message.h"
 #include "whatif/SimulatedOffloads.h"
@@ -9,6 +10,7 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 using namespace Qt::StringLiterals;
@@ -80,6 +82,18 @@ OffloadStore::Result Offloader::offload(const QList<Message> &history, qsizetype
         refused.notSmaller = true;
         return refused;
     }
+    return r;
+}
+
+OffloadStore::Result Offloader::saveWhole(const Message &message, const QString &text) const
+{
+    if (!m_simulate)
+        return m_store.saveWholeMessage(message, text);
+    OffloadStore::Result r;
+    r.entry = m_store.wholeMessageEntry(message, text);
+    r.ok = !r.entry.relativePath.isEmpty();
+    if (!r.ok)
+        r.error = QCoreApplication::translate("wl::CompactionPass", "not cut: the session id cannot name a file");
     return r;
 }
 
@@ -323,7 +337,8 @@ OffloadFolder hiddenFolder(const QMap<qint64, OffloadOverlay> &offloads, qint64 
 }
 } // namespace
 
-QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QList<Message> *made) const
+QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QList<Message> *made,
+                                                      QList<qint64> *positions) const
 {
     const QList<ViewItem> &items = m_view.items();
     const auto begin = items.cbegin() + job.from;
@@ -335,9 +350,15 @@ QList<const Message *> CompactionPass::summaryMessages(const SummaryJob &job, QL
     const bool anyPins = !m_overlays.pins.isEmpty();
     QList<const Message *> out;
     out.reserve(job.count());
+    if (positions) {
+        positions->clear();
+        positions->reserve(job.count());
+    }
     for (auto item = begin; item != end; ++item) {
         if (anyPins && item->kind == ViewItem::Kind::Original && m_overlays.isPinnedMessage(item->sourceMessageId))
             continue;
+        if (positions)
+            positions->append(qint64(item->sourceIndex) + 1);
         if (item->kind == ViewItem::Kind::Original) {
             out.append(&m_history[item->sourceIndex]);
         } else {
@@ -360,6 +381,29 @@ const Checkpoint *CompactionPass::applySummary(const SummaryJob &job, const Pars
                                                const QString &recordId)
 {
     anchorMerge = mergeAnchors(job.previous ? job.previous->anchors : Anchors{}, summary.anchors);
+    return applyMergedSummary(job, summary.summary, tier, recordId);
+}
+
+const Checkpoint *CompactionPass::applyReviewedSummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier,
+                                                       const QString &recordId)
+{
+    const Anchors previous = job.previous ? job.previous->anchors : Anchors{};
+    anchorMerge.anchors = summary.anchors;
+    for (AnchorKind kind : kAllAnchorKinds) {
+        const QString &before = previous.value(kind);
+        const QString &after = summary.anchors.value(kind);
+        AnchorChange &change = anchorMerge.changes[size_t(kind)];
+        if (before.trimmed() == after.trimmed())
+            change = AnchorChange::Unchanged;
+        else
+            change = isUnknownAnchorValue(before) ? AnchorChange::New : AnchorChange::Updated; // a cleared one is an update
+    }
+    return applyMergedSummary(job, summary.summary, tier, recordId);
+}
+
+const Checkpoint *CompactionPass::applyMergedSummary(const SummaryJob &job, const QString &summary, Tier tier,
+                                                     const QString &recordId)
+{
     Checkpoint cp;
     const OffloadFolder folder = hiddenFolder(m_overlays.offloads, job.coversUpTo);
     if (deferCheckpointText) {
@@ -369,13 +413,12 @@ const Checkpoint *CompactionPass::applySummary(const SummaryJob &job, const Pars
             ++references;
             referenceBytes += offload.referenceBytes >= 0 ? offload.referenceBytes : offloadReferenceBytes(offload.entry);
         });
-        cp.textBytes = checkpointMessageBytes(anchorMerge.anchors, summary.summary, references, referenceBytes, folder);
+        cp.textBytes = checkpointMessageBytes(anchorMerge.anchors, summary, references, referenceBytes, folder);
     } else {
-        cp.text = checkpointMessageText(anchorMerge.anchors, summary.summary,
-                                        hiddenOffloads(m_overlays.offloads, job.coversUpTo), folder);
+        cp.text = checkpointMessageText(anchorMerge.anchors, summary, hiddenOffloads(m_overlays.offloads, job.coversUpTo), folder);
     }
     cp.anchors = anchorMerge.anchors;
-    cp.summary = summary.summary;
+    cp.summary = summary;
     return addCheckpoint(job, cp, tier, recordId);
 }
 
@@ -438,7 +481,7 @@ const Checkpoint *CompactionPass::addCheckpoint(const SummaryJob &job, Checkpoin
     for (int i = s.bodyStart; i < job.to; ++i)
         replaced += m_view.items()[i].bytes;
     const qint64 bytes = cp.textBytes >= 0 ? cp.textBytes : TokenEstimate::utf8Bytes(cp.text);
-    if (bytes >= replaced) {
+    if (!replaces(bytes, replaced)) {
         refusal = QCoreApplication::translate("wl::CompactionPass",
                                               "not compacted: the summary (%1 bytes) is not smaller than the %2 bytes it would replace")
                       .arg(bytes)
@@ -529,7 +572,119 @@ bool CompactionPass::emergencyOffload(const QString &recordId)
             break;
         offloadItem(index, recordId, m_policy.previewLinesCompaction);
     }
+    if (estimate().ratio() >= m_policy.full)
+        cutLargest(recordId);
     return estimate().ratio() < m_policy.full;
+}
+
+int CompactionPass::newestUserItem() const
+{
+    const QList<ViewItem> &items = m_view.items();
+    for (int i = int(items.size()) - 1; i >= m_view.bodyStart(); --i) {
+        const ViewItem &item = items[i];
+        if (item.sourceIndex >= 0 && !item.isResult && item.kind != ViewItem::Kind::Stub
+            && m_history[item.sourceIndex].role == Role::User)
+            return i;
+    }
+    return -1;
+}
+
+qint64 CompactionPass::viewBytesBelowFull() const
+{
+    const TokenEstimate e = estimate();
+    // ratio < full: total tokens at most ceil(full x window) - 1, of which the view may take what
+    // the schemas, the overhead and the reserved output leave.
+    const qint64 total = qint64(std::ceil(m_policy.full * double(e.contextWindow()))) - 1;
+    const qint64 viewTokens = total - (e.totalTokens() - e.viewTokens());
+    return viewTokens < 0 ? -1 : TokenEstimate::bytesForTokens(viewTokens) + TokenEstimate::kBytesPerToken - 1;
+}
+
+void CompactionPass::cutLargest(const QString &recordId)
+{
+    // The newest user message is what the request answers: never cut (when it alone is too large,
+    // the request is not sent: overWindow()). Pinned messages are kept verbatim (section 12).
+    const int newestUser = newestUserItem();
+    const QList<ViewItem> &items = m_view.items();
+    QList<int> candidates;
+    for (int i = m_view.bodyStart(); i < items.size(); ++i) {
+        const ViewItem &item = items[i];
+        // A message smaller than a cut's note and what it keeps cannot get smaller: not tried.
+        if (i != newestUser && item.kind == ViewItem::Kind::Original && !item.isResult && item.bytes > 512
+            && (m_overlays.pins.isEmpty() || !m_overlays.isPinnedMessage(item.sourceMessageId)))
+            candidates.append(i);
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) { return items[a].bytes > items[b].bytes; });
+    for (int index : std::as_const(candidates)) {
+        if (estimate().ratio() < m_policy.full)
+            break;
+        const ViewItem item = items[index];
+        const Message &message = m_history[item.sourceIndex];
+        const QString whole = EmergencyCut::wholeText(message);
+        const OffloadEntry entry = m_offloader.wholeEntry(message, whole);
+        const qint64 excess = m_view.bytes() - viewBytesBelowFull();
+        const auto cut = EmergencyCut::cut(message, item.bytes - excess, entry.relativePath);
+        if (!cut)
+            continue;
+        const OffloadStore::Result saved = m_offloader.saveWhole(message, whole);
+        if (!saved.ok) {
+            offloadErrors.append(saved.error); // fail open: the message stays whole
+            continue;
+        }
+        OffloadOverlay overlay;
+        overlay.messageId = message.id;
+        overlay.entry = saved.entry;
+        overlay.placeholder = cut->content;
+        overlay.arguments = cut->arguments;
+        overlay.recordId = recordId;
+        overlay.referenceBytes = offloadReferenceBytes(overlay.entry);
+        m_overlays.offloads.insert(message.id, overlay);
+        m_view.substitutePlaceholder(index, cut->bytes);
+        newOffloads.append(overlay);
+        offloaded.append(overlay.entry);
+        ++cutMessages;
+    }
+}
+
+QString CompactionPass::overWindow() const
+{
+    const TokenEstimate e = estimate();
+    if (e.contextWindow() <= 0 || e.totalTokens() <= e.contextWindow())
+        return {};
+    const QList<ViewItem> &items = m_view.items();
+    const int newestUser = newestUserItem();
+    struct Part { QString name; qint64 tokens; };
+    const QList<Part> parts{
+        {QCoreApplication::translate("wl::CompactionPass", "the system prompt"), TokenEstimate::tokensForBytes(items.value(0).bytes)},
+        {QCoreApplication::translate("wl::CompactionPass", "the tool schemas"), e.toolSchemaTokens()},
+        {QCoreApplication::translate("wl::CompactionPass", "the newest user message"),
+         newestUser < 0 ? 0 : TokenEstimate::tokensForBytes(items[newestUser].bytes)},
+        {QCoreApplication::translate("wl::CompactionPass", "the pinned section"), m_view.pinnedTokens()},
+        {QCoreApplication::translate("wl::CompactionPass", "the reserved output"), e.reservedOutput()},
+        {QCoreApplication::translate("wl::CompactionPass", "the import's estimated overhead"), e.overheadTokens()},
+    };
+    qint64 fixed = 0;
+    const Part *largest = &parts.first();
+    for (const Part &part : parts) {
+        fixed += part.tokens;
+        if (part.tokens > largest->tokens)
+            largest = &part;
+    }
+    const qint64 rest = e.totalTokens() - fixed;
+    QString why = QCoreApplication::translate("wl::CompactionPass",
+                                              "not sent: the request needs %1 tokens and the context window holds %2, even after "
+                                              "the emergency compaction; ")
+                      .arg(e.totalTokens())
+                      .arg(e.contextWindow());
+    if (fixed > e.contextWindow())
+        return why + QCoreApplication::translate("wl::CompactionPass", "%1 is too large (%2 tokens)").arg(largest->name).arg(largest->tokens);
+    // A window so small that the checkpoint, placeholders and short messages Emergency cannot cut
+    // further do not fit beside those parts.
+    return why + QCoreApplication::translate("wl::CompactionPass", "what no compaction shortens takes %1 tokens (the largest: %2, %3 tokens) "
+                                                                   "and the checkpoint, placeholders and short messages left %4")
+                     .arg(fixed)
+                     .arg(largest->name)
+                     .arg(largest->tokens)
+                     .arg(rest);
 }
 
 bool CompactionPass::onlyTailLeft() const

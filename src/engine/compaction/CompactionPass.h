@@ -31,6 +31,10 @@ public:
     // and nothing written): an offload never makes the view larger.
     OffloadStore::Result offload(const QList<Message> &history, qsizetype index, const QString &toolName, int gate,
                                  int previewLines) const;
+    // The whole of a message Emergency cuts (gate 3), kept in its file; simulated: only named.
+    OffloadStore::Result saveWhole(const Message &message, const QString &text) const;
+    // The entry saveWhole() gives (its path included), without writing anything.
+    OffloadEntry wholeEntry(const Message &message, const QString &text) const { return m_store.wholeMessageEntry(message, text); }
     bool isSimulated() const { return m_simulate; }
 
 private:
@@ -88,11 +92,18 @@ public:
     // What the summariser reads (placeholders included), where it is: history messages in place,
     // the others (placeholders, stubs) made into `made`, which must outlive the list. Only the few
     // made ones are copies; a head of 10,000 messages is not copied to be summarised.
-    QList<const Message *> summaryMessages(const SummaryJob &job, QList<Message> *made) const;
+    // `positions`, when given, receives each one's position in the session (its history index + 1):
+    // what a summary names messages by, never their store ids.
+    QList<const Message *> summaryMessages(const SummaryJob &job, QList<Message> *made, QList<qint64> *positions = nullptr) const;
     // Adds the checkpoint overlay (anchors merged with the previous ones) and rebuilds the view.
     // A checkpoint that is not smaller than what it replaces (the head, with the checkpoint before
     // it) is not added: null, and `refusal` says why. A compaction never makes the view larger.
     const Checkpoint *applySummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier, const QString &recordId);
+    // Adds the checkpoint of a reviewed summary (docs/COMPACTION.md section 5): its anchors exactly as
+    // the user accepted them, edited or cleared, not merged with the previous ones again (the draft
+    // showed them merged already). Refused on the same terms as applySummary.
+    const Checkpoint *applyReviewedSummary(const SummaryJob &job, const ParsedSummary &summary, Tier tier,
+                                           const QString &recordId);
     // Adds a checkpoint of a given text (the simulator's size model), on the same terms.
     const Checkpoint *applyCheckpointText(const SummaryJob &job, const QString &text, Tier tier, const QString &recordId);
     // Adds a recorded checkpoint again (the replay of a range a recorded compaction summarised):
@@ -101,8 +112,13 @@ public:
     const Checkpoint *applyRecordedCheckpoint(const SummaryJob &job, const Checkpoint &recorded, Tier tier,
                                               const QString &recordId);
     // Emergency, after the checkpoint: offload the largest results left in the body, whatever
-    // their size, until the ratio is below `full`. True when it got below.
+    // their size, until the ratio is below `full`; then, if it is not, cut the largest messages
+    // left (any role but the newest user message's, tool-call arguments included) until it is.
+    // True when it got below.
     bool emergencyOffload(const QString &recordId);
+    // Empty when the request fits its window; else why it is not sent (docs/COMPACTION.md section 4):
+    // what it needs, and which part no compaction shortens is too large.
+    QString overWindow() const;
     // True when the body is only a checkpoint and a tail with no result left to offload.
     bool onlyTailLeft() const;
 
@@ -111,6 +127,7 @@ public:
 
     QList<OffloadEntry> offloaded;       // every offload of this pass, in order
     int masked = 0;                      // of those, the results the strategy masked
+    int cutMessages = 0;                 // of those, the messages Emergency cut (gate 3)
     QList<OffloadOverlay> newOffloads;
     QList<Checkpoint> newCheckpoints;
     QStringList offloadErrors;
@@ -145,6 +162,8 @@ public:
     // the checkpoint lists in `offloads`.
     static CheckpointVersion revision(const Checkpoint &cp, const QMap<qint64, OffloadOverlay> &offloads,
                                       const Anchors &anchors, const QString &summary, int fromRequestIndex);
+    // The rule every checkpoint is added by: it must be smaller than the bytes it replaces.
+    static bool replaces(qint64 checkpointBytes, qint64 replacedBytes) { return checkpointBytes < replacedBytes; }
     // The bytes of the view that a checkpoint for `job` would keep beside itself (what it does not replace).
     qint64 bytesKeptBeside(const SummaryJob &job) const;
 
@@ -153,8 +172,16 @@ private:
     // Full and Emergency (the whole head) replace: [first, second). The head must not be empty.
     std::pair<int, int> summaryRange(Tier tier) const;
     const Checkpoint *addCheckpoint(const SummaryJob &job, Checkpoint cp, Tier tier, const QString &recordId);
+    // applySummary with the anchors `anchorMerge` already holds.
+    const Checkpoint *applyMergedSummary(const SummaryJob &job, const QString &summary, Tier tier, const QString &recordId);
     enum class OffloadOutcome { Done, NotSmaller, Failed };
     OffloadOutcome offloadItem(int index, const QString &recordId, int previewLines);
+    // Emergency's last step: the largest messages cut (EmergencyCut) until the ratio is below `full`.
+    void cutLargest(const QString &recordId);
+    // The view item of the newest user message (not a result), -1 when the view holds none.
+    int newestUserItem() const;
+    // The view bytes the ratio allows below `full` (negative when the rest alone reaches it).
+    qint64 viewBytesBelowFull() const;
     qint64 contentBytes(const ViewItem &item) const;
     bool offloadable(const ViewItem &item) const;
     QString toolNameFor(int index) const;

@@ -315,7 +315,7 @@ bool CompactionRecord::fromJson(const QJsonObject &object, CompactionRecord *rec
         entry.relativePath = entryIn.string(u"path"_s, true);
         entry.bytes = entryIn.integer(u"bytes"_s, false, 0, BoundedInteger::maxBytes);
         entry.lines = int(entryIn.integer(u"lines"_s, false, 0, maxCount));
-        entry.gate = int(entryIn.integer(u"gate"_s, false, 0, 2));
+        entry.gate = int(entryIn.integer(u"gate"_s, false, 0, OffloadEntry::kCutGate));
         entry.messageId = entryIn.integer(u"message_id"_s, false, -1, maxWhole); // -1: not in the export
         if (!entryIn.ok())
             return failed(entryIn.error());

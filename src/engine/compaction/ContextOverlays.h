@@ -6,26 +6,32 @@
 
 #include <QList>
 #include <QMap>
+#include <QStringList>
 
 #include <algorithm>
 
 namespace wl {
 
-// An offload overlay: in views, history message `messageId` shows `placeholder`.
+// An offload overlay: in views, history message `messageId` shows `placeholder`. A tool result
+// offloaded at gate 1 or 2 shows its placeholder; a message Emergency cut (gate 3, any role) shows
+// `placeholder` as its content and, when it has calls, `arguments` as their arguments.
 struct OffloadOverlay
 {
     qint64 id = 0;           // store row id
     qint64 messageId = 0;
     OffloadEntry entry;
     QString placeholder;
+    QStringList arguments;   // gate 3 only: the shown arguments of each call, in order (empty: none)
     QString recordId;        // the CompactionRecord that made it, empty for gate 1
     qint64 referenceBytes = -1; // UTF-8 size of its line in a checkpoint's references, when counted
+
+    bool isCut() const { return entry.gate == OffloadEntry::kCutGate; }
 
     // referenceBytes is a cache of what the other fields say: not compared.
     friend bool operator==(const OffloadOverlay &a, const OffloadOverlay &b)
     {
         return a.id == b.id && a.messageId == b.messageId && a.entry == b.entry && a.placeholder == b.placeholder
-            && a.recordId == b.recordId;
+            && a.arguments == b.arguments && a.recordId == b.recordId;
     }
 };
 

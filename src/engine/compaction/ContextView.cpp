@@ -1,6 +1,7 @@
 #include "ContextView.h"
 
 #include "ContextOverlays.h"
+#include "EmergencyCut.h"
 #include "PinnedSection.h"
 #include "TokenEstimate.h"
 #include "model/Message.h"
@@ -18,6 +19,14 @@ ViewItem checkpointItem(const Checkpoint &cp)
     item.coversTo = cp.coversUpToMessageId;
     item.bytes = cp.textBytes >= 0 ? cp.textBytes : TokenEstimate::utf8Bytes(cp.text);
     return item;
+}
+
+// A message Emergency cut, as the view shows it (its byte count cached: the item's bytes).
+Message cutMessage(const Message &source, const OffloadOverlay &cut)
+{
+    Message m = source;
+    EmergencyCut::apply(m, cut.placeholder, cut.arguments);
+    return m;
 }
 
 // Where the messages after a checkpoint covering up to `coversUpTo` start (history in id order).
@@ -104,16 +113,21 @@ void ContextView::pushHistory(const QList<Message> &history, qsizetype index, co
     item.sourceIndex = qint32(index);
     item.sourceMessageId = m.id;
     item.coversFrom = item.coversTo = m.id;
+    // New messages come after every offloaded one: skip the search for them.
+    const auto &offloads = overlays.offloads;
+    const auto offload = offloads.isEmpty() || m.id > offloads.lastKey() ? offloads.cend() : offloads.constFind(m.id);
     if (!m.isToolResult()) {
         item.hasCalls = m.hasToolCalls();
         item.bytes = m.byteCount();
+        if (offload != offloads.cend() && m.id != 0 && offload->isCut()) {
+            // Cut by Emergency (section 4): shown shortened, counted as replaced content.
+            item.kind = ViewItem::Kind::Placeholder;
+            item.bytes = cutMessage(m, *offload).cachedBytes;
+        }
         m_bytes += m_pairs.pushMessage(m_items, item, &m);
         return;
     }
     item.isResult = true;
-    // New messages come after every offloaded one: skip the search for them.
-    const auto &offloads = overlays.offloads;
-    const auto offload = offloads.isEmpty() || m.id > offloads.lastKey() ? offloads.cend() : offloads.constFind(m.id);
     if (offload != offloads.cend() && m.id != 0) {
         item.kind = ViewItem::Kind::Placeholder;
         item.bytes = TokenEstimate::utf8Bytes(offload->placeholder) + TokenEstimate::utf8Bytes(m.toolCallId);
@@ -167,7 +181,7 @@ QList<qint64> ContextView::historyMessageIds() const
 void ContextView::substitutePlaceholder(int index, qint64 shownBytes)
 {
     ViewItem &item = m_items[index];
-    Q_ASSERT(item.kind == ViewItem::Kind::Original && item.isResult);
+    Q_ASSERT(item.kind == ViewItem::Kind::Original);
     m_bytes += shownBytes - item.bytes;
     item.bytes = shownBytes;
     item.kind = ViewItem::Kind::Placeholder;
@@ -195,7 +209,12 @@ Message ContextView::messageAt(int index, const QList<Message> &history, const C
     case ViewItem::Kind::Original:
         return history[item.sourceIndex];
     case ViewItem::Kind::Placeholder: {
-        Message m = history[item.sourceIndex];
+        const Message &source = history[item.sourceIndex];
+        if (!source.isToolResult()) {
+            const auto cut = overlays.offloads.constFind(source.id);
+            return cut != overlays.offloads.cend() ? cutMessage(source, *cut) : source;
+        }
+        Message m = source;
         // Only the text: value() would copy the whole overlay (entry, paths, record id) per message.
         const auto offload = overlays.offloads.constFind(m.id);
         m.content = offload != overlays.offloads.cend() ? offload->placeholder : QString();

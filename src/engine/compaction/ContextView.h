@@ -49,7 +49,7 @@ public:
     bool replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint, const QList<Message> &history);
 
     // Item `index` (an Original tool result) is now shown as its offload placeholder, which with
-    // its call id takes `shownBytes`; keeps the sum right.
+    // its call id takes `shownBytes`, or (any Original) as Emergency cut it; keeps the sum right.
     void substitutePlaceholder(int index, qint64 shownBytes);
 
     QList<Message> messages(const QList<Message> &history, const ContextOverlays &overlays) const;

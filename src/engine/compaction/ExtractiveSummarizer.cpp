@@ -104,9 +104,11 @@ const QString kFailedSuffix = u" (failed)"_s;
 class Extraction
 {
 public:
-    Extraction(const QList<const Message *> &messages, const ExtractiveFacts *facts, const Anchors *previous)
+    Extraction(const QList<const Message *> &messages, const ExtractiveFacts *facts, const Anchors *previous,
+               const QList<qint64> *positions)
         : m_messages(messages)
         , m_facts(messages, facts)
+        , m_positions(positions && positions->size() == messages.size() ? positions : nullptr)
     {
         if (previous) {
             m_previous.anchors = *previous;
@@ -171,6 +173,10 @@ private:
 
     void appendLabel(QString &out, int index) const
     {
+        if (m_positions) {
+            appendNumber(out, m_positions->at(index));
+            return;
+        }
         const qint64 id = m_messages.at(index)->id;
         appendNumber(out, id != 0 ? id : qint64(index) + 1);
     }
@@ -706,6 +712,7 @@ private:
 
     const QList<const Message *> &m_messages;
     FactsLookup m_facts;
+    const QList<qint64> *m_positions = nullptr; // each message's position in its session, when known
     std::vector<bool> m_isRequest;        // by message index
     std::vector<qsizetype> m_firstActionOf; // by message index, -1 for none
     QList<int> m_userRequests;
@@ -743,9 +750,9 @@ ParsedSummary ExtractiveSummarizer::summarize(const QList<Message> &messages, co
 }
 
 ParsedSummary ExtractiveSummarizer::summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts,
-                                             const Anchors *previous)
+                                             const Anchors *previous, const QList<qint64> *positions)
 {
-    return Extraction(messages, facts, previous).run();
+    return Extraction(messages, facts, previous, positions).run();
 }
 
 QString ExtractiveSummarizer::toText(const ParsedSummary &summary)

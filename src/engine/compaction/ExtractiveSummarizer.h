@@ -29,8 +29,10 @@ public:
     // checkpoint these messages follow (the caller carries its summary), used as a checkpoint
     // message among `messages` would be: User Intent starts from its intent, and the anchors the
     // new messages cannot fill keep its values.
+    // `positions` (optional, one per message): where each stands in its session (1 is the first),
+    // which the summary names messages by ("Messages 12-30"); without them, their store ids.
     static ParsedSummary summarize(const QList<const Message *> &messages, const ExtractiveFacts *facts,
-                                   const Anchors *previous = nullptr);
+                                   const Anchors *previous = nullptr, const QList<qint64> *positions = nullptr);
 
     // The summariser-answer shape ("## Anchors", five "### " sections, "## Summary"), so that
     // parseAnchorsAndSummary(toText(x)) gives back x's anchors and summary.

@@ -1,5 +1,7 @@
 #include "OffloadStore.h"
 
+#include "ToolKind.h"
+
 #include "LoggingCategories.h"
 #include "Paths.h"
 #include "PrivateFiles.h"
@@ -40,6 +42,18 @@ constexpr qsizetype kPreviewLineChars = kPreviewLineCutBytes;
 constexpr qsizetype kPreviewLineBytes = kPreviewLineCutBytes + 4;
 constexpr QFile::Permissions kDirPermissions = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner;
 constexpr QFile::Permissions kFilePermissions = QFile::ReadOwner | QFile::WriteOwner;
+
+// Writes `bytes` to `path` atomically, readable by its owner only.
+bool writePrivateFile(const QString &path, const QByteArray &bytes, QString *error)
+{
+    QSaveFile file(path);
+    // Applied to the temporary file, so the content is never readable by others, not even briefly.
+    if (file.open(QIODevice::WriteOnly) && file.setPermissions(kFilePermissions) && file.write(bytes) == bytes.size()
+        && file.commit())
+        return true;
+    *error = QCoreApplication::translate("wl::OffloadStore", "not offloaded: cannot write %1: %2").arg(path, file.errorString());
+    return false;
+}
 
 // '\n'-separated lines; a trailing newline does not start another line.
 int countLines(const QByteArray &utf8)
@@ -481,10 +495,12 @@ QString OffloadStore::placeholderText(const OffloadEntry &entry, QStringView con
 
 bool OffloadStore::gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold)
 {
-    static constexpr QStringView exempt[] = {u"read_file", u"write_file", u"edit_file"};
     if (bytes <= threshold)
         return false;
-    return std::none_of(std::begin(exempt), std::end(exempt), [&](QStringView name) { return toolName == name; });
+    // By what the tool does, not its exact name: Claude Code's Read and Edit, Codex's apply_patch
+    // and OpenHands' str_replace_editor are exempt as read_file and edit_file are (issue #31).
+    const ToolKind kind = toolKindOf(toolName);
+    return kind != ToolKind::Read && kind != ToolKind::Edit;
 }
 
 OffloadStore::Result OffloadStore::offload(const Message &message, const QString &toolName, int gate, int previewLines,
@@ -530,13 +546,8 @@ OffloadStore::Result OffloadStore::offload(const Message &message, const QString
         result.reused = true;
     } else {
         bytes = message.content.toUtf8();
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly))
-            return fail(QCoreApplication::translate("wl::OffloadStore", "not offloaded: cannot write %1: %2").arg(path, file.errorString()));
-        // Applied to the temporary file, so the result is never readable by others, not even briefly.
-        file.setPermissions(kFilePermissions);
-        if (file.write(bytes) != bytes.size() || !file.commit())
-            return fail(QCoreApplication::translate("wl::OffloadStore", "not offloaded: cannot write %1: %2").arg(path, file.errorString()));
+        if (QString error; !writePrivateFile(path, bytes, &error))
+            return fail(error);
         previewText = message.content;
     }
 
@@ -551,6 +562,48 @@ OffloadStore::Result OffloadStore::offload(const Message &message, const QString
     result.ok = true;
     qCDebug(lcCompaction) << "offloaded" << message.toolCallId << "to" << result.entry.relativePath
                           << result.entry.bytes << "bytes" << (result.reused ? "(reused)" : "");
+    return result;
+}
+
+OffloadEntry OffloadStore::wholeMessageEntry(const Message &message, const QString &text) const
+{
+    OffloadEntry entry;
+    entry.relativePath = relativePathFor(u"message-"_s + QString::number(message.id));
+    entry.bytes = utf8ByteCount(text);
+    entry.lines = lineCount(text);
+    entry.gate = OffloadEntry::kCutGate;
+    entry.messageId = message.id;
+    return entry;
+}
+
+OffloadStore::Result OffloadStore::saveWholeMessage(const Message &message, const QString &text) const
+{
+    Result result;
+    result.entry = wholeMessageEntry(message, text);
+    if (result.entry.relativePath.isEmpty() || m_workspace.isEmpty() || !QFileInfo(m_workspace).isDir()) {
+        result.error = QCoreApplication::translate("wl::OffloadStore", "not cut: no workspace folder to keep the whole message %1 in")
+                           .arg(message.id);
+        return result;
+    }
+    if (QString error; !prepareFolder(&error)) {
+        result.error = error;
+        return result;
+    }
+    const QString path = QDir(m_workspace).filePath(result.entry.relativePath);
+    const QFileInfo target(path);
+    if (target.exists() || target.isSymLink()) {
+        // Written by an earlier cut of the same message: it holds the same whole.
+        if (!target.isFile() || target.isSymLink()) {
+            result.error = QCoreApplication::translate("wl::OffloadStore", "not cut: %1 exists and is not a regular file").arg(path);
+            return result;
+        }
+        result.reused = true;
+    } else if (QString error; !writePrivateFile(path, text.toUtf8(), &error)) {
+        result.error = error;
+        qCWarning(lcCompaction) << "cannot keep a cut message:" << error;
+        return result;
+    }
+    result.ok = true;
     return result;
 }
 

@@ -15,8 +15,10 @@ struct OffloadEntry
     QString relativePath;  // ".waterline/tool_results/<session>/<file id>.txt", relative to the workspace
     qint64 bytes = 0;      // UTF-8 bytes of the original content
     int lines = 0;
-    int gate = 0;          // 1: at tool time, 2: at compaction
+    int gate = 0;          // 1: at tool time, 2: at compaction, 3: a message Emergency cut (kCutGate)
     qint64 messageId = 0;  // the history message whose content it holds
+
+    static constexpr int kCutGate = 3;
 
     friend bool operator==(const OffloadEntry &, const OffloadEntry &) = default;
 };
@@ -45,6 +47,13 @@ public:
     // `occurrence`: how many results with the same call id came before it in the session
     // (occurrenceOf()); each gets a file of its own.
     Result offload(const Message &message, const QString &toolName, int gate, int previewLines, int occurrence = 0) const;
+
+    // The whole of a message Emergency cut (docs/COMPACTION.md section 4), `text` as
+    // EmergencyCut::wholeText makes it, in "message-<id>.txt" beside the results: written once,
+    // reused when it exists. The entry's gate is 3 and its call id empty.
+    Result saveWholeMessage(const Message &message, const QString &text) const;
+    // The entry saveWholeMessage() gives, without writing anything (the what-if replay).
+    OffloadEntry wholeMessageEntry(const Message &message, const QString &text) const;
 
     // The raw id when it matches [A-Za-z0-9_-]{1,128} (with "." and 12 hex digits of its hash
     // added when it has capitals, so that names stay distinct where case is ignored), else "h." +
@@ -77,7 +86,8 @@ public:
     static QString placeholderText(const OffloadEntry &entry, QStringView content, int previewLines,
                                    qint64 *utf8Bytes = nullptr);
 
-    // Gate 1 (tool time): size above threshold and the tool not one of read_file, write_file, edit_file.
+    // Gate 1 (tool time): size above threshold and the tool not one that reads or edits files
+    // (toolKindOf: Read or Edit), whichever agent's names it has (read_file, Read, apply_patch...).
     static bool gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold);
 
 private:

@@ -19,9 +19,11 @@ struct Preflight::Job
     CompactionPass::SummaryJob summary;
     QList<Message> made;               // the placeholders and stubs among `messages`
     QList<const Message *> messages;   // what the summariser reads; the rest points into m_in.history
+    QList<qint64> positions;           // each one's position in the session (what a summary names)
     // With a ready draft: the messages after its coverage (what the summariser reads instead) and
     // the draft as their previous checkpoint.
     QList<const Message *> rest;
+    QList<qint64> restPositions;
     std::optional<Checkpoint> draftAsPrevious;
     int draftedAtRequest = -1;
 };
@@ -151,7 +153,7 @@ void Preflight::begin()
         }
         m_job = std::make_unique<Job>();
         m_job->summary = std::move(*job);
-        m_job->messages = m_pass->summaryMessages(m_job->summary, &m_job->made);
+        m_job->messages = m_pass->summaryMessages(m_job->summary, &m_job->made, &m_job->positions);
         startSummary();
         return;
     }
@@ -164,8 +166,10 @@ void Preflight::begin()
         }
         if (auto job = m_pass->prepareSummary(tier, record.id)) {
             QList<Message> made;
-            const ParsedSummary parsed = SummaryChain::extractive(m_pass->summaryMessages(*job, &made),
-                                                                  job->previous ? &*job->previous : nullptr);
+            QList<qint64> positions;
+            const QList<const Message *> messages = m_pass->summaryMessages(*job, &made, &positions);
+            const ParsedSummary parsed = SummaryChain::extractive(messages, job->previous ? &*job->previous : nullptr,
+                                                                  nullptr, &positions);
             if (m_pass->applySummary(*job, parsed, tier, record.id)) {
                 record.summarized = job->count();
                 record.summaryText = parsed.summary;
@@ -177,8 +181,14 @@ void Preflight::begin()
         const bool below = m_pass->emergencyOffload(record.id);
         appendError(record.error, tr("emergency: the context was at %1% of the window; compacted without an LLM call")
                                       .arg(record.reason.ratio * 100, 0, 'f', 1));
+        if (m_pass->cutMessages > 0)
+            appendError(record.error, tr("cut %n message(s) to their head and end; the whole of each is in its file", nullptr,
+                                         m_pass->cutMessages));
         if (!below)
             appendError(record.error, tr("still at or above the full threshold: only the tail is left"));
+        m_result.notSent = m_pass->overWindow();
+        if (!m_result.notSent.isEmpty())
+            appendError(record.error, m_result.notSent);
         if (m_in.policy.reviewSummaries)
             appendError(record.error, tr("not reviewed: the emergency tier does not wait, it committed the extractive checkpoint"));
         complete();
@@ -198,13 +208,17 @@ void Preflight::startSummary()
     Q_EMIT summaryStarting();
     const std::optional<Checkpoint> *previous = &m_job->summary.previous;
     const QList<const Message *> *messages = &m_job->messages;
+    const QList<qint64> *positions = &m_job->positions;
     if (m_in.policy.reviewSummaries && m_in.draft) {
         const ReadyDraft &draft = *m_in.draft;
         if (draftFits(draft)) {
             m_job->draftedAtRequest = draft.requestIndex;
-            for (const Message *message : std::as_const(m_job->messages))
-                if (message->id > draft.coversUpTo)
-                    m_job->rest.append(message);
+            for (qsizetype i = 0; i < m_job->messages.size(); ++i) {
+                if (m_job->messages[i]->id > draft.coversUpTo) {
+                    m_job->rest.append(m_job->messages[i]);
+                    m_job->restPositions.append(m_job->positions.value(i));
+                }
+            }
             if (m_job->rest.isEmpty()) {
                 qCDebug(lcCompaction) << "the draft of request" << draft.requestIndex << "covers the whole range";
                 m_result.record.summarizerStep = draft.step;
@@ -222,6 +236,7 @@ void Preflight::startSummary()
             m_job->draftAsPrevious = draft.asPrevious();
             previous = &m_job->draftAsPrevious;
             messages = &m_job->rest;
+            positions = &m_job->restPositions;
         } else {
             qCDebug(lcCompaction) << "the draft of request" << draft.requestIndex
                                   << "is stale (another checkpoint, or beyond this range): summarising it all";
@@ -229,7 +244,7 @@ void Preflight::startSummary()
     }
     m_chain = new SummaryChain(m_configured, m_mainModel, m_in.policy.summaryTimeoutMs, this);
     connect(m_chain, &SummaryChain::finished, this, &Preflight::onSummary);
-    m_chain->start(*messages, *previous);
+    m_chain->start(*messages, *previous, *positions);
 }
 
 void Preflight::noteMaskShortfall()
@@ -255,7 +270,7 @@ void Preflight::onSummary()
         openReview(outcome.parsed);
         return;
     }
-    commitSummary(outcome.parsed, std::nullopt);
+    commitSummary(outcome.parsed, std::nullopt, false);
 }
 
 void Preflight::openReview(const ParsedSummary &parsed)
@@ -278,6 +293,7 @@ void Preflight::openReview(const ParsedSummary &parsed)
     m_draft.model = record.summarizerModel;
     m_draft.tokensBefore = m_result.view.tokens();
     m_draft.keptBytes = m_pass->bytesKeptBeside(job);
+    m_draft.replacedBytes = m_result.view.bytes() - m_draft.keptBytes;
     m_draft.hiddenOffloads = CompactionPass::hiddenOffloads(m_result.overlays.offloads, job.coversUpTo);
     m_draft.folder = CompactionPass::hiddenOffloadFolder(m_result.overlays.offloads, job.coversUpTo);
     m_draft.draftedAtRequest = m_job->draftedAtRequest;
@@ -309,13 +325,18 @@ void Preflight::decideReview(const ReviewDecision &decision)
         v.createdAt = QDateTime::currentDateTime();
         original = std::move(v);
     }
-    commitSummary(ParsedSummary{decision.anchors, decision.summary, true}, original);
+    commitSummary(ParsedSummary{decision.anchors, decision.summary, true}, original, true);
 }
 
-void Preflight::commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft)
+void Preflight::commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft, bool reviewed)
 {
     CompactionRecord &record = m_result.record;
-    if (m_pass->applySummary(m_job->summary, parsed, record.tier, record.id)) {
+    // A reviewed summary commits as the user accepted it: its anchors were merged when the draft
+    // was shown, and merging them again would bring back a value the user edited or cleared.
+    const Checkpoint *added = reviewed ? m_pass->applyReviewedSummary(m_job->summary, parsed, record.tier, record.id)
+                                       : m_pass->applySummary(m_job->summary, parsed, record.tier, record.id);
+    m_result.reviewAccepted = reviewed;
+    if (added) {
         record.summarized = m_job->summary.count();
         record.summaryText = parsed.summary;
         if (draft) {
@@ -327,6 +348,7 @@ void Preflight::commitSummary(const ParsedSummary &parsed, const std::optional<C
         }
     } else {
         appendError(record.error, m_pass->refusal);
+        m_result.refusal = m_pass->refusal;
     }
     complete();
 }

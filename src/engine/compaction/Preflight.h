@@ -70,6 +70,11 @@ struct PreflightResult
     QString stateKey;
     bool cancelled = false;
     bool reviewRejected = false;         // the user rejected the draft: no checkpoint
+    bool reviewAccepted = false;         // the user accepted it: newCheckpoints holds it unless refused
+    QString refusal;                     // why an accepted summary was not committed (not smaller...)
+    // Not empty: the request does not fit its window even after Emergency, and must not be sent;
+    // says which part is too large (CompactionPass::overWindow). Also in the record's error.
+    QString notSent;
     QString auditError;
 
     QList<Message> messages(const QList<Message> &history) const { return view.messages(history, overlays); }
@@ -130,7 +135,8 @@ private:
     bool draftFits(const ReadyDraft &draft) const;
     void onSummary();
     void openReview(const ParsedSummary &parsed);
-    void commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft);
+    // `reviewed`: accepted in review, its anchors committed as they are (not merged again).
+    void commitSummary(const ParsedSummary &parsed, const std::optional<CheckpointVersion> &draft, bool reviewed);
     void complete();
 
     PreflightInput m_in;

@@ -44,12 +44,14 @@ SummaryChain::~SummaryChain()
         cancel();
 }
 
-void SummaryChain::start(const QList<const Message *> &messages, const std::optional<Checkpoint> &previous)
+void SummaryChain::start(const QList<const Message *> &messages, const std::optional<Checkpoint> &previous,
+                         const QList<qint64> &positions)
 {
     Q_ASSERT(!m_started);
     m_started = true;
     m_clock.start();
     m_messages = messages;
+    m_positions = positions;
     m_previous = previous;
     if (!m_steps.isEmpty()) {
         m_systemPrompt = Summarizer::systemInstruction();
@@ -115,7 +117,7 @@ void SummaryChain::runStep()
     }
     if (m_done)
         return;
-    m_outcome.parsed = extractive(m_messages, m_previous ? &*m_previous : nullptr);
+    m_outcome.parsed = extractive(m_messages, m_previous ? &*m_previous : nullptr, nullptr, &m_positions);
     m_outcome.step = SummarizerStep::Extractive;
     m_outcome.model.clear();
     finish();
@@ -219,11 +221,12 @@ bool SummaryChain::isEmptySummary(const ParsedSummary &parsed)
 }
 
 ParsedSummary SummaryChain::extractive(const QList<const Message *> &messages, const Checkpoint *previous,
-                                       const ExtractiveFacts *facts)
+                                       const ExtractiveFacts *facts, const QList<qint64> *positions)
 {
     // The earlier checkpoint's anchors go in, so what the new range cannot say (or says only as a
     // short follow-up, "continue") does not replace what it knew; its summary leads the new one.
-    return withEarlier(ExtractiveSummarizer::summarize(messages, facts, previous ? &previous->anchors : nullptr), previous);
+    return withEarlier(ExtractiveSummarizer::summarize(messages, facts, previous ? &previous->anchors : nullptr, positions),
+                       previous);
 }
 
 } // namespace wl

@@ -44,7 +44,10 @@ public:
     // `previous`: the checkpoint being extended, if any. finished() may be emitted before start() returns.
     // The messages are read where they are: they must outlive the chain (the extractive step may
     // read them when the last LLM step fails, long after start()).
-    void start(const QList<const Message *> &messages, const std::optional<Checkpoint> &previous);
+    // `positions`: each message's position in its session, for the extractive step (see
+    // ExtractiveSummarizer::summarize); empty: their ids.
+    void start(const QList<const Message *> &messages, const std::optional<Checkpoint> &previous,
+               const QList<qint64> &positions = {});
     // Stops waiting; no finished() after this.
     void cancel();
     // Gives up on the step in flight (the user's "skip summary") and moves to the next one;
@@ -59,7 +62,7 @@ public:
     // its newest part kept).
     // `facts` (optional) memoises per-message work across calls over the same history.
     static ParsedSummary extractive(const QList<const Message *> &messages, const Checkpoint *previous,
-                                    const ExtractiveFacts *facts = nullptr);
+                                    const ExtractiveFacts *facts = nullptr, const QList<qint64> *positions = nullptr);
 
     // An answer with its headings but nothing under them: every anchor unknown, no summary.
     static bool isEmptySummary(const ParsedSummary &parsed);
@@ -89,6 +92,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock; // since start(): the timeout is for the whole chain
     QList<const Message *> m_messages;
+    QList<qint64> m_positions;
     std::optional<Checkpoint> m_previous;
     QString m_systemPrompt;
     QString m_userPrompt;

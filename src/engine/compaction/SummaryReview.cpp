@@ -1,5 +1,6 @@
 #include "SummaryReview.h"
 
+#include "CompactionPass.h"
 #include "TokenEstimate.h"
 
 namespace wl {
@@ -12,6 +13,11 @@ QString SummaryDraft::checkpointText(const Anchors &edited, const QString &edite
 qint64 SummaryDraft::tokensAfter(const Anchors &edited, const QString &editedSummary) const
 {
     return TokenEstimate::tokensForBytes(keptBytes + TokenEstimate::utf8Bytes(checkpointText(edited, editedSummary)));
+}
+
+bool SummaryDraft::shrinks(const Anchors &edited, const QString &editedSummary) const
+{
+    return CompactionPass::replaces(TokenEstimate::utf8Bytes(checkpointText(edited, editedSummary)), replacedBytes);
 }
 
 Checkpoint ReadyDraft::asPrevious() const

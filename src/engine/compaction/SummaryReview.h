@@ -33,6 +33,9 @@ struct SummaryDraft
     // Everything the view keeps besides the checkpoint, and what the checkpoint text lists besides
     // its anchors and summary: tokensAfter() of any edit without the engine.
     qint64 keptBytes = 0;
+    // The bytes the checkpoint replaces (the messages, and the checkpoint before them): one that is
+    // not smaller is never added (docs/COMPACTION.md section 5), so the review cannot accept it.
+    qint64 replacedBytes = 0;
     QList<OffloadEntry> hiddenOffloads;
     OffloadFolder folder;
     // Drafted ahead (ReadyDraft): the request whose Warn preflight last brought the draft up to
@@ -47,6 +50,8 @@ struct SummaryDraft
     // The view's tokens with that checkpoint.
     qint64 tokensAfter(const Anchors &edited, const QString &editedSummary) const;
     qint64 tokensAfter() const { return tokensAfter(anchors, summary); }
+    // True when that checkpoint is smaller than what it replaces: only then can it be committed.
+    bool shrinks(const Anchors &edited, const QString &editedSummary) const;
 };
 
 // A summary written in the background from the Warn tier (policy.reviewSummaries) of what a Soft

@@ -16,7 +16,7 @@ ToolKind toolKindOf(const QString &name)
         {u"edit"_s, ToolKind::Edit},             {u"multiedit"_s, ToolKind::Edit},
         {u"create_file"_s, ToolKind::Edit},      {u"replace_in_file"_s, ToolKind::Edit},
         {u"write_to_file"_s, ToolKind::Edit},    {u"notebookedit"_s, ToolKind::Edit},
-        {u"apply_diff"_s, ToolKind::Edit},
+        {u"apply_diff"_s, ToolKind::Edit},       {u"file_editor"_s, ToolKind::Edit},
         {u"bash"_s, ToolKind::Shell},            {u"shell"_s, ToolKind::Shell},
         {u"exec_command"_s, ToolKind::Shell},    {u"execute_bash"_s, ToolKind::Shell},
         {u"run_command"_s, ToolKind::Shell},     {u"run_shell_command"_s, ToolKind::Shell},

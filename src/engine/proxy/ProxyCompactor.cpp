@@ -451,8 +451,10 @@ ProxyCompactor::Outcome ProxyCompactor::compactLocked(WireProtocol protocol, con
     QList<Message> made;
     auto summarise = [&](Tier tier) {
         if (const auto job = pass.prepareSummary(tier, record.id)) {
-            const ParsedSummary summary = SummaryChain::extractive(pass.summaryMessages(*job, &made),
-                                                                   job->previous ? &*job->previous : nullptr);
+            QList<qint64> positions;
+            const QList<const Message *> messages = pass.summaryMessages(*job, &made, &positions);
+            const ParsedSummary summary = SummaryChain::extractive(messages, job->previous ? &*job->previous : nullptr,
+                                                                   nullptr, &positions);
             if (pass.applySummary(*job, summary, tier, record.id)) {
                 record.summarized = job->count();
                 record.summaryText = summary.summary;

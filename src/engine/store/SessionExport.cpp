@@ -306,7 +306,7 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
     }
 
     for (const OffloadOverlay &off : doc.offloads) {
-        put(QJsonObject{
+        QJsonObject line{
             {u"type"_s, u"offload"_s},
             {u"message"_s, mappedOrNull(seqOf, off.messageId)},
             {u"call_id"_s, off.entry.callId},
@@ -317,7 +317,10 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
             {u"gate"_s, off.entry.gate},
             {u"placeholder"_s, off.placeholder},
             {u"record_id"_s, off.recordId},
-        });
+        };
+        if (!off.arguments.isEmpty()) // a message Emergency cut: its calls' shown arguments
+            line.insert(u"arguments"_s, QJsonArray::fromStringList(off.arguments));
+        put(line);
     }
 
     for (const RequestRecord &r : doc.requests) {
@@ -539,7 +542,8 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
                 || !in.string(o, u"tool_name", &off.entry.toolName, false)
                 || !in.string(o, u"path", &off.entry.relativePath)
                 || !in.integer(o, u"bytes", &bytes, 0, BoundedInteger::maxBytes)
-                || !in.integer(o, u"lines", &lineCount, 0, maxPosition) || !in.integer(o, u"gate", &gate, 1, 2)
+                || !in.integer(o, u"lines", &lineCount, 0, maxPosition)
+                || !in.integer(o, u"gate", &gate, 1, OffloadEntry::kCutGate)
                 || !in.string(o, u"placeholder", &off.placeholder) || !in.string(o, u"record_id", &off.recordId, false))
                 return failed(in.problem);
             if (seq < 0 || seq >= messageCount)
@@ -549,6 +553,14 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
             off.entry.bytes = bytes;
             off.entry.lines = int(lineCount);
             off.entry.gate = int(gate);
+            const QJsonValue arguments = o.value(u"arguments"_s);
+            if (!arguments.isUndefined() && !arguments.isArray())
+                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: \"arguments\" must be a list of strings").arg(in.lineNumber));
+            for (const QJsonValue &argument : arguments.toArray()) {
+                if (!argument.isString())
+                    return failed(QCoreApplication::translate("wl::SessionExport", "line %1: \"arguments\" must be a list of strings").arg(in.lineNumber));
+                off.arguments.append(argument.toString());
+            }
             doc.offloads.append(off);
         } else if (type == u"request") {
             RequestRecord r;

@@ -8,6 +8,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimeZone>
 
 using namespace Qt::StringLiterals;
@@ -213,6 +214,32 @@ CheckpointVersion readVersion(const SqlQuery &q, int at)
 const QString kOffloadColumns =
     u"id, message_id, call_id, tool_name, relative_path, bytes, lines, gate, placeholder, record_id"_s;
 
+// A message Emergency cut (gate 3) keeps its shown content and its calls' shown arguments in the
+// placeholder column as one JSON object {"content": "...", "arguments": ["...", ...]}; the other
+// gates keep the placeholder text itself.
+namespace {
+QString storedPlaceholder(const OffloadOverlay &o)
+{
+    if (!o.isCut())
+        return o.placeholder;
+    return QString::fromUtf8(QJsonDocument(QJsonObject{{u"content"_s, o.placeholder},
+                                                       {u"arguments"_s, QJsonArray::fromStringList(o.arguments)}})
+                                 .toJson(QJsonDocument::Compact));
+}
+
+void readStoredPlaceholder(const QString &column, OffloadOverlay *o)
+{
+    if (!o->isCut()) {
+        o->placeholder = column;
+        return;
+    }
+    const QJsonObject cut = QJsonDocument::fromJson(column.toUtf8()).object();
+    o->placeholder = cut.value(u"content"_s).toString();
+    for (const QJsonValue &argument : cut.value(u"arguments"_s).toArray())
+        o->arguments.append(argument.toString());
+}
+} // namespace
+
 OffloadOverlay readOffload(const SqlQuery &q)
 {
     OffloadOverlay o;
@@ -225,7 +252,7 @@ OffloadOverlay readOffload(const SqlQuery &q)
     o.entry.bytes = q.int64(5);
     o.entry.lines = int(q.int64(6));
     o.entry.gate = int(q.int64(7));
-    o.placeholder = q.text(8);
+    readStoredPlaceholder(q.text(8), &o);
     o.recordId = q.text(9);
     return o;
 }
@@ -391,7 +418,7 @@ std::optional<qint64> insertOffload(SqlConnection &c, const QString &sessionId, 
                   "gate, placeholder, record_id, created_at) "
                   "SELECT ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE id = ? AND session_id = ?"_s);
     q.bind(sessionId).bind(o.entry.callId).bind(o.entry.toolName).bind(o.entry.relativePath).bind(o.entry.bytes);
-    q.bind(o.entry.lines).bind(o.entry.gate).bind(o.placeholder).bind(o.recordId).bind(nowMs);
+    q.bind(o.entry.lines).bind(o.entry.gate).bind(storedPlaceholder(o)).bind(o.recordId).bind(nowMs);
     q.bind(messageId).bind(sessionId);
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot store the offload of message %1: %2").arg(messageId).arg(q.error()));

@@ -120,8 +120,10 @@ SimulationResult Simulator::simulate(const Input &input)
 
     // The extractive summary of a job, read from the history in place.
     QList<Message> made;
+    QList<qint64> positions; // what the summary names messages by: their place in the session
     auto summarize = [&](const CompactionPass &pass, const CompactionPass::SummaryJob &job) {
-        return SummaryChain::extractive(pass.summaryMessages(job, &made), job.previous ? &*job.previous : nullptr, facts.get());
+        const QList<const Message *> messages = pass.summaryMessages(job, &made, &positions);
+        return SummaryChain::extractive(messages, job.previous ? &*job.previous : nullptr, facts.get(), &positions);
     };
 
     // The recorded checkpoints by the range they cover.
@@ -240,6 +242,13 @@ SimulationResult Simulator::simulate(const Input &input)
         }
         if (!pass.offloadErrors.isEmpty())
             row.error = pass.offloadErrors.join(u"; "_s);
+        if (tier == Tier::Emergency) {
+            if (const QString why = pass.overWindow(); !why.isEmpty()) {
+                row.sent = false;
+                row.error = row.error.isEmpty() ? why : row.error + u"; "_s + why;
+                ++result.totals.notSent;
+            }
+        }
 
         const TokenEstimate after = pass.estimate();
         row.ratioAfter = after.ratio();
@@ -248,8 +257,10 @@ SimulationResult Simulator::simulate(const Input &input)
         row.composition = ViewComposition::of(view, after);
         row.msgsAfter = view.size();
         row.offloaded = int(pass.offloaded.size());
-        result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();
-        result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
+        if (row.sent) {
+            result.totals.tokensSent += after.viewTokens() + after.toolSchemaTokens() + after.overheadTokens();
+            result.totals.peakRatio = std::max(result.totals.peakRatio, row.ratioAfter);
+        }
         result.totals.peakRatioBefore = std::max(result.totals.peakRatioBefore, row.ratioBefore);
         ++result.totals.tiers[size_t(tier)];
         if (input.observer)
@@ -331,6 +342,7 @@ QJsonObject SimulationResult::toJson() const
             {u"offloaded"_s, r.offloaded},
             {u"summarized"_s, r.summarized},
             {u"error"_s, r.error},
+            {u"sent"_s, r.sent},
         });
     }
     return QJsonObject{
@@ -344,6 +356,7 @@ QJsonObject SimulationResult::toJson() const
              {u"summary_input_tokens"_s, double(totals.summaryInputTokens)},
              {u"peak_ratio_before"_s, totals.peakRatioBefore},
              {u"tiers"_s, tiersJson(totals.tiers)},
+             {u"not_sent"_s, totals.notSent},
              {u"offloads"_s, totals.offloads},
              {u"window"_s, double(totals.window)},
          }},

@@ -45,6 +45,9 @@ struct SimulationRow
     int msgsAfter = 0;
     int offloaded = 0;
     int summarized = 0;
+    // False when the request would not fit its window even after Emergency: not sent (the live
+    // agent stops with `error`, which names the part that is too large).
+    bool sent = true;
     QString error;
     // What filled the window of the view it sent, by category (the same estimate as ratioAfter).
     ViewComposition composition;
@@ -67,6 +70,7 @@ struct SimulationTotals
     int emergencies = 0;       // requests at Emergency (= tiers[Emergency])
     std::array<int, 5> tiers{}; // requests per tier, by Tier value
     int offloads = 0;          // tool results offloaded, at tool time and at compaction
+    int notSent = 0;           // requests over the window even after Emergency (not in tokensSent or peakRatio)
 };
 
 class SimulationResult

@@ -38,8 +38,10 @@ QString paragraph(const QString &text)
 
 QString CompactionDetail::summarised(const CompactionRecord &r, const Checkpoint *checkpoint)
 {
-    if (r.summarized <= 0)
+    if (r.summarized <= 0 && !checkpoint)
         return paragraph(tr("Nothing: this compaction wrote no summary."));
+    if (r.summarized <= 0) // a checkpoint whose record does not count what it replaced (an import's)
+        return paragraph(tr("The history up to the checkpoint below, which replaces it."));
     QString text = checkpoint && checkpoint->coversFromMessageId > 0
         ? tr("%1 messages, history #%2 to #%3, replaced by the checkpoint below.")
               .arg(r.summarized).arg(checkpoint->coversFromMessageId).arg(checkpoint->coversUpToMessageId)
@@ -56,9 +58,12 @@ QString CompactionDetail::offloaded(const CompactionRecord &r)
     const QLocale locale;
     QString html = u"<ul style=\"margin-top: 0\">"_s;
     for (const OffloadEntry &e : r.offloaded) {
-        const QString line = tr("%1 (call %2): %3, %4 lines, %5 bytes")
-                                 .arg(e.toolName.isEmpty() ? tr("tool result") : e.toolName, e.callId, e.relativePath,
-                                      locale.toString(e.lines), locale.toString(e.bytes));
+        const QString line = e.gate == OffloadEntry::kCutGate
+            ? tr("message cut to its head and end; the whole in %1, %2 lines, %3 bytes")
+                  .arg(e.relativePath, locale.toString(e.lines), locale.toString(e.bytes))
+            : tr("%1 (call %2): %3, %4 lines, %5 bytes")
+                  .arg(e.toolName.isEmpty() ? tr("tool result") : e.toolName, e.callId, e.relativePath,
+                       locale.toString(e.lines), locale.toString(e.bytes));
         html += u"<li>"_s + line.toHtmlEscaped() + u"</li>"_s;
     }
     return html + u"</ul>"_s;
@@ -110,7 +115,9 @@ QString CompactionDetail::html(const CompactionRecord &r, const Checkpoint *chec
     html += heading(tr("Anchors changed")) + anchors(r);
 
     QString text = checkpoint ? checkpoint->text : QString();
-    if (text.isEmpty() && r.summarizerStep != SummarizerStep::None)
+    // A summary that was written but not committed (refused as not smaller, rejected in review)
+    // made no checkpoint: its text is not shown as one.
+    if (text.isEmpty() && r.summarized > 0)
         text = checkpointMessageText(r.anchors, r.summaryText, r.offloaded);
     html += heading(checkpoint && checkpoint->version > 1
                         ? tr("Checkpoint text (version %1, edited; earlier versions are kept)").arg(checkpoint->version)

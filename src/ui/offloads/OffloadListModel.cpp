@@ -170,7 +170,10 @@ QVariant OffloadListModel::displayValue(const OffloadRow &row, int column)
     const OffloadEntry &e = row.entry;
     switch (column) {
     case GateColumn:
-        return e.gate == 1 ? tr("Tool time") : e.gate == 2 ? tr("Compaction") : QString::number(e.gate);
+        return e.gate == 1                       ? tr("Tool time")
+            : e.gate == 2                        ? tr("Compaction")
+            : e.gate == OffloadEntry::kCutGate ? tr("Emergency cut")
+                                                 : QString::number(e.gate);
     case SizeColumn:
         return QLocale().formattedDataSize(e.bytes, 1, QLocale::DataSizeTraditionalFormat);
     case LinesColumn:

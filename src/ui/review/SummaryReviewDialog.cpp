@@ -240,14 +240,24 @@ QString SummaryReviewDialog::tokensText() const
     const QString change = before > 0 ? locale.toString(100.0 * double(after - before) / double(before), 'f', 0) + u'%'
                                       : QString();
     const QString what = m_revision ? tr("Checkpoint tokens: %1 → %2 (%3)") : tr("Context tokens: %1 → %2 (%3)");
-    return what.arg(locale.toString(before), locale.toString(after), change)
-        + (isEdited() ? tr(" · edited") : QString());
+    QString text = what.arg(locale.toString(before), locale.toString(after), change) + (isEdited() ? tr(" · edited") : QString());
+    if (!canAccept())
+        text += u'\n' + tr("This checkpoint is not smaller than the messages it replaces, so it cannot be accepted as a "
+                           "compaction: shorten it, or reject it.");
+    return text;
+}
+
+bool SummaryReviewDialog::canAccept() const
+{
+    // The engine adds no checkpoint that is not smaller than what it replaces (the same rule).
+    return m_revision || m_draft.shrinks(editedAnchors(), editedSummary());
 }
 
 void SummaryReviewDialog::updateTokens()
 {
     m_tokens->setText(tokensText());
     m_reset->setEnabled(isEdited());
+    m_accept->setEnabled(canAccept());
 }
 
 void SummaryReviewDialog::done(int result)
@@ -263,7 +273,7 @@ void SummaryReviewDialog::done(int result)
 
 void SummaryReviewDialog::answer(ReviewDecision::Verdict verdict)
 {
-    if (m_answered)
+    if (m_answered || (verdict == ReviewDecision::Verdict::Accept && !canAccept()))
         return;
     m_answered = true;
     if (verdict == ReviewDecision::Verdict::Accept) {

@@ -38,6 +38,9 @@ public:
     Anchors editedAnchors() const;
     QString editedSummary() const;
     bool isEdited() const;
+    // False for a draft whose checkpoint (as edited) is not smaller than what it replaces: flagged,
+    // and Accept is disabled.
+    bool canAccept() const;
     qint64 tokensAfter() const;
     QString tokensText() const;
     QPlainTextEdit *anchorEdit(AnchorKind kind) const { return m_anchorEdits[size_t(kind)]; }

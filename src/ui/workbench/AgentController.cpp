@@ -378,9 +378,14 @@ void AgentController::openReview(const SummaryDraft &draft)
     connect(dialog, &SummaryReviewDialog::decided, this, [this](const ReviewDecision &decision) {
         if (!m_run || !m_run->decideSummaryReview(decision))
             return;
-        Q_EMIT notice(decision.verdict == ReviewDecision::Verdict::Reject
-                          ? tr("Summary rejected: the history stays; it is drafted again at the next tier.")
-                          : tr("Summary accepted: the agent goes on."));
+        if (decision.verdict == ReviewDecision::Verdict::Reject) {
+            Q_EMIT notice(tr("Summary rejected: the history stays; it is drafted again at the next tier."));
+            return;
+        }
+        // Said only of a checkpoint that was committed (the preflight has finished by now).
+        QString why;
+        Q_EMIT notice(m_run->reviewCommitted(&why) ? tr("Summary accepted: the agent goes on.")
+                                                   : tr("The summary was not committed (%1); the agent goes on.").arg(why));
     });
     Q_EMIT notice(tr("A summary waits for your review; the agent goes on when you accept or reject it."));
     dialog->show();

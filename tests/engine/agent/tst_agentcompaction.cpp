@@ -32,6 +32,7 @@ private Q_SLOTS:
     void summariserFailsOver_data();
     void summariserFailsOver();
     void maskStrategySendsNoSummaryRequest();
+    void requestOverTheWindowIsNeverSent();
 
 private:
     std::unique_ptr<AgentHarness> m_long;
@@ -321,6 +322,33 @@ void TestAgentCompaction::summariserFailsOver()
     QCOMPARE(summaryServer.requestCount(), int(summarised.size()));
     for (const RecordedRequest &r : h.agentRequests())
         QVERIFY(viewProblem(r.json()).isEmpty());
+}
+
+void TestAgentCompaction::requestOverTheWindowIsNeverSent()
+{
+    // Issue #31: a paste earlier in the conversation is cut so the next request fits; a newest
+    // message that alone exceeds the window is not sent at all, and the run says why.
+    CompactionPolicy policy;
+    policy.contextWindow = 8000;
+    AgentHarness h(policy);
+    h.server.enqueue(FakeReply::withText(u"I read the log."_s));
+    h.server.enqueue(FakeReply::withText(u"Fixed."_s));
+    AgentRun *run = h.open(h.config());
+    QVERIFY(run->submit(u"short question"_s));
+    QCOMPARE(h.settle(30000), AgentRun::State::Finished);
+    QVERIFY(run->submit(u"Here is the log:\n"_s + QString(60'000, u'p')));
+    QCOMPARE(h.settle(30000), AgentRun::State::Failed);
+    QVERIFY2(run->lastError().contains(u"the newest user message is too large"_s), qPrintable(run->lastError()));
+    QCOMPARE(h.agentRequests().size(), 1); // the over-window request never reached the provider
+    // Followed by a short message, the paste is cut and the request goes out within the window.
+    QVERIFY(run->submit(u"Fix it, please."_s));
+    QCOMPARE(h.settle(30000), AgentRun::State::Finished);
+    const QList<RecordedRequest> requests = h.agentRequests();
+    QCOMPARE(requests.size(), 2);
+    const QByteArray sent = requests.last().body;
+    QVERIFY2(sent.size() < 40'000, qPrintable(QString::number(sent.size()))); // the paste alone was 60 KB
+    QVERIFY(sent.contains("cut here by the emergency compaction"));
+    QVERIFY(sent.contains("Fix it, please."));
 }
 
 void TestAgentCompaction::maskStrategySendsNoSummaryRequest()

@@ -109,6 +109,9 @@ void TestSummaryReview::acceptEdited_waitsAndSendsTheEdit()
     QVERIFY(!draft.replaced.isEmpty());
     QVERIFY(draft.replaced.constFirst().content.startsWith(u"PROMPT-1 "_s)); // next to what it replaces
     QVERIFY(draft.tokensAfter() < draft.tokensBefore);
+    // Issue #31: while the review waits, the gauge shows the request being compacted, not nothing.
+    QCOMPARE(h.run->nextRequestEstimate().viewTokens(), draft.tokensBefore);
+    QVERIFY(h.run->nextRequestComposition().used() >= draft.tokensBefore);
 
     Anchors edited = draft.anchors;
     edited.setValue(AnchorKind::NextStep, u"EDITED-NEXT write part five"_s);
@@ -116,6 +119,7 @@ void TestSummaryReview::acceptEdited_waitsAndSendsTheEdit()
     QVERIFY(draft.tokensAfter(edited, editedSummary) < draft.tokensBefore);
     QVERIFY(h.run->decideSummaryReview(ReviewDecision::accept(edited, editedSummary)));
     QVERIFY(!h.run->decideSummaryReview(ReviewDecision::reject())); // answered once
+    QVERIFY(h.run->reviewCommitted()); // what lets the window say "Summary accepted"
     QCOMPARE(h.settle(), AgentRun::State::Finished);
 
     // The edited summary is what the next request sent, not the draft.

@@ -254,6 +254,27 @@ void TestAnchors::unknownValues_data()
     QTest::newRow("bullet-only") << u"•"_s << true;
     QTest::newRow("marker-then-word") << u"- -none-"_s << true;
     QTest::newRow("marker-then-real") << u"* - use none of them"_s << false;
+    // Issue #31: an unknown with a qualifier that only says why is still unknown...
+    QTest::newRow("na-parenthesised-reason") << u"N/A (no new decisions)"_s << true;
+    QTest::newRow("na-bracket-reason") << u"- N/A [nothing tried yet]"_s << true;
+    QTest::newRow("none-dash-reason") << u"None - nothing was decided in this span"_s << true;
+    QTest::newRow("none-colon-reason") << u"none: the user did not say"_s << true;
+    QTest::newRow("unknown-comma-reason") << u"Unknown, not discussed"_s << true;
+    QTest::newRow("none-yet") << u"None yet."_s << true;
+    QTest::newRow("none-so-far") << u"* none so far"_s << true;
+    QTest::newRow("none-identified") << u"None identified"_s << true;
+    QTest::newRow("not-applicable") << u"Not applicable (read-only task)"_s << true;
+    QTest::newRow("no-new-decisions") << u"No new decisions."_s << true;
+    QTest::newRow("no-decisions-yet") << u"- no decisions yet"_s << true;
+    QTest::newRow("no-further-steps") << u"No further steps identified"_s << true;
+    QTest::newRow("nothing-new") << u"Nothing new"_s << true;
+    QTest::newRow("qualified-lines") << u"- N/A (none)\n- none yet"_s << true;
+    // ...but a sentence that starts with one of those words says something.
+    QTest::newRow("no-new-dependencies") << u"No new dependencies: use the standard library"_s << false;
+    QTest::newRow("unknown-error") << u"Unknown error in the build, fixed by a clean rebuild"_s << false;
+    QTest::newRow("nothing-to-do") << u"Nothing to do but run the tests"_s << false;
+    QTest::newRow("none-of-them") << u"None of the retries helped"_s << false;
+    QTest::newRow("na-then-real-line") << u"N/A (none)\n- switched to chi"_s << false;
 }
 
 void TestAnchors::unknownValues()
@@ -270,7 +291,8 @@ void TestAnchors::merge_data()
     QTest::addColumn<QString>("merged");
     QTest::addColumn<AnchorChange>("change");
     // Reference scenario 15: old values survive every unknown spelling.
-    for (const QString &unknown : {u"N/A"_s, u"- N/A"_s, u"n/a"_s, u"None"_s, QString(), u"* none"_s, u"• Unknown."_s, u"-"_s})
+    for (const QString &unknown : {u"N/A"_s, u"- N/A"_s, u"n/a"_s, u"None"_s, QString(), u"* none"_s, u"• Unknown."_s, u"-"_s,
+                                   u"N/A (no new decisions)"_s, u"None yet"_s, u"No new decisions"_s})
         QTest::addRow("kept '%s'", qPrintable(unknown)) << u"chi router"_s << unknown << u"chi router"_s << AnchorChange::Kept;
     QTest::newRow("replaced") << u"chi router"_s << u"gorilla mux"_s << u"gorilla mux"_s << AnchorChange::Updated;
     QTest::newRow("new") << u"N/A"_s << u"first value"_s << u"first value"_s << AnchorChange::New;

@@ -5,12 +5,21 @@
 #include "CompactionFixtures.h"
 
 #include "compaction/CompactionPolicy.h"
+#include "compaction/EmergencyCut.h"
 #include "compaction/ContextView.h"
 #include "compaction/OffloadStore.h"
 #include "compaction/Preflight.h"
 #include "compaction/TokenEstimate.h"
+#include "replay/ImportedSession.h"
+#include "replay/TranscriptFormats.h"
+#include "whatif/ReplayInput.h"
+#include "whatif/Simulator.h"
 
+#include <QDirIterator>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -88,13 +97,21 @@ Case makeCase(quint64 seed)
     static const QString tools[] = {u"bash"_s, u"read_file"_s, u"grep"_s, u"write_file"_s, u"edit_file"_s};
     int callNo = 0;
     while (h.messages().size() < target) {
-        h.user(text(rng, 5 + rng.bounded(400)));
+        // Now and then a large paste (issue #31: Emergency cuts what offloading cannot reach).
+        h.user(text(rng, rng.bounded(15) == 0 ? 2000 + rng.bounded(60000) : 5 + rng.bounded(400)));
         const int rounds = int(rng.bounded(4));
         for (int round = 0; round < rounds && h.messages().size() < target; ++round) {
             QList<ToolCall> calls;
             const int n = 1 + int(rng.bounded(3));
-            for (int i = 0; i < n; ++i)
-                calls.append({u"call_%1"_s.arg(++callNo), tools[rng.bounded(5)], u"{\"path\":\"src/f%1.cpp\"}"_s.arg(callNo), true});
+            for (int i = 0; i < n; ++i) {
+                const QString tool = tools[rng.bounded(5)];
+                QString arguments = u"{\"path\":\"src/f%1.cpp\"}"_s.arg(++callNo);
+                if (tool == u"write_file" && rng.bounded(4) == 0) // a whole file in the arguments
+                    arguments = QString::fromUtf8(QJsonDocument(QJsonObject{{u"path"_s, u"src/f.cpp"_s},
+                                                                            {u"content"_s, text(rng, 1000 + rng.bounded(40000))}})
+                                                      .toJson(QJsonDocument::Compact));
+                calls.append({u"call_%1"_s.arg(callNo), tool, arguments, true});
+            }
             h.calls(calls, rng.bounded(2) ? text(rng, rng.bounded(200)) : QString());
             QList<ToolCall> order = calls;
             if (rng.bounded(10) == 0)
@@ -158,6 +175,7 @@ class TestCompactionProperty : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void randomSessions();
+    void corpusSessionsNeverOverTheWindow();
 };
 
 void TestCompactionProperty::randomSessions()
@@ -169,7 +187,8 @@ void TestCompactionProperty::randomSessions()
     const int cases = envCases > 0 ? envCases : 2000;
     QTemporaryDir workspace;
     QVERIFY(workspace.isValid());
-    int emergencies = 0, checkpoints = 0, offloads = 0;
+    int emergencies = 0, checkpoints = 0, offloads = 0, cuts = 0, notSent = 0, overWindow = 0, notSentWhileFixedFits = 0;
+    qint64 maxRoomLeft = 0;
 
     for (int i = 0; i < cases; ++i) {
         const quint64 seed = baseSeed + quint64(i) * 0x9E3779B97F4A7C15ull;
@@ -198,6 +217,13 @@ void TestCompactionProperty::randomSessions()
             in.force = (seed >> 7) % 23 == 0;
             in.view = std::move(running);
             const PreflightResult r = Preflight::runWithoutLlm(in);
+            QSet<qint64> newestUserIds; // the newest user message of this request's history
+            for (qsizetype k = seen.size() - 1; k >= 0; --k) {
+                if (seen[k].role == Role::User && !seen[k].isToolResult()) {
+                    newestUserIds.insert(seen[k].id);
+                    break;
+                }
+            }
             const QByteArray at = QByteArray(where + " at ") + QByteArray::number(end) + " tier " + tierName(r.record.tier).toLatin1();
 
             const QList<Message> view = r.messages(seen);
@@ -216,6 +242,19 @@ void TestCompactionProperty::randomSessions()
             for (const OffloadOverlay &o : r.newOffloads) {
                 const auto source = std::find_if(seen.cbegin(), seen.cend(), [&](const Message &m) { return m.id == o.messageId; });
                 QVERIFY2(source != seen.cend(), at.constData());
+                if (o.isCut()) {
+                    // A message Emergency cut: smaller, never the newest user message, its
+                    // arguments still JSON objects, the note naming the file with the whole.
+                    Message shown = *source;
+                    EmergencyCut::apply(shown, o.placeholder, o.arguments);
+                    QVERIFY2(shown.cachedBytes < source->computeBytes(), at.constData());
+                    for (const ToolCall &call : shown.toolCalls)
+                        QVERIFY2(QJsonDocument::fromJson(call.arguments.toUtf8()).isObject(), at.constData());
+                    QVERIFY2(EmergencyCut::wholeText(shown).contains(o.entry.relativePath), at.constData());
+                    QVERIFY2(source->role != Role::User || !newestUserIds.contains(source->id), at.constData());
+                    ++cuts;
+                    continue;
+                }
                 const qint64 placeholder = TokenEstimate::utf8Bytes(o.placeholder);
                 const qint64 content = TokenEstimate::utf8Bytes(source->content);
                 QVERIFY2(placeholder < content, QByteArray(at + " offload of " + o.entry.callId.toUtf8() + ": placeholder "
@@ -225,6 +264,39 @@ void TestCompactionProperty::randomSessions()
             // A compaction never makes the view larger (the contract names no case where it may).
             QVERIFY2(r.view.bytes() <= bytesBefore, QByteArray(at + " view " + QByteArray::number(bytesBefore) + " -> "
                                                                 + QByteArray::number(r.view.bytes())).constData());
+            // Issue #31: no request is sent over its window. One that would be is not sent, and
+            // only when what no compaction shortens is too large: the system prompt, the tool
+            // schemas, the reserved output and the newest user message.
+            if (c.policy.contextWindow > 0) {
+                if (r.notSent.isEmpty()) {
+                    if (r.ratioAfter > 1.0)
+                        ++overWindow;
+                    QVERIFY2(r.ratioAfter <= 1.0, QByteArray(at + " sent at " + QByteArray::number(r.ratioAfter)).constData());
+                } else {
+                    ++notSent;
+                    QVERIFY2(r.ratioAfter > 1.0, at.constData());
+                    QVERIFY2(r.notSent.contains(u"too large"_s) || r.notSent.contains(u"what no compaction shortens"_s), at.constData());
+                    const qint64 schemaTokens = c.policy.countToolSchemas ? TokenEstimate::tokensForBytes(in.toolSchemaBytes) : 0;
+                    qint64 newestUser = 0;
+                    for (const ViewItem &item : r.view.items())
+                        if (item.sourceIndex >= 0 && newestUserIds.contains(item.sourceMessageId))
+                            newestUser = item.bytes;
+                    const qint64 fixed = TokenEstimate::tokensForBytes(r.view.items().first().bytes) + schemaTokens
+                        + c.policy.reservedOutput + TokenEstimate::tokensForBytes(newestUser);
+                    if (fixed <= c.policy.contextWindow) {
+                        // The rest did not fit beside them: then Emergency left nothing it can cut (a
+                        // checkpoint, placeholders and short messages fill the little room left).
+                        ++notSentWhileFixedFits;
+                        maxRoomLeft = std::max(maxRoomLeft, c.policy.contextWindow - fixed);
+                        for (const ViewItem &item : r.view.items()) {
+                            const bool cuttable = item.kind == ViewItem::Kind::Original && !item.isResult && item.bytes > 512
+                                && !newestUserIds.contains(item.sourceMessageId);
+                            QVERIFY2(!cuttable, QByteArray(at + ": not sent with message " + QByteArray::number(item.sourceMessageId)
+                                                           + " left whole").constData());
+                        }
+                    }
+                }
+            }
             if (r.record.tier == Tier::Emergency) {
                 ++emergencies;
                 const ContextView::Split s = r.view.split(c.policy.tailMessages);
@@ -255,7 +327,74 @@ void TestCompactionProperty::randomSessions()
     QVERIFY2(emergencies > 20, qPrintable(QString::number(emergencies)));
     QVERIFY2(checkpoints > 100, qPrintable(QString::number(checkpoints)));
     QVERIFY2(offloads > 100, qPrintable(QString::number(offloads)));
-    qInfo("%d cases: %d emergencies, %d checkpoints, %d offloads", cases, emergencies, checkpoints, offloads);
+    QVERIFY2(cuts > 10, qPrintable(QString::number(cuts)));
+    QCOMPARE(overWindow, 0);
+    qInfo("%d cases: %d emergencies, %d checkpoints, %d offloads, %d messages cut, %d not sent (%d of them with the fixed "
+          "parts fitting, at most %lld tokens of room left beside them), %d sent over the window",
+          cases, emergencies, checkpoints, offloads, cuts, notSent, notSentWhileFixedFits, maxRoomLeft, overWindow);
+}
+
+void TestCompactionProperty::corpusSessionsNeverOverTheWindow()
+{
+    // Issue #31: every session of every real transcript in tests/data, replayed at windows from small
+    // to large under the default policy, sends no request over its window (and session-624a4a58 at
+    // 60k, whose 54 emergencies left up to 1.05x the window, is among them).
+    const QString root = QStringLiteral(WATERLINE_TEST_DATA) + u"/replay"_s;
+    QStringList files;
+    for (QDirIterator it(root, {u"*.jsonl"_s, u"*.json"_s, u"*.traj"_s}, QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
+        const QString path = it.next();
+        if (!path.contains(u"/conversation/"_s)) // one event a file: imported as the folder below
+            files.append(path);
+    }
+    files.append(root + u"/openhands/conversation"_s);
+    files.sort();
+    int sessions = 0, requests = 0, emergencies = 0, violations = 0, notSent = 0, restDidNotFit = 0;
+    int corpusEmergencies = 0;
+    double corpusWorst = 0;
+    for (const QString &file : std::as_const(files)) {
+        ImportResult first = TranscriptFormats::importFile(file);
+        if (!first.ok)
+            continue; // not a transcript of its own (a sub-agent file imports with its parent)
+        for (int run = 0; run < std::max(1, first.session.runCount); ++run) {
+            ImportOptions options;
+            options.runIndex = run;
+            const ImportResult imported = run == 0 ? first : TranscriptFormats::importFile(file, {}, options);
+            QVERIFY2(imported.ok, qPrintable(file + u": "_s + imported.error));
+            const ReplayInput in = ReplayInput::fromImport(imported.session);
+            ++sessions;
+            for (qint64 window : {8'000, 30'000, 60'000, 128'000}) {
+                CompactionPolicy policy;
+                policy.contextWindow = window;
+                const SimulationResult sim = Simulator::simulate(in.simulatorInput(policy, SummaryModel::extractive()));
+                for (const SimulationRow &row : sim.rows) {
+                    ++requests;
+                    emergencies += row.tier == Tier::Emergency ? 1 : 0;
+                    if (!row.sent) {
+                        ++notSent;
+                        restDidNotFit += row.error.contains(u"what no compaction shortens"_s) ? 1 : 0;
+                        QVERIFY2(row.ratioAfter > 1.0 && row.error.contains(u"not sent:"_s), qPrintable(row.error));
+                        continue;
+                    }
+                    if (row.ratioAfter > 1.0) {
+                        ++violations;
+                        qWarning("%s run %d at %lld: request %d sent at %.3fx the window", qPrintable(file), run, window,
+                                 row.index, row.ratioAfter);
+                    }
+                }
+                if (file.endsWith(u"session-624a4a58.jsonl"_s) && window == 60'000) {
+                    corpusEmergencies = sim.totals.emergencies;
+                    corpusWorst = sim.totals.peakRatio;
+                }
+            }
+        }
+    }
+    qInfo("%d corpus sessions, %d replayed requests: %d emergencies, %d not sent (%d with the fixed parts fitting), "
+          "%d over the window; session-624a4a58 at 60k: %d emergencies, peak %.3fx",
+          sessions, requests, emergencies, notSent, restDidNotFit, violations, corpusEmergencies, corpusWorst);
+    QVERIFY2(sessions >= 10, qPrintable(QString::number(sessions)));
+    QVERIFY(corpusEmergencies > 0);
+    QVERIFY2(corpusWorst <= 1.0, qPrintable(QString::number(corpusWorst)));
+    QCOMPARE(violations, 0);
 }
 
 QTEST_GUILESS_MAIN(TestCompactionProperty)

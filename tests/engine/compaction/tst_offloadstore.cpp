@@ -509,6 +509,13 @@ void TestOffloadStore::gate1_data()
     QTest::newRow("write_file-exempt") << u"write_file"_s << qint64(1'000'000) << false;
     QTest::newRow("edit_file-exempt") << u"edit_file"_s << qint64(1'000'000) << false;
     QTest::newRow("similar-name-not-exempt") << u"read_files"_s << qint64(1'000'000) << true;
+    // Issue #31: other agents' file tools are exempt by what they do, not by Waterline's names.
+    for (const QString &tool : {u"Read"_s, u"Write"_s, u"Edit"_s, u"MultiEdit"_s, u"NotebookEdit"_s, u"NotebookRead"_s,
+                                u"apply_patch"_s, u"str_replace_editor"_s, u"str_replace_based_edit_tool"_s, u"file_editor"_s})
+        QTest::addRow("%s-exempt", qPrintable(tool)) << tool << qint64(1'000'000) << false;
+    // Commands and searches are not file reads, whoever runs them.
+    for (const QString &tool : {u"Bash"_s, u"exec_command"_s, u"execute_bash"_s, u"Grep"_s, u"WebFetch"_s})
+        QTest::addRow("%s-not-exempt", qPrintable(tool)) << tool << qint64(1'000'000) << true;
     QTest::newRow("empty-tool-name") << QString() << qint64(10'001) << true;
 }
 

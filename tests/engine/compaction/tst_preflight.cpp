@@ -6,6 +6,7 @@
 
 #include "compaction/AuditLog.h"
 #include "compaction/ContextView.h"
+#include "compaction/EmergencyCut.h"
 #include "compaction/OffloadStore.h"
 #include "compaction/PairRepair.h"
 #include "compaction/TokenEstimate.h"
@@ -54,6 +55,21 @@ QList<Message> fullSession(HistoryBuilder &h, QChar fill = QLatin1Char('a'))
     h.user(big(2000, fill)).assistant(big(2000, fill)).user(big(2000, fill)).assistant(big(2000, fill))
         .user(u"short one"_s).assistant(u"short two"_s);
     return h;
+}
+
+// Scenario 8's start: a Full compaction whose anchors say "Build a parser" and "- Use recursive
+// descent", then the session fills up again to Full; the next summary answers `intent` and `decisions`.
+PreflightResult compactedOnceAndFullAgain(ScriptedSummarizer &s, const QString &intent, const QString &decisions,
+                                          HistoryBuilder &h, CompactionPolicy *p)
+{
+    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use recursive descent"_s, u"FIRST-SUMMARY-TEXT"_s));
+    s.addAnswer(ScriptedSummarizer::answer(intent, decisions, u"SECOND-SUMMARY-TEXT"_s));
+    p->contextWindow = 2500;
+    p->tailMessages = 2;
+    fullSession(h);
+    PreflightResult first = runPreflight(preflightInput(kSystem, h, *p), &s);
+    fullSession(h, QLatin1Char('b')); // the session goes on and fills up again
+    return first;
 }
 
 // Scenario 6's session, with the head's half-way cut inside a tool-call group.
@@ -126,6 +142,13 @@ private Q_SLOTS:
     void scenario11_timeout();
     void skipSummaryMovesToNextStep();
     void scenario22_emergencyKeepsBudget();
+    void emergencyCutsAPasteInTheTail();
+    void summaryNamesMessagesByPosition();
+    void reviewCommitsTheAnchorsAsShown();
+    void reviewCannotAcceptALargerCheckpoint();
+    void emergencyCutsToolCallArguments();
+    void emergencyDoesNotSendWhatCannotFit_data();
+    void emergencyDoesNotSendWhatCannotFit();
     void scenario25_nonDestructive();
     void headEmptyRecordsNoChange();
     void warnRecordedOncePerState();
@@ -459,17 +482,10 @@ void TestPreflight::scenario7_emergency()
 void TestPreflight::scenario8_incremental()
 {
     ScriptedSummarizer s;
-    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use recursive descent"_s, u"FIRST-SUMMARY-TEXT"_s));
-    s.addAnswer(ScriptedSummarizer::answer(u"- N/A"_s, u"none"_s, u"SECOND-SUMMARY-TEXT"_s));
     CompactionPolicy p;
-    p.contextWindow = 2500;
-    p.tailMessages = 2;
     HistoryBuilder h;
-    fullSession(h);
-    const PreflightResult first = runPreflight(preflightInput(kSystem, h, p), &s);
+    const PreflightResult first = compactedOnceAndFullAgain(s, u"- N/A"_s, u"none"_s, h, &p);
     QCOMPARE(first.record.tier, Tier::Full);
-
-    fullSession(h, QLatin1Char('b')); // the session goes on and fills up again
     PreflightInput in = preflightInput(kSystem, h, p);
     in.overlays = first.overlays;
     const PreflightResult second = runPreflight(in, &s);
@@ -883,7 +899,219 @@ void TestPreflight::scenario22_emergencyKeepsBudget()
     QCOMPARE(view[2].toolCalls.first().id, u"c9"_s);
     QVERIFY(view[3].content.startsWith(u"[offloaded:"_s)); // offloaded whatever its size
     QVERIFY2(r.record.error.startsWith(u"emergency: the context was at "_s), qPrintable(r.record.error));
-    QVERIFY2(r.record.error.endsWith(u"; still at or above the full threshold: only the tail is left"_s), qPrintable(r.record.error));
+    QVERIFY2(r.record.error.contains(u"; still at or above the full threshold: only the tail is left"_s), qPrintable(r.record.error));
+    // Over the window even so: not sent, and the record says which part is too large.
+    QVERIFY2(r.notSent.startsWith(u"not sent: the request needs "_s), qPrintable(r.notSent));
+    QVERIFY2(r.notSent.endsWith(u" tokens and the context window holds 1, even after the emergency compaction; the system "
+                                "prompt is too large (5 tokens)"_s),
+             qPrintable(r.notSent));
+    QVERIFY(r.record.error.endsWith(r.notSent));
+}
+
+void TestPreflight::emergencyCutsAPasteInTheTail()
+{
+    // Issue #31: a 60 KB paste in the tail at an 8,000-token window was sent at 1.91x the window.
+    QTemporaryDir workspace;
+    CompactionPolicy p;
+    p.contextWindow = 8000;
+    const QString paste = u"PASTE-HEAD\n"_s + big(60'000, QLatin1Char('p')) + u"\nPASTE-END"_s;
+    HistoryBuilder h;
+    h.user(u"Here is the log:\n"_s + paste).assistant(u"The parser overflows its stack."_s).user(u"Fix it, please."_s);
+    const QList<Message> history = h;
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p, workspace.path()));
+    QCOMPARE(r.record.tier, Tier::Emergency);
+    QVERIFY2(r.record.reason.ratio > 1.8, qPrintable(QString::number(r.record.reason.ratio)));
+    QVERIFY2(r.notSent.isEmpty(), qPrintable(r.notSent));
+    QVERIFY2(r.ratioAfter < p.full, qPrintable(QString::number(r.ratioAfter)));
+
+    // The paste keeps its head and end and says what was cut and where the whole is.
+    QCOMPARE(r.newOffloads.size(), 1);
+    const OffloadOverlay &cut = r.newOffloads.first();
+    QVERIFY(cut.isCut());
+    QCOMPARE(cut.messageId, history[0].id);
+    QCOMPARE(cut.recordId, r.record.id);
+    QCOMPARE(r.record.offloaded.size(), 1);
+    QCOMPARE(r.record.offloaded.first().gate, OffloadEntry::kCutGate);
+    QVERIFY2(r.record.error.contains(u"cut 1 message(s)"_s), qPrintable(r.record.error));
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(view.size(), 4);
+    QVERIFY(view[1].content.startsWith(u"Here is the log:\nPASTE-HEAD\n"_s));
+    QVERIFY(view[1].content.endsWith(u"\nPASTE-END"_s));
+    QVERIFY2(view[1].content.contains(u"cut here by the emergency compaction; the whole message is in "_s + cut.entry.relativePath),
+             qPrintable(view[1].content.left(3000)));
+    QVERIFY(identical(view[2], history[1]));
+    QVERIFY(identical(view[3], history[2])); // the newest user message is never cut
+    // The whole is in its file, private to the user, and the view is the pure function of the overlays.
+    const QString file = QDir(workspace.path()).filePath(cut.entry.relativePath);
+    QCOMPARE(fileText(file), history[0].content);
+    QCOMPARE(QFile::permissions(file) & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser), QFile::Permissions());
+    QCOMPARE(ContextView::build(kSystem, history, r.overlays).items(), r.view.items());
+    // It counts as replaced content, not as verbatim history.
+    QCOMPARE(r.view.items()[1].kind, ViewItem::Kind::Placeholder);
+}
+
+void TestPreflight::reviewCommitsTheAnchorsAsShown()
+{
+    // Issue #31: the draft shows the anchors merged with the previous checkpoint; what the user
+    // edits or clears there is what commits, never the previous value merged in again.
+    ScriptedSummarizer s;
+    CompactionPolicy p;
+    HistoryBuilder h;
+    const PreflightResult first = compactedOnceAndFullAgain(s, u"N/A"_s, u"N/A (no new decisions)"_s, h, &p);
+    QCOMPARE(first.record.tier, Tier::Full);
+    p.reviewSummaries = true;
+    PreflightInput in = preflightInput(kSystem, h, p);
+    in.overlays = first.overlays;
+    Preflight preflight(std::move(in));
+    preflight.setSummarizers(&s, nullptr);
+    QSignalSpy reviewed(&preflight, &Preflight::reviewRequested);
+    preflight.start();
+    QTRY_COMPARE(reviewed.size(), 1);
+    const SummaryDraft shown = preflight.draft();
+    QVERIFY(shown.anchors.value(AnchorKind::KeyDecision).contains(u"recursive descent"_s)); // merged for the eye
+    QVERIFY(shown.anchors.value(AnchorKind::UserIntent).contains(u"Build a parser"_s));
+    Anchors edited = shown.anchors;
+    edited.setValue(AnchorKind::KeyDecision, u"N/A"_s);                   // cleared
+    edited.setValue(AnchorKind::UserIntent, u"Build a Pratt parser"_s);   // edited
+    preflight.decideReview(ReviewDecision::accept(edited, shown.summary));
+    QVERIFY(preflight.isFinished());
+    const PreflightResult &r = preflight.result();
+    QVERIFY(r.reviewAccepted);
+    QCOMPARE(r.newCheckpoints.size(), 1);
+    const Checkpoint &cp = r.newCheckpoints.first();
+    QCOMPARE(cp.anchors, edited);
+    QCOMPARE(cp.text, shown.checkpointText(edited, shown.summary)); // the text as shown
+    QVERIFY(!cp.text.contains(u"recursive descent"_s));
+    QCOMPARE(r.record.anchors, edited);
+    QCOMPARE(r.record.anchorChanges[size_t(AnchorKind::KeyDecision)], AnchorChange::Updated);
+    QCOMPARE(r.record.anchorChanges[size_t(AnchorKind::UserIntent)], AnchorChange::Updated);
+    QCOMPARE(r.record.anchorChanges[size_t(AnchorKind::NextStep)], AnchorChange::Unchanged);
+}
+
+void TestPreflight::reviewCannotAcceptALargerCheckpoint()
+{
+    // The draft says whether its checkpoint (as edited) is smaller than what it replaces, by the
+    // rule the engine adds checkpoints by; an accepted one that is not is refused, and said so.
+    ScriptedSummarizer s;
+    s.addAnswer(ScriptedSummarizer::answer(u"Build a parser"_s, u"- Use recursive descent"_s, u"SHORT"_s));
+    CompactionPolicy p;
+    p.contextWindow = 2500;
+    p.tailMessages = 2;
+    p.reviewSummaries = true;
+    HistoryBuilder h;
+    fullSession(h);
+    Preflight preflight(preflightInput(kSystem, h, p));
+    preflight.setSummarizers(&s, nullptr);
+    QSignalSpy reviewed(&preflight, &Preflight::reviewRequested);
+    preflight.start();
+    QTRY_COMPARE(reviewed.size(), 1);
+    const SummaryDraft shown = preflight.draft();
+    QVERIFY(shown.shrinks(shown.anchors, shown.summary));
+    const QString huge = big(20'000, QLatin1Char('z'));
+    QVERIFY(!shown.shrinks(shown.anchors, huge));
+    preflight.decideReview(ReviewDecision::accept(shown.anchors, huge));
+    QVERIFY(preflight.isFinished());
+    QVERIFY(preflight.result().reviewAccepted);
+    QVERIFY(preflight.result().newCheckpoints.isEmpty());
+    QVERIFY(preflight.result().refusal.startsWith(u"not compacted: the summary"_s));
+}
+
+void TestPreflight::summaryNamesMessagesByPosition()
+{
+    // Issue #31: in a store of many sessions a message's row id says nothing to the reader; the
+    // summary names messages by where they are in the session (1 is its first).
+    HistoryBuilder h;
+    h.user(u"Fix the parser in src/parser.cpp"_s)
+        .call(u"c1"_s, u"bash"_s, u"{\"command\":\"make test\"}"_s)
+        .result(u"c1"_s, big(3000, QLatin1Char('r')))
+        .assistant(big(3000))
+        .user(u"Go on."_s);
+    QList<Message> history = h;
+    for (Message &m : history)
+        m.id += 70'000; // as the store numbers rows across sessions
+    CompactionPolicy p;
+    p.contextWindow = 1000;
+    p.tailMessages = 1;
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p));
+    QCOMPARE(r.record.tier, Tier::Emergency);
+    QVERIFY2(r.record.summaryText.contains(u"Messages 1-4: "_s), qPrintable(r.record.summaryText));
+    QVERIFY2(!r.record.summaryText.contains(u"7000"_s), qPrintable(r.record.summaryText));
+}
+
+void TestPreflight::emergencyCutsToolCallArguments()
+{
+    CompactionPolicy p;
+    p.contextWindow = 8000;
+    const QString content = u"FILE-HEAD "_s + big(80'000, QLatin1Char('w')) + u" FILE-END"_s;
+    const QString arguments = QString::fromUtf8(
+        QJsonDocument(QJsonObject{{u"path"_s, u"big.txt"_s}, {u"content"_s, content}}).toJson(QJsonDocument::Compact));
+    HistoryBuilder h;
+    h.user(u"Write the file."_s)
+        .call(u"w1"_s, u"write_file"_s, arguments)
+        .result(u"w1"_s, u"wrote 80,019 bytes"_s)
+        .assistant(u"Written."_s)
+        .user(u"Now test it."_s);
+    const QList<Message> history = h;
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p));
+    QCOMPARE(r.record.tier, Tier::Emergency);
+    QVERIFY2(r.notSent.isEmpty(), qPrintable(r.notSent));
+    QVERIFY2(r.ratioAfter < p.full, qPrintable(QString::number(r.ratioAfter)));
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(pairingProblem(view), QString());
+    const Message &call = view[2];
+    QCOMPARE(call.toolCalls.size(), 1);
+    QCOMPARE(call.toolCalls[0].id, u"w1"_s);
+    QCOMPARE(call.toolCalls[0].name, u"write_file"_s);
+    // Still a JSON object, with the short field as it was and the long one cut in the middle.
+    const QJsonDocument doc = QJsonDocument::fromJson(call.toolCalls[0].arguments.toUtf8());
+    QVERIFY(doc.isObject());
+    QCOMPARE(doc.object().value(u"path"_s).toString(), u"big.txt"_s);
+    const QString shown = doc.object().value(u"content"_s).toString();
+    QVERIFY(shown.startsWith(u"FILE-HEAD "_s));
+    QVERIFY(shown.endsWith(u" FILE-END"_s));
+    QVERIFY(shown.contains(u"cut here by the emergency compaction"_s));
+    QVERIFY2(shown.size() < 30'000, qPrintable(QString::number(shown.size()))); // cut just enough to get below Full
+    // The whole message, arguments included, is what the file would hold.
+    QCOMPARE(r.newOffloads.size(), 1);
+    QVERIFY(r.newOffloads.first().isCut());
+    QCOMPARE(r.newOffloads.first().entry.bytes, qint64(EmergencyCut::wholeText(history[1]).toUtf8().size()));
+    QVERIFY(identical(view.last(), history.last()));
+}
+
+void TestPreflight::emergencyDoesNotSendWhatCannotFit_data()
+{
+    QTest::addColumn<QString>("system");
+    QTest::addColumn<QString>("newestUser");
+    QTest::addColumn<qint64>("reserved");
+    QTest::addColumn<QString>("part");
+    QTest::newRow("newest-user-message") << kSystem << big(60'000, QLatin1Char('u')) << qint64(0) << u"the newest user message"_s;
+    QTest::newRow("system-prompt") << big(40'000, QLatin1Char('s')) << u"hi"_s << qint64(0) << u"the system prompt"_s;
+    QTest::newRow("reserved-output") << kSystem << u"hi"_s << qint64(9'000) << u"the reserved output"_s;
+}
+
+void TestPreflight::emergencyDoesNotSendWhatCannotFit()
+{
+    QFETCH(QString, system);
+    QFETCH(QString, newestUser);
+    QFETCH(qint64, reserved);
+    QFETCH(QString, part);
+    CompactionPolicy p;
+    p.contextWindow = 8000;
+    p.reservedOutput = reserved;
+    HistoryBuilder h;
+    h.user(u"Start."_s).assistant(big(3000)).user(newestUser);
+    const QList<Message> history = h;
+    const PreflightResult r = runPreflight(preflightInput(system, history, p));
+    QCOMPARE(r.record.tier, Tier::Emergency);
+    QVERIFY(r.ratioAfter > 1.0);
+    QVERIFY2(r.notSent.startsWith(u"not sent: the request needs "_s), qPrintable(r.notSent));
+    QVERIFY2(r.notSent.endsWith(part + u" is too large (%1 tokens)"_s.arg(
+                 part == u"the reserved output" ? reserved : TokenEstimate::tokensForBytes(qMax(system.size(), newestUser.size())))),
+             qPrintable(r.notSent));
+    QVERIFY(r.record.error.contains(r.notSent));
+    // The newest user message is never cut, even then.
+    const QList<Message> view = r.messages(history);
+    QVERIFY(identical(view.last(), history.last()));
 }
 
 void TestPreflight::scenario25_nonDestructive()

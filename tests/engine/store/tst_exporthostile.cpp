@@ -177,6 +177,8 @@ class TestExportHostile : public QObject
 private Q_SLOTS:
     void init();
     void sampleReads();
+    void cutMessageArguments_data();
+    void cutMessageArguments();
     void hostileNumbersNameLineAndField_data();
     void hostileNumbersNameLineAndField();
     void windowOfZeroMeansNeverCompact_data();
@@ -210,6 +212,53 @@ void TestExportHostile::sampleReads()
     QCOMPARE(doc->requests[1].cacheWriteTokens, 2);
     QCOMPARE(doc->offloads.value(0).entry.bytes, 5);
     QCOMPARE(doc->records.value(0).durationMs, 12);
+}
+
+void TestExportHostile::cutMessageArguments_data()
+{
+    // An offload line of gate 3 (a message Emergency cut) carries its calls' shown arguments.
+    QTest::addColumn<QJsonValue>("arguments");
+    QTest::addColumn<bool>("ok");
+    QTest::newRow("strings") << QJsonValue(QJsonArray{u"{\"content\":\"he[... cut ...]nd\"}"_s}) << true;
+    QTest::newRow("absent") << QJsonValue(QJsonValue::Undefined) << true;
+    QTest::newRow("not-a-list") << QJsonValue(u"{}"_s) << false;
+    QTest::newRow("a-number-in-it") << QJsonValue(QJsonArray{1}) << false;
+    QTest::newRow("an-object-in-it") << QJsonValue(QJsonArray{QJsonObject{{u"a"_s, 1}}}) << false;
+}
+
+void TestExportHostile::cutMessageArguments()
+{
+    QFETCH(QJsonValue, arguments);
+    QFETCH(bool, ok);
+    QList<QJsonObject> lines = sampleLines(path(u"sample.jsonl"_s));
+    qsizetype at = -1;
+    for (qsizetype i = 0; i < lines.size() && at < 0; ++i) {
+        if (lines[i].value(u"type").toString() == u"offload")
+            at = i;
+    }
+    QVERIFY(at >= 0);
+    lines[at].insert(u"gate"_s, OffloadEntry::kCutGate);
+    lines[at].insert(u"message"_s, 1); // the assistant message with the call
+    if (!arguments.isUndefined())
+        lines[at].insert(u"arguments"_s, arguments);
+    const QString file = path(u"cut.jsonl"_s);
+    QVERIFY(writeLines(file, lines));
+    QString error;
+    const auto doc = SessionExport::read(file, &error);
+    QCOMPARE(bool(doc), ok);
+    if (!ok) {
+        QVERIFY2(error.contains(u"line %1"_s.arg(at + 1)) && error.contains(u"arguments"_s), qPrintable(error));
+        return;
+    }
+    const OffloadOverlay &cut = doc->offloads.value(0);
+    QVERIFY(cut.isCut());
+    QCOMPARE(QJsonValue(QJsonArray::fromStringList(cut.arguments)), arguments.isUndefined() ? QJsonValue(QJsonArray()) : arguments);
+    // And written back the same way.
+    const QString again = path(u"again.jsonl"_s);
+    QVERIFY(SessionExport::write(*doc, again));
+    const auto reread = SessionExport::read(again, &error);
+    QVERIFY2(reread, qPrintable(error));
+    QCOMPARE(reread->offloads.value(0).arguments, cut.arguments);
 }
 
 void TestExportHostile::hostileNumbersNameLineAndField_data()

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void messageRoundTrip();
     void requestRoundTrip();
     void overlaysRoundTrip();
+    void cutOverlayRoundTrips();
     void recordsAndAnchorHistory();
     void stepIsAtomic();
     void pagingAndCounts();
@@ -472,6 +473,36 @@ void TestSessionStore::overlaysRoundTrip()
 
     // History is never rewritten: the offloaded message still holds its content.
     QCOMPARE(m_store->message(old.messageId)->content, QString(20000, u'y'));
+}
+
+void TestSessionStore::cutOverlayRoundTrips()
+{
+    // Emergency's cut (gate 3) of an assistant message: its shown content and its calls' shown
+    // arguments come back as they were stored, quotes and newlines included.
+    const QString session = newSession();
+    StepAppend first;
+    first.messages << Message::assistant(u"writing"_s, {{u"w1"_s, u"write_file"_s, u"{\"path\":\"a\",\"content\":\"long\"}"_s, true},
+                                                          {u"w2"_s, u"bash"_s, u"{\"command\":\"ls\"}"_s, true}});
+    const auto before = m_store->appendStep(session, first);
+    QVERIFY(before);
+    StepAppend step;
+    OffloadOverlay cut;
+    cut.messageId = before->messageIds[0];
+    cut.entry = {QString(), QString(), u".waterline/tool_results/"_s + session + u"/message-1.txt"_s, 90000, 3, OffloadEntry::kCutGate, 0};
+    cut.placeholder = u"writ\n[... cut ...]\ning \"quoted\""_s;
+    cut.arguments = {u"{\"content\":\"lo\\n[... cut ...]\\nng\",\"path\":\"a\"}"_s, u"{\"command\":\"ls\"}"_s};
+    cut.recordId = u"rec-9"_s;
+    step.offloads << cut;
+    QString error;
+    const auto ids = m_store->appendStep(session, step, &error);
+    QVERIFY2(ids, qPrintable(error));
+    const ContextOverlays overlays = m_store->overlays(session, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    OffloadOverlay expected = cut;
+    expected.id = ids->offloadIds.first();
+    expected.entry.messageId = cut.messageId;
+    QCOMPARE(overlays.offloads.value(cut.messageId), expected);
+    QVERIFY(overlays.offloads.value(cut.messageId).isCut());
 }
 
 void TestSessionStore::recordsAndAnchorHistory()

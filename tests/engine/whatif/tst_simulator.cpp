@@ -63,6 +63,8 @@ private Q_SLOTS:
     void fixedSizeSummaries();
     void viewAtRequest();
     void noFilesWritten();
+    void otherAgentsFileToolsExemptAtToolTime();
+    void emergencyCutsSoEveryRequestFits();
     void jsonShape();
     void historyWithoutIds();
     void windowZeroNeverCompacts();
@@ -224,6 +226,71 @@ void TestSimulator::noFilesWritten()
     QCOMPARE(o.offloads.size(), offloads);
     for (const OffloadOverlay &overlay : o.offloads)
         QVERIFY(overlay.placeholder.startsWith(u"[offloaded: .waterline/tool_results/simulation/"_s));
+}
+
+void TestSimulator::otherAgentsFileToolsExemptAtToolTime()
+{
+    // Issue #31: Claude Code's Read/Edit, Codex's apply_patch and OpenHands' editor are exempt from
+    // gate 1 as read_file is; a command's large output is not.
+    HistoryBuilder h;
+    QList<qsizetype> requests;
+    const QStringList fileTools{u"Read"_s, u"Write"_s, u"Edit"_s, u"MultiEdit"_s, u"NotebookEdit"_s, u"apply_patch"_s,
+                                u"str_replace_editor"_s, u"read_file"_s};
+    int n = 0;
+    for (const QString &tool : fileTools) {
+        h.user(u"look at file %1"_s.arg(++n));
+        h.call(u"call_%1"_s.arg(n), tool, u"{\"file_path\":\"src/f%1.cpp\"}"_s.arg(n));
+        h.result(u"call_%1"_s.arg(n), big(20'000, QLatin1Char('f')));
+        h.assistant(u"read it"_s);
+        requests.append(h.messages().size());
+    }
+    h.user(u"run it"_s);
+    h.call(u"call_bash"_s, u"Bash"_s, u"{\"command\":\"make\"}"_s);
+    h.result(u"call_bash"_s, big(20'000, QLatin1Char('b')));
+    h.assistant(u"built"_s);
+    requests.append(h.messages().size());
+    CompactionPolicy policy; // the defaults: gate 1 at 10,000 bytes, a window nothing here reaches
+    policy.contextWindow = 1'000'000;
+    const SimulationResult sim = Simulator::simulate(kSystem, h.messages(), requests, policy);
+    const ContextOverlays o = sim.overlaysAt(int(sim.rows.size()) - 1);
+    QStringList offloadedTools;
+    for (const OffloadOverlay &overlay : o.offloads)
+        offloadedTools.append(overlay.entry.toolName);
+    QCOMPARE(offloadedTools, QStringList{u"Bash"_s});
+}
+
+void TestSimulator::emergencyCutsSoEveryRequestFits()
+{
+    // Issue #31: the what-if replay goes through the same Emergency as the live agent: a 60 KB paste
+    // in the tail is cut so the request fits; a newest user message too large alone is not sent.
+    HistoryBuilder h;
+    h.user(u"Here is the log:\n"_s + big(60'000, QLatin1Char('p')));
+    h.assistant(u"The parser overflows its stack."_s);
+    h.user(u"Fix it, please."_s);
+    h.assistant(u"Fixed."_s);
+    h.user(big(60'000, QLatin1Char('q')));
+    const QList<qsizetype> requests{1, 3, 5};
+    CompactionPolicy policy;
+    policy.contextWindow = 8000;
+    const SimulationResult sim = Simulator::simulate(kSystem, h.messages(), requests, policy);
+    QCOMPARE(sim.rows.size(), 3);
+    // The first request holds only the paste: the newest user message, too large alone.
+    QVERIFY(!sim.rows[0].sent);
+    QVERIFY2(sim.rows[0].error.contains(u"the newest user message is too large"_s), qPrintable(sim.rows[0].error));
+    // The second: the paste is cut, the request fits.
+    QCOMPARE(sim.rows[1].tier, Tier::Emergency);
+    QVERIFY(sim.rows[1].sent);
+    QVERIFY2(sim.rows[1].ratioBefore > 1.8, qPrintable(QString::number(sim.rows[1].ratioBefore)));
+    QVERIFY2(sim.rows[1].ratioAfter < policy.full, qPrintable(QString::number(sim.rows[1].ratioAfter)));
+    const QList<Message> view = sim.viewAt(1);
+    QVERIFY(view[1].content.contains(u"cut here by the emergency compaction"_s));
+    QCOMPARE(view.last().content, u"Fix it, please."_s);
+    QVERIFY(!sim.rows[2].sent);
+    QCOMPARE(sim.totals.notSent, 2);
+    // What was not sent is neither in the tokens sent nor in the peak.
+    QCOMPARE(sim.totals.tokensSent, sim.rows[1].totalTokensAfter);
+    QCOMPARE(sim.totals.peakRatio, sim.rows[1].ratioAfter);
+    QCOMPARE(sim.toJson().value(u"totals"_s).toObject().value(u"not_sent"_s).toInt(), 2);
 }
 
 void TestSimulator::jsonShape()

@@ -214,6 +214,15 @@ void TestCompactionsDock::detailWithoutCheckpoint()
     panel.showRecord(u"rec-12"_s);
     QVERIFY(panel.detailText().contains(u"[Context Compaction]"_s));
     QVERIFY(panel.detailText().contains(u"Checked the log."_s));
+    // Issue #31: a summary that was written but refused (not smaller) made no checkpoint: the pane
+    // never shows a checkpoint text beside "wrote no summary".
+    records[3].summarized = 0;
+    records[3].error = u"not compacted: the summary (900 bytes) is not smaller than the 800 bytes it would replace"_s;
+    model.setRecords(records);
+    panel.showRecord(u"rec-12"_s);
+    QVERIFY(panel.detailText().contains(u"Nothing: this compaction wrote no summary."_s));
+    QVERIFY(panel.detailText().contains(u"This compaction wrote no checkpoint."_s));
+    QVERIFY(!panel.detailText().contains(u"[Context Compaction]"_s));
     // Another session empties the pane.
     model.setRecords({});
     QVERIFY(panel.detailText().isEmpty());

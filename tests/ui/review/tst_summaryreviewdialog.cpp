@@ -48,6 +48,7 @@ SummaryDraft fixtureDraft()
     d.step = SummarizerStep::MainModel;
     d.tokensBefore = 48210;
     d.keptBytes = 4 * 20000;
+    d.replacedBytes = 4 * 48210 - d.keptBytes;
     return d;
 }
 
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void saysWhenDraftedAhead();
     void acceptUnedited();
     void acceptEdited();
+    void notSmallerCannotBeAccepted();
     void rejectAndCloseAnswerOnce();
     void resetRestoresDraft();
     void revisionCommitsOrCancels();
@@ -154,6 +156,35 @@ void TestSummaryReviewDialog::acceptEdited()
     QCOMPARE(d.anchors.value(AnchorKind::NextStep), u"- ship it"_s);
     QCOMPARE(d.summary, u"Edited by the user."_s);
     QCOMPARE(d.anchors.value(AnchorKind::UserIntent), fixtureDraft().anchors.value(AnchorKind::UserIntent));
+}
+
+void TestSummaryReviewDialog::notSmallerCannotBeAccepted()
+{
+    // Issue #31: a draft whose checkpoint is not smaller than what it replaces is flagged, and
+    // Accept cannot commit it (the engine would refuse it anyway).
+    SummaryReviewDialog dialog;
+    SummaryDraft draft = fixtureDraft();
+    draft.replacedBytes = 600; // the messages it replaces are smaller than the checkpoint text
+    dialog.setDraft(draft);
+    auto *tokens = dialog.findChild<QLabel *>(u"ReviewTokens"_s);
+    QVERIFY(tokens);
+    QVERIFY(!dialog.acceptButton()->isEnabled());
+    QVERIFY2(tokens->text().contains(u"not smaller than the messages it replaces"_s), qPrintable(tokens->text()));
+    QSignalSpy decided(&dialog, &SummaryReviewDialog::decided);
+    QMetaObject::invokeMethod(dialog.acceptButton(), "click"); // even a click that gets through commits nothing
+    QCOMPARE(decided.size(), 0);
+    if (const QString path = qEnvironmentVariable("WATERLINE_REVIEW_FLAG_SCREENSHOT"); !path.isEmpty()) {
+        dialog.resize(1400, 860);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(dialog.grab().toImage().save(path));
+        dialog.hide();
+    }
+    // Shortened below what it replaces, it can be accepted.
+    draft.replacedBytes = 50'000;
+    dialog.setDraft(draft);
+    QVERIFY(dialog.acceptButton()->isEnabled());
+    QVERIFY(!tokens->text().contains(u"not smaller"_s));
 }
 
 void TestSummaryReviewDialog::rejectAndCloseAnswerOnce()
