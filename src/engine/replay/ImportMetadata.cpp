@@ -85,6 +85,31 @@ QMap<QString, int> countsFrom(const QJsonObject &o)
     return map;
 }
 
+constexpr std::array<std::pair<ExternalCompaction::Effect, QLatin1StringView>, 3> kEffects{{
+    {ExternalCompaction::Effect::Unknown, "unknown"_L1},
+    {ExternalCompaction::Effect::ReplacesHistory, "replaces_history"_L1},
+    {ExternalCompaction::Effect::ClearsResults, "clears_results"_L1},
+}};
+
+QString effectName(ExternalCompaction::Effect effect)
+{
+    for (const auto &[e, name] : kEffects) {
+        if (e == effect)
+            return name;
+    }
+    return u"unknown"_s;
+}
+
+// Anything unknown (an older import, a hand-edited file) is not followed: the view stays the prefix.
+ExternalCompaction::Effect effectFromName(const QString &name)
+{
+    for (const auto &[e, n] : kEffects) {
+        if (name == n)
+            return e;
+    }
+    return ExternalCompaction::Effect::Unknown;
+}
+
 QJsonValue timeJson(const QDateTime &time)
 {
     return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
@@ -113,6 +138,9 @@ QJsonObject ImportMetadata::toJson(const ImportedSession &s)
             {u"summary"_s, c.summary},
             {u"kind"_s, c.kind},
             {u"timestamp"_s, timeJson(c.timestamp)},
+            {u"effect"_s, effectName(c.effect)},
+            {u"sent_instead"_s, c.sentInstead},
+            {u"cleared_calls"_s, QJsonArray::fromStringList(c.clearedCallIds)},
         });
     }
     QJsonArray issues;
@@ -129,6 +157,8 @@ QJsonObject ImportMetadata::toJson(const ImportedSession &s)
     return QJsonObject{
         {u"title"_s, s.title},
         {u"model"_s, s.model},
+        {u"window"_s, s.contextWindow > 0 ? QJsonValue(s.contextWindow) : QJsonValue(QJsonValue::Null)},
+        {u"window_field"_s, s.windowField},
         {u"message_count"_s, s.messageCount},
         {u"tool_call_count"_s, s.toolCallCount},
         {u"tool_result_count"_s, s.toolResultCount},
@@ -149,6 +179,8 @@ void ImportMetadata::fromJson(const QJsonObject &o, ImportedSession *s)
 {
     s->title = o.value(u"title").toString(s->title);
     s->model = o.value(u"model").toString(s->model);
+    s->contextWindow = std::max<qint64>(0, o.value(u"window").toInteger(0));
+    s->windowField = o.value(u"window_field").toString();
     s->messageCount = o.value(u"message_count").toInt(s->messageCount);
     s->toolCallCount = o.value(u"tool_call_count").toInt(s->toolCallCount);
     s->toolResultCount = o.value(u"tool_result_count").toInt(s->toolResultCount);
@@ -162,6 +194,10 @@ void ImportMetadata::fromJson(const QJsonObject &o, ImportedSession *s)
         e.summary = c.value(u"summary").toString();
         e.kind = c.value(u"kind").toString();
         e.timestamp = QDateTime::fromString(c.value(u"timestamp").toString(), Qt::ISODateWithMs);
+        e.effect = effectFromName(c.value(u"effect").toString());
+        e.sentInstead = c.value(u"sent_instead").toString();
+        for (const QJsonValue &id : c.value(u"cleared_calls").toArray())
+            e.clearedCallIds.append(id.toString());
         s->compactions.append(e);
     }
     s->issues.clear();

@@ -23,34 +23,15 @@ void sortByRequest(QList<std::pair<qsizetype, T>> &list)
     std::stable_sort(list.begin(), list.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
 }
 
-// The first request that saw at least `messages` history messages (requests.size() for none).
-qsizetype firstRequestSeeing(const QList<qsizetype> &ends, qsizetype messages)
-{
-    return std::lower_bound(ends.cbegin(), ends.cend(), messages) - ends.cbegin();
-}
-
 } // namespace
 
-RecordedRun RecordedRun::fromImport(const ImportedSession &session, const ReplayInput &input)
+RecordedRun RecordedRun::fromImport(const ImportedSession &, const ReplayInput &input)
 {
     RecordedRun run;
-    const qsizetype skip = input.systemMessageId > 0 ? 1 : 0;
-    QList<ExternalCompaction> compactions = session.compactions;
-    std::stable_sort(compactions.begin(), compactions.end(),
-                     [](const ExternalCompaction &a, const ExternalCompaction &b) { return a.messageIndex < b.messageIndex; });
-    for (const ExternalCompaction &c : std::as_const(compactions)) {
-        const qsizetype after = std::clamp<qsizetype>(c.messageIndex - skip, 0, input.history.size());
-        if (after <= 0)
-            continue;
-        Checkpoint cp;
-        cp.coversFromMessageId = input.history.constFirst().id;
-        cp.coversUpToMessageId = input.history[after - 1].id;
-        cp.summary = c.summary;
-        cp.text = u"[Context Compaction]\n"_s + c.summary;
-        cp.textBytes = TokenEstimate::utf8Bytes(cp.text);
-        run.checkpoints.append({firstRequestSeeing(input.requestEnds, after), cp});
-    }
+    run.checkpoints = input.sourceCheckpoints;
+    run.offloads = input.sourceOffloads;
     sortByRequest(run.checkpoints);
+    sortByRequest(run.offloads);
     return run;
 }
 
@@ -95,6 +76,9 @@ RecordedRun RecordedRun::fromStored(const ReplayInput &input, const QList<Reques
         }
         run.offloads.append({from, o});
     }
+    // An import's views: the source agent's own compactions.
+    run.checkpoints.append(input.sourceCheckpoints);
+    run.offloads.append(input.sourceOffloads);
     sortByRequest(run.checkpoints);
     sortByRequest(run.offloads);
     return run;
@@ -148,7 +132,7 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
             view.appendUpTo(history, overlays, end);
         const qint64 schemaBytes = input.requestSchemaBytes.value(r, -1) >= 0 ? input.requestSchemaBytes[r] : defaultSchemaBytes;
         observer(Simulator::Step{int(r), history, view, overlays,
-                                 TokenEstimate::tokensForBytes(schemaBytes) + input.overheadTokens, summaryRead});
+                                 TokenEstimate::tokensForBytes(schemaBytes) + input.overheadAt(r), summaryRead});
     }
 }
 

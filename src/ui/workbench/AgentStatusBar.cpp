@@ -59,7 +59,7 @@ void AgentStatusBar::setSession(const LoadedSession &session)
     m_sessionWindow = session.isEmpty() ? 0 : std::max<qint64>(0, policy.contextWindow);
     m_recordedTokens = 0;
     if (!session.requests.isEmpty())
-        m_recordedTokens = RecordedTotals::sentTokens(session.requests.constLast(), policy, session.replay.overheadTokens)
+        m_recordedTokens = RecordedTotals::sentTokens(session.requests.constLast(), policy, session.replay.overheadAt(session.requests.size() - 1))
             + policy.reservedOutput;
     m_recordedRatio = TokenEstimate::ratioFor(m_recordedTokens, m_sessionWindow);
     m_recordedTier = session.requests.isEmpty() ? Tier::None : policy.tierFor(m_recordedRatio);

@@ -10,7 +10,9 @@
 #include "compaction/ContextView.h"
 #include "compaction/AnchorItemSources.h"
 #include "compaction/TokenEstimate.h"
-#include "score/RecordedRun.h"
+#include "replay/ImportMetadata.h"
+#include "replay/ImportedSession.h"
+#include "score/RecordedRequests.h"
 #include "whatif/RecordedTotals.h"
 
 #include <QCoreApplication>
@@ -56,6 +58,20 @@ QList<std::pair<qsizetype, CompactionMarker>> LoadedSession::compactionMarkers()
             continue;
         cursor = std::max(cursor, historyEndOf(record.requestIndex));
         out.append({cursor, ConversationModel::compactionMarker(record)});
+    }
+    // The source agent's own compactions (imports), where they happened, with the summary it sent.
+    if (source && !source->details.value(ReplayInput::kReplayedKey).toBool(false)) {
+        ImportedSession details;
+        ImportMetadata::fromJson(source->details, &details);
+        const qsizetype lead = replay.systemMessageId > 0 ? 1 : 0;
+        for (const ExternalCompaction &c : std::as_const(details.compactions)) {
+            CompactionMarker marker;
+            marker.sourceAgent = source->format;
+            marker.tokensBefore = std::max<qint64>(0, c.tokensBefore);
+            marker.summary = c.summary;
+            out.append({std::clamp<qsizetype>(c.messageIndex - lead, 0, history.size()), marker});
+        }
+        std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     }
     return out;
 }
@@ -130,7 +146,7 @@ QList<TimelineRow> LoadedSession::timelineRows() const
         for (; counted < end; ++counted)
             historyBytes += history.at(counted).byteCount();
         // Besides the view: what the replay counts with every request (schemas, an import's overhead).
-        const qint64 besides = (policy.countToolSchemas ? r.toolSchemaTokens : 0) + replay.overheadTokens + policy.reservedOutput;
+        const qint64 besides = (policy.countToolSchemas ? r.toolSchemaTokens : 0) + replay.overheadAt(rows.size()) + policy.reservedOutput;
         row.historyTokens = TokenEstimate::tokensForBytes(historyBytes) + besides;
         row.sentTokens = r.estimateTokens + besides;
         if (r.inputTokens)
@@ -156,21 +172,16 @@ QList<TimelineRow> LoadedSession::timelineRows() const
 
 ViewComposition LoadedSession::compositionOf(const ContextView &view, int position) const
 {
-    const qint64 recordedSchemaBytes = replay.requestSchemaBytes.value(position, -1);
-    const qint64 schemaBytes = recordedSchemaBytes >= 0 ? recordedSchemaBytes : TokenEstimate::toolSchemaBytes(replay.tools);
-    return ViewComposition::of(view, TokenEstimate(view.bytes(), schemaBytes, policy, replay.overheadTokens));
+    return RecordedRequests::compositionOf(replay, policy, view, position);
 }
 
 QList<ViewComposition> LoadedSession::recordedCompositions() const
 {
     QList<ViewComposition> out;
-    if (requests.isEmpty())
-        return out;
-    out.reserve(requests.size());
-    // One view grown request by request, rebuilt only where an overlay came in force.
-    RecordedRun::fromStored(replay, requests, overlays, records).replay(replay, [&](const Simulator::Step &step) {
-        out.append(compositionOf(step.view, step.request));
-    });
+    const QList<RecordedRequestRow> rows = RecordedRequests::of(replay, requests, overlays, records, policy);
+    out.reserve(rows.size());
+    for (const RecordedRequestRow &row : rows)
+        out.append(row.composition);
     return out;
 }
 
