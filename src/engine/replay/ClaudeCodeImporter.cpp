@@ -500,19 +500,29 @@ private:
             m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "the compaction's logical parent '%1' is not earlier in the file").arg(parent.toString().left(64)));
     }
 
+    // A compaction at the boundary `record`, from its metadata object `metaKey`.
+    ExternalCompaction boundary(const QJsonObject &record, qint64 lineNumber, QLatin1StringView metaKey, const QString &kind,
+                                ExternalCompaction::Effect effect, QJsonObject *meta)
+    {
+        *meta = boundaryMetadata(record, metaKey);
+        ExternalCompaction compaction;
+        compaction.messageIndex = m_context.messageCount();
+        compaction.tokensBefore = m_context.count(meta->value("preTokens"_L1), lineNumber, metaKey + u".preTokens"_s);
+        compaction.trigger = meta->value("trigger"_L1).toString();
+        compaction.kind = kind;
+        compaction.effect = effect;
+        compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        return compaction;
+    }
+
     bool compactBoundary(const QJsonObject &record, qint64 lineNumber)
     {
         if (!flush())
             return false;
         checkLogicalParent(record);
-        const QJsonObject meta = boundaryMetadata(record, "compactMetadata"_L1);
-        ExternalCompaction compaction;
-        compaction.messageIndex = m_context.messageCount();
-        compaction.tokensBefore = m_context.count(meta.value("preTokens"_L1), lineNumber, u"compactMetadata.preTokens"_s);
-        compaction.trigger = meta.value("trigger"_L1).toString();
-        compaction.kind = u"compact_boundary"_s;
-        compaction.effect = ExternalCompaction::Effect::ReplacesHistory;
-        compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        QJsonObject meta;
+        const ExternalCompaction compaction = boundary(record, lineNumber, "compactMetadata"_L1, u"compact_boundary"_s,
+                                                       ExternalCompaction::Effect::ReplacesHistory, &meta);
         m_summaryWaits = int(m_context.session().compactions.size());
         m_boundaryUuid = record.value("uuid"_L1).toString();
         m_context.addCompaction(compaction);
@@ -525,14 +535,9 @@ private:
     {
         if (!flush())
             return false;
-        const QJsonObject meta = boundaryMetadata(record, "microcompactMetadata"_L1);
-        ExternalCompaction compaction;
-        compaction.messageIndex = m_context.messageCount();
-        compaction.tokensBefore = m_context.count(meta.value("preTokens"_L1), lineNumber, u"microcompactMetadata.preTokens"_s);
-        compaction.trigger = meta.value("trigger"_L1).toString();
-        compaction.kind = u"microcompact_boundary"_s;
-        compaction.effect = ExternalCompaction::Effect::ClearsResults;
-        compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        QJsonObject meta;
+        ExternalCompaction compaction = boundary(record, lineNumber, "microcompactMetadata"_L1, u"microcompact_boundary"_s,
+                                                 ExternalCompaction::Effect::ClearsResults, &meta);
         const QJsonArray ids = meta.value("compactedToolIds"_L1).toArray();
         for (const QJsonValue &id : ids) {
             if (id.isString() && !id.toString().isEmpty() && compaction.clearedCallIds.size() < kMaxClearedCalls)

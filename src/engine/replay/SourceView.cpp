@@ -2,6 +2,8 @@
 
 #include "compaction/TokenEstimate.h"
 
+#include <QHash>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;

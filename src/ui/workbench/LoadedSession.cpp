@@ -110,6 +110,13 @@ ContextOverlays LoadedSession::overlaysAt(int index) const
     for (auto it = overlays.offloads.cbegin(); it != overlays.offloads.cend(); ++it)
         if (it.key() <= newestId && inForce(it.value().recordId))
             out.offloads.insert(it.key(), it.value());
+    // An import: the source agent's own compactions in force then (the views it recorded).
+    for (const auto &[from, cp] : replay.sourceCheckpoints)
+        if (from <= index)
+            out.checkpoints.append(cp);
+    for (const auto &[from, o] : replay.sourceOffloads)
+        if (from <= index)
+            out.offloads.insert(o.messageId, o);
     return out;
 }
 

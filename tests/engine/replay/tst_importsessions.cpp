@@ -477,10 +477,11 @@ void TestImportSessions::resolverOutputLongFirstLine()
     QFile in(data(u"openhands/output-resolver.jsonl"_s));
     QVERIFY(in.open(QIODevice::ReadOnly));
     QByteArray first = in.readLine();
-    const QByteArray big = "\"content\":\"" + QByteArray(400 * 1024, 'y') + "\",\"command_id\":-1,\"command\":\"cat big\",\"exit_code\":0,\"observation\":\"run\"}";
+    const QByteArray big = QByteArray("\"content\":\"") + QByteArray(400 * 1024, 'y') + "\",\"command_id\":-1,\"command\":\"cat big\",\"exit_code\":0,\"observation\":\"run\"}";
     const QByteArray task = "\"action\":\"message\",\"security_risk\":null},";
     QVERIFY(first.count(task) == 1);
-    first.replace(task, task + "{\"command\":\"cat big\",\"thought\":\"\",\"action\":\"run\"},{" + big + ",");
+    const QByteArray inserted = task + "{\"command\":\"cat big\",\"thought\":\"\",\"action\":\"run\"},{" + big + ",";
+    first.replace(task, inserted);
     QTemporaryDir dir;
     const QString path = dir.filePath(u"output.jsonl"_s);
     QFile out(path);
