@@ -132,6 +132,7 @@ private Q_SLOTS:
     void claudeCode_estimateFollowsTheProvider_data();
     void claudeCode_estimateFollowsTheProvider();
     void claudeCode_severalCompactionsMicrocompactionAndSidechains();
+    void claudeCode_subAgentFileFollowsItsOwnCompaction();
     void claudeCode_hostileBoundaries_data();
     void claudeCode_hostileBoundaries();
     void codex_compactedReplacesTheHistory();
@@ -316,6 +317,26 @@ void TestSourceView::claudeCode_severalCompactionsMicrocompactionAndSidechains()
             + rows[r].composition.tokens(ViewComposition::Part::History) + rows[r].composition.tokens(ViewComposition::Part::Offloaded);
         QVERIFY2(std::abs(s.requests[r].estimateTokens - view) <= 1, qPrintable(u"request %1: %2 vs %3"_s.arg(r).arg(s.requests[r].estimateTokens).arg(view)));
     }
+}
+
+// A sub-agent's own file (every record a sidechain): its compaction is its own, and followed.
+void TestSourceView::claudeCode_subAgentFileFollowsItsOwnCompaction()
+{
+    const QByteArray file = lines({
+        R"({"type":"user","uuid":"u1","parentUuid":null,"isSidechain":true,"agentId":"a","message":{"role":"user","content":"Look it up."}})",
+        R"({"type":"assistant","uuid":"a1","parentUuid":"u1","isSidechain":true,"agentId":"a","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Found it."}],"usage":{"input_tokens":10,"output_tokens":1}}})",
+        R"({"type":"system","subtype":"compact_boundary","uuid":"c1","parentUuid":null,"logicalParentUuid":"a1","isSidechain":true,"compactMetadata":{"trigger":"auto","preTokens":20}})",
+        R"({"type":"user","uuid":"s1","parentUuid":"c1","isSidechain":true,"isCompactSummary":true,"message":{"role":"user","content":"Summary of the lookup."}})",
+        R"({"type":"assistant","uuid":"a2","parentUuid":"s1","isSidechain":true,"agentId":"a","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Done."}],"usage":{"input_tokens":8,"output_tokens":1}}})",
+    });
+    const ImportResult result = importText(u"claude-code"_s, file);
+    QVERIFY2(result.ok, qPrintable(result.error));
+    QCOMPARE(result.session.compactions.size(), 1);
+    QCOMPARE(result.session.compactions[0].sentInstead, u"Summary of the lookup."_s);
+    const ReplayInput in = ReplayInput::fromImport(result.session);
+    QCOMPARE(in.requestSourceCompacted, (QList<bool>{false, true}));
+    QCOMPARE(in.sourceCheckpoints.size(), 1);
+    QCOMPARE(in.sourceCheckpoints[0].first, 1);
 }
 
 void TestSourceView::claudeCode_hostileBoundaries_data()
