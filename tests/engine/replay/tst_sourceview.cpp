@@ -251,8 +251,7 @@ void TestSourceView::claudeCode_estimateFollowsTheProvider()
     // spotter's provider counted about 1.5 tokens for every 4 bytes of its transcript, before the
     // compaction as after (its growth from request to request), and up to 4 for some steps: more
     // than the transcript holds. One constant per segment cannot follow that; the share is printed.
-    if (QByteArray(QTest::currentDataTag()) == "spotter")
-        QEXPECT_FAIL("spotter", "the provider's count grows 1.5x faster than the transcript's bytes / 4", Continue);
+    QEXPECT_FAIL("spotter", "the provider's count grows 1.5x faster than the transcript's bytes / 4", Continue);
     QVERIFY2(withinNow * 10 >= checked * 9, qPrintable(u"%1 of %2"_s.arg(withinNow).arg(checked)));
 }
 
