@@ -6,6 +6,7 @@
 #include "CliSimulate.h"
 #include "CliProxy.h"
 #include "CliRun.h"
+#include "CliShow.h"
 
 #include "compaction/TokenEstimate.h"
 #include "model/MessageCodec.h"
@@ -111,6 +112,7 @@ QList<Command> commands()
         {u"estimate"_s, QCoreApplication::translate("waterline-cli", "Token estimate of a JSON messages file"), runEstimate},
         {u"import"_s, QCoreApplication::translate("waterline-cli", "Import a transcript into a new stored session"), runImport},
         {u"export"_s, QCoreApplication::translate("waterline-cli", "Write a stored session as Waterline JSONL"), runExport},
+        {u"show"_s, QCoreApplication::translate("waterline-cli", "Show a stored session's requests as the workbench does"), runShow},
         {u"simulate"_s, QCoreApplication::translate("waterline-cli", "Replay a session under a compaction policy, no model needed"), runSimulate},
         {u"evaluate"_s, QCoreApplication::translate("waterline-cli", "Score a session and a policy: facts lost, coverage and cost"), runEvaluate},
         {u"run"_s, QCoreApplication::translate("waterline-cli", "Run the agent headless on a prompt"), runAgent},

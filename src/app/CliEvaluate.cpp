@@ -132,7 +132,7 @@ int runEvaluate(const QStringList &arguments)
     if (!policyOptions.applyTo(policy, &error))
         return usageError(error);
     if (const std::optional<qint64> overhead = policyOptions.overhead())
-        loaded.replay.overheadTokens = *overhead;
+        loaded.replay.setOverhead(*overhead);
 
     const PriceTable prices = settingsPrices();
     const ReplayInput &replay = loaded.replay;

@@ -3,6 +3,7 @@
 #include "CliCommands.h"
 #include "CliSimulate.h"
 
+#include "score/RecordedRequests.h"
 #include "score/RecordedSession.h"
 #include "settings/AppSettings.h"
 #include "store/SessionStore.h"
@@ -49,10 +50,7 @@ std::optional<int> loadStored(const QString &dbPath, const QString &id, LoadedSe
     loaded.recorded = RecordedRun::fromStored(loaded.replay, requests, overlays, records);
     for (const RequestRecord &r : requests)
         loaded.reportedOutput.append(r.outputTokens.value_or(-1));
-    loaded.policy = loaded.replay.defaultPolicy();
-    CompactionPolicy saved;
-    if (!info->policy.isEmpty() && CompactionPolicy::fromJson(info->policy, &saved) && saved.isValid())
-        loaded.policy = saved;
+    loaded.policy = RecordedRequests::policyOf(*info, loaded.replay);
     return std::nullopt;
 }
 

@@ -233,7 +233,7 @@ int runSimulate(const QStringList &arguments)
     if (!policyOptions.applyTo(policy, &error))
         return usageError(error);
     if (const std::optional<qint64> overhead = policyOptions.overhead())
-        replay.overheadTokens = *overhead;
+        replay.setOverhead(*overhead);
     const SimulationResult result = Simulator::simulate(replay.simulatorInput(policy, policyOptions.summaryModel()));
 
     if (parser.isSet(dump)) {

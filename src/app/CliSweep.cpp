@@ -136,7 +136,7 @@ int runSweep(const QCommandLineParser &parser, const SourceOptions &source, cons
         if (!policyOptions.applyTo(s.policy, &error))
             return usageError(error);
         if (const std::optional<qint64> overhead = policyOptions.overhead())
-            s.replay.overheadTokens = *overhead;
+            s.replay.setOverhead(*overhead);
     }
     // Scoring a session takes a while: all of them at once.
     const QList<SweepSession> sessions = QtConcurrent::blockingMapped(loaded, [&](const LoadedSession &s) {

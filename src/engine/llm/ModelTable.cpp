@@ -12,7 +12,13 @@ struct Row
     QLatin1StringView prefix;
     qint64 context;
     int maxOutput;
+    // The family's point releases share the row: "gpt-5" is also "gpt-5.1" and "gpt-5.5".
+    bool pointReleases = false;
 };
+
+// Claude's 1M-context variants, as Claude Code names them ("claude-sonnet-4-5[1m]").
+constexpr QLatin1StringView kMillionSuffix = "[1m]"_L1;
+constexpr qint64 kMillion = 1'000'000;
 
 // Sources (checked 2025):
 //  - OpenAI model pages, platform.openai.com/docs/models/<model> ("context window",
@@ -23,6 +29,9 @@ struct Row
 //    every Claude 3, 3.5, 3.7, 4 and 4.5 model has a 200,000 window (1M for Sonnet 4/4.5
 //    only in beta, not assumed); max output: Opus 4 / 4.1 32,000, Sonnet 4 / 4.5,
 //    Haiku 4.5, Opus 4.5 64,000, Sonnet 3.7 64,000, 3.5 models 8,192, Claude 3 4,096.
+//    GPT-5 point releases (gpt-5.1, gpt-5.2, ...) keep the family's 400,000 / 128,000.
+//  - Claude's 1M-context beta: a model id ending in "[1m]" (Claude Code's name for it) is the
+//    same model with a 1,000,000 window.
 //  - Ollama library pages (ollama.com/library/<model>, "context" in the model info)
 //    and the model cards: llama3.1/3.2/3.3 131,072; llama3 8,192; qwen2.5 and
 //    qwen2.5-coder 32,768; qwen3 40,960; gpt-oss 131,072; deepseek-r1 131,072;
@@ -37,7 +46,7 @@ constexpr std::array kRows{
     Row{"gpt-4-turbo"_L1, 128000, 4096},
     Row{"gpt-4"_L1, 8192, 8192},
     Row{"gpt-3.5-turbo"_L1, 16385, 4096},
-    Row{"gpt-5"_L1, 400000, 128000},
+    Row{"gpt-5"_L1, 400000, 128000, true},
     Row{"gpt-oss"_L1, 131072, 131072},
     Row{"o1-mini"_L1, 128000, 65536},
     Row{"o1"_L1, 200000, 100000},
@@ -74,6 +83,9 @@ std::optional<Entry> lookup(QStringView model)
     const qsizetype slash = id.lastIndexOf(u'/');
     if (slash >= 0)
         id = id.sliced(slash + 1);
+    const bool million = id.endsWith(kMillionSuffix, Qt::CaseInsensitive);
+    if (million)
+        id.chop(kMillionSuffix.size());
     const Row *best = nullptr;
     for (const Row &row : kRows) {
         if (!id.startsWith(row.prefix, Qt::CaseInsensitive))
@@ -81,7 +93,9 @@ std::optional<Entry> lookup(QStringView model)
         // "gpt-4" must not claim "gpt-4o" or "gpt-4.1": the family name ends at a separator.
         if (id.size() > row.prefix.size()) {
             const QChar next = id.at(row.prefix.size());
-            if (next != u'-' && next != u':' && next != u'_' && next != u'@')
+            const bool pointRelease = row.pointReleases && next == u'.' && id.size() > row.prefix.size() + 1
+                && id.at(row.prefix.size() + 1).isDigit();
+            if (next != u'-' && next != u':' && next != u'_' && next != u'@' && !pointRelease)
                 continue;
         }
         if (!best || row.prefix.size() > best->prefix.size())
@@ -89,6 +103,8 @@ std::optional<Entry> lookup(QStringView model)
     }
     if (!best)
         return std::nullopt;
+    if (million && best->prefix.startsWith("claude"_L1, Qt::CaseInsensitive))
+        return Entry{kMillion, best->maxOutput};
     return Entry{best->context, best->maxOutput};
 }
 

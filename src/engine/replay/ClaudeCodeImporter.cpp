@@ -7,6 +7,7 @@
 #include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 #include <algorithm>
 #include <cctype>
@@ -232,6 +233,8 @@ public:
             return true;
         }
         const QString type = typeValue.toString();
+        if (const QJsonValue uuid = record.value("uuid"_L1); uuid.isString() && m_uuids.size() < kMaxUuids)
+            m_uuids.insert(uuid.toString());
         if (type == "user"_L1 || type == "assistant"_L1) {
             if (!onSidechainFilter(record, type))
                 return true;
@@ -247,8 +250,12 @@ public:
         if (type == "system"_L1) {
             const QString subtype = record.value("subtype"_L1).toString();
             m_context.countRecord(type);
+            if ((subtype == "compact_boundary"_L1 || subtype == "microcompact_boundary"_L1) && !onSidechainFilter(record, type))
+                return true; // the other conversation's compaction
             if (subtype == "compact_boundary"_L1)
                 return compactBoundary(record, lineNumber);
+            if (subtype == "microcompact_boundary"_L1)
+                return microcompactBoundary(record, lineNumber);
             m_context.ignoreRecord(u"system/"_s + subtype);
             return true;
         }
@@ -404,15 +411,28 @@ private:
             const QString summary = ImportJson::contentText(content);
             if (!flush())
                 return false;
-            if (m_context.session().compactions.isEmpty() || !m_context.session().compactions.last().summary.isEmpty()) {
+            QList<ExternalCompaction> &compactions = m_context.session().compactions;
+            // The summary belongs to the boundary just before it; one without (or after another
+            // summary) is a compaction of its own, from here on.
+            const bool opensOwn = m_summaryWaits < 0;
+            if (opensOwn) {
                 ExternalCompaction compaction;
                 compaction.messageIndex = m_context.messageCount();
                 compaction.kind = u"summary"_s;
+                compaction.effect = ExternalCompaction::Effect::ReplacesHistory;
                 compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
                 m_context.addCompaction(compaction);
+                m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "a compaction summary without its compact_boundary: read as a compaction here"));
+            } else if (const QString parent = record.value("parentUuid"_L1).toString(); !parent.isEmpty() && parent != m_boundaryUuid) {
+                m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "the compaction summary's parent '%1' is not its compact_boundary").arg(parent.left(64)));
             }
-            m_context.session().compactions.last().summary = summary;
-            if (m_context.options().keepCompactionSummaries)
+            ExternalCompaction &compaction = opensOwn ? compactions.last() : compactions[m_summaryWaits];
+            m_summaryWaits = -1;
+            compaction.summary = summary;
+            // What Claude Code sent in place of the history: this message, unless it is imported as one.
+            const bool keep = m_context.options().keepCompactionSummaries;
+            compaction.sentInstead = keep ? QString() : summary;
+            if (keep)
                 return push(Message::user(summary));
             return true;
         }
@@ -461,20 +481,76 @@ private:
         return true;
     }
 
+    // The boundary's metadata object, noted when it is missing or not an object (the boundary
+    // still counts: what follows it is what Claude Code sent).
+    QJsonObject boundaryMetadata(const QJsonObject &record, QLatin1StringView key)
+    {
+        const QJsonValue meta = record.value(key);
+        if (!meta.isObject())
+            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "a compaction boundary without %1 (got %2)").arg(key, ImportJson::typeName(meta)));
+        return meta.toObject();
+    }
+
+    // The boundary's logicalParentUuid names the last record before the compaction: one that is
+    // not earlier in the file (missing, or later: a cycle) is noted, never followed.
+    void checkLogicalParent(const QJsonObject &record)
+    {
+        const QJsonValue parent = record.value("logicalParentUuid"_L1);
+        if (parent.isString() && !m_uuids.contains(parent.toString()))
+            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "the compaction's logical parent '%1' is not earlier in the file").arg(parent.toString().left(64)));
+    }
+
+    // A compaction at the boundary `record`, from its metadata object `metaKey`.
+    ExternalCompaction boundary(const QJsonObject &record, qint64 lineNumber, QLatin1StringView metaKey, const QString &kind,
+                                ExternalCompaction::Effect effect, QJsonObject *meta)
+    {
+        *meta = boundaryMetadata(record, metaKey);
+        ExternalCompaction compaction;
+        compaction.messageIndex = m_context.messageCount();
+        compaction.tokensBefore = m_context.count(meta->value("preTokens"_L1), lineNumber, metaKey + u".preTokens"_s);
+        compaction.trigger = meta->value("trigger"_L1).toString();
+        compaction.kind = kind;
+        compaction.effect = effect;
+        compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        return compaction;
+    }
+
     bool compactBoundary(const QJsonObject &record, qint64 lineNumber)
     {
         if (!flush())
             return false;
-        const QJsonObject meta = record.value("compactMetadata"_L1).toObject();
-        ExternalCompaction compaction;
-        compaction.messageIndex = m_context.messageCount();
-        compaction.tokensBefore = m_context.count(meta.value("preTokens"_L1), lineNumber, u"compactMetadata.preTokens"_s);
-        compaction.trigger = meta.value("trigger"_L1).toString();
-        compaction.kind = u"compact_boundary"_s;
-        compaction.timestamp = ImportJson::timestamp(record.value("timestamp"_L1));
+        checkLogicalParent(record);
+        QJsonObject meta;
+        const ExternalCompaction compaction = boundary(record, lineNumber, "compactMetadata"_L1, u"compact_boundary"_s,
+                                                       ExternalCompaction::Effect::ReplacesHistory, &meta);
+        m_summaryWaits = int(m_context.session().compactions.size());
+        m_boundaryUuid = record.value("uuid"_L1).toString();
         m_context.addCompaction(compaction);
         return true;
     }
+
+    // Claude Code cleared the results of earlier calls (microcompact): from here on it sent a
+    // note in their place.
+    bool microcompactBoundary(const QJsonObject &record, qint64 lineNumber)
+    {
+        if (!flush())
+            return false;
+        QJsonObject meta;
+        ExternalCompaction compaction = boundary(record, lineNumber, "microcompactMetadata"_L1, u"microcompact_boundary"_s,
+                                                 ExternalCompaction::Effect::ClearsResults, &meta);
+        const QJsonArray ids = meta.value("compactedToolIds"_L1).toArray();
+        for (const QJsonValue &id : ids) {
+            if (id.isString() && !id.toString().isEmpty() && compaction.clearedCallIds.size() < kMaxClearedCalls)
+                compaction.clearedCallIds.append(id.toString());
+        }
+        if (compaction.clearedCallIds.size() != ids.size())
+            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "%1 of %2 cleared tool ids of a microcompaction could not be read").arg(ids.size() - compaction.clearedCallIds.size()).arg(ids.size()));
+        m_context.addCompaction(compaction);
+        return true;
+    }
+
+    static constexpr qsizetype kMaxUuids = 1'000'000;
+    static constexpr qsizetype kMaxClearedCalls = 100'000;
 
     ImportContext &m_context;
     bool m_mainAhead;
@@ -488,6 +564,9 @@ private:
     QString m_pendingModel;
     QList<Message> m_waitingResults;
     QString m_summaryTitle;
+    QSet<QString> m_uuids;        // of the records read so far (for logicalParentUuid)
+    int m_summaryWaits = -1;      // the compaction whose summary record is still to come
+    QString m_boundaryUuid;       // the uuid of that compaction's boundary
 };
 
 } // namespace

@@ -76,17 +76,35 @@ public:
             compaction.summary = payload.value("message"_L1).toString();
             compaction.kind = u"compacted"_s;
             compaction.timestamp = m_timestamp;
-            m_context.addCompaction(compaction);
-            // Newer rollouts carry the history that replaced the old one; its compaction items
-            // (often only encrypted_content) are what the model reads from then on. The rest
-            // repeats earlier messages, which stay where they were.
-            for (const QJsonValue &value : payload.value("replacement_history"_L1).toArray()) {
+            // From here on Codex sent the history that replaced the old one: newer rollouts carry
+            // it (replacement_history); its compaction items (often only encrypted_content) become
+            // messages here, what it repeats of earlier messages is sent instead of them. An older
+            // line carries only the summary, which Codex sent after the user's messages.
+            compaction.effect = ExternalCompaction::Effect::ReplacesHistory;
+            const QJsonValue replacement = payload.value("replacement_history"_L1);
+            if (!replacement.isArray()) {
+                compaction.sentInstead = compaction.summary;
+                m_context.addCompaction(compaction);
+                return true;
+            }
+            QList<QJsonObject> summaries;
+            for (const QJsonValue &value : replacement.toArray()) {
                 const QJsonObject item = value.toObject();
                 const QString itemType = item.value("type"_L1).toString();
                 if (itemType == "compaction"_L1 || itemType == "compaction_summary"_L1) {
-                    if (!summaryMessage(item, !compaction.summary.isEmpty()))
-                        return false;
+                    summaries.append(item);
+                } else if (itemType == "message"_L1) {
+                    const QString text = ImportJson::contentText(item.value("content"_L1));
+                    if (!text.isEmpty())
+                        compaction.sentInstead += (compaction.sentInstead.isEmpty() ? QString() : u"\n"_s) + text;
                 }
+            }
+            if (summaries.isEmpty() && !compaction.summary.isEmpty())
+                compaction.sentInstead += (compaction.sentInstead.isEmpty() ? QString() : u"\n"_s) + compaction.summary;
+            m_context.addCompaction(compaction);
+            for (const QJsonObject &item : std::as_const(summaries)) {
+                if (!summaryMessage(item, !compaction.summary.isEmpty()))
+                    return false;
             }
             return true;
         }
@@ -272,7 +290,10 @@ private:
     {
         const QString type = payload.value("type"_L1).toString();
         if (type == "token_count"_L1) {
-            const QJsonObject last = payload.value("info"_L1).toObject().value("last_token_usage"_L1).toObject();
+            const QJsonObject info = payload.value("info"_L1).toObject();
+            if (m_context.session().contextWindow <= 0 && info.contains("model_context_window"_L1))
+                readWindow(info.value("model_context_window"_L1), lineNumber);
+            const QJsonObject last = info.value("last_token_usage"_L1).toObject();
             if (last.isEmpty())
                 return true;
             if (!flush())
@@ -302,6 +323,22 @@ private:
         m_context.ignoreRecord(u"event_msg/"_s + type);
         return true;
     }
+
+    // The window Codex measured the session against: a whole number of tokens in a plausible
+    // range, else noted and left out (the window then comes from the model).
+    void readWindow(const QJsonValue &value, qint64 lineNumber)
+    {
+        const qint64 window = m_context.count(value, lineNumber, u"payload.info.model_context_window"_s);
+        if (window >= kMinWindow && window <= kMaxWindow) {
+            m_context.session().contextWindow = window;
+            m_context.session().windowField = u"model_context_window"_s;
+        } else if (window >= 0) {
+            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "%1: model_context_window %2 is not a plausible window (%3 to %4 tokens): not used")
+                                                         .arg(m_context.location(lineNumber)).arg(window).arg(kMinWindow).arg(kMaxWindow));
+        }
+    }
+    static constexpr qint64 kMinWindow = 1024;
+    static constexpr qint64 kMaxWindow = 100'000'000;
 
     ImportContext &m_context;
     std::optional<Message> m_pending;

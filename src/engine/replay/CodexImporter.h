@@ -11,7 +11,10 @@ namespace wl {
 // event (its last_token_usage is the request's usage). `reasoning` (encrypted) and
 // `web_search_call` are counted in ignoredRecords; event_msg duplicates are not replayed,
 // except user_message when the rollout has no user response_item (trimmed Desktop files).
-// `compacted` lines become ExternalCompactions.
+// `compacted` lines become ExternalCompactions that replace the history (what a
+// replacement_history repeats is sent instead; its compaction items become messages, encrypted
+// ones as an opaque note with their size). token_count's model_context_window is the session's
+// window when it is a plausible number (1,024 to 100,000,000 tokens).
 class CodexImporter : public TranscriptImporter
 {
 public:

@@ -194,6 +194,15 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
 
     if (!store.setSessionPolicy(sessionId, options.policy.toJson(), &error))
         return fail(error);
+    // The requests' views are Waterline's replay now, no longer what the source agent sent.
+    std::optional<SessionSource> source = store.sessionSource(sessionId, &error);
+    if (!error.isEmpty())
+        return fail(error);
+    if (source) {
+        source->details.insert(ReplayInput::kReplayedKey, true);
+        if (!store.setSessionSource(sessionId, *source, &error))
+            return fail(error);
+    }
     result.ok = true;
     qCInfo(lcReplay) << "replayed session" << sessionId << result.requests << "requests," << result.checkpoints
                      << "checkpoints," << result.offloads << "offloads";

@@ -21,22 +21,32 @@ constexpr std::array<std::pair<ImportIssue::Kind, QLatin1StringView>, 4> kIssueK
     {ImportIssue::Kind::Note, "note"_L1},
 }};
 
-QString issueKindName(ImportIssue::Kind kind)
+// Anything unknown (an older import, a hand-edited file) is not followed: the view stays the prefix.
+constexpr std::array<std::pair<ExternalCompaction::Effect, QLatin1StringView>, 3> kEffects{{
+    {ExternalCompaction::Effect::Unknown, "unknown"_L1},
+    {ExternalCompaction::Effect::ReplacesHistory, "replaces_history"_L1},
+    {ExternalCompaction::Effect::ClearsResults, "clears_results"_L1},
+}};
+
+// A value's name in one of the tables above, and back; `fallback` for what the table lacks.
+template<typename T, size_t N>
+QString nameIn(const std::array<std::pair<T, QLatin1StringView>, N> &table, T value, QLatin1StringView fallback)
 {
-    for (const auto &[k, name] : kIssueKinds) {
-        if (k == kind)
+    for (const auto &[v, name] : table) {
+        if (v == value)
             return name;
     }
-    return u"note"_s;
+    return fallback;
 }
 
-ImportIssue::Kind issueKindFromName(const QString &name)
+template<typename T, size_t N>
+T valueIn(const std::array<std::pair<T, QLatin1StringView>, N> &table, const QString &name, T fallback)
 {
-    for (const auto &[k, n] : kIssueKinds) {
+    for (const auto &[v, n] : table) {
         if (name == n)
-            return k;
+            return v;
     }
-    return ImportIssue::Kind::Note;
+    return fallback;
 }
 
 QJsonValue count(qint64 value)
@@ -85,6 +95,7 @@ QMap<QString, int> countsFrom(const QJsonObject &o)
     return map;
 }
 
+
 QJsonValue timeJson(const QDateTime &time)
 {
     return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
@@ -113,11 +124,14 @@ QJsonObject ImportMetadata::toJson(const ImportedSession &s)
             {u"summary"_s, c.summary},
             {u"kind"_s, c.kind},
             {u"timestamp"_s, timeJson(c.timestamp)},
+            {u"effect"_s, nameIn(kEffects, c.effect, "unknown"_L1)},
+            {u"sent_instead"_s, c.sentInstead},
+            {u"cleared_calls"_s, QJsonArray::fromStringList(c.clearedCallIds)},
         });
     }
     QJsonArray issues;
     for (const ImportIssue &i : s.issues) {
-        issues.append(QJsonObject{{u"kind"_s, issueKindName(i.kind)},
+        issues.append(QJsonObject{{u"kind"_s, nameIn(kIssueKinds, i.kind, "note"_L1)},
                                   {u"message"_s, i.messageIndex},
                                   {u"call_id"_s, i.callId},
                                   {u"text"_s, i.text}});
@@ -129,6 +143,8 @@ QJsonObject ImportMetadata::toJson(const ImportedSession &s)
     return QJsonObject{
         {u"title"_s, s.title},
         {u"model"_s, s.model},
+        {u"window"_s, s.contextWindow > 0 ? QJsonValue(s.contextWindow) : QJsonValue(QJsonValue::Null)},
+        {u"window_field"_s, s.windowField},
         {u"message_count"_s, s.messageCount},
         {u"tool_call_count"_s, s.toolCallCount},
         {u"tool_result_count"_s, s.toolResultCount},
@@ -149,6 +165,8 @@ void ImportMetadata::fromJson(const QJsonObject &o, ImportedSession *s)
 {
     s->title = o.value(u"title").toString(s->title);
     s->model = o.value(u"model").toString(s->model);
+    s->contextWindow = std::max<qint64>(0, o.value(u"window").toInteger(0));
+    s->windowField = o.value(u"window_field").toString();
     s->messageCount = o.value(u"message_count").toInt(s->messageCount);
     s->toolCallCount = o.value(u"tool_call_count").toInt(s->toolCallCount);
     s->toolResultCount = o.value(u"tool_result_count").toInt(s->toolResultCount);
@@ -162,12 +180,16 @@ void ImportMetadata::fromJson(const QJsonObject &o, ImportedSession *s)
         e.summary = c.value(u"summary").toString();
         e.kind = c.value(u"kind").toString();
         e.timestamp = QDateTime::fromString(c.value(u"timestamp").toString(), Qt::ISODateWithMs);
+        e.effect = valueIn(kEffects, c.value(u"effect").toString(), ExternalCompaction::Effect::Unknown);
+        e.sentInstead = c.value(u"sent_instead").toString();
+        for (const QJsonValue &id : c.value(u"cleared_calls").toArray())
+            e.clearedCallIds.append(id.toString());
         s->compactions.append(e);
     }
     s->issues.clear();
     for (const QJsonValue &v : o.value(u"issues").toArray()) {
         const QJsonObject i = v.toObject();
-        s->issues.append({issueKindFromName(i.value(u"kind").toString()), i.value(u"message").toInt(-1),
+        s->issues.append({valueIn(kIssueKinds, i.value(u"kind").toString(), ImportIssue::Kind::Note), i.value(u"message").toInt(-1),
                           i.value(u"call_id").toString(), i.value(u"text").toString()});
     }
     s->skippedLines = o.value(u"skipped").toInt();

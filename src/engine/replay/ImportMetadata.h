@@ -10,8 +10,10 @@ struct ImportedSession;
 // SessionSource::details (schema 3), for the UI to draw beside Waterline's own compactions:
 //
 //   {"model", "title", "message_count", "tool_call_count", "tool_result_count",
+//    "window": tokens|null, "window_field" (the window the transcript states, and where),
 //    "compactions": [{"message": seq, "request": index|null, "tokens_before", "trigger", "summary",
-//                     "kind", "timestamp"}],
+//                     "kind", "timestamp", "effect": "replaces_history"|"clears_results"|"unknown",
+//                     "sent_instead", "cleared_calls": [call ids]}],
 //    "issues": [{"kind": "call_without_result"|"result_for_unknown_call"|"duplicate_result"|"note",
 //                "message": seq, "call_id", "text"}],
 //    "skipped", "problems": [...], "record_counts": {...}, "ignored_records": {...},

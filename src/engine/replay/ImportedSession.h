@@ -64,6 +64,18 @@ struct ExternalCompaction
     QString summary;         // the summary text that replaced the history (may be empty)
     QString kind;            // source marker: "compact_boundary", "compacted", "condensation"
     QDateTime timestamp;
+
+    // What it did to what the source agent sent from then on (replay/SourceView):
+    //   ReplacesHistory: the requests after it sent `sentInstead` and the messages from
+    //     messageIndex on (and a leading system message), not the history before;
+    //   ClearsResults: the results of `clearedCallIds` before it were sent as a cleared note;
+    //   Unknown: not followed (older imports, OpenHands condensations): the view is the prefix.
+    enum class Effect : quint8 { Unknown, ReplacesHistory, ClearsResults };
+    Effect effect = Effect::Unknown;
+    // What the source sent in place of the history it replaced that is not an imported message
+    // (Claude Code's summary, the user messages a Codex replacement history repeats); may be empty.
+    QString sentInstead;
+    QStringList clearedCallIds;
 };
 
 // A structural problem of the source that the importer kept as it was.
@@ -87,6 +99,10 @@ struct ImportedSession
     QString sourceFormat;    // TranscriptImporter::id() of the importer used
     QString sourcePath;
     QString model;           // the main model, when known
+    // The context window the transcript states (Codex: model_context_window), 0 when it states
+    // none; `windowField` names where it was read ("model_context_window").
+    qint64 contextWindow = 0;
+    QString windowField;
 
     QList<Message> messages; // empty when ImportOptions::sink received them instead
     QList<ToolSpec> tools;   // tool schemas offered to the model, when the source records them

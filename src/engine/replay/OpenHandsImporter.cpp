@@ -160,13 +160,14 @@ private:
     bool action(const QJsonObject &e, const QString &field, const std::function<void(const QString &, const QString &)> &skip)
     {
         const QString kind = e.value("action"_L1).toString();
-        const QString source = e.value("source"_L1).toString();
         const QJsonValue argsValue = e.value("args"_L1);
         if (!argsValue.isObject() && !argsValue.isUndefined()) {
             skip(field + u".args"_s, QCoreApplication::translate("TranscriptImport", "expected an object, got %1").arg(ImportJson::typeName(argsValue)));
             return true;
         }
-        const QJsonObject args = argsValue.toObject();
+        // The older resolver output writes the arguments into the event itself and no source.
+        const QJsonObject args = argsValue.isObject() ? argsValue.toObject() : inlineArguments(e);
+        const QString source = e.contains("source"_L1) ? e.value("source"_L1).toString() : inferredSource(kind);
         m_context.countRecord(u"action/"_s + kind);
         const QJsonObject meta = e.value("tool_call_metadata"_L1).toObject();
         if (!meta.isEmpty())
@@ -240,6 +241,33 @@ private:
         if (!responseId.isEmpty())
             m_seenResponses.insert(responseId);
         return m_turn.start(std::move(message), request);
+    }
+
+    // An event without `args` (older resolver output): its own fields are the arguments.
+    static QJsonObject inlineArguments(const QJsonObject &e)
+    {
+        static const QLatin1StringView envelope[] = {"action"_L1, "observation"_L1, "source"_L1, "id"_L1, "timestamp"_L1,
+                                                     "message"_L1, "cause"_L1, "tool_call_metadata"_L1, "llm_metrics"_L1,
+                                                     "security_risk"_L1, "is_confirmed"_L1, "confirmation_state"_L1};
+        QJsonObject args = e;
+        for (QLatin1StringView key : envelope)
+            args.remove(key);
+        return args;
+    }
+
+    // An event without a source (older resolver output): the first message is the user's task,
+    // every later action the agent's.
+    QString inferredSource(const QString &kind) const
+    {
+        if (!m_notedSourceless) {
+            m_notedSourceless = true;
+            m_context.note(m_context.messageCount(), QCoreApplication::translate("TranscriptImport", "events carry no source: the first message is read as the user's, every other action as the agent's"));
+        }
+        if (kind == "message"_L1 && !m_userSeen) {
+            m_userSeen = true;
+            return u"user"_s;
+        }
+        return u"agent"_s;
     }
 
     // Agent actions that run a tool; the rest (messages, state changes, recalls) are not calls.
@@ -338,7 +366,18 @@ private:
     QString m_openPositional;             // the last such call still waiting for its observation
     QHash<QString, QString> m_positionalById; // event id -> made-up call id
     bool m_notedPositional = false;
+    mutable bool m_notedSourceless = false;
+    mutable bool m_userSeen = false;
 };
+
+// "owner/repo#number: title" of a resolver output's issue.
+QString issueTitle(const QJsonObject &issue)
+{
+    const QString where = u"%1/%2#%3"_s.arg(issue.value("owner"_L1).toString(), issue.value("repo"_L1).toString(),
+                                            ImportJson::compact(issue.value("number"_L1)));
+    const QString title = issue.value("title"_L1).toString();
+    return title.isEmpty() ? where : where + u": "_s + title;
+}
 
 // Evaluation output (one run per line) and trajectory export (one bare event array).
 class V0Handler : public JsonStreamScanner::Handler
@@ -374,7 +413,7 @@ public:
             m_sawHistory = true;
             return JsonStreamScanner::MemberMode::Elements;
         }
-        if (key == "instance_id"_L1 || key == "metadata"_L1 || key == "metrics"_L1)
+        if (key == "instance_id"_L1 || key == "metadata"_L1 || key == "metrics"_L1 || key == "issue"_L1)
             return JsonStreamScanner::MemberMode::Value;
         return JsonStreamScanner::MemberMode::Skip;
     }
@@ -426,6 +465,8 @@ public:
             return true;
         if (element.member == "metadata"_L1)
             m_context.session().model = object.value("llm_config"_L1).toObject().value("model"_L1).toString();
+        else if (element.member == "issue"_L1 && m_context.session().title.isEmpty())
+            m_context.session().title = issueTitle(object); // resolver output: the issue it resolved
         else if (element.member == "metrics"_L1)
             m_metrics = object;
         return true;
@@ -648,11 +689,15 @@ int OpenHandsImporter::canRead(const TranscriptSample &sample) const
         return (head.contains("\"observation\"") || head.contains("\"action\"")) && head.contains("\"source\"") ? 85 : 0;
     if (sample.firstChar == '{') {
         const QJsonObject &r = sample.firstRecord;
+        // Evaluation output names its benchmark instance; the older resolver output its issue.
         if (!r.isEmpty())
-            return r.contains("instance_id"_L1) && r.value("history"_L1).isArray() ? 90 : 0;
+            return (r.contains("instance_id"_L1) || r.value("issue"_L1).isObject()) && r.value("history"_L1).isArray() ? 90 : 0;
         if (head.contains("\"instance_id\"") && (head.contains("\"history\"") || head.contains("\"instruction\""))
             && !head.contains("\"trajectory\""))
             return 75;
+        if (head.contains("\"issue\"") && head.contains("\"history\"") && (head.contains("\"action\"") || head.contains("\"observation\""))
+            && !head.contains("\"trajectory\""))
+            return 70;
     }
     return 0;
 }

@@ -13,7 +13,10 @@ namespace wl {
 //    events, read one file at a time in the order of the numbers in their names;
 //  - older evaluation output with no tool_call_metadata (and often no ids), where history may
 //    also be a list of [action, observation] pairs: calls get made-up ids and are answered by
-//    the next observation (by position), with one Note issue saying so.
+//    the next observation (by position), with one Note issue saying so;
+//  - the older resolver output: one object per line naming the `issue` it resolved (an
+//    instance_id too, sometimes after the history), events with their arguments inline (no
+//    `args`) and no source: the first message is the user's, every other action the agent's.
 // Actions with tool_call_metadata become assistant turns (content and calls from the stored
 // model_response, usage from its `usage`); observations become tool results. Error
 // observations without a call become user messages with a Note issue. Condensation events

@@ -3,6 +3,7 @@
 #include "CompactionBackfill.h"
 #include "ImportMetadata.h"
 #include "ImportedSession.h"
+#include "SourceView.h"
 #include "LoggingCategories.h"
 #include "TranscriptFormats.h"
 #include "compaction/TokenEstimate.h"
@@ -10,6 +11,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QHash>
 
 #include <algorithm>
 
@@ -46,6 +48,10 @@ public:
         if (message.createdAt.isValid() && (!m_firstTime.isValid() || message.createdAt < m_firstTime))
             m_firstTime = message.createdAt;
         const qint64 bytes = message.byteCount();
+        if (message.isToolResult() && !message.toolCallId.isEmpty() && !m_resultOf.contains(message.toolCallId))
+            m_resultOf.insert(message.toolCallId, int(m_bytesBefore.size() - 1));
+        if (m_bytesBefore.size() == 1)
+            m_firstIsSystem = message.role == Role::System;
         m_bytesBefore.append(m_bytesBefore.constLast() + bytes);
         m_pendingBytes += bytes;
         m_step.messages.append(std::move(message));
@@ -75,6 +81,13 @@ public:
     const QDateTime &firstTime() const { return m_firstTime; }
     // UTF-8 bytes (token-estimate bytes) of messages [0, index).
     qint64 bytesBefore(int index) const { return m_bytesBefore.value(index, m_bytesBefore.constLast()); }
+    // The (first) result of call `callId`: its index and bytes.
+    SourceView::Result resultOf(const QString &callId) const
+    {
+        const int index = m_resultOf.value(callId, -1);
+        return index < 0 ? SourceView::Result() : SourceView::Result{index, bytesBefore(index + 1) - bytesBefore(index)};
+    }
+    bool firstIsSystem() const { return m_firstIsSystem; }
 
 private:
     SessionStore &m_store;
@@ -85,8 +98,10 @@ private:
     qint64 m_pendingBytes = 0;
     QList<qint64> m_ids;
     QList<qint64> m_bytesBefore;
+    QHash<QString, int> m_resultOf; // call id -> index of its first result
     QDateTime m_firstTime;
     bool m_failed = false;
+    bool m_firstIsSystem = false;
 };
 
 std::optional<qint64> usageValue(qint64 value)
@@ -102,6 +117,17 @@ QString importWorkspace(SessionStore &store, const SessionImporter::Options &opt
     if (!options.workspace.isEmpty())
         return QFileInfo(options.workspace).absoluteFilePath();
     return store.importFolder(error);
+}
+
+// The history messages of a request's view (SourceView): a leading system message, then the
+// messages from where the source's newest compaction left off up to the one the request produced.
+QList<qint64> sourceViewIds(const QList<qint64> &ids, const SourceView::Span &span, int end, int lead)
+{
+    const int first = std::max(span.from, lead);
+    QList<qint64> view = ids.mid(0, std::min(lead, end));
+    if (end > first)
+        view.append(ids.mid(first, end - first));
+    return view;
 }
 
 bool cancelled(const std::atomic_bool *cancel)
@@ -183,14 +209,19 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
         batchIds = 0;
         return true;
     };
+    // What the source sent with each request, by its own compactions.
+    const SourceView sourceView(s.compactions);
+    const int lead = sink.firstIsSystem() ? 1 : 0;
+    const SourceView::BytesBefore bytesBefore = [&sink](int i) { return sink.bytesBefore(i); };
+    const SourceView::ResultOf resultOf = [&sink](const QString &callId) { return sink.resultOf(callId); };
     for (qsizetype i = 0; i < requests.size(); ++i) {
         const ImportedRequest &in = requests[i];
         if (in.messageIndex < 0 || in.messageIndex >= ids.size())
             continue;
         RequestRecord r;
         r.index = int(i);
-        r.viewMessageIds = ids.mid(0, in.messageIndex);
-        r.estimateTokens = TokenEstimate::tokensForBytes(sink.bytesBefore(in.messageIndex));
+        r.viewMessageIds = sourceViewIds(ids, sourceView.at(in.messageIndex), in.messageIndex, lead);
+        r.estimateTokens = TokenEstimate::tokensForBytes(sourceView.viewBytes(in.messageIndex, lead, bytesBefore, resultOf));
         r.toolSchemaTokens = schemaTokens;
         // The store's input is every prompt token the model read, as the live clients report it
         // (ChatUsage::input), so the timeline can hold it against the window: Anthropic's

@@ -19,8 +19,9 @@ class SessionStore;
 //     import folder: never the file's folder, and nothing the file says;
 //   - the history, streamed from the importer through ImportOptions::sink into appendStep
 //     batches (one transaction per batch), so a 200 MB file never sits in memory;
-//   - one RequestRecord per imported request: view = every history message before the
-//     assistant message it produced, estimateTokens from those bytes / 4, tool-schema tokens
+//   - one RequestRecord per imported request: view = what the source agent sent (SourceView:
+//     the history before the assistant message it produced, from its newest own compaction on),
+//     estimateTokens from those bytes / 4 (the compaction's summary and cleared results included), tool-schema tokens
 //     of the source's tools, the provider usage, model and time from the source, tier None;
 //     the produced message's origin points at it;
 //   - the source's own compactions and structural issues as SessionSource details

@@ -23,34 +23,15 @@ void sortByRequest(QList<std::pair<qsizetype, T>> &list)
     std::stable_sort(list.begin(), list.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
 }
 
-// The first request that saw at least `messages` history messages (requests.size() for none).
-qsizetype firstRequestSeeing(const QList<qsizetype> &ends, qsizetype messages)
-{
-    return std::lower_bound(ends.cbegin(), ends.cend(), messages) - ends.cbegin();
-}
-
 } // namespace
 
-RecordedRun RecordedRun::fromImport(const ImportedSession &session, const ReplayInput &input)
+RecordedRun RecordedRun::fromImport(const ImportedSession &, const ReplayInput &input)
 {
     RecordedRun run;
-    const qsizetype skip = input.systemMessageId > 0 ? 1 : 0;
-    QList<ExternalCompaction> compactions = session.compactions;
-    std::stable_sort(compactions.begin(), compactions.end(),
-                     [](const ExternalCompaction &a, const ExternalCompaction &b) { return a.messageIndex < b.messageIndex; });
-    for (const ExternalCompaction &c : std::as_const(compactions)) {
-        const qsizetype after = std::clamp<qsizetype>(c.messageIndex - skip, 0, input.history.size());
-        if (after <= 0)
-            continue;
-        Checkpoint cp;
-        cp.coversFromMessageId = input.history.constFirst().id;
-        cp.coversUpToMessageId = input.history[after - 1].id;
-        cp.summary = c.summary;
-        cp.text = u"[Context Compaction]\n"_s + c.summary;
-        cp.textBytes = TokenEstimate::utf8Bytes(cp.text);
-        run.checkpoints.append({firstRequestSeeing(input.requestEnds, after), cp});
-    }
+    run.checkpoints = input.sourceCheckpoints;
+    run.offloads = input.sourceOffloads;
     sortByRequest(run.checkpoints);
+    sortByRequest(run.offloads);
     return run;
 }
 
@@ -100,6 +81,9 @@ RecordedRun RecordedRun::fromStored(const ReplayInput &input, const QList<Reques
         if (from >= 0)
             run.pins.append({from, input.pins[i]});
     }
+    // An import's views: the source agent's own compactions.
+    run.checkpoints.append(input.sourceCheckpoints);
+    run.offloads.append(input.sourceOffloads);
     sortByRequest(run.checkpoints);
     sortByRequest(run.offloads);
     sortByRequest(run.pins);

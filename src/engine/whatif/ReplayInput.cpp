@@ -9,6 +9,7 @@
 #include "model/MessageCodec.h"
 #include "replay/ImportMetadata.h"
 #include "replay/ImportedSession.h"
+#include "replay/SourceView.h"
 #include "store/RequestRecord.h"
 #include "store/SessionInfo.h"
 #include "store/SessionSource.h"
@@ -35,16 +36,6 @@ void makeMonotonic(QList<qsizetype> &ends, qsizetype historySize)
     }
 }
 
-// Where the source agent first compacted its own context, as a position in the history
-// without the leading system message; the history size when it never did.
-qsizetype firstSourceCompaction(const QList<ExternalCompaction> &compactions, qsizetype skip, qsizetype historySize)
-{
-    qsizetype first = historySize;
-    for (const ExternalCompaction &c : compactions)
-        first = std::min<qsizetype>(first, std::max<qsizetype>(0, c.messageIndex - skip));
-    return first;
-}
-
 void addSummarySizes(ReplayInput &in, const QList<ExternalCompaction> &compactions)
 {
     for (const ExternalCompaction &c : compactions) {
@@ -53,34 +44,76 @@ void addSummarySizes(ReplayInput &in, const QList<ExternalCompaction> &compactio
     }
 }
 
-// Imports that lack what every request carried besides its messages get it estimated.
-void estimateImportOverhead(ReplayInput &in, const QList<qint64> &reportedInput, qsizetype usableBefore)
+// Follows the source agent's own compactions (SourceView): the overlays of the views it recorded,
+// which requests they were in force for, and, when `fit` (an import without its system prompt
+// or tool schemas, told no overhead), the fixed overhead of each segment. Message i of the import
+// is history[i - lead]; `leadBytes` are the bytes of the leading system message (lead 1).
+void followSource(ReplayInput &in, const QList<ExternalCompaction> &compactions, int lead, qint64 leadBytes,
+                  const QList<qint64> &reported, bool fit)
 {
-    if (!in.systemPrompt.isEmpty() && !in.tools.isEmpty())
-        return; // the source stored both: nothing is missing
+    const SourceView source(compactions);
+    const SourceView::Overlays overlays = source.overlays(in.history, lead, in.requestEnds);
+    in.sourceCheckpoints = overlays.checkpoints;
+    in.sourceOffloads = overlays.offloads;
+    in.requestSourceCompacted.clear();
+    for (qsizetype end : std::as_const(in.requestEnds))
+        in.requestSourceCompacted.append(source.at(int(end) + lead).compacted());
+    if (!fit)
+        return;
+
+    QList<qint64> prefix{0}; // bytes of history[0, i)
+    prefix.reserve(in.history.size() + 1);
+    QHash<QString, int> resultAt;
+    for (qsizetype i = 0; i < in.history.size(); ++i) {
+        const Message &m = in.history[i];
+        prefix.append(prefix.constLast() + m.byteCount());
+        if (m.isToolResult() && !resultAt.contains(m.toolCallId))
+            resultAt.insert(m.toolCallId, int(i));
+    }
+    const SourceView::BytesBefore bytesBefore = [&](int i) -> qint64 {
+        if (i <= 0)
+            return 0;
+        return leadBytes * lead + prefix.value(std::clamp<qsizetype>(i - lead, 0, in.history.size()), 0);
+    };
+    const SourceView::ResultOf resultOf = [&](const QString &callId) {
+        const int at = resultAt.value(callId, -1);
+        return at < 0 ? SourceView::Result() : SourceView::Result{at + lead, prefix[at + 1] - prefix[at]};
+    };
+    QList<qint64> viewTokens;
+    viewTokens.reserve(in.requestEnds.size());
+    for (qsizetype end : std::as_const(in.requestEnds))
+        viewTokens.append(TokenEstimate::tokensForBytes(source.viewBytes(int(end) + lead, lead, bytesBefore, resultOf)));
+
     const qint64 schemaTokens = TokenEstimate::tokensForBytes(TokenEstimate::toolSchemaBytes(in.tools));
-    in.overheadTokens = ReplayInput::estimateOverhead(in.systemPrompt, in.history, in.requestEnds, reportedInput,
-                                                      schemaTokens, usableBefore);
+    const QList<qsizetype> starts = source.segmentStarts(lead, in.requestEnds);
+    const qsizetype requests = in.requestEnds.size();
+    in.overheadTokens = ReplayInput::fitOverhead(viewTokens, reported, schemaTokens, 0, starts.value(0, requests));
+    in.laterOverheads.clear();
+    qint64 previous = in.overheadTokens;
+    for (qsizetype s = 0; s < starts.size(); ++s) {
+        const qsizetype to = s + 1 < starts.size() ? starts[s + 1] : requests;
+        const auto first = reported.cbegin() + std::min(starts[s], reported.size());
+        const auto last = reported.cbegin() + std::min(to, reported.size());
+        // A segment no request of which reports its input keeps the overhead before it.
+        const bool tells = std::any_of(first, last, [](qint64 v) { return v > 0; });
+        const qint64 overhead = tells ? ReplayInput::fitOverhead(viewTokens, reported, schemaTokens, starts[s], to) : previous;
+        in.laterOverheads.append({starts[s], overhead});
+        previous = overhead;
+    }
 }
 
 } // namespace
 
-qint64 ReplayInput::estimateOverhead(const QString &systemPrompt, const QList<Message> &history,
-                                     const QList<qsizetype> &requestEnds, const QList<qint64> &reportedInput,
-                                     qint64 schemaTokens, qsizetype usableBefore)
+qint64 ReplayInput::fitOverhead(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
+                                qsizetype from, qsizetype to)
 {
     QList<qint64> residuals;
-    ContextView view = ContextView::build(systemPrompt, history, ContextOverlays(), 0);
-    const ContextOverlays none;
-    for (qsizetype r = 0; r < requestEnds.size() && r < reportedInput.size(); ++r) {
-        const qsizetype end = std::clamp<qsizetype>(requestEnds[r], view.historyEnd(), history.size());
-        if (end > usableBefore)
-            break; // the source saw a compacted context from here on
-        view.appendUpTo(history, none, end);
+    to = std::min({to, viewTokens.size(), reportedInput.size()});
+    for (qsizetype r = std::max<qsizetype>(0, from); r < to && residuals.size() < kFitRequests; ++r) {
         const qint64 reported = reportedInput[r];
         if (reported <= 0)
             continue;
-        residuals.append(reported - view.tokens() - schemaTokens);
+        residuals.append(reported - viewTokens[r] - schemaTokens);
     }
     if (residuals.isEmpty())
         return 0;
@@ -90,7 +123,25 @@ qint64 ReplayInput::estimateOverhead(const QString &systemPrompt, const QList<Me
     return std::max<qint64>(0, residuals[rank]);
 }
 
+qint64 ReplayInput::overheadAt(qsizetype position) const
+{
+    qint64 overhead = overheadTokens;
+    for (const auto &[from, tokens] : laterOverheads) {
+        if (from > position)
+            break;
+        overhead = tokens;
+    }
+    return overhead;
+}
+
+void ReplayInput::setOverhead(qint64 tokens)
+{
+    overheadTokens = tokens;
+    laterOverheads.clear();
+}
+
 const QString ReplayInput::kOverheadKey = u"overhead_tokens"_s;
+const QString ReplayInput::kReplayedKey = u"views_replayed"_s;
 
 namespace {
 // Per pin, the first request sent at or after it was made (the agent reads the pins before each
@@ -129,11 +180,6 @@ qint64 ReplayInput::schemaBytesAt(qsizetype position) const
     return recorded >= 0 ? recorded : TokenEstimate::toolSchemaBytes(tools);
 }
 
-qint64 ReplayInput::overheadAt(qsizetype) const
-{
-    return overheadTokens;
-}
-
 ReplayInput ReplayInput::fromImport(const ImportedSession &session)
 {
     ReplayInput in;
@@ -168,8 +214,11 @@ ReplayInput ReplayInput::fromImport(const ImportedSession &session)
     makeMonotonic(in.requestEnds, in.history.size());
     in.tools = session.tools;
     in.model = session.model;
+    in.recordedWindow = session.contextWindow;
+    in.recordedWindowField = session.windowField;
     addSummarySizes(in, session.compactions);
-    estimateImportOverhead(in, reported, firstSourceCompaction(session.compactions, skip, in.history.size()));
+    followSource(in, session.compactions, int(skip), systemFirst ? messages.constFirst().byteCount() : 0, reported,
+                 in.systemPrompt.isEmpty() || in.tools.isEmpty());
     return in;
 }
 
@@ -217,6 +266,7 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
     // What the agent sends first; an import without one keeps the source's system message in front.
     in.systemPrompt = info.systemPrompt;
     const bool systemFirst = in.systemPrompt.isEmpty() && !messages.isEmpty() && messages.constFirst().role == Role::System;
+    const qint64 leadBytes = systemFirst ? messages.constFirst().byteCount() : 0;
     if (systemFirst) {
         in.systemPrompt = messages.constFirst().content;
         in.systemMessageId = messages.constFirst().id;
@@ -277,14 +327,17 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
             in.model = details.model;
         if (in.tools.isEmpty())
             in.tools = details.tools;
+        in.recordedWindow = details.contextWindow;
+        in.recordedWindowField = details.windowField;
         addSummarySizes(in, details.compactions);
         // A replay that was told the overhead (CompactionBackfill) left it here: every replay uses it.
         const QJsonValue told = source->details.value(kOverheadKey);
-        if (told.isDouble() && told.toInteger(-1) >= 0)
-            in.overheadTokens = told.toInteger();
-        else
-            estimateImportOverhead(in, reported,
-                                   firstSourceCompaction(details.compactions, systemFirst ? 1 : 0, in.history.size()));
+        const bool wasTold = told.isDouble() && told.toInteger(-1) >= 0;
+        const bool replayed = source->details.value(kReplayedKey).toBool(false);
+        followSource(in, replayed ? QList<ExternalCompaction>() : details.compactions, systemFirst ? 1 : 0, leadBytes, reported,
+                     !wasTold && (in.systemPrompt.isEmpty() || in.tools.isEmpty()));
+        if (wasTold)
+            in.setOverhead(told.toInteger());
     }
     // Waterline's own summaries, when the session was compacted before.
     for (const Checkpoint &cp : overlays.checkpoints)
@@ -306,10 +359,21 @@ qint64 ReplayInput::defaultWindow(const QJsonObject &providerProfile)
     return defaultWindow(providerProfile.value(u"contextWindow").toInteger(0), providerProfile.value(u"model").toString());
 }
 
+ReplayInput::Window ReplayInput::window() const
+{
+    if (profileWindow > 0)
+        return {profileWindow, u"profile"_s};
+    if (recordedWindow > 0)
+        return {recordedWindow, u"transcript: "_s + (recordedWindowField.isEmpty() ? u"window"_s : recordedWindowField)};
+    if (const auto entry = ModelTable::lookup(model); entry && entry->contextWindow > 0)
+        return {entry->contextWindow, u"model table: "_s + model};
+    return {CompactionPolicy().contextWindow, u"default"_s};
+}
+
 CompactionPolicy ReplayInput::defaultPolicy() const
 {
     CompactionPolicy policy;
-    policy.contextWindow = defaultWindow(profileWindow, model);
+    policy.contextWindow = window().tokens;
     return policy;
 }
 

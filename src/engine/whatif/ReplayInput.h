@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compaction/Checkpoint.h"
+#include "compaction/ContextOverlays.h"
 #include "model/Message.h"
 #include "model/ToolSpec.h"
 #include "whatif/Simulator.h"
@@ -38,8 +39,11 @@ struct SessionSource;
 //   - the session's own checkpoints, reused where a replayed compaction covers the same range;
 //   - the session's pins, each from the request that first carried it (one made after the
 //     recording: in every replayed view);
-//   - for an imported transcript that did not store its system prompt or its tool schemas, the
-//     fixed overhead of every request estimated from the provider-reported input tokens.
+//   - for an imported transcript, the source agent's own compactions as overlays of what each
+//     request sent (SourceView), and, when it did not store its system prompt or its tool
+//     schemas, the fixed overhead estimated from the provider-reported input tokens, one constant
+//     per segment (before the source's first compaction and after each);
+//   - the window the transcript states (Codex's model_context_window).
 struct ReplayInput
 {
     QString sessionId;                 // empty for an in-memory import
@@ -67,18 +71,41 @@ struct ReplayInput
     // call a provider bills. An import's own compactions are all an LLM's.
     QSet<QString> unbilledRecordIds;
     QList<qint64> recordedSummaryTokens; // sizes of the source's own summaries (size model default)
-    qint64 overheadTokens = 0;         // per request, besides view and schemas (see estimateOverhead)
-    // What request `position` carried besides its view, as every measure of a recorded request
-    // reads it: the schema bytes it was sent with (requestSchemaBytes, else the session's tools)
-    // and the fixed overhead of an import.
-    qint64 schemaBytesAt(qsizetype position) const;
+    // The source agent's own compactions (an import's), as overlays of the views it recorded
+    // (replay/SourceView), each with the first request (position) it is in force for: RecordedRun
+    // shows them, a what-if replays the whole history.
+    QList<std::pair<qsizetype, Checkpoint>> sourceCheckpoints;
+    QList<std::pair<qsizetype, OffloadOverlay>> sourceOffloads;
+    // Per request: whether the source's own compaction was in force for it.
+    QList<bool> requestSourceCompacted;
+    // Per request, besides view and schemas (see fitOverhead): `overheadTokens` before the source
+    // agent's first compaction (and in every what-if), `laterOverheads` from the first request
+    // after each of its compactions that replaced the history ({position, tokens}, ascending).
+    qint64 overheadTokens = 0;
+    QList<std::pair<qsizetype, qint64>> laterOverheads;
     qint64 overheadAt(qsizetype position) const;
+    // The schema bytes request `position` was sent with (requestSchemaBytes, else the session's
+    // tools): with overheadAt, what every measure of a recorded request reads besides its view.
+    qint64 schemaBytesAt(qsizetype position) const;
+    // One overhead for every request (a user's --overhead, a backfill that was told one).
+    void setOverhead(qint64 tokens);
     QString model;                     // the model the session ran on, when known
 
     qint64 profileWindow = 0;          // the window the session's provider profile names, 0 for none
+    qint64 recordedWindow = 0;         // the window the transcript states, 0 for none
+    QString recordedWindowField;       // where it states it ("model_context_window")
+
+    // The window of a session without a policy of its own, and where it comes from: the provider
+    // profile's, else the transcript's, else the model table's for its model, else the default.
+    struct Window
+    {
+        qint64 tokens = 0;
+        QString source;   // "profile", "transcript: <field>", "model table: <model>", "default"
+    };
+    Window window() const;
 
     // The policy a replay starts from when the session has none of its own: the defaults, with
-    // defaultWindow(profileWindow, model).
+    // window().tokens.
     CompactionPolicy defaultPolicy() const;
     // Takes from the session's compaction records which checkpoints the extractive summariser wrote.
     void noteRecords(const QList<CompactionRecord> &records);
@@ -95,18 +122,21 @@ struct ReplayInput
     static ReplayInput fromStored(const SessionInfo &info, QList<Message> history, const QList<RequestRecord> &requests,
                                   const ContextOverlays &overlays, const std::optional<SessionSource> &source);
 
-    // What every request carried besides the messages and schemas we know of, in tokens: a low
-    // percentile (the 10th) of "reported input tokens - our estimate of what it saw" over the
-    // requests with a reported input, before the first of `usableBefore` messages (a compaction of
-    // the source agent, after which it saw less than the history). `reportedInput[r] < 0`: unknown.
-    // 0 when no request tells.
+    // What every request carried besides the messages and schemas we know of, in tokens, is fitted
+    // per segment of the source agent's compactions (fitOverhead).
     // The key of SessionSource::details under which a session keeps an overhead it was replayed
     // with (a number of tokens); fromStored() uses it instead of estimating one.
     static const QString kOverheadKey;
+    // The key under which a session replayed into its own requests (CompactionBackfill) says so
+    // (true): its views are Waterline's then, and the source's compactions no longer shape them.
+    static const QString kReplayedKey;
 
-    static qint64 estimateOverhead(const QString &systemPrompt, const QList<Message> &history,
-                                   const QList<qsizetype> &requestEnds, const QList<qint64> &reportedInput,
-                                   qint64 schemaTokens, qsizetype usableBefore);
+    // The fixed overhead of one segment of requests [from, to): a low value (nearest rank, the
+    // lowest tenth) of "reported input - view tokens - schema tokens" over its first kFitRequests
+    // requests with a reported input (`reportedInput[r] <= 0`: unknown); 0 when none tells.
+    static constexpr int kFitRequests = 5;
+    static qint64 fitOverhead(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
+                              qsizetype from, qsizetype to);
 
     Simulator::Input simulatorInput(const CompactionPolicy &policy, const SummaryModel &summaryModel) const;
 };

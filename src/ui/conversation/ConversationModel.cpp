@@ -154,6 +154,12 @@ CompactionMarker ConversationModel::compactionMarker(const CompactionRecord &rec
 QString ConversationModel::compactionLabel(const CompactionMarker &marker)
 {
     const QLocale locale;
+    if (!marker.sourceAgent.isEmpty()) {
+        const QString before = marker.tokensBefore > 0 ? tr("%1 tokens before").arg(locale.toString(marker.tokensBefore)) : tr("size before unknown");
+        return marker.summary.isEmpty()
+            ? tr("%1 compacted its own context: %2").arg(marker.sourceAgent, before)
+            : tr("%1 compacted its own context: %2 · sent its summary instead (hover to read)").arg(marker.sourceAgent, before);
+    }
     return tr("Context compacted (%1 tier): %2 → %3 tokens · %4 · %5")
         .arg(tierLabel(marker.tier), locale.toString(marker.tokensBefore), locale.toString(marker.tokensAfter),
              marker.anchorsChanged == 1 ? tr("1 anchor changed") : tr("%1 anchors changed").arg(marker.anchorsChanged),
@@ -202,7 +208,10 @@ QVariant ConversationModel::data(const QModelIndex &index, int role) const
         }
     case Qt::ToolTipRole:
         switch (item.kind) {
-        case ConversationRowKind::Compaction: return tr("Open compaction record %1").arg(item.marker.recordId);
+        case ConversationRowKind::Compaction:
+            if (!item.marker.sourceAgent.isEmpty())
+                return item.marker.summary.isEmpty() ? compactionLabel(item.marker) : item.marker.summary;
+            return tr("Open compaction record %1").arg(item.marker.recordId);
         case ConversationRowKind::ToolCall: return tr("Tool call %1 (%2)").arg(item.callId, statusLabel(item.status));
         default: return {};
         }
@@ -233,6 +242,7 @@ QVariant ConversationModel::data(const QModelIndex &index, int role) const
     case TokensAfterRole: return item.marker.tokensAfter;
     case AnchorsChangedRole: return item.marker.anchorsChanged;
     case OffloadCountRole: return item.marker.offloads;
+    case SourceAgentRole: return item.marker.sourceAgent;
     case ErrorIdRole: return item.errorId;
     case RetryableRole: return item.retryable;
     case ApprovalIdRole: return item.approvalId;
@@ -275,7 +285,7 @@ QHash<int, QByteArray> ConversationModel::roleNames() const
                   {ToolResultTruncatedRole, "toolResultTruncated"}, {OffloadedRole, "offloaded"}, {PinnedRole, "pinned"},
                   {ExpandedRole, "expanded"}, {RecordIdRole, "recordId"}, {TierRole, "tier"},
                   {TokensBeforeRole, "tokensBefore"}, {TokensAfterRole, "tokensAfter"},
-                  {AnchorsChangedRole, "anchorsChanged"}, {OffloadCountRole, "offloadCount"},
+                  {AnchorsChangedRole, "anchorsChanged"}, {OffloadCountRole, "offloadCount"}, {SourceAgentRole, "sourceAgent"},
                   {ErrorIdRole, "errorId"}, {RetryableRole, "retryable"}, {ApprovalIdRole, "approvalId"},
                   {DetailIsDiffRole, "detailIsDiff"}, {ApprovalStateRole, "approvalState"},
                   {ProgressRole, "progress"}, {StartedAtRole, "startedAt"}, {DeadlineRole, "deadline"},
@@ -594,6 +604,7 @@ int ConversationModel::addCompactionMarker(const CompactionMarker &marker)
     item.kind = ConversationRowKind::Compaction;
     item.itemId = m_nextItemId++;
     item.marker = marker;
+    item.text = marker.summary; // a source agent's summary: readable (and copied) as the row's text
     item.timestamp = QDateTime::currentDateTime();
     const int row = itemRowCount();
     insertItems(row, std::move(items));

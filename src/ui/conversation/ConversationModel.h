@@ -50,6 +50,8 @@ struct Message;
 //   TierRole              int      wl::Tier
 //   TokensBeforeRole, TokensAfterRole qint64
 //   AnchorsChangedRole, OffloadCountRole int
+//   SourceAgentRole       QString  the source agent whose own compaction it is (imports), else empty;
+//                                  TextRole and the tooltip then hold the summary it sent
 // Error:
 //   ErrorIdRole           QString
 //   RetryableRole         bool
@@ -103,6 +105,7 @@ public:
         RedactedRole,
         ResultMessageIdRole,
         PinnedRole,
+        SourceAgentRole,
     };
     Q_ENUM(Role)
 

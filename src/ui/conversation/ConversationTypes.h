@@ -42,6 +42,10 @@ struct CompactionMarker
     qint64 tokensAfter = 0;
     int anchorsChanged = 0;
     int offloads = 0;
+    // The source agent's own compaction (an import): who made it and the summary it sent instead
+    // of the history (recordId, tier and anchors are then empty).
+    QString sourceAgent;
+    QString summary;
 };
 
 struct ConversationError

@@ -10,6 +10,9 @@
 #include "compaction/ContextView.h"
 #include "compaction/AnchorItemSources.h"
 #include "compaction/TokenEstimate.h"
+#include "replay/ImportMetadata.h"
+#include "replay/ImportedSession.h"
+#include "score/RecordedRequests.h"
 #include "score/RecordedRun.h"
 #include "whatif/RecordedTotals.h"
 
@@ -57,6 +60,20 @@ QList<std::pair<qsizetype, CompactionMarker>> LoadedSession::compactionMarkers()
         cursor = std::max(cursor, historyEndOf(record.requestIndex));
         out.append({cursor, ConversationModel::compactionMarker(record)});
     }
+    // The source agent's own compactions (imports), where they happened, with the summary it sent.
+    if (source && !source->details.value(ReplayInput::kReplayedKey).toBool(false)) {
+        ImportedSession details;
+        ImportMetadata::fromJson(source->details, &details);
+        const qsizetype lead = replay.systemMessageId > 0 ? 1 : 0;
+        for (const ExternalCompaction &c : std::as_const(details.compactions)) {
+            CompactionMarker marker;
+            marker.sourceAgent = source->format;
+            marker.tokensBefore = std::max<qint64>(0, c.tokensBefore);
+            marker.summary = c.summary;
+            out.append({std::clamp<qsizetype>(c.messageIndex - lead, 0, history.size()), marker});
+        }
+        std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    }
     return out;
 }
 
@@ -100,6 +117,13 @@ ContextOverlays LoadedSession::overlaysAt(int index) const
         if (from >= 0 && from <= index)
             out.pins.append(replay.pins[i]);
     }
+    // An import: the source agent's own compactions in force then (the views it recorded).
+    for (const auto &[from, cp] : replay.sourceCheckpoints)
+        if (from <= index)
+            out.checkpoints.append(cp);
+    for (const auto &[from, o] : replay.sourceOffloads)
+        if (from <= index)
+            out.offloads.insert(o.messageId, o);
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "BackgroundRunner.h"
 #include "model/MessageCodec.h"
+#include "score/RecordedRequests.h"
 #include "store/SessionStore.h"
 
 #include <QJsonArray>
@@ -32,9 +33,6 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     }
     LoadedSession s;
     s.info = *info;
-    QString policyError;
-    if (!info->policy.isEmpty() && !CompactionPolicy::fromJson(info->policy, &s.policy, &policyError))
-        s.policy = CompactionPolicy();
     QList<Message> history = store.history(sessionId, error);
     s.requests = store.requests(sessionId, error);
     s.records = store.records(sessionId, error);
@@ -49,8 +47,7 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
     s.history = s.replay.history;
     s.tools = s.replay.tools;
     s.anchorLineage = s.traceLineage();
-    if (info->policy.isEmpty() || !policyError.isEmpty() || !s.policy.isValid())
-        s.policy = s.replay.defaultPolicy(); // the window of the session's model, as `simulate` starts from
+    s.policy = RecordedRequests::policyOf(s.info, s.replay); // its own, else as `simulate` starts from
     s.compositions = s.recordedCompositions();
     *out = std::move(s);
     return true;

@@ -61,6 +61,8 @@ private Q_SLOTS:
     void eventFolderOrderAndHostileFiles();
     void eventFolderIntoStore();
     void positionalPairing();
+    void resolverOutput();
+    void resolverOutputLongFirstLine();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -428,6 +430,69 @@ void TestImportSessions::positionalPairing()
     QCOMPARE(p.messages[2].content, u"README.md\nsrc"_s);
     QCOMPARE(p.messages[3].toolCalls.first().name, u"finish"_s);
     QCOMPARE(p.skippedLines, 0);
+}
+
+// The older OpenHands resolver output: one object per line naming its issue (the second also an
+// instance_id, after its history), events with their arguments inline and neither ids nor sources.
+void TestImportSessions::resolverOutput()
+{
+    const QString file = data(u"openhands/output-resolver.jsonl"_s);
+    QCOMPARE(TranscriptFormats::detect(file).format, u"openhands"_s);
+    const ImportResult first = TranscriptFormats::importFile(file);
+    QVERIFY2(first.ok, qPrintable(first.error));
+    const ImportedSession &s = first.session;
+    QCOMPARE(s.runCount, 2);
+    QCOMPARE(s.runIds, (QStringList{QString(), u"example__greeter-9"_s}));
+    QCOMPARE(s.title, u"example/greeter#7: Typo in greeting"_s);
+    // The task, (call, result) x 2, the finish call = 6.
+    QCOMPARE(s.messageCount, 6);
+    QCOMPARE(s.messages[0].role, Role::User);
+    QVERIFY(s.messages[0].content.contains(u"prints 'Helo'"_s));
+    QCOMPARE(s.messages[1].content, u"Let me find the typo."_s);
+    QCOMPARE(s.messages[1].toolCalls.first().name, u"run"_s);
+    QVERIFY(s.messages[1].toolCalls.first().arguments.contains(u"grep -rn Helo ."_s));
+    QVERIFY(!s.messages[1].toolCalls.first().arguments.contains(u"is_confirmed"_s));
+    QCOMPARE(s.messages[2].toolCallId, s.messages[1].toolCalls.first().id);
+    QVERIFY(s.messages[2].content.contains(u"print('Helo')"_s));
+    QCOMPARE(s.requests.size(), 3);
+    QCOMPARE(s.skippedLines, 0);
+    QCOMPARE(countIssues(s, ImportIssue::Kind::CallWithoutResult), 1); // finish
+
+    ImportOptions second;
+    second.runIndex = 1;
+    const ImportResult other = TranscriptFormats::importFile(file, {}, second);
+    QVERIFY2(other.ok, qPrintable(other.error));
+    QCOMPARE(other.session.title, u"example__greeter-9"_s);
+    QCOMPARE(other.session.messages[1].toolCalls.first().name, u"run_ipython"_s);
+    QCOMPARE(other.session.messages[2].toolCallId, other.session.messages[1].toolCalls.first().id);
+
+    const SessionImporter::Result stored = SessionImporter::importFile(*m_store, file);
+    QVERIFY2(stored.ok, qPrintable(stored.error));
+    QCOMPARE(stored.format, u"openhands"_s);
+}
+
+// A resolver line longer than the detection sample (a big result first): still detected.
+void TestImportSessions::resolverOutputLongFirstLine()
+{
+    QFile in(data(u"openhands/output-resolver.jsonl"_s));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QByteArray first = in.readLine();
+    const QByteArray big = QByteArray("\"content\":\"") + QByteArray(400 * 1024, 'y') + "\",\"command_id\":-1,\"command\":\"cat big\",\"exit_code\":0,\"observation\":\"run\"}";
+    const QByteArray task = "\"action\":\"message\",\"security_risk\":null},";
+    QVERIFY(first.count(task) == 1);
+    const QByteArray inserted = task + "{\"command\":\"cat big\",\"thought\":\"\",\"action\":\"run\"},{" + big + ",";
+    first.replace(task, inserted);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"output.jsonl"_s);
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(first);
+    out.close();
+    QCOMPARE(TranscriptFormats::detect(path).format, u"openhands"_s);
+    const ImportResult r = TranscriptFormats::importFile(path);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.session.messageCount, 8);
+    QVERIFY(r.session.messages[2].content.size() >= 400 * 1024);
 }
 
 QTEST_GUILESS_MAIN(TestImportSessions)

@@ -3,6 +3,7 @@
 // cancel and bad input leave no session; export -> import -> export is identical apart from
 // the two documented differences (the header's "exported_at" and the session's new "id").
 #include "replay/ImportMetadata.h"
+#include "compaction/TokenEstimate.h"
 #include "replay/SessionImporter.h"
 #include "replay/TranscriptFormats.h"
 #include "store/SessionStore.h"
@@ -167,10 +168,21 @@ void TestSessionImporter::corpus()
         QCOMPARE(req.outputTokens, known(src.usage.output));
         QCOMPARE(req.cacheReadTokens, known(src.usage.cacheRead));
         QCOMPARE(req.cacheWriteTokens, known(src.usage.cacheWrite));
-        // The view is every message before the one the request produced, and its estimate.
+        // The view is what the source sent: a leading system message, then every message before
+        // the one the request produced from where its newest own compaction left off (with what
+        // that compaction sent instead), and its estimate.
+        const ExternalCompaction *inForce = nullptr;
+        for (const ExternalCompaction &c : s.compactions) {
+            if (c.effect == ExternalCompaction::Effect::ReplacesHistory && c.messageIndex <= src.messageIndex
+                && (!inForce || c.messageIndex >= inForce->messageIndex))
+                inForce = &c;
+        }
+        const int lead = !history.isEmpty() && history[0].role == Role::System ? 1 : 0;
         QList<qint64> before;
-        qint64 bytes = 0;
+        qint64 bytes = inForce ? TokenEstimate::utf8Bytes(inForce->sentInstead) : 0;
         for (int i = 0; i < src.messageIndex; ++i) {
+            if (i >= lead && inForce && i < inForce->messageIndex)
+                continue;
             before << history[i].id;
             bytes += history[i].byteCount();
         }

@@ -247,12 +247,8 @@ void TestReplayInput::overhead_hostileReports()
 {
     QFETCH(QList<qint64>, reported);
     QFETCH(qint64, expected);
-    QList<Message> history{Message::user(QString(400, u'a')), Message::user(QString(400, u'b'))};
-    for (qsizetype i = 0; i < history.size(); ++i) {
-        history[i].id = i + 1;
-        history[i].cacheBytes();
-    }
-    const qint64 overhead = ReplayInput::estimateOverhead(QString(), history, {1, 2}, reported, 0, history.size());
+    // Two user messages of 400 bytes: requests see 100, then 200 tokens.
+    const qint64 overhead = ReplayInput::fitOverhead({100, 200}, reported, 0, 0, 2);
     QCOMPARE(overhead, expected);
 }
 

@@ -63,6 +63,7 @@ private Q_SLOTS:
     void liveResultFollowsLaterOffload();
     void compactionMarker();
     void compactionMarkerFromRecord();
+    void sourceAgentsCompactionMarker();
     void transcriptPlacesMarkers();
     void errors();
     void approvals_data();
@@ -338,6 +339,33 @@ void TestConversationModel::compactionMarker()
     QVERIFY2(label.contains(QLocale().toString(30000)), qPrintable(label));
     QVERIFY2(label.contains(u"3 anchors changed"_s), qPrintable(label));
     QVERIFY2(label.contains(u"5 offloads"_s), qPrintable(label));
+}
+
+// An import's marker of the source agent's own compaction: its own label, the summary it sent
+// readable as the row's text and tooltip, no record to open.
+void TestConversationModel::sourceAgentsCompactionMarker()
+{
+    Fixture f;
+    f.model.appendMessages({Message::user(u"hi"_s)});
+    CompactionMarker marker;
+    marker.sourceAgent = u"claude-code"_s;
+    marker.tokensBefore = 155979;
+    marker.summary = u"This session is being continued from a previous conversation."_s;
+    const int row = f.model.addCompactionMarker(marker);
+    const QModelIndex index = f.model.index(row);
+    QCOMPARE(ConversationRowKind(index.data(ConversationModel::KindRole).toInt()), ConversationRowKind::Compaction);
+    QCOMPARE(index.data(ConversationModel::SourceAgentRole).toString(), u"claude-code"_s);
+    QCOMPARE(index.data(ConversationModel::TextRole).toString(), marker.summary);
+    QCOMPARE(index.data(Qt::ToolTipRole).toString(), marker.summary);
+    QVERIFY(index.data(ConversationModel::RecordIdRole).toString().isEmpty());
+    const QString label = index.data().toString();
+    QVERIFY2(label.contains(u"claude-code compacted its own context"_s), qPrintable(label));
+    QVERIFY2(label.contains(QLocale().toString(155979)), qPrintable(label));
+    QVERIFY2(!label.contains(u"anchors"_s), qPrintable(label));
+    // Waterline's own markers keep their label and their record.
+    const int own = f.model.addCompactionMarker({u"rec-1"_s, Tier::Soft, 1000, 500, 1, 0});
+    QVERIFY(f.model.index(own).data(ConversationModel::SourceAgentRole).toString().isEmpty());
+    QVERIFY(f.model.index(own).data().toString().contains(u"Soft"_s));
 }
 
 // The live agent and a reopened session show a record the same way: one conversion.

@@ -9,6 +9,8 @@
 #include "workbench/LoadedSession.h"
 #include "workbench/SessionLoader.h"
 
+#include "replay/SessionImporter.h"
+#include "score/RecordedRequests.h"
 #include "store/SessionStore.h"
 
 #include <QFile>
@@ -28,6 +30,7 @@ private Q_SLOTS:
     void anEditedCheckpointAsEachRequestSentIt();
     void aPinMadeWhileRecordingIsInTheRecordedViewsAndTheWhatIf();
     void aPinMadeAfterTheRecordingIsSaidAndMeasured();
+    void anImportAsItsSourceSentIt();
 
 private:
     // A copy of the demo's database with `pin` added, loaded.
@@ -250,6 +253,68 @@ void TestRecordedComposition::aPinMadeAfterTheRecordingIsSaidAndMeasured()
     QVERIFY2(note.contains(locale.toString(effect.pinnedTokens)), qPrintable(note));
     panel.setPinsAfterRecording({});
     QVERIFY(panel.pinsNote().isEmpty());
+
+// A Claude Code import with a compaction of Claude Code's own: the gauge's and Sent line's total,
+// the Context dock (its bar and its view) and `waterline-cli show` (RecordedRequests) agree, after
+// the compaction they hold the summary and what followed, and the conversation marks it with the
+// summary readable.
+void TestRecordedComposition::anImportAsItsSourceSentIt()
+{
+    const QString db = m_dir.filePath(u"import.db"_s);
+    QString sessionId;
+    {
+        SessionStore store;
+        QString error;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        SessionImporter::Options options;
+        options.workspace = m_dir.path();
+        const SessionImporter::Result r = SessionImporter::importFile(
+            store, QStringLiteral(WATERLINE_TEST_DATA "/replay/claude-code/session-624a4a58.jsonl"), options);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        sessionId = r.sessionId;
+    }
+    LoadedSession loaded;
+    QString error;
+    QVERIFY2(SessionLoader::loadNow(db, sessionId, &loaded, &error), qPrintable(error));
+    SessionStore store;
+    QVERIFY(store.open(db, &error));
+    const std::optional<RecordedRequests::StoredRequests> shown = RecordedRequests::ofStored(store, sessionId, &error);
+    QVERIFY2(shown, qPrintable(error));
+    QCOMPARE(loaded.compositions.size(), shown->rows.size());
+    QCOMPARE(loaded.policy, shown->policy);
+    const QList<TimelineRow> timeline = loaded.timelineRows();
+    int compacted = 0;
+    for (qsizetype i = 0; i < shown->rows.size(); ++i) {
+        const RecordedRequestRow &row = shown->rows[i];
+        QCOMPARE(loaded.compositions[i], row.composition);
+        // The Sent line (the stored estimate and what it carried besides) is the dock's total.
+        QVERIFY2(std::abs(timeline[i].sentTokens - row.gaugeTokens) <= 2,
+                 qPrintable(u"request %1: %2 vs %3"_s.arg(i).arg(timeline[i].sentTokens).arg(row.gaugeTokens)));
+        if (!row.sourceCompacted)
+            continue;
+        ++compacted;
+        // The Context dock's view of the request is the source's: built from its overlays, it holds
+        // the summary as the checkpoint.
+        const ContextSnapshot snapshot = loaded.contextSnapshot(int(i));
+        const ContextView view = ContextView::build(snapshot.systemPrompt, snapshot.history, snapshot.overlays, snapshot.historyEnd);
+        QCOMPARE(loaded.compositionOf(view, int(i)), row.composition);
+        QVERIFY(view.hasCheckpoint());
+    }
+    QVERIFY(compacted > 10);
+    // The gauge: the last request, far below the window now (89 % red with the whole history).
+    const double last = double(shown->rows.constLast().gaugeTokens) / double(loaded.policy.contextWindow);
+    QVERIFY2(last < 0.5, qPrintable(QString::number(last)));
+    // The conversation's marker of Claude Code's compaction, with its summary.
+    int sourceMarkers = 0;
+    for (const auto &[at, marker] : loaded.compactionMarkers()) {
+        if (marker.sourceAgent.isEmpty())
+            continue;
+        ++sourceMarkers;
+        QVERIFY(marker.summary.startsWith(u"This session is being continued"_s));
+        QCOMPARE(marker.tokensBefore, qint64(155979));
+        QVERIFY(at > 0 && at < loaded.history.size());
+    }
+    QCOMPARE(sourceMarkers, 1);
 }
 
 QTEST_MAIN(TestRecordedComposition)

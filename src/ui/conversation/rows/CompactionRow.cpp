@@ -35,7 +35,9 @@ void CompactionRow::paint(const RowPaintContext &c, const RowLayout &l) const
                                   index.data(ConversationModel::TokensBeforeRole).toLongLong(),
                                   index.data(ConversationModel::TokensAfterRole).toLongLong(),
                                   index.data(ConversationModel::AnchorsChangedRole).toInt(),
-                                  index.data(ConversationModel::OffloadCountRole).toInt()};
+                                  index.data(ConversationModel::OffloadCountRole).toInt(),
+                                  index.data(ConversationModel::SourceAgentRole).toString(),
+                                  index.data(ConversationModel::TextRole).toString()};
     QFont font = c.m.small;
     font.setUnderline(c.state.hovered == ConversationAction::OpenCompaction);
     const QFontMetrics sfm(font);

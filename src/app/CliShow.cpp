@@ -1,0 +1,122 @@
+#include "CliShow.h"
+
+#include "CliCommands.h"
+#include "CliSimulate.h"
+
+#include "score/RecordedRequests.h"
+#include "store/SessionStore.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+using namespace Qt::StringLiterals;
+
+namespace wl::cli {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("waterline-cli", text);
+}
+
+QJsonObject compositionJson(const ViewComposition &composition)
+{
+    QJsonObject parts;
+    for (ViewComposition::Part part : ViewComposition::kParts) {
+        if (part != ViewComposition::Part::Free)
+            parts.insert(QString::fromLatin1(ViewComposition::partKey(part)), composition.tokens(part));
+    }
+    return parts;
+}
+
+QJsonObject rowJson(const RecordedRequestRow &row)
+{
+    return QJsonObject{
+        {u"index"_s, row.index},
+        {u"tier"_s, tierName(row.tier)},
+        {u"window"_s, row.window},
+        {u"gauge_tokens"_s, row.gaugeTokens},
+        {u"sent_tokens"_s, row.sentTokens},
+        {u"composition"_s, compositionJson(row.composition)},
+        {u"source_compacted"_s, row.sourceCompacted},
+        {u"view_messages"_s, row.viewMessages},
+        {u"history_messages"_s, row.historyMessages},
+        {u"provider_input_tokens"_s, row.providerInputTokens ? QJsonValue(*row.providerInputTokens) : QJsonValue(QJsonValue::Null)},
+    };
+}
+
+void printTable(const SessionInfo &info, const ReplayInput::Window &window, const QList<RecordedRequestRow> &rows)
+{
+    const QLocale locale;
+    printOut(tr("Session %1: %2").arg(info.id, info.title));
+    printOut(tr("Source format: %1").arg(info.sourceFormat.isEmpty() ? tr("(recorded here)") : info.sourceFormat));
+    printOut(tr("Window: %1 tokens (%2)").arg(locale.toString(window.tokens), window.source));
+    printOut(QString());
+    auto cell = [](const QString &text, int width) { return text.rightJustified(width); };
+    printOut(cell(tr("#"), 5) + cell(tr("tier"), 10) + cell(tr("gauge"), 10) + cell(tr("sent"), 10)
+             + cell(tr("provider"), 10) + cell(tr("view/held"), 12) + u"  "_s + tr("source compacted"));
+    for (const RecordedRequestRow &row : rows) {
+        const QString provider = row.providerInputTokens ? locale.toString(*row.providerInputTokens) : tr("-");
+        printOut(cell(QString::number(row.index), 5) + cell(tierName(row.tier), 10) + cell(locale.toString(row.gaugeTokens), 10)
+                 + cell(locale.toString(row.sentTokens), 10) + cell(provider, 10)
+                 + cell(u"%1/%2"_s.arg(row.viewMessages).arg(row.historyMessages), 12) + u"  "_s
+                 + (row.sourceCompacted ? tr("yes") : QString()));
+    }
+}
+
+} // namespace
+
+int runShow(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Show a stored session as the workbench shows it: per request the gauge's total, what was sent, its composition and what the provider reported."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(u"session"_s, tr("Id of the session."));
+    const QCommandLineOption db(u"db"_s, tr("Session database."), u"PATH"_s);
+    const QCommandLineOption json(u"json"_s, tr("Print one JSON object instead of a table."));
+    parser.addOptions({db, json});
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 1, tr("show takes exactly one session id")))
+        return *stop;
+    if (!parser.isSet(db))
+        return usageError(tr("--db is required"));
+
+    SessionStore store;
+    int code = Ok;
+    if (!openExistingStore(store, parser.value(db), &code))
+        return code;
+    const QString id = parser.positionalArguments().constFirst();
+    QString error;
+    const std::optional<RecordedRequests::StoredRequests> shown = RecordedRequests::ofStored(store, id, &error);
+    if (!shown)
+        return badInput(tr("%1: %2").arg(parser.value(db), error.isEmpty() ? tr("there is no session %1").arg(id) : error));
+    const SessionInfo *info = &shown->info;
+    const QList<RecordedRequestRow> &rows = shown->rows;
+    // The window the rows are measured against: the session's own policy's, else the replay's.
+    ReplayInput::Window window = shown->replay.window();
+    if (shown->policy.contextWindow != window.tokens)
+        window = {shown->policy.contextWindow, u"session policy"_s};
+
+    if (!parser.isSet(json)) {
+        printTable(*info, window, rows);
+        return Ok;
+    }
+    QJsonArray rowArray;
+    for (const RecordedRequestRow &row : rows)
+        rowArray.append(rowJson(row));
+    const QJsonObject session{
+        {u"id"_s, info->id},
+        {u"title"_s, info->title},
+        {u"source_format"_s, info->sourceFormat.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(info->sourceFormat)},
+        {u"window"_s, window.tokens},
+        {u"window_source"_s, window.source},
+    };
+    printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{u"session"_s, session}, {u"requests"_s, rowArray}}).toJson(QJsonDocument::Compact)));
+    return Ok;
+}
+
+} // namespace wl::cli
