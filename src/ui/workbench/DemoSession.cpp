@@ -255,7 +255,7 @@ DemoSession::Result DemoSession::ensure(const QString &folder, const std::functi
             }
             continue;
         }
-        for (const QString &file : {path, path + u"-wal"_s, path + u"-shm"_s, path + u".moved"_s})
+        for (const QString &file : QStringList{path, path + u"-wal"_s, path + u"-shm"_s, path + u".moved"_s})
             QFile::remove(file);
     }
     QFile::remove(stampPath);

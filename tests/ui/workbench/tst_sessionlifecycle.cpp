@@ -46,6 +46,7 @@ private Q_SLOTS:
     void anotherStoreIsListed();
     void anOldDemoDatabaseGivesBackTheUsersSessions();
     void theDemoNeverHoldsTheUsersWork();
+    void aDemoFileHoldingMoreThanTheDemoIsNeverDeleted();
 
 private:
     QString databasePath() const { return m_dir->filePath(u"sessions.db"_s); }
@@ -424,6 +425,33 @@ void TestSessionLifecycle::theDemoNeverHoldsTheUsersWork()
     QVERIFY(reopened.wait(10000));
     QCOMPARE(m_sessions->session().info.id, demoId);
     QVERIFY(m_sessions->showsDemo());
+}
+
+// A demo database that holds a session that is not the demo's (and was never moved out) stops
+// the build: the file is left as it is and the error says why.
+void TestSessionLifecycle::aDemoFileHoldingMoreThanTheDemoIsNeverDeleted()
+{
+    QTemporaryDir folder;
+    const QString target = DemoSession::find(folder.path()).databasePath;
+    QString mine;
+    {
+        SessionStore store;
+        QVERIFY(store.open(target));
+        SessionInfo fields;
+        fields.title = u"mine"_s;
+        fields.workspace = folder.path();
+        mine = store.createSession(fields)->id;
+        StepAppend step;
+        step.messages = {Message::user(u"keep me"_s)};
+        QVERIFY(store.appendStep(mine, step));
+    }
+    const DemoSession::Result result = DemoSession::ensure(folder.path());
+    QVERIFY(!result.ok);
+    QVERIFY2(result.error.contains(u"left as it is"_s) && result.error.contains(u"not the demo's"_s), qPrintable(result.error));
+    SessionStore store;
+    QVERIFY(store.open(target));
+    QCOMPARE(idsOf(store.listSessions()), QStringList{mine});
+    QCOMPARE(store.history(mine).constFirst().content, u"keep me"_s);
 }
 
 QTEST_GUILESS_MAIN(TestSessionLifecycle)
