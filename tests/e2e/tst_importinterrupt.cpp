@@ -128,9 +128,10 @@ void TestImportInterrupt::killedImportsAreNeverListed()
     const quint32 seed = QRandomGenerator::global()->generate();
     qInfo("seed %u", seed);
     QRandomGenerator random(seed);
-    const QString db = m_dir.filePath(u"killed.db"_s);
     int complete = 0;
     for (int run = 0; run < 10; ++run) {
+        // A new file each time: the kill may fall while the first import creates and migrates it.
+        const QString db = m_dir.filePath(u"killed-%1.db"_s.arg(run));
         QProcess process;
         startImport(process, db, m_transcript);
         QVERIFY(process.waitForStarted(10000));
