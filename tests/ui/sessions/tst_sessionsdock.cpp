@@ -63,6 +63,8 @@ private:
     SessionLifecycle *m_sessions = nullptr;
     // Creates a session through the panel and waits until it is stored and listed.
     QString create(SessionsPanel &panel, const QString &title);
+    // A read-only session (an import or recorded traffic, no source yet) stored directly.
+    std::optional<SessionInfo> createReadOnly(const QString &title);
 };
 
 void TestSessionsDock::init()
@@ -106,6 +108,15 @@ void TestSessionsDock::modelTester()
     QCOMPARE(model.rowForSession(u"b"_s), 1);
     model.setSessions({});
     QCOMPARE(model.rowCount(), 0);
+}
+
+std::optional<SessionInfo> TestSessionsDock::createReadOnly(const QString &title)
+{
+    SessionInfo fields;
+    fields.workspace = m_store->importFolder();
+    fields.readOnly = true;
+    fields.title = title;
+    return m_store->createSession(fields);
 }
 
 QString TestSessionsDock::create(SessionsPanel &panel, const QString &title)
@@ -311,14 +322,9 @@ void TestSessionsDock::broadWorkspaceIsConfirmed()
 void TestSessionsDock::recordedTrafficIsSaidToBeRecorded()
 {
     QString error;
-    SessionInfo fields;
-    fields.workspace = m_store->importFolder(&error);
-    fields.readOnly = true;
-    fields.title = u"Imported run"_s;
-    const auto imported = m_store->createSession(fields, &error);
-    fields.title = u"Claude Code through the proxy"_s;
-    const auto recorded = m_store->createSession(fields, &error);
-    QVERIFY2(imported && recorded, qPrintable(error));
+    const auto imported = createReadOnly(u"Imported run"_s);
+    const auto recorded = createReadOnly(u"Claude Code through the proxy"_s);
+    QVERIFY(imported && recorded);
     QVERIFY(m_store->setSessionSource(imported->id, SessionSource{u"codex"_s, u"/tmp/rollout.jsonl"_s, QDateTime::currentDateTimeUtc(), {}}, &error));
     QVERIFY(m_store->setSessionSource(recorded->id, SessionSource{u"proxy"_s, u"https://api.anthropic.com"_s, QDateTime::currentDateTimeUtc(), {}}, &error));
     QCOMPARE(m_store->session(recorded->id)->sourceFormat, u"proxy"_s);
@@ -345,12 +351,8 @@ void TestSessionsDock::recordedTrafficIsSaidToBeRecorded()
 void TestSessionsDock::aListAskedBeforeAChangeNeverLandsAfterIt()
 {
     QString error;
-    SessionInfo fields;
-    fields.workspace = m_store->importFolder(&error);
-    fields.readOnly = true;
-    fields.title = u"Claude Code through the proxy"_s;
-    const auto recorded = m_store->createSession(fields, &error);
-    QVERIFY2(recorded, qPrintable(error));
+    const auto recorded = createReadOnly(u"Claude Code through the proxy"_s);
+    QVERIFY(recorded);
     SessionsPanel panel(m_sessions);
     QSignalSpy listed(m_sessions, &SessionLifecycle::sessionsListed);
     m_sessions->listSessions();
