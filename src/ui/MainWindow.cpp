@@ -734,7 +734,12 @@ void MainWindow::onSessionOpened(const LoadedSession &session)
     m_thresholdsPanel->setPolicy(session.policy);
     showDocks(session);
     // The agent of the session reads it again on its own worker: the rows above stay, it appends.
-    m_agent->openSession(session.info.id);
+    if (m_sessions->showsDemo())
+        m_agent->openReadOnly(session.info.id, tr("The demo is read-only and keeps nothing you do. File \u203a New Session "
+                                                  "(Ctrl+N) starts a session of your own; File \u203a Import Transcript "
+                                                  "adds another agent's."));
+    else
+        m_agent->openSession(session.info.id);
     updateCentralPage();
     if (!session.isEmpty() && m_centralStack->currentWidget() == m_conversationArea)
         m_prompt->setFocus();
