@@ -129,6 +129,20 @@
             <numerusform>, %n compactions</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n session(s) kept in the demo&apos;s database by an older Waterline moved to your sessions.</source>
+        <translation>
+            <numerusform>%n session kept in the demo&apos;s database by an older Waterline moved to your sessions.</numerusform>
+            <numerusform>%n sessions kept in the demo&apos;s database by an older Waterline moved to your sessions.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n import(s) interrupted in an earlier run removed; import the file again to have it.</source>
+        <translation>
+            <numerusform>%n import interrupted in an earlier run removed; import the file again to have it.</numerusform>
+            <numerusform>%n imports interrupted in an earlier run removed; import the files again to have them.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>wl::PinsPanel</name>
@@ -164,6 +178,16 @@
         <translation>
             <numerusform>Replayed %n request in %1 ms</numerusform>
             <numerusform>Replayed %n requests in %1 ms</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>DemoSession</name>
+    <message numerus="yes">
+        <source>it holds %n session(s) that are not the demo&apos;s</source>
+        <translation>
+            <numerusform>it holds %n session that is not the demo&apos;s</numerusform>
+            <numerusform>it holds %n sessions that are not the demo&apos;s</numerusform>
         </translation>
     </message>
 </context>

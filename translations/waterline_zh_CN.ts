@@ -254,6 +254,24 @@
         <source>Demo session ready</source>
         <translation>演示会话已就绪</translation>
     </message>
+    <message numerus="yes">
+        <source>it holds %n session(s) that are not the demo&apos;s</source>
+        <translation>
+            <numerusform>其中有 %n 个不属于演示的会话</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 was left as it is: %2</source>
+        <translation>%1 保持原样：%2</translation>
+    </message>
+    <message>
+        <source>The demo cannot be built: %1 was left as it is (%2).</source>
+        <translation>无法构建演示：%1 保持原样（%2）。</translation>
+    </message>
+    <message>
+        <source>it cannot be renamed to %1</source>
+        <translation>无法重命名为 %1</translation>
+    </message>
 </context>
 <context>
     <name>DockPanels</name>
@@ -598,6 +616,10 @@
     <message>
         <source>There is no session %1 in %2.</source>
         <translation>%2 中没有会话 %1。</translation>
+    </message>
+    <message>
+        <source>The import of session %1 has not finished.</source>
+        <translation>会话 %1 的导入尚未完成。</translation>
     </message>
 </context>
 <context>
@@ -1306,6 +1328,10 @@ Nothing was changed in it. Start Waterline with --db to use another file.</sourc
     <message>
         <source>Open Compare Policies on the session once it is shown and run its default sweep; with --screenshot, render that window once the sweep is done.</source>
         <translation>会话显示后打开“比较策略”并运行其默认扫描；配合 --screenshot，在扫描完成后渲染该窗口。</translation>
+    </message>
+    <message>
+        <source>The session database %1 could not be opened: %2</source>
+        <translation>无法打开会话数据库 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -4262,6 +4288,22 @@ As it works, the timeline, the compactions and the context it sends fill the doc
         <source>The proxy could not record a request: %1</source>
         <translation>代理无法记录请求：%1</translation>
     </message>
+    <message numerus="yes">
+        <source>%n session(s) kept in the demo&apos;s database by an older Waterline moved to your sessions.</source>
+        <translation>
+            <numerusform>旧版 Waterline 保存在演示数据库中的 %n 个会话已移到您的会话中。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n import(s) interrupted in an earlier run removed; import the file again to have it.</source>
+        <translation>
+            <numerusform>已删除 %n 个在上次运行中中断的导入；如需保留，请重新导入该文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The demo is read-only and keeps nothing you do. File › New Session (Ctrl+N) starts a session of your own; File › Import Transcript adds another agent&apos;s.</source>
+        <translation>演示是只读的，不会保存您的任何操作。文件 › 新建会话（Ctrl+N）开始您自己的会话；文件 › 导入记录可添加其他智能体的会话。</translation>
+    </message>
 </context>
 <context>
     <name>wl::MessagePinMenu</name>
@@ -5738,6 +5780,10 @@ Why: %2</source>
         <source>The shown session has no checkpoint %1.</source>
         <translation>当前显示的会话中没有检查点 %1。</translation>
     </message>
+    <message>
+        <source>The demo session is read-only: it is rebuilt with each new version of the demo, so nothing is stored in it.</source>
+        <translation>演示会话是只读的：每个新版本的演示都会重建它，因此不会在其中存储任何内容。</translation>
+    </message>
 </context>
 <context>
     <name>wl::SessionListModel</name>
@@ -6106,6 +6152,22 @@ ID：%4</translation>
         <source>cannot undo the edit of checkpoint %1: %2</source>
         <translation>无法撤销检查点 %1 的编辑：%2</translation>
     </message>
+    <message>
+        <source>cannot complete the import: %1</source>
+        <translation>无法完成导入：%1</translation>
+    </message>
+    <message>
+        <source>cannot find unfinished imports: %1</source>
+        <translation>无法查找未完成的导入：%1</translation>
+    </message>
+    <message>
+        <source>cannot remove the unfinished import %1: %2</source>
+        <translation>无法删除未完成的导入 %1：%2</translation>
+    </message>
+    <message>
+        <source>refusing to store &quot;%1&quot;: not a session id</source>
+        <translation>拒绝存储“%1”：不是会话 id</translation>
+    </message>
 </context>
 <context>
     <name>wl::SessionsPanel</name>
@@ -6188,6 +6250,10 @@ Use this folder anyway?</source>
     <message>
         <source>As “%1”</source>
         <translation>同“%1”</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Demo&lt;/b&gt; (read-only, rebuilt by Waterline: your work is never kept here)</source>
+        <translation>&lt;b&gt;演示&lt;/b&gt;（只读，由 Waterline 重建：您的工作从不保存在这里）</translation>
     </message>
 </context>
 <context>

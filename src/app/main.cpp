@@ -154,8 +154,7 @@ int main(int argc, char *argv[])
                                                   : wl::Paths::defaultDatabasePath();
     wl::SessionStore store;
     QString storeError;
-    if (!demo)
-        QDir().mkpath(QFileInfo(dbPath).absolutePath());
+    QDir().mkpath(QFileInfo(dbPath).absolutePath());
     wl::MainWindow window;
     window.restoreLayout();
     if (parser.isSet(showDockOption)) {
@@ -168,7 +167,14 @@ int main(int argc, char *argv[])
         dock->raise();
     }
 
+    // The user's database is open with the demo too: whatever is made after opening the demo
+    // (imports, proxy recordings, new sessions) goes there, never into the demo's.
+    const bool storeOk = store.open(dbPath, &storeError);
+    window.setStore(&store, dbPath);
+
     if (demo) {
+        if (!storeOk)
+            printError(QApplication::translate("main", "The session database %1 could not be opened: %2").arg(dbPath, storeError));
         window.show();
         QObject::connect(&window, &wl::MainWindow::demoFailed, &window, [](const QString &error) { printError(error); });
         window.openDemo();
@@ -179,8 +185,6 @@ int main(int argc, char *argv[])
         return app.exec();
     }
 
-    const bool storeOk = store.open(dbPath, &storeError);
-    window.setStore(&store, dbPath);
     window.show();
 
     bool opening = false;

@@ -190,6 +190,17 @@ void MainWindow::connectSessions()
     connect(m_sessions, &SessionLifecycle::refreshFailed, this, [this](const QString &error) {
         statusBar()->showMessage(tr("Could not refresh the docks: %1").arg(error), 6000);
     });
+    connect(m_sessions, &SessionLifecycle::demoSessionsMoved, this, [this](int count, const QString &error) {
+        QString text;
+        if (count > 0)
+            text = tr("%n session(s) kept in the demo's database by an older Waterline moved to your sessions.", nullptr, count);
+        if (!error.isEmpty())
+            text += (text.isEmpty() ? QString() : u" "_s) + error;
+        statusBar()->showMessage(text, 15000);
+    });
+    connect(m_sessions, &SessionLifecycle::abandonedImportsRemoved, this, [this](int count) {
+        statusBar()->showMessage(tr("%n import(s) interrupted in an earlier run removed; import the file again to have it.", nullptr, count), 10000);
+    });
     connect(m_sessions, &SessionLifecycle::listFailed, this, [this](const QString &error) {
         statusBar()->showMessage(tr("Could not list the sessions: %1").arg(error), 8000);
     });
@@ -723,7 +734,12 @@ void MainWindow::onSessionOpened(const LoadedSession &session)
     m_thresholdsPanel->setPolicy(session.policy);
     showDocks(session);
     // The agent of the session reads it again on its own worker: the rows above stay, it appends.
-    m_agent->openSession(session.info.id);
+    if (m_sessions->showsDemo())
+        m_agent->openReadOnly(session.info.id, tr("The demo is read-only and keeps nothing you do. File \u203a New Session "
+                                                  "(Ctrl+N) starts a session of your own; File \u203a Import Transcript "
+                                                  "adds another agent's."));
+    else
+        m_agent->openSession(session.info.id);
     updateCentralPage();
     if (!session.isEmpty() && m_centralStack->currentWidget() == m_conversationArea)
         m_prompt->setFocus();

@@ -315,6 +315,9 @@ ProxyRecordWriter::Conversation *ProxyRecordWriter::start(const WireRequest &req
     // Nothing of Waterline runs on recorded traffic until the user continues it, like an import.
     fields.readOnly = true;
     fields.systemPrompt = request.systemPrompt;
+    // Listed only once its source says where it came from (below): a list in between would call it
+    // an import.
+    fields.importing = true;
     const std::optional<SessionInfo> created = m_store->createSession(fields, &error);
     if (!created) {
         fail(error);
@@ -333,7 +336,7 @@ ProxyRecordWriter::Conversation *ProxyRecordWriter::start(const WireRequest &req
                                         {u"user_agent"_s, QString::fromUtf8(exchange.userAgent.left(200))},
                                         {u"compactions"_s, QJsonArray()}};
     SessionSource source{u"proxy"_s, m_upstream, exchange.startedAt, conversation->details};
-    if (!m_store->setSessionSource(created->id, source, &error)) {
+    if (!m_store->setSessionSource(created->id, source, &error) || !m_store->finishImport({created->id}, &error)) {
         fail(error);
         return nullptr;
     }

@@ -154,6 +154,9 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
         return result;
     }
     fields.readOnly = true;
+    // Never listed until importFile has stored every part of every session of the file: a kill
+    // or a full disk part way leaves nothing that looks complete (schema 10).
+    fields.importing = true;
     const std::optional<SessionInfo> created = store.createSession(fields, &error);
     if (!created) {
         result.error = error;
@@ -362,15 +365,34 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
         return result;
     }
 
+    // The sessions are complete: listed from now on, all of them at once.
+    auto finished = [&store](Result done) {
+        if (!done.ok)
+            return done;
+        QString error;
+        if (store.finishImport(done.sessionIds, &error))
+            return done;
+        for (const QString &id : std::as_const(done.sessionIds)) {
+            QString cleanup;
+            if (!store.deleteSession(id, &cleanup))
+                qCWarning(lcReplay) << "could not remove the unfinished import" << id << cleanup;
+        }
+        Result failed;
+        failed.format = done.format;
+        failed.runs = done.runs;
+        failed.error = error;
+        return failed;
+    };
+
     if (options.runIndex >= 0)
-        return importRun(store, path, format, options, options.runIndex, nullptr);
+        return finished(importRun(store, path, format, options, options.runIndex, nullptr));
 
     // Every session of the file, each into its own store session, all or nothing. Each run is
     // one more pass over the file (the importers stream; none holds the file).
     int runs = 1;
     Result all = importRun(store, path, format, options, 0, &runs);
     if (!all.ok || runs <= 1)
-        return all;
+        return finished(all);
     all.runs = runs;
     auto undo = [&](Result failed, int run) {
         for (const QString &id : std::as_const(all.sessionIds)) {
@@ -405,7 +427,7 @@ SessionImporter::Result SessionImporter::importFile(SessionStore &store, const Q
             return undo(next, run);
         all.sessionIds.append(next.sessionId);
     }
-    return all;
+    return finished(all);
 }
 
 } // namespace wl

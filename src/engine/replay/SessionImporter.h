@@ -29,7 +29,10 @@ class SessionStore;
 //   - a Waterline export ("waterline" format) goes through SessionStore::importSession whole,
 //     overlays and records included.
 // With Options::replay the session is then replayed (CompactionBackfill). Progress is reported in bytes of the file. A failed or cancelled import deletes the session
-// it had started: nothing half-written stays behind. Synchronous and long for big files: the
+// it had started: nothing half-written stays behind. Each session is created marked as an
+// import in progress (SessionInfo::importing) and listed only once all of the file is stored
+// (SessionStore::finishImport), so one killed part way is never shown and is removed at the
+// next open (SessionStore::removeAbandonedImports). Synchronous and long for big files: the
 // GUI runs it on a worker thread (the store works from any thread; `cancel` is an atomic and
 // `progress` is called on that worker thread).
 class SessionImporter

@@ -273,6 +273,18 @@ const QStringList &schemaV9()
     return statements;
 }
 
+// v10: an import in progress (issue #31 section 1). The process that writes the session names
+// itself here ("host pid start", SessionStore::claimImport) until the import is complete, when
+// the column becomes NULL: a session whose import was killed or ran out of disk is never listed,
+// and the next open removes it once that process is gone (SessionStore::removeAbandonedImports).
+const QStringList &schemaV10()
+{
+    static const QStringList statements{
+        u"ALTER TABLE sessions ADD COLUMN import_claim TEXT"_s,
+    };
+    return statements;
+}
+
 struct Step
 {
     int version;
@@ -289,6 +301,7 @@ constexpr Step kSteps[] = {
     {7, &schemaV7},
     {8, &schemaV8},
     {9, &schemaV9},
+    {10, &schemaV10},
 };
 
 } // namespace

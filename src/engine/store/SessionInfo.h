@@ -31,6 +31,10 @@ struct SessionInfo
     // Read only: where a read-only session came from (its session source's format: an importer
     // id, "proxy" for an agent's traffic recorded through the proxy); empty for the agent's own.
     QString sourceFormat;
+    // An import is still writing the session (schema 10): set by the importer when it creates the
+    // session, cleared by SessionStore::finishImport once every part is stored. listSessions()
+    // leaves such sessions out, and the window never opens one: it is never shown as complete.
+    bool importing = false;
 
     bool isRecordedTraffic() const { return sourceFormat == u"proxy"; }
 };

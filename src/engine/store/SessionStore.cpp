@@ -5,6 +5,7 @@
 
 #include "LoggingCategories.h"
 #include "Migrations.h"
+#include "ImportClaim.h"
 #include "Paths.h"
 #include "PrivateFiles.h"
 #include "SecretFilter.h"
@@ -206,15 +207,19 @@ int SessionStore::schemaVersion(QString *error)
 
 std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields, QString *error)
 {
+    return insertSession(QUuid::createUuid().toString(QUuid::WithoutBraces), fields, error);
+}
+
+std::optional<SessionInfo> SessionStore::insertSession(const QString &id, const SessionInfo &fields, QString *error)
+{
     SqlConnection *c = connection(error);
     if (!c)
         return std::nullopt;
-    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime created = fields.createdAt.isValid() ? fields.createdAt : now;
     SqlQuery q(*c, u"INSERT INTO sessions (id, title, workspace, created_at, updated_at, policy, provider_name, "
-                   "provider_profile, summarizer_profile, approval_policy, system_prompt, tool_schemas, read_only) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+                   "provider_profile, summarizer_profile, approval_policy, system_prompt, tool_schemas, read_only, "
+                   "import_claim) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     q.bind(id).bind(fields.title).bind(fields.workspace).bind(toMs(created));
     q.bind(toMs(fields.updatedAt.isValid() ? fields.updatedAt : created));
     q.bind(jsonText(fields.policy)).bind(fields.providerName);
@@ -222,6 +227,11 @@ std::optional<SessionInfo> SessionStore::createSession(const SessionInfo &fields
     q.bind(jsonText(SecretFilter::withoutSecrets(fields.summarizerProfile))).bind(fields.approvalPolicy);
     q.bind(fields.systemPrompt).bind(QString::fromUtf8(QJsonDocument(fields.toolSchemas).toJson(QJsonDocument::Compact)));
     q.bind(fields.readOnly ? 1 : 0);
+    // An import names the process that writes it until it is complete (schema 10).
+    if (fields.importing)
+        q.bind(ImportClaim::mine());
+    else
+        q.bindNull();
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot create a session: %1").arg(q.error()));
         return std::nullopt;
@@ -235,7 +245,9 @@ QList<SessionInfo> SessionStore::listSessions(QString *error)
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s ORDER BY last_activity_at DESC, s.created_at DESC"_s);
+    // An import still being written (or never finished) is not a session to show (schema 10).
+    SqlQuery q(*c, u"SELECT "_s + kSessionColumns + u" FROM sessions s WHERE s.import_claim IS NULL "
+                   "ORDER BY last_activity_at DESC, s.created_at DESC"_s);
     if (!q.exec()) {
         setError(error, QCoreApplication::translate("wl::SessionStore", "cannot list sessions: %1").arg(q.error()));
         return out;

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -146,6 +147,15 @@ public:
     // not read-only is an error (it already runs where its user chose).
     bool continueSession(const QString &id, const Continuation &choice, QString *error = nullptr);
 
+    // Imports in progress (schema 10) ----------------------------------------------------------
+    // A session created with SessionInfo::importing is left out of listSessions() until its
+    // import calls finishImport (for every session of a file at once, in one transaction).
+    bool finishImport(const QStringList &ids, QString *error = nullptr);
+    // Removes the sessions whose import never finished and whose importing process is gone
+    // (killed, crashed, out of disk), a few hundred rows per transaction so that it also works on
+    // a nearly full disk; an import another running process is writing stays. How many went.
+    std::optional<int> removeAbandonedImports(QString *error = nullptr);
+
     // Recorded traffic (schema 7) --------------------------------------------------------------
     // The system prompt and tool schemas request `requestIndex` of the session was sent with. The
     // same pair is stored once per session however many requests name it. Not filtered: they are
@@ -162,8 +172,16 @@ public:
     // provider and summariser profiles (a key reference among them) and approval policy are not
     // taken, and its system prompt is kept for replays only (continueSession() sets the one that runs).
     std::optional<QString> importSession(const QString &path, const QString &workspace, QString *error = nullptr);
+    // A session of another database of this user's, exported to `exportPath` by exportSession:
+    // stored here under its own id with its own fields (`original`, as the other database has
+    // them: workspace, provider, read-only or not), the opposite of importSession's stranger's
+    // file. For moving the user's sessions out of an old demo database (DemoSession).
+    bool adoptSession(const QString &exportPath, const SessionInfo &original, QString *error = nullptr);
 
 private:
+    std::optional<SessionInfo> insertSession(const QString &id, const SessionInfo &fields, QString *error);
+    std::optional<QString> importDocument(const QString &path, const std::function<SessionInfo(const SessionInfo &)> &fieldsOf,
+                                          const QString &id, QString *error);
     SqlConnection *connection(QString *error);
     struct Private;
     std::unique_ptr<Private> d;

@@ -206,6 +206,31 @@ constexpr unsigned long kImportPauseMs = 110;
 
 std::optional<QString> SessionStore::importSession(const QString &path, const QString &workspace, QString *error)
 {
+    // Someone else's file must not choose where the agent works, which server gets a key, or
+    // what runs without asking: those come from the user, as for a new session.
+    return importDocument(path, [&workspace](const SessionInfo &session) {
+        SessionInfo fields = session;
+        fields.workspace = workspace;
+        fields.providerName.clear();
+        fields.providerProfile = {};
+        fields.summarizerProfile = {};
+        fields.approvalPolicy.clear();
+        fields.readOnly = true; // until the user continues it (continueSession)
+        return fields;
+    }, QString(), error);
+}
+
+bool SessionStore::adoptSession(const QString &exportPath, const SessionInfo &original, QString *error)
+{
+    if (!Paths::isSafePathComponent(original.id))
+        return setError(error, QCoreApplication::translate("wl::SessionStore", "refusing to store \"%1\": not a session id").arg(original.id));
+    // The fields come from the user's own database, not from the file.
+    return importDocument(exportPath, [&original](const SessionInfo &) { return original; }, original.id, error).has_value();
+}
+
+std::optional<QString> SessionStore::importDocument(const QString &path, const std::function<SessionInfo(const SessionInfo &)> &fieldsOf,
+                                                    const QString &wantedId, QString *error)
+{
     SqlConnection *c = connection(error);
     if (!c)
         return std::nullopt;
@@ -264,16 +289,10 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
     QString storeError;               // a failure of the store, not of the file
     SessionExport::Streaming streaming;
     streaming.session = [&](const SessionInfo &session, QString *) {
-        // Someone else's file must not choose where the agent works, which server gets a key, or
-        // what runs without asking: those come from the user, as for a new session.
-        SessionInfo fields = session;
-        fields.workspace = workspace;
-        fields.providerName.clear();
-        fields.providerProfile = {};
-        fields.summarizerProfile = {};
-        fields.approvalPolicy.clear();
-        fields.readOnly = true; // until the user continues it (continueSession)
-        const auto created = createSession(fields, &storeError);
+        SessionInfo fields = fieldsOf(session);
+        // Not listed until the last batch commits (schema 10): a killed import is never shown.
+        fields.importing = true;
+        const auto created = wantedId.isEmpty() ? createSession(fields, &storeError) : insertSession(wantedId, fields, &storeError);
         if (created)
             id = created->id;
         return created.has_value();
@@ -364,6 +383,12 @@ std::optional<QString> SessionStore::importSession(const QString &path, const QS
         }
         if (!insertRecord(*c, id, record, &why))
             return failAfterStart(why);
+    }
+    {
+        SqlQuery finished(*c, u"UPDATE sessions SET import_claim = NULL WHERE id = ?"_s);
+        finished.bind(id);
+        if (!finished.exec())
+            return failAfterStart(finished.error());
     }
     if (!transaction->commit(&why))
         return failAfterStart(why);

@@ -101,7 +101,7 @@ const QString kSessionColumns =
     "AS last_activity_at, s.policy, s.provider_name, s.provider_profile, s.summarizer_profile, s.approval_policy, "
     "(SELECT coalesce(max(m.seq) + 1, 0) FROM messages m WHERE m.session_id = s.id), "
     "(SELECT coalesce(max(r.idx) + 1, 0) FROM requests r WHERE r.session_id = s.id), s.system_prompt, s.tool_schemas, s.read_only, "
-    "(SELECT f.format FROM session_sources f WHERE f.session_id = s.id)"_s;
+    "(SELECT f.format FROM session_sources f WHERE f.session_id = s.id), s.import_claim IS NOT NULL"_s;
 
 SessionInfo readSession(const SqlQuery &q)
 {
@@ -123,6 +123,7 @@ SessionInfo readSession(const SqlQuery &q)
     s.toolSchemas = QJsonDocument::fromJson(q.text(14).toUtf8()).array();
     s.readOnly = q.int64(15) != 0;
     s.sourceFormat = q.text(16);
+    s.importing = q.int64(17) != 0;
     return s;
 }
 

@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QLabel>
 #include <QMessageBox>
 #include <QSortFilterProxyModel>
 #include <QToolBar>
@@ -31,6 +32,9 @@ SessionsPanel::SessionsPanel(SessionLifecycle *sessions, QWidget *parent)
     , m_model(new SessionListModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTreeView(this))
+    , m_demoModel(new SessionListModel(this))
+    , m_demoHeading(new QLabel(this))
+    , m_demoView(new QTreeView(this))
 {
     setObjectName(u"SessionsPanel"_s);
     m_proxy->setSourceModel(m_model);
@@ -74,6 +78,8 @@ SessionsPanel::SessionsPanel(SessionLifecycle *sessions, QWidget *parent)
     connect(m_sessions, &SessionLifecycle::sessionsListed, this, &SessionsPanel::showSessions);
     connect(m_sessions, &SessionLifecycle::opened, this, [this](const LoadedSession &) {
         setCurrentSession(m_sessions->session().info.id);
+        const int demoRow = m_demoModel->rowForSession(m_sessions->session().info.id);
+        m_demoView->setCurrentIndex(demoRow >= 0 ? m_demoModel->index(demoRow, 0) : QModelIndex());
     });
     connect(m_sessions, &SessionLifecycle::writeFailed, this,
             [this](SessionLifecycle::Write write, const QString &id, const QString &error) {
@@ -102,11 +108,41 @@ SessionsPanel::SessionsPanel(SessionLifecycle *sessions, QWidget *parent)
     connect(m_sessions, &SessionLifecycle::sessionDeleted, this, written);
     connect(m_sessions, &SessionLifecycle::sessionContinued, this, written);
 
+    // The demo: its own heading and list, kept apart from the user's sessions.
+    m_demoHeading->setObjectName(u"DemoHeading"_s);
+    m_demoHeading->setText(tr("<b>Demo</b> (read-only, rebuilt by Waterline: your work is never kept here)"));
+    m_demoHeading->setWordWrap(true);
+    m_demoHeading->setContentsMargins(4, 6, 4, 2);
+    m_demoView->setObjectName(u"DemoSessionsView"_s);
+    m_demoView->setModel(m_demoModel);
+    m_demoView->setRootIsDecorated(false);
+    m_demoView->setHeaderHidden(true);
+    m_demoView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_demoView->header()->setSectionResizeMode(SessionListModel::TitleColumn, QHeaderView::Stretch);
+    m_demoView->header()->setStretchLastSection(false);
+    for (int column = SessionListModel::TitleColumn + 1; column < SessionListModel::ColumnCount; ++column)
+        m_demoView->setColumnHidden(column, column != SessionListModel::MessagesColumn);
+    m_demoView->setMaximumHeight(m_demoView->fontMetrics().height() * 3);
+    connect(m_demoView, &QTreeView::activated, this, [this](const QModelIndex &index) {
+        m_sessions->open(index.data(SessionListModel::SessionIdRole).toString());
+    });
+    connect(m_sessions, &SessionLifecycle::demoListed, this, &SessionsPanel::showDemo);
+    showDemo({});
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(toolbar);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_demoHeading);
+    layout->addWidget(m_demoView);
+}
+
+void SessionsPanel::showDemo(const QList<SessionInfo> &sessions)
+{
+    m_demoModel->setSessions(sessions);
+    m_demoHeading->setVisible(!sessions.isEmpty());
+    m_demoView->setVisible(!sessions.isEmpty());
 }
 
 void SessionsPanel::refresh()

@@ -12,6 +12,7 @@
 #include <optional>
 
 class QAction;
+class QLabel;
 class QSortFilterProxyModel;
 class QTreeView;
 
@@ -22,7 +23,9 @@ class SessionListModel;
 
 // The Sessions dock: open, new (in a workspace folder), rename, delete (after confirmation).
 // A view of the SessionLifecycle: it lists what the lifecycle lists and asks it for every
-// change, which runs off the GUI thread; the list follows when the change is stored.
+// change, which runs off the GUI thread; the list follows when the change is stored. The
+// user's sessions come first; the demo, once built, is under a heading of its own below them
+// (read-only: it can be opened, nothing else).
 class SessionsPanel : public QWidget
 {
     Q_OBJECT
@@ -31,6 +34,8 @@ public:
 
     SessionListModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
+    SessionListModel *demoModel() const { return m_demoModel; }
+    QTreeView *demoView() const { return m_demoView; }
 
     void refresh();
     void setCurrentSession(const QString &id);
@@ -76,6 +81,7 @@ private:
     void deleteDialog();
     void updateActions();
     void showSessions(const QList<SessionInfo> &sessions);
+    void showDemo(const QList<SessionInfo> &sessions);
 
     SessionLifecycle *m_sessions;
     QSet<QString> m_askedToWrite; // writes a dialog of this panel started: their failure is shown
@@ -89,6 +95,9 @@ private:
     SessionListModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTreeView *m_view;
+    SessionListModel *m_demoModel;
+    QLabel *m_demoHeading;
+    QTreeView *m_demoView;
 };
 
 } // namespace wl

@@ -211,6 +211,7 @@ void AgentController::openSession(const QString &sessionId)
     m_openError.clear();
     m_readOnly = false;
     m_recordedTraffic = false;
+    m_readOnlyReason.clear();
     m_feed->clearNotes();
     m_lastInputTokens = -1;
     m_opening = !sessionId.isEmpty() && m_store && !m_databasePath.isEmpty();
@@ -220,6 +221,17 @@ void AgentController::openSession(const QString &sessionId)
     Q_EMIT statusChanged();
     if (m_opening)
         readSession(sessionId);
+}
+
+void AgentController::openReadOnly(const QString &sessionId, const QString &reason)
+{
+    openSession(QString());
+    m_sessionId = sessionId;
+    m_readOnly = true;
+    m_readOnlyReason = reason;
+    m_openError.clear();
+    updatePrompt();
+    Q_EMIT statusChanged();
 }
 
 void AgentController::readSession(const QString &sessionId)
@@ -483,6 +495,8 @@ QString AgentController::blockedReason() const
 {
     if (m_sessionId.isEmpty())
         return tr("Start a session to talk to an agent: File \u203a New Session (Ctrl+N) picks its workspace folder.");
+    if (m_readOnly && !m_readOnlyReason.isEmpty())
+        return m_readOnlyReason;
     if (m_readOnly && m_recordedTraffic)
         return tr("This session was recorded through the proxy and is read-only. File \u203a Continue Imported Session "
                   "(Ctrl+Shift+N) chooses the folder an agent continues it in and the provider it talks to.");

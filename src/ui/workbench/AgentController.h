@@ -85,6 +85,9 @@ public:
     // Opens the agent of `sessionId` (empty: none). The conversation rows are the caller's
     // (MainWindow fills them from the loaded session); the agent appends to them from then on.
     void openSession(const QString &sessionId);
+    // A session of another database than setStore's (the demo's): nothing runs on it, and the
+    // prompt says `reason`.
+    void openReadOnly(const QString &sessionId, const QString &reason);
     QString sessionId() const { return m_sessionId; }
     AgentRun *run() const { return m_run; }
     bool isOpen() const;
@@ -175,6 +178,7 @@ private:
     QString m_sessionId;
     bool m_readOnly = false; // the open session is an import not continued yet
     bool m_recordedTraffic = false; // that import is an agent's traffic recorded by the proxy
+    QString m_readOnlyReason;       // openReadOnly's
     QString m_openError;
     bool m_opening = false;
     BackgroundRunner *m_reader; // reads the session to open, latest only

@@ -22,6 +22,7 @@ namespace wl {
 
 namespace {
 constexpr auto kLastSessionKey = "Session/last";
+constexpr auto kLastWasDemoKey = "Session/lastWasDemo";
 } // namespace
 
 SessionLifecycle::SessionLifecycle(QObject *parent)
@@ -41,7 +42,7 @@ SessionLifecycle::SessionLifecycle(QObject *parent)
         if (m_session->isEmpty() || m_databasePath.isEmpty())
             return;
         m_refreshing = true;
-        m_loader->load(m_databasePath, m_session->info.id);
+        m_loader->load(m_shownPath.isEmpty() ? m_databasePath : m_shownPath, m_session->info.id);
     });
     connect(m_loader, &SessionLoader::loaded, this, &SessionLifecycle::onLoaded);
     connect(m_loader, &SessionLoader::failed, this, &SessionLifecycle::onLoadFailed);
@@ -60,19 +61,87 @@ SessionLifecycle::~SessionLifecycle()
 
 void SessionLifecycle::setStore(SessionStore *store, const QString &databasePath)
 {
-    if (m_demoStore)
-        m_retired.push_back(std::move(m_demoStore));
-    switchStore(store, databasePath, false);
-}
-
-void SessionLifecycle::switchStore(SessionStore *store, const QString &databasePath, bool demo)
-{
     m_store = store;
     m_databasePath = databasePath;
-    m_isDemo = demo;
     m_lists->cancel(); // a list of the other database no longer applies
     Q_EMIT storeChanged(store, databasePath);
     listSessions();
+    startUp();
+}
+
+namespace {
+// What a start puts right before anything else is written, and the demo when it is built.
+struct StartUp
+{
+    int removedImports = 0;
+    DemoSession::Moved moved;
+    DemoSession::Result demo;
+    std::shared_ptr<SessionStore> demoStore;
+    QList<SessionInfo> demoSessions;
+};
+
+// Opens the demo's database on this worker and lists it; empty when it cannot be opened.
+std::shared_ptr<SessionStore> openDemoStore(const QString &path, QList<SessionInfo> *sessions, QString *error)
+{
+    auto store = std::make_shared<SessionStore>();
+    if (!store->open(path, error))
+        return {};
+    *sessions = store->listSessions(error);
+    store->releaseThreadConnection(); // pool threads outlive the job
+    return store;
+}
+} // namespace
+
+void SessionLifecycle::startUp()
+{
+    SessionStore *store = m_store;
+    if (!store || !store->isOpen())
+        return;
+    // On the write queue, so it runs before any write asked for after it.
+    const QString folder = DemoSession::defaultFolder();
+    m_writes->run([store, folder](QString &error) {
+        StartUp found;
+        found.removedImports = store->removeAbandonedImports(&error).value_or(0);
+        found.moved = DemoSession::moveUserSessions(folder, *store);
+        found.demo = DemoSession::find(folder);
+        QString demoError;
+        if (found.demo.ok)
+            found.demoStore = openDemoStore(found.demo.databasePath, &found.demoSessions, &demoError);
+        store->releaseThreadConnection();
+        return found;
+    }, [this](StartUp found, const QString &error) {
+        if (!error.isEmpty())
+            qCWarning(lcUi).noquote() << "unfinished imports were not removed:" << error;
+        if (found.removedImports > 0)
+            Q_EMIT abandonedImportsRemoved(found.removedImports);
+        if (found.moved.count > 0 || !found.moved.error.isEmpty()) {
+            Q_EMIT demoSessionsMoved(found.moved.count, found.moved.error);
+            listSessions();
+        }
+        if (found.demoStore && !m_demoStore)
+            setDemo(std::move(found.demoStore), found.demo.databasePath, found.demo.sessionId, found.demoSessions);
+    });
+}
+
+void SessionLifecycle::setDemo(std::shared_ptr<SessionStore> store, const QString &path, const QString &sessionId,
+                               const QList<SessionInfo> &sessions)
+{
+    if (m_demoStore)
+        m_retired.push_back(std::move(m_demoStore));
+    m_demoStore = std::move(store);
+    m_demoPath = path;
+    m_demoSessionId = sessionId;
+    Q_EMIT demoListed(sessions);
+}
+
+QString SessionLifecycle::databaseOf(const QString &sessionId) const
+{
+    return !m_demoSessionId.isEmpty() && sessionId == m_demoSessionId ? m_demoPath : m_databasePath;
+}
+
+bool SessionLifecycle::showsDemo() const
+{
+    return !m_session->isEmpty() && !m_demoPath.isEmpty() && m_shownPath == m_demoPath;
 }
 
 void SessionLifecycle::open(const QString &sessionId)
@@ -81,12 +150,18 @@ void SessionLifecycle::open(const QString &sessionId)
     m_refreshing = false;
     m_refreshTimer->stop();
     Q_EMIT opening(sessionId);
-    m_loader->load(m_databasePath, sessionId);
+    m_loadingPath = databaseOf(sessionId);
+    m_loader->load(m_loadingPath, sessionId);
 }
 
 bool SessionLifecycle::openLast()
 {
-    const QString last = QSettings().value(QLatin1StringView(kLastSessionKey)).toString();
+    QSettings settings;
+    if (settings.value(QLatin1StringView(kLastWasDemoKey)).toBool()) {
+        openDemo(); // reused when built: a moment
+        return true;
+    }
+    const QString last = settings.value(QLatin1StringView(kLastSessionKey)).toString();
     if (last.isEmpty() || m_databasePath.isEmpty() || !m_store || !m_store->isOpen())
         return false;
     open(last);
@@ -99,6 +174,7 @@ void SessionLifecycle::show(const LoadedSession &session)
     m_refreshing = false;
     m_openingLast.clear();
     m_refreshTimer->stop();
+    m_loadingPath = databaseOf(session.info.id);
     onLoaded(session);
 }
 
@@ -106,6 +182,7 @@ void SessionLifecycle::close()
 {
     m_refreshing = false;
     m_refreshTimer->stop();
+    m_shownPath.clear();
     *m_session = LoadedSession();
     Q_EMIT opened(*m_session);
 }
@@ -126,8 +203,12 @@ void SessionLifecycle::onLoaded(const LoadedSession &session)
     m_refreshing = false;
     m_openingLast.clear();
     *m_session = session;
-    if (!session.isEmpty())
-        QSettings().setValue(QLatin1StringView(kLastSessionKey), session.info.id);
+    m_shownPath = session.isEmpty() ? QString() : m_loadingPath;
+    if (!session.isEmpty()) {
+        QSettings settings;
+        settings.setValue(QLatin1StringView(kLastSessionKey), session.info.id);
+        settings.setValue(QLatin1StringView(kLastWasDemoKey), showsDemo());
+    }
     Q_EMIT opened(session);
 }
 
@@ -152,37 +233,50 @@ void SessionLifecycle::openDemo()
     if (m_demoTask)
         return; // being built
     // Built once (import and replay, a few seconds) in a database of its own; the store is opened
-    // on the worker too, so the window never waits for a migration.
+    // on the worker too, so the window never waits for a migration. What an older Waterline put
+    // in the demo's database moves to the user's first, before any demo file is replaced.
     const QString folder = DemoSession::defaultFolder();
-    auto built = std::make_shared<DemoSession::Result>();
-    auto store = std::make_shared<std::unique_ptr<SessionStore>>();
-    m_demoTask = new ProgressTask([folder, built, store](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
-        *built = DemoSession::ensure(folder, report, &cancel);
-        if (!built->ok)
-            return built->error;
-        auto opened = std::make_unique<SessionStore>();
+    const QString userPath = m_databasePath;
+    struct Built
+    {
+        DemoSession::Moved moved;
+        DemoSession::Result demo;
+        std::shared_ptr<SessionStore> store;
+        QList<SessionInfo> sessions;
+    };
+    auto built = std::make_shared<Built>();
+    m_demoTask = new ProgressTask([folder, userPath, built](const ProgressTask::Report &report, const std::atomic_bool &cancel) {
+        if (!userPath.isEmpty()) {
+            SessionStore user;
+            QString error;
+            if (user.open(userPath, &error))
+                built->moved = DemoSession::moveUserSessions(folder, user);
+            else
+                built->moved.error = error;
+        }
+        built->demo = DemoSession::ensure(folder, report, &cancel);
+        if (!built->demo.ok)
+            return built->demo.error;
         QString error;
-        if (!opened->open(built->databasePath, &error))
-            return error;
-        opened->releaseThreadConnection();
-        *store = std::move(opened);
-        return QString();
+        built->store = openDemoStore(built->demo.databasePath, &built->sessions, &error);
+        return built->store ? QString() : error;
     }, this);
     m_demoTask->setObjectName(u"DemoTask"_s);
     connect(m_demoTask, &ProgressTask::progress, this, &SessionLifecycle::demoProgress);
-    connect(m_demoTask, &ProgressTask::finished, this, [this, built, store](const QString &error, bool cancelled) {
+    connect(m_demoTask, &ProgressTask::finished, this, [this, built](const QString &error, bool cancelled) {
         m_demoTask->deleteLater();
         m_demoTask = nullptr;
-        if (cancelled || !error.isEmpty() || !*store) {
+        if (built->moved.count > 0 || !built->moved.error.isEmpty()) {
+            Q_EMIT demoSessionsMoved(built->moved.count, built->moved.error);
+            listSessions();
+        }
+        if (cancelled || !error.isEmpty() || !built->store) {
             Q_EMIT demoFailed(error.isEmpty() ? tr("The demo was cancelled.") : error);
             return;
         }
-        if (m_demoStore)
-            m_retired.push_back(std::move(m_demoStore));
-        m_demoStore = std::move(*store);
-        switchStore(m_demoStore.get(), built->databasePath, true);
+        setDemo(std::move(built->store), built->demo.databasePath, built->demo.sessionId, built->sessions);
         Q_EMIT demoFinished();
-        open(built->sessionId);
+        open(built->demo.sessionId);
     });
     m_demoTask->start();
 }
@@ -248,9 +342,11 @@ bool SessionLifecycle::isImporting() const
 
 void SessionLifecycle::listSessions()
 {
+    // The newest list wins: one asked for earlier (still running, or waiting) may have read the
+    // store before the change this one follows, so its answer is dropped, never shown after.
+    m_lists->cancel();
     SessionStore *store = m_store;
     if (!store || !store->isOpen()) {
-        m_lists->cancel();
         Q_EMIT sessionsListed({});
         return;
     }
@@ -268,6 +364,8 @@ void SessionLifecycle::listSessions()
 template<typename Work, typename Done>
 void SessionLifecycle::write(Write kind, const QString &sessionId, Work work, Done done)
 {
+    if (refuseDemoWrite(kind, sessionId))
+        return;
     SessionStore *store = m_store;
     if (!store || !store->isOpen()) {
         Q_EMIT writeFailed(kind, sessionId, tr("No session database is open."));
@@ -284,6 +382,16 @@ void SessionLifecycle::write(Write kind, const QString &sessionId, Work work, Do
         }
         done();
     });
+}
+
+bool SessionLifecycle::refuseDemoWrite(Write kind, const QString &sessionId)
+{
+    if (m_demoSessionId.isEmpty() || sessionId != m_demoSessionId)
+        return false;
+    // Nothing the user makes goes into the demo's database, which a newer demo replaces.
+    Q_EMIT writeFailed(kind, sessionId, tr("The demo session is read-only: it is rebuilt with each new version of the demo, "
+                                           "so nothing is stored in it."));
+    return true;
 }
 
 void SessionLifecycle::createSession(const SessionInfo &fields)
@@ -347,8 +455,8 @@ void SessionLifecycle::applyPolicy(const CompactionPolicy &policy)
         }
         Q_EMIT policyApplied(policy);
     };
-    if (id.isEmpty()) {
-        applied();
+    if (id.isEmpty() || id == m_demoSessionId) {
+        applied(); // the demo's policy changes for this run only: its database is read-only
         return;
     }
     write(Write::Policy, id, [id, json](SessionStore &store, QString &error) {

@@ -28,6 +28,13 @@ struct LoadedSession;
 // storing a session's policy. No widgets: the window observes its signals and shows what they
 // carry. Every store access runs on a worker thread (reads latest-only, writes queued in order),
 // so a busy or slow database never blocks the window.
+//
+// Two databases: the user's (setStore), where everything new goes (imports, sessions, and the
+// proxy and the agent, which the window points at databasePath()), and the demo's, built and
+// opened beside it, listed on its own (demoListed) and read-only: a write to the demo session is
+// refused. The first setStore moves what an older Waterline wrote into the demo's database into
+// the user's (demoSessionsMoved) and removes imports that were killed part way
+// (abandonedImportsRemoved).
 class SessionLifecycle : public QObject
 {
     Q_OBJECT
@@ -35,11 +42,15 @@ public:
     explicit SessionLifecycle(QObject *parent = nullptr);
     ~SessionLifecycle() override;
 
-    // The user's database (not owned; it must outlive this object). Lists its sessions.
+    // The user's database (not owned; it must outlive this object). Lists its sessions, and
+    // the demo when it is built already.
     void setStore(SessionStore *store, const QString &databasePath);
     SessionStore *store() const { return m_store; }
     QString databasePath() const { return m_databasePath; }
-    bool isDemo() const { return m_isDemo; }
+    // The shown session is the demo's (read-only, in the demo's database).
+    bool showsDemo() const;
+    // The demo's database once built (empty before).
+    QString demoDatabasePath() const { return m_demoPath; }
 
     // The session shown (empty until one is opened).
     const LoadedSession &session() const { return *m_session; }
@@ -57,7 +68,8 @@ public:
     void scheduleRefresh();
 
     // Builds the bundled demo once (worker thread; demoProgress) in a database of its own, then
-    // switches to it and opens its session; demoFailed() says why not.
+    // opens its session beside the user's database (which stays the one new work goes to);
+    // demoFailed() says why not.
     void openDemo();
     bool isBuildingDemo() const;
 
@@ -67,7 +79,8 @@ public:
     void cancelImport();
     bool isImporting() const;
 
-    // The session list of the open database: sessionsListed().
+    // The session list of the user's database: sessionsListed(). The newest request wins: a
+    // list asked for before it is never delivered after it.
     void listSessions();
 
     // Writes, queued in order on a worker; each answers with its signal or writeFailed().
@@ -95,9 +108,16 @@ public:
     Q_ENUM(Write)
 
 Q_SIGNALS:
-    // Another database is open (the demo's, or the user's again).
+    // The user's database changed (setStore).
     void storeChanged(wl::SessionStore *store, const QString &databasePath);
     void sessionsListed(const QList<wl::SessionInfo> &sessions);
+    // The demo's sessions (its own heading in the Sessions dock); empty while it is not built.
+    void demoListed(const QList<wl::SessionInfo> &sessions);
+    // Sessions an older Waterline had put in the demo's database, now in the user's; `error`
+    // says why a database was left as it was (nothing of it is lost).
+    void demoSessionsMoved(int count, const QString &error);
+    // Imports killed part way in an earlier run, removed (they were never listed).
+    void abandonedImportsRemoved(int count);
     void listFailed(const QString &error);
     void opening(const QString &sessionId);
     void opened(const wl::LoadedSession &session);
@@ -119,7 +139,11 @@ Q_SIGNALS:
     void writeFailed(wl::SessionLifecycle::Write write, const QString &sessionId, const QString &error);
 
 private:
-    void switchStore(SessionStore *store, const QString &databasePath, bool demo);
+    void startUp();
+    void setDemo(std::shared_ptr<SessionStore> store, const QString &path, const QString &sessionId,
+                 const QList<SessionInfo> &sessions);
+    QString databaseOf(const QString &sessionId) const;
+    bool refuseDemoWrite(Write kind, const QString &sessionId);
     void onLoaded(const LoadedSession &session);
     void onLoadFailed(const QString &sessionId, const QString &error);
     template<typename Work, typename Done>
@@ -128,12 +152,15 @@ private:
     // in force. checkpointRevised() and a refresh follow.
     void writeVersion(Write kind, qint64 checkpointId, std::function<std::optional<int>(SessionStore &, QString &)> change);
 
-    SessionStore *m_store = nullptr;               // the user's (not owned) or m_demoStore
-    std::unique_ptr<SessionStore> m_demoStore;
-    // Demo databases opened before the current one: work queued earlier may still use them.
-    std::vector<std::unique_ptr<SessionStore>> m_retired;
+    SessionStore *m_store = nullptr;               // the user's (not owned)
     QString m_databasePath;
-    bool m_isDemo = false;
+    std::shared_ptr<SessionStore> m_demoStore;     // read-only to this class: only opened from
+    // Demo databases opened before the current one: work queued earlier may still use them.
+    std::vector<std::shared_ptr<SessionStore>> m_retired;
+    QString m_demoPath;
+    QString m_demoSessionId;
+    QString m_loadingPath;                         // the database of the session being loaded
+    QString m_shownPath;                           // ... of the one shown
     std::unique_ptr<LoadedSession> m_session;
     SessionLoader *m_loader;
     BackgroundRunner *m_lists;  // latest only

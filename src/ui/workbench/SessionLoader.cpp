@@ -31,6 +31,12 @@ bool SessionLoader::loadNow(const QString &databasePath, const QString &sessionI
             *error = QCoreApplication::translate("SessionLoader", "There is no session %1 in %2.").arg(sessionId, databasePath);
         return false;
     }
+    if (info->importing) {
+        // Its import is still running, or was killed part way: never shown as if it were complete.
+        if (error)
+            *error = QCoreApplication::translate("SessionLoader", "The import of session %1 has not finished.").arg(sessionId);
+        return false;
+    }
     LoadedSession s;
     s.info = *info;
     QList<Message> history = store.history(sessionId, error);

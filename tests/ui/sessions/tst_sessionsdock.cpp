@@ -25,6 +25,7 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QTest>
 #include <QTreeView>
 
@@ -49,6 +50,8 @@ private Q_SLOTS:
     void broadWorkspaceIsConfirmed();
     void importedSessionIsContinuedThroughTheDialog();
     void recordedTrafficIsSaidToBeRecorded();
+    void aListAskedBeforeAChangeNeverLandsAfterIt();
+    void theDemoIsListedUnderItsOwnHeading();
     void continueDialogTakesNothingFromTheFile();
     void newSessionDialogChoosesProviderAndPolicy();
     void newSessionStartsOnTheChoices();
@@ -60,6 +63,8 @@ private:
     SessionLifecycle *m_sessions = nullptr;
     // Creates a session through the panel and waits until it is stored and listed.
     QString create(SessionsPanel &panel, const QString &title);
+    // A read-only session (an import or recorded traffic, no source yet) stored directly.
+    std::optional<SessionInfo> createReadOnly(const QString &title);
 };
 
 void TestSessionsDock::init()
@@ -103,6 +108,15 @@ void TestSessionsDock::modelTester()
     QCOMPARE(model.rowForSession(u"b"_s), 1);
     model.setSessions({});
     QCOMPARE(model.rowCount(), 0);
+}
+
+std::optional<SessionInfo> TestSessionsDock::createReadOnly(const QString &title)
+{
+    SessionInfo fields;
+    fields.workspace = m_store->importFolder();
+    fields.readOnly = true;
+    fields.title = title;
+    return m_store->createSession(fields);
 }
 
 QString TestSessionsDock::create(SessionsPanel &panel, const QString &title)
@@ -308,14 +322,9 @@ void TestSessionsDock::broadWorkspaceIsConfirmed()
 void TestSessionsDock::recordedTrafficIsSaidToBeRecorded()
 {
     QString error;
-    SessionInfo fields;
-    fields.workspace = m_store->importFolder(&error);
-    fields.readOnly = true;
-    fields.title = u"Imported run"_s;
-    const auto imported = m_store->createSession(fields, &error);
-    fields.title = u"Claude Code through the proxy"_s;
-    const auto recorded = m_store->createSession(fields, &error);
-    QVERIFY2(imported && recorded, qPrintable(error));
+    const auto imported = createReadOnly(u"Imported run"_s);
+    const auto recorded = createReadOnly(u"Claude Code through the proxy"_s);
+    QVERIFY(imported && recorded);
     QVERIFY(m_store->setSessionSource(imported->id, SessionSource{u"codex"_s, u"/tmp/rollout.jsonl"_s, QDateTime::currentDateTimeUtc(), {}}, &error));
     QVERIFY(m_store->setSessionSource(recorded->id, SessionSource{u"proxy"_s, u"https://api.anthropic.com"_s, QDateTime::currentDateTimeUtc(), {}}, &error));
     QCOMPARE(m_store->session(recorded->id)->sourceFormat, u"proxy"_s);
@@ -333,6 +342,60 @@ void TestSessionsDock::recordedTrafficIsSaidToBeRecorded()
     };
     QCOMPARE(workspaceOf(recorded->id), u"recorded by the proxy, read-only"_s);
     QCOMPARE(workspaceOf(imported->id), u"imported, read-only"_s);
+}
+
+// The race behind recordedTrafficIsSaidToBeRecorded's failures under load: a list that read the
+// store before the session's source was written answered after the list asked for once it was.
+// Here the first list has read the store for certain (the pool is idle) when the source is
+// written and the second list is asked for: only the newest may reach the dock.
+void TestSessionsDock::aListAskedBeforeAChangeNeverLandsAfterIt()
+{
+    QString error;
+    const auto recorded = createReadOnly(u"Claude Code through the proxy"_s);
+    QVERIFY(recorded);
+    SessionsPanel panel(m_sessions);
+    QSignalSpy listed(m_sessions, &SessionLifecycle::sessionsListed);
+    m_sessions->listSessions();
+    QThreadPool::globalInstance()->waitForDone(); // it has read the store; its answer waits
+    QVERIFY(m_store->setSessionSource(recorded->id, SessionSource{u"proxy"_s, u"https://api.anthropic.com"_s, QDateTime::currentDateTimeUtc(), {}}, &error));
+    m_sessions->listSessions();
+    QTRY_VERIFY(!listed.isEmpty());
+    QTest::qWait(50); // a stale answer would come in now
+    for (const QList<QVariant> &answer : std::as_const(listed)) {
+        const QList<SessionInfo> sessions = answer.at(0).value<QList<SessionInfo>>();
+        QCOMPARE(sessions.size(), 1);
+        QCOMPARE(sessions.at(0).sourceFormat, u"proxy"_s);
+    }
+    QCOMPARE(panel.model()->index(0, SessionListModel::WorkspaceColumn).data().toString(), u"recorded by the proxy, read-only"_s);
+}
+
+// The demo, once built, is listed apart from the user's sessions, under a heading of its own;
+// before that there is no heading.
+void TestSessionsDock::theDemoIsListedUnderItsOwnHeading()
+{
+    SessionsPanel panel(m_sessions);
+    panel.show();
+    auto *heading = panel.findChild<QLabel *>(u"DemoHeading"_s);
+    QVERIFY(heading);
+    QVERIFY(!heading->isVisible());
+    QVERIFY(!panel.demoView()->isVisible());
+    QAbstractItemModelTester tester(panel.demoModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QString mine = create(panel, u"My session"_s);
+    QVERIFY(!mine.isEmpty());
+    SessionInfo demo;
+    demo.id = u"demo-id"_s;
+    demo.title = u"Demo: a Claude Code session, replayed"_s;
+    demo.readOnly = true;
+    demo.sourceFormat = u"claude-code"_s;
+    Q_EMIT m_sessions->demoListed({demo});
+    QVERIFY(heading->isVisible());
+    QVERIFY(panel.demoView()->isVisible());
+    QVERIFY(heading->text().contains(u"Demo"_s));
+    QCOMPARE(panel.demoModel()->rowCount(), 1);
+    QCOMPARE(panel.demoModel()->index(0, 0).data(SessionListModel::SessionIdRole).toString(), u"demo-id"_s);
+    // The user's list holds only the user's sessions.
+    QCOMPARE(panel.model()->rowCount(), 1);
+    QCOMPARE(panel.model()->index(0, 0).data(SessionListModel::SessionIdRole).toString(), mine);
 }
 
 void TestSessionsDock::importedSessionIsContinuedThroughTheDialog()
