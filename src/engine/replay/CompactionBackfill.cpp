@@ -159,8 +159,9 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
         update.index = requestIndex;
         update.viewCheckpointId = out.newCheckpoints.isEmpty() ? lastCheckpointId : ThisStep::kRow;
         if (input->systemMessageId > 0)
-            update.viewMessageIds.append(input->systemMessageId);
-        update.viewMessageIds.append(out.view.historyMessageIds());
+            update.viewMessageIds = ViewIds{input->systemMessageId};
+        if (!update.viewMessageIds.append(out.view.historyMessageIds()))
+            return fail(QCoreApplication::translate("CompactionBackfill", "replay of request %1: the view's messages are not in id order").arg(requestIndex));
         update.estimateTokens = out.view.tokens();
         update.toolSchemaTokens = schemaTokens;
         update.tier = out.record.tier;

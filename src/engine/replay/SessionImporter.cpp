@@ -172,7 +172,9 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     const QList<qint64> &ids = sink.ids();
     QList<RequestRecord> batch;
     QList<qint64> producedBy;
-    qint64 batchIds = 0;
+    qint64 batchRuns = 0;  // what the batch's views hold in memory
+    ViewIds seen;          // ids[0, seenCount): the view of the next request, grown as they come
+    qsizetype seenCount = 0;
     auto writeBatch = [&]() -> bool {
         if (batch.isEmpty())
             return true;
@@ -180,7 +182,7 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
             return false;
         batch.clear();
         producedBy.clear();
-        batchIds = 0;
+        batchRuns = 0;
         return true;
     };
     for (qsizetype i = 0; i < requests.size(); ++i) {
@@ -189,7 +191,12 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
             continue;
         RequestRecord r;
         r.index = int(i);
-        r.viewMessageIds = ids.mid(0, in.messageIndex);
+        // The requests come in message order: each view extends the one before.
+        for (; seenCount < in.messageIndex; ++seenCount) {
+            if (!seen.append(ids[seenCount]))
+                return abandon(QCoreApplication::translate("SessionImporter", "%1: the stored messages are not in id order").arg(path), false, false);
+        }
+        r.viewMessageIds = seen;
         r.estimateTokens = TokenEstimate::tokensForBytes(sink.bytesBefore(in.messageIndex));
         r.toolSchemaTokens = schemaTokens;
         // The store's input is every prompt token the model read, as the live clients report it
@@ -203,10 +210,10 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
         r.model = in.model;
         r.startedAt = in.timestamp;
         r.finishedAt = in.timestamp;
-        batchIds += r.viewMessageIds.size();
+        batchRuns += r.viewMessageIds.ranges().size();
         batch.append(std::move(r));
         producedBy.append(ids[in.messageIndex]);
-        if (batch.size() >= 1000 || batchIds >= 2'000'000) {
+        if (batch.size() >= 1000 || batchRuns >= 2'000'000) {
             if (cancelled(options.cancel))
                 return abandon(QCoreApplication::translate("SessionImporter", "%1: import cancelled").arg(path), false, true);
             if (!writeBatch())

@@ -69,7 +69,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
             q.bind(viewCheckpoint);
         else
             q.bindNull();
-        q.bindUtf8(CompactJson::idRanges(r.viewMessageIds)).bind(r.estimateTokens).bind(r.toolSchemaTokens);
+        q.bindUtf8(r.viewMessageIds.toJsonText()).bind(r.estimateTokens).bind(r.toolSchemaTokens);
         q.bind(int(r.tier)).bind(sessionId).bind(r.index);
         if (!q.exec())
             return fail(QCoreApplication::translate("wl::SessionStore", "cannot update request %1: %2").arg(r.index).arg(q.error()));
@@ -209,10 +209,19 @@ QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *e
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    selectRows(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s,
-               [&out](const SqlQuery &q) { out.append(readRequest(q)); },
-               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the requests of session %1: %2"), sessionId, error,
-               sessionId);
+    QStringList problems;
+    if (!selectRows(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s,
+                    [&](const SqlQuery &q) {
+                        QString problem;
+                        out.append(readRequest(q, &problem));
+                        if (!problem.isEmpty())
+                            problems << problem;
+                    },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the requests of session %1: %2"), sessionId, error,
+                    sessionId))
+        return out;
+    if (!problems.isEmpty())
+        setError(error, problems.join(u"; "));
     return out;
 }
 
