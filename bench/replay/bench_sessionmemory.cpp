@@ -2,7 +2,7 @@
 // generated Claude Code sessions of 2k, 10k and 70k exchanges (tests/support/GeneratedTranscript),
 // each run as its own process and measured by the kernel (wait4's ru_maxrss), so what is reported
 // is what a user's machine sees. Memory must grow with the session, not its square
-// (docs/COMPACTION.md, "Memory"): the 70k figure at most 1.1 times the line through the 2k and
+// (docs/ARCHITECTURE.md, "Memory"): the 70k figure at most 1.1 times the line through the 2k and
 // 10k ones, and under 1.5 GB.
 //
 //   WATERLINE_CLI=/path/to/waterline-cli    measure another build (e.g. main's, for "before")

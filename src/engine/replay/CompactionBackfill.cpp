@@ -118,6 +118,8 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
     qint64 lastCheckpointId = 0;
     QDateTime lastTime = fallbackTime;
     const int total = int(input->requestEnds.size());
+    QList<Message> seenHistory;
+    seenHistory.reserve(input->history.size());
 
     for (int r = 0; r < total; ++r) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
@@ -138,7 +140,11 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
         in.sessionId = sessionId;
         in.overheadTokens = overheadTokens;
         in.systemPrompt = input->systemPrompt;
-        in.history = input->history.mid(0, input->requestEnds[r]);
+        // The history this request saw, grown in place: the preflight's shared copy is gone by
+        // the next request, so an append does not detach (mid() would copy n messages each time).
+        for (qsizetype k = seenHistory.size(); k < input->requestEnds[r]; ++k)
+            seenHistory.append(input->history[k]);
+        in.history = seenHistory;
         in.overlays = overlays;
         in.policy = options.policy;
         in.tools = input->tools;

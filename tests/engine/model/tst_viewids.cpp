@@ -23,7 +23,7 @@ class TestViewIds : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void appendMergesRuns();
     void appendRefusesWhatDoesNotAscend();
     void iterationAndContains();
