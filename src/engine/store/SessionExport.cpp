@@ -680,7 +680,7 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
         QString why;
         const std::optional<ViewIds> seqs = ViewIds::fromJson(viewSeqs[i], &why, messageCount - 1);
         if (!seqs)
-            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request %2 has a damaged view list: %3").arg(requestLine[i]).arg(r.index).arg(why));
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the view of request %2 is damaged or names a message that is not in the file: %3").arg(requestLine[i]).arg(r.index).arg(why));
         r.viewMessageIds.clear();
         for (const ViewIds::Range &run : seqs->ranges())
             (void)r.viewMessageIds.appendRange(run.first + 1, run.last + 1); // ascends as the positions do

@@ -310,6 +310,8 @@ void TestSessionExport::brokenFilesAreRefusedAndImportNothing_data()
     QTest::newRow("count mismatch") << u"drop-record"_s << u"records"_s;
     QTest::newRow("unknown type") << u"unknown-type"_s << u"unknown line type"_s;
     QTest::newRow("view names missing message") << u"bad-view"_s << u"not in the file"_s;
+    QTest::newRow("view out of order") << u"unsorted-view"_s << u"unsorted or overlap"_s;
+    QTest::newRow("view with a reversed run") << u"reversed-view"_s << u"reversed range"_s;
 }
 
 void TestSessionExport::brokenFilesAreRefusedAndImportNothing()
@@ -351,6 +353,12 @@ void TestSessionExport::brokenFilesAreRefusedAndImportNothing()
         const qsizetype i = lineOfType(u"request");
         QJsonObject request = QJsonDocument::fromJson(lines[i]).object();
         request.insert(u"view", QJsonObject{{u"messages"_s, QJsonArray{QJsonValue(0), QJsonValue(1000)}}});
+        lines[i] = QJsonDocument(request).toJson(QJsonDocument::Compact);
+    } else if (edit == u"unsorted-view" || edit == u"reversed-view") {
+        const qsizetype i = lineOfType(u"request");
+        QJsonObject request = QJsonDocument::fromJson(lines[i]).object();
+        const QJsonArray messages = edit == u"unsorted-view" ? QJsonArray{1, 0} : QJsonArray{QJsonArray{1, 0}};
+        request.insert(u"view", QJsonObject{{u"messages"_s, messages}});
         lines[i] = QJsonDocument(request).toJson(QJsonDocument::Compact);
     }
     const QString broken = m_dir->filePath(u"broken.jsonl"_s);
