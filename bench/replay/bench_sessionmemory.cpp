@@ -1,4 +1,5 @@
-// Peak resident memory and time of `waterline-cli import [--replay]` and `simulate --db` on
+// Peak resident memory and time of `waterline-cli import [--replay]` and `simulate --db` (of the
+// plain and of the replayed import) on
 // generated Claude Code sessions of 2k, 10k and 70k exchanges (tests/support/GeneratedTranscript),
 // each run as its own process and measured by the kernel (wait4's ru_maxrss), so what is reported
 // is what a user's machine sees. Memory must grow with the session, not its square
@@ -118,6 +119,8 @@ ChildRun runCli(const QStringList &arguments)
     run.peakMB = usage.ru_maxrss / 1024.0; // kilobytes on Linux
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         run.ok = true;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        run.failure = u"cannot run %1"_s.arg(cliPath());
     } else if (WIFEXITED(status)) {
         run.failure = u"exit status %1 (over the %2 MB limit?)"_s.arg(WEXITSTATUS(status)).arg(limitMB);
     } else {
@@ -163,49 +166,45 @@ QString importInto(benchmark::State &state, const QString &db, bool replay, Chil
     return QString::fromUtf8(run->out).trimmed().split(u'\n').value(0);
 }
 
-// The replayed database of each size, kept for simulate.
-QHash<int, std::pair<QString, QString>> &replayedDbs()
+// The database of each size and kind (plain import: every view is the whole history before its
+// request; replayed: Waterline's compactions shortened them), imported once and kept for simulate.
+QHash<std::pair<int, bool>, std::pair<QString, QString>> &importedDbs()
 {
-    static QHash<int, std::pair<QString, QString>> dbs;
+    static QHash<std::pair<int, bool>, std::pair<QString, QString>> dbs;
     return dbs;
 }
 
-void importPlain(benchmark::State &state)
+QString dbPath(int exchanges, bool replay)
 {
-    for (auto _ : state) {
-        ChildRun run;
-        if (importInto(state, workDir().filePath(u"plain-%1.db"_s.arg(state.range(0))), false, &run).isEmpty())
-            return;
-        report(state, run, transcript(int(state.range(0))));
-        state.counters["MB_per_s"] = QFileInfo(transcript(int(state.range(0)))).size() / 1048576.0 / run.seconds;
-    }
+    return workDir().filePath((replay ? u"replayed-%1.db"_s : u"plain-%1.db"_s).arg(exchanges));
 }
 
-void importReplay(benchmark::State &state)
+void importFile(benchmark::State &state, bool replay)
 {
     for (auto _ : state) {
         ChildRun run;
-        const QString db = workDir().filePath(u"replayed-%1.db"_s.arg(state.range(0)));
-        const QString id = importInto(state, db, true, &run);
+        const int exchanges = int(state.range(0));
+        const QString id = importInto(state, dbPath(exchanges, replay), replay, &run);
         if (id.isEmpty())
             return;
-        replayedDbs().insert(int(state.range(0)), {db, id});
-        report(state, run, transcript(int(state.range(0))));
+        importedDbs().insert({exchanges, replay}, {dbPath(exchanges, replay), id});
+        const QString file = transcript(exchanges);
+        report(state, run, file);
+        state.counters["MB_per_s"] = QFileInfo(file).size() / 1048576.0 / run.seconds;
     }
 }
 
-void simulateDb(benchmark::State &state)
+void simulate(benchmark::State &state, bool replayed)
 {
     const int exchanges = int(state.range(0));
-    if (!replayedDbs().contains(exchanges)) {
+    if (!importedDbs().contains({exchanges, replayed})) {
         ChildRun run;
-        const QString db = workDir().filePath(u"replayed-%1.db"_s.arg(exchanges));
-        const QString id = importInto(state, db, true, &run);
+        const QString id = importInto(state, dbPath(exchanges, replayed), replayed, &run);
         if (id.isEmpty())
             return;
-        replayedDbs().insert(exchanges, {db, id});
+        importedDbs().insert({exchanges, replayed}, {dbPath(exchanges, replayed), id});
     }
-    const auto [db, id] = replayedDbs().value(exchanges);
+    const auto [db, id] = importedDbs().value({exchanges, replayed});
     for (auto _ : state) {
         const ChildRun run = runCli({u"simulate"_s, u"--db"_s, db, u"--input"_s, id, u"--json"_s});
         if (!run.ok) {
@@ -216,10 +215,16 @@ void simulateDb(benchmark::State &state)
     }
 }
 
+void importPlain(benchmark::State &state) { importFile(state, false); }
+void importReplay(benchmark::State &state) { importFile(state, true); }
+void simulateDb(benchmark::State &state) { simulate(state, false); }
+void simulateReplayedDb(benchmark::State &state) { simulate(state, true); }
+
 } // namespace
 
 BENCHMARK(importPlain)->Arg(2000)->Arg(10000)->Arg(70000)->UseManualTime()->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(importReplay)->Arg(2000)->Arg(10000)->Arg(70000)->UseManualTime()->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(simulateDb)->Arg(2000)->Arg(10000)->Arg(70000)->UseManualTime()->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(simulateReplayedDb)->Arg(2000)->Arg(10000)->Arg(70000)->UseManualTime()->Iterations(1)->Unit(benchmark::kSecond);
 
 BENCHMARK_MAIN();
