@@ -104,6 +104,34 @@ QString importWorkspace(SessionStore &store, const SessionImporter::Options &opt
     return store.importFolder(error);
 }
 
+// The stored ids at positions [from, to) of `ids` (ascending, as the sink stored them) as a view:
+// each run of consecutive ids found by galloping, so a prefix of a session costs O(runs x log n),
+// not one entry per message. Nothing when the ids do not ascend.
+std::optional<ViewIds> viewOfPositions(const QList<qint64> &ids, qsizetype from, qsizetype to)
+{
+    ViewIds view;
+    while (from < to) {
+        // ids[from, end) is a run: with strictly ascending ids, equal distances in id and position
+        // mean every id between is there.
+        qsizetype end = from + 1, step = 1;
+        while (end < to) {
+            const qsizetype probe = std::min(to, end + step);
+            if (ids[probe - 1] - ids[from] == probe - 1 - from) {
+                end = probe;
+                step *= 2;
+            } else if (step > 1) {
+                step = 1;
+            } else {
+                break;
+            }
+        }
+        if (!view.appendRange(ids[from], ids[end - 1]))
+            return std::nullopt;
+        from = end;
+    }
+    return view;
+}
+
 bool cancelled(const std::atomic_bool *cancel)
 {
     return cancel && cancel->load(std::memory_order_relaxed);
@@ -173,8 +201,6 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     QList<RequestRecord> batch;
     QList<qint64> producedBy;
     qint64 batchRuns = 0;  // what the batch's views hold in memory
-    ViewIds seen;          // ids[0, seenCount): the view of the next request, grown as they come
-    qsizetype seenCount = 0;
     auto writeBatch = [&]() -> bool {
         if (batch.isEmpty())
             return true;
@@ -191,12 +217,10 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
             continue;
         RequestRecord r;
         r.index = int(i);
-        // The requests come in message order: each view extends the one before.
-        for (; seenCount < in.messageIndex; ++seenCount) {
-            if (!seen.append(ids[seenCount]))
-                return abandon(QCoreApplication::translate("SessionImporter", "%1: the stored messages are not in id order").arg(path), false, false);
-        }
-        r.viewMessageIds = seen;
+        std::optional<ViewIds> view = viewOfPositions(ids, 0, in.messageIndex);
+        if (!view)
+            return abandon(QCoreApplication::translate("SessionImporter", "%1: the stored messages are not in id order").arg(path), false, false);
+        r.viewMessageIds = std::move(*view);
         r.estimateTokens = TokenEstimate::tokensForBytes(sink.bytesBefore(in.messageIndex));
         r.toolSchemaTokens = schemaTokens;
         // The store's input is every prompt token the model read, as the live clients report it
