@@ -18,7 +18,7 @@ constexpr int kMessages = 100'000;
 constexpr int kPerTurn = 4; // user, assistant with a tool call, tool result, assistant
 
 // One realistic turn: a prompt, a call, a 1-4 KB result, an answer; with its request.
-StepAppend turn(int t, const QList<qint64> &view)
+StepAppend turn(int t, const ViewIds &view)
 {
     StepAppend step;
     RequestRecord request;
@@ -49,10 +49,7 @@ QList<StepAppend> sessionSteps(int turns)
     steps.reserve(turns);
     qint64 nextId = 1;
     for (int t = 0; t < turns; ++t) {
-        QList<qint64> view;
-        for (qint64 id = std::max<qint64>(1, nextId - 40); id < nextId; ++id)
-            view.append(id);
-        steps.append(turn(t, view));
+        steps.append(turn(t, ViewIds::range(std::max<qint64>(1, nextId - 40), nextId - 1)));
         nextId += kPerTurn;
     }
     return steps;

@@ -4,6 +4,7 @@
 #include "EmergencyCut.h"
 #include "PinnedSection.h"
 #include "TokenEstimate.h"
+#include "LoggingCategories.h"
 #include "model/Message.h"
 
 #include <algorithm>
@@ -167,13 +168,12 @@ bool ContextView::replaceHeadWithCheckpoint(int to, const Checkpoint &checkpoint
     return true;
 }
 
-QList<qint64> ContextView::historyMessageIds() const
+ViewIds ContextView::historyMessageIds() const
 {
-    QList<qint64> ids;
-    ids.reserve(m_items.size());
+    ViewIds ids;
     for (const ViewItem &item : m_items) {
-        if (item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder)
-            ids.append(item.sourceMessageId);
+        if ((item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder) && !ids.append(item.sourceMessageId))
+            qCWarning(lcCompaction) << "view item" << item.sourceMessageId << "does not follow" << ids.last() << "in id order; left out of the recorded view";
     }
     return ids;
 }

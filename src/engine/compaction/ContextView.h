@@ -3,6 +3,7 @@
 #include "PairRepair.h"
 #include "TokenEstimate.h"
 #include "ViewItem.h"
+#include "model/ViewIds.h"
 
 #include <QList>
 #include <QString>
@@ -58,7 +59,7 @@ public:
     const QList<ViewItem> &items() const { return m_items; }
     // The history messages the view shows (in full or as placeholders), in view order: what a
     // RequestRecord keeps of the view besides its checkpoint.
-    QList<qint64> historyMessageIds() const;
+    ViewIds historyMessageIds() const;
     int size() const { return int(m_items.size()); }
     qint64 bytes() const { return m_bytes; }
     qint64 tokens() const { return TokenEstimate::tokensForBytes(m_bytes); }

@@ -388,7 +388,12 @@ bool ProxyRecordWriter::write(Conversation &conversation, const Match &match, co
                                                                                  exchange.contentType, exchange.responseBody, &error);
     const QByteArray tools = QJsonDocument(request.tools).toJson(QJsonDocument::Compact);
     RequestRecord r;
-    r.viewMessageIds = view;
+    if (std::optional<ViewIds> ids = ViewIds::fromList(view, &error)) {
+        r.viewMessageIds = std::move(*ids);
+    } else {
+        fail(error);
+        return false;
+    }
     // The system prompt weighs on the window like the messages: it is counted with them.
     const qint64 viewBytes = TokenEstimate::messageBytes(request.messages)
         + (match.chained ? TokenEstimate::messageBytes(conversation.known) : 0);

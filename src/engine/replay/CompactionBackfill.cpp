@@ -118,6 +118,8 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
     qint64 lastCheckpointId = 0;
     QDateTime lastTime = fallbackTime;
     const int total = int(input->requestEnds.size());
+    QList<Message> seenHistory;
+    seenHistory.reserve(input->history.size());
 
     for (int r = 0; r < total; ++r) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
@@ -138,7 +140,11 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
         in.sessionId = sessionId;
         in.overheadTokens = overheadTokens;
         in.systemPrompt = input->systemPrompt;
-        in.history = input->history.mid(0, input->requestEnds[r]);
+        // The history this request saw, grown in place: the preflight's shared copy is gone by
+        // the next request, so an append does not detach (mid() would copy n messages each time).
+        for (qsizetype k = seenHistory.size(); k < input->requestEnds[r]; ++k)
+            seenHistory.append(input->history[k]);
+        in.history = seenHistory;
         in.overlays = overlays;
         in.policy = options.policy;
         in.tools = input->tools;
@@ -159,8 +165,9 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
         update.index = requestIndex;
         update.viewCheckpointId = out.newCheckpoints.isEmpty() ? lastCheckpointId : ThisStep::kRow;
         if (input->systemMessageId > 0)
-            update.viewMessageIds.append(input->systemMessageId);
-        update.viewMessageIds.append(out.view.historyMessageIds());
+            update.viewMessageIds = ViewIds{input->systemMessageId};
+        if (!update.viewMessageIds.append(out.view.historyMessageIds()))
+            return fail(QCoreApplication::translate("CompactionBackfill", "replay of request %1: the view's messages are not in id order").arg(requestIndex));
         update.estimateTokens = out.view.tokens();
         update.toolSchemaTokens = schemaTokens;
         update.tier = out.record.tier;

@@ -119,14 +119,45 @@ QString importWorkspace(SessionStore &store, const SessionImporter::Options &opt
     return store.importFolder(error);
 }
 
+// The stored ids at positions [from, to) of `ids` (ascending, as the sink stored them) as a view:
+// each run of consecutive ids found by galloping, so a prefix of a session costs O(runs x log n),
+// not one entry per message. Nothing when the ids do not ascend.
+std::optional<ViewIds> viewOfPositions(const QList<qint64> &ids, qsizetype from, qsizetype to)
+{
+    ViewIds view;
+    while (from < to) {
+        // ids[from, end) is a run: with strictly ascending ids, equal distances in id and position
+        // mean every id between is there.
+        qsizetype end = from + 1, step = 1;
+        while (end < to) {
+            const qsizetype probe = std::min(to, end + step);
+            if (ids[probe - 1] - ids[from] == probe - 1 - from) {
+                end = probe;
+                step *= 2;
+            } else if (step > 1) {
+                step = 1;
+            } else {
+                break;
+            }
+        }
+        if (!view.appendRange(ids[from], ids[end - 1]))
+            return std::nullopt;
+        from = end;
+    }
+    return view;
+}
+
 // The history messages of a request's view (SourceView): a leading system message, then the
 // messages from where the source's newest compaction left off up to the one the request produced.
-QList<qint64> sourceViewIds(const QList<qint64> &ids, const SourceView::Span &span, int end, int lead)
+std::optional<ViewIds> sourceViewIds(const QList<qint64> &ids, const SourceView::Span &span, int end, int lead)
 {
     const int first = std::max(span.from, lead);
-    QList<qint64> view = ids.mid(0, std::min(lead, end));
-    if (end > first)
-        view.append(ids.mid(first, end - first));
+    std::optional<ViewIds> view = viewOfPositions(ids, 0, std::min(lead, end));
+    if (view && end > first) {
+        const std::optional<ViewIds> rest = viewOfPositions(ids, first, end);
+        if (!rest || !view->append(*rest))
+            return std::nullopt;
+    }
     return view;
 }
 
@@ -201,7 +232,7 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
     const QList<qint64> &ids = sink.ids();
     QList<RequestRecord> batch;
     QList<qint64> producedBy;
-    qint64 batchIds = 0;
+    qint64 batchRuns = 0;  // what the batch's views hold in memory
     auto writeBatch = [&]() -> bool {
         if (batch.isEmpty())
             return true;
@@ -209,7 +240,7 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
             return false;
         batch.clear();
         producedBy.clear();
-        batchIds = 0;
+        batchRuns = 0;
         return true;
     };
     // What the source sent with each request, by its own compactions.
@@ -223,7 +254,10 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
             continue;
         RequestRecord r;
         r.index = int(i);
-        r.viewMessageIds = sourceViewIds(ids, sourceView.at(in.messageIndex), in.messageIndex, lead);
+        std::optional<ViewIds> view = sourceViewIds(ids, sourceView.at(in.messageIndex), in.messageIndex, lead);
+        if (!view)
+            return abandon(QCoreApplication::translate("SessionImporter", "%1: the stored messages are not in id order").arg(path), false, false);
+        r.viewMessageIds = std::move(*view);
         r.estimateTokens = TokenEstimate::tokensForBytes(sourceView.viewBytes(in.messageIndex, lead, bytesBefore, resultOf));
         r.toolSchemaTokens = schemaTokens;
         // The store's input is every prompt token the model read, as the live clients report it
@@ -237,10 +271,10 @@ SessionImporter::Result importRun(SessionStore &store, const QString &path, cons
         r.model = in.model;
         r.startedAt = in.timestamp;
         r.finishedAt = in.timestamp;
-        batchIds += r.viewMessageIds.size();
+        batchRuns += r.viewMessageIds.ranges().size();
         batch.append(std::move(r));
         producedBy.append(ids[in.messageIndex]);
-        if (batch.size() >= 1000 || batchIds >= 2'000'000) {
+        if (batch.size() >= 1000 || batchRuns >= 2'000'000) {
             if (cancelled(options.cancel))
                 return abandon(QCoreApplication::translate("SessionImporter", "%1: import cancelled").arg(path), false, true);
             if (!writeBatch())

@@ -1,13 +1,10 @@
 #include "CompactJson.h"
 
-#include "IdRanges.h"
 #include "model/ToolCall.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
-#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -111,43 +108,6 @@ QByteArray toolCalls(const QList<ToolCall> &calls)
         if (!call.argumentsValid)
             out.append(",\"valid\":false");
         out.append('}');
-    }
-    out.append(']');
-    return out;
-}
-
-QByteArray idRanges(const QList<qint64> &ids)
-{
-    // The runs as IdRanges::encode finds them: three or more consecutive ids become a pair.
-    QByteArray out;
-    out.reserve(2 + 24 * std::min<qsizetype>(ids.size(), 64));
-    out.append('[');
-    bool first = true;
-    auto number = [&](qint64 value) {
-        if (!first)
-            out.append(',');
-        first = false;
-        out.append(QByteArray::number(value));
-    };
-    qsizetype i = 0;
-    while (i < ids.size()) {
-        qsizetype j = i;
-        while (j + 1 < ids.size() && ids[j] < std::numeric_limits<qint64>::max() && ids[j + 1] == ids[j] + 1)
-            ++j;
-        if (j - i >= 2) {
-            if (!first)
-                out.append(',');
-            first = false;
-            out.append('[');
-            out.append(QByteArray::number(ids[i]));
-            out.append(',');
-            out.append(QByteArray::number(ids[j]));
-            out.append(']');
-        } else {
-            for (qsizetype k = i; k <= j; ++k)
-                number(ids[k]);
-        }
-        i = j + 1;
     }
     out.append(']');
     return out;

@@ -22,7 +22,4 @@ bool appendString(QByteArray &out, QStringView text);
 // (QJsonObject's key order). Callers store NULL for an empty list instead.
 QByteArray toolCalls(const QList<ToolCall> &calls);
 
-// The requests.view_message_ids column: the text of IdRanges::encode(ids).
-QByteArray idRanges(const QList<qint64> &ids);
-
 } // namespace wl::CompactJson

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compaction/Tier.h"
+#include "model/ViewIds.h"
 
 #include <QDateTime>
 #include <QList>
@@ -16,7 +17,7 @@ struct RequestRecord
     qint64 id = 0;                    // row id, 0 while not stored
     QString sessionId;
     int index = -1;                   // 0-based per session; -1: the store assigns the next one
-    QList<qint64> viewMessageIds;     // history messages in the view, in view order
+    ViewIds viewMessageIds;           // history messages in the view, ids ascending, as runs
     qint64 viewCheckpointId = 0;      // checkpoint whose text opened the view, 0 for none
     qint64 estimateTokens = 0;        // estimate of the view's messages
     qint64 toolSchemaTokens = 0;

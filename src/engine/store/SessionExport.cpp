@@ -1,6 +1,5 @@
 #include "SessionExport.h"
 
-#include "IdRanges.h"
 #include "LoggingCategories.h"
 #include "SecretFilter.h"
 #include "compaction/CompactionPolicy.h"
@@ -231,8 +230,18 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
     // Document ids -> positions in the file.
     QHash<qint64, qint64> seqOf;
     seqOf.reserve(doc.messages.size());
-    for (qsizetype i = 0; i < doc.messages.size(); ++i)
-        seqOf.insert(doc.messages[i].id, i);
+    QList<qint64> messageIds; // in file order, which is id order (views are read back in it)
+    messageIds.reserve(doc.messages.size());
+    for (qsizetype i = 0; i < doc.messages.size(); ++i) {
+        const qint64 id = doc.messages[i].id;
+        if (!messageIds.isEmpty() && id <= messageIds.constLast()) {
+            if (error)
+                *error = QCoreApplication::translate("wl::SessionExport", "cannot export: message %1 (id %2) does not come after id %3, so the views cannot be written in file order").arg(i).arg(id).arg(messageIds.constLast());
+            return false;
+        }
+        messageIds.append(id);
+        seqOf.insert(id, i);
+    }
     QHash<qint64, qint64> indexOf;
     for (const RequestRecord &r : doc.requests)
         indexOf.insert(r.id, r.index);
@@ -324,19 +333,13 @@ bool SessionExport::write(const SessionDocument &doc, const QString &path, QStri
     }
 
     for (const RequestRecord &r : doc.requests) {
-        QList<qint64> seqs;
-        seqs.reserve(r.viewMessageIds.size());
-        for (qint64 id : r.viewMessageIds) {
-            const auto it = seqOf.constFind(id);
-            if (it != seqOf.cend())
-                seqs.append(*it);
-        }
+        const ViewIds seqs = r.viewMessageIds.positionsIn(messageIds);
         QJsonObject o{
             {u"type"_s, u"request"_s},
             {u"index"_s, r.index},
             {u"view"_s, QJsonObject{{u"checkpoint"_s, r.viewCheckpointId ? mappedOrNull(ordinalOf, r.viewCheckpointId)
                                                                           : QJsonValue(QJsonValue::Null)},
-                                    {u"messages"_s, IdRanges::encode(seqs)}}},
+                                    {u"messages"_s, seqs.toJson()}}},
             {u"estimate_tokens"_s, r.estimateTokens},
             {u"tool_schema_tokens"_s, r.toolSchemaTokens},
             {u"tool_schema_bytes"_s, optionalValue(r.toolSchemaBytes)},
@@ -685,16 +688,14 @@ std::optional<SessionDocument> SessionExport::read(const QString &path, const St
                 return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request %2 names checkpoint %3, which is not in the file").arg(requestLine[i]).arg(r.index).arg(*ordinal));
             r.viewCheckpointId = *ordinal + 1;
         }
-        QList<qint64> seqs;
-        // A view names each message of the file at most once.
-        if (!IdRanges::decode(viewSeqs[i], &seqs, messageCount))
-            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: request %2 has a damaged view list").arg(requestLine[i]).arg(r.index));
-        r.viewMessageIds.reserve(seqs.size());
-        for (qint64 seq : seqs) {
-            if (seq < 0 || seq >= messageCount)
-                return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the view of request %2 names message %3, which is not in the file").arg(requestLine[i]).arg(r.index).arg(seq));
-            r.viewMessageIds.append(seq + 1);
-        }
+        // A view names messages of the file, each at most once, in file order.
+        QString why;
+        const std::optional<ViewIds> seqs = ViewIds::fromJson(viewSeqs[i], &why, messageCount - 1);
+        if (!seqs)
+            return failed(QCoreApplication::translate("wl::SessionExport", "line %1: the view of request %2 is damaged or names a message that is not in the file: %3").arg(requestLine[i]).arg(r.index).arg(why));
+        r.viewMessageIds.clear();
+        for (const ViewIds::Range &run : seqs->ranges())
+            (void)r.viewMessageIds.appendRange(run.first + 1, run.last + 1); // ascends as the positions do
     }
     qCDebug(lcStore) << "read session export" << path << messageCount << "messages";
     return doc;

@@ -69,7 +69,7 @@ std::optional<StepIds> SessionStore::appendStep(const QString &sessionId, const 
             q.bind(viewCheckpoint);
         else
             q.bindNull();
-        q.bindUtf8(CompactJson::idRanges(r.viewMessageIds)).bind(r.estimateTokens).bind(r.toolSchemaTokens);
+        q.bindUtf8(r.viewMessageIds.toJsonText()).bind(r.estimateTokens).bind(r.toolSchemaTokens);
         q.bind(int(r.tier)).bind(sessionId).bind(r.index);
         if (!q.exec())
             return fail(QCoreApplication::translate("wl::SessionStore", "cannot update request %1: %2").arg(r.index).arg(q.error()));
@@ -142,10 +142,20 @@ QList<Message> SessionStore::messages(const QString &sessionId, qint64 offset, i
     if (!c)
         return out;
     // seq is dense from 0, so a page is a range seek on (session_id, seq), not an OFFSET scan.
+    // The whole history is sized first: a list grown by doubling holds up to twice a long
+    // session's messages, three times while it moves.
     if (limit > 0)
         out.reserve(std::min(limit, 4096));
+    else if (const qint64 count = messageCount(sessionId); count > offset)
+        out.reserve(qsizetype(std::min<qint64>(count - std::max<qint64>(offset, 0), 10'000'000)));
+    // Every row names the same session: one shared string, not a copy per message.
+    const QString session = sessionId;
     selectRows(*c, u"SELECT "_s + kMessageColumns + u" FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?"_s,
-               [&out](const SqlQuery &q) { out.append(readMessage(q)); },
+               [&out, &session](const SqlQuery &q) {
+                   out.append(readMessage(q));
+                   if (out.constLast().sessionId == session)
+                       out.last().sessionId = session;
+               },
                QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the messages of session %1: %2"), sessionId, error,
                sessionId, std::max<qint64>(offset, 0), limit);
     return out;
@@ -209,10 +219,19 @@ QList<RequestRecord> SessionStore::requests(const QString &sessionId, QString *e
     SqlConnection *c = connection(error);
     if (!c)
         return out;
-    selectRows(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s,
-               [&out](const SqlQuery &q) { out.append(readRequest(q)); },
-               QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the requests of session %1: %2"), sessionId, error,
-               sessionId);
+    QStringList problems;
+    if (!selectRows(*c, u"SELECT "_s + kRequestColumns + u" FROM requests WHERE session_id = ? ORDER BY idx"_s,
+                    [&](const SqlQuery &q) {
+                        QString problem;
+                        out.append(readRequest(q, &problem));
+                        if (!problem.isEmpty())
+                            problems << problem;
+                    },
+                    QT_TRANSLATE_NOOP("wl::SessionStore", "cannot read the requests of session %1: %2"), sessionId, error,
+                    sessionId))
+        return out;
+    if (!problems.isEmpty())
+        setError(error, problems.join(u"; "));
     return out;
 }
 

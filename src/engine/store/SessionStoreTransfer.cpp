@@ -286,6 +286,7 @@ std::optional<QString> SessionStore::importDocument(const QString &path, const s
     // Messages are stored as they are read, so the file is never held whole; whatever fails
     // later (a damaged line, a missing end line) removes them again.
     QHash<qint64, qint64> messageIds; // document id -> row id
+    QList<qint64> rowOfPosition;      // the row id of each message, in file order
     QString storeError;               // a failure of the store, not of the file
     SessionExport::Streaming streaming;
     streaming.session = [&](const SessionInfo &session, QString *) {
@@ -302,6 +303,7 @@ std::optional<QString> SessionStore::importDocument(const QString &path, const s
         if (!row)
             return false;
         messageIds.insert(message.id, *row);
+        rowOfPosition.append(*row);
         if (!nextBatch()) {
             storeError = why;
             return false;
@@ -339,10 +341,22 @@ std::optional<QString> SessionStore::importDocument(const QString &path, const s
     }
     QHash<qint64, qint64> requestIds;
     for (const RequestRecord &r : doc->requests) {
-        QList<qint64> view;
-        view.reserve(r.viewMessageIds.size());
-        for (qint64 m : r.viewMessageIds)
-            view.append(messageIds.value(m));
+        // The file's views name its messages by position + 1, ascending: each run maps to the
+        // rows stored for it, one run again while the rows are consecutive.
+        ViewIds view;
+        for (const ViewIds::Range &run : r.viewMessageIds.ranges()) {
+            const qsizetype from = qsizetype(run.first) - 1, to = qsizetype(run.last) - 1;
+            if (from < 0 || to >= rowOfPosition.size())
+                return failAfterStart(QCoreApplication::translate("wl::SessionStore", "request %1 names messages that are not in the file").arg(r.index));
+            bool ascends = true;
+            if (rowOfPosition[to] - rowOfPosition[from] == to - from)
+                ascends = view.appendRange(rowOfPosition[from], rowOfPosition[to]);
+            else
+                for (qsizetype k = from; k <= to && ascends; ++k)
+                    ascends = view.append(rowOfPosition[k]);
+            if (!ascends)
+                return failAfterStart(QCoreApplication::translate("wl::SessionStore", "the messages of request %1 were not stored in file order").arg(r.index));
+        }
         const auto row = insertRequest(*c, id, r, r.index, checkpointIds.value(r.viewCheckpointId), view, &why);
         if (!row)
             return failAfterStart(why);

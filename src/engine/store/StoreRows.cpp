@@ -2,7 +2,6 @@
 #include "StoreRows.h"
 
 #include "CompactJson.h"
-#include "IdRanges.h"
 #include "SqlConnection.h"
 #include "model/Utf8.h"
 
@@ -153,14 +152,18 @@ const QString kRequestColumns =
     "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, model, started_at, finished_at, error, "
     "tool_schema_bytes"_s;
 
-RequestRecord readRequest(const SqlQuery &q)
+RequestRecord readRequest(const SqlQuery &q, QString *problem)
 {
     RequestRecord r;
     r.id = q.int64(0);
     r.sessionId = q.text(1);
     r.index = int(q.int64(2));
     r.viewCheckpointId = q.int64(3);
-    IdRanges::decode(QJsonDocument::fromJson(q.text(4).toUtf8()).array(), &r.viewMessageIds);
+    QString why;
+    if (std::optional<ViewIds> view = ViewIds::fromJsonText(q.text(4).toUtf8(), &why))
+        r.viewMessageIds = std::move(*view);
+    else if (problem)
+        *problem = QCoreApplication::translate("wl::SessionStore", "request %1 has a damaged view list (%2)").arg(r.index).arg(why);
     r.estimateTokens = q.int64(5);
     r.toolSchemaTokens = q.int64(6);
     r.inputTokens = optionalFromVariant(q.value(7));
@@ -297,7 +300,7 @@ std::optional<qint64> insertMessage(SqlConnection &c, const QString &sessionId, 
 }
 
 std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, const RequestRecord &r, int index,
-                                    qint64 viewCheckpointId, const QList<qint64> &viewIds, QString *error)
+                                    qint64 viewCheckpointId, const ViewIds &viewIds, QString *error)
 {
     SqlQuery q(c, u"INSERT INTO requests (session_id, idx, view_checkpoint_id, view_message_ids, estimate_tokens, "
                   "tool_schema_tokens, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, tier, "
@@ -308,7 +311,7 @@ std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, 
         q.bind(viewCheckpointId);
     else
         q.bindNull();
-    q.bindUtf8(CompactJson::idRanges(viewIds)).bind(r.estimateTokens).bind(r.toolSchemaTokens);
+    q.bindUtf8(viewIds.toJsonText()).bind(r.estimateTokens).bind(r.toolSchemaTokens);
     q.bind(optionalToVariant(r.inputTokens)).bind(optionalToVariant(r.outputTokens));
     q.bind(optionalToVariant(r.cacheReadTokens)).bind(optionalToVariant(r.cacheWriteTokens));
     q.bind(int(r.tier)).bind(r.model).bind(toMsOrNull(r.startedAt)).bind(toMsOrNull(r.finishedAt)).bind(r.error);

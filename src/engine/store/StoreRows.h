@@ -47,7 +47,8 @@ SessionInfo readSession(const SqlQuery &q);
 extern const QString kMessageColumns;
 Message readMessage(const SqlQuery &q);
 extern const QString kRequestColumns;
-RequestRecord readRequest(const SqlQuery &q);
+// A damaged view list (not ascending runs of ids) leaves the view empty and says so in `problem`.
+RequestRecord readRequest(const SqlQuery &q, QString *problem);
 extern const QString kCheckpointColumns;
 Checkpoint readCheckpoint(const SqlQuery &q);
 extern const QString kVersionColumns;
@@ -79,7 +80,7 @@ bool selectRows(SqlConnection &c, const QString &sql, Row row, const char *what,
 std::optional<qint64> insertMessage(SqlConnection &c, const QString &sessionId, qint64 seq, const Message &m,
                                     qint64 origin, qint64 nowMs, QString *error);
 std::optional<qint64> insertRequest(SqlConnection &c, const QString &sessionId, const RequestRecord &r, int index,
-                                    qint64 viewCheckpointId, const QList<qint64> &viewIds, QString *error);
+                                    qint64 viewCheckpointId, const ViewIds &viewIds, QString *error);
 std::optional<qint64> insertCheckpointVersion(SqlConnection &c, const QString &sessionId, qint64 checkpointId,
                                               const CheckpointVersion &v, qint64 nowMs, QString *error);
 std::optional<qint64> insertCheckpoint(SqlConnection &c, const QString &sessionId, const Checkpoint &cp,

@@ -26,6 +26,26 @@ namespace wl {
 
 namespace {
 
+// One past the last history position whose message the view holds, -1 for none. `ids` are the
+// history's ids; a bisection per run when they ascend, else a pass over them.
+qsizetype endOfView(const ViewIds &view, const QList<qint64> &ids, bool ascending)
+{
+    if (!ascending) {
+        for (qsizetype p = ids.size(); p > 0; --p) {
+            if (view.contains(ids[p - 1]))
+                return p;
+        }
+        return -1;
+    }
+    const QList<ViewIds::Range> &runs = view.ranges();
+    for (auto run = runs.crbegin(); run != runs.crend(); ++run) {
+        const auto after = std::upper_bound(ids.cbegin(), ids.cend(), run->last);
+        if (after != ids.cbegin() && *(after - 1) >= run->first)
+            return after - ids.cbegin();
+    }
+    return -1;
+}
+
 // Requests never see less than the one before them.
 void makeMonotonic(QList<qsizetype> &ends, qsizetype historySize)
 {
@@ -278,12 +298,14 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
             m.cacheBytes();
     }
 
-    QHash<qint64, qsizetype> positionOf; // message id -> position in `history`
-    positionOf.reserve(in.history.size());
     QHash<qint64, qsizetype> firstProduced; // request row id -> position of its first message
+    QList<qint64> historyIds;               // ascending, as the store keeps a session's messages
+    historyIds.reserve(in.history.size());
+    bool ascending = true;
     for (qsizetype i = 0; i < in.history.size(); ++i) {
         const Message &m = in.history[i];
-        positionOf.insert(m.id, i);
+        ascending = ascending && (historyIds.isEmpty() || m.id > historyIds.constLast());
+        historyIds.append(m.id);
         if (m.origin > 0 && !firstProduced.contains(m.origin))
             firstProduced.insert(m.origin, i);
     }
@@ -293,10 +315,7 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
         if (const auto it = firstProduced.constFind(r.id); it != firstProduced.cend()) {
             end = *it;
         } else {
-            for (qint64 id : r.viewMessageIds) {
-                if (const auto p = positionOf.constFind(id); p != positionOf.cend())
-                    end = std::max(end, *p + 1);
-            }
+            end = endOfView(r.viewMessageIds, historyIds, ascending);
         }
         if (end < 0)
             end = in.requestEnds.isEmpty() ? 0 : in.requestEnds.constLast();

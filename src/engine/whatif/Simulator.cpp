@@ -318,7 +318,7 @@ QList<Message> SimulationResult::viewAt(int row) const
     return ContextView::build(m_systemPrompt, m_history, o, m_marks[row].historyEnd).messages(m_history, o);
 }
 
-QList<qint64> SimulationResult::viewMessageIdsAt(int row) const
+ViewIds SimulationResult::viewMessageIdsAt(int row) const
 {
     if (row < 0 || row >= m_marks.size())
         return {};

@@ -18,6 +18,7 @@
 namespace wl {
 
 class ContextView;
+class ViewIds;
 class ExtractiveFacts;
 class SimulatedOffloads;
 
@@ -86,7 +87,7 @@ public:
     QList<Message> viewAt(int row) const;
     ContextOverlays overlaysAt(int row) const;
     // The history message ids of that view, as RequestRecord::viewMessageIds holds them.
-    QList<qint64> viewMessageIdsAt(int row) const;
+    ViewIds viewMessageIdsAt(int row) const;
 
 private:
     friend class Simulator;

@@ -150,7 +150,7 @@ void TestAgentRun::answerIsStoredWithItsRequest()
     QCOMPARE(records.size(), 1);
     QCOMPARE(requests.size(), 1);
     const RequestRecord &r = records.first();
-    QCOMPARE(r.viewMessageIds, QList<qint64>{history[0].id});
+    QCOMPARE(r.viewMessageIds, ViewIds{history[0].id});
     QCOMPARE(history[1].origin, r.id);
     QCOMPARE(r.inputTokens, std::optional<qint64>(100));
     QCOMPARE(r.outputTokens, std::optional<qint64>(20));

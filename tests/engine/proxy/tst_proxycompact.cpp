@@ -130,7 +130,7 @@ void appendAnthropicRound(QJsonArray &messages, const QString &prefix, int round
 QList<Message> storedCompactedView(SessionStore &store, const QString &id, int index)
 {
     const QList<RequestRecord> requests = store.requests(id);
-    const QList<qint64> viewIds = requests.at(index).viewMessageIds;
+    const QList<qint64> viewIds = requests.at(index).viewMessageIds.toList();
     QList<Message> history;
     for (const Message &m : store.history(id))
         if (!viewIds.isEmpty() && m.id <= viewIds.last())
@@ -324,7 +324,7 @@ void TestProxyCompact::anOverWindowAnthropicRequestIsCompactedWithPairsValid()
     QCOMPARE(overlays.checkpoints.size(), 1);
     QCOMPARE(overlays.checkpoints[0].recordId, records[0].id);
     QVERIFY(!overlays.offloads.isEmpty());
-    const QList<qint64> viewIds = store.requests(id).first().viewMessageIds;
+    const QList<qint64> viewIds = store.requests(id).first().viewMessageIds.toList();
     QVERIFY(viewIds.contains(overlays.checkpoints[0].coversUpToMessageId));
     QVERIFY(viewIds.contains(overlays.checkpoints[0].coversFromMessageId));
     for (const OffloadOverlay &o : overlays.offloads) {

@@ -179,8 +179,8 @@ void TestProxyRecorder::aConversationBecomesOneSessionStoredOnce()
 
     const QList<RequestRecord> requests = m_store->requests(id);
     QCOMPARE(requests.size(), 3);
-    QCOMPARE(requests[0].viewMessageIds, (QList<qint64>{history[0].id}));
-    QCOMPARE(requests[1].viewMessageIds, (QList<qint64>{history[0].id, history[1].id, history[2].id}));
+    QCOMPARE(requests[0].viewMessageIds, ViewIds{history[0].id});
+    QCOMPARE(requests[1].viewMessageIds, (ViewIds{history[0].id, history[1].id, history[2].id}));
     QCOMPARE(requests[2].viewMessageIds.size(), 5);
     QCOMPARE(requests[2].model, u"claude-test"_s);
     QCOMPARE(requests[2].inputTokens, 321);
@@ -314,7 +314,7 @@ void TestProxyRecorder::aClientSideCompactionIsTheSourceAgentsCompaction()
     QCOMPARE(history.size(), 6);
     const QList<RequestRecord> requests = m_store->requests(id);
     QCOMPARE(requests.size(), 3);
-    QCOMPARE(requests[2].viewMessageIds, (QList<qint64>{history[4].id}));
+    QCOMPARE(requests[2].viewMessageIds, ViewIds{history[4].id});
     const QJsonArray compactions = m_store->sessionSource(id)->details.value(u"compactions").toArray();
     QCOMPARE(compactions.size(), 1);
     const QJsonObject c = compactions[0].toObject();
@@ -348,7 +348,7 @@ void TestProxyRecorder::anEditedHistoryIsACompactionAtTheFirstChange()
     const QList<Message> history = m_store->history(id);
     QCOMPARE(history.size(), 7); // 4 before, the summary, "go on", the reply
     const QList<RequestRecord> requests = m_store->requests(id);
-    QCOMPARE(requests[2].viewMessageIds, (QList<qint64>{history[0].id, history[4].id, history[5].id}));
+    QCOMPARE(requests[2].viewMessageIds, (ViewIds{history[0].id, history[4].id, history[5].id}));
     const QJsonArray compactions = m_store->sessionSource(id)->details.value(u"compactions").toArray();
     QCOMPARE(compactions.size(), 1);
     QCOMPARE(compactions[0].toObject().value(u"message").toInteger(), 4);
@@ -432,7 +432,7 @@ void TestProxyRecorder::chainedResponsesContinueTheirConversation()
     QCOMPARE(history[3].content, u"pong"_s);
     const QList<RequestRecord> requests = m_store->requests(id);
     QCOMPARE(requests.size(), 2);
-    QCOMPARE(requests[1].viewMessageIds, (QList<qint64>{history[0].id, history[1].id, history[2].id}));
+    QCOMPARE(requests[1].viewMessageIds, (ViewIds{history[0].id, history[1].id, history[2].id}));
 }
 
 void TestProxyRecorder::nonConversationPathsAreNotSessions()

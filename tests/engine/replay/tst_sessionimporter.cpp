@@ -186,7 +186,7 @@ void TestSessionImporter::corpus()
             before << history[i].id;
             bytes += history[i].byteCount();
         }
-        QCOMPARE(req.viewMessageIds, before);
+        QCOMPARE(req.viewMessageIds.toList(), before);
         QCOMPARE(req.estimateTokens, bytes / 4);
         QCOMPARE(history[src.messageIndex].origin, req.id);
         QCOMPARE(history[src.messageIndex].role, Role::Assistant);

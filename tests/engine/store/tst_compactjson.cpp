@@ -2,7 +2,6 @@
 // compact output byte for byte on input meant to break an encoder.
 #include "model/ToolCall.h"
 #include "store/CompactJson.h"
-#include "store/IdRanges.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -66,8 +65,6 @@ private Q_SLOTS:
     void randomStringsMatchQJsonDocument();
     void toolCallsMatchQJsonDocument_data();
     void toolCallsMatchQJsonDocument();
-    void idRangesMatchIdRangesEncode_data();
-    void idRangesMatchIdRangesEncode();
 };
 
 void TestCompactJson::stringMatchesQJsonDocument_data()
@@ -166,37 +163,6 @@ void TestCompactJson::toolCallsMatchQJsonDocument()
 {
     QFETCH(QList<ToolCall>, calls);
     QCOMPARE(CompactJson::toolCalls(calls), referenceToolCalls(calls));
-}
-
-void TestCompactJson::idRangesMatchIdRangesEncode_data()
-{
-    constexpr qint64 kMax = std::numeric_limits<qint64>::max();
-    constexpr qint64 kMin = std::numeric_limits<qint64>::min();
-    QTest::addColumn<QList<qint64>>("ids");
-    QTest::newRow("empty") << QList<qint64>{};
-    QTest::newRow("one") << QList<qint64>{7};
-    QTest::newRow("pair is not a run") << QList<qint64>{7, 8};
-    QTest::newRow("run of three") << QList<qint64>{7, 8, 9};
-    QTest::newRow("mixed") << QList<qint64>{1, 5, 6, 7, 8, 9, 12, 13, 20, 21, 22};
-    QTest::newRow("unordered and duplicates") << QList<qint64>{9, 8, 7, 7, 7, 3, 4, 5, 5};
-    QTest::newRow("big numbers") << QList<qint64>{kMax - 2, kMax - 1, kMax, kMin, kMin + 1, kMin + 2, 0, -1};
-    QTest::newRow("beyond 2^53") << QList<qint64>{(qint64(1) << 53) + 1, (qint64(1) << 53) + 2, (qint64(1) << 53) + 3};
-    QList<qint64> view;
-    for (qint64 id = 1000; id < 1400; ++id)
-        if (id % 97 != 0)
-            view.append(id);
-    QTest::newRow("a long view with gaps") << view;
-}
-
-void TestCompactJson::idRangesMatchIdRangesEncode()
-{
-    QFETCH(QList<qint64>, ids);
-    const QByteArray expected = QJsonDocument(IdRanges::encode(ids)).toJson(QJsonDocument::Compact);
-    QCOMPARE(CompactJson::idRanges(ids), expected);
-    // And it reads back to the same ids.
-    QList<qint64> decoded;
-    QVERIFY(IdRanges::decode(QJsonDocument::fromJson(CompactJson::idRanges(ids)).array(), &decoded));
-    QCOMPARE(decoded, ids);
 }
 
 QTEST_GUILESS_MAIN(TestCompactJson)

@@ -56,7 +56,7 @@ SessionDocument sampleDocument()
         RequestRecord r;
         r.id = i + 1;
         r.index = i;
-        r.viewMessageIds = i == 0 ? QList<qint64>{1} : QList<qint64>{4};
+        r.viewMessageIds = i == 0 ? ViewIds{1} : ViewIds{4};
         r.viewCheckpointId = i == 0 ? 0 : 1;
         r.estimateTokens = 10;
         r.toolSchemaTokens = 30;

@@ -1,5 +1,4 @@
 #include "StoreTestData.h"
-#include "store/IdRanges.h"
 #include "store/SessionExport.h"
 #include "store/SessionStore.h"
 
@@ -67,10 +66,6 @@ private Q_SLOTS:
     void exportIsPrivateWhateverTheUmask();
     void longImportLeavesRoomForOtherWriters();
     void importFailingLateLeavesNothing();
-    void idRangesRoundTrip_data();
-    void idRangesRoundTrip();
-    void idRangesRejectDamage_data();
-    void idRangesRejectDamage();
 
 private:
     QString buildSession();
@@ -113,7 +108,7 @@ QString TestSessionExport::buildSession()
 
     StepAppend second;
     RequestRecord r0;
-    r0.viewMessageIds = a->messageIds;
+    r0.viewMessageIds = ViewIds::fromList(a->messageIds).value();
     r0.estimateTokens = 10;
     r0.toolSchemaTokens = 300;
     r0.toolSchemaBytes = 1203;
@@ -276,9 +271,10 @@ void TestSessionExport::importedSessionMatchesOriginal()
         QCOMPARE(r2[i].toolSchemaBytes, r1[i].toolSchemaBytes);
         QCOMPARE(r2[i].cacheWriteTokens, r1[i].cacheWriteTokens);
         QCOMPARE(r2[i].error, r1[i].error);
-        QCOMPARE(r2[i].viewMessageIds.size(), r1[i].viewMessageIds.size());
-        for (qsizetype k = 0; k < r1[i].viewMessageIds.size(); ++k)
-            QCOMPARE(r2[i].viewMessageIds[k], idMap.value(r1[i].viewMessageIds[k]));
+        const QList<qint64> before = r1[i].viewMessageIds.toList(), after = r2[i].viewMessageIds.toList();
+        QCOMPARE(after.size(), before.size());
+        for (qsizetype k = 0; k < before.size(); ++k)
+            QCOMPARE(after[k], idMap.value(before[k]));
     }
     // Origins point at the copy's own requests.
     QCOMPARE(h2[2].origin, r2[0].id);
@@ -314,6 +310,8 @@ void TestSessionExport::brokenFilesAreRefusedAndImportNothing_data()
     QTest::newRow("count mismatch") << u"drop-record"_s << u"records"_s;
     QTest::newRow("unknown type") << u"unknown-type"_s << u"unknown line type"_s;
     QTest::newRow("view names missing message") << u"bad-view"_s << u"not in the file"_s;
+    QTest::newRow("view out of order") << u"unsorted-view"_s << u"unsorted or overlap"_s;
+    QTest::newRow("view with a reversed run") << u"reversed-view"_s << u"reversed range"_s;
 }
 
 void TestSessionExport::brokenFilesAreRefusedAndImportNothing()
@@ -355,6 +353,12 @@ void TestSessionExport::brokenFilesAreRefusedAndImportNothing()
         const qsizetype i = lineOfType(u"request");
         QJsonObject request = QJsonDocument::fromJson(lines[i]).object();
         request.insert(u"view", QJsonObject{{u"messages"_s, QJsonArray{QJsonValue(0), QJsonValue(1000)}}});
+        lines[i] = QJsonDocument(request).toJson(QJsonDocument::Compact);
+    } else if (edit == u"unsorted-view" || edit == u"reversed-view") {
+        const qsizetype i = lineOfType(u"request");
+        QJsonObject request = QJsonDocument::fromJson(lines[i]).object();
+        const QJsonArray messages = edit == u"unsorted-view" ? QJsonArray{1, 0} : QJsonArray{QJsonArray{1, 0}};
+        request.insert(u"view", QJsonObject{{u"messages"_s, messages}});
         lines[i] = QJsonDocument(request).toJson(QJsonDocument::Compact);
     }
     const QString broken = m_dir->filePath(u"broken.jsonl"_s);
@@ -576,52 +580,6 @@ void TestSessionExport::importFailingLateLeavesNothing()
     const QList<SessionInfo> sessions = m_store->listSessions();
     QCOMPARE(sessions.size(), 1);
     QCOMPARE(m_store->messageCount(sessions.first().id), kBigMessages);
-}
-
-void TestSessionExport::idRangesRoundTrip_data()
-{
-    QTest::addColumn<QList<qint64>>("ids");
-    QTest::addColumn<QByteArray>("json");
-    QTest::newRow("empty") << QList<qint64>{} << QByteArray("[]");
-    QTest::newRow("single") << QList<qint64>{7} << QByteArray("[7]");
-    QTest::newRow("pair stays plain") << QList<qint64>{7, 8} << QByteArray("[7,8]");
-    QTest::newRow("run of three") << QList<qint64>{7, 8, 9} << QByteArray("[[7,9]]");
-    QTest::newRow("mixed") << QList<qint64>{1, 5, 6, 7, 8, 9, 12} << QByteArray("[1,[5,9],12]");
-    QTest::newRow("order kept") << QList<qint64>{9, 3, 4, 5, 1} << QByteArray("[9,[3,5],1]");
-    QTest::newRow("duplicates kept") << QList<qint64>{2, 2, 3} << QByteArray("[2,2,3]");
-}
-
-void TestSessionExport::idRangesRoundTrip()
-{
-    QFETCH(QList<qint64>, ids);
-    QFETCH(QByteArray, json);
-    const QJsonArray encoded = IdRanges::encode(ids);
-    QCOMPARE(QJsonDocument(encoded).toJson(QJsonDocument::Compact), json);
-    QList<qint64> decoded{42};
-    QVERIFY(IdRanges::decode(encoded, &decoded));
-    QCOMPARE(decoded, ids);
-}
-
-void TestSessionExport::idRangesRejectDamage_data()
-{
-    QTest::addColumn<QByteArray>("json");
-    QTest::newRow("string") << QByteArray(R"(["1"])");
-    QTest::newRow("reversed range") << QByteArray("[[9,3]]");
-    QTest::newRow("three-element range") << QByteArray("[[1,2,3]]");
-    QTest::newRow("object") << QByteArray(R"([{"a":1}])");
-    QTest::newRow("huge range") << QByteArray("[[0,100000000000]]");
-    QTest::newRow("1e300") << QByteArray("[1e300]");
-    QTest::newRow("fraction") << QByteArray("[1.5]");
-    QTest::newRow("2^63") << QByteArray("[9223372036854775808]");
-    QTest::newRow("range to 1e300") << QByteArray("[[0,1e300]]");
-    QTest::newRow("fractional range") << QByteArray("[[0.5,3]]");
-}
-
-void TestSessionExport::idRangesRejectDamage()
-{
-    QFETCH(QByteArray, json);
-    QList<qint64> decoded;
-    QVERIFY(!IdRanges::decode(QJsonDocument::fromJson(json).array(), &decoded));
 }
 
 QTEST_GUILESS_MAIN(TestSessionExport)

@@ -137,7 +137,7 @@ void TestSessionSource::appendRequestsLinksOrigins()
     for (int k = 1; k < 6; k += 2) {
         RequestRecord r;
         r.index = -1; // the store assigns 0, 1, 2
-        r.viewMessageIds = ids.mid(0, k);
+        r.viewMessageIds = ViewIds::fromList(ids.mid(0, k)).value();
         r.estimateTokens = 10 * k;
         r.inputTokens = 100 * k;
         r.model = u"m%1"_s.arg(k);
@@ -187,7 +187,7 @@ void TestSessionSource::requestUpdateRewritesTheView()
     const QString session = addMessages(8, &ids);
     RequestRecord r;
     r.index = 0;
-    r.viewMessageIds = ids.mid(0, 7);
+    r.viewMessageIds = ViewIds::fromList(ids.mid(0, 7)).value();
     r.estimateTokens = 900;
     r.inputTokens = 1234;
     r.outputTokens = 56;
@@ -206,7 +206,7 @@ void TestSessionSource::requestUpdateRewritesTheView()
     RequestRecord update;
     update.index = 0;
     update.viewCheckpointId = ThisStep::kRow;
-    update.viewMessageIds = ids.mid(4, 3);
+    update.viewMessageIds = ViewIds::fromList(ids.mid(4, 3)).value();
     update.estimateTokens = 120;
     update.toolSchemaTokens = 7;
     update.tier = Tier::Full;

@@ -43,6 +43,9 @@ private Q_SLOTS:
     void messageRoundTrip_data();
     void messageRoundTrip();
     void requestRoundTrip();
+    void requestViewRoundTrip();
+    void damagedViewIsAnError_data();
+    void damagedViewIsAnError();
     void overlaysRoundTrip();
     void cutOverlayRoundTrips();
     void recordsAndAnchorHistory();
@@ -67,6 +70,8 @@ private Q_SLOTS:
 private:
     QString newSession(const QString &workspace = {});
     qint64 rowCount(const QString &table, const QString &sessionId);
+    // Runs `sql` with `values` on an independent connection; the rows it changed, -1 on failure.
+    qint64 exec(const QString &sql, const QVariantList &values);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<SessionStore> m_store;
@@ -123,6 +128,25 @@ qint64 TestSessionStore::rowCount(const QString &table, const QString &sessionId
         }
     }
     QSqlDatabase::removeDatabase(u"check"_s);
+    return n;
+}
+
+qint64 TestSessionStore::exec(const QString &sql, const QVariantList &values)
+{
+    qint64 n = -1;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"damage"_s);
+        db.setDatabaseName(m_store->path());
+        if (db.open()) {
+            QSqlQuery q(db);
+            q.prepare(sql);
+            for (const QVariant &v : values)
+                q.addBindValue(v);
+            if (q.exec())
+                n = q.numRowsAffected();
+        }
+    }
+    QSqlDatabase::removeDatabase(u"damage"_s);
     return n;
 }
 
@@ -407,6 +431,81 @@ void TestSessionStore::requestRoundTrip()
     QVERIFY(!got[1].inputTokens && !got[1].cacheWriteTokens && !got[1].startedAt.isValid());
     QCOMPARE(got[1].viewMessageIds, r2.viewMessageIds);
     QCOMPARE(m_store->session(session)->requestCount, 2);
+}
+
+// A view as the store keeps it: runs, single ids and gaps come back as they went in, and a
+// long run is a few bytes in its row, not one number per message.
+void TestSessionStore::requestViewRoundTrip()
+{
+    const QString session = newSession();
+    StepAppend first;
+    for (int i = 0; i < 40; ++i)
+        first.messages << Message::user(u"m%1"_s.arg(i));
+    const auto ids = m_store->appendStep(session, first);
+    QVERIFY(ids);
+    const QList<qint64> &m = ids->messageIds;
+    QList<ViewIds> views;
+    views << ViewIds() << ViewIds{m[0]} << ViewIds{m[0], m[1]};
+    views << ViewIds::fromList(m).value();
+    ViewIds gaps{m[0]};
+    QVERIFY(gaps.appendRange(m[5], m[20]));
+    QVERIFY(gaps.append(m[22]));
+    QVERIFY(gaps.appendRange(m[30], m[39]));
+    views << gaps;
+    QList<RequestRecord> requests;
+    for (const ViewIds &v : std::as_const(views)) {
+        RequestRecord r;
+        r.viewMessageIds = v;
+        requests << r;
+    }
+    QString error;
+    QVERIFY2(m_store->appendRequests(session, requests, {}, &error), qPrintable(error));
+    const QList<RequestRecord> got = m_store->requests(session, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(got.size(), views.size());
+    for (qsizetype i = 0; i < views.size(); ++i) {
+        QCOMPARE(got[i].viewMessageIds, views[i]);
+        QCOMPARE(got[i].viewMessageIds.toJsonText(), views[i].toJsonText());
+    }
+    QCOMPARE(got[3].viewMessageIds.size(), 40);
+    QCOMPARE(got[3].viewMessageIds.toJsonText(), "[[" + QByteArray::number(m[0]) + ',' + QByteArray::number(m[39]) + "]]");
+}
+
+void TestSessionStore::damagedViewIsAnError_data()
+{
+    QTest::addColumn<QString>("stored");
+    QTest::newRow("unsorted") << u"[9,3]"_s;
+    QTest::newRow("overlapping") << u"[[1,5],[4,8]]"_s;
+    QTest::newRow("negative") << u"[-3]"_s;
+    QTest::newRow("reversed") << u"[[8,1]]"_s;
+    QTest::newRow("not JSON") << u"[[1,"_s;
+    QTest::newRow("a string") << u"[\"1\"]"_s;
+}
+
+// A damaged view_message_ids row (a bad disk, another program's write) is a clear error that
+// names the request; the other requests and the rest of that one are read as they are.
+void TestSessionStore::damagedViewIsAnError()
+{
+    QFETCH(QString, stored);
+    const QString session = newSession();
+    StepAppend first;
+    first.messages << Message::user(u"a"_s) << Message::assistant(u"b"_s) << Message::user(u"c"_s);
+    const auto ids = m_store->appendStep(session, first);
+    QVERIFY(ids);
+    RequestRecord r0, r1;
+    r0.viewMessageIds = ViewIds{ids->messageIds[0]};
+    r0.estimateTokens = 17;
+    r1.viewMessageIds = ViewIds::fromList(ids->messageIds).value();
+    QVERIFY(m_store->appendRequests(session, {r0, r1}, {}));
+    QCOMPARE(exec(u"UPDATE requests SET view_message_ids = ? WHERE session_id = ? AND idx = 0"_s, {stored, session}), 1);
+
+    QString error;
+    const QList<RequestRecord> got = m_store->requests(session, &error);
+    QVERIFY2(error.contains(u"request 0 has a damaged view list"_s), qPrintable(error));
+    QCOMPARE(got.size(), 2);
+    QVERIFY(got[0].viewMessageIds.isEmpty());
+    QCOMPARE(got[0].estimateTokens, 17);
+    QCOMPARE(got[1].viewMessageIds, r1.viewMessageIds);
 }
 
 void TestSessionStore::overlaysRoundTrip()
