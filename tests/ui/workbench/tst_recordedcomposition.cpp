@@ -253,6 +253,7 @@ void TestRecordedComposition::aPinMadeAfterTheRecordingIsSaidAndMeasured()
     QVERIFY2(note.contains(locale.toString(effect.pinnedTokens)), qPrintable(note));
     panel.setPinsAfterRecording({});
     QVERIFY(panel.pinsNote().isEmpty());
+}
 
 // A Claude Code import with a compaction of Claude Code's own: the gauge's and Sent line's total,
 // the Context dock (its bar and its view) and `waterline-cli show` (RecordedRequests) agree, after
