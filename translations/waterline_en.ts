@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>DemoSession</name>
+    <message numerus="yes">
+        <source>it holds %n session(s) that are not the demo&apos;s</source>
+        <translation>
+            <numerusform>it holds %n session that is not the demo&apos;s</numerusform>
+            <numerusform>it holds %n sessions that are not the demo&apos;s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TimelineToolTip</name>
     <message numerus="yes">
         <source>%n fact(s) this request used were lost from its view under this policy</source>
@@ -162,6 +172,16 @@
     </message>
 </context>
 <context>
+    <name>wl::Preflight</name>
+    <message numerus="yes">
+        <source>cut %n message(s) to their head and end; the whole of each is in its file</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>wl::SummaryReviewDialog</name>
     <message numerus="yes">
         <source>Drafted in the background at request %1; the newest %n message(s) were added when the tier fired.</source>
@@ -180,14 +200,11 @@
             <numerusform>Replayed %n requests in %1 ms</numerusform>
         </translation>
     </message>
-</context>
-<context>
-    <name>DemoSession</name>
     <message numerus="yes">
-        <source>it holds %n session(s) that are not the demo&apos;s</source>
-        <translation>
-            <numerusform>it holds %n session that is not the demo&apos;s</numerusform>
-            <numerusform>it holds %n sessions that are not the demo&apos;s</numerusform>
+        <source>Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the recorded ones. They add %2 tokens sent (%3 without them).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

@@ -49,6 +49,10 @@
         <source>replay of request %1: %2</source>
         <translation>重放请求 %1：%2</translation>
     </message>
+    <message>
+        <source>replay of request %1: the view&apos;s messages are not in id order</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CompactionDetail</name>
@@ -163,6 +167,14 @@
     <message>
         <source>Checkpoint text (version %1, edited; earlier versions are kept)</source>
         <translation>检查点文本（版本 %1，已编辑；较早的版本会保留）</translation>
+    </message>
+    <message>
+        <source>The history up to the checkpoint below, which replaces it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message cut to its head and end; the whole in %1, %2 lines, %3 bytes</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -609,6 +621,10 @@
     <message>
         <source>%1 (%2 of %3)</source>
         <translation>%1（第 %2 个，共 %3 个）</translation>
+    </message>
+    <message>
+        <source>%1: the stored messages are not in id order</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1144,6 +1160,34 @@
     <message>
         <source>%1: not an export format this version reads (1 to %2)</source>
         <translation>%1：此版本无法读取该导出格式（支持 1 到 %2）</translation>
+    </message>
+    <message>
+        <source>a compaction summary without its compact_boundary: read as a compaction here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the compaction summary&apos;s parent &apos;%1&apos; is not its compact_boundary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a compaction boundary without %1 (got %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the compaction&apos;s logical parent &apos;%1&apos; is not earlier in the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 cleared tool ids of a microcompaction could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: model_context_window %2 is not a plausible window (%3 to %4 tokens): not used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>events carry no source: the first message is read as the user&apos;s, every other action as the agent&apos;s</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2018,6 +2062,78 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>What Soft, Full and Emergency do: summarise (default: the stored session&apos;s policy, else summarise), mask (tool results replaced by placeholders, no summaries) or hybrid (mask first, summarise only when masking is not enough).</source>
         <translation>Soft、Full 和 Emergency 的做法：summarise（默认：已存储会话的策略，否则为 summarise）、mask（工具结果替换为占位符，不做摘要）或 hybrid（先遮蔽，仅当遮蔽不够时才摘要）。</translation>
     </message>
+    <message>
+        <source>Show a stored session&apos;s requests as the workbench does</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source format: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(recorded here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window: %1 tokens (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation type="unfinished">#</translation>
+    </message>
+    <message>
+        <source>tier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gauge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation type="unfinished">已发送</translation>
+    </message>
+    <message>
+        <source>provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>view/held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>source compacted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>-</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished">是</translation>
+    </message>
+    <message>
+        <source>Show a stored session as the workbench shows it: per request the gauge&apos;s total, what was sent, its composition and what the provider reported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print one JSON object instead of a table.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>show takes exactly one session id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no session %1</source>
+        <translation type="unfinished">不存在会话 %1</translation>
+    </message>
 </context>
 <context>
     <name>wl::AboutDialog</name>
@@ -2159,6 +2275,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>This session was recorded through the proxy and is read-only. File › Continue Imported Session (Ctrl+Shift+N) chooses the folder an agent continues it in and the provider it talks to.</source>
         <translation>此会话是通过代理录制的，处于只读状态。通过“文件 › 继续导入的会话”（Ctrl+Shift+N）选择智能体继续工作的文件夹及其使用的提供商。</translation>
+    </message>
+    <message>
+        <source>The summary was not committed (%1); the agent goes on.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3115,6 +3235,46 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>not compacted: the summary (%1 bytes) is not smaller than the %2 bytes it would replace</source>
         <translation>未压缩：摘要（%1 字节）并不小于它要替换的 %2 字节</translation>
     </message>
+    <message>
+        <source>not cut: the session id cannot name a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the system prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tool schemas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the newest user message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the pinned section</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the reserved output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the import&apos;s estimated overhead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not sent: the request needs %1 tokens and the context window holds %2, even after the emergency compaction; </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is too large (%2 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what no compaction shortens takes %1 tokens (the largest: %2, %3 tokens) and the checkpoint, placeholders and short messages left %4</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::CompactionRecord</name>
@@ -3390,6 +3550,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>(over it by %1 tokens)</source>
         <translation>（超出 %1 令牌）</translation>
     </message>
+    <message>
+        <source>Estimated overhead (import)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::CompositionBar</name>
@@ -3495,8 +3659,24 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <translation>在时间线上选择一个请求，即可查看模型收到的确切内容。</translation>
     </message>
     <message>
-        <source>Request %1: %2 messages, about %3 tokens sent; the full history held %4 messages, about %5 tokens.</source>
-        <translation>请求 %1：发送了 %2 条消息，约 %3 个 token；当时完整历史共 %4 条消息，约 %5 个 token。</translation>
+        <source>Request %1: %2 of the history&apos;s %3 messages sent, about %4 tokens to the provider.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With the reserved output, as the gauge and the timeline count it: %1 tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is %1% of the %2-token window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It includes an estimated %1 tokens of fixed overhead the transcript did not store (the source agent&apos;s system prompt and tools), measured from the provider&apos;s reports.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It is over the window by %1 tokens.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3860,6 +4040,22 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>(unknown tool)</source>
         <translation>（未知工具）</translation>
+    </message>
+    <message>
+        <source>%1 tokens before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>size before unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 compacted its own context: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 compacted its own context: %2 · sent its summary instead (hover to read)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4316,12 +4512,28 @@ As it works, the timeline, the compactions and the context it sends fill the doc
         <translation>固定消息</translation>
     </message>
     <message>
-        <source>Keep this message verbatim in every request; compaction never summarises or offloads it</source>
-        <translation>在每个请求中原样保留此消息；压缩永远不会对其进行摘要或卸载</translation>
-    </message>
-    <message>
         <source>Pin Selection...</source>
         <translation>固定所选内容...</translation>
+    </message>
+    <message>
+        <source>its text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the arguments of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its text and the arguments of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin Message: %1, %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep this message verbatim in every request (what it pins and the tokens it adds to each request are in the label); compaction never summarises or offloads it</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4487,6 +4699,10 @@ As it works, the timeline, the compactions and the context it sends fill the doc
         <source>What the tool was asked for: the file it read or wrote, the command it ran</source>
         <translation>工具被要求处理的对象：它读取或写入的文件、它运行的命令</translation>
     </message>
+    <message>
+        <source>Emergency cut</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::OffloadStore</name>
@@ -4557,6 +4773,14 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     <message>
         <source>cannot move %1 to %2: %3</source>
         <translation>无法将 %1 移动到 %2：%3</translation>
+    </message>
+    <message>
+        <source>not cut: no workspace folder to keep the whole message %1 in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not cut: %1 exists and is not a regular file</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4955,6 +5179,12 @@ Why: %2</source>
     <message>
         <source>cancelled while the summary waited for review</source>
         <translation>在摘要等待审阅时已取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>cut %n message(s) to their head and end; the whole of each is in its file</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5734,14 +5964,6 @@ Why: %2</source>
         <translation>第 %1 行：请求 %2 引用了检查点 %3，但文件中没有该检查点</translation>
     </message>
     <message>
-        <source>line %1: request %2 has a damaged view list</source>
-        <translation>第 %1 行：请求 %2 的视图列表已损坏</translation>
-    </message>
-    <message>
-        <source>line %1: the view of request %2 names message %3, which is not in the file</source>
-        <translation>第 %1 行：请求 %2 的视图引用了消息 %3，但文件中没有该消息</translation>
-    </message>
-    <message>
         <source>line %1: a pin of unknown kind &quot;%2&quot; or source &quot;%3&quot;</source>
         <translation>第 %1 行：固定项的种类“%2”或来源“%3”未知</translation>
     </message>
@@ -5764,6 +5986,18 @@ Why: %2</source>
     <message>
         <source>version %1 of the checkpoint does not begin with [Context Compaction]</source>
         <translation>检查点的第 %1 版不是以 [Context Compaction] 开头</translation>
+    </message>
+    <message>
+        <source>cannot export: message %1 (id %2) does not come after id %3, so the views cannot be written in file order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: &quot;arguments&quot; must be a list of strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: the view of request %2 is damaged or names a message that is not in the file: %3</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6168,6 +6402,18 @@ ID：%4</translation>
         <source>refusing to store &quot;%1&quot;: not a session id</source>
         <translation>拒绝存储“%1”：不是会话 id</translation>
     </message>
+    <message>
+        <source>request %1 names messages that are not in the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the messages of request %1 were not stored in file order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>request %1 has a damaged view list (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::SessionsPanel</name>
@@ -6482,6 +6728,10 @@ Use this folder anyway?</source>
     <message>
         <source>Drafted in the background at request %1.</source>
         <translation>已在请求 %1 时于后台起草。</translation>
+    </message>
+    <message>
+        <source>This checkpoint is not smaller than the messages it replaces, so it cannot be accepted as a compaction: shorten it, or reject it.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6806,6 +7056,24 @@ Use this folder anyway?</source>
         <source>Restore the whole policy the session runs with: window %1; Warn %2, Soft %3, Full %4, Emergency %5; tail %6 messages; offload at tool time above %7 bytes, at compaction above %8 bytes; %9 tokens reserved for output; tool schemas %10; strategy %11</source>
         <translation>恢复会话所用的完整策略：窗口 %1；Warn %2、Soft %3、Full %4、Emergency %5；尾部 %6 条消息；工具调用时超过 %7 字节即卸载，压缩时超过 %8 字节即卸载；为输出预留 %9 个令牌；工具模式 %10；策略 %11</translation>
     </message>
+    <message numerus="yes">
+        <source>Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the recorded ones. They add %2 tokens sent (%3 without them).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests per tier: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tiers are the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>wl::Tier</name>
@@ -6985,6 +7253,41 @@ Use this folder anyway?</source>
     <message>
         <source>As sent:</source>
         <translation>实际发送：</translation>
+    </message>
+</context>
+<context>
+    <name>wl::ViewIds</name>
+    <message>
+        <source>view id %1 at position %2 is negative or does not come after %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entry %1 of the view is neither a whole number nor a [first, last] pair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entry %1 of the view names ids %2 to %3, outside 0 to %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entry %1 of the view is a reversed range [%2, %3]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entry %1 of the view (ids from %2) does not come after id %3: the ids are unsorted or overlap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entry %1 of the view makes it hold more ids than can be counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the view is not a JSON array: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another JSON value</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

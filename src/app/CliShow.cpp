@@ -19,10 +19,6 @@ namespace wl::cli {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("waterline-cli", text);
-}
 
 QJsonObject compositionJson(const ViewComposition &composition)
 {
@@ -53,19 +49,19 @@ QJsonObject rowJson(const RecordedRequestRow &row)
 void printTable(const SessionInfo &info, const ReplayInput::Window &window, const QList<RecordedRequestRow> &rows)
 {
     const QLocale locale;
-    printOut(tr("Session %1: %2").arg(info.id, info.title));
-    printOut(tr("Source format: %1").arg(info.sourceFormat.isEmpty() ? tr("(recorded here)") : info.sourceFormat));
-    printOut(tr("Window: %1 tokens (%2)").arg(locale.toString(window.tokens), window.source));
+    printOut(QCoreApplication::translate("waterline-cli", "Session %1: %2").arg(info.id, info.title));
+    printOut(QCoreApplication::translate("waterline-cli", "Source format: %1").arg(info.sourceFormat.isEmpty() ? QCoreApplication::translate("waterline-cli", "(recorded here)") : info.sourceFormat));
+    printOut(QCoreApplication::translate("waterline-cli", "Window: %1 tokens (%2)").arg(locale.toString(window.tokens), window.source));
     printOut(QString());
     auto cell = [](const QString &text, int width) { return text.rightJustified(width); };
-    printOut(cell(tr("#"), 5) + cell(tr("tier"), 10) + cell(tr("gauge"), 10) + cell(tr("sent"), 10)
-             + cell(tr("provider"), 10) + cell(tr("view/held"), 12) + u"  "_s + tr("source compacted"));
+    printOut(cell(QCoreApplication::translate("waterline-cli", "#"), 5) + cell(QCoreApplication::translate("waterline-cli", "tier"), 10) + cell(QCoreApplication::translate("waterline-cli", "gauge"), 10) + cell(QCoreApplication::translate("waterline-cli", "sent"), 10)
+             + cell(QCoreApplication::translate("waterline-cli", "provider"), 10) + cell(QCoreApplication::translate("waterline-cli", "view/held"), 12) + u"  "_s + QCoreApplication::translate("waterline-cli", "source compacted"));
     for (const RecordedRequestRow &row : rows) {
-        const QString provider = row.providerInputTokens ? locale.toString(*row.providerInputTokens) : tr("-");
+        const QString provider = row.providerInputTokens ? locale.toString(*row.providerInputTokens) : QCoreApplication::translate("waterline-cli", "-");
         printOut(cell(QString::number(row.index), 5) + cell(tierName(row.tier), 10) + cell(locale.toString(row.gaugeTokens), 10)
                  + cell(locale.toString(row.sentTokens), 10) + cell(provider, 10)
                  + cell(u"%1/%2"_s.arg(row.viewMessages).arg(row.historyMessages), 12) + u"  "_s
-                 + (row.sourceCompacted ? tr("yes") : QString()));
+                 + (row.sourceCompacted ? QCoreApplication::translate("waterline-cli", "yes") : QString()));
     }
 }
 
@@ -74,16 +70,16 @@ void printTable(const SessionInfo &info, const ReplayInput::Window &window, cons
 int runShow(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Show a stored session as the workbench shows it: per request the gauge's total, what was sent, its composition and what the provider reported."));
+    parser.setApplicationDescription(QCoreApplication::translate("waterline-cli", "Show a stored session as the workbench shows it: per request the gauge's total, what was sent, its composition and what the provider reported."));
     parser.addHelpOption();
-    parser.addPositionalArgument(u"session"_s, tr("Id of the session."));
-    const QCommandLineOption db(u"db"_s, tr("Session database."), u"PATH"_s);
-    const QCommandLineOption json(u"json"_s, tr("Print one JSON object instead of a table."));
+    parser.addPositionalArgument(u"session"_s, QCoreApplication::translate("waterline-cli", "Id of the session."));
+    const QCommandLineOption db(u"db"_s, QCoreApplication::translate("waterline-cli", "Session database."), u"PATH"_s);
+    const QCommandLineOption json(u"json"_s, QCoreApplication::translate("waterline-cli", "Print one JSON object instead of a table."));
     parser.addOptions({db, json});
-    if (const std::optional<int> stop = parseArguments(parser, arguments, 1, tr("show takes exactly one session id")))
+    if (const std::optional<int> stop = parseArguments(parser, arguments, 1, QCoreApplication::translate("waterline-cli", "show takes exactly one session id")))
         return *stop;
     if (!parser.isSet(db))
-        return usageError(tr("--db is required"));
+        return usageError(QCoreApplication::translate("waterline-cli", "--db is required"));
 
     SessionStore store;
     int code = Ok;
@@ -93,7 +89,7 @@ int runShow(const QStringList &arguments)
     QString error;
     const std::optional<RecordedRequests::StoredRequests> shown = RecordedRequests::ofStored(store, id, &error);
     if (!shown)
-        return badInput(tr("%1: %2").arg(parser.value(db), error.isEmpty() ? tr("there is no session %1").arg(id) : error));
+        return badInput(QCoreApplication::translate("waterline-cli", "%1: %2").arg(parser.value(db), error.isEmpty() ? QCoreApplication::translate("waterline-cli", "there is no session %1").arg(id) : error));
     const SessionInfo *info = &shown->info;
     const QList<RecordedRequestRow> &rows = shown->rows;
     // The window the rows are measured against: the session's own policy's, else the replay's.

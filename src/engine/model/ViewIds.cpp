@@ -13,10 +13,6 @@ namespace wl {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("wl::ViewIds", text);
-}
 
 void setError(QString *error, const QString &text)
 {
@@ -68,7 +64,7 @@ std::optional<ViewIds> ViewIds::fromList(const QList<qint64> &list, QString *err
     ViewIds ids;
     for (qsizetype i = 0; i < list.size(); ++i) {
         if (!ids.append(list[i])) {
-            setError(error, tr("view id %1 at position %2 is negative or does not come after %3")
+            setError(error, QCoreApplication::translate("wl::ViewIds", "view id %1 at position %2 is negative or does not come after %3")
                                 .arg(list[i]).arg(i).arg(ids.last()));
             return std::nullopt;
         }
@@ -198,24 +194,24 @@ std::optional<ViewIds> ViewIds::fromJson(const QJsonArray &array, QString *error
             }
         }
         if (!first || !last) {
-            setError(error, tr("entry %1 of the view is neither a whole number nor a [first, last] pair").arg(i));
+            setError(error, QCoreApplication::translate("wl::ViewIds", "entry %1 of the view is neither a whole number nor a [first, last] pair").arg(i));
             return std::nullopt;
         }
         if (*first < 0 || *last > maxId) {
-            setError(error, tr("entry %1 of the view names ids %2 to %3, outside 0 to %4").arg(i).arg(*first).arg(*last).arg(maxId));
+            setError(error, QCoreApplication::translate("wl::ViewIds", "entry %1 of the view names ids %2 to %3, outside 0 to %4").arg(i).arg(*first).arg(*last).arg(maxId));
             return std::nullopt;
         }
         if (*last < *first) {
-            setError(error, tr("entry %1 of the view is a reversed range [%2, %3]").arg(i).arg(*first).arg(*last));
+            setError(error, QCoreApplication::translate("wl::ViewIds", "entry %1 of the view is a reversed range [%2, %3]").arg(i).arg(*first).arg(*last));
             return std::nullopt;
         }
         if (!ids.isEmpty() && *first <= ids.last()) {
-            setError(error, tr("entry %1 of the view (ids from %2) does not come after id %3: the ids are unsorted or overlap")
+            setError(error, QCoreApplication::translate("wl::ViewIds", "entry %1 of the view (ids from %2) does not come after id %3: the ids are unsorted or overlap")
                                 .arg(i).arg(*first).arg(ids.last()));
             return std::nullopt;
         }
         if (!ids.appendRange(*first, *last)) {
-            setError(error, tr("entry %1 of the view makes it hold more ids than can be counted").arg(i));
+            setError(error, QCoreApplication::translate("wl::ViewIds", "entry %1 of the view makes it hold more ids than can be counted").arg(i));
             return std::nullopt;
         }
     }
@@ -227,8 +223,8 @@ std::optional<ViewIds> ViewIds::fromJsonText(const QByteArray &text, QString *er
     QJsonParseError parse;
     const QJsonDocument doc = QJsonDocument::fromJson(text, &parse);
     if (parse.error != QJsonParseError::NoError || !doc.isArray()) {
-        setError(error, tr("the view is not a JSON array: %1")
-                            .arg(parse.error != QJsonParseError::NoError ? parse.errorString() : tr("another JSON value")));
+        setError(error, QCoreApplication::translate("wl::ViewIds", "the view is not a JSON array: %1")
+                            .arg(parse.error != QJsonParseError::NoError ? parse.errorString() : QCoreApplication::translate("wl::ViewIds", "another JSON value")));
         return std::nullopt;
     }
     return fromJson(doc.array(), error, maxId);

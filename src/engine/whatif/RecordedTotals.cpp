@@ -33,9 +33,15 @@ SimulationTotals RecordedTotals::of(const QList<RequestRecord> &requests, const 
     for (qsizetype i = 0; i < requests.size(); ++i) {
         const RequestRecord &r = requests[i];
         const ViewComposition c = compositions.value(i);
-        t.tokensSent += c.sent();
         const qint64 before = std::max(c.viewTokens(), viewBefore.value(r.index, 0));
-        t.peakRatio = std::max(t.peakRatio, c.ratio());
+        // Over the window even after Emergency: never sent (CompactionPass::overWindow), as the
+        // what-if counts it.
+        if (window > 0 && c.used() > window) {
+            ++t.notSent;
+        } else {
+            t.tokensSent += c.sent();
+            t.peakRatio = std::max(t.peakRatio, c.ratio());
+        }
         t.peakRatioBefore = std::max(t.peakRatioBefore, TokenEstimate::ratioFor(before + c.besidesView(), window));
         ++t.tiers[size_t(r.tier)];
     }
