@@ -51,7 +51,7 @@
     </message>
     <message>
         <source>replay of request %1: the view&apos;s messages are not in id order</source>
-        <translation type="unfinished"></translation>
+        <translation>重放请求 %1：视图中的消息未按 ID 顺序排列</translation>
     </message>
 </context>
 <context>
@@ -170,11 +170,11 @@
     </message>
     <message>
         <source>The history up to the checkpoint below, which replaces it.</source>
-        <translation type="unfinished"></translation>
+        <translation>截至下方检查点的历史，由该检查点取代。</translation>
     </message>
     <message>
         <source>message cut to its head and end; the whole in %1, %2 lines, %3 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>消息已截断为开头和结尾；完整内容在 %1 中，%2 行，%3 字节</translation>
     </message>
 </context>
 <context>
@@ -624,7 +624,7 @@
     </message>
     <message>
         <source>%1: the stored messages are not in id order</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已存储的消息未按 ID 顺序排列</translation>
     </message>
 </context>
 <context>
@@ -1163,31 +1163,31 @@
     </message>
     <message>
         <source>a compaction summary without its compact_boundary: read as a compaction here</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩摘要缺少其 compact_boundary：此处按压缩读取</translation>
     </message>
     <message>
         <source>the compaction summary&apos;s parent &apos;%1&apos; is not its compact_boundary</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩摘要的父记录“%1”不是其 compact_boundary</translation>
     </message>
     <message>
         <source>a compaction boundary without %1 (got %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩边界缺少 %1（实际为 %2）</translation>
     </message>
     <message>
         <source>the compaction&apos;s logical parent &apos;%1&apos; is not earlier in the file</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩的逻辑父记录“%1”不在文件中更靠前的位置</translation>
     </message>
     <message>
         <source>%1 of %2 cleared tool ids of a microcompaction could not be read</source>
-        <translation type="unfinished"></translation>
+        <translation>微压缩清除的 %2 个工具 ID 中有 %1 个无法读取</translation>
     </message>
     <message>
         <source>%1: model_context_window %2 is not a plausible window (%3 to %4 tokens): not used</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：model_context_window %2 不是合理的窗口大小（%3 到 %4 个 token）：未采用</translation>
     </message>
     <message>
         <source>events carry no source: the first message is read as the user&apos;s, every other action as the agent&apos;s</source>
-        <translation type="unfinished"></translation>
+        <translation>事件未标明来源：第一条消息视为用户的，其余所有动作视为智能体的</translation>
     </message>
 </context>
 <context>
@@ -2064,75 +2064,75 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Show a stored session&apos;s requests as the workbench does</source>
-        <translation type="unfinished"></translation>
+        <translation>按工作台的方式显示已存储会话的请求</translation>
     </message>
     <message>
         <source>Session %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>会话 %1：%2</translation>
     </message>
     <message>
         <source>Source format: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>来源格式：%1</translation>
     </message>
     <message>
         <source>(recorded here)</source>
-        <translation type="unfinished"></translation>
+        <translation>（在此记录）</translation>
     </message>
     <message>
         <source>Window: %1 tokens (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口：%1 个 token（%2）</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished">#</translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>tier</source>
-        <translation type="unfinished"></translation>
+        <translation>层级</translation>
     </message>
     <message>
         <source>gauge</source>
-        <translation type="unfinished"></translation>
+        <translation>用量表</translation>
     </message>
     <message>
         <source>sent</source>
-        <translation type="unfinished">已发送</translation>
+        <translation>已发送</translation>
     </message>
     <message>
         <source>provider</source>
-        <translation type="unfinished"></translation>
+        <translation>提供商</translation>
     </message>
     <message>
         <source>view/held</source>
-        <translation type="unfinished"></translation>
+        <translation>视图/历史</translation>
     </message>
     <message>
         <source>source compacted</source>
-        <translation type="unfinished"></translation>
+        <translation>来源已压缩</translation>
     </message>
     <message>
         <source>-</source>
-        <translation type="unfinished"></translation>
+        <translation>-</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished">是</translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>Show a stored session as the workbench shows it: per request the gauge&apos;s total, what was sent, its composition and what the provider reported.</source>
-        <translation type="unfinished"></translation>
+        <translation>按工作台的方式显示已存储的会话：每个请求的用量表总计、发送的内容、其构成以及提供商报告的数值。</translation>
     </message>
     <message>
         <source>Print one JSON object instead of a table.</source>
-        <translation type="unfinished"></translation>
+        <translation>输出一个 JSON 对象，而不是表格。</translation>
     </message>
     <message>
         <source>show takes exactly one session id</source>
-        <translation type="unfinished"></translation>
+        <translation>show 只接受一个会话 ID</translation>
     </message>
     <message>
         <source>there is no session %1</source>
-        <translation type="unfinished">不存在会话 %1</translation>
+        <translation>不存在会话 %1</translation>
     </message>
 </context>
 <context>
@@ -2278,7 +2278,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>The summary was not committed (%1); the agent goes on.</source>
-        <translation type="unfinished"></translation>
+        <translation>摘要未提交（%1）；智能体继续运行。</translation>
     </message>
 </context>
 <context>
@@ -3237,43 +3237,43 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>not cut: the session id cannot name a file</source>
-        <translation type="unfinished"></translation>
+        <translation>未截断：会话 ID 不能用作文件名</translation>
     </message>
     <message>
         <source>the system prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示词</translation>
     </message>
     <message>
         <source>the tool schemas</source>
-        <translation type="unfinished"></translation>
+        <translation>工具 schema</translation>
     </message>
     <message>
         <source>the newest user message</source>
-        <translation type="unfinished"></translation>
+        <translation>最新的用户消息</translation>
     </message>
     <message>
         <source>the pinned section</source>
-        <translation type="unfinished"></translation>
+        <translation>固定部分</translation>
     </message>
     <message>
         <source>the reserved output</source>
-        <translation type="unfinished"></translation>
+        <translation>预留输出</translation>
     </message>
     <message>
         <source>the import&apos;s estimated overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>导入的估算开销</translation>
     </message>
     <message>
         <source>not sent: the request needs %1 tokens and the context window holds %2, even after the emergency compaction; </source>
-        <translation type="unfinished"></translation>
+        <translation>未发送：即使经过紧急压缩，该请求仍需要 %1 个 token，而上下文窗口只能容纳 %2；</translation>
     </message>
     <message>
         <source>%1 is too large (%2 tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 过大（%2 个 token）</translation>
     </message>
     <message>
         <source>what no compaction shortens takes %1 tokens (the largest: %2, %3 tokens) and the checkpoint, placeholders and short messages left %4</source>
-        <translation type="unfinished"></translation>
+        <translation>任何压缩都无法缩短的部分占 %1 个 token（最大的是 %2，%3 个 token），其余的检查点、占位符和短消息占 %4</translation>
     </message>
 </context>
 <context>
@@ -3552,7 +3552,7 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Estimated overhead (import)</source>
-        <translation type="unfinished"></translation>
+        <translation>估算开销（导入）</translation>
     </message>
 </context>
 <context>
@@ -3660,23 +3660,23 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>Request %1: %2 of the history&apos;s %3 messages sent, about %4 tokens to the provider.</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1：已发送历史 %3 条消息中的 %2 条，约 %4 个 token 发往提供商。</translation>
     </message>
     <message>
         <source>With the reserved output, as the gauge and the timeline count it: %1 tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>计入预留输出（与用量表和时间线的计数方式相同）：%1 个 token。</translation>
     </message>
     <message>
         <source>That is %1% of the %2-token window.</source>
-        <translation type="unfinished"></translation>
+        <translation>即 %2 个 token 窗口的 %1%。</translation>
     </message>
     <message>
         <source>It includes an estimated %1 tokens of fixed overhead the transcript did not store (the source agent&apos;s system prompt and tools), measured from the provider&apos;s reports.</source>
-        <translation type="unfinished"></translation>
+        <translation>其中包括对话记录未保存的约 %1 个 token 固定开销（来源智能体的系统提示词和工具），根据提供商的报告测得。</translation>
     </message>
     <message>
         <source>It is over the window by %1 tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>超出窗口 %1 个 token。</translation>
     </message>
 </context>
 <context>
@@ -4043,19 +4043,19 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     </message>
     <message>
         <source>%1 tokens before</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩前 %1 个 token</translation>
     </message>
     <message>
         <source>size before unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩前大小未知</translation>
     </message>
     <message>
         <source>%1 compacted its own context: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 压缩了自己的上下文：%2</translation>
     </message>
     <message>
         <source>%1 compacted its own context: %2 · sent its summary instead (hover to read)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 压缩了自己的上下文：%2 · 改为发送其摘要（悬停可阅读）</translation>
     </message>
 </context>
 <context>
@@ -4517,23 +4517,23 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
     <message>
         <source>its text</source>
-        <translation type="unfinished"></translation>
+        <translation>其文本</translation>
     </message>
     <message>
         <source>the arguments of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的参数</translation>
     </message>
     <message>
         <source>its text and the arguments of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>其文本以及 %1 的参数</translation>
     </message>
     <message>
         <source>Pin Message: %1, %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>固定消息：%1，%2 个 token</translation>
     </message>
     <message>
         <source>Keep this message verbatim in every request (what it pins and the tokens it adds to each request are in the label); compaction never summarises or offloads it</source>
-        <translation type="unfinished"></translation>
+        <translation>在每个请求中原样保留此消息（固定的内容及其为每个请求增加的 token 数见标签）；压缩永远不会对其进行摘要或卸载</translation>
     </message>
 </context>
 <context>
@@ -4701,7 +4701,7 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
     <message>
         <source>Emergency cut</source>
-        <translation type="unfinished"></translation>
+        <translation>紧急截断</translation>
     </message>
 </context>
 <context>
@@ -4776,11 +4776,11 @@ As it works, the timeline, the compactions and the context it sends fill the doc
     </message>
     <message>
         <source>not cut: no workspace folder to keep the whole message %1 in</source>
-        <translation type="unfinished"></translation>
+        <translation>未截断：没有可存放完整消息 %1 的工作区文件夹</translation>
     </message>
     <message>
         <source>not cut: %1 exists and is not a regular file</source>
-        <translation type="unfinished"></translation>
+        <translation>未截断：%1 已存在且不是普通文件</translation>
     </message>
 </context>
 <context>
@@ -5182,8 +5182,8 @@ Why: %2</source>
     </message>
     <message numerus="yes">
         <source>cut %n message(s) to their head and end; the whole of each is in its file</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已将 %n 条消息截断为开头和结尾；每条的完整内容保存在各自的文件中</numerusform>
         </translation>
     </message>
 </context>
@@ -5989,15 +5989,15 @@ Why: %2</source>
     </message>
     <message>
         <source>cannot export: message %1 (id %2) does not come after id %3, so the views cannot be written in file order</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出：消息 %1（ID %2）不在 ID %3 之后，因此无法按文件顺序写出视图</translation>
     </message>
     <message>
         <source>line %1: &quot;arguments&quot; must be a list of strings</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 行：&quot;arguments&quot; 必须是字符串列表</translation>
     </message>
     <message>
         <source>line %1: the view of request %2 is damaged or names a message that is not in the file: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 行：请求 %2 的视图已损坏，或引用了文件中不存在的消息：%3</translation>
     </message>
 </context>
 <context>
@@ -6404,15 +6404,15 @@ ID：%4</translation>
     </message>
     <message>
         <source>request %1 names messages that are not in the file</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1 引用了文件中不存在的消息</translation>
     </message>
     <message>
         <source>the messages of request %1 were not stored in file order</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1 的消息未按文件顺序存储</translation>
     </message>
     <message>
         <source>request %1 has a damaged view list (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1 的视图列表已损坏（%2）</translation>
     </message>
 </context>
 <context>
@@ -6731,7 +6731,7 @@ Use this folder anyway?</source>
     </message>
     <message>
         <source>This checkpoint is not smaller than the messages it replaces, so it cannot be accepted as a compaction: shorten it, or reject it.</source>
-        <translation type="unfinished"></translation>
+        <translation>此检查点并不比它替换的消息小，因此不能作为压缩被接受：请缩短它，或拒绝它。</translation>
     </message>
 </context>
 <context>
@@ -7058,21 +7058,21 @@ Use this folder anyway?</source>
     </message>
     <message numerus="yes">
         <source>Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the recorded ones. They add %2 tokens sent (%3 without them).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>录制之后新增的固定项：%n 个，%1 个 token，包含在每个假设请求中，而不在任何已记录的请求中。它们使发送的 token 增加 %2 个（不含它们时为 %3）。</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 %2 → %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 → %3</translation>
     </message>
     <message>
         <source>Requests per tier: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>各层级请求数：%1。</translation>
     </message>
     <message>
         <source>The tiers are the same.</source>
-        <translation type="unfinished"></translation>
+        <translation>各层级请求数没有变化。</translation>
     </message>
 </context>
 <context>
@@ -7259,35 +7259,35 @@ Use this folder anyway?</source>
     <name>wl::ViewIds</name>
     <message>
         <source>view id %1 at position %2 is negative or does not come after %3</source>
-        <translation type="unfinished"></translation>
+        <translation>位置 %2 处的视图 ID %1 为负数或不在 %3 之后</translation>
     </message>
     <message>
         <source>entry %1 of the view is neither a whole number nor a [first, last] pair</source>
-        <translation type="unfinished"></translation>
+        <translation>视图的第 %1 项既不是整数，也不是 [first, last] 对</translation>
     </message>
     <message>
         <source>entry %1 of the view names ids %2 to %3, outside 0 to %4</source>
-        <translation type="unfinished"></translation>
+        <translation>视图的第 %1 项引用了 ID %2 到 %3，超出 0 到 %4 的范围</translation>
     </message>
     <message>
         <source>entry %1 of the view is a reversed range [%2, %3]</source>
-        <translation type="unfinished"></translation>
+        <translation>视图的第 %1 项是反向的范围 [%2, %3]</translation>
     </message>
     <message>
         <source>entry %1 of the view (ids from %2) does not come after id %3: the ids are unsorted or overlap</source>
-        <translation type="unfinished"></translation>
+        <translation>视图的第 %1 项（ID 从 %2 开始）不在 ID %3 之后：ID 未排序或有重叠</translation>
     </message>
     <message>
         <source>entry %1 of the view makes it hold more ids than can be counted</source>
-        <translation type="unfinished"></translation>
+        <translation>视图的第 %1 项使其包含的 ID 数量超出可计数的范围</translation>
     </message>
     <message>
         <source>the view is not a JSON array: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>视图不是 JSON 数组：%1</translation>
     </message>
     <message>
         <source>another JSON value</source>
-        <translation type="unfinished"></translation>
+        <translation>其他 JSON 值</translation>
     </message>
 </context>
 <context>

@@ -147,14 +147,7 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
 ViewComposition RecordedRun::compositionOf(const ReplayInput &input, const CompactionPolicy &policy, const ContextView &view,
                                            qsizetype position)
 {
-    ViewComposition::ViewBytes bytes = ViewComposition::bytesOf(view);
-    // An import's leading system message is one of the session's messages (ReplayInput sends it
-    // as the system prompt): the view holds it, and so did the history.
-    if (input.systemMessageId > 0) {
-        ++bytes.viewMessages;
-        ++bytes.historyMessages;
-    }
-    return ViewComposition::of(bytes, TokenEstimate(view.bytes(), input.schemaBytesAt(position), policy, input.overheadAt(position)));
+    return ViewComposition::of(view, TokenEstimate(view.bytes(), input.schemaBytesAt(position), policy, input.overheadAt(position)));
 }
 
 QList<ViewComposition> RecordedRun::compositions(const ReplayInput &input, const CompactionPolicy &policy) const
