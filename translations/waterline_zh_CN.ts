@@ -3678,6 +3678,26 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>It is over the window by %1 tokens.</source>
         <translation>超出窗口 %1 个 token。</translation>
     </message>
+    <message>
+        <source>The window is the session&apos;s policy&apos;s.</source>
+        <translation>窗口取自会话自身的策略。</translation>
+    </message>
+    <message>
+        <source>The window is the provider profile&apos;s.</source>
+        <translation>窗口取自提供方配置。</translation>
+    </message>
+    <message>
+        <source>The window is the default: neither the transcript nor the model table names one.</source>
+        <translation>窗口为默认值：记录和模型表都未给出窗口。</translation>
+    </message>
+    <message>
+        <source>The window is the one the transcript records (%1).</source>
+        <translation>窗口为记录中写明的窗口（%1）。</translation>
+    </message>
+    <message>
+        <source>The window is the model table&apos;s for %1.</source>
+        <translation>窗口取自模型表中 %1 的条目。</translation>
+    </message>
 </context>
 <context>
     <name>wl::ContextViewModel</name>

@@ -93,9 +93,7 @@ int runShow(const QStringList &arguments)
     const SessionInfo *info = &shown->info;
     const QList<RecordedRequestRow> &rows = shown->rows;
     // The window the rows are measured against: the session's own policy's, else the replay's.
-    ReplayInput::Window window = shown->replay.window();
-    if (shown->policy.contextWindow != window.tokens)
-        window = {shown->policy.contextWindow, u"session policy"_s};
+    const ReplayInput::Window window = RecordedRequests::windowOf(shown->replay, shown->policy);
 
     if (!parser.isSet(json)) {
         printTable(*info, window, rows);

@@ -24,6 +24,14 @@ CompactionPolicy RecordedRequests::policyOf(const SessionInfo &info, const Repla
     return replay.defaultPolicy();
 }
 
+ReplayInput::Window RecordedRequests::windowOf(const ReplayInput &replay, const CompactionPolicy &policy)
+{
+    ReplayInput::Window window = replay.window();
+    if (policy.contextWindow != window.tokens)
+        window = {policy.contextWindow, u"session policy"_s};
+    return window;
+}
+
 QList<RecordedRequestRow> RecordedRequests::of(const ReplayInput &replay, const QList<RequestRecord> &requests,
                                                const ContextOverlays &overlays, const QList<CompactionRecord> &records,
                                                const CompactionPolicy &policy)

@@ -40,6 +40,10 @@ namespace RecordedRequests {
 // The policy a stored session is shown with: its own when it has a valid one, else the replay's
 // default (the window of window()).
 CompactionPolicy policyOf(const SessionInfo &info, const ReplayInput &replay);
+// The window a stored session's requests are measured against and where it comes from: the
+// session's own policy's when it names another window ("session policy"), else the replay's
+// (ReplayInput::window: the profile, the transcript, the model table, the default).
+ReplayInput::Window windowOf(const ReplayInput &replay, const CompactionPolicy &policy);
 
 // Every recorded request of a stored session, its view replayed from the stored overlays and the
 // source agent's own compactions (RecordedRun). O(history) per compaction.

@@ -18,6 +18,7 @@ struct ContextSnapshot
     qsizetype historyEnd = 0;   // the request saw history[0, historyEnd)
     ContextOverlays overlays;
     ViewComposition composition; // what filled its window, by category
+    QString windowSource;        // where that window comes from (RecordedRequests::windowOf)
 };
 
 // What the model saw: one row per message of the view.

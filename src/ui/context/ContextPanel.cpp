@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QCoreApplication>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QScopedValueRollback>
@@ -85,6 +86,26 @@ ContextPanel::ContextPanel(QWidget *parent)
     clear();
 }
 
+namespace {
+// Where a session's window comes from, in words (RecordedRequests::windowOf names it).
+QString windowSourceText(const QString &source)
+{
+    if (source.isEmpty())
+        return {};
+    if (source == u"session policy")
+        return QCoreApplication::translate("wl::ContextPanel", "The window is the session's policy's.");
+    if (source == u"profile")
+        return QCoreApplication::translate("wl::ContextPanel", "The window is the provider profile's.");
+    if (source == u"default")
+        return QCoreApplication::translate("wl::ContextPanel", "The window is the default: neither the transcript nor the model table names one.");
+    if (const QString field = u"transcript: "_s; source.startsWith(field))
+        return QCoreApplication::translate("wl::ContextPanel", "The window is the one the transcript records (%1).").arg(source.mid(field.size()));
+    if (const QString table = u"model table: "_s; source.startsWith(table))
+        return QCoreApplication::translate("wl::ContextPanel", "The window is the model table's for %1.").arg(source.mid(table.size()));
+    return {};
+}
+} // namespace
+
 void ContextPanel::clear()
 {
     m_viewModel->setSnapshot({});
@@ -107,8 +128,11 @@ void ContextPanel::showSnapshot(const ContextSnapshot &snapshot)
                        .arg(locale.toString(c.viewMessages()), locale.toString(c.historyMessages()), locale.toString(c.sent()));
     if (c.tokens(ViewComposition::Part::Reserved) > 0)
         text += u' ' + tr("With the reserved output, as the gauge and the timeline count it: %1 tokens.").arg(locale.toString(c.used()));
-    if (c.window() > 0)
+    if (c.window() > 0) {
         text += u' ' + tr("That is %1% of the %2-token window.").arg(qRound(c.ratio() * 100)).arg(locale.toString(c.window()));
+        if (const QString from = windowSourceText(snapshot.windowSource); !from.isEmpty())
+            text += u' ' + from;
+    }
     if (const qint64 overhead = c.tokens(ViewComposition::Part::Overhead); overhead > 0)
         text += u' ' + tr("It includes an estimated %1 tokens of fixed overhead the transcript did not store "
                           "(the source agent's system prompt and tools), measured from the provider's reports.")

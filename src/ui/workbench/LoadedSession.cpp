@@ -313,6 +313,7 @@ ContextSnapshot LoadedSession::contextSnapshot(int index) const
     s.composition = compositions.size() == requests.size()
         ? compositions.at(index)
         : compositionOf(ContextView::build(s.systemPrompt, s.history, s.overlays, s.historyEnd), index);
+    s.windowSource = RecordedRequests::windowOf(replay, policy).source;
     return s;
 }
 

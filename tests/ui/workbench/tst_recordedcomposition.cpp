@@ -1,5 +1,6 @@
 // The recorded requests' compositions, as the loader computes them for the demo session.
 #include "context/ContextModels.h"
+#include "context/ContextPanel.h"
 #include "timeline/TimelineModel.h"
 #include "compaction/PinnedSection.h"
 #include "store/PinBudget.h"
@@ -31,6 +32,7 @@ private Q_SLOTS:
     void aPinMadeWhileRecordingIsInTheRecordedViewsAndTheWhatIf();
     void aPinMadeAfterTheRecordingIsSaidAndMeasured();
     void anImportAsItsSourceSentIt();
+    void theContextDockSaysWhereTheWindowComesFrom();
 
 private:
     // A copy of the demo's database with `pin` added, loaded.
@@ -316,6 +318,45 @@ void TestRecordedComposition::anImportAsItsSourceSentIt()
         QVERIFY(at > 0 && at < loaded.history.size());
     }
     QCOMPARE(sourceMarkers, 1);
+}
+
+// A Codex rollout records its window (model_context_window): the Context dock measures against it
+// and says so, as `waterline-cli show` does (RecordedRequests::windowOf); a session put under a
+// policy of its own says that instead.
+void TestRecordedComposition::theContextDockSaysWhereTheWindowComesFrom()
+{
+    const QString db = m_dir.filePath(u"codex-window.db"_s);
+    QString sessionId;
+    {
+        SessionStore store;
+        QString error;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        SessionImporter::Options options;
+        options.workspace = m_dir.path();
+        const SessionImporter::Result r = SessionImporter::importFile(
+            store, QStringLiteral(WATERLINE_TEST_DATA "/replay/codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"),
+            options);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        sessionId = r.sessionId;
+    }
+    LoadedSession loaded;
+    QString error;
+    QVERIFY2(SessionLoader::loadNow(db, sessionId, &loaded, &error), qPrintable(error));
+    QVERIFY(!loaded.requests.isEmpty());
+    const ContextSnapshot snapshot = loaded.contextSnapshot(0);
+    QCOMPARE(snapshot.windowSource, u"transcript: model_context_window"_s);
+    ContextPanel panel;
+    panel.showSnapshot(snapshot);
+    const QString text = panel.summaryText();
+    QVERIFY2(text.contains(QLocale().toString(258400)), qPrintable(text));
+    QVERIFY2(text.contains(u"transcript records (model_context_window)"_s), qPrintable(text));
+
+    // Under a policy of the session's own, with another window, the dock says whose it is.
+    loaded.policy.contextWindow = 64000;
+    const ContextSnapshot own = loaded.contextSnapshot(0);
+    QCOMPARE(own.windowSource, u"session policy"_s);
+    panel.showSnapshot(own);
+    QVERIFY2(panel.summaryText().contains(u"session's policy"_s), qPrintable(panel.summaryText()));
 }
 
 QTEST_MAIN(TestRecordedComposition)
