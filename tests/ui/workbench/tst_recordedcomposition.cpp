@@ -37,6 +37,8 @@ private Q_SLOTS:
 private:
     // A copy of the demo's database with `pin` added, loaded.
     bool loadWithPin(const QString &name, Pin pin, LoadedSession *out);
+    // `transcript` (under tests/data/replay) imported as it is into a new database `db`: its session id.
+    QString importInto(const QString &db, const QString &transcript);
 
     QTemporaryDir m_dir;
     LoadedSession m_session;
@@ -257,6 +259,22 @@ void TestRecordedComposition::aPinMadeAfterTheRecordingIsSaidAndMeasured()
     QVERIFY(panel.pinsNote().isEmpty());
 }
 
+QString TestRecordedComposition::importInto(const QString &db, const QString &transcript)
+{
+    SessionStore store;
+    QString error;
+    if (!store.open(db, &error)) {
+        qWarning("cannot open %s: %s", qPrintable(db), qPrintable(error));
+        return {};
+    }
+    SessionImporter::Options options;
+    options.workspace = m_dir.path();
+    const SessionImporter::Result r = SessionImporter::importFile(store, QStringLiteral(WATERLINE_TEST_DATA "/replay/") + transcript, options);
+    if (!r.ok)
+        qWarning("cannot import %s: %s", qPrintable(transcript), qPrintable(r.error));
+    return r.ok ? r.sessionId : QString();
+}
+
 // A Claude Code import with a compaction of Claude Code's own: the gauge's and Sent line's total,
 // the Context dock (its bar and its view) and `waterline-cli show` (RecordedRequests) agree, after
 // the compaction they hold the summary and what followed, and the conversation marks it with the
@@ -264,18 +282,8 @@ void TestRecordedComposition::aPinMadeAfterTheRecordingIsSaidAndMeasured()
 void TestRecordedComposition::anImportAsItsSourceSentIt()
 {
     const QString db = m_dir.filePath(u"import.db"_s);
-    QString sessionId;
-    {
-        SessionStore store;
-        QString error;
-        QVERIFY2(store.open(db, &error), qPrintable(error));
-        SessionImporter::Options options;
-        options.workspace = m_dir.path();
-        const SessionImporter::Result r = SessionImporter::importFile(
-            store, QStringLiteral(WATERLINE_TEST_DATA "/replay/claude-code/session-624a4a58.jsonl"), options);
-        QVERIFY2(r.ok, qPrintable(r.error));
-        sessionId = r.sessionId;
-    }
+    const QString sessionId = importInto(db, u"claude-code/session-624a4a58.jsonl"_s);
+    QVERIFY(!sessionId.isEmpty());
     LoadedSession loaded;
     QString error;
     QVERIFY2(SessionLoader::loadNow(db, sessionId, &loaded, &error), qPrintable(error));
@@ -326,19 +334,8 @@ void TestRecordedComposition::anImportAsItsSourceSentIt()
 void TestRecordedComposition::theContextDockSaysWhereTheWindowComesFrom()
 {
     const QString db = m_dir.filePath(u"codex-window.db"_s);
-    QString sessionId;
-    {
-        SessionStore store;
-        QString error;
-        QVERIFY2(store.open(db, &error), qPrintable(error));
-        SessionImporter::Options options;
-        options.workspace = m_dir.path();
-        const SessionImporter::Result r = SessionImporter::importFile(
-            store, QStringLiteral(WATERLINE_TEST_DATA "/replay/codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"),
-            options);
-        QVERIFY2(r.ok, qPrintable(r.error));
-        sessionId = r.sessionId;
-    }
+    const QString sessionId = importInto(db, u"codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"_s);
+    QVERIFY(!sessionId.isEmpty());
     LoadedSession loaded;
     QString error;
     QVERIFY2(SessionLoader::loadNow(db, sessionId, &loaded, &error), qPrintable(error));
