@@ -15,6 +15,8 @@
 
 #include <QBuffer>
 #include <QFile>
+#include "TestSupport.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,9 +27,10 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+// A transcript under tests/data/replay.
 QString dataFile(const QString &relative)
 {
-    return QStringLiteral(WATERLINE_TEST_DATA) + u"/replay/"_s + relative;
+    return test::dataPath(u"replay/"_s + relative);
 }
 
 const QString kSpotter = u"claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"_s;

@@ -18,6 +18,8 @@
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTableView>
+#include "TestSupport.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -27,9 +29,10 @@ using namespace Qt::StringLiterals;
 namespace {
 using Part = ViewComposition::Part;
 
+// A transcript under tests/data/replay.
 QString dataFile(const QString &relative)
 {
-    return QStringLiteral(WATERLINE_TEST_DATA) + u"/replay/"_s + relative;
+    return test::dataPath(u"replay/"_s + relative);
 }
 
 // The tokens the Context dock's list shows for its rows of `kind`, summed.
