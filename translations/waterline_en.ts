@@ -180,6 +180,13 @@
             <numerusform></numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>replaced the earlier context (%n message(s)) by a note naming %1, which holds it whole</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>wl::SummaryReviewDialog</name>

@@ -5206,6 +5206,12 @@ Why: %2</source>
             <numerusform>已将 %n 条消息截断为开头和结尾；每条的完整内容保存在各自的文件中</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>replaced the earlier context (%n message(s)) by a note naming %1, which holds it whole</source>
+        <translation>
+            <numerusform>已用一条注记替换先前的上下文（%n 条消息），注记指向保存其完整内容的 %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>wl::PriceTableModel</name>

@@ -1,6 +1,5 @@
 #include "CompactionPass.h"
 
-#include "EmergencyCut.h"
 #include "LoggingCategories.h"
 #include "model/Message.h"
 #include "whatif/SimulatedOffloads.h"
@@ -87,10 +86,19 @@ OffloadStore::Result Offloader::offload(const QList<Message> &history, qsizetype
 
 OffloadStore::Result Offloader::saveWhole(const Message &message, const QString &text) const
 {
-    if (!m_simulate)
-        return m_store.saveWholeMessage(message, text);
+    return m_simulate ? named(m_store.wholeMessageEntry(message, text)) : m_store.saveWholeMessage(message, text);
+}
+
+OffloadStore::Result Offloader::saveWholeContext(qint64 coversUpTo, const QString &text) const
+{
+    return m_simulate ? named(m_store.wholeContextEntry(coversUpTo, text)) : m_store.saveWholeContext(coversUpTo, text);
+}
+
+OffloadStore::Result Offloader::named(const OffloadEntry &entry)
+{
+    // Simulated: nothing is written, only the path the file would have had.
     OffloadStore::Result r;
-    r.entry = m_store.wholeMessageEntry(message, text);
+    r.entry = entry;
     r.ok = !r.entry.relativePath.isEmpty();
     if (!r.ok)
         r.error = QCoreApplication::translate("wl::CompactionPass", "not cut: the session id cannot name a file");
@@ -555,136 +563,6 @@ int CompactionPass::offloadAtToolTime(const QList<Message> &history, qsizetype f
         ++done;
     }
     return done;
-}
-
-bool CompactionPass::emergencyOffload(const QString &recordId)
-{
-    QList<int> candidates;
-    const QList<ViewItem> &items = m_view.items();
-    for (int i = 1; i < items.size(); ++i) {
-        if (offloadable(items[i]))
-            candidates.append(i);
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](int a, int b) { return items[a].bytes > items[b].bytes; });
-    for (int index : std::as_const(candidates)) {
-        if (estimate().ratio() < m_policy.full)
-            break;
-        offloadItem(index, recordId, m_policy.previewLinesCompaction);
-    }
-    if (estimate().ratio() >= m_policy.full)
-        cutLargest(recordId);
-    return estimate().ratio() < m_policy.full;
-}
-
-int CompactionPass::newestUserItem() const
-{
-    const QList<ViewItem> &items = m_view.items();
-    for (int i = int(items.size()) - 1; i >= m_view.bodyStart(); --i) {
-        const ViewItem &item = items[i];
-        if (item.sourceIndex >= 0 && !item.isResult && item.kind != ViewItem::Kind::Stub
-            && m_history[item.sourceIndex].role == Role::User)
-            return i;
-    }
-    return -1;
-}
-
-qint64 CompactionPass::viewBytesBelowFull() const
-{
-    const TokenEstimate e = estimate();
-    // ratio < full: total tokens at most ceil(full x window) - 1, of which the view may take what
-    // the schemas, the overhead and the reserved output leave.
-    const qint64 total = qint64(std::ceil(m_policy.full * double(e.contextWindow()))) - 1;
-    const qint64 viewTokens = total - (e.totalTokens() - e.viewTokens());
-    return viewTokens < 0 ? -1 : TokenEstimate::bytesForTokens(viewTokens) + TokenEstimate::kBytesPerToken - 1;
-}
-
-void CompactionPass::cutLargest(const QString &recordId)
-{
-    // The newest user message is what the request answers: never cut (when it alone is too large,
-    // the request is not sent: overWindow()). Pinned messages are kept verbatim (section 12).
-    const int newestUser = newestUserItem();
-    const QList<ViewItem> &items = m_view.items();
-    QList<int> candidates;
-    for (int i = m_view.bodyStart(); i < items.size(); ++i) {
-        const ViewItem &item = items[i];
-        // A message smaller than a cut's note and what it keeps cannot get smaller: not tried.
-        if (i != newestUser && item.kind == ViewItem::Kind::Original && !item.isResult && item.bytes > 512
-            && (m_overlays.pins.isEmpty() || !m_overlays.isPinnedMessage(item.sourceMessageId)))
-            candidates.append(i);
-    }
-    std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) { return items[a].bytes > items[b].bytes; });
-    for (int index : std::as_const(candidates)) {
-        if (estimate().ratio() < m_policy.full)
-            break;
-        const ViewItem item = items[index];
-        const Message &message = m_history[item.sourceIndex];
-        const QString whole = EmergencyCut::wholeText(message);
-        const OffloadEntry entry = m_offloader.wholeEntry(message, whole);
-        const qint64 excess = m_view.bytes() - viewBytesBelowFull();
-        const auto cut = EmergencyCut::cut(message, item.bytes - excess, entry.relativePath);
-        if (!cut)
-            continue;
-        const OffloadStore::Result saved = m_offloader.saveWhole(message, whole);
-        if (!saved.ok) {
-            offloadErrors.append(saved.error); // fail open: the message stays whole
-            continue;
-        }
-        OffloadOverlay overlay;
-        overlay.messageId = message.id;
-        overlay.entry = saved.entry;
-        overlay.placeholder = cut->content;
-        overlay.arguments = cut->arguments;
-        overlay.recordId = recordId;
-        overlay.referenceBytes = offloadReferenceBytes(overlay.entry);
-        m_overlays.offloads.insert(message.id, overlay);
-        m_view.substitutePlaceholder(index, cut->bytes);
-        newOffloads.append(overlay);
-        offloaded.append(overlay.entry);
-        ++cutMessages;
-    }
-}
-
-QString CompactionPass::overWindow() const
-{
-    const TokenEstimate e = estimate();
-    if (e.contextWindow() <= 0 || e.totalTokens() <= e.contextWindow())
-        return {};
-    const QList<ViewItem> &items = m_view.items();
-    const int newestUser = newestUserItem();
-    struct Part { QString name; qint64 tokens; };
-    const QList<Part> parts{
-        {QCoreApplication::translate("wl::CompactionPass", "the system prompt"), TokenEstimate::tokensForBytes(items.value(0).bytes)},
-        {QCoreApplication::translate("wl::CompactionPass", "the tool schemas"), e.toolSchemaTokens()},
-        {QCoreApplication::translate("wl::CompactionPass", "the newest user message"),
-         newestUser < 0 ? 0 : TokenEstimate::tokensForBytes(items[newestUser].bytes)},
-        {QCoreApplication::translate("wl::CompactionPass", "the pinned section"), m_view.pinnedTokens()},
-        {QCoreApplication::translate("wl::CompactionPass", "the reserved output"), e.reservedOutput()},
-        {QCoreApplication::translate("wl::CompactionPass", "the import's estimated overhead"), e.overheadTokens()},
-    };
-    qint64 fixed = 0;
-    const Part *largest = &parts.first();
-    for (const Part &part : parts) {
-        fixed += part.tokens;
-        if (part.tokens > largest->tokens)
-            largest = &part;
-    }
-    const qint64 rest = e.totalTokens() - fixed;
-    QString why = QCoreApplication::translate("wl::CompactionPass",
-                                              "not sent: the request needs %1 tokens and the context window holds %2, even after "
-                                              "the emergency compaction; ")
-                      .arg(e.totalTokens())
-                      .arg(e.contextWindow());
-    if (fixed > e.contextWindow())
-        return why + QCoreApplication::translate("wl::CompactionPass", "%1 is too large (%2 tokens)").arg(largest->name).arg(largest->tokens);
-    // A window so small that the checkpoint, placeholders and short messages Emergency cannot cut
-    // further do not fit beside those parts.
-    return why + QCoreApplication::translate("wl::CompactionPass", "what no compaction shortens takes %1 tokens (the largest: %2, %3 tokens) "
-                                                                   "and the checkpoint, placeholders and short messages left %4")
-                     .arg(fixed)
-                     .arg(largest->name)
-                     .arg(largest->tokens)
-                     .arg(rest);
 }
 
 bool CompactionPass::onlyTailLeft() const

@@ -35,10 +35,17 @@ public:
     OffloadStore::Result saveWhole(const Message &message, const QString &text) const;
     // The entry saveWhole() gives (its path included), without writing anything.
     OffloadEntry wholeEntry(const Message &message, const QString &text) const { return m_store.wholeMessageEntry(message, text); }
+    // The earlier context Emergency's last step replaced, kept in its file; simulated: only named.
+    OffloadStore::Result saveWholeContext(qint64 coversUpTo, const QString &text) const;
+    OffloadEntry wholeContextEntry(qint64 coversUpTo, const QString &text) const
+    {
+        return m_store.wholeContextEntry(coversUpTo, text);
+    }
     bool isSimulated() const { return m_simulate; }
 
 private:
     Offloader(const QString &workspaceDir, const QString &sessionId, bool simulate);
+    static OffloadStore::Result named(const OffloadEntry &entry);
     OffloadStore::Result simulate(const Message &message, const QString &toolName, int gate, int previewLines,
                                   int occurrence) const;
     // OffloadStore::occurrenceOf, from a table of every position made on first use: a replay
@@ -114,7 +121,11 @@ public:
     // Emergency, after the checkpoint: offload the largest results left in the body, whatever
     // their size, until the ratio is below `full`; then, if it is not, cut the largest messages
     // left (any role but the newest user message's, tool-call arguments included) until it is.
-    // True when it got below.
+    // When the request still does not fit its window: results shown by bare placeholders (no
+    // preview lines), then everything before the newest user message replaced by one checkpoint
+    // whose text says where the whole of it is kept (collapseBefore), then the newest turn's
+    // messages cut; a turn still too long keeps only its newest group, the user message carried
+    // whole in the checkpoint. True when it got below `full`.
     bool emergencyOffload(const QString &recordId);
     // Empty when the request fits its window; else why it is not sent (docs/COMPACTION.md section 4):
     // what it needs, and which part no compaction shortens is too large.
@@ -128,6 +139,9 @@ public:
     QList<OffloadEntry> offloaded;       // every offload of this pass, in order
     int masked = 0;                      // of those, the results the strategy masked
     int cutMessages = 0;                 // of those, the messages Emergency cut (gate 3)
+    int barePlaceholderCount = 0;        // this pass's placeholders Emergency made again without preview lines
+    int collapsedMessages = 0;           // messages the earlier-context checkpoint replaced (0: none made)
+    OffloadEntry wholeContext;           // the file that holds what that checkpoint replaced
     QList<OffloadOverlay> newOffloads;
     QList<Checkpoint> newCheckpoints;
     QStringList offloadErrors;
@@ -182,6 +196,23 @@ private:
     int newestUserItem() const;
     // The view bytes the ratio allows below `full` (negative when the rest alone reaches it).
     qint64 viewBytesBelowFull() const;
+    // The view bytes that leave the request at `totalTokens` (negative when the rest alone exceeds it).
+    qint64 viewBytesFor(qint64 totalTokens) const;
+    bool fitsWindow() const;
+    // Emergency's steps for a request over its window: the results of the body left whole or
+    // offloaded by this pass shown by their bare placeholders, largest first, until the ratio is
+    // below `full`.
+    void barePlaceholders(const QString &recordId);
+    // Items [bodyStart, to) of the body (the checkpoint, placeholders, short messages) replaced by
+    // one checkpoint: a note naming the file that keeps the whole of them, with as much of the
+    // previous checkpoint as fits, and item `carried` (the newest user message, when it is among
+    // them; -1: none) whole after it. False when there is nothing to replace or the file cannot be kept.
+    bool collapseBefore(int to, int carried, const QString &recordId);
+    // The newest user message, else (a checkpoint covers it) the newest group's first message: where
+    // Emergency's collapse keeps the view from. -1 when there is none.
+    int keptFromItem() const;
+    // The last message of the body that is not a result (-1: none).
+    int newestGroupItem() const;
     qint64 contentBytes(const ViewItem &item) const;
     bool offloadable(const ViewItem &item) const;
     QString toolNameFor(int index) const;

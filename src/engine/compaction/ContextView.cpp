@@ -181,7 +181,7 @@ ViewIds ContextView::historyMessageIds() const
 void ContextView::substitutePlaceholder(int index, qint64 shownBytes)
 {
     ViewItem &item = m_items[index];
-    Q_ASSERT(item.kind == ViewItem::Kind::Original);
+    Q_ASSERT(item.kind == ViewItem::Kind::Original || item.kind == ViewItem::Kind::Placeholder);
     m_bytes += shownBytes - item.bytes;
     item.bytes = shownBytes;
     item.kind = ViewItem::Kind::Placeholder;

@@ -221,6 +221,31 @@ std::optional<Cut> cut(const Message &message, qint64 targetBytes, const QString
     return out;
 }
 
+QString contextText(QStringView checkpointText, qint64 wholeBytes, int messages, qint64 targetBytes, const QString &wholePath)
+{
+    // Read by the model: not translated.
+    const QString note = u"[Context Compaction] The earlier context (%1 message(s) before the newest user message%2, "
+                         u"%3 bytes) was cut by the emergency compaction to fit the context window. The whole of it "
+                         u"is in %4, read it with read_file(path, offset, limit).\n"_s
+                             .arg(messages)
+                             .arg(checkpointText.isEmpty() ? QString() : u" and the checkpoint before them"_s)
+                             .arg(wholeBytes)
+                             .arg(wholePath);
+    const qint64 room = targetBytes - TokenEstimate::utf8Bytes(note);
+    if (room < 0) // the least that still says where the whole is
+        return u"[Context Compaction] The earlier context was cut to fit the window; it is in %1.\n"_s.arg(wholePath);
+    const qint64 textBytes = TokenEstimate::utf8Bytes(checkpointText);
+    if (textBytes == 0 || room < kMinKept)
+        return note;
+    if (textBytes <= room)
+        return note + checkpointText;
+    static constexpr QStringView gap = u"\n[...]\n";
+    const qint64 keep = room - gap.size();
+    const qsizetype head = headChars(checkpointText, keep - keep / 3);
+    const qsizetype end = endStart(checkpointText, head, keep / 3);
+    return note + checkpointText.first(head) + gap + checkpointText.sliced(end);
+}
+
 void apply(Message &message, const QString &content, const QStringList &arguments)
 {
     message.content = content;

@@ -35,6 +35,13 @@ std::optional<Cut> cut(const Message &message, qint64 targetBytes, const QString
 // `message` as a view shows it under a cut: content and arguments replaced, the byte count cached.
 void apply(Message &message, const QString &content, const QStringList &arguments);
 
+// The text of the checkpoint Emergency's last step puts in place of the earlier context (the
+// checkpoint and `messages` messages before the newest user message, `wholeBytes` bytes as the view
+// showed them, kept whole in `wholePath`): a note saying so, then as much of the head and end of
+// `checkpointText` as `targetBytes` leaves room for; when even the note does not fit, a shorter one
+// that only names the file.
+QString contextText(QStringView checkpointText, qint64 wholeBytes, int messages, qint64 targetBytes, const QString &wholePath);
+
 // `arguments` (a tool call's JSON text) at most about `targetBytes`: its longest strings keep their
 // head and end around a note naming `wholePath`. Always a JSON object: arguments that are not one
 // become {"arguments_cut": "<head> <note> <end>"}. Exposed for tests.

@@ -565,24 +565,47 @@ OffloadStore::Result OffloadStore::offload(const Message &message, const QString
     return result;
 }
 
-OffloadEntry OffloadStore::wholeMessageEntry(const Message &message, const QString &text) const
+OffloadEntry OffloadStore::wholeEntry(const QString &name, qint64 messageId, const QString &text) const
 {
     OffloadEntry entry;
-    entry.relativePath = relativePathFor(u"message-"_s + QString::number(message.id));
+    entry.relativePath = relativePathFor(name);
     entry.bytes = utf8ByteCount(text);
     entry.lines = lineCount(text);
     entry.gate = OffloadEntry::kCutGate;
-    entry.messageId = message.id;
+    entry.messageId = messageId;
     return entry;
+}
+
+OffloadEntry OffloadStore::wholeMessageEntry(const Message &message, const QString &text) const
+{
+    return wholeEntry(u"message-"_s + QString::number(message.id), message.id, text);
+}
+
+OffloadEntry OffloadStore::wholeContextEntry(qint64 coversUpTo, const QString &text) const
+{
+    // Named by its content too: another view of the same range (another policy, a retried request)
+    // keeps a file of its own.
+    const QByteArray hash = QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex().left(12);
+    return wholeEntry(u"context-"_s + QString::number(coversUpTo) + u'-' + QString::fromLatin1(hash), coversUpTo, text);
 }
 
 OffloadStore::Result OffloadStore::saveWholeMessage(const Message &message, const QString &text) const
 {
+    return saveWhole(wholeMessageEntry(message, text), text);
+}
+
+OffloadStore::Result OffloadStore::saveWholeContext(qint64 coversUpTo, const QString &text) const
+{
+    return saveWhole(wholeContextEntry(coversUpTo, text), text);
+}
+
+OffloadStore::Result OffloadStore::saveWhole(const OffloadEntry &entry, const QString &text) const
+{
     Result result;
-    result.entry = wholeMessageEntry(message, text);
+    result.entry = entry;
     if (result.entry.relativePath.isEmpty() || m_workspace.isEmpty() || !QFileInfo(m_workspace).isDir()) {
         result.error = QCoreApplication::translate("wl::OffloadStore", "not cut: no workspace folder to keep the whole message %1 in")
-                           .arg(message.id);
+                           .arg(entry.messageId);
         return result;
     }
     if (QString error; !prepareFolder(&error)) {

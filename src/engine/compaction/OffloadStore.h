@@ -54,6 +54,11 @@ public:
     Result saveWholeMessage(const Message &message, const QString &text) const;
     // The entry saveWholeMessage() gives, without writing anything (the what-if replay).
     OffloadEntry wholeMessageEntry(const Message &message, const QString &text) const;
+    // The earlier context Emergency's last step replaced (the checkpoint and the messages before the
+    // newest user message, as the view showed them) in "context-<coversUpTo>.txt", on the same terms:
+    // the entry's message id is `coversUpTo`, the newest history id it stands for.
+    Result saveWholeContext(qint64 coversUpTo, const QString &text) const;
+    OffloadEntry wholeContextEntry(qint64 coversUpTo, const QString &text) const;
 
     // The raw id when it matches [A-Za-z0-9_-]{1,128} (with "." and 12 hex digits of its hash
     // added when it has capitals, so that names stay distinct where case is ignored), else "h." +
@@ -91,6 +96,8 @@ public:
     static bool gate1Applies(const QString &toolName, qint64 bytes, qint64 threshold);
 
 private:
+    OffloadEntry wholeEntry(const QString &name, qint64 messageId, const QString &text) const;
+    Result saveWhole(const OffloadEntry &entry, const QString &text) const;
     QString m_workspace;
     QString m_sessionId;
     QString m_relativeDir; // Paths::offloadRelativeDir(m_sessionId), empty when the id is not safe

@@ -184,6 +184,10 @@ void Preflight::begin()
         if (m_pass->cutMessages > 0)
             appendError(record.error, tr("cut %n message(s) to their head and end; the whole of each is in its file", nullptr,
                                          m_pass->cutMessages));
+        if (m_pass->collapsedMessages > 0)
+            appendError(record.error, tr("replaced the earlier context (%n message(s)) by a note naming %1, which holds it whole",
+                                         nullptr, m_pass->collapsedMessages)
+                                          .arg(m_pass->wholeContext.relativePath));
         if (!below)
             appendError(record.error, tr("still at or above the full threshold: only the tail is left"));
         m_result.notSent = m_pass->overWindow();

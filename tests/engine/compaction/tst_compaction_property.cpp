@@ -187,7 +187,7 @@ void TestCompactionProperty::randomSessions()
     const int cases = envCases > 0 ? envCases : 2000;
     QTemporaryDir workspace;
     QVERIFY(workspace.isValid());
-    int emergencies = 0, checkpoints = 0, offloads = 0, cuts = 0, notSent = 0, overWindow = 0, notSentWhileFixedFits = 0;
+    int emergencies = 0, checkpoints = 0, offloads = 0, cuts = 0, notSent = 0, overWindow = 0, notSentWhileFixedFits = 0, carried = 0;
     qint64 maxRoomLeft = 0;
 
     for (int i = 0; i < cases; ++i) {
@@ -266,7 +266,16 @@ void TestCompactionProperty::randomSessions()
                                                                 + QByteArray::number(r.view.bytes())).constData());
             // Issue #31: no request is sent over its window. One that would be is not sent, and
             // only when what no compaction shortens is too large: the system prompt, the tool
-            // schemas, the reserved output and the newest user message.
+            // schemas, the reserved output and the newest user message, with the newest tool call
+            // and its results (their bare placeholders) when it leaves room for less.
+            for (const Checkpoint &cp : r.newCheckpoints) {
+                // Emergency's collapse carries the newest user message whole in its text.
+                if (cp.text.contains(u"[The newest user message, as the user wrote it]"_s)) {
+                    const auto user = std::find_if(seen.cbegin(), seen.cend(), [&](const Message &m) { return newestUserIds.contains(m.id); });
+                    QVERIFY2(user != seen.cend() && cp.text.endsWith(user->content), at.constData());
+                    ++carried;
+                }
+            }
             if (c.policy.contextWindow > 0) {
                 if (r.notSent.isEmpty()) {
                     if (r.ratioAfter > 1.0)
@@ -281,19 +290,44 @@ void TestCompactionProperty::randomSessions()
                     for (const ViewItem &item : r.view.items())
                         if (item.sourceIndex >= 0 && newestUserIds.contains(item.sourceMessageId))
                             newestUser = item.bytes;
+                    // Carried whole in the checkpoint's text by Emergency's collapse: as large there.
+                    if (r.view.hasCheckpoint() && !r.overlays.checkpoints.isEmpty()
+                        && r.overlays.checkpoints.constLast().text.contains(u"[The newest user message, as the user wrote it]"_s)) {
+                        for (const Message &m : seen)
+                            if (newestUserIds.contains(m.id))
+                                newestUser = TokenEstimate::utf8Bytes(m.content);
+                    }
                     const qint64 fixed = TokenEstimate::tokensForBytes(r.view.items().first().bytes) + schemaTokens
                         + c.policy.reservedOutput + TokenEstimate::tokensForBytes(newestUser);
                     if (fixed <= c.policy.contextWindow) {
-                        // The rest did not fit beside them: then Emergency left nothing it can cut (a
-                        // checkpoint, placeholders and short messages fill the little room left).
+                        // Then Emergency replaced everything before the newest group (the newest
+                        // user message's turn, or the newest tool call and its results) and that
+                        // group alone, shortened as far as it goes, does not fit beside them.
                         ++notSentWhileFixedFits;
                         maxRoomLeft = std::max(maxRoomLeft, c.policy.contextWindow - fixed);
-                        for (const ViewItem &item : r.view.items()) {
-                            const bool cuttable = item.kind == ViewItem::Kind::Original && !item.isResult && item.bytes > 512
-                                && !newestUserIds.contains(item.sourceMessageId);
-                            QVERIFY2(!cuttable, QByteArray(at + ": not sent with message " + QByteArray::number(item.sourceMessageId)
+                        const QList<ViewItem> &items = r.view.items();
+                        int group = int(items.size()) - 1;
+                        while (group > 1 && (items[group].isResult || items[group].kind == ViewItem::Kind::Stub))
+                            --group;
+                        qint64 groupBytes = 0;
+                        for (int k = group; k < items.size(); ++k) {
+                            if (!newestUserIds.contains(items[k].sourceMessageId))
+                                groupBytes += items[k].bytes;
+                            const bool cuttable = items[k].kind == ViewItem::Kind::Original && !items[k].isResult
+                                && items[k].bytes > 512 && !newestUserIds.contains(items[k].sourceMessageId);
+                            QVERIFY2(!cuttable, QByteArray(at + ": not sent with message " + QByteArray::number(items[k].sourceMessageId)
                                                            + " left whole").constData());
                         }
+                        // Anything before the group is stood for by at least the note that names its file.
+                        if (group > r.view.bodyStart()) {
+                            const OffloadStore store(workspace.path(), u"prop"_s);
+                            const QString path = store.wholeContextEntry(seen[end - 1].id, QString()).relativePath;
+                            groupBytes += TokenEstimate::utf8Bytes(EmergencyCut::contextText({}, 0, 0, 0, path));
+                        }
+                        QVERIFY2(fixed + TokenEstimate::tokensForBytes(groupBytes) > c.policy.contextWindow,
+                                 QByteArray(at + ": not sent, though the newest group (" + QByteArray::number(groupBytes)
+                                            + " bytes) fits beside the fixed parts: " + r.notSent.toUtf8() + " | "
+                                            + (r.overlays.checkpoints.isEmpty() ? QByteArray() : r.overlays.checkpoints.constLast().text.toUtf8())).constData());
                     }
                 }
             }
@@ -329,9 +363,10 @@ void TestCompactionProperty::randomSessions()
     QVERIFY2(offloads > 100, qPrintable(QString::number(offloads)));
     QVERIFY2(cuts > 10, qPrintable(QString::number(cuts)));
     QCOMPARE(overWindow, 0);
-    qInfo("%d cases: %d emergencies, %d checkpoints, %d offloads, %d messages cut, %d not sent (%d of them with the fixed "
-          "parts fitting, at most %lld tokens of room left beside them), %d sent over the window",
-          cases, emergencies, checkpoints, offloads, cuts, notSent, notSentWhileFixedFits, maxRoomLeft, overWindow);
+    QVERIFY2(carried > 0, "no case exercised the collapse that carries the newest user message");
+    qInfo("%d cases: %d emergencies, %d checkpoints, %d offloads, %d messages cut, %d collapses carrying the user message, %d not sent (%d of them with the fixed "
+          "parts fitting, at most %lld tokens of room left beside them, too little for the newest tool call and its results), %d sent over the window",
+          cases, emergencies, checkpoints, offloads, cuts, carried, notSent, notSentWhileFixedFits, maxRoomLeft, overWindow);
 }
 
 void TestCompactionProperty::corpusSessionsNeverOverTheWindow()

@@ -147,6 +147,7 @@ private Q_SLOTS:
     void reviewCommitsTheAnchorsAsShown();
     void reviewCannotAcceptALargerCheckpoint();
     void emergencyCutsToolCallArguments();
+    void emergencyCollapsesWhatItCannotCut();
     void emergencyDoesNotSendWhatCannotFit_data();
     void emergencyDoesNotSendWhatCannotFit();
     void scenario25_nonDestructive();
@@ -1076,6 +1077,51 @@ void TestPreflight::emergencyCutsToolCallArguments()
     QVERIFY(r.newOffloads.first().isCut());
     QCOMPARE(r.newOffloads.first().entry.bytes, qint64(EmergencyCut::wholeText(history[1]).toUtf8().size()));
     QVERIFY(identical(view.last(), history.last()));
+}
+
+void TestPreflight::emergencyCollapsesWhatItCannotCut()
+{
+    // Issue #31: a tail of short messages (none long enough to cut) beside a checkpoint, in a window
+    // that holds the fixed parts with room to spare, was not sent ("the checkpoint, placeholders and
+    // short messages left ..."). Emergency replaces them by a note naming the file that keeps them.
+    QTemporaryDir workspace;
+    CompactionPolicy p;
+    p.contextWindow = 1500;
+    p.tailMessages = 40;
+    HistoryBuilder h;
+    for (int i = 0; i < 30; ++i)
+        h.user(u"question %1 "_s.arg(i) + big(380, QLatin1Char('q'))).assistant(u"answer %1 "_s.arg(i) + big(380, QLatin1Char('a')));
+    h.user(u"NEWEST: now fix the parser."_s);
+    const QList<Message> history = h;
+    const PreflightResult r = runPreflight(preflightInput(kSystem, history, p, workspace.path()));
+    QCOMPARE(r.record.tier, Tier::Emergency);
+    QVERIFY2(r.notSent.isEmpty(), qPrintable(r.notSent));
+    QVERIFY2(r.ratioAfter <= 1.0, qPrintable(QString::number(r.ratioAfter)));
+
+    // What is sent: the system prompt, the note, and the newest user message as it was written.
+    const QList<Message> view = r.messages(history);
+    QCOMPARE(view.size(), 3);
+    QVERIFY(identical(view[2], history.last()));
+    const QRegularExpressionMatch file = QRegularExpression(u"(\\.waterline/\\S+/context-\\d+-[0-9a-f]{12}\\.txt)"_s).match(view[1].content);
+    QVERIFY2(file.hasMatch(), qPrintable(view[1].content));
+    QVERIFY(view[1].content.startsWith(u"[Context Compaction] The earlier context ("_s));
+    QVERIFY2(r.record.error.contains(u"by a note naming "_s + file.captured(1)), qPrintable(r.record.error));
+
+    // The file holds every replaced message whole, as the view showed it, and is private.
+    const QString path = QDir(workspace.path()).filePath(file.captured(1));
+    const QString whole = fileText(path);
+    for (qsizetype i = 0; i + 1 < history.size(); ++i) {
+        if (history[i].id <= r.overlays.checkpoints.first().coversUpToMessageId)
+            continue; // summarised by the first checkpoint, whose text the file holds
+        QVERIFY2(whole.contains(history[i].content), qPrintable(QString::number(i)));
+    }
+    QCOMPARE(QFile::permissions(path) & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser), QFile::Permissions());
+    // The first checkpoint's text is in the file too; its anchors go on in the note's checkpoint.
+    QCOMPARE(r.overlays.checkpoints.size(), 2);
+    QVERIFY(whole.startsWith(r.overlays.checkpoints.first().text));
+    QCOMPARE(r.overlays.checkpoints.constLast().anchors, r.overlays.checkpoints.first().anchors);
+    // The view is the pure function of history and overlays.
+    QCOMPARE(ContextView::build(kSystem, history, r.overlays).items(), r.view.items());
 }
 
 void TestPreflight::emergencyDoesNotSendWhatCannotFit_data()
