@@ -214,5 +214,12 @@
             <numerusform></numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the recorded ones. With the compactions they bring forward, %2 fewer tokens are sent (%3 without them).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -3554,6 +3554,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
         <source>Estimated overhead (import)</source>
         <translation>估算开销（导入）</translation>
     </message>
+    <message>
+        <source>Provider&apos;s count beyond bytes / 4 (calibrated)</source>
+        <translation>提供方计数中超出“字节数 / 4”的部分（已校准）</translation>
+    </message>
 </context>
 <context>
     <name>wl::CompositionBar</name>
@@ -3697,6 +3701,10 @@ Give the agent the base URL printed on the first line (its token keeps other loc
     <message>
         <source>The window is the model table&apos;s for %1.</source>
         <translation>窗口取自模型表中 %1 的条目。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s tokenizer counted more than the estimate&apos;s bytes / 4 in this session: %1 tokens are added for that, calibrated on the requests it reported.</source>
+        <translation>在此会话中，提供方的分词器计得的 token 数多于估算所用的“字节数 / 4”：为此加上 %1 个 token，按其报告过的请求校准。</translation>
     </message>
 </context>
 <context>
@@ -7099,6 +7107,12 @@ Use this folder anyway?</source>
     <message>
         <source>The tiers are the same.</source>
         <translation>各层级请求数没有变化。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the recorded ones. With the compactions they bring forward, %2 fewer tokens are sent (%3 without them).</source>
+        <translation>
+            <numerusform>录制之后新增的固定项：%n 个，%1 个 token，包含在每个假设请求中，而不在任何已记录的请求中。由于它们使压缩提前发生，发送的 token 减少了 %2 个（不含它们时为 %3）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

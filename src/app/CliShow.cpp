@@ -108,6 +108,9 @@ int runShow(const QStringList &arguments)
         {u"source_format"_s, info->sourceFormat.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(info->sourceFormat)},
         {u"window"_s, window.tokens},
         {u"window_source"_s, window.source},
+        // The calibration of the view's count against the provider's (1: none): the "calibration"
+        // part of each composition is what it adds.
+        {u"token_scale"_s, shown->replay.tokenScale},
     };
     printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{u"session"_s, session}, {u"requests"_s, rowArray}}).toJson(QJsonDocument::Compact)));
     return Ok;

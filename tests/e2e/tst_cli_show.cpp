@@ -76,6 +76,9 @@ void TestCliShow::json_isWhatTheWorkbenchShows()
     QVERIFY(store.open(db, &error));
     const std::optional<wl::RecordedRequests::StoredRequests> engine = wl::RecordedRequests::ofStored(store, id, &error);
     QVERIFY2(engine, qPrintable(error));
+    // The calibration the rows were measured with, and the part it adds to each.
+    QCOMPARE(session.value(u"token_scale").toDouble(), engine->replay.tokenScale);
+    QVERIFY(engine->replay.tokenScale >= wl::ReplayInput::kMinTokenScale);
     const QJsonArray requests = out.value(u"requests").toArray();
     QCOMPARE(requests.size(), engine->rows.size());
     int compacted = 0;
@@ -93,7 +96,8 @@ void TestCliShow::json_isWhatTheWorkbenchShows()
         for (auto it = composition.constBegin(); it != composition.constEnd(); ++it)
             sum += it.value().toInteger();
         QCOMPARE(sum, gauge);
-        QCOMPARE(row.value(u"sent_tokens").toInteger(), gauge - composition.value(u"reserved_output").toInteger());
+        QCOMPARE(composition.value(u"calibration").toInteger(), expected.composition.tokens(wl::ViewComposition::Part::Calibration));
+        QCOMPARE(row.value(u"sent_tokens").toInteger(), gauge - composition.value(u"reserved").toInteger());
         QCOMPARE(row.value(u"view_messages").toInt(), expected.viewMessages);
         QCOMPARE(row.value(u"history_messages").toInt(), expected.historyMessages);
         QVERIFY(row.value(u"view_messages").toInt() <= row.value(u"history_messages").toInt());

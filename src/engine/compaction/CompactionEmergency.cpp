@@ -66,8 +66,7 @@ int CompactionPass::newestUserItem() const
 qint64 CompactionPass::viewBytesFor(qint64 totalTokens) const
 {
     const TokenEstimate e = estimate();
-    const qint64 viewTokens = totalTokens - (e.totalTokens() - e.viewTokens());
-    return viewTokens < 0 ? -1 : TokenEstimate::bytesForTokens(viewTokens) + TokenEstimate::kBytesPerToken - 1;
+    return e.maxViewBytesFor(totalTokens - (e.totalTokens() - e.viewTokens()));
 }
 
 qint64 CompactionPass::viewBytesBelowFull() const
@@ -258,11 +257,11 @@ QString CompactionPass::overWindow() const
     const int newestUser = newestUserItem();
     struct Part { QString name; qint64 tokens; };
     const QList<Part> parts{
-        {QCoreApplication::translate("wl::CompactionPass", "the system prompt"), TokenEstimate::tokensForBytes(items.value(0).bytes)},
+        {QCoreApplication::translate("wl::CompactionPass", "the system prompt"), e.scaled(TokenEstimate::tokensForBytes(items.value(0).bytes))},
         {QCoreApplication::translate("wl::CompactionPass", "the tool schemas"), e.toolSchemaTokens()},
         {QCoreApplication::translate("wl::CompactionPass", "the newest user message"),
-         newestUser < 0 ? 0 : TokenEstimate::tokensForBytes(items[newestUser].bytes)},
-        {QCoreApplication::translate("wl::CompactionPass", "the pinned section"), m_view.pinnedTokens()},
+         newestUser < 0 ? 0 : e.scaled(TokenEstimate::tokensForBytes(items[newestUser].bytes))},
+        {QCoreApplication::translate("wl::CompactionPass", "the pinned section"), e.scaled(m_view.pinnedTokens())},
         {QCoreApplication::translate("wl::CompactionPass", "the reserved output"), e.reservedOutput()},
         {QCoreApplication::translate("wl::CompactionPass", "the import's estimated overhead"), e.overheadTokens()},
     };

@@ -142,7 +142,7 @@ CompactionPass::CompactionPass(const QString &systemPrompt, const QList<Message>
 
 TokenEstimate CompactionPass::estimate() const
 {
-    return TokenEstimate(m_view.bytes(), m_schemaBytes, m_policy, overheadTokens);
+    return TokenEstimate(m_view.bytes(), m_schemaBytes, m_policy, overheadTokens, tokenScale);
 }
 
 Tier CompactionPass::decide(bool force, TierReason *reason) const

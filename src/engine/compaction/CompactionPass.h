@@ -158,6 +158,8 @@ public:
     // Tokens every request carries besides its view and tool schemas that the session does not
     // store (an imported transcript's system prompt and tools): counted in estimate().
     qint64 overheadTokens = 0;
+    // The calibration of the view's count against the provider's (TokenEstimate): imports only.
+    double tokenScale = 1.0;
     static void completeCheckpointText(Checkpoint &checkpoint, const ContextOverlays &overlays);
 
     // Gate 1 (docs/COMPACTION.md section 6) as the agent applies it when a tool finishes, for a replay: the results

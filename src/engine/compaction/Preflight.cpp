@@ -107,6 +107,7 @@ void Preflight::begin()
     m_pass = std::make_unique<CompactionPass>(m_in.systemPrompt, m_in.history, m_result.view.historyEnd(), m_in.policy,
                                               schemaBytes, *m_offloader, m_result.overlays, m_result.view);
     m_pass->overheadTokens = m_in.overheadTokens;
+    m_pass->tokenScale = m_in.tokenScale;
 
     Tier tier = m_pass->decide(m_in.force, &record.reason);
     if (const QString problem = m_in.policy.validate(); !problem.isEmpty()) {

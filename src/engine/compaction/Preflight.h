@@ -33,6 +33,7 @@ struct PreflightInput
     QList<ToolSpec> tools;
     qint64 toolSchemaBytes = -1;   // precomputed schema bytes; -1: computed from `tools`
     qint64 overheadTokens = 0;     // what every request carries besides view and schemas (replayed imports)
+    double tokenScale = 1.0;       // the view count's calibration against the provider's (replayed imports)
     int requestIndex = 0;
     QString workspaceDir;          // offloads go to <workspace>/.waterline/tool_results/<session>/
     bool simulateOffloads = false; // placeholders only, no files (what-if replay)

@@ -21,9 +21,18 @@ public:
     // The estimate of one request (the one rule the preflight, the replay and the status bar use):
     // its view, the tool schemas offered with it (when the policy counts them), a fixed overhead the
     // transcript did not store (tokens; imports only, see ReplayInput) and the reserved output.
-    TokenEstimate(qint64 viewBytes, qint64 toolSchemaBytes, const CompactionPolicy &policy, qint64 overheadTokens = 0);
+    // `tokenScale` is the calibration of the view's count against the provider's (imports: fitted
+    // on the requests it reported, ReplayInput::fitTokenScale; 1 elsewhere): it multiplies the
+    // view's bytes / 4, and the overhead is added after it.
+    TokenEstimate(qint64 viewBytes, qint64 toolSchemaBytes, const CompactionPolicy &policy, qint64 overheadTokens = 0,
+                  double tokenScale = 1.0);
 
-    qint64 viewTokens() const { return tokensForBytes(m_viewBytes); }
+    qint64 viewTokens() const { return scaled(tokensForBytes(m_viewBytes)); }
+    // `tokens` of the view's rule (bytes / 4) as this estimate counts them.
+    qint64 scaled(qint64 tokens) const { return m_scale == 1.0 ? tokens : qint64(double(tokens) * m_scale + 0.5); }
+    // The most view bytes whose viewTokens() is at most `tokens` (-1 when `tokens` is negative).
+    qint64 maxViewBytesFor(qint64 tokens) const;
+    double tokenScale() const { return m_scale; }
     qint64 toolSchemaTokens() const { return m_countSchemas ? tokensForBytes(m_schemaBytes) : 0; }
     qint64 overheadTokens() const { return m_overhead; }
     qint64 reservedOutput() const { return m_reserved; }
@@ -49,6 +58,7 @@ private:
     qint64 m_overhead = 0;
     qint64 m_reserved = 0;
     qint64 m_window = 0;
+    double m_scale = 1.0;
     bool m_countSchemas = true;
 };
 

@@ -25,6 +25,7 @@ const char *ViewComposition::partKey(Part part)
     case Part::Pinned: return "pinned";
     case Part::History: return "history";
     case Part::Offloaded: return "offloaded";
+    case Part::Calibration: return "calibration";
     case Part::Reserved: return "reserved";
     case Part::Free: return "free";
     }
@@ -70,7 +71,7 @@ ViewComposition ViewComposition::of(const ViewBytes &view, const TokenEstimate &
     ViewComposition c;
     // The one-item parts first, each divided on its own; then the parts of many items share what
     // the whole view's division leaves (a running sum), so the view's parts add up to
-    // tokensForBytes(total), as the estimate counts the view.
+    // tokensForBytes(total), as the estimate counts the view before its calibration.
     qint64 bytesSoFar = 0;
     qint64 tokensSoFar = 0;
     Part largestOneItem = Part::SystemPrompt;
@@ -98,6 +99,8 @@ ViewComposition ViewComposition::of(const ViewBytes &view, const TokenEstimate &
     // A view of one-item parts only: what their separate divisions left goes to the largest.
     if (!anyMany)
         c.m_tokens[size_t(largestOneItem)] += TokenEstimate::tokensForBytes(bytesSoFar) - tokensSoFar;
+    const qint64 ruleTokens = TokenEstimate::tokensForBytes(view.total());
+    c.m_tokens[size_t(Part::Calibration)] = estimate.scaled(ruleTokens) - ruleTokens;
     c.m_tokens[size_t(Part::Overhead)] = estimate.overheadTokens();
     c.m_tokens[size_t(Part::ToolSchemas)] = estimate.toolSchemaTokens();
     c.m_tokens[size_t(Part::Reserved)] = estimate.reservedOutput();

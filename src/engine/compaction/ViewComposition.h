@@ -17,7 +17,8 @@ class TokenEstimate;
 // the free space left. The parts sum exactly to the window while the request fits in it; a request
 // over the window has no free space and overflow() says by how much it is over.
 //
-// The view's bytes are divided by four once, as the estimate divides them, and the parts sum to
+// The view's bytes are divided by four once, as the estimate divides them; with the calibration
+// (what an import's provider counted beyond that, a part of its own) the parts sum to
 // TokenEstimate::viewTokens() exactly. The parts of one item each (the system prompt, the
 // checkpoint, the pinned section) take exactly that item's tokens, as the Context dock's list and
 // the Pins list count it; the parts of many items (history verbatim, offload placeholders) share
@@ -38,13 +39,15 @@ public:
         Pinned,       // pinned messages and notes (0 until the view has pins)
         History,      // history messages verbatim (and pair-repair stubs)
         Offloaded,    // tool results shown as offload placeholders
+        Calibration,  // what the provider counts beyond the view's bytes / 4 (an import's calibration, TokenEstimate)
         Reserved,     // the reserved output
         Free,         // what is left of the window
     };
-    static constexpr int kPartCount = 9;
+    static constexpr int kPartCount = 10;
     static constexpr std::array<Part, kPartCount> kParts{Part::SystemPrompt, Part::ToolSchemas, Part::Overhead,
                                                          Part::Checkpoint,   Part::Pinned,      Part::History,
-                                                         Part::Offloaded,    Part::Reserved,    Part::Free};
+                                                         Part::Offloaded,    Part::Calibration, Part::Reserved,
+                                                         Part::Free};
 
     // The bytes of a view by the part each item belongs to, gathered in view order, and how many
     // history messages it holds.
@@ -62,7 +65,8 @@ public:
     ViewComposition() = default;
 
     // A part's name in machine-readable output (`waterline-cli show --json`): "system_prompt",
-    // "tool_schemas", "overhead", "checkpoint", "pinned", "history", "offloaded", "reserved", "free".
+    // "tool_schemas", "overhead", "checkpoint", "pinned", "history", "offloaded", "calibration", "reserved",
+    // "free".
     static const char *partKey(Part part);
 
     // The one place that says which part a view item is (pins: their item kind maps to Pinned here).

@@ -139,6 +139,7 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
         PreflightInput in;
         in.sessionId = sessionId;
         in.overheadTokens = overheadTokens;
+        in.tokenScale = input->tokenScale;
         in.systemPrompt = input->systemPrompt;
         // The history this request saw, grown in place: the preflight's shared copy is gone by
         // the next request, so an append does not detach (mid() would copy n messages each time).
@@ -207,6 +208,8 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
         return fail(error);
     if (source) {
         source->details.insert(ReplayInput::kReplayedKey, true);
+        // The calibration the replay counted with: every later replay counts the same.
+        source->details.insert(ReplayInput::kTokenScaleKey, input->tokenScale);
         if (!store.setSessionSource(sessionId, *source, &error))
             return fail(error);
     }

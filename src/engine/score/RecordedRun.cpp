@@ -147,7 +147,7 @@ void RecordedRun::replay(const ReplayInput &input, const std::function<void(cons
 ViewComposition RecordedRun::compositionOf(const ReplayInput &input, const CompactionPolicy &policy, const ContextView &view,
                                            qsizetype position)
 {
-    return ViewComposition::of(view, TokenEstimate(view.bytes(), input.schemaBytesAt(position), policy, input.overheadAt(position)));
+    return ViewComposition::of(view, TokenEstimate(view.bytes(), input.schemaBytesAt(position), policy, input.overheadAt(position), input.tokenScale));
 }
 
 QList<ViewComposition> RecordedRun::compositions(const ReplayInput &input, const CompactionPolicy &policy) const

@@ -19,7 +19,7 @@ struct RequestRecord
     int index = -1;                   // 0-based per session; -1: the store assigns the next one
     ViewIds viewMessageIds;           // history messages in the view, ids ascending, as runs
     qint64 viewCheckpointId = 0;      // checkpoint whose text opened the view, 0 for none
-    qint64 estimateTokens = 0;        // estimate of the view's messages
+    qint64 estimateTokens = 0;        // the view's messages by the rule (bytes / 4), before an import's calibration (ReplayInput::tokenScale)
     qint64 toolSchemaTokens = 0;
     std::optional<qint64> toolSchemaBytes;  // UTF-8 bytes of the tool schemas sent (schema 5), absent when not recorded
     std::optional<qint64> inputTokens;      // provider usage, absent when not reported

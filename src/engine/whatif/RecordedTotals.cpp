@@ -25,7 +25,7 @@ SimulationTotals RecordedTotals::of(const QList<RequestRecord> &requests, const 
         if (r.tier == Tier::None)
             continue;
         qint64 &before = viewBefore[r.requestIndex];
-        before = std::max(before, r.tokensBefore);
+        before = std::max(before, r.reason.estimateTokens); // as the tier decision counted it (calibrated)
         if ((r.tier == Tier::Soft || r.tier == Tier::Full) && r.summarizerStep != SummarizerStep::None)
             ++t.summaryCalls;
     }

@@ -1,5 +1,6 @@
 #include "ReplayInput.h"
 
+#include "compaction/CompactionPolicy.h"
 #include "compaction/CompactionRecord.h"
 
 #include "compaction/ContextOverlays.h"
@@ -19,6 +20,8 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -69,7 +72,7 @@ void addSummarySizes(ReplayInput &in, const QList<ExternalCompaction> &compactio
 // or tool schemas, told no overhead), the fixed overhead of each segment. Message i of the import
 // is history[i - lead]; `leadBytes` are the bytes of the leading system message (lead 1).
 void followSource(ReplayInput &in, const QList<ExternalCompaction> &compactions, int lead, qint64 leadBytes,
-                  const QList<qint64> &reported, bool fit)
+                  const QList<qint64> &reported, bool fit, double knownScale = 0.0)
 {
     const SourceView source(compactions);
     const SourceView::Overlays overlays = source.overlays(in.history, lead, in.requestEnds);
@@ -107,7 +110,10 @@ void followSource(ReplayInput &in, const QList<ExternalCompaction> &compactions,
     const qint64 schemaTokens = TokenEstimate::tokensForBytes(TokenEstimate::toolSchemaBytes(in.tools));
     const QList<qsizetype> starts = source.segmentStarts(lead, in.requestEnds);
     const qsizetype requests = in.requestEnds.size();
-    in.overheadTokens = ReplayInput::fitOverhead(viewTokens, reported, schemaTokens, 0, starts.value(0, requests));
+    // The calibration from the requests before the source's first compaction (the whole session when
+    // it made none): every request after a source compaction is estimated by what came before it.
+    in.tokenScale = knownScale > 0.0 ? knownScale : ReplayInput::fitTokenScale(viewTokens, reported, schemaTokens, 0, starts.value(0, requests));
+    in.overheadTokens = ReplayInput::fitOverhead(viewTokens, reported, schemaTokens, 0, starts.value(0, requests), in.tokenScale);
     in.laterOverheads.clear();
     qint64 previous = in.overheadTokens;
     for (qsizetype s = 0; s < starts.size(); ++s) {
@@ -116,7 +122,8 @@ void followSource(ReplayInput &in, const QList<ExternalCompaction> &compactions,
         const auto last = reported.cbegin() + std::min(to, reported.size());
         // A segment no request of which reports its input keeps the overhead before it.
         const bool tells = std::any_of(first, last, [](qint64 v) { return v > 0; });
-        const qint64 overhead = tells ? ReplayInput::fitOverhead(viewTokens, reported, schemaTokens, starts[s], to) : previous;
+        const qint64 overhead = tells ? ReplayInput::fitOverhead(viewTokens, reported, schemaTokens, starts[s], to, in.tokenScale)
+                                      : previous;
         in.laterOverheads.append({starts[s], overhead});
         previous = overhead;
     }
@@ -124,16 +131,48 @@ void followSource(ReplayInput &in, const QList<ExternalCompaction> &compactions,
 
 } // namespace
 
-qint64 ReplayInput::fitOverhead(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
-                                qsizetype from, qsizetype to)
+double ReplayInput::fitTokenScale(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
+                                  qsizetype from, qsizetype to)
 {
+    // Least squares of reported - schemas against the view's bytes / 4: the slope is how many
+    // tokens the provider counted for each estimated one as the conversation grew; the intercept
+    // (the overhead) is fitted apart, per segment.
+    to = std::min({to, viewTokens.size(), reportedInput.size()});
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    qint64 low = std::numeric_limits<qint64>::max(), high = 0;
+    for (qsizetype r = std::max<qsizetype>(0, from); r < to; ++r) {
+        if (reportedInput[r] <= 0)
+            continue;
+        const double x = double(viewTokens[r]);
+        const double y = double(reportedInput[r] - schemaTokens);
+        n += 1;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+        low = std::min(low, viewTokens[r]);
+        high = std::max(high, viewTokens[r]);
+    }
+    // Too few requests, or a conversation that hardly grew, say nothing about the slope.
+    if (n < kScaleRequests || high - low < kScaleSpanTokens)
+        return 1.0;
+    const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    if (!std::isfinite(slope))
+        return 1.0;
+    return std::clamp(slope, kMinTokenScale, kMaxTokenScale);
+}
+
+qint64 ReplayInput::fitOverhead(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
+                                qsizetype from, qsizetype to, double tokenScale)
+{
+    const TokenEstimate scale(0, 0, CompactionPolicy(), 0, tokenScale);
     QList<qint64> residuals;
     to = std::min({to, viewTokens.size(), reportedInput.size()});
     for (qsizetype r = std::max<qsizetype>(0, from); r < to && residuals.size() < kFitRequests; ++r) {
         const qint64 reported = reportedInput[r];
         if (reported <= 0)
             continue;
-        residuals.append(reported - viewTokens[r] - schemaTokens);
+        residuals.append(reported - scale.scaled(viewTokens[r]) - schemaTokens);
     }
     if (residuals.isEmpty())
         return 0;
@@ -162,6 +201,7 @@ void ReplayInput::setOverhead(qint64 tokens)
 
 const QString ReplayInput::kOverheadKey = u"overhead_tokens"_s;
 const QString ReplayInput::kReplayedKey = u"views_replayed"_s;
+const QString ReplayInput::kTokenScaleKey = u"token_scale"_s;
 
 namespace {
 // Per pin, the first request sent at or after it was made (the agent reads the pins before each
@@ -353,10 +393,17 @@ ReplayInput ReplayInput::fromStored(const SessionInfo &info, QList<Message> mess
         const QJsonValue told = source->details.value(kOverheadKey);
         const bool wasTold = told.isDouble() && told.toInteger(-1) >= 0;
         const bool replayed = source->details.value(kReplayedKey).toBool(false);
+        // A replay kept the calibration it counted with (CompactionBackfill): every replay uses it,
+        // and the overhead is fitted beside it.
+        double keptScale = source->details.value(kTokenScaleKey).toDouble(0.0);
+        if (keptScale > 0.0)
+            keptScale = std::clamp(keptScale, kMinTokenScale, kMaxTokenScale);
         followSource(in, replayed ? QList<ExternalCompaction>() : details.compactions, systemFirst ? 1 : 0, leadBytes, reported,
-                     !wasTold && (in.systemPrompt.isEmpty() || in.tools.isEmpty()));
+                     !wasTold && (in.systemPrompt.isEmpty() || in.tools.isEmpty()), keptScale);
         if (wasTold)
             in.setOverhead(told.toInteger());
+        if (keptScale > 0.0)
+            in.tokenScale = keptScale;
     }
     // Waterline's own summaries, when the session was compacted before.
     for (const Checkpoint &cp : overlays.checkpoints)
@@ -406,6 +453,7 @@ Simulator::Input ReplayInput::simulatorInput(const CompactionPolicy &policy, con
     input.tools = tools;
     input.requestSchemaBytes = requestSchemaBytes;
     input.overheadTokens = overheadTokens;
+    input.tokenScale = tokenScale;
     input.recordedCheckpoints = recordedCheckpoints;
     input.requestIndexes = requestIndexes;
     input.requestTimes = requestTimes;

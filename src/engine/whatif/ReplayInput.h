@@ -83,6 +83,10 @@ struct ReplayInput
     // after each of its compactions that replaced the history ({position, tokens}, ascending).
     qint64 overheadTokens = 0;
     QList<std::pair<qsizetype, qint64>> laterOverheads;
+    // The view count's calibration against the provider's (fitTokenScale: an import without its
+    // system prompt or tools, from the requests before the source's first compaction); it multiplies
+    // every view estimate of the session, live what-if and recorded alike. 1: none.
+    double tokenScale = 1.0;
     qint64 overheadAt(qsizetype position) const;
     // The schema bytes request `position` was sent with (requestSchemaBytes, else the session's
     // tools): with overheadAt, what every measure of a recorded request reads besides its view.
@@ -130,13 +134,26 @@ struct ReplayInput
     // The key under which a session replayed into its own requests (CompactionBackfill) says so
     // (true): its views are Waterline's then, and the source's compactions no longer shape them.
     static const QString kReplayedKey;
+    // The key under which a replayed session keeps the calibration (tokenScale) it was replayed with.
+    static const QString kTokenScaleKey;
 
     // The fixed overhead of one segment of requests [from, to): a low value (nearest rank, the
-    // lowest tenth) of "reported input - view tokens - schema tokens" over its first kFitRequests
-    // requests with a reported input (`reportedInput[r] <= 0`: unknown); 0 when none tells.
+    // lowest tenth) of "reported input - view tokens x tokenScale - schema tokens" over its first
+    // kFitRequests requests with a reported input (`reportedInput[r] <= 0`: unknown); 0 when none tells.
     static constexpr int kFitRequests = 5;
     static qint64 fitOverhead(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
-                              qsizetype from, qsizetype to);
+                              qsizetype from, qsizetype to, double tokenScale = 1.0);
+    // The calibration of the view's count (bytes / 4) against the provider's over requests [from, to)
+    // with a reported input: the least-squares slope of "reported - schema tokens" on the view's
+    // tokens, within [kMinTokenScale, kMaxTokenScale]; 1 when fewer than kScaleRequests report or
+    // the view grew by less than kScaleSpanTokens among them.
+    static constexpr int kScaleRequests = 10;
+    static constexpr qint64 kScaleSpanTokens = 2000;
+    // Never below 1: the calibration only adds to the rule (a view is never counted below bytes / 4).
+    static constexpr double kMinTokenScale = 1.0;
+    static constexpr double kMaxTokenScale = 4.0;
+    static double fitTokenScale(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
+                                qsizetype from, qsizetype to);
 
     Simulator::Input simulatorInput(const CompactionPolicy &policy, const SummaryModel &summaryModel) const;
 };

@@ -176,6 +176,7 @@ SimulationResult Simulator::simulate(const Input &input)
         pass.deferCheckpointText = true; // made on demand by overlaysAt()
         pass.recordedTime = true;
         pass.overheadTokens = input.overheadTokens;
+        pass.tokenScale = input.tokenScale;
         SimulationRow row;
         row.index = int(r);
         qint64 summaryReadTokens = 0;
@@ -264,7 +265,7 @@ SimulationResult Simulator::simulate(const Input &input)
         result.totals.peakRatioBefore = std::max(result.totals.peakRatioBefore, row.ratioBefore);
         ++result.totals.tiers[size_t(tier)];
         if (input.observer)
-            input.observer(Step{int(r), history, view, overlays, TokenEstimate::tokensForBytes(requestSchemaBytes) + input.overheadTokens,
+            input.observer(Step{int(r), history, view, overlays, TokenEstimate::tokensForBytes(requestSchemaBytes) + pass.overheadTokens,
                                 summaryReadTokens});
         result.m_checkpoints.append(pass.newCheckpoints);
         result.m_offloads.append(pass.newOffloads);

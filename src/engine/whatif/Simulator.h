@@ -139,6 +139,8 @@ public:
         // Tokens every request carried that the session does not store (ReplayInput estimates it
         // for imported transcripts without their system prompt or tools); part of every ratio.
         qint64 overheadTokens = 0;
+        // The view count's calibration against the provider's (ReplayInput::tokenScale; 1: none).
+        double tokenScale = 1.0;
         // The session's own checkpoints: a replayed compaction that summarises exactly the range
         // one of them covers (same first and last message id) uses it as it was (text, anchors),
         // so a replay under the recorded policy gives the recorded views.

@@ -23,6 +23,7 @@ QColor compositionColor(ViewComposition::Part part, const QPalette &palette)
     case Part::Pinned: return dark ? QColor(0xf6, 0x87, 0xb3) : QColor(0xb8, 0x32, 0x80);
     case Part::History: return dark ? QColor(0x42, 0x99, 0xe1) : QColor(0x31, 0x82, 0xce);
     case Part::Offloaded: return dark ? QColor(0x2a, 0x5a, 0x86) : QColor(0x9c, 0xcf, 0xf2);
+    case Part::Calibration: return dark ? QColor(0xf6, 0xad, 0x55) : QColor(0xc0, 0x56, 0x21);
     case Part::Reserved: return dark ? QColor(0x71, 0x80, 0x96) : QColor(0xa0, 0xae, 0xc0);
     case Part::Free: return mixColors(palette.color(QPalette::Base), palette.color(QPalette::Text), dark ? 0.16 : 0.11);
     }
@@ -40,6 +41,7 @@ QString compositionPartName(ViewComposition::Part part)
     case Part::Pinned: return QCoreApplication::translate("wl::Composition", "Pinned");
     case Part::History: return QCoreApplication::translate("wl::Composition", "History, verbatim");
     case Part::Offloaded: return QCoreApplication::translate("wl::Composition", "Offload placeholders");
+    case Part::Calibration: return QCoreApplication::translate("wl::Composition", "Provider's count beyond bytes / 4 (calibrated)");
     case Part::Reserved: return QCoreApplication::translate("wl::Composition", "Reserved output");
     case Part::Free: return QCoreApplication::translate("wl::Composition", "Free");
     }

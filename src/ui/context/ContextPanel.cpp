@@ -137,6 +137,10 @@ void ContextPanel::showSnapshot(const ContextSnapshot &snapshot)
         text += u' ' + tr("It includes an estimated %1 tokens of fixed overhead the transcript did not store "
                           "(the source agent's system prompt and tools), measured from the provider's reports.")
                            .arg(locale.toString(overhead));
+    if (const qint64 calibration = c.tokens(ViewComposition::Part::Calibration); calibration > 0)
+        text += u' ' + tr("The provider's tokenizer counted more than the estimate's bytes / 4 in this session: "
+                          "%1 tokens are added for that, calibrated on the requests it reported.")
+                           .arg(locale.toString(calibration));
     if (c.overflow() > 0)
         text += u' ' + tr("It is over the window by %1 tokens.").arg(locale.toString(c.overflow()));
     m_summary->setText(text);

@@ -388,10 +388,16 @@ void ThresholdsPanel::setPinsAfterRecording(const WhatIfSession::PinsAfterRecord
         return;
     }
     const QLocale locale;
-    QString text = tr("Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the "
-                      "recorded ones. They add %2 tokens sent (%3 without them).", nullptr, effect.pins)
-                       .arg(locale.toString(effect.pinnedTokens), locale.toString(effect.tokensSentAdded()),
-                            locale.toString(effect.without.tokensSent));
+    // Pins can bring compactions forward: the run with them may send fewer tokens, not more.
+    const qint64 added = effect.tokensSentAdded();
+    QString text = added >= 0
+        ? tr("Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the "
+             "recorded ones. They add %2 tokens sent (%3 without them).", nullptr, effect.pins)
+              .arg(locale.toString(effect.pinnedTokens), locale.toString(added), locale.toString(effect.without.tokensSent))
+        : tr("Pins made after the recording: %n, %1 tokens, in every what-if request and in none of the "
+             "recorded ones. With the compactions they bring forward, %2 fewer tokens are sent (%3 without them).",
+             nullptr, effect.pins)
+              .arg(locale.toString(effect.pinnedTokens), locale.toString(-added), locale.toString(effect.without.tokensSent));
     if (effect.changesTiers()) {
         QStringList changes;
         for (Tier tier : {Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency}) {

@@ -92,6 +92,8 @@ private Q_SLOTS:
     void defaultWindow_ofAStoredSession();
     void overhead_hostileReports_data();
     void overhead_hostileReports();
+    void tokenScale_fit_data();
+    void tokenScale_fit();
     void replayTwice_isDeterministic_data();
     void replayTwice_isDeterministic();
 };
@@ -123,7 +125,8 @@ void TestReplayInput::claudeCode_overheadIsEstimated()
         if (reported <= 0 || requests[r].messageIndex > firstCompaction)
             continue;
         ++usable;
-        const qint64 view = result.rows[r].tokensBefore;
+        // The view as the estimate counts it: bytes / 4, calibrated (ReplayInput::tokenScale).
+        const qint64 view = TokenEstimate(0, 0, neverCompacts(), 0, in.tokenScale).scaled(result.rows[r].tokensBefore);
         // The ratio counts the overhead: (view + overhead) / window.
         QCOMPARE(result.rows[r].ratioBefore, TokenEstimate::ratioFor(view + in.overheadTokens, neverCompacts().contextWindow));
         undercountedWithout += view < reported ? 1 : 0;
@@ -145,6 +148,7 @@ void TestReplayInput::claudeCode_everyReplayCountsTheOverhead()
     QVERIFY(imported.ok);
     ReplayInput in = ReplayInput::fromImport(imported.session);
     QVERIFY(in.overheadTokens > 0);
+    in.tokenScale = 1.0; // the overhead alone (the calibration has tests of its own)
     CompactionPolicy policy;
     policy.contextWindow = 200000;
     const SimulationResult with = Simulator::simulate(in.simulatorInput(policy, SummaryModel::fixedSize(600)));
@@ -253,6 +257,47 @@ void TestReplayInput::overhead_hostileReports()
     // Two user messages of 400 bytes: requests see 100, then 200 tokens.
     const qint64 overhead = ReplayInput::fitOverhead({100, 200}, reported, 0, 0, 2);
     QCOMPARE(overhead, expected);
+}
+
+void TestReplayInput::tokenScale_fit_data()
+{
+    // Twelve requests whose views grow by 1,000 tokens each, reported as given.
+    QTest::addColumn<QList<qint64>>("reported");
+    QTest::addColumn<double>("expected");
+    QList<qint64> slope2, flat, steep, fewer, negative, unknown;
+    for (int r = 0; r < 12; ++r) {
+        const qint64 view = 1000 + 1000 * r;
+        slope2.append(5000 + 2 * view);
+        flat.append(5000 + view);
+        steep.append(100 * view);           // a provider that claims 100 tokens per 4 bytes
+        negative.append(900'000 - 50 * view); // counts that fall as the conversation grows
+        unknown.append(-1);
+        if (r < 9)
+            fewer.append(5000 + 2 * view);
+        else
+            fewer.append(-1);
+    }
+    QTest::newRow("slope 2") << slope2 << 2.0;
+    QTest::newRow("slope 1") << flat << 1.0;
+    QTest::newRow("hostile: capped at 4") << steep << ReplayInput::kMaxTokenScale;
+    QTest::newRow("hostile: falling, floored at 1") << negative << ReplayInput::kMinTokenScale;
+    QTest::newRow("nine reports are too few") << fewer << 1.0;
+    QTest::newRow("none reported") << unknown << 1.0;
+}
+
+void TestReplayInput::tokenScale_fit()
+{
+    QFETCH(QList<qint64>, reported);
+    QFETCH(double, expected);
+    QList<qint64> views;
+    for (int r = 0; r < 12; ++r)
+        views.append(1000 + 1000 * r);
+    QCOMPARE(ReplayInput::fitTokenScale(views, reported, 0, 0, views.size()), expected);
+    // Only [from, to) is read: the requests after it say nothing.
+    QCOMPARE(ReplayInput::fitTokenScale(views, reported, 0, 0, 5), 1.0);
+    // The overhead is fitted beside it: the intercept that is left.
+    if (expected == 2.0)
+        QCOMPARE(ReplayInput::fitOverhead(views, reported, 0, 0, views.size(), expected), qint64(5000));
 }
 
 void TestReplayInput::replayTwice_isDeterministic_data()
