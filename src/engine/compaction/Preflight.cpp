@@ -93,11 +93,13 @@ void Preflight::begin()
     record.requestIndex = m_in.requestIndex;
     record.timestamp = nowWithOffset();
 
-    m_result.overlays = m_in.overlays;
+    // Moved, not shared: a shared copy would be copied whole by the pass's first new overlay, once
+    // per request (O(session) each; the caller gets them back in the result).
+    m_result.overlays = std::move(m_in.overlays);
     if (m_in.view)
         m_result.view = std::move(*m_in.view);
     else
-        m_result.view = ContextView::build(m_in.systemPrompt, m_in.history, m_in.overlays);
+        m_result.view = ContextView::build(m_in.systemPrompt, m_in.history, m_result.overlays);
     m_in.view.reset();
     m_result.view.appendUpTo(m_in.history, m_result.overlays, m_in.history.size());
 

@@ -146,7 +146,7 @@ CompactionBackfill::Result CompactionBackfill::run(SessionStore &store, const QS
         for (qsizetype k = seenHistory.size(); k < input->requestEnds[r]; ++k)
             seenHistory.append(input->history[k]);
         in.history = seenHistory;
-        in.overlays = overlays;
+        in.overlays = std::move(overlays); // back from the result below: never copied per request
         in.policy = options.policy;
         in.tools = input->tools;
         in.toolSchemaBytes = schemaBytes;
