@@ -15,6 +15,21 @@ using namespace Qt::StringLiterals;
 
 namespace wl {
 
+namespace {
+// The items of `items` from `from` on that `keep(index, item)` accepts, largest first (ties in view order).
+template<typename Keep>
+QList<int> largestFirst(const QList<ViewItem> &items, int from, Keep keep)
+{
+    QList<int> out;
+    for (int i = from; i < items.size(); ++i) {
+        if (keep(i, items[i]))
+            out.append(i);
+    }
+    std::stable_sort(out.begin(), out.end(), [&](int a, int b) { return items[a].bytes > items[b].bytes; });
+    return out;
+}
+} // namespace
+
 bool CompactionPass::fitsWindow() const
 {
     const TokenEstimate e = estimate();
@@ -23,15 +38,8 @@ bool CompactionPass::fitsWindow() const
 
 bool CompactionPass::emergencyOffload(const QString &recordId)
 {
-    QList<int> candidates;
-    const QList<ViewItem> &items = m_view.items();
-    for (int i = 1; i < items.size(); ++i) {
-        if (offloadable(items[i]))
-            candidates.append(i);
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](int a, int b) { return items[a].bytes > items[b].bytes; });
-    for (int index : std::as_const(candidates)) {
+    const QList<int> candidates = largestFirst(m_view.items(), 1, [&](int, const ViewItem &item) { return offloadable(item); });
+    for (int index : candidates) {
         if (estimate().ratio() < m_policy.full)
             break;
         offloadItem(index, recordId, m_policy.previewLinesCompaction);
@@ -82,16 +90,12 @@ void CompactionPass::cutLargest(const QString &recordId)
     // the request is not sent: overWindow()). Pinned messages are kept verbatim (section 12).
     const int newestUser = newestUserItem();
     const QList<ViewItem> &items = m_view.items();
-    QList<int> candidates;
-    for (int i = m_view.bodyStart(); i < items.size(); ++i) {
-        const ViewItem &item = items[i];
+    const QList<int> candidates = largestFirst(items, m_view.bodyStart(), [&](int i, const ViewItem &item) {
         // A message smaller than a cut's note and what it keeps cannot get smaller: not tried.
-        if (i != newestUser && item.kind == ViewItem::Kind::Original && !item.isResult && item.bytes > 512
-            && (m_overlays.pins.isEmpty() || !m_overlays.isPinnedMessage(item.sourceMessageId)))
-            candidates.append(i);
-    }
-    std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) { return items[a].bytes > items[b].bytes; });
-    for (int index : std::as_const(candidates)) {
+        return i != newestUser && item.kind == ViewItem::Kind::Original && !item.isResult && item.bytes > 512
+            && (m_overlays.pins.isEmpty() || !m_overlays.isPinnedMessage(item.sourceMessageId));
+    });
+    for (int index : candidates) {
         if (estimate().ratio() < m_policy.full)
             break;
         const ViewItem item = items[index];
@@ -127,14 +131,10 @@ void CompactionPass::barePlaceholders(const QString &recordId)
     // Every result of the body left whole, or offloaded by this pass with preview lines, largest
     // first: shown by its bare placeholder (its file, lines and bytes) until the ratio is below `full`.
     const QList<ViewItem> &items = m_view.items();
-    QList<int> candidates;
-    for (int i = m_view.bodyStart(); i < items.size(); ++i) {
-        const ViewItem &item = items[i];
-        if (item.isResult && (item.kind == ViewItem::Kind::Placeholder || offloadable(item)))
-            candidates.append(i);
-    }
-    std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) { return items[a].bytes > items[b].bytes; });
-    for (int index : std::as_const(candidates)) {
+    const QList<int> candidates = largestFirst(items, m_view.bodyStart(), [&](int, const ViewItem &item) {
+        return item.isResult && (item.kind == ViewItem::Kind::Placeholder || offloadable(item));
+    });
+    for (int index : candidates) {
         if (estimate().ratio() < m_policy.full)
             break;
         const ViewItem item = items[index];
