@@ -1,5 +1,7 @@
 #include "CompactionPolicy.h"
 
+#include <algorithm>
+
 #include "model/BoundedInteger.h"
 
 #include <QCoreApplication>
@@ -51,6 +53,34 @@ QString CompactionPolicy::validate() const
     if (reservedOutput < 0)
         return QCoreApplication::translate("CompactionPolicy", "reservedOutput %1 must not be negative").arg(reservedOutput);
     return {};
+}
+
+double &CompactionPolicy::thresholdAt(int which)
+{
+    switch (which) {
+    case 0: return warn;
+    case 1: return soft;
+    case 2: return full;
+    default: return emergency;
+    }
+}
+
+void ThresholdOrder::reset(const CompactionPolicy &policy)
+{
+    for (int i = 0; i < 4; ++i)
+        m_wanted[size_t(i)] = policy.thresholdAt(i);
+}
+
+void ThresholdOrder::set(CompactionPolicy &policy, int which, double value)
+{
+    which = std::clamp(which, 0, 3);
+    value = std::clamp(value, 0.001, 1.0);
+    m_wanted[size_t(which)] = value;
+    policy.thresholdAt(which) = value;
+    for (int i = which + 1; i < 4; ++i)
+        policy.thresholdAt(i) = std::max(m_wanted[size_t(i)], policy.thresholdAt(i - 1));
+    for (int i = which - 1; i >= 0; --i)
+        policy.thresholdAt(i) = std::min(m_wanted[size_t(i)], policy.thresholdAt(i + 1));
 }
 
 Tier CompactionPolicy::tierFor(double ratio) const

@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <array>
+
 namespace wl {
 
 // Every live-tunable compaction setting (docs/COMPACTION.md section 3), with the spec's defaults.
@@ -36,6 +38,9 @@ struct CompactionPolicy
     // From the most urgent tier down; a ratio equal to a threshold falls in the higher tier.
     Tier tierFor(double ratio) const;
     double threshold(Tier tier) const; // 0 for None
+    // The four thresholds by index: 0 warn, 1 soft, 2 full, 3 emergency (any other: emergency).
+    double &thresholdAt(int which);
+    double thresholdAt(int which) const { return const_cast<CompactionPolicy *>(this)->thresholdAt(which); }
     // The ratio a tier's masking must get below for no summary to follow (docs/COMPACTION.md
     // section 4): Soft and Full their own threshold, Emergency `full` (as its offloads aim); 0 otherwise.
     double maskTarget(Tier tier) const;
@@ -45,6 +50,23 @@ struct CompactionPolicy
     static bool fromJson(const QJsonObject &object, CompactionPolicy *policy, QString *error = nullptr);
 
     friend bool operator==(const CompactionPolicy &, const CompactionPolicy &) = default;
+};
+
+// The one rule both policy forms (Settings > Compaction and the Thresholds dock) keep a policy's
+// thresholds in order by, 0 < warn <= soft <= full <= emergency <= 1, with where the user last set
+// each one: a neighbour in the way is pushed along, and one pushed before goes back towards where
+// it was set as far as the order allows.
+class ThresholdOrder
+{
+public:
+    // Each threshold as `policy` has it is where it was set.
+    void reset(const CompactionPolicy &policy);
+    // Threshold `which` (CompactionPolicy::thresholdAt) of `policy` set to `value`, clamped to
+    // [0.001, 1], and the others put in order as above.
+    void set(CompactionPolicy &policy, int which, double value);
+
+private:
+    std::array<double, 4> m_wanted{0.60, 0.70, 0.80, 0.95};
 };
 
 } // namespace wl

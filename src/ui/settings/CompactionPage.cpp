@@ -167,15 +167,13 @@ void CompactionPage::onThresholdChanged(int which, double percent)
     if (m_syncing)
         return;
     m_syncing = true;
-    // Push the neighbours along so warn <= soft <= full <= emergency always holds.
-    for (int i = which + 1; i < int(m_thresholds.size()); ++i) {
-        if (m_thresholds[i]->value() < percent)
-            m_thresholds[i]->setValue(percent);
-    }
-    for (int i = which - 1; i >= 0; --i) {
-        if (m_thresholds[i]->value() > percent)
-            m_thresholds[i]->setValue(percent);
-    }
+    // The policy's one ordering rule (ThresholdOrder), as the Thresholds dock keeps it.
+    CompactionPolicy p;
+    for (int i = 0; i < int(m_thresholds.size()); ++i)
+        p.thresholdAt(i) = m_thresholds[size_t(i)]->value() / 100.0;
+    m_order.set(p, which, percent / 100.0);
+    for (int i = 0; i < int(m_thresholds.size()); ++i)
+        m_thresholds[size_t(i)]->setValue(p.thresholdAt(i) * 100.0);
     m_syncing = false;
     Q_EMIT edited();
 }
@@ -183,9 +181,8 @@ void CompactionPage::onThresholdChanged(int which, double percent)
 CompactionPolicy CompactionPage::policy() const
 {
     CompactionPolicy p = m_base;
-    double *targets[] = {&p.warn, &p.soft, &p.full, &p.emergency};
     for (size_t i = 0; i < m_thresholds.size(); ++i)
-        *targets[i] = std::round(m_thresholds[i]->value() * 10.0) / 1000.0;
+        p.thresholdAt(int(i)) = std::round(m_thresholds[i]->value() * 10.0) / 1000.0;
     p.tailMessages = m_tail->value();
     p.offloadAtToolTime = m_offloadToolTime->value();
     p.offloadAtCompaction = m_offloadCompaction->value();
@@ -205,9 +202,9 @@ void CompactionPage::setPolicy(const CompactionPolicy &policy)
 {
     m_syncing = true;
     m_base = policy;
-    const double values[] = {policy.warn, policy.soft, policy.full, policy.emergency};
+    m_order.reset(policy);
     for (size_t i = 0; i < m_thresholds.size(); ++i)
-        m_thresholds[i]->setValue(values[i] * 100.0);
+        m_thresholds[i]->setValue(policy.thresholdAt(int(i)) * 100.0);
     m_tail->setValue(policy.tailMessages);
     m_offloadToolTime->setValue(int(std::min<qint64>(policy.offloadAtToolTime, m_offloadToolTime->maximum())));
     m_offloadCompaction->setValue(int(std::min<qint64>(policy.offloadAtCompaction, m_offloadCompaction->maximum())));

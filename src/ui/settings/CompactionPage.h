@@ -52,6 +52,7 @@ private:
     CompactionPolicy m_base;      // fields the page does not show (context window)
     bool m_syncing = false;
     std::array<QDoubleSpinBox *, 4> m_thresholds{};
+    ThresholdOrder m_order; // where the user last set each threshold (a push is undone towards it)
     QSpinBox *m_tail = nullptr;
     QSpinBox *m_offloadToolTime = nullptr;
     QSpinBox *m_offloadCompaction = nullptr;

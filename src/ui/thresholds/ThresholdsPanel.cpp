@@ -29,15 +29,6 @@ namespace wl {
 namespace {
 constexpr std::array<Tier, 4> kTiers{Tier::Warn, Tier::Soft, Tier::Full, Tier::Emergency};
 
-double &thresholdRef(CompactionPolicy &p, int which)
-{
-    switch (which) {
-    case 0: return p.warn;
-    case 1: return p.soft;
-    case 2: return p.full;
-    default: return p.emergency;
-    }
-}
 } // namespace
 
 ThresholdsPanel::ThresholdsPanel(QWidget *parent)
@@ -267,8 +258,7 @@ QString ThresholdsPanel::totalsNote() const
 void ThresholdsPanel::setPolicy(const CompactionPolicy &policy)
 {
     m_policy = policy;
-    for (int i = 0; i < 4; ++i)
-        m_wanted[size_t(i)] = thresholdRef(m_policy, i);
+    m_order.reset(m_policy);
     syncControls();
 }
 
@@ -306,15 +296,7 @@ void ThresholdsPanel::updateResetText()
 
 void ThresholdsPanel::setThreshold(int which, double value)
 {
-    value = std::clamp(value, 0.001, 1.0);
-    m_wanted[size_t(which)] = value;
-    thresholdRef(m_policy, which) = value;
-    // Keep 0 < warn <= soft <= full <= emergency <= 1: a neighbour in the way is pushed along,
-    // and one pushed before returns towards where it was set as far as the order allows.
-    for (int i = which + 1; i < 4; ++i)
-        thresholdRef(m_policy, i) = std::max(m_wanted[size_t(i)], thresholdRef(m_policy, i - 1));
-    for (int i = which - 1; i >= 0; --i)
-        thresholdRef(m_policy, i) = std::min(m_wanted[size_t(i)], thresholdRef(m_policy, i + 1));
+    m_order.set(m_policy, which, value);
     syncControls();
     emitEdited();
 }
@@ -323,7 +305,7 @@ void ThresholdsPanel::syncControls()
 {
     m_syncing = true;
     for (int i = 0; i < 4; ++i) {
-        const double v = thresholdRef(m_policy, i);
+        const double v = m_policy.thresholdAt(i);
         m_sliders[size_t(i)]->setValue(int(std::lround(v * 1000.0)));
         m_spins[size_t(i)]->setValue(v * 100.0);
     }

@@ -91,7 +91,7 @@ private:
 
     CompactionPolicy m_policy;
     CompactionPolicy m_sessionPolicy;
-    std::array<double, 4> m_wanted{}; // each threshold as last set by the user (pushes are undone towards it)
+    ThresholdOrder m_order; // each threshold as last set by the user (pushes are undone towards it)
     std::array<SimulationTotals, 2> m_shown{}; // recorded, what-if
     std::array<bool, 2> m_hasTotals{};
     bool m_syncing = false;

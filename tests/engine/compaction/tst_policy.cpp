@@ -12,6 +12,7 @@ class TestPolicy : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void defaults();
+    void thresholdOrder_pushesAndReturns();
     void validation_data();
     void validation();
     void tierBoundaries_data();
@@ -22,6 +23,32 @@ private Q_SLOTS:
     void jsonErrors_data();
     void jsonErrors();
 };
+
+void TestPolicy::thresholdOrder_pushesAndReturns()
+{
+    // The one rule both policy forms keep the thresholds in order by (issue #32).
+    CompactionPolicy p; // 0.60, 0.70, 0.80, 0.95
+    ThresholdOrder order;
+    order.reset(p);
+    const auto all = [&] { return QList<double>{p.warn, p.soft, p.full, p.emergency}; };
+    order.set(p, 0, 0.9);
+    QCOMPARE(all(), (QList<double>{0.9, 0.9, 0.9, 0.95}));
+    order.set(p, 0, 0.75); // soft still in the way, full back where it was set
+    QCOMPARE(all(), (QList<double>{0.75, 0.75, 0.8, 0.95}));
+    order.set(p, 3, 0.4);
+    QCOMPARE(all(), (QList<double>{0.4, 0.4, 0.4, 0.4}));
+    order.set(p, 3, 0.99);
+    // Soft and full go back to where they were set; warn (set to 0.75) stays below soft.
+    QCOMPARE(all(), (QList<double>{0.7, 0.7, 0.8, 0.99}));
+    QVERIFY2(p.isValid(), qPrintable(p.validate()));
+    // Hostile values are clamped: never 0, never above 1, and an index out of range is emergency.
+    order.set(p, 1, -3.0);
+    QCOMPARE(p.soft, 0.001);
+    QCOMPARE(p.warn, 0.001);
+    order.set(p, 7, 42.0);
+    QCOMPARE(p.emergency, 1.0);
+    QVERIFY2(p.isValid(), qPrintable(p.validate()));
+}
 
 void TestPolicy::defaults()
 {

@@ -94,6 +94,7 @@ private Q_SLOTS:
     void protocolSwitchFollowsDefaults();
     void thresholdsStayOrdered_data();
     void thresholdsStayOrdered();
+    void pushedThresholdReturns();
     void strategyIsStored();
     void restoreDefaults();
     void keyStatusSaysWhereTheKeyComesFrom_data();
@@ -398,6 +399,25 @@ void TestSettingsDialog::thresholdsStayOrdered()
     QCOMPARE(edited.size(), 1);
     QVERIFY(m_dialog->apply());
     QCOMPARE(m_settings->compactionPolicy(), p);
+}
+
+// As in the Thresholds dock (one rule, ThresholdOrder): a threshold pushed aside by a neighbour
+// goes back to where it was set when the neighbour moves back.
+void TestSettingsDialog::pushedThresholdReturns()
+{
+    CompactionPage *page = m_dialog->compactionPage();
+    page->setPolicy(CompactionPolicy{}); // 60, 70, 80, 95 %
+    const auto all = [&] {
+        const CompactionPolicy p = page->policy();
+        return QList<double>{p.warn, p.soft, p.full, p.emergency};
+    };
+    page->thresholdSpin(Tier::Warn)->setValue(90.0);
+    QCOMPARE(all(), (QList<double>{0.9, 0.9, 0.9, 0.95}));
+    page->thresholdSpin(Tier::Warn)->setValue(75.0);
+    QCOMPARE(all(), (QList<double>{0.75, 0.75, 0.8, 0.95}));
+    page->thresholdSpin(Tier::Warn)->setValue(50.0);
+    QCOMPARE(all(), (QList<double>{0.5, 0.7, 0.8, 0.95}));
+    QCOMPARE(page->thresholdSpin(Tier::Full)->value(), 80.0);
 }
 
 void TestSettingsDialog::strategyIsStored()
