@@ -56,6 +56,10 @@ bool CompactionPass::emergencyOffload(const QString &recordId)
     if (const int user = newestUserItem(); !fitsWindow() && user >= 0 && newestGroupItem() > user
         && collapseBefore(newestGroupItem(), user, recordId))
         cutLargest(recordId);
+    // Not even that group fits beside the fixed parts: the note stands for the whole body, the
+    // newest user message carried whole in it when the view still holds it.
+    if (!fitsWindow())
+        collapseBefore(int(m_view.items().size()), newestUserItem(), recordId);
     return estimate().ratio() < m_policy.full;
 }
 
@@ -188,7 +192,12 @@ bool CompactionPass::collapseBefore(int to, int carried, const QString &recordId
     if (to <= from)
         return false;
     const QList<ViewItem> &items = m_view.items();
-    Q_ASSERT(!items[to].isResult && items[to].sourceIndex > 0);
+    // `to` is a group's first message, or the end of the view (the note then stands for all of it).
+    const bool all = to >= items.size();
+    const qsizetype historyEnd = std::min(m_historyEnd, m_history.size());
+    if (all && historyEnd <= 0)
+        return false;
+    Q_ASSERT(all || (!items[to].isResult && items[to].sourceIndex > 0));
 
     // What the replaced part showed, whole: the checkpoint's text and each message as it was sent.
     std::optional<Checkpoint> previous;
@@ -208,12 +217,12 @@ bool CompactionPass::collapseBefore(int to, int carried, const QString &recordId
     }
     // The newest user message, when it is among them, goes on whole in the checkpoint's text.
     const QString carriedText = carried < 0 ? QString()
-        : u"\n[The newest user message, as the user wrote it]\n"_s + m_history[items[carried].sourceIndex].content;
+        : EmergencyCut::carriedUserMessage(m_history[items[carried].sourceIndex].content);
 
     SummaryJob job;
     job.from = from;
     job.to = to;
-    job.coversUpTo = m_history[items[to].sourceIndex - 1].id;
+    job.coversUpTo = all ? m_history[historyEnd - 1].id : m_history[items[to].sourceIndex - 1].id;
     job.previous = previous;
     job.coversFrom = previous ? previous->coversFromMessageId : items[from].sourceMessageId;
 

@@ -205,7 +205,8 @@ private:
     // offloaded by this pass shown by their bare placeholders, largest first, until the ratio is
     // below `full`.
     void barePlaceholders(const QString &recordId);
-    // Items [bodyStart, to) of the body (the checkpoint, placeholders, short messages) replaced by
+    // Items [bodyStart, to) of the body (the checkpoint, placeholders, short messages; `to` may be
+    // the end of the view, when not even the newest group fits) replaced by
     // one checkpoint: a note naming the file that keeps the whole of them, with as much of the
     // previous checkpoint as fits, and item `carried` (the newest user message, when it is among
     // them; -1: none) whole after it. False when there is nothing to replace or the file cannot be kept.

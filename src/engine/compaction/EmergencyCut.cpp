@@ -233,7 +233,7 @@ QString contextText(QStringView checkpointText, qint64 wholeBytes, int messages,
                              .arg(wholePath);
     const qint64 room = targetBytes - TokenEstimate::utf8Bytes(note);
     if (room < 0) // the least that still says where the whole is
-        return u"[Context Compaction] The earlier context was cut to fit the window; it is in %1.\n"_s.arg(wholePath);
+        return u"[Context Compaction] Earlier context cut to fit: %1\n"_s.arg(wholePath);
     const qint64 textBytes = TokenEstimate::utf8Bytes(checkpointText);
     if (textBytes == 0 || room < kMinKept)
         return note;
@@ -244,6 +244,11 @@ QString contextText(QStringView checkpointText, qint64 wholeBytes, int messages,
     const qsizetype head = headChars(checkpointText, keep - keep / 3);
     const qsizetype end = endStart(checkpointText, head, keep / 3);
     return note + checkpointText.first(head) + gap + checkpointText.sliced(end);
+}
+
+QString carriedUserMessage(const QString &content)
+{
+    return u"\n[Newest user message]\n"_s + content;
 }
 
 void apply(Message &message, const QString &content, const QStringList &arguments)

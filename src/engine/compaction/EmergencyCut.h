@@ -42,6 +42,9 @@ void apply(Message &message, const QString &content, const QStringList &argument
 // that only names the file.
 QString contextText(QStringView checkpointText, qint64 wholeBytes, int messages, qint64 targetBytes, const QString &wholePath);
 
+// The newest user message as the note carries it whole, when the collapse covers it too.
+QString carriedUserMessage(const QString &content);
+
 // `arguments` (a tool call's JSON text) at most about `targetBytes`: its longest strings keep their
 // head and end around a note naming `wholePath`. Always a JSON object: arguments that are not one
 // become {"arguments_cut": "<head> <note> <end>"}. Exposed for tests.

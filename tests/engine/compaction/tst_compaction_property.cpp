@@ -266,11 +266,11 @@ void TestCompactionProperty::randomSessions()
                                                                 + QByteArray::number(r.view.bytes())).constData());
             // Issue #31: no request is sent over its window. One that would be is not sent, and
             // only when what no compaction shortens is too large: the system prompt, the tool
-            // schemas, the reserved output and the newest user message, with the newest tool call
-            // and its results (their bare placeholders) when it leaves room for less.
+            // schemas, the reserved output and the newest user message (with the least note that
+            // names where the rest is kept).
             for (const Checkpoint &cp : r.newCheckpoints) {
                 // Emergency's collapse carries the newest user message whole in its text.
-                if (cp.text.contains(u"[The newest user message, as the user wrote it]"_s)) {
+                if (cp.text.contains(EmergencyCut::carriedUserMessage(QString()))) {
                     const auto user = std::find_if(seen.cbegin(), seen.cend(), [&](const Message &m) { return newestUserIds.contains(m.id); });
                     QVERIFY2(user != seen.cend() && cp.text.endsWith(user->content), at.constData());
                     ++carried;
@@ -292,7 +292,7 @@ void TestCompactionProperty::randomSessions()
                             newestUser = item.bytes;
                     // Carried whole in the checkpoint's text by Emergency's collapse: as large there.
                     if (r.view.hasCheckpoint() && !r.overlays.checkpoints.isEmpty()
-                        && r.overlays.checkpoints.constLast().text.contains(u"[The newest user message, as the user wrote it]"_s)) {
+                        && r.overlays.checkpoints.constLast().text.contains(EmergencyCut::carriedUserMessage(QString()))) {
                         for (const Message &m : seen)
                             if (newestUserIds.contains(m.id))
                                 newestUser = TokenEstimate::utf8Bytes(m.content);
@@ -300,34 +300,19 @@ void TestCompactionProperty::randomSessions()
                     const qint64 fixed = TokenEstimate::tokensForBytes(r.view.items().first().bytes) + schemaTokens
                         + c.policy.reservedOutput + TokenEstimate::tokensForBytes(newestUser);
                     if (fixed <= c.policy.contextWindow) {
-                        // Then Emergency replaced everything before the newest group (the newest
-                        // user message's turn, or the newest tool call and its results) and that
-                        // group alone, shortened as far as it goes, does not fit beside them.
+                        // Then Emergency replaced the whole body by the least note that names the
+                        // file keeping it, and not even that note fits beside the fixed parts.
                         ++notSentWhileFixedFits;
                         maxRoomLeft = std::max(maxRoomLeft, c.policy.contextWindow - fixed);
-                        const QList<ViewItem> &items = r.view.items();
-                        int group = int(items.size()) - 1;
-                        while (group > 1 && (items[group].isResult || items[group].kind == ViewItem::Kind::Stub))
-                            --group;
-                        qint64 groupBytes = 0;
-                        for (int k = group; k < items.size(); ++k) {
-                            if (!newestUserIds.contains(items[k].sourceMessageId))
-                                groupBytes += items[k].bytes;
-                            const bool cuttable = items[k].kind == ViewItem::Kind::Original && !items[k].isResult
-                                && items[k].bytes > 512 && !newestUserIds.contains(items[k].sourceMessageId);
-                            QVERIFY2(!cuttable, QByteArray(at + ": not sent with message " + QByteArray::number(items[k].sourceMessageId)
-                                                           + " left whole").constData());
-                        }
-                        // Anything before the group is stood for by at least the note that names its file.
-                        if (group > r.view.bodyStart()) {
-                            const OffloadStore store(workspace.path(), u"prop"_s);
-                            const QString path = store.wholeContextEntry(seen[end - 1].id, QString()).relativePath;
-                            groupBytes += TokenEstimate::utf8Bytes(EmergencyCut::contextText({}, 0, 0, 0, path));
-                        }
-                        QVERIFY2(fixed + TokenEstimate::tokensForBytes(groupBytes) > c.policy.contextWindow,
-                                 QByteArray(at + ": not sent, though the newest group (" + QByteArray::number(groupBytes)
-                                            + " bytes) fits beside the fixed parts: " + r.notSent.toUtf8() + " | "
-                                            + (r.overlays.checkpoints.isEmpty() ? QByteArray() : r.overlays.checkpoints.constLast().text.toUtf8())).constData());
+                        const OffloadStore store(workspace.path(), u"prop"_s);
+                        const QString path = store.wholeContextEntry(seen[end - 1].id, QString()).relativePath;
+                        // The note, and the marker before the newest user message it carries.
+                        const qint64 least = TokenEstimate::tokensForBytes(
+                            TokenEstimate::utf8Bytes(EmergencyCut::contextText({}, 0, 0, 0, path))
+                            + (newestUser > 0 ? TokenEstimate::utf8Bytes(EmergencyCut::carriedUserMessage(QString())) : 0));
+                        QVERIFY2(fixed + least > c.policy.contextWindow,
+                                 QByteArray(at + ": not sent, though the least note (" + QByteArray::number(least)
+                                            + " tokens) fits beside the fixed parts: " + r.notSent.toUtf8()).constData());
                     }
                 }
             }
@@ -365,7 +350,7 @@ void TestCompactionProperty::randomSessions()
     QCOMPARE(overWindow, 0);
     QVERIFY2(carried > 0, "no case exercised the collapse that carries the newest user message");
     qInfo("%d cases: %d emergencies, %d checkpoints, %d offloads, %d messages cut, %d collapses carrying the user message, %d not sent (%d of them with the fixed "
-          "parts fitting, at most %lld tokens of room left beside them, too little for the newest tool call and its results), %d sent over the window",
+          "parts fitting, at most %lld tokens of room left beside them, too little for the least note), %d sent over the window",
           cases, emergencies, checkpoints, offloads, cuts, carried, notSent, notSentWhileFixedFits, maxRoomLeft, overWindow);
 }
 
