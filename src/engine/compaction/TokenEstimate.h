@@ -29,7 +29,9 @@ public:
 
     qint64 viewTokens() const { return scaled(tokensForBytes(m_viewBytes)); }
     // `tokens` of the view's rule (bytes / 4) as this estimate counts them.
-    qint64 scaled(qint64 tokens) const { return m_scale == 1.0 ? tokens : qint64(double(tokens) * m_scale + 0.5); }
+    qint64 scaled(qint64 tokens) const { return scaledBy(tokens, m_scale); }
+    // `tokens` of the rule under calibration `scale` (rounded to the nearest token): the one place it is applied.
+    static qint64 scaledBy(qint64 tokens, double scale) { return scale == 1.0 ? tokens : qint64(double(tokens) * scale + 0.5); }
     // The most view bytes whose viewTokens() is at most `tokens` (-1 when `tokens` is negative).
     qint64 maxViewBytesFor(qint64 tokens) const;
     double tokenScale() const { return m_scale; }

@@ -1,6 +1,5 @@
 #include "ReplayInput.h"
 
-#include "compaction/CompactionPolicy.h"
 #include "compaction/CompactionRecord.h"
 
 #include "compaction/ContextOverlays.h"
@@ -165,14 +164,13 @@ double ReplayInput::fitTokenScale(const QList<qint64> &viewTokens, const QList<q
 qint64 ReplayInput::fitOverhead(const QList<qint64> &viewTokens, const QList<qint64> &reportedInput, qint64 schemaTokens,
                                 qsizetype from, qsizetype to, double tokenScale)
 {
-    const TokenEstimate scale(0, 0, CompactionPolicy(), 0, tokenScale);
     QList<qint64> residuals;
     to = std::min({to, viewTokens.size(), reportedInput.size()});
     for (qsizetype r = std::max<qsizetype>(0, from); r < to && residuals.size() < kFitRequests; ++r) {
         const qint64 reported = reportedInput[r];
         if (reported <= 0)
             continue;
-        residuals.append(reported - scale.scaled(viewTokens[r]) - schemaTokens);
+        residuals.append(reported - TokenEstimate::scaledBy(viewTokens[r], tokenScale) - schemaTokens);
     }
     if (residuals.isEmpty())
         return 0;

@@ -162,8 +162,7 @@ QList<TimelineRow> LoadedSession::timelineRows() const
             historyBytes += history.at(counted).byteCount();
         // The sent line is the request's composition; the history line puts the whole history in
         // the place of its view (with the same schemas, overhead, reserved output and calibration).
-        const TokenEstimate calibration(0, 0, policy, 0, replay.tokenScale);
-        row.historyTokens = calibration.scaled(TokenEstimate::tokensForBytes(historyBytes)) + c.besidesView();
+        row.historyTokens = TokenEstimate::scaledBy(TokenEstimate::tokensForBytes(historyBytes), replay.tokenScale) + c.besidesView();
         row.sentTokens = c.used();
         if (r.inputTokens)
             row.reportedTokens = *r.inputTokens;

@@ -2,7 +2,6 @@
 // own compaction a request's recorded view is the summary and what followed it, not the whole
 // history, in the stored request, the recorded run and the rows the workbench shows; the fixed
 // overhead is one constant per segment; and the view stays near the provider's own count.
-#include "compaction/CompactionPolicy.h"
 #include "compaction/TokenEstimate.h"
 #include "replay/ImportedSession.h"
 #include "replay/SessionImporter.h"
@@ -185,10 +184,10 @@ void TestSourceView::claudeCode_firstRequestAfterCompactionHoldsSummaryAndWhatFo
         QVERIFY(std::abs(row.composition.tokens(ViewComposition::Part::Checkpoint) - summaryTokens) <= 1);
         // The stored estimate (the rule's count) with the calibration, a part of its own, and the
         // composition (the Sent line, the gauge, the Context dock) agree.
-        const TokenEstimate calibration(0, 0, CompactionPolicy(), 0, s.shown.replay.tokenScale);
+        const qint64 calibrated = TokenEstimate::scaledBy(stored.estimateTokens, s.shown.replay.tokenScale);
         QCOMPARE(row.composition.tokens(ViewComposition::Part::Calibration),
-                 calibration.scaled(stored.estimateTokens) - stored.estimateTokens);
-        QVERIFY2(std::abs(calibration.scaled(stored.estimateTokens) + row.composition.tokens(ViewComposition::Part::ToolSchemas)
+                 calibrated - stored.estimateTokens);
+        QVERIFY2(std::abs(calibrated + row.composition.tokens(ViewComposition::Part::ToolSchemas)
                           + s.shown.replay.overheadAt(r) + row.composition.tokens(ViewComposition::Part::Reserved) - row.gaugeTokens) <= 2,
                  qPrintable(u"%1 vs %2"_s.arg(stored.estimateTokens).arg(row.gaugeTokens)));
         QCOMPARE(row.sentTokens, row.gaugeTokens - row.composition.tokens(ViewComposition::Part::Reserved));

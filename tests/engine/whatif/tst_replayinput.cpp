@@ -126,7 +126,7 @@ void TestReplayInput::claudeCode_overheadIsEstimated()
             continue;
         ++usable;
         // The view as the estimate counts it: bytes / 4, calibrated (ReplayInput::tokenScale).
-        const qint64 view = TokenEstimate(0, 0, neverCompacts(), 0, in.tokenScale).scaled(result.rows[r].tokensBefore);
+        const qint64 view = TokenEstimate::scaledBy(result.rows[r].tokensBefore, in.tokenScale);
         // The ratio counts the overhead: (view + overhead) / window.
         QCOMPARE(result.rows[r].ratioBefore, TokenEstimate::ratioFor(view + in.overheadTokens, neverCompacts().contextWindow));
         undercountedWithout += view < reported ? 1 : 0;
@@ -180,8 +180,29 @@ void TestReplayInput::claudeCode_storedSessionGivesTheSameInput()
     const ReplayInput fromFile = ReplayInput::fromImport(TranscriptFormats::importFile(dataFile(kClaudeCode)).session);
     QCOMPARE(fromStore->requestEnds, fromFile.requestEnds);
     QCOMPARE(fromStore->overheadTokens, fromFile.overheadTokens);
+    QCOMPARE(fromStore->tokenScale, fromFile.tokenScale);
+    QVERIFY(fromStore->tokenScale > 1.0); // spotter's provider counts more than bytes / 4
     QCOMPARE(fromStore->systemPrompt, fromFile.systemPrompt);
     QCOMPARE(fromStore->tools, fromFile.tools);
+
+    // A calibration kept with the session (a replay's, or a hostile file's) is used only within
+    // [kMinTokenScale, kMaxTokenScale]; one that is not a positive number is ignored.
+    const QList<std::pair<QJsonValue, double>> kept{
+        {QJsonValue(2.5), 2.5},
+        {QJsonValue(1e300), ReplayInput::kMaxTokenScale},
+        {QJsonValue(0.01), ReplayInput::kMinTokenScale},
+        {QJsonValue(-3.0), fromFile.tokenScale},
+        {QJsonValue(u"lots"_s), fromFile.tokenScale},
+    };
+    for (const auto &[value, expected] : kept) {
+        std::optional<SessionSource> source = store.sessionSource(stored.sessionId, &error);
+        QVERIFY2(source, qPrintable(error));
+        source->details.insert(ReplayInput::kTokenScaleKey, value);
+        QVERIFY2(store.setSessionSource(stored.sessionId, *source, &error), qPrintable(error));
+        const std::optional<ReplayInput> again = ReplayInput::fromStore(store, stored.sessionId, &error);
+        QVERIFY2(again, qPrintable(error));
+        QCOMPARE(again->tokenScale, expected);
+    }
 }
 
 void TestReplayInput::defaultPolicy_usesTheModelsWindow_data()

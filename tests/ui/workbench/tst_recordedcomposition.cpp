@@ -68,7 +68,7 @@ void TestRecordedComposition::eachRequestAsItWasSent()
         const QByteArray at = QByteArray("request ") + QByteArray::number(i);
         // What the request's record says it sent (by the rule, then calibrated: the calibration is a
         // part of its own), with the reserved output: the timeline's sent line.
-        const qint64 calibrated = TokenEstimate(0, 0, policy, 0, m_session.replay.tokenScale).scaled(r.estimateTokens);
+        const qint64 calibrated = TokenEstimate::scaledBy(r.estimateTokens, m_session.replay.tokenScale);
         QCOMPARE(c.tokens(ViewComposition::Part::Calibration), calibrated - r.estimateTokens);
         const qint64 sent = calibrated + (policy.countToolSchemas ? r.toolSchemaTokens : 0)
             + m_session.replay.overheadTokens + policy.reservedOutput;
