@@ -16,6 +16,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -119,35 +120,53 @@ bool SessionStore::open(const QString &path, QString *error)
         return false;
     }
 
-    // Everything up to the journal mode only reads, so a file we refuse is left as it was.
-    QString why;
-    const int version = Migrations::schemaVersion(*c, &why);
-    if (version < 0)
-        return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be read: %2").arg(path, why));
+    // Everything up to the journal mode only reads, so a file we refuse is left as it was. The
+    // version, the objects and the application id are read in one statement, so from one
+    // snapshot: another process may be creating the file, and a version read before its first
+    // migration with a table count read after it would make a new file look foreign.
+    qint64 version = -1;
     qint64 objects = 0;
     qint64 applicationId = 0;
     {
-        SqlQuery probe(*c, u"SELECT (SELECT count(*) FROM sqlite_master), (SELECT application_id FROM pragma_application_id)"_s);
+        SqlQuery probe(*c, u"SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master), "
+                           "(SELECT application_id FROM pragma_application_id)"_s);
         if (!probe.exec() || !probe.next())
             return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be read: %2").arg(path, probe.error()));
-        objects = probe.int64(0);
-        applicationId = probe.int64(1);
+        version = probe.int64(0);
+        objects = probe.int64(1);
+        applicationId = probe.int64(2);
     }
     if (version > Migrations::latestVersion())
         return fail(QCoreApplication::translate("wl::SessionStore", "this database was written by a newer Waterline (schema %1); this version reads up to %2")
                         .arg(version)
                         .arg(Migrations::latestVersion()));
-    if ((version == 0 && objects > 0) || (version > 0 && applicationId != Migrations::kApplicationId))
+    if (version < 0 || (version == 0 && objects > 0) || (version > 0 && applicationId != Migrations::kApplicationId))
         return fail(QCoreApplication::translate("wl::SessionStore", "%1 is not a Waterline session database").arg(path));
 
-    {
+    // SQLite does not wait for other connections while it switches a file to write-ahead
+    // logging (another process creating it at the same moment holds it): try again for as long
+    // as a writer waits for another, then say why.
+    QString journalMode;
+    QString journalError;
+    QElapsedTimer waited;
+    waited.start();
+    for (;;) {
         SqlQuery journal(*c, u"PRAGMA journal_mode = WAL"_s);
-        if (!journal.exec() || !journal.next())
-            return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be opened for writing: %2").arg(path, journal.error()));
-        if (journal.text(0).compare(u"wal", Qt::CaseInsensitive) != 0)
-            return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot use write-ahead logging (journal mode %2)").arg(path, journal.text(0)));
+        if (journal.exec() && journal.next()) {
+            journalMode = journal.text(0);
+            break;
+        }
+        journalError = journal.error();
+        if (waited.elapsed() >= SqlConnection::kBusyTimeoutMs)
+            break;
+        QThread::msleep(20);
     }
+    if (journalMode.isEmpty())
+        return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be opened for writing: %2").arg(path, journalError));
+    if (journalMode.compare(u"wal", Qt::CaseInsensitive) != 0)
+        return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot use write-ahead logging (journal mode %2)").arg(path, journalMode));
 
+    QString why;
     if (!Migrations::migrate(*c, Migrations::latestVersion(), &why))
         return fail(QCoreApplication::translate("wl::SessionStore", "%1 cannot be upgraded: %2").arg(path, why));
     // A database (and its WAL) created by an older Waterline may be readable by others.

@@ -9,6 +9,7 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTest>
 
 using namespace wl;
@@ -85,6 +86,7 @@ private Q_SLOTS:
     void foreignDatabaseRefused();
     void damagedPageFoundByIntegrityCheck();
     void reopenIsIdempotent();
+    void manyOpenANewFileAtOnce();
     void importsBeforeV6BecomeReadOnly();
 
 private:
@@ -364,6 +366,35 @@ void TestMigrations::importsBeforeV6BecomeReadOnly()
     QVERIFY2(store.open(path, &error), qPrintable(error));
     QCOMPARE(store.session(u"s-imp"_s)->readOnly, true);
     QCOMPARE(store.session(u"s-old"_s)->readOnly, false);
+}
+
+// Several stores (each its own connection, as separate processes have) creating one new file at
+// the same moment: every one opens it. One used to read the schema version before another's
+// migration and the table count after it ("not a Waterline session database"), or meet
+// "database is locked" switching to write-ahead logging, where SQLite does not wait.
+void TestMigrations::manyOpenANewFileAtOnce()
+{
+    constexpr int kFiles = 40;
+    constexpr int kOpeners = 6;
+    for (int f = 0; f < kFiles; ++f) {
+        const QString path = m_dir->filePath(u"shared-%1.db"_s.arg(f));
+        QList<QString> errors(kOpeners);
+        std::vector<std::unique_ptr<QThread>> threads;
+        for (int t = 0; t < kOpeners; ++t) {
+            threads.emplace_back(QThread::create([&errors, path, t] {
+                SessionStore store;
+                QString error;
+                if (!store.open(path, &error))
+                    errors[t] = error.isEmpty() ? u"failed without a reason"_s : error;
+            }));
+        }
+        for (auto &thread : threads)
+            thread->start();
+        for (auto &thread : threads)
+            QVERIFY(thread->wait(30000));
+        for (int t = 0; t < kOpeners; ++t)
+            QVERIFY2(errors[t].isEmpty(), qPrintable(u"file %1, opener %2: %3"_s.arg(f).arg(t).arg(errors[t])));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestMigrations)
